@@ -1,0 +1,181 @@
+//! Explorer speed (issue 4):
+//! 1. drawing a 200×50 frame with 10,000 rows loaded vs 50 rows (target ≤ 1 ms, ≤ 1.3×);
+//! 2. keystroke-to-screen latency while 16 requests are in flight against a slow HTTP server
+//!    (target p99 ≤ 16 ms).
+//!
+//! Run: `cargo bench --bench tui`. The latency part prints p50/p99/max after criterion's output.
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use criterion::{Criterion, criterion_group};
+use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
+use prospect::tui::app::{App, AppOptions, FormRow, Pane};
+use prospect::tui::backend::{Backend, ClientBackend};
+use prospect::tui::keymap::Keymap;
+use prospect::tui::msg::{Call, Msg, Outcome, Slot};
+use prospect::tui::records::page_from_response;
+use prospect::tui::runner::{Hooks, run_loop};
+use prospect::tui::schema::{Endpoint, Kind};
+use prospect::tui::{Target, view};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use serde_json::{Value, json};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+fn opts() -> AppOptions {
+    AppOptions {
+        base_url: "http://127.0.0.1:1".into(),
+        sandbox: true,
+        keymap: Keymap::default(),
+        confirm_above: 1e12,
+        filters_dir: std::env::temp_dir().join("prospect-bench-filters"),
+    }
+}
+
+fn company(i: usize) -> Value {
+    json!({"company": {"name": format!("Company number {i}"), "domain": format!("c{i}.example"), "primaryCountry": "de",
+        "companySize": "51-200", "industries": ["Software"], "yearFounded": 2000 + (i % 20), "employeeCountService": i,
+        "description": "A company.", "locations": [{"primary": true, "locality": "Berlin", "country": "de"}],
+        "technologies": ["React"], "departmentSizes": [{"department": "Sales", "size": 3}]}, "relevance": "A"})
+}
+
+fn app_with_rows(n: usize) -> App {
+    let mut app = App::new(opts());
+    let cmds = app.update(Msg::Key(KeyEvent::new(
+        KeyCode::Char('r'),
+        KeyModifiers::CONTROL,
+    )));
+    let generation = match &cmds[..] {
+        [prospect::tui::msg::Command::Call { generation, .. }] => *generation,
+        _ => panic!("no search started"),
+    };
+    let resp = json!({"companies": (0..n).map(company).collect::<Vec<_>>(), "total": n, "searchAfter": "x"});
+    app.update(Msg::Done {
+        slot: Slot::Search(Kind::Companies),
+        generation,
+        result: Ok(Outcome::Page(page_from_response(Kind::Companies, &resp))),
+    });
+    app.focus = Pane::Results;
+    // Select a row in the middle so the window is not at the start.
+    app.companies.sel = n / 2;
+    app
+}
+
+fn draw_bench(c: &mut Criterion) {
+    let mut g = c.benchmark_group("draw_200x50");
+    for n in [50usize, 10_000] {
+        let app = app_with_rows(n);
+        let mut term = Terminal::new(TestBackend::new(200, 50)).unwrap();
+        g.bench_function(format!("{n}_rows"), |b| {
+            b.iter(|| {
+                term.draw(|f| view::draw(f, &app)).unwrap();
+            })
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, draw_bench);
+
+/// A server that answers every request after `delay` with `{}`.
+async fn slow_server(delay: Duration) -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move {
+        loop {
+            let Ok((mut sock, _)) = listener.accept().await else {
+                return;
+            };
+            tokio::spawn(async move {
+                let mut buf = vec![0u8; 65536];
+                let _ = sock.read(&mut buf).await;
+                tokio::time::sleep(delay).await;
+                let body = b"{}";
+                let head = format!(
+                    "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n",
+                    body.len()
+                );
+                let _ = sock.write_all(head.as_bytes()).await;
+                let _ = sock.write_all(body).await;
+            });
+        }
+    });
+    format!("http://{addr}")
+}
+
+struct Notify(tokio::sync::mpsc::UnboundedSender<Instant>);
+
+impl Hooks<TestBackend> for Notify {
+    fn drawn(&mut self, _t: &mut Terminal<TestBackend>) {
+        let _ = self.0.send(Instant::now());
+    }
+}
+
+fn latency() {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(async {
+        let base = slow_server(Duration::from_secs(30)).await;
+        let backend: Arc<dyn Backend> = Arc::new(ClientBackend::new(&Target { base_url: base, token: "bench".into(), sandbox: true }).unwrap());
+        // 16 requests in flight against the slow server for the whole measurement.
+        let mut load = Vec::new();
+        for i in 0..16 {
+            let b = backend.clone();
+            load.push(tokio::spawn(async move {
+                let _ = b.call(Call::Search { endpoint: Endpoint::CompaniesV3, body: json!({"size": 10, "n": i}) }).await;
+            }));
+        }
+        let mut app = App::new(opts());
+        // Open the keywords editor (autocomplete field): each keystroke also aborts and
+        // re-schedules a lookup against the slow server.
+        let rows = app.form_rows();
+        app.form_sel = rows.iter().position(|r| matches!(r, FormRow::Leaf(l) if l.path == ["companiesFilters", "keywords", "anyOf"])).unwrap();
+        app.update(Msg::Key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE)));
+        let (ev_tx, ev_rx) = futures::channel::mpsc::unbounded::<std::io::Result<Event>>();
+        let (drawn_tx, mut drawn_rx) = tokio::sync::mpsc::unbounded_channel();
+        let initial = app.start();
+        let ui = tokio::spawn(async move {
+            let mut term = Terminal::new(TestBackend::new(200, 50)).unwrap();
+            let mut hooks = Notify(drawn_tx);
+            run_loop(&mut term, &mut app, backend, ev_rx, initial, &mut hooks).await.unwrap();
+        });
+        // First frame.
+        drawn_rx.recv().await.unwrap();
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        while drawn_rx.try_recv().is_ok() {}
+        let mut samples = Vec::new();
+        for i in 0..600 {
+            let code = if i % 4 == 3 { KeyCode::Backspace } else { KeyCode::Char((b'a' + (i % 26) as u8) as char) };
+            let t0 = Instant::now();
+            ev_tx.unbounded_send(Ok(Event::Key(KeyEvent::new(code, KeyModifiers::NONE)))).unwrap();
+            let t1 = drawn_rx.recv().await.unwrap();
+            samples.push(t1.saturating_duration_since(t0));
+            // Human-ish pace, and sometimes past the debounce so lookups start and get aborted.
+            tokio::time::sleep(Duration::from_millis(if i % 10 == 0 { 150 } else { 8 })).await;
+            while drawn_rx.try_recv().is_ok() {}
+        }
+        ev_tx.unbounded_send(Ok(Event::Key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL)))).unwrap();
+        let _ = ui.await;
+        for l in load {
+            l.abort();
+        }
+        samples.sort();
+        let pct = |p: f64| samples[((samples.len() as f64 * p) as usize).min(samples.len() - 1)];
+        println!(
+            "keystroke_to_screen (16 requests in flight, {} samples): p50 {:?}  p99 {:?}  max {:?}",
+            samples.len(),
+            pct(0.5),
+            pct(0.99),
+            samples.last().unwrap()
+        );
+    });
+}
+
+fn main() {
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+    latency();
+}

@@ -1,0 +1,859 @@
+//! The async client of the service: one method per endpoint of SPEC.md §4 (19), on reqwest
+//! with rustls.
+//!
+//! - The token travels only in the `x-api-token` header (SPEC.md §5), marked sensitive; it is
+//!   never put in a URL and never appears in `Debug`/`Display`, logs or errors.
+//! - Every request is checked before sending ([`Validate`] plus the empty-body checks of
+//!   SPEC.md §7): a request the service would refuse gives [`ApiError::Invalid`] /
+//!   [`ApiError::EmptyBody`] / [`ApiError::EmptyPersonBody`] without any traffic, so no
+//!   credit is spent on it.
+//! - Retries only where they cannot charge twice: a connection that failed before the request
+//!   was sent, 429 (after `Retry-After`, capped), 503. A request that spends credits is never
+//!   retried after it may have reached the service (timeouts, 500/502/504, broken reads); the
+//!   free reads (data-fields, credit balance) retry those too. Attempts are bounded, with
+//!   jittered exponential backoff.
+//! - Responses are decoded tolerantly (see `types`); a body that still does not fit gives
+//!   [`ApiError::Decode`] naming the failing field's path.
+
+use std::fmt;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use rand::Rng;
+use reqwest::header::{CONTENT_TYPE, HeaderMap, HeaderValue, RETRY_AFTER};
+use reqwest::{Method, Url};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+use crate::api::error::{ApiError, detail};
+use crate::api::types::*;
+
+/// The 19 endpoints of SPEC.md §4, in its order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Endpoint {
+    /// Endpoint 1, POST /v2/autocomplete/companies
+    AutocompleteCompanies,
+    /// Endpoint 2, POST /v2/autocomplete/keywords
+    AutocompleteKeywords,
+    /// Endpoint 3, POST /v2/autocomplete/job-titles
+    AutocompleteJobTitles,
+    /// Endpoint 4, POST /v2/autocomplete/locations
+    AutocompleteLocations,
+    /// Endpoint 5, POST /v2/autocomplete/skills
+    AutocompleteSkills,
+    /// Endpoint 6, POST /v2/search/companies (deprecated)
+    SearchCompaniesV2,
+    /// Endpoint 7, POST /v3/search/companies
+    SearchCompaniesV3,
+    /// Endpoint 8, POST /v2/search/people (legacy)
+    SearchPeopleV2,
+    /// Endpoint 9, POST /v3/search/people
+    SearchPeopleV3,
+    /// Endpoint 10, POST /v3/search/people/preview (enterprise customers only)
+    SearchPeoplePreview,
+    /// Endpoint 11, POST /v2/enrich/company
+    EnrichCompany,
+    /// Endpoint 12, POST /v2/enrich/person
+    EnrichPerson,
+    /// Endpoint 13, POST /v2/lookup/companies
+    LookupCompanies,
+    /// Endpoint 14, POST /v2/lookup/people
+    LookupPeople,
+    /// Endpoint 15, POST /v2/reveal/emails
+    RevealEmails,
+    /// Endpoint 16, POST /v2/reveal/phones
+    RevealPhones,
+    /// Endpoint 17, GET /v2/data-fields (free)
+    DataFields,
+    /// Endpoint 18, GET /v2/credits/balance (free)
+    CreditBalance,
+    /// Endpoint 19, POST /v2/warmup/companies (free)
+    WarmupCompanies,
+}
+
+impl Endpoint {
+    /// All 19, in SPEC.md §4 order.
+    pub const ALL: [Endpoint; 19] = [
+        Endpoint::AutocompleteCompanies,
+        Endpoint::AutocompleteKeywords,
+        Endpoint::AutocompleteJobTitles,
+        Endpoint::AutocompleteLocations,
+        Endpoint::AutocompleteSkills,
+        Endpoint::SearchCompaniesV2,
+        Endpoint::SearchCompaniesV3,
+        Endpoint::SearchPeopleV2,
+        Endpoint::SearchPeopleV3,
+        Endpoint::SearchPeoplePreview,
+        Endpoint::EnrichCompany,
+        Endpoint::EnrichPerson,
+        Endpoint::LookupCompanies,
+        Endpoint::LookupPeople,
+        Endpoint::RevealEmails,
+        Endpoint::RevealPhones,
+        Endpoint::DataFields,
+        Endpoint::CreditBalance,
+        Endpoint::WarmupCompanies,
+    ];
+
+    /// The path relative to the base URL, e.g. `/v3/search/companies`.
+    pub fn path(self) -> &'static str {
+        match self {
+            Endpoint::AutocompleteCompanies => "/v2/autocomplete/companies",
+            Endpoint::AutocompleteKeywords => "/v2/autocomplete/keywords",
+            Endpoint::AutocompleteJobTitles => "/v2/autocomplete/job-titles",
+            Endpoint::AutocompleteLocations => "/v2/autocomplete/locations",
+            Endpoint::AutocompleteSkills => "/v2/autocomplete/skills",
+            Endpoint::SearchCompaniesV2 => "/v2/search/companies",
+            Endpoint::SearchCompaniesV3 => "/v3/search/companies",
+            Endpoint::SearchPeopleV2 => "/v2/search/people",
+            Endpoint::SearchPeopleV3 => "/v3/search/people",
+            Endpoint::SearchPeoplePreview => "/v3/search/people/preview",
+            Endpoint::EnrichCompany => "/v2/enrich/company",
+            Endpoint::EnrichPerson => "/v2/enrich/person",
+            Endpoint::LookupCompanies => "/v2/lookup/companies",
+            Endpoint::LookupPeople => "/v2/lookup/people",
+            Endpoint::RevealEmails => "/v2/reveal/emails",
+            Endpoint::RevealPhones => "/v2/reveal/phones",
+            Endpoint::DataFields => "/v2/data-fields",
+            Endpoint::CreditBalance => "/v2/credits/balance",
+            Endpoint::WarmupCompanies => "/v2/warmup/companies",
+        }
+    }
+
+    /// `GET` for data-fields and credit balance, `POST` for the others.
+    pub fn method(self) -> Method {
+        if self.is_free_read() {
+            Method::GET
+        } else {
+            Method::POST
+        }
+    }
+
+    /// `true` for the two bodiless, free, side-effect-free reads (data-fields, credit
+    /// balance): these may be retried after a timeout or a 5xx.
+    pub fn is_free_read(self) -> bool {
+        matches!(self, Endpoint::DataFields | Endpoint::CreditBalance)
+    }
+}
+
+impl fmt::Display for Endpoint {
+    /// `METHOD /path`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {}", self.method(), self.path())
+    }
+}
+
+/// Outcome of enrich company / enrich person (SPEC.md §3, §4.4, §7).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Enriched<T> {
+    /// 200: the matched record.
+    Found(T),
+    /// 201: "Data gathering process has started. Please try again later." Not an error and
+    /// nothing returned: retry later.
+    Gathering {
+        /// The service's `detail` text.
+        detail: String,
+    },
+}
+
+/// A request body of one endpoint: binds it to its [`Endpoint`] and its 2xx result.
+/// Implemented for the 17 request types of the contract (all but data-fields and balance).
+pub trait ApiRequest: Serialize + Validate {
+    /// The endpoint this body is POSTed to.
+    const ENDPOINT: Endpoint;
+    /// What a successful call yields.
+    type Response;
+
+    /// Checks the service would make with a 400 and that need no server (SPEC.md §7
+    /// "Empty body", "Empty `person` body"); runs after [`Validate::validate`] found nothing.
+    fn precheck(&self) -> Result<(), ApiError> {
+        Ok(())
+    }
+
+    /// Reads a 2xx answer (status, body).
+    fn read_answer(status: u16, body: &[u8]) -> Result<Self::Response, ApiError>;
+}
+
+/// Decodes `body` as `T`, naming the path of the field that failed ([`ApiError::Decode`]).
+pub fn decode<T: DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
+    let de = &mut serde_json::Deserializer::from_slice(body);
+    serde_path_to_error::deserialize(de).map_err(ApiError::decode)
+}
+
+/// `true` when a JSON value carries no information: null, a blank string, an empty array or an
+/// object whose members all carry none. `false` and numbers carry information.
+fn is_blank(v: &Value) -> bool {
+    match v {
+        Value::Null => true,
+        Value::String(s) => s.trim().is_empty(),
+        Value::Array(a) => a.iter().all(is_blank),
+        Value::Object(m) => m.values().all(is_blank),
+        Value::Bool(_) | Value::Number(_) => false,
+    }
+}
+
+/// The "Empty `person` body" rule of enrich person (SPEC.md §4.4), on the wire form: the
+/// `person` member is absent or has no non-blank member. Shared with the sandbox.
+pub fn enrich_person_is_empty(body: &Value) -> bool {
+    body.get("person").is_none_or(is_blank)
+}
+
+/// The "Empty body" rule of enrich company (SPEC.md §4.10), on the wire form: neither
+/// `company` nor any of `people` has a non-blank member (`fields` alone is not data).
+/// Shared with the sandbox.
+pub fn enrich_company_is_empty(body: &Value) -> bool {
+    body.get("company").is_none_or(is_blank) && body.get("people").is_none_or(is_blank)
+}
+
+/// Runs every check that needs no server: [`Validate::validate`] (→ [`ApiError::Invalid`])
+/// then [`ApiRequest::precheck`]. `Ok(())` means the request may be sent.
+pub fn check<R: ApiRequest>(req: &R) -> Result<(), ApiError> {
+    let problems = req.validate();
+    if !problems.is_empty() {
+        return Err(ApiError::Invalid(problems));
+    }
+    req.precheck()
+}
+
+macro_rules! plain_request {
+    ($($req:ty => $ep:ident, $resp:ty;)+) => {$(
+        impl ApiRequest for $req {
+            const ENDPOINT: Endpoint = Endpoint::$ep;
+            type Response = $resp;
+            fn read_answer(_status: u16, body: &[u8]) -> Result<$resp, ApiError> {
+                decode(body)
+            }
+        }
+    )+};
+}
+
+plain_request! {
+    AutocompleteCompaniesRequest => AutocompleteCompanies, AutocompleteCompaniesResponse;
+    AutocompleteKeywordsRequest => AutocompleteKeywords, AutocompleteKeywordsResponse;
+    AutocompleteJobTitlesRequest => AutocompleteJobTitles, AutocompleteJobTitlesResponse;
+    AutocompleteLocationsRequest => AutocompleteLocations, AutocompleteLocationsResponse;
+    AutocompleteSkillsRequest => AutocompleteSkills, AutocompleteSkillsResponse;
+    SearchCompaniesV2Request => SearchCompaniesV2, SearchCompaniesV2Response;
+    SearchCompaniesV3Request => SearchCompaniesV3, SearchCompaniesV3Response;
+    SearchPeopleV2Request => SearchPeopleV2, SearchPeopleV2Response;
+    SearchPeopleV3Request => SearchPeopleV3, SearchPeopleV3Response;
+    SearchPeoplePreviewRequest => SearchPeoplePreview, SearchPeoplePreviewResponse;
+    LookupCompaniesRequest => LookupCompanies, LookupCompaniesResponse;
+    LookupPeopleRequest => LookupPeople, LookupPeopleResponse;
+    RevealEmailsRequest => RevealEmails, RevealEmailsResponse;
+    RevealPhonesRequest => RevealPhones, RevealPhonesResponse;
+    WarmupCompaniesRequest => WarmupCompanies, WarmupCompaniesResponse;
+}
+
+/// Reads an enrich answer: 201 → `Gathering`, any other 2xx → `Found`.
+fn read_enriched<T: DeserializeOwned>(status: u16, body: &[u8]) -> Result<Enriched<T>, ApiError> {
+    if status == 201 {
+        let detail = serde_json::from_slice::<Value>(body)
+            .ok()
+            .and_then(|v| v.get("detail").and_then(Value::as_str).map(str::to_string))
+            .unwrap_or_else(|| detail::DATA_GATHERING_STARTED.to_string());
+        return Ok(Enriched::Gathering { detail });
+    }
+    decode(body).map(Enriched::Found)
+}
+
+impl ApiRequest for EnrichCompanyRequest {
+    const ENDPOINT: Endpoint = Endpoint::EnrichCompany;
+    type Response = Enriched<EnrichCompanyResponse>;
+    fn precheck(&self) -> Result<(), ApiError> {
+        let wire = serde_json::to_value(self).unwrap_or(Value::Null);
+        if enrich_company_is_empty(&wire) {
+            return Err(ApiError::EmptyBody);
+        }
+        Ok(())
+    }
+    fn read_answer(status: u16, body: &[u8]) -> Result<Self::Response, ApiError> {
+        read_enriched(status, body)
+    }
+}
+
+impl ApiRequest for EnrichPersonRequest {
+    const ENDPOINT: Endpoint = Endpoint::EnrichPerson;
+    type Response = Enriched<EnrichPersonResponse>;
+    fn precheck(&self) -> Result<(), ApiError> {
+        let wire = serde_json::to_value(self).unwrap_or(Value::Null);
+        if enrich_person_is_empty(&wire) {
+            return Err(ApiError::EmptyPersonBody);
+        }
+        Ok(())
+    }
+    fn read_answer(status: u16, body: &[u8]) -> Result<Self::Response, ApiError> {
+        read_enriched(status, body)
+    }
+}
+
+/// Transport settings of a [`Client`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClientOptions {
+    /// Whole-request timeout (connect, send, read the body). Default 30 s.
+    pub timeout: Duration,
+    /// Connection setup timeout. Default 10 s.
+    pub connect_timeout: Duration,
+    /// Most attempts per call, including the first (≥ 1; 0 is read as 1). Default 3.
+    pub max_attempts: u32,
+    /// Backoff before the 2nd attempt; doubles each time, with jitter (×0.5..×1.0).
+    /// Default 250 ms.
+    pub base_backoff: Duration,
+    /// Longest `Retry-After` the client waits by itself on a 429; a longer one is returned at
+    /// once as [`ApiError::RateLimited`] so the caller can show it. Default 10 s.
+    pub max_retry_after: Duration,
+    /// `User-Agent` header. Default `prospect/<version>`.
+    pub user_agent: String,
+}
+
+impl Default for ClientOptions {
+    fn default() -> Self {
+        ClientOptions {
+            timeout: Duration::from_secs(30),
+            connect_timeout: Duration::from_secs(10),
+            max_attempts: 3,
+            base_backoff: Duration::from_millis(250),
+            max_retry_after: Duration::from_secs(10),
+            user_agent: concat!("prospect/", env!("CARGO_PKG_VERSION")).to_string(),
+        }
+    }
+}
+
+/// The API token. `Debug` prints `***`; the value is reachable only inside this module.
+#[derive(Clone)]
+struct Token(String);
+
+impl fmt::Debug for Token {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(if self.0.is_empty() { "<none>" } else { "***" })
+    }
+}
+
+struct Inner {
+    http: reqwest::Client,
+    base: Url,
+    token: Token,
+    header: Option<HeaderValue>,
+    options: ClientOptions,
+}
+
+/// The client of the service (SPEC.md §4, §5, §7). Cheap to clone (shared connection pool).
+///
+/// `Debug` and `Display` show the base URL only, never the token.
+#[derive(Clone)]
+pub struct Client {
+    inner: Arc<Inner>,
+}
+
+impl fmt::Debug for Client {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Client")
+            .field("base_url", &self.inner.base.as_str())
+            .field("token", &self.inner.token)
+            .field("options", &self.inner.options)
+            .finish()
+    }
+}
+
+impl fmt::Display for Client {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "client of {}", self.inner.base)
+    }
+}
+
+impl Client {
+    /// A client for the service at `base_url` (e.g. `http://127.0.0.1:8787`, optionally with
+    /// a path prefix) with [`ClientOptions::default`].
+    ///
+    /// Errors: [`ApiError::Config`] when the URL is not an absolute http(s) URL without query
+    /// or fragment, or the token (trimmed) is not a valid header value. An empty token is
+    /// allowed: no header is sent and the service answers [`ApiError::MissingToken`].
+    pub fn new(base_url: &str, token: impl Into<String>) -> Result<Client, ApiError> {
+        Client::with_options(base_url, token, ClientOptions::default())
+    }
+
+    /// A client with explicit transport options; see [`Client::new`] for errors.
+    pub fn with_options(
+        base_url: &str,
+        token: impl Into<String>,
+        options: ClientOptions,
+    ) -> Result<Client, ApiError> {
+        // Surrounding whitespace (a pasted newline) is never part of a token.
+        let token = Token(token.into().trim().to_string());
+        let mut base = Url::parse(base_url.trim())
+            .map_err(|e| ApiError::Config(format!("base URL is not a valid URL: {e}")))?;
+        if !matches!(base.scheme(), "http" | "https") {
+            return Err(ApiError::Config(format!(
+                "base URL must be http or https, not {}",
+                base.scheme()
+            )));
+        }
+        if base.query().is_some() || base.fragment().is_some() {
+            return Err(ApiError::Config(
+                "base URL must not have a query or fragment".into(),
+            ));
+        }
+        if !base.username().is_empty() || base.password().is_some() {
+            return Err(ApiError::Config(
+                "base URL must not carry credentials".into(),
+            ));
+        }
+        if !base.path().ends_with('/') {
+            let p = format!("{}/", base.path());
+            base.set_path(&p);
+        }
+        let header = if token.0.is_empty() {
+            None
+        } else {
+            let mut v = HeaderValue::from_str(&token.0).map_err(|_| {
+                ApiError::Config("API token contains characters not allowed in a header".into())
+            })?;
+            v.set_sensitive(true);
+            Some(v)
+        };
+        let http = reqwest::Client::builder()
+            .timeout(options.timeout)
+            .connect_timeout(options.connect_timeout)
+            .user_agent(options.user_agent.clone())
+            .build()
+            .map_err(|e| ApiError::Config(redact_err(&e.without_url().to_string(), &token)))?;
+        Ok(Client {
+            inner: Arc::new(Inner {
+                http,
+                base,
+                token,
+                header,
+                options,
+            }),
+        })
+    }
+
+    /// The base URL (always ending in `/`).
+    pub fn base_url(&self) -> &Url {
+        &self.inner.base
+    }
+
+    /// The transport options.
+    pub fn options(&self) -> &ClientOptions {
+        &self.inner.options
+    }
+
+    /// The absolute URL of an endpoint (no token in it).
+    pub fn url_of(&self, endpoint: Endpoint) -> Url {
+        self.inner
+            .base
+            .join(endpoint.path().trim_start_matches('/'))
+            .expect("endpoint paths are valid relative URLs")
+    }
+
+    /// Checks, sends and reads any request body: the generic form of the 17 POST methods.
+    ///
+    /// Errors: [`ApiError::Invalid`] / `EmptyBody` / `EmptyPersonBody` without sending; the
+    /// §7 variants from the answer; `Timeout`, `Network`, `Decode`.
+    pub async fn send<R: ApiRequest>(&self, req: &R) -> Result<R::Response, ApiError> {
+        let (status, body) = self.send_raw(req).await?;
+        R::read_answer(status, &body)
+    }
+
+    /// Like [`Client::send`], but decodes a 2xx body as `T` (e.g. a lighter view of a page).
+    pub async fn send_as<R: ApiRequest, T: DeserializeOwned>(
+        &self,
+        req: &R,
+    ) -> Result<T, ApiError> {
+        let (_, body) = self.send_raw(req).await?;
+        decode(&body)
+    }
+
+    async fn send_raw<R: ApiRequest>(&self, req: &R) -> Result<(u16, Vec<u8>), ApiError> {
+        check(req)?;
+        let body = serde_json::to_vec(req).map_err(|e| {
+            ApiError::Invalid(vec![ValidationError::new(
+                [LocSegment::from("body")],
+                format!("could not serialize the request: {e}"),
+                "serialization",
+            )])
+        })?;
+        self.execute(R::ENDPOINT, Some(body)).await
+    }
+
+    /// One call with the retry policy of the module docs. Returns the 2xx status and body, or
+    /// the error the answer maps to.
+    async fn execute(
+        &self,
+        endpoint: Endpoint,
+        body: Option<Vec<u8>>,
+    ) -> Result<(u16, Vec<u8>), ApiError> {
+        let inner = &*self.inner;
+        let url = self.url_of(endpoint);
+        let max_attempts = inner.options.max_attempts.max(1);
+        let liberal = endpoint.is_free_read();
+        let mut attempt: u32 = 0;
+        loop {
+            attempt += 1;
+            let last = attempt >= max_attempts;
+            let started = Instant::now();
+            let mut rb = inner.http.request(endpoint.method(), url.clone());
+            if let Some(h) = &inner.header {
+                rb = rb.header("x-api-token", h.clone());
+            }
+            if let Some(b) = &body {
+                rb = rb.header(CONTENT_TYPE, "application/json").body(b.clone());
+            }
+            let resp = match rb.send().await {
+                Ok(r) => r,
+                Err(e) => {
+                    // A connect error means nothing reached the service: always safe to retry.
+                    let retry = !last && (e.is_connect() || liberal);
+                    let err = ApiError::transport(e, &inner.token.0);
+                    tracing::warn!(
+                        method = %endpoint.method(), path = endpoint.path(), attempt,
+                        elapsed_ms = started.elapsed().as_millis() as u64, retry,
+                        error = %err, "request failed"
+                    );
+                    if retry {
+                        tokio::time::sleep(self.backoff(attempt)).await;
+                        continue;
+                    }
+                    return Err(err);
+                }
+            };
+            let status = resp.status().as_u16();
+            let retry_after = parse_retry_after(resp.headers());
+            let bytes = match resp.bytes().await {
+                Ok(b) => b.to_vec(),
+                Err(e) => {
+                    let retry = !last && liberal;
+                    let err = ApiError::transport(e, &inner.token.0);
+                    tracing::warn!(
+                        method = %endpoint.method(), path = endpoint.path(), status, attempt,
+                        elapsed_ms = started.elapsed().as_millis() as u64, retry,
+                        error = %err, "reading the answer failed"
+                    );
+                    if retry {
+                        tokio::time::sleep(self.backoff(attempt)).await;
+                        continue;
+                    }
+                    return Err(err);
+                }
+            };
+            let elapsed_ms = started.elapsed().as_millis() as u64;
+            if (200..300).contains(&status) {
+                tracing::info!(
+                    method = %endpoint.method(), path = endpoint.path(), status, attempt,
+                    elapsed_ms, bytes = bytes.len(), "answer"
+                );
+                return Ok((status, bytes));
+            }
+            let retryable = match status {
+                429 | 503 => true,
+                500 | 502 | 504 => liberal,
+                _ => false,
+            };
+            let wait = match (status, retry_after) {
+                (429, Some(d)) if d > inner.options.max_retry_after => None,
+                (429 | 503, Some(d)) => Some(d.min(inner.options.max_retry_after)),
+                _ => Some(self.backoff(attempt)),
+            };
+            let retry = retryable && !last && wait.is_some();
+            tracing::warn!(
+                method = %endpoint.method(), path = endpoint.path(), status, attempt,
+                elapsed_ms, retry, "error answer"
+            );
+            match wait {
+                Some(w) if retry => {
+                    tokio::time::sleep(w).await;
+                }
+                _ => return Err(ApiError::from_response(status, retry_after, &bytes)),
+            }
+        }
+    }
+
+    /// Backoff before attempt `attempt + 1`: `base_backoff × 2^(attempt-1)`, capped at 10 s,
+    /// times a random factor in 0.5..=1.0.
+    fn backoff(&self, attempt: u32) -> Duration {
+        let base = self.inner.options.base_backoff;
+        let exp = base.saturating_mul(1u32 << (attempt.saturating_sub(1)).min(10));
+        let capped = exp.min(Duration::from_secs(10));
+        capped.mul_f64(rand::rng().random_range(0.5..=1.0))
+    }
+
+    /// Endpoint 1, POST /v2/autocomplete/companies: company name suggestions (SPEC.md §4.1).
+    /// Costs 0.1 credit per call.
+    pub async fn autocomplete_companies(
+        &self,
+        req: &AutocompleteCompaniesRequest,
+    ) -> Result<AutocompleteCompaniesResponse, ApiError> {
+        self.send(req).await
+    }
+
+    /// Endpoint 2, POST /v2/autocomplete/keywords: keyword suggestions (SPEC.md §4.10, openapi.json).
+    /// Costs 0.1 credit per call.
+    pub async fn autocomplete_keywords(
+        &self,
+        req: &AutocompleteKeywordsRequest,
+    ) -> Result<AutocompleteKeywordsResponse, ApiError> {
+        self.send(req).await
+    }
+
+    /// Endpoint 3, POST /v2/autocomplete/job-titles: job title suggestions (SPEC.md §4.10).
+    /// Costs 0.1 credit per call.
+    pub async fn autocomplete_job_titles(
+        &self,
+        req: &AutocompleteJobTitlesRequest,
+    ) -> Result<AutocompleteJobTitlesResponse, ApiError> {
+        self.send(req).await
+    }
+
+    /// Endpoint 4, POST /v2/autocomplete/locations: location suggestions (SPEC.md §4.10).
+    /// Costs 0.1 credit per call.
+    pub async fn autocomplete_locations(
+        &self,
+        req: &AutocompleteLocationsRequest,
+    ) -> Result<AutocompleteLocationsResponse, ApiError> {
+        self.send(req).await
+    }
+
+    /// Endpoint 5, POST /v2/autocomplete/skills: skill suggestions (SPEC.md §4.10).
+    /// Costs 0.1 credit per call.
+    pub async fn autocomplete_skills(
+        &self,
+        req: &AutocompleteSkillsRequest,
+    ) -> Result<AutocompleteSkillsResponse, ApiError> {
+        self.send(req).await
+    }
+
+    /// Endpoint 6, POST /v2/search/companies (deprecated): lookalike company search, one page of
+    /// `size` results from `from` or after `searchAfter` (SPEC.md §4.2). Refused before sending
+    /// when `size`/`from` are out of 1..=10000 / 1..=10001 or `size + from > 10001`.
+    /// Costs 0.2 credit per company returned. May answer `PlanNotSupported`.
+    pub async fn search_companies_v2(
+        &self,
+        req: &SearchCompaniesV2Request,
+    ) -> Result<SearchCompaniesV2Response, ApiError> {
+        self.send(req).await
+    }
+
+    /// Endpoint 7, POST /v3/search/companies: lookalike company search with relevance A/B/C
+    /// (SPEC.md §4.10, openapi.json). Costs 0.2 credit per company returned.
+    pub async fn search_companies_v3(
+        &self,
+        req: &SearchCompaniesV3Request,
+    ) -> Result<SearchCompaniesV3Response, ApiError> {
+        self.send(req).await
+    }
+
+    /// Endpoint 8, POST /v2/search/people (legacy): people search (SPEC.md §4.3). Refused before sending
+    /// on the v2 `size`/`from` limits, `searchAfter` with `onePersonPerDomain: true`,
+    /// `peoplePerCompany` outside 1..=5. Costs 3 credits per person with `lookalikeDomains`,
+    /// 1 without, plus reveal credits. May answer `PlanNotSupported`.
+    pub async fn search_people_v2(
+        &self,
+        req: &SearchPeopleV2Request,
+    ) -> Result<SearchPeopleV2Response, ApiError> {
+        self.send(req).await
+    }
+
+    /// Endpoint 9, POST /v3/search/people: lookalike people search; each person has a `company` and a
+    /// relevance (SPEC.md §4.10). `peoplePerCompany` 1..=20. Costs 0.2 credit per person, plus
+    /// reveal credits (delivered by the `people_search_*` webhooks).
+    pub async fn search_people_v3(
+        &self,
+        req: &SearchPeopleV3Request,
+    ) -> Result<SearchPeopleV3Response, ApiError> {
+        self.send(req).await
+    }
+
+    /// Endpoint 10, POST /v3/search/people/preview: people preview with company information, enterprise
+    /// customers only (SPEC.md §4, §5); `size` at most 50. Priced like v3 search.
+    pub async fn search_people_preview(
+        &self,
+        req: &SearchPeoplePreviewRequest,
+    ) -> Result<SearchPeoplePreviewResponse, ApiError> {
+        self.send(req).await
+    }
+
+    /// Endpoint 11, POST /v2/enrich/company: match one company (SPEC.md §4.10). `Found` on 200,
+    /// `Gathering` on 201 (retry later). Refused before sending with [`ApiError::EmptyBody`]
+    /// when no company data is given. Costs 0.1 credit when found.
+    pub async fn enrich_company(
+        &self,
+        req: &EnrichCompanyRequest,
+    ) -> Result<Enriched<EnrichCompanyResponse>, ApiError> {
+        self.send(req).await
+    }
+
+    /// Endpoint 12, POST /v2/enrich/person: match one person (SPEC.md §4.4). `Found` on 200,
+    /// `Gathering` on 201, [`ApiError::NotFound`] on 404 "No matching record found"; refused
+    /// before sending with [`ApiError::EmptyPersonBody`] when `person` is empty. Costs 3
+    /// credits when found, plus reveal credits.
+    pub async fn enrich_person(
+        &self,
+        req: &EnrichPersonRequest,
+    ) -> Result<Enriched<EnrichPersonResponse>, ApiError> {
+        self.send(req).await
+    }
+
+    /// Endpoint 13, POST /v2/lookup/companies: up to 1000 domains (refused before sending above that or
+    /// when empty); one entry per domain, unmatched → `company: null` (SPEC.md §4.5, NOTES.md).
+    /// Costs 0.05 credit per company found.
+    pub async fn lookup_companies(
+        &self,
+        req: &LookupCompaniesRequest,
+    ) -> Result<LookupCompaniesResponse, ApiError> {
+        self.send(req).await
+    }
+
+    /// Endpoint 14, POST /v2/lookup/people: `linkedinHandles` and/or `serviceIds`, at most 1000 in total
+    /// (SPEC.md §4.6); only matched people come back. Costs 0.05 credit per person found.
+    pub async fn lookup_people(
+        &self,
+        req: &LookupPeopleRequest,
+    ) -> Result<LookupPeopleResponse, ApiError> {
+        self.send(req).await
+    }
+
+    /// Endpoint 15, POST /v2/reveal/emails: 1..=500 person ids; the answer is an acknowledgement
+    /// (`in progress` / `webhook sent`), results go to the `reveal_emails` webhook
+    /// (SPEC.md §4.10, §6). Costs 1 email credit per verified email.
+    pub async fn reveal_emails(
+        &self,
+        req: &RevealEmailsRequest,
+    ) -> Result<RevealEmailsResponse, ApiError> {
+        self.send(req).await
+    }
+
+    /// Endpoint 16, POST /v2/reveal/phones: 1..=500 person ids; acknowledgement, results to the
+    /// `reveal_phones` webhook (SPEC.md §4.7, §6). Costs 1 phone credit per verified phone.
+    pub async fn reveal_phones(
+        &self,
+        req: &RevealPhonesRequest,
+    ) -> Result<RevealPhonesResponse, ApiError> {
+        self.send(req).await
+    }
+
+    /// Endpoint 17, GET /v2/data-fields: reference data (SPEC.md §2.8, §4.8). Free; retried on
+    /// timeouts and 5xx too.
+    pub async fn data_fields(&self) -> Result<DataFields, ApiError> {
+        let (_, body) = self.execute(Endpoint::DataFields, None).await?;
+        decode(&body)
+    }
+
+    /// Endpoint 18, GET /v2/credits/balance: the three pools and the daily allowance (SPEC.md §2.9,
+    /// §4.9). Free; retried on timeouts and 5xx too.
+    pub async fn credit_balance(&self) -> Result<CreditBalance, ApiError> {
+        let (_, body) = self.execute(Endpoint::CreditBalance, None).await?;
+        decode(&body)
+    }
+
+    /// Endpoint 19, POST /v2/warmup/companies: ask the service to gather data for up to 500 domains
+    /// (openapi.json). Free.
+    pub async fn warmup_companies(
+        &self,
+        req: &WarmupCompaniesRequest,
+    ) -> Result<WarmupCompaniesResponse, ApiError> {
+        self.send(req).await
+    }
+}
+
+fn redact_err(msg: &str, token: &Token) -> String {
+    crate::api::error::redact(msg, &token.0)
+}
+
+/// `Retry-After` as delay seconds or an HTTP date (RFC 9110 §10.2.3); `None` when absent or
+/// unreadable.
+pub fn parse_retry_after(headers: &HeaderMap) -> Option<Duration> {
+    let v = headers.get(RETRY_AFTER)?.to_str().ok()?.trim();
+    if let Ok(secs) = v.parse::<u64>() {
+        return Some(Duration::from_secs(secs));
+    }
+    if let Ok(secs) = v.parse::<f64>()
+        && secs.is_finite()
+        && secs >= 0.0
+    {
+        return Some(Duration::from_secs_f64(secs));
+    }
+    let when = chrono::DateTime::parse_from_rfc2822(v).ok()?;
+    let delta = when.with_timezone(&chrono::Utc) - chrono::Utc::now();
+    Some(delta.to_std().unwrap_or(Duration::ZERO))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn retry_after_seconds_and_http_dates() {
+        let mut h = HeaderMap::new();
+        assert_eq!(parse_retry_after(&h), None);
+        h.insert(RETRY_AFTER, HeaderValue::from_static("7"));
+        assert_eq!(parse_retry_after(&h), Some(Duration::from_secs(7)));
+        h.insert(
+            RETRY_AFTER,
+            HeaderValue::from_static("Wed, 21 Oct 2015 07:28:00 GMT"),
+        );
+        assert_eq!(
+            parse_retry_after(&h),
+            Some(Duration::ZERO),
+            "a past date: no wait"
+        );
+        h.insert(RETRY_AFTER, HeaderValue::from_static("soon"));
+        assert_eq!(parse_retry_after(&h), None);
+    }
+
+    #[test]
+    fn empty_enrich_bodies() {
+        assert!(enrich_person_is_empty(&json!({})));
+        assert!(enrich_person_is_empty(
+            &json!({"person": {"name": " ", "email": null}})
+        ));
+        assert!(!enrich_person_is_empty(
+            &json!({"person": {"linkedin": "ada"}})
+        ));
+        assert!(enrich_company_is_empty(&json!({"fields": ["domain"]})));
+        assert!(enrich_company_is_empty(
+            &json!({"company": {}, "people": [{}]})
+        ));
+        assert!(!enrich_company_is_empty(
+            &json!({"company": {"domain": "acme.com"}})
+        ));
+        assert!(!enrich_company_is_empty(
+            &json!({"people": [{"name": "Ada"}]})
+        ));
+    }
+
+    #[test]
+    fn endpoints_paths_and_methods() {
+        assert_eq!(Endpoint::ALL.len(), 19);
+        let gets: Vec<_> = Endpoint::ALL
+            .iter()
+            .filter(|e| e.method() == Method::GET)
+            .collect();
+        assert_eq!(gets, [&Endpoint::DataFields, &Endpoint::CreditBalance]);
+        assert_eq!(
+            Endpoint::AutocompleteJobTitles.to_string(),
+            "POST /v2/autocomplete/job-titles"
+        );
+    }
+
+    #[test]
+    fn backoff_is_bounded_and_jittered() {
+        let c = Client::with_options(
+            "http://127.0.0.1:9",
+            "t",
+            ClientOptions {
+                base_backoff: Duration::from_millis(100),
+                ..ClientOptions::default()
+            },
+        )
+        .unwrap();
+        for attempt in 1..=40 {
+            let b = c.backoff(attempt);
+            let full = Duration::from_millis(100)
+                .saturating_mul(1 << (attempt - 1).min(10))
+                .min(Duration::from_secs(10));
+            assert!(b >= full / 2 && b <= full, "attempt {attempt}: {b:?}");
+        }
+    }
+}

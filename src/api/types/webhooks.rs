@@ -1,0 +1,242 @@
+//! The six webhook bodies the service POSTs to a caller's `webhookUrl` (SPEC.md §6; openapi
+//! `webhooks`: `PublicRevealEmailWebhookResult`, `PublicRevealPhoneWebhookResult`,
+//! `PublicSearchPeopleEmailWebhookResult`, `PublicSearchPeoplePhoneWebhookResult`,
+//! `EmailWebhookPerson`, `PhoneWebhookPerson`) and [`WebhookEvent`], their names.
+//!
+//! Deliveries may repeat (NOTES.md: retried with backoff), so receivers must be idempotent. The
+//! bodies are read tolerantly, like responses.
+
+use serde::{Deserialize, Serialize};
+
+use super::common::lenient;
+use super::person::Person;
+use super::reveal::{RevealEmail, RevealPhone};
+
+/// Body of the `reveal_emails` webhook (openapi `PublicRevealEmailWebhookResult`).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RevealEmailsWebhook {
+    /// One result per requested person id, in request order.
+    #[serde(default, deserialize_with = "lenient::vec_or_null")]
+    pub emails: Vec<RevealEmail>,
+    /// Email credits charged (0.0 when the sender omits it).
+    #[serde(default)]
+    pub credits_used: f64,
+}
+
+/// Body of the `reveal_phones` webhook (openapi `PublicRevealPhoneWebhookResult`).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RevealPhonesWebhook {
+    /// One result per requested person id, in request order.
+    #[serde(default, deserialize_with = "lenient::vec_or_null")]
+    pub phones: Vec<RevealPhone>,
+    /// Phone credits charged (0.0 when the sender omits it).
+    #[serde(default)]
+    pub credits_used: f64,
+}
+
+/// Body of the `enrich_person_email` webhook (SPEC.md §6; openapi `EmailWebhookPerson`): the
+/// person record with its `email` filled in. Same shape as [`Person`].
+pub type EnrichPersonEmailWebhook = Person;
+
+/// Body of the `enrich_person_phone` webhook (SPEC.md §6; openapi `PhoneWebhookPerson`): the
+/// person record with its `phone` filled in. Same shape as [`Person`].
+pub type EnrichPersonPhoneWebhook = Person;
+
+/// Body of the `people_search_emails` webhook (SPEC.md §6; openapi
+/// `PublicSearchPeopleEmailWebhookResult`): the searched people with their `email`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PeopleSearchEmailsWebhook {
+    /// The people of the search page, emails revealed.
+    #[serde(default, deserialize_with = "lenient::vec_or_null")]
+    pub people: Vec<EnrichPersonEmailWebhook>,
+    /// Status text, `"OK"`.
+    #[serde(default)]
+    pub detail: String,
+    /// Total results of the search.
+    #[serde(
+        default,
+        deserialize_with = "lenient::opt_i64",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub total: Option<i64>,
+}
+
+/// Body of the `people_search_phones` webhook (SPEC.md §6; openapi
+/// `PublicSearchPeoplePhoneWebhookResult`): the searched people with their `phone`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PeopleSearchPhonesWebhook {
+    /// The people of the search page, phones revealed.
+    #[serde(default, deserialize_with = "lenient::vec_or_null")]
+    pub people: Vec<EnrichPersonPhoneWebhook>,
+    /// Status text, `"OK"`.
+    #[serde(default)]
+    pub detail: String,
+    /// Total results of the search.
+    #[serde(
+        default,
+        deserialize_with = "lenient::opt_i64",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub total: Option<i64>,
+}
+
+/// The six webhook events of SPEC.md §6.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum WebhookEvent {
+    /// `reveal_emails`: results of `POST /v2/reveal/emails` → [`RevealEmailsWebhook`].
+    RevealEmails,
+    /// `reveal_phones`: results of `POST /v2/reveal/phones` → [`RevealPhonesWebhook`].
+    RevealPhones,
+    /// `people_search_emails`: email reveal of `POST /v3/search/people` → [`PeopleSearchEmailsWebhook`].
+    PeopleSearchEmails,
+    /// `people_search_phones`: phone reveal of `POST /v3/search/people` → [`PeopleSearchPhonesWebhook`].
+    PeopleSearchPhones,
+    /// `enrich_person_email`: email reveal of `POST /v2/enrich/person` → [`EnrichPersonEmailWebhook`].
+    EnrichPersonEmail,
+    /// `enrich_person_phone`: phone reveal of `POST /v2/enrich/person` → [`EnrichPersonPhoneWebhook`].
+    EnrichPersonPhone,
+}
+
+impl WebhookEvent {
+    /// All six, in SPEC.md §6 order of openapi.json.
+    pub const ALL: [WebhookEvent; 6] = [
+        WebhookEvent::RevealEmails,
+        WebhookEvent::RevealPhones,
+        WebhookEvent::PeopleSearchEmails,
+        WebhookEvent::PeopleSearchPhones,
+        WebhookEvent::EnrichPersonEmail,
+        WebhookEvent::EnrichPersonPhone,
+    ];
+
+    /// The event's name, e.g. `"reveal_emails"` (openapi `webhooks` key).
+    pub fn name(&self) -> &'static str {
+        match self {
+            WebhookEvent::RevealEmails => "reveal_emails",
+            WebhookEvent::RevealPhones => "reveal_phones",
+            WebhookEvent::PeopleSearchEmails => "people_search_emails",
+            WebhookEvent::PeopleSearchPhones => "people_search_phones",
+            WebhookEvent::EnrichPersonEmail => "enrich_person_email",
+            WebhookEvent::EnrichPersonPhone => "enrich_person_phone",
+        }
+    }
+
+    /// The event with this name, `None` for any other string.
+    pub fn from_name(name: &str) -> Option<WebhookEvent> {
+        WebhookEvent::ALL.into_iter().find(|e| e.name() == name)
+    }
+
+    /// Read a delivery body of this event (tolerant reading, like responses).
+    pub fn parse_body(&self, body: &[u8]) -> Result<WebhookBody, serde_json::Error> {
+        Ok(match self {
+            WebhookEvent::RevealEmails => WebhookBody::RevealEmails(serde_json::from_slice(body)?),
+            WebhookEvent::RevealPhones => WebhookBody::RevealPhones(serde_json::from_slice(body)?),
+            WebhookEvent::PeopleSearchEmails => {
+                WebhookBody::PeopleSearchEmails(serde_json::from_slice(body)?)
+            }
+            WebhookEvent::PeopleSearchPhones => {
+                WebhookBody::PeopleSearchPhones(serde_json::from_slice(body)?)
+            }
+            WebhookEvent::EnrichPersonEmail => {
+                WebhookBody::EnrichPersonEmail(Box::new(serde_json::from_slice(body)?))
+            }
+            WebhookEvent::EnrichPersonPhone => {
+                WebhookBody::EnrichPersonPhone(Box::new(serde_json::from_slice(body)?))
+            }
+        })
+    }
+}
+
+impl std::fmt::Display for WebhookEvent {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A webhook body of any of the six events; serializes as the bare body (no tag).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum WebhookBody {
+    /// `reveal_emails`.
+    RevealEmails(RevealEmailsWebhook),
+    /// `reveal_phones`.
+    RevealPhones(RevealPhonesWebhook),
+    /// `people_search_emails`.
+    PeopleSearchEmails(PeopleSearchEmailsWebhook),
+    /// `people_search_phones`.
+    PeopleSearchPhones(PeopleSearchPhonesWebhook),
+    /// `enrich_person_email`.
+    EnrichPersonEmail(Box<EnrichPersonEmailWebhook>),
+    /// `enrich_person_phone`.
+    EnrichPersonPhone(Box<EnrichPersonPhoneWebhook>),
+}
+
+impl WebhookBody {
+    /// The event this body belongs to.
+    pub fn event(&self) -> WebhookEvent {
+        match self {
+            WebhookBody::RevealEmails(_) => WebhookEvent::RevealEmails,
+            WebhookBody::RevealPhones(_) => WebhookEvent::RevealPhones,
+            WebhookBody::PeopleSearchEmails(_) => WebhookEvent::PeopleSearchEmails,
+            WebhookBody::PeopleSearchPhones(_) => WebhookEvent::PeopleSearchPhones,
+            WebhookBody::EnrichPersonEmail(_) => WebhookEvent::EnrichPersonEmail,
+            WebhookBody::EnrichPersonPhone(_) => WebhookEvent::EnrichPersonPhone,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::types::common::{EmailStatus, PhoneStatus};
+
+    #[test]
+    fn names_round_trip() {
+        let names: Vec<&str> = WebhookEvent::ALL.iter().map(|e| e.name()).collect();
+        assert_eq!(
+            names,
+            [
+                "reveal_emails",
+                "reveal_phones",
+                "people_search_emails",
+                "people_search_phones",
+                "enrich_person_email",
+                "enrich_person_phone"
+            ]
+        );
+        for e in WebhookEvent::ALL {
+            assert_eq!(WebhookEvent::from_name(e.name()), Some(e));
+        }
+        assert_eq!(WebhookEvent::from_name("enrich_people"), None);
+    }
+
+    #[test]
+    fn bodies_parse_tolerantly() {
+        let b = WebhookEvent::RevealEmails
+            .parse_body(br#"{"emails":[{"personId":"p3","status":"notFound"},{"personId":"p1","address":"a@b.c","status":"verified"}],"creditsUsed":1}"#)
+            .unwrap();
+        let WebhookBody::RevealEmails(r) = &b else {
+            panic!("wrong variant")
+        };
+        assert_eq!(r.emails[0].address, None);
+        assert_eq!(r.emails[1].status, EmailStatus::Verified);
+        assert_eq!(b.event(), WebhookEvent::RevealEmails);
+        let p = WebhookEvent::EnrichPersonPhone
+            .parse_body(br#"{"id":"x","domain":"a.com","phone":{"numbers":null,"status":"inProgress"},"new":1}"#)
+            .unwrap();
+        let WebhookBody::EnrichPersonPhone(p) = p else {
+            panic!("wrong variant")
+        };
+        assert_eq!(p.phone.unwrap().status, PhoneStatus::InProgress);
+        let s = WebhookEvent::PeopleSearchPhones
+            .parse_body(br#"{"people":[{"id":"1","domain":"d"}],"detail":"OK","total":1.0}"#)
+            .unwrap();
+        let WebhookBody::PeopleSearchPhones(s) = s else {
+            panic!("wrong variant")
+        };
+        assert_eq!((s.people.len(), s.total), (1, Some(1)));
+    }
+}

@@ -1,0 +1,11 @@
+//! prospect: a keyboard-driven terminal explorer for a B2B company and people data API.
+//!
+//! Three rooms, one direction (see `../shared/DESIGN.md`):
+//! - [`api`]: the wire types (serde) of every schema and the async client. Knows nothing of the others.
+//! - [`sandbox`]: a local implementation of the service (axum) over real company data in `assets/`.
+//! - [`tui`]: the explorer. Talks to the service, real or sandbox, over HTTP only.
+#![forbid(unsafe_code)]
+
+pub mod api;
+pub mod sandbox;
+pub mod tui;

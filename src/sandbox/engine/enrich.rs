@@ -1,0 +1,626 @@
+//! Enrich match (SPEC.md §2.7, §4.4), lookup (§4.5, §4.6), person by id, data fields (§2.8),
+//! and the record of a company whose "data gathering" finished.
+
+use std::collections::BTreeMap;
+
+use crate::api::types::account::{DataFields, IndustryGroup, Region, Technology};
+use crate::api::types::common::{CompanySize, Department, Revenue, Seniority};
+use crate::api::types::company::Company;
+use crate::api::types::enrich::{
+    CompanyMatch, EnrichCompanyRequest, EnrichCompanyResponse, EnrichPersonRequest,
+    EnrichPersonResponse, PersonMatch,
+};
+use crate::api::types::lookup::{
+    LookupCompaniesRequest, LookupCompaniesResponse, LookupCompanyEntry, LookupPeopleRequest,
+    LookupPeopleResponse,
+};
+use crate::api::types::person::Person;
+use crate::sandbox::dataset::load::Db;
+
+use super::autocomplete::fold;
+use super::index::{media_bit, normalize_company_name, phone_digits};
+use super::people::PersonContact;
+use super::{SplitMix64, hash_str, normalize_domain, records};
+
+/// Email providers whose domain says nothing about the employer.
+const FREEMAIL: [&str; 8] = [
+    "gmail.com",
+    "googlemail.com",
+    "yahoo.com",
+    "hotmail.com",
+    "outlook.com",
+    "icloud.com",
+    "aol.com",
+    "gmx.de",
+];
+
+/// The handle in a social profile URL or handle (`https://x.com/acme/` → `acme`, `@acme` → `acme`).
+pub fn social_handle(s: &str) -> String {
+    let s = s.trim().trim_end_matches('/');
+    let last = s.rsplit('/').next().unwrap_or(s);
+    last.trim_start_matches('@')
+        .split('?')
+        .next()
+        .unwrap_or("")
+        .to_lowercase()
+}
+
+impl Db {
+    /// Matches a company on the inputs of SPEC.md §2.7, in order: `domain`, the domain of
+    /// `email`, the social handles (`linkedin`, `twitter`, `facebook`, `instagram`, `xing`,
+    /// `youtube`, as URL or handle), `phone`, then `name` (legal suffixes ignored; with several
+    /// homonyms, the one in `countryCode`, then the best ranked). Returns the company index.
+    pub fn match_company(&self, m: &CompanyMatch) -> Option<u32> {
+        if let Some(d) = m.domain.as_deref().filter(|d| !d.trim().is_empty())
+            && let Some(i) = self.company_index(d)
+        {
+            return Some(i);
+        }
+        if let Some(e) = m.email.as_deref()
+            && let Some((_, dom)) = e.trim().rsplit_once('@')
+            && !FREEMAIL.contains(&dom.to_lowercase().as_str())
+            && let Some(i) = self.company_index(dom)
+        {
+            return Some(i);
+        }
+        let socials = [
+            ("linkedin", &m.linkedin),
+            ("twitter", &m.twitter),
+            ("facebook", &m.facebook),
+            ("instagram", &m.instagram),
+            ("xing", &m.xing),
+            ("youtube", &m.youtube),
+        ];
+        for (net, v) in socials {
+            if let (Some(v), Some(bit)) = (v.as_deref(), media_bit(net)) {
+                let h = social_handle(v);
+                if let Some(&i) = self.index.handles.get(&(bit, h)) {
+                    return Some(i);
+                }
+            }
+        }
+        if let Some(p) = m.phone.as_deref() {
+            let d = phone_digits(p);
+            if d.len() >= 7
+                && let Some(&i) = self.index.phones.get(&d)
+            {
+                return Some(i);
+            }
+        }
+        if let Some(n) = m.name.as_deref() {
+            let key = normalize_company_name(n);
+            if let Some(list) = self.index.names.get(&key) {
+                let cc = m.country_code.as_deref().map(|c| c.trim().to_lowercase());
+                return list.iter().copied().min_by_key(|&i| {
+                    let other_country = cc
+                        .as_deref()
+                        .is_some_and(|c| self.companies[i as usize].country != c);
+                    (other_country, self.cols[i as usize].default_rank)
+                });
+            }
+        }
+        None
+    }
+
+    /// `POST /v2/enrich/company` (SPEC.md §4.10, §2.7): the company record of the matched company,
+    /// or `None` when nothing matches (the service answers 201 "data gathering has started" for
+    /// an unknown domain, then [`Db::generated_company`]). When `company` is absent, the domains
+    /// of the `people`'s emails are tried. `creditsUsed` is 0 (the service fills it).
+    pub fn enrich_company(&self, req: &EnrichCompanyRequest) -> Option<EnrichCompanyResponse> {
+        let i = req
+            .company
+            .as_ref()
+            .and_then(|c| self.match_company(c))
+            .or_else(|| {
+                req.people.iter().find_map(|p| {
+                    self.match_company(&CompanyMatch {
+                        email: p.email.clone(),
+                        ..Default::default()
+                    })
+                })
+            })?;
+        Some(EnrichCompanyResponse {
+            company: records::company(self, i),
+            credits_used: 0.0,
+        })
+    }
+
+    /// Matches a person on the inputs of SPEC.md §2.7, in order: `id`, `linkedin` (URL or
+    /// handle), `email` (the generated address), then `name`/`firstName`+`lastName` at the
+    /// company matched from `company` (or from the email's domain), preferring a person whose
+    /// job title contains `jobTitle`. Returns the person index.
+    pub fn match_person(&self, p: &PersonMatch, company: Option<&CompanyMatch>) -> Option<u32> {
+        if let Some(id) = p.id.as_deref()
+            && let Some(i) = self.people.resolve_id(&self.cols, id)
+        {
+            return Some(i);
+        }
+        if let Some(l) = p.linkedin.as_deref()
+            && let Some(i) = self.people.resolve_handle(l)
+        {
+            return Some(i);
+        }
+        if let Some(e) = p.email.as_deref()
+            && let Some(&i) = super::compile::email_ids(self, &[e.to_string()]).first()
+        {
+            return Some(i);
+        }
+        let c = company.and_then(|c| self.match_company(c)).or_else(|| {
+            self.match_company(&CompanyMatch {
+                email: p.email.clone(),
+                ..Default::default()
+            })
+        })?;
+        let (first, last) = match (&p.first_name, &p.last_name, &p.name) {
+            (Some(f), Some(l), _) => (fold(f), fold(l)),
+            (_, _, Some(n)) => {
+                let n = fold(n);
+                let mut words = n.split_whitespace();
+                let f = words.next().unwrap_or("").to_string();
+                let l = words.last().unwrap_or("").to_string();
+                (f, l)
+            }
+            _ => return None,
+        };
+        let title = p.job_title.as_deref().map(fold);
+        let (s, e) = self.cols[c as usize].people;
+        (s..e)
+            .filter(|&pi| {
+                let r = &self.people.rows[pi as usize];
+                let (f, l) = self.people.names(r);
+                fold(f) == first && (last.is_empty() || fold(l) == last)
+            })
+            .max_by_key(|&pi| {
+                let t = &self.people.titles[self.people.rows[pi as usize].title as usize].lower;
+                (
+                    title.as_deref().is_some_and(|x| t.contains(x)),
+                    std::cmp::Reverse(pi),
+                )
+            })
+    }
+
+    /// `POST /v2/enrich/person` (SPEC.md §4.4): the person record (with experiences) of the
+    /// matched person, or `None` (404 "No matching record found", or 201 for the service to
+    /// decide). No email/phone: the service reveals them with [`records::reveal_into`].
+    pub fn enrich_person(&self, req: &EnrichPersonRequest) -> Option<EnrichPersonResponse> {
+        let pi = self.match_person(&req.person, req.company.as_ref())?;
+        Some(EnrichPersonResponse {
+            person: records::person(self, pi),
+            credits_used: 0.0,
+        })
+    }
+
+    /// The company record (SPEC.md §2.3) of a domain or alias, `None` when unknown.
+    pub fn company(&self, domain: &str) -> Option<Company> {
+        self.company_index(domain)
+            .map(|i| records::company(self, i))
+    }
+
+    /// The person record of a person id, `None` when unknown.
+    pub fn person_by_id(&self, id: &str) -> Option<Person> {
+        self.people
+            .resolve_id(&self.cols, id)
+            .map(|pi| records::person(self, pi))
+    }
+
+    /// The truth behind a reveal of a person id (SPEC.md §2.2, §4.7): email and phone with their
+    /// statuses; `None` when the id is unknown.
+    pub fn person_contact(&self, id: &str) -> Option<PersonContact> {
+        let pi = self.people.resolve_id(&self.cols, id)?;
+        Some(
+            self.people
+                .contact(&self.companies, &self.people.rows[pi as usize]),
+        )
+    }
+
+    /// Fills `email`/`phone` of a person record from the truth behind a reveal
+    /// (see [`records::reveal_into`]).
+    pub fn reveal_into(&self, person: &mut Person, emails: bool, phones: bool) {
+        records::reveal_into(self, person, emails, phones)
+    }
+
+    /// `POST /v2/lookup/companies` (SPEC.md §4.5, NOTES.md): one `{domain, company}` entry per
+    /// requested domain, in request order; aliases (redirecting domains) are followed (the
+    /// record's `redirectedFrom` names the alias, `redirectMap` maps it); `company: null` when
+    /// unmatched. `totalRequested`, `totalFound`; `creditsUsed` 0 (the service fills it).
+    pub fn lookup_companies(&self, req: &LookupCompaniesRequest) -> LookupCompaniesResponse {
+        let mut redirects = BTreeMap::new();
+        let mut found = 0;
+        // Building the records is most of the work: large lists are built on up to four
+        // threads, in request order.
+        let build = |d: &String| -> (String, Option<Box<Company>>) {
+            let n = normalize_domain(d);
+            let company = self
+                .company_index(&n)
+                .map(|i| Box::new(records::company(self, i)));
+            (n, company)
+        };
+        let threads = std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+            .min(4);
+        let built: Vec<(String, Option<Box<Company>>)> = if threads > 1 && req.domains.len() >= 64 {
+            let chunk = req.domains.len().div_ceil(threads);
+            std::thread::scope(|s| {
+                let parts: Vec<_> = req
+                    .domains
+                    .chunks(chunk)
+                    .map(|part| s.spawn(move || part.iter().map(build).collect::<Vec<_>>()))
+                    .collect();
+                parts
+                    .into_iter()
+                    .flat_map(|h| h.join().expect("lookup thread"))
+                    .collect()
+            })
+        } else {
+            req.domains.iter().map(build).collect()
+        };
+        let companies = req
+            .domains
+            .iter()
+            .zip(built)
+            .map(|(d, (n, mut company))| {
+                if let Some(c) = company.as_mut() {
+                    found += 1;
+                    if c.domain != n {
+                        redirects.insert(n.clone(), c.domain.clone());
+                        c.redirected_from = vec![n];
+                    }
+                }
+                LookupCompanyEntry::ByDomain {
+                    domain: d.clone(),
+                    company,
+                }
+            })
+            .collect();
+        LookupCompaniesResponse {
+            companies,
+            total_requested: req.domains.len() as i64,
+            total_found: found,
+            redirect_map: Some(redirects).filter(|m| !m.is_empty()),
+            credits_used: 0.0,
+        }
+    }
+
+    /// `POST /v2/lookup/people` (SPEC.md §4.6): the matched people only (by professional-network
+    /// handle or URL, and by service person id), each once, in request order; totals.
+    pub fn lookup_people(&self, req: &LookupPeopleRequest) -> LookupPeopleResponse {
+        let handles = req.linkedin_handles.as_deref().unwrap_or(&[]);
+        let ids = req.service_ids.as_deref().unwrap_or(&[]);
+        let mut seen = Vec::new();
+        for h in handles {
+            if let Some(pi) = self.people.resolve_handle(h)
+                && !seen.contains(&pi)
+            {
+                seen.push(pi);
+            }
+        }
+        for id in ids {
+            if let Some(pi) = self.people.resolve_id(&self.cols, id)
+                && !seen.contains(&pi)
+            {
+                seen.push(pi);
+            }
+        }
+        LookupPeopleResponse {
+            total_requested: (handles.len() + ids.len()) as i64,
+            total_found: seen.len() as i64,
+            people: seen
+                .iter()
+                .map(|&pi| records::lookalike_person(self, pi, None))
+                .collect(),
+            credits_used: 0.0,
+        }
+    }
+
+    /// `GET /v2/data-fields` (SPEC.md §2.8, NOTES.md: technologies as an array): industries by
+    /// category, LinkedIn industries, technologies with categories, regions per lowercase country
+    /// code (`code` is the abbreviation used by `states` filters, e.g. `CA` of `US-CA`),
+    /// seniorities and departments.
+    pub fn data_fields(&self) -> DataFields {
+        let r = &self.reference;
+        let mut regions: BTreeMap<String, Vec<Region>> = BTreeMap::new();
+        for (cc, code, en, local) in &r.regions {
+            regions.entry(cc.clone()).or_default().push(Region {
+                code: Some(
+                    code.split_once('-')
+                        .map(|x| x.1)
+                        .unwrap_or(code)
+                        .to_string(),
+                ),
+                english_name: Some(en.clone()),
+                local_name: Some(local.clone()),
+            });
+        }
+        DataFields {
+            industries: r
+                .industries
+                .iter()
+                .map(|(cat, inds)| IndustryGroup {
+                    industries: inds.clone(),
+                    industry_category: Some(cat.clone()),
+                })
+                .collect(),
+            linkedin_industries: r.linkedin_industries.clone(),
+            technologies: r
+                .technologies
+                .iter()
+                .map(|(n, c)| Technology {
+                    name: Some(n.clone()),
+                    categories: c.clone(),
+                })
+                .collect(),
+            regions,
+            seniorities: Seniority::ALL.to_vec(),
+            departments: Department::ALL.to_vec(),
+        }
+    }
+
+    /// The record of a company outside the dataset whose "data gathering" finished (the service
+    /// answers 201 first and calls this after its delay): a plausible, deterministic record
+    /// generated from the domain (name from its first label, country from a country-code TLD,
+    /// size, industry and keywords drawn with a seed from the domain hash). `None` for a
+    /// string that is not a domain, and for a domain of the dataset (use enrich/lookup).
+    pub fn generated_company(&self, domain: &str) -> Option<Company> {
+        let d = normalize_domain(domain);
+        let label = d.split('.').next().unwrap_or("");
+        let tld = d.rsplit('.').next().unwrap_or("");
+        if label.is_empty()
+            || !d.contains('.')
+            || tld.len() < 2
+            || !d
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '.')
+            || self.company_index(&d).is_some()
+        {
+            return None;
+        }
+        let mut rng = SplitMix64(hash_str(&d) ^ 0x6E4E);
+        let country = if tld.len() == 2 && self.reference.countries.iter().any(|(c, _)| c == tld) {
+            if tld == "uk" {
+                "gb".to_string()
+            } else {
+                tld.to_string()
+            }
+        } else {
+            "us".to_string()
+        };
+        let name: String = label
+            .split('-')
+            .map(|w| {
+                let mut c = w.chars();
+                c.next()
+                    .map(|f| f.to_uppercase().collect::<String>() + c.as_str())
+                    .unwrap_or_default()
+            })
+            .collect::<Vec<_>>()
+            .join(" ");
+        let employees = (2.0 * 10f64.powf(rng.unit() * 3.0)).round() as i64;
+        let (category, industry) = self
+            .reference
+            .industries
+            .get(rng.below(self.reference.industries.len() as u64) as usize)
+            .and_then(|(c, inds)| {
+                inds.get(rng.below(inds.len() as u64) as usize)
+                    .map(|i| (c.clone(), i.clone()))
+            })
+            .unwrap_or_else(|| {
+                (
+                    "Professional Services".into(),
+                    "Business Consulting and Services".into(),
+                )
+            });
+        let revenue = employees as f64 * (0.05 + rng.unit() * 0.2);
+        Some(Company {
+            domain: d.clone(),
+            countries: vec![country.clone()],
+            primary_country: Some(country),
+            company_size: Some(CompanySize::for_employees(employees as u64)),
+            industry_categories: vec![category],
+            industries: vec![industry.clone()],
+            keywords: vec![label.replace('-', " "), industry.to_lowercase()],
+            employee_count_service: Some(employees),
+            employee_count_linkedin: Some((employees as f64 * 0.9).round() as i64),
+            revenue: Some(Revenue::for_musd(revenue)),
+            description: Some(format!("{name} is a company in {industry}.")),
+            logo: Some(records::logo(&d)),
+            name: Some(name),
+            root_url: Some(format!("https://{d}")),
+            updated_at: Some(records::updated_at(0, hash_str(&d))),
+            ..Default::default()
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sandbox::engine::testdata;
+
+    #[test]
+    fn social_handles() {
+        assert_eq!(
+            social_handle("https://www.linkedin.com/company/acme/"),
+            "acme"
+        );
+        assert_eq!(social_handle("@AcmeHQ"), "acmehq");
+    }
+
+    #[test]
+    fn lookup_follows_aliases_and_keeps_order() {
+        let db = testdata::db();
+        let r = db.lookup_companies(&LookupCompaniesRequest {
+            domains: vec![
+                "nope.example".into(),
+                "acme-old.com".into(),
+                "https://www.paycorp.com/x".into(),
+            ],
+            fields: None,
+        });
+        assert_eq!(r.total_requested, 3);
+        assert_eq!(r.total_found, 2);
+        assert_eq!(r.companies[0].domain(), "nope.example");
+        assert!(r.companies[0].company().is_none());
+        let acme = r.companies[1].company().unwrap();
+        assert_eq!(acme.domain, "acme.io");
+        assert_eq!(acme.redirected_from, vec!["acme-old.com".to_string()]);
+        assert_eq!(r.redirect_map.unwrap()["acme-old.com"], "acme.io");
+        assert_eq!(r.companies[2].company().unwrap().domain, "paycorp.com");
+    }
+
+    #[test]
+    fn enrich_company_matches_each_input() {
+        let db = testdata::db();
+        let acme = testdata::idx(&db, "acme.io");
+        let m = |c: CompanyMatch| db.match_company(&c);
+        assert_eq!(
+            m(CompanyMatch {
+                domain: Some("www.acme.io".into()),
+                ..Default::default()
+            }),
+            Some(acme)
+        );
+        assert_eq!(
+            m(CompanyMatch {
+                email: Some("ceo@acme.io".into()),
+                ..Default::default()
+            }),
+            Some(acme)
+        );
+        assert_eq!(
+            m(CompanyMatch {
+                linkedin: Some("https://www.linkedin.com/company/acme".into()),
+                ..Default::default()
+            }),
+            Some(acme)
+        );
+        assert_eq!(
+            m(CompanyMatch {
+                twitter: Some("@acmehq".into()),
+                ..Default::default()
+            }),
+            Some(acme)
+        );
+        assert_eq!(
+            m(CompanyMatch {
+                phone: Some("+1 (555) 0100".into()),
+                ..Default::default()
+            }),
+            Some(acme)
+        );
+        assert_eq!(
+            m(CompanyMatch {
+                name: Some("ACME, Inc.".into()),
+                ..Default::default()
+            }),
+            Some(acme)
+        );
+        assert_eq!(
+            m(CompanyMatch {
+                name: Some("Unknown Co".into()),
+                ..Default::default()
+            }),
+            None
+        );
+        let r = db
+            .enrich_company(&EnrichCompanyRequest {
+                company: Some(CompanyMatch {
+                    domain: Some("acme.io".into()),
+                    ..Default::default()
+                }),
+                ..Default::default()
+            })
+            .unwrap();
+        assert_eq!(r.company.name.as_deref(), Some("Acme"));
+        assert!(
+            db.generated_company("brand-new-startup.de")
+                .is_some_and(|c| c.primary_country.as_deref() == Some("de"))
+        );
+        assert!(db.generated_company("acme.io").is_none());
+        assert!(db.generated_company("not a domain").is_none());
+    }
+
+    #[test]
+    fn enrich_person_and_lookup_people() {
+        let db = testdata::db();
+        let acme = testdata::idx(&db, "acme.io");
+        let pi = db.cols[acme as usize].people.0 + 1;
+        let rec = records::person(&db, pi);
+        let by = |p: PersonMatch, c: Option<CompanyMatch>| db.match_person(&p, c.as_ref());
+        assert_eq!(
+            by(
+                PersonMatch {
+                    id: Some(rec.id.clone()),
+                    ..Default::default()
+                },
+                None
+            ),
+            Some(pi)
+        );
+        assert_eq!(
+            by(
+                PersonMatch {
+                    linkedin: rec.linkedin_url.clone(),
+                    ..Default::default()
+                },
+                None
+            ),
+            Some(pi)
+        );
+        let contact = db.person_contact(&rec.id).unwrap();
+        let email = db
+            .people
+            .email(&db.companies[acme as usize], &db.people.rows[pi as usize]);
+        assert_eq!(
+            by(
+                PersonMatch {
+                    email: Some(email.to_uppercase()),
+                    ..Default::default()
+                },
+                None
+            )
+            .map(|x| db.people.rows[x as usize].company),
+            Some(acme)
+        );
+        let named = by(
+            PersonMatch {
+                first_name: rec.first_name.clone(),
+                last_name: rec.last_name.clone(),
+                ..Default::default()
+            },
+            Some(CompanyMatch {
+                domain: Some("acme.io".into()),
+                ..Default::default()
+            }),
+        )
+        .unwrap();
+        assert_eq!(
+            db.people.names(&db.people.rows[named as usize]),
+            db.people.names(&db.people.rows[pi as usize])
+        );
+        assert_eq!(contact.domain, "acme.io");
+        let r = db.lookup_people(&LookupPeopleRequest {
+            linkedin_handles: Some(vec![
+                rec.linkedin_url.clone().unwrap(),
+                "nobody-00000000".into(),
+            ]),
+            service_ids: Some(vec![rec.id.clone()]),
+        });
+        assert_eq!((r.total_requested, r.total_found), (3, 1));
+        assert_eq!(r.people[0].person.id, rec.id);
+        assert!(db.person_by_id(&rec.id).is_some());
+        let mut p = rec.clone();
+        db.reveal_into(&mut p, true, true);
+        assert!(p.email.is_some() && p.phone.is_some());
+    }
+
+    #[test]
+    fn data_fields_from_reference() {
+        let db = testdata::db();
+        let f = db.data_fields();
+        assert_eq!(f.industries.len(), 4);
+        assert_eq!(f.regions["us"][0].code.as_deref(), Some("CA"));
+        assert_eq!(f.seniorities.len(), 10);
+        assert_eq!(f.departments.len(), 24);
+    }
+}

@@ -1,0 +1,328 @@
+//! Lookalike ranking: how similar a company is to the `lookalikeDomains` (SPEC.md §2.4, §4.2).
+//!
+//! For a candidate company `c` and one target company `t`:
+//!
+//! ```text
+//! raw(c, t) = 0.30 · J(industries)                 Jaccard |A∩B| / |A∪B|
+//!           + 0.25 · O(keywords)                   Ochiai  |A∩B| / sqrt(|A|·|B|)
+//!           + 0.10 · O(technologies)
+//!           + 0.15 · [share an industry category]
+//!           + 0.12 · max(0, 1 − |log10(1+e_c) − log10(1+e_t)| / 2)   size closeness (0 at 100×)
+//!           + 0.08 · [same primary country]
+//! ```
+//!
+//! Over several targets: `raw(c) = 0.5 · max_t raw(c, t) + 0.5 · mean_t raw(c, t)` (a candidate
+//! close to one target ranks high; one close to all ranks higher). The reported score is
+//! `score = raw^0.4` in `0..=1`, rounded to 4 decimals: identical profiles score 1; the same
+//! industry, category and country with a similar size and a few shared keywords scores ≈ 0.8,
+//! which is where v2's default `minScore` (0.79, openapi `CompaniesFiltersV1.minScore`) cuts
+//! (`raw ≥ 0.555`). On the real dataset, `docker.com` finds apollographql.com, coreos.com,
+//! goteleport.com... first.
+//!
+//! v3 reports `relevance` by score band: **A** `score ≥ 0.85`, **B** `0.70 ≤ score < 0.85`,
+//! **C** `0.50 ≤ score < 0.70` (`companyMatchingMode: broad` lowers C's floor to 0.35); lower
+//! scores are not returned by a v3 lookalike search. The target companies themselves are never
+//! in the results.
+//!
+//! People (v3 `lookalikeLinkedinHandles`), person `p` against target person `q`:
+//! `0.35·[same department] + 0.25·[same seniority] + 0.15·J(title words) + 0.25·raw(company(p), company(q))`,
+//! aggregated and turned into a score the same way.
+
+use crate::api::types::common::Relevance;
+use crate::sandbox::dataset::load::Db;
+
+use super::index::CompanyCols;
+use super::people::PersonRow;
+
+/// Lower bound of relevance A.
+pub const BAND_A: f64 = 0.85;
+/// Lower bound of relevance B.
+pub const BAND_B: f64 = 0.70;
+/// Lower bound of relevance C (precise matching).
+pub const BAND_C: f64 = 0.50;
+/// Lower bound of relevance C with `companyMatchingMode: broad`.
+pub const BAND_C_BROAD: f64 = 0.35;
+
+fn inter(a: &[u32], b: &[u32]) -> usize {
+    let (mut i, mut j, mut n) = (0, 0, 0);
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(&b[j]) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                n += 1;
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    n
+}
+
+fn jaccard(a: &[u32], b: &[u32]) -> f64 {
+    if a.is_empty() || b.is_empty() {
+        return 0.0;
+    }
+    let n = inter(a, b);
+    n as f64 / (a.len() + b.len() - n) as f64
+}
+
+fn ochiai(a: &[u32], b: &[u32]) -> f64 {
+    if a.is_empty() || b.is_empty() {
+        return 0.0;
+    }
+    inter(a, b) as f64 / ((a.len() * b.len()) as f64).sqrt()
+}
+
+/// `raw(c, t)` of the module formula, in `0..=1`.
+pub fn raw_pair(c: &CompanyCols, t: &CompanyCols) -> f64 {
+    let size = 1.0 - ((c.log_emp - t.log_emp).abs() as f64 / 2.0);
+    0.30 * jaccard(&c.industries, &t.industries)
+        + 0.25 * ochiai(&c.keywords, &t.keywords)
+        + 0.10 * ochiai(&c.technologies, &t.technologies)
+        + 0.15 * f64::from(inter(&c.categories, &t.categories) > 0)
+        + 0.12 * size.max(0.0)
+        + 0.08 * f64::from(c.country == t.country)
+}
+
+/// Combines per-target raw similarities: `0.5·max + 0.5·mean`.
+pub fn combine(raws: impl Iterator<Item = f64>) -> f64 {
+    let (mut max, mut sum, mut n) = (0.0f64, 0.0, 0usize);
+    for r in raws {
+        max = max.max(r);
+        sum += r;
+        n += 1;
+    }
+    if n == 0 {
+        return 0.0;
+    }
+    0.5 * max + 0.5 * sum / n as f64
+}
+
+/// Exponent turning a raw similarity into the reported score.
+pub const SCORE_EXPONENT: f64 = 0.4;
+
+/// The reported score of a raw similarity: `raw^0.4`, clamped to `0..=1`, 4 decimals.
+pub fn score_of(raw: f64) -> f64 {
+    (raw.clamp(0.0, 1.0).powf(SCORE_EXPONENT) * 10_000.0).round() / 10_000.0
+}
+
+/// The raw similarity needed for a score (inverse of [`score_of`], before rounding).
+pub fn raw_for_score(score: f64) -> f64 {
+    score.clamp(0.0, 1.0).powf(1.0 / SCORE_EXPONENT)
+}
+
+/// Lookalike score (`0..=1`) of company `c` against the target companies.
+pub fn company_score(db: &Db, c: u32, targets: &[u32]) -> f64 {
+    let cc = &db.cols[c as usize];
+    score_of(combine(
+        targets.iter().map(|&t| raw_pair(cc, &db.cols[t as usize])),
+    ))
+}
+
+/// The lookalike targets of one search, prepared for fast scoring: the id lists of each
+/// target as bitmaps over the vocabularies, so an intersection is one bit test per candidate id.
+#[derive(Debug, Clone)]
+pub struct TargetSet {
+    targets: Vec<Target>,
+}
+
+#[derive(Debug, Clone)]
+struct Target {
+    industries: Vec<u64>,
+    categories: Vec<u64>,
+    keywords: Vec<u64>,
+    technologies: Vec<u64>,
+    n_industries: usize,
+    n_keywords: usize,
+    n_technologies: usize,
+    log_emp: f32,
+    country: u32,
+}
+
+fn bitmap(ids: &[u32], len: usize) -> Vec<u64> {
+    let mut b = vec![0u64; len.div_ceil(64)];
+    for &i in ids {
+        if let Some(w) = b.get_mut(i as usize / 64) {
+            *w |= 1 << (i % 64);
+        }
+    }
+    b
+}
+
+fn count(bits: &[u64], ids: &[u32]) -> usize {
+    ids.iter()
+        .filter(|&&i| {
+            bits.get(i as usize / 64)
+                .is_some_and(|w| w & (1 << (i % 64)) != 0)
+        })
+        .count()
+}
+
+impl TargetSet {
+    /// Prepares the target companies.
+    pub fn new(db: &Db, targets: &[u32]) -> TargetSet {
+        let v = &db.vocab;
+        TargetSet {
+            targets: targets
+                .iter()
+                .map(|&t| {
+                    let c = &db.cols[t as usize];
+                    Target {
+                        industries: bitmap(&c.industries, v.industries.len()),
+                        categories: bitmap(&c.categories, v.categories.len()),
+                        keywords: bitmap(&c.keywords, v.keywords.len()),
+                        technologies: bitmap(&c.technologies, v.technologies.len()),
+                        n_industries: c.industries.len(),
+                        n_keywords: c.keywords.len(),
+                        n_technologies: c.technologies.len(),
+                        log_emp: c.log_emp,
+                        country: c.country,
+                    }
+                })
+                .collect(),
+        }
+    }
+
+    /// `true` when there is no target.
+    pub fn is_empty(&self) -> bool {
+        self.targets.is_empty()
+    }
+
+    /// The lookalike score of company `c` (module formula, same value as [`company_score`]),
+    /// or `None` as soon as it is sure to stay below `min_score`: the cheap terms (industries,
+    /// category, size, country) plus the largest possible keyword and technology terms bound
+    /// `raw(c, t)` from above, and the combination never exceeds the largest `raw(c, t)`.
+    pub fn score_min(&self, db: &Db, c: u32, min_score: f64) -> Option<f64> {
+        let cc = &db.cols[c as usize];
+        let needed = raw_for_score(min_score) - 1e-6;
+        let cheap = |t: &Target| {
+            let ni = count(&t.industries, &cc.industries);
+            let jac = if cc.industries.is_empty() || t.n_industries == 0 {
+                0.0
+            } else {
+                ni as f64 / (cc.industries.len() + t.n_industries - ni) as f64
+            };
+            let size = 1.0 - ((cc.log_emp - t.log_emp).abs() as f64 / 2.0);
+            0.30 * jac
+                + 0.15 * f64::from(count(&t.categories, &cc.categories) > 0)
+                + 0.12 * size.max(0.0)
+                + 0.08 * f64::from(cc.country == t.country)
+        };
+        if min_score > 0.0 && !self.targets.iter().any(|t| cheap(t) + 0.35 >= needed) {
+            return None;
+        }
+        let och = |bits: &[u64], ids: &[u32], n: usize| {
+            if ids.is_empty() || n == 0 {
+                0.0
+            } else {
+                count(bits, ids) as f64 / ((ids.len() * n) as f64).sqrt()
+            }
+        };
+        let (mut max, mut sum) = (0.0f64, 0.0);
+        for t in &self.targets {
+            let raw = cheap(t)
+                + 0.25 * och(&t.keywords, &cc.keywords, t.n_keywords)
+                + 0.10 * och(&t.technologies, &cc.technologies, t.n_technologies);
+            max = max.max(raw);
+            sum += raw;
+        }
+        let s = score_of(0.5 * max + 0.5 * sum / self.targets.len() as f64);
+        (s >= min_score).then_some(s)
+    }
+}
+
+/// The lowest score of the band of rank `worst` (0 = A, 1 = B, 2 = C).
+pub fn band_floor(worst: u8, broad: bool) -> f64 {
+    match worst {
+        0 => BAND_A,
+        1 => BAND_B,
+        _ if broad => BAND_C_BROAD,
+        _ => BAND_C,
+    }
+}
+
+/// The v3 relevance band of a score, `None` below the C floor.
+pub fn relevance_of(score: f64, broad: bool) -> Option<Relevance> {
+    let floor = if broad { BAND_C_BROAD } else { BAND_C };
+    if score >= BAND_A {
+        Some(Relevance::A)
+    } else if score >= BAND_B {
+        Some(Relevance::B)
+    } else if score >= floor {
+        Some(Relevance::C)
+    } else {
+        None
+    }
+}
+
+/// Rank of a band for comparisons: A = 0, B = 1, C = 2.
+pub fn band_rank(r: &Relevance) -> u8 {
+    match r {
+        Relevance::A => 0,
+        Relevance::B => 1,
+        _ => 2,
+    }
+}
+
+fn title_words(db: &Db, p: &PersonRow) -> Vec<u64> {
+    let mut w: Vec<u64> = db.people.titles[p.title as usize]
+        .lower
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|s| s.len() > 2)
+        .map(super::hash_str)
+        .collect();
+    w.sort_unstable();
+    w.dedup();
+    w
+}
+
+/// Lookalike score (`0..=1`) of person `p` against target people (module formula).
+pub fn person_score(db: &Db, p: u32, targets: &[u32]) -> f64 {
+    let pr = &db.people.rows[p as usize];
+    let pw = title_words(db, pr);
+    score_of(combine(targets.iter().map(|&t| {
+        let tr = &db.people.rows[t as usize];
+        let tw = title_words(db, tr);
+        let common = pw.iter().filter(|x| tw.contains(x)).count();
+        let union = pw.len() + tw.len() - common;
+        let jt = if union == 0 {
+            0.0
+        } else {
+            common as f64 / union as f64
+        };
+        0.35 * f64::from(pr.department == tr.department)
+            + 0.25 * f64::from(pr.seniority == tr.seniority)
+            + 0.15 * jt
+            + 0.25 * raw_pair(&db.cols[pr.company as usize], &db.cols[tr.company as usize])
+    })))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cols(ind: &[u32], kw: &[u32], emp: u32, country: u32) -> CompanyCols {
+        CompanyCols {
+            log_emp: (1.0 + emp as f64).log10() as f32,
+            industries: ind.into(),
+            categories: [ind[0] / 10].into(),
+            keywords: kw.into(),
+            employees: emp,
+            country,
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn same_profile_scores_one_and_unrelated_low() {
+        let a = cols(&[1, 2], &[10, 11, 12], 100, 0);
+        assert!((score_of(raw_pair(&a, &a)) - 0.9587).abs() < 0.001);
+        let b = cols(&[55], &[90], 100_000, 3);
+        assert!(score_of(raw_pair(&b, &a)) < 0.35);
+        assert!((raw_for_score(score_of(0.5)) - 0.5).abs() < 1e-3);
+        assert_eq!(relevance_of(0.9, false), Some(Relevance::A));
+        assert_eq!(relevance_of(0.4, false), None);
+        assert_eq!(relevance_of(0.4, true), Some(Relevance::C));
+    }
+}

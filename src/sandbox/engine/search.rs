@@ -1,0 +1,577 @@
+//! Company and people searches (SPEC.md §4.2, §4.3, §4.10): compile the wire filter blocks
+//! into [`super::filters`] queries, rank (default order or lookalike, see [`super::lookalike`]),
+//! page (see [`super::paging`]) and build the wire records of the returned page only.
+//!
+//! Request limits (`size`, `from`, `size + from`, `peoplePerCompany`, `searchAfter` with
+//! `onePersonPerDomain`) are checked by the request types' `Validate` in the service before
+//! these functions run; here `size` is clamped to `1..=10000` and a `searchAfter` that does not
+//! decode is the only semantic error (`Err` with one `ValidationError`). `creditsUsed` is left
+//! 0: the service fills it after charging.
+
+use std::collections::BTreeMap;
+
+use crate::api::types::common::{Relevance, ValidationError};
+use crate::api::types::company::{
+    CompanyWithRelevance, CompanyWithScore, DomainStatus, SearchCompaniesV2Response,
+    SearchCompaniesV3Response,
+};
+use crate::api::types::filters_v2::CompaniesFiltersV2;
+use crate::api::types::filters_v3::{CompaniesFiltersV3, CompanyMatchingMode};
+use crate::api::types::person::{
+    LookalikePeopleStatuses, PersonWithCompanyPreview, SearchPeoplePreviewResponse,
+    SearchPeopleV2Response, SearchPeopleV3Response,
+};
+use crate::api::types::search::{
+    SearchCompaniesV2Request, SearchCompaniesV3Request, SearchPeoplePreviewRequest,
+    SearchPeopleV2Request, SearchPeopleV3Request,
+};
+use crate::sandbox::dataset::load::Db;
+
+use super::compile;
+use super::filters::{CompanyQuery, PeopleQuery, Scratch};
+use super::lookalike::{self, band_rank};
+use super::normalize_domain;
+use super::paging::{CursorKind, Page, parse_cursor, select_page};
+use super::records;
+
+/// Default page size of the searches.
+pub const DEFAULT_SIZE: i64 = 50;
+/// Largest page size.
+pub const MAX_SIZE: i64 = 10_000;
+
+/// How companies are ranked.
+#[derive(Debug, Clone, Default)]
+pub struct Ranking {
+    /// Lookalike target companies (empty: default order).
+    pub targets: Vec<u32>,
+    /// Minimum score (v2 `minScore`).
+    pub min_score: Option<f64>,
+    /// Allowed v3 relevance bands, by [`band_rank`]: `(best, worst)` inclusive.
+    pub bands: Option<(u8, u8)>,
+    /// `companyMatchingMode: broad`.
+    pub broad: bool,
+    /// The lookalike domains were given but none could be used: no result.
+    pub no_usable_target: bool,
+}
+
+/// Sort key of a company: without lookalike its default rank; with lookalike
+/// `(10000 − score·10000) << 32 | default rank`, so better scores come first.
+fn company_key(db: &Db, c: u32, score: Option<f64>) -> u64 {
+    let rank = db.cols[c as usize].default_rank as u64;
+    match score {
+        None => rank,
+        Some(s) => ((10_000 - (s * 10_000.0).round() as u64) << 32) | rank,
+    }
+}
+
+/// The lookalike score encoded in a key.
+fn key_score(key: u64) -> f64 {
+    (10_000 - (key >> 32).min(10_000)) as f64 / 10_000.0
+}
+
+/// A page of a v3 people search: the page, each result's relevance, the lookalike-handle
+/// statuses, and the redirect map.
+type PeoplePage = (
+    Page,
+    Vec<Option<Relevance>>,
+    LookalikePeopleStatuses,
+    BTreeMap<String, String>,
+);
+
+/// What the lookalike domains resolved to.
+#[derive(Debug, Default)]
+struct Lookalike {
+    targets: Vec<u32>,
+    missing: BTreeMap<String, DomainStatus>,
+    redirects: BTreeMap<String, String>,
+    given: bool,
+}
+
+fn resolve_lookalike(db: &Db, domains: Option<&[String]>) -> Lookalike {
+    let mut l = Lookalike::default();
+    let Some(domains) = domains.filter(|d| !d.is_empty()) else {
+        return l;
+    };
+    l.given = true;
+    for d in domains {
+        let n = normalize_domain(d);
+        if n.is_empty() || !n.contains('.') || n.contains(char::is_whitespace) {
+            l.missing.insert(d.clone(), DomainStatus::BadContent);
+            continue;
+        }
+        match db.company_index(&n) {
+            Some(i) => {
+                let row = &db.companies[i as usize];
+                if row.domain != n {
+                    l.redirects.insert(n.clone(), row.domain.clone());
+                }
+                let c = &db.cols[i as usize];
+                if c.industries.is_empty() && c.keywords.is_empty() && c.technologies.is_empty() {
+                    l.missing
+                        .insert(d.clone(), DomainStatus::MissingContextVector);
+                } else if !l.targets.contains(&i) {
+                    l.targets.push(i);
+                }
+            }
+            None => {
+                l.missing
+                    .insert(d.clone(), DomainStatus::DataGatheringStarted);
+            }
+        }
+    }
+    l
+}
+
+fn redirects_of(db: &Db, domains: Option<&[String]>, out: &mut BTreeMap<String, String>) {
+    for d in domains.unwrap_or(&[]) {
+        let n = normalize_domain(d);
+        if !db.index.domains.contains_key(&n)
+            && let Some(&i) = db.index.aliases.get(&n)
+        {
+            out.insert(n, db.companies[i as usize].domain.clone());
+        }
+    }
+}
+
+fn clamp_size(size: Option<i64>, max: i64) -> usize {
+    size.unwrap_or(DEFAULT_SIZE).clamp(1, max) as usize
+}
+
+fn clamp_from(from: Option<i64>) -> usize {
+    (from.unwrap_or(1).clamp(1, 10_001) - 1) as usize
+}
+
+impl Db {
+    /// All companies matching `q` (and having at least one person matching `people`, when
+    /// given), ranked: `(key, company index)`, unordered. With lookalike targets, companies are
+    /// scored, the targets themselves are left out, and `min_score`/`bands` apply.
+    pub(crate) fn rank_companies(
+        &self,
+        q: &CompanyQuery,
+        people: Option<&PeopleQuery>,
+        r: &Ranking,
+    ) -> Vec<(u64, u32)> {
+        let mut out = Vec::new();
+        if r.no_usable_target {
+            return out;
+        }
+        let people = people.filter(|p| !p.is_empty());
+        let mut scratch = Scratch::default();
+        let empty = q.is_empty();
+        // The lowest score that can be returned (minScore, or the floor of the worst band).
+        let floor = r.min_score.unwrap_or(0.0).max(
+            r.bands
+                .map_or(0.0, |(_, w)| lookalike::band_floor(w, r.broad)),
+        );
+        let targets = lookalike::TargetSet::new(self, &r.targets);
+        for i in 0..self.companies.len() as u32 {
+            if !empty && !q.matches(self, i) {
+                continue;
+            }
+            let score = if r.targets.is_empty() {
+                None
+            } else {
+                if r.targets.contains(&i) {
+                    continue;
+                }
+                let Some(s) = targets.score_min(self, i, floor) else {
+                    continue;
+                };
+                if let Some((best, worst)) = r.bands {
+                    match lookalike::relevance_of(s, r.broad) {
+                        Some(b) if (best..=worst).contains(&band_rank(&b)) => {}
+                        _ => continue,
+                    }
+                }
+                Some(s)
+            };
+            if let Some(pq) = people {
+                let (s, e) = self.cols[i as usize].people;
+                if !(s..e).any(|pi| pq.matches(self, pi, &mut scratch)) {
+                    continue;
+                }
+            }
+            out.push((company_key(self, i, score), i));
+        }
+        out
+    }
+
+    /// `POST /v2/search/companies` (SPEC.md §4.2): filters (§2.4, §2.5), lookalike ranking with
+    /// `score` (0..1, `minScore` default 0.79 when `lookalikeDomains` are given), paging by
+    /// `size`/`from` or `searchAfter`. Unknown lookalike domains are reported in
+    /// `missingDomains` (`data gathering started`; `bad content` for a malformed domain;
+    /// `missing context vector` for a known domain without industries, keywords and
+    /// technologies). Errors: an invalid `searchAfter`.
+    pub fn search_companies_v2(
+        &self,
+        req: &SearchCompaniesV2Request,
+    ) -> Result<SearchCompaniesV2Response, Vec<ValidationError>> {
+        let cursor = parse_cursor(req.search_after.as_deref(), CursorKind::Companies)?;
+        let empty = CompaniesFiltersV2::default();
+        let f = req.companies_filters.as_ref().unwrap_or(&empty);
+        let q = compile::companies_v2(self, f);
+        let pq = req
+            .people_filters
+            .as_ref()
+            .map(|p| compile::people_v2(self, p));
+        let look = resolve_lookalike(self, f.lookalike_domains.as_deref());
+        let ranking = Ranking {
+            min_score: (!look.targets.is_empty())
+                .then(|| f.min_score.unwrap_or(CompaniesFiltersV2::DEFAULT_MIN_SCORE)),
+            no_usable_target: look.given && look.targets.is_empty(),
+            targets: look.targets.clone(),
+            ..Default::default()
+        };
+        let all = self.rank_companies(&q, pq.as_ref(), &ranking);
+        let page = select_page(
+            all,
+            cursor,
+            clamp_from(req.from),
+            clamp_size(req.size, MAX_SIZE),
+            CursorKind::Companies,
+        );
+        let mut redirects = look.redirects;
+        redirects_of(self, f.include_domains.as_deref(), &mut redirects);
+        let lookalike = !ranking.targets.is_empty();
+        Ok(SearchCompaniesV2Response {
+            search_after: page.next.clone(),
+            detail: "OK".into(),
+            total: Some(page.total as i64),
+            missing_domains: Some(look.missing).filter(|m| !m.is_empty()),
+            redirect_map: Some(redirects).filter(|m| !m.is_empty()),
+            credits_used: 0.0,
+            companies: page
+                .items
+                .iter()
+                .map(|&(key, c)| CompanyWithScore {
+                    company: records::company(self, c),
+                    score: lookalike.then(|| key_score(key)),
+                })
+                .collect(),
+        })
+    }
+
+    fn ranking_v3(&self, f: &CompaniesFiltersV3, look: &Lookalike) -> Ranking {
+        let bands = if f.min_relevance.is_some() || f.max_relevance.is_some() {
+            // minRelevance is the worst band accepted, maxRelevance the best.
+            let worst = f.min_relevance.as_ref().map(band_rank).unwrap_or(2);
+            let best = f.max_relevance.as_ref().map(band_rank).unwrap_or(0);
+            Some((best, worst))
+        } else {
+            Some((0, 2))
+        };
+        Ranking {
+            targets: look.targets.clone(),
+            min_score: None,
+            bands,
+            broad: f.company_matching_mode == Some(CompanyMatchingMode::Broad),
+            no_usable_target: look.given && look.targets.is_empty(),
+        }
+    }
+
+    /// `POST /v3/search/companies` (SPEC.md §4.10; openapi `PublicSearchCompaniesBodyV3`):
+    /// v3 filters, lookalike ranking with `relevance` A/B/C (bands in [`super::lookalike`];
+    /// `minRelevance` is the lowest band returned, `maxRelevance` the highest), paging by
+    /// `searchAfter`. `missingDomains` as in v2; `includeDomainsStatuses` gives
+    /// `data gathering started` for unknown `includeDomains`. Errors: an invalid `searchAfter`.
+    pub fn search_companies_v3(
+        &self,
+        req: &SearchCompaniesV3Request,
+    ) -> Result<SearchCompaniesV3Response, Vec<ValidationError>> {
+        let cursor = parse_cursor(req.search_after.as_deref(), CursorKind::Companies)?;
+        let empty = CompaniesFiltersV3::default();
+        let f = req.companies_filters.as_ref().unwrap_or(&empty);
+        let q = compile::companies_v3(self, f);
+        let pq = req
+            .people_filters
+            .as_ref()
+            .map(|p| compile::people_v3(self, p, 0.8));
+        let look = resolve_lookalike(self, f.lookalike_domains.as_deref());
+        let ranking = self.ranking_v3(f, &look);
+        let all = self.rank_companies(&q, pq.as_ref(), &ranking);
+        let page = select_page(
+            all,
+            cursor,
+            0,
+            clamp_size(req.size, MAX_SIZE),
+            CursorKind::Companies,
+        );
+        let mut redirects = look.redirects;
+        redirects_of(self, f.include_domains.as_deref(), &mut redirects);
+        let lookalike = !ranking.targets.is_empty();
+        Ok(SearchCompaniesV3Response {
+            search_after: page.next.clone(),
+            detail: "OK".into(),
+            total: Some(page.total as i64),
+            missing_domains: Some(look.missing).filter(|m| !m.is_empty()),
+            redirect_map: Some(redirects).filter(|m| !m.is_empty()),
+            credits_used: 0.0,
+            companies: page
+                .items
+                .iter()
+                .map(|&(key, c)| CompanyWithRelevance {
+                    company: records::company(self, c),
+                    relevance: if lookalike {
+                        lookalike::relevance_of(key_score(key), ranking.broad)
+                    } else {
+                        None
+                    },
+                })
+                .collect(),
+            include_domains_statuses: include_statuses(self, f.include_domains.as_deref()),
+        })
+    }
+
+    /// People of the ranked companies that match `pq`, at most `per_company` per company:
+    /// `(key, person index)` where the key is the company's key (people of one company stay
+    /// together, in ordinal order).
+    fn collect_people(
+        &self,
+        companies: &[(u64, u32)],
+        pq: &PeopleQuery,
+        per_company: Option<usize>,
+    ) -> Vec<(u64, u32)> {
+        let mut out = Vec::new();
+        let mut scratch = Scratch::default();
+        let empty = pq.is_empty();
+        for &(key, c) in companies {
+            let (s, e) = self.cols[c as usize].people;
+            let mut n = 0;
+            for pi in s..e {
+                if empty || pq.matches(self, pi, &mut scratch) {
+                    out.push((key, pi));
+                    n += 1;
+                    if per_company.is_some_and(|m| n >= m) {
+                        break;
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// `POST /v2/search/people` (SPEC.md §4.3): people matching `peopleFilters` at companies
+    /// matching `companiesFilters` (lookalike domains rank the companies; `minScore` applies),
+    /// `onePersonPerDomain` / `peoplePerCompany` cap the people per company, paging by
+    /// `size`/`from` or `searchAfter`. Records carry no email/phone: the service reveals them
+    /// with [`records::reveal_into`] when `revealEmails`/`revealPhones` ask. Errors: an invalid
+    /// `searchAfter`.
+    pub fn search_people_v2(
+        &self,
+        req: &SearchPeopleV2Request,
+    ) -> Result<SearchPeopleV2Response, Vec<ValidationError>> {
+        let cursor = parse_cursor(req.search_after.as_deref(), CursorKind::People)?;
+        let empty = CompaniesFiltersV2::default();
+        let f = req.companies_filters.as_ref().unwrap_or(&empty);
+        let q = compile::companies_v2(self, f);
+        let pq = req
+            .people_filters
+            .as_ref()
+            .map(|p| compile::people_v2(self, p))
+            .unwrap_or_default();
+        let look = resolve_lookalike(self, f.lookalike_domains.as_deref());
+        let ranking = Ranking {
+            min_score: (!look.targets.is_empty())
+                .then(|| f.min_score.unwrap_or(CompaniesFiltersV2::DEFAULT_MIN_SCORE)),
+            no_usable_target: look.given && look.targets.is_empty(),
+            targets: look.targets.clone(),
+            ..Default::default()
+        };
+        let companies = self.rank_companies(&q, None, &ranking);
+        let per = if req.one_person_per_domain == Some(true) {
+            Some(1)
+        } else {
+            req.people_per_company.map(|n| n.max(1) as usize)
+        };
+        let all = self.collect_people(&companies, &pq, per);
+        let page = select_page(
+            all,
+            cursor,
+            clamp_from(req.from),
+            clamp_size(req.size, MAX_SIZE),
+            CursorKind::People,
+        );
+        let mut redirects = look.redirects;
+        redirects_of(self, f.include_domains.as_deref(), &mut redirects);
+        Ok(SearchPeopleV2Response {
+            people: page
+                .items
+                .iter()
+                .map(|&(_, pi)| records::person(self, pi))
+                .collect(),
+            search_after: page.next.clone(),
+            detail: "OK".into(),
+            total: Some(page.total as i64),
+            redirect_map: Some(redirects).filter(|m| !m.is_empty()),
+            credits_used: 0.0,
+        })
+    }
+
+    /// The v3 people search shared by [`Db::search_people_v3`] and [`Db::search_people_preview`]:
+    /// the page, the relevance of each result, and the lookalike-handle statuses.
+    #[allow(clippy::too_many_arguments)]
+    fn people_v3_page(
+        &self,
+        companies_filters: Option<&CompaniesFiltersV3>,
+        people_filters: Option<&crate::api::types::filters_v3::PeopleFiltersV3>,
+        per_company: Option<i64>,
+        threshold: Option<f64>,
+        search_after: Option<&str>,
+        size: usize,
+    ) -> Result<PeoplePage, Vec<ValidationError>> {
+        let cursor = parse_cursor(search_after, CursorKind::People)?;
+        let empty = CompaniesFiltersV3::default();
+        let f = companies_filters.unwrap_or(&empty);
+        let q = compile::companies_v3(self, f);
+        let pq = people_filters
+            .map(|p| compile::people_v3(self, p, threshold.unwrap_or(0.8)))
+            .unwrap_or_default();
+        let look = resolve_lookalike(self, f.lookalike_domains.as_deref());
+        let ranking = self.ranking_v3(f, &look);
+        let companies = self.rank_companies(&q, None, &ranking);
+        let per = per_company.map(|n| n.max(1) as usize);
+        let mut all = self.collect_people(&companies, &pq, per);
+        // Lookalike people: rank by similarity to the given profiles.
+        let mut statuses = LookalikePeopleStatuses::default();
+        let mut person_targets = Vec::new();
+        for h in people_filters
+            .and_then(|p| p.lookalike_linkedin_handles.as_deref())
+            .unwrap_or(&[])
+        {
+            match self.people.resolve_handle(h) {
+                Some(pi) => {
+                    statuses.successful_people.push(h.clone());
+                    if !person_targets.contains(&pi) {
+                        person_targets.push(pi);
+                    }
+                }
+                None => statuses.not_found_people.push(h.clone()),
+            }
+        }
+        let broad = ranking.broad;
+        if !person_targets.is_empty() {
+            all.retain(|(_, pi)| !person_targets.contains(pi));
+            all = all
+                .into_iter()
+                .filter_map(|(_, pi)| {
+                    let s = lookalike::person_score(self, pi, &person_targets);
+                    let band = lookalike::relevance_of(s, broad)?;
+                    if let Some((best, worst)) = ranking.bands
+                        && !(best..=worst).contains(&band_rank(&band))
+                    {
+                        return None;
+                    }
+                    let rank = self.cols[self.people.rows[pi as usize].company as usize]
+                        .default_rank as u64;
+                    Some((((10_000 - (s * 10_000.0).round() as u64) << 32) | rank, pi))
+                })
+                .collect();
+        }
+        let page = select_page(all, cursor, 0, size, CursorKind::People);
+        let lookalike = !person_targets.is_empty() || !ranking.targets.is_empty();
+        let rel = page
+            .items
+            .iter()
+            .map(|&(key, _)| {
+                if lookalike {
+                    lookalike::relevance_of(key_score(key), broad)
+                } else {
+                    None
+                }
+            })
+            .collect();
+        let mut redirects = look.redirects;
+        redirects_of(self, f.include_domains.as_deref(), &mut redirects);
+        Ok((page, rel, statuses, redirects))
+    }
+
+    /// `POST /v3/search/people` (SPEC.md §4.10; openapi `PublicSearchPeopleBodyV3`): v3 people
+    /// and company filters, `jobTitleThreshold` for approximate job-title keywords,
+    /// `peoplePerCompany`, lookalike ranking by `lookalikeDomains` (companies) or
+    /// `lookalikeLinkedinHandles` (people) with `relevance` A/B/C, paging by `searchAfter`.
+    /// Records carry no email/phone (see [`records::reveal_into`]). Errors: an invalid `searchAfter`.
+    pub fn search_people_v3(
+        &self,
+        req: &SearchPeopleV3Request,
+    ) -> Result<SearchPeopleV3Response, Vec<ValidationError>> {
+        let (page, rel, statuses, redirects) = self.people_v3_page(
+            req.companies_filters.as_ref(),
+            req.people_filters.as_ref(),
+            req.people_per_company,
+            req.job_title_threshold,
+            req.search_after.as_deref(),
+            clamp_size(req.size, MAX_SIZE),
+        )?;
+        let handles_given = req
+            .people_filters
+            .as_ref()
+            .and_then(|p| p.lookalike_linkedin_handles.as_ref())
+            .is_some_and(|h| !h.is_empty());
+        Ok(SearchPeopleV3Response {
+            people: page
+                .items
+                .iter()
+                .zip(rel)
+                .map(|(&(_, pi), r)| records::lookalike_person(self, pi, r))
+                .collect(),
+            detail: "OK".into(),
+            lookalike_people_statuses: handles_given.then_some(statuses),
+            total: Some(page.total as i64),
+            search_after: page.next.clone(),
+            redirect_map: Some(redirects).filter(|m| !m.is_empty()),
+            credits_used: 0.0,
+            include_domains_statuses: include_statuses(
+                self,
+                req.companies_filters
+                    .as_ref()
+                    .and_then(|f| f.include_domains.as_deref()),
+            ),
+        })
+    }
+
+    /// `POST /v3/search/people/preview` (SPEC.md §4.10; openapi
+    /// `PublicSearchPeopleBodyV3PreviewV3`): the v3 people search, answered with name, job title,
+    /// a company preview and the 1-based `ranking` of each result (at most 50 per page).
+    pub fn search_people_preview(
+        &self,
+        req: &SearchPeoplePreviewRequest,
+    ) -> Result<SearchPeoplePreviewResponse, Vec<ValidationError>> {
+        let (page, _rel, _statuses, redirects) = self.people_v3_page(
+            req.companies_filters.as_ref(),
+            req.people_filters.as_ref(),
+            req.people_per_company,
+            req.job_title_threshold,
+            req.search_after.as_deref(),
+            clamp_size(req.size, 50),
+        )?;
+        Ok(SearchPeoplePreviewResponse {
+            detail: "OK".into(),
+            total: Some(page.total as i64),
+            redirect_map: Some(redirects).filter(|m| !m.is_empty()),
+            credits_used: 0.0,
+            people: page
+                .items
+                .iter()
+                .enumerate()
+                .map(|(n, &(_, pi))| PersonWithCompanyPreview {
+                    ranking: (page.offset + n + 1) as i64,
+                    person: records::person_preview(self, pi),
+                    company: Some(records::preview_company(
+                        self,
+                        self.people.rows[pi as usize].company,
+                    )),
+                })
+                .collect(),
+        })
+    }
+}
+
+fn include_statuses(db: &Db, domains: Option<&[String]>) -> Option<BTreeMap<String, DomainStatus>> {
+    let m: BTreeMap<String, DomainStatus> = domains
+        .unwrap_or(&[])
+        .iter()
+        .filter(|d| db.company_index(d).is_none())
+        .map(|d| (d.clone(), DomainStatus::DataGatheringStarted))
+        .collect();
+    (!m.is_empty()).then_some(m)
+}

@@ -1,0 +1,334 @@
+//! The HTTP service of the sandbox (axum on 127.0.0.1): the 19 endpoints of SPEC.md §4 over
+//! the embedded dataset, with the authentication of §5, the accounts, plans and credit ledger of
+//! §1/§7 and NOTES.md, the request limits of NOTES.md, the 422 validation answers of §2.10 and
+//! the webhooks of §6.
+//!
+//! - [`serve`]: `prospect serve` (runs until Ctrl-C);
+//! - [`start_embedded`]: the explorer's own sandbox, one account with a random token;
+//! - [`spawn`]: a sandbox with a given [`SandboxConfig`] on a free port (tests), stopped by
+//!   [`SandboxHandle::shutdown`] or on drop.
+//!
+//! Request path of every endpoint (see `routes`): authenticate (§5) → count against the
+//! limits (429) → read the body (413 above the limit) → parse and validate (422) → plan check
+//! (400/403) → engine → charge (402 charges nothing) → answer.
+
+pub mod accounts;
+pub mod auth;
+pub mod error;
+pub mod limits;
+pub mod validation;
+pub mod webhooks;
+
+mod engine_calls;
+mod reveal;
+mod routes;
+
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use tokio_util::sync::CancellationToken;
+
+use crate::sandbox::dataset::load::Db;
+use accounts::{AccountSpec, Accounts, PoolSpec};
+use webhooks::{WebhookConfig, WebhookStats, Webhooks};
+
+/// Arguments of `prospect serve`.
+///
+/// Every `--token` is an account on the `legacy` plan (every endpoint, v2 searches and the
+/// preview included) with one million one-time credits in each pool; `--accounts FILE` adds
+/// accounts with their own plan, pools and limits (see [`accounts::AccountSpec`]).
+/// `Debug` never shows the tokens.
+#[derive(Clone, clap::Args)]
+pub struct ServeArgs {
+    /// Address to listen on (loopback by default).
+    #[arg(long, default_value = "127.0.0.1:8787")]
+    pub addr: SocketAddr,
+    /// An API token to accept (an account with ample credits); repeatable.
+    #[arg(long = "token")]
+    pub tokens: Vec<String>,
+    /// A JSON file of accounts: `[{"token", "plan", "credits": {"oneTime", "recurrent"},
+    /// "emailCredits", "phoneCredits", "dailyLimit", "ratePerMinute"}]`.
+    #[arg(long = "accounts")]
+    pub accounts: Option<PathBuf>,
+    /// Milliseconds from a reveal request to its webhook delivery.
+    #[arg(long, default_value_t = 2000)]
+    pub webhook_delay_ms: u64,
+    /// Milliseconds after which an unknown company asked to enrich (201) is there.
+    #[arg(long, default_value_t = 5000)]
+    pub enrich_delay_ms: u64,
+    /// Requests per minute per account (unless its accounts-file entry says otherwise).
+    #[arg(long, default_value_t = 60)]
+    pub rate_per_minute: u32,
+    /// Requests per UTC day per account (unless its accounts-file entry says otherwise).
+    #[arg(long, default_value_t = 1000)]
+    pub daily_limit: u32,
+}
+
+impl std::fmt::Debug for ServeArgs {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ServeArgs")
+            .field("addr", &self.addr)
+            .field("tokens", &format_args!("[{} redacted]", self.tokens.len()))
+            .field("accounts", &self.accounts)
+            .field("webhook_delay_ms", &self.webhook_delay_ms)
+            .field("enrich_delay_ms", &self.enrich_delay_ms)
+            .field("rate_per_minute", &self.rate_per_minute)
+            .field("daily_limit", &self.daily_limit)
+            .finish()
+    }
+}
+
+/// Everything a sandbox instance needs.
+#[derive(Debug, Clone)]
+pub struct SandboxConfig {
+    /// Where to listen; port 0 takes a free port.
+    pub addr: SocketAddr,
+    /// The accounts.
+    pub accounts: Vec<AccountSpec>,
+    /// Per-minute limit of accounts that do not set one.
+    pub rate_per_minute: u32,
+    /// Daily limit of accounts that do not set one.
+    pub daily_limit: u32,
+    /// Webhook timing.
+    pub webhooks: WebhookConfig,
+    /// Time after which a company whose enrichment answered 201 is known.
+    pub enrich_delay: Duration,
+    /// Largest request body accepted (bytes); larger ones get 413.
+    pub body_limit: usize,
+    /// The dataset to serve; `None` uses the embedded one ([`embedded_db`]).
+    pub db: Option<Arc<Db>>,
+}
+
+impl Default for SandboxConfig {
+    fn default() -> Self {
+        SandboxConfig {
+            addr: SocketAddr::from(([127, 0, 0, 1], 0)),
+            accounts: Vec::new(),
+            rate_per_minute: 60,
+            daily_limit: 1000,
+            webhooks: WebhookConfig::default(),
+            enrich_delay: Duration::from_secs(5),
+            body_limit: 2 * 1024 * 1024,
+            db: None,
+        }
+    }
+}
+
+/// The shared state of the handlers.
+pub(crate) struct AppState {
+    /// The dataset, read-only.
+    pub db: Arc<Db>,
+    /// Accounts by token.
+    pub accounts: Accounts,
+    /// The webhook queue.
+    pub webhooks: Webhooks,
+    /// Domains whose enrichment answered 201, with the time gathering started.
+    pub gathering: Mutex<HashMap<String, Instant>>,
+    /// Gathering time.
+    pub enrich_delay: Duration,
+    /// Body limit in bytes.
+    pub body_limit: usize,
+}
+
+/// A running sandbox started by [`spawn`]. Dropping it stops the server.
+/// `Debug` shows the address, never the tokens.
+pub struct SandboxHandle {
+    /// e.g. `http://127.0.0.1:40123` (no trailing slash).
+    pub base_url: String,
+    /// The address bound.
+    pub addr: SocketAddr,
+    /// The tokens of its accounts, in the order of the config.
+    pub tokens: Vec<String>,
+    /// Counters of the webhook queue.
+    pub webhook_stats: Arc<WebhookStats>,
+    cancel: CancellationToken,
+    task: Option<tokio::task::JoinHandle<()>>,
+    detached: bool,
+}
+
+impl std::fmt::Debug for SandboxHandle {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SandboxHandle")
+            .field("base_url", &self.base_url)
+            .field("accounts", &self.tokens.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl SandboxHandle {
+    /// Stops the server and its webhook jobs, and waits for the server task to end.
+    pub async fn shutdown(mut self) {
+        self.cancel.cancel();
+        if let Some(t) = self.task.take() {
+            let _ = t.await;
+        }
+    }
+}
+
+impl SandboxHandle {
+    /// Lets the server run for the life of the runtime (dropping the handle no longer stops it).
+    pub fn detach(mut self) {
+        self.detached = true;
+    }
+}
+
+impl Drop for SandboxHandle {
+    fn drop(&mut self) {
+        if !self.detached {
+            self.cancel.cancel();
+        }
+    }
+}
+
+/// The embedded dataset, loaded once per process (on a blocking thread) and shared read-only
+/// by every sandbox started with `db: None`.
+pub async fn embedded_db() -> anyhow::Result<Arc<Db>> {
+    static DB: tokio::sync::OnceCell<Arc<Db>> = tokio::sync::OnceCell::const_new();
+    DB.get_or_try_init(|| async {
+        let db = tokio::task::spawn_blocking(Db::load_embedded).await??;
+        Ok::<_, anyhow::Error>(Arc::new(db))
+    })
+    .await
+    .cloned()
+}
+
+/// Starts a sandbox with `config` in the background of the current runtime.
+/// Errors: the address cannot be bound, the dataset does not load.
+pub async fn spawn(config: SandboxConfig) -> anyhow::Result<SandboxHandle> {
+    let db = match config.db.clone() {
+        Some(db) => db,
+        None => embedded_db().await?,
+    };
+    let listener = tokio::net::TcpListener::bind(config.addr)
+        .await
+        .map_err(|e| anyhow::anyhow!("cannot listen on {}: {e}", config.addr))?;
+    let addr = listener.local_addr()?;
+    let cancel = CancellationToken::new();
+    let webhooks = Webhooks::new(config.webhooks.clone(), cancel.child_token());
+    let webhook_stats = webhooks.stats.clone();
+    let state = Arc::new(AppState {
+        db,
+        accounts: Accounts::new(&config.accounts, config.rate_per_minute, config.daily_limit),
+        webhooks,
+        gathering: Mutex::new(HashMap::new()),
+        enrich_delay: config.enrich_delay,
+        body_limit: config.body_limit,
+    });
+    let app = routes::router(state);
+    let stop = cancel.clone();
+    let task = tokio::spawn(async move {
+        let server = axum::serve(listener, app).with_graceful_shutdown(stop.cancelled_owned());
+        if let Err(e) = server.await {
+            tracing::error!(error = %e, "sandbox server stopped");
+        }
+    });
+    Ok(SandboxHandle {
+        base_url: format!("http://{addr}"),
+        addr,
+        tokens: config.accounts.iter().map(|a| a.token.clone()).collect(),
+        webhook_stats,
+        cancel,
+        task: Some(task),
+        detached: false,
+    })
+}
+
+/// Runs the sandbox until Ctrl-C. Errors: no account is given, the accounts file cannot be
+/// read, the address cannot be bound, the dataset does not load.
+pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
+    let mut accounts: Vec<AccountSpec> = args
+        .tokens
+        .iter()
+        .map(|t| AccountSpec::ample(t.clone()))
+        .collect();
+    if let Some(path) = &args.accounts {
+        accounts.extend(accounts::read_accounts_file(path)?);
+    }
+    if accounts.is_empty() {
+        anyhow::bail!("no account: give at least one --token TOKEN or --accounts FILE");
+    }
+    if accounts.iter().any(|a| a.token.is_empty()) {
+        anyhow::bail!("an account has an empty token");
+    }
+    let started = Instant::now();
+    let n = accounts.len();
+    let handle = spawn(SandboxConfig {
+        addr: args.addr,
+        accounts,
+        rate_per_minute: args.rate_per_minute,
+        daily_limit: args.daily_limit,
+        webhooks: WebhookConfig {
+            delay: Duration::from_millis(args.webhook_delay_ms),
+            ..WebhookConfig::default()
+        },
+        enrich_delay: Duration::from_millis(args.enrich_delay_ms),
+        ..SandboxConfig::default()
+    })
+    .await?;
+    eprintln!(
+        "prospect sandbox listening on {} ({n} account{}, ready in {} ms); Ctrl-C stops it",
+        handle.base_url,
+        if n == 1 { "" } else { "s" },
+        started.elapsed().as_millis()
+    );
+    tokio::signal::ctrl_c().await?;
+    handle.shutdown().await;
+    Ok(())
+}
+
+/// A sandbox started inside this process on a free port of 127.0.0.1, for the explorer.
+/// `Debug` shows the URL, never the token.
+pub struct EmbeddedSandbox {
+    /// e.g. `http://127.0.0.1:40123`.
+    pub base_url: String,
+    /// The token of the one account it has.
+    pub token: String,
+}
+
+impl std::fmt::Debug for EmbeddedSandbox {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("EmbeddedSandbox")
+            .field("base_url", &self.base_url)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Starts an embedded sandbox on a free loopback port, in the background of the current runtime.
+///
+/// One account: a random token, the `legacy` plan (every endpoint), one million credits in
+/// each pool, 600 requests per minute and 100,000 per day; webhooks after 1.5 s, enriched
+/// companies known 3 s after their 201. The server lives as long as the runtime.
+pub async fn start_embedded() -> anyhow::Result<EmbeddedSandbox> {
+    let token = random_token();
+    let handle = spawn(SandboxConfig {
+        accounts: vec![AccountSpec {
+            token: token.clone(),
+            credits: Some(PoolSpec::one_time(accounts::AMPLE)),
+            ..AccountSpec::default()
+        }],
+        rate_per_minute: 600,
+        daily_limit: 100_000,
+        webhooks: WebhookConfig {
+            delay: Duration::from_millis(1500),
+            ..WebhookConfig::default()
+        },
+        enrich_delay: Duration::from_secs(3),
+        ..SandboxConfig::default()
+    })
+    .await?;
+    let base_url = handle.base_url.clone();
+    handle.detach();
+    Ok(EmbeddedSandbox { base_url, token })
+}
+
+/// 32 random hex digits.
+fn random_token() -> String {
+    use rand::Rng;
+    let mut rng = rand::rng();
+    (0..32)
+        .map(|_| format!("{:x}", rng.random_range(0..16u8)))
+        .collect()
+}

@@ -1,0 +1,425 @@
+//! Request bodies → typed requests, or the 422 answer of a FastAPI/pydantic-v2 service
+//! (SPEC.md §2.10, §7): `{"detail": [{"type", "loc", "msg", "input", "ctx"?}]}` with `loc`
+//! starting at `"body"`.
+//!
+//! Steps: the content type must be JSON (or absent); the bytes must be JSON (`json_invalid`
+//! otherwise); the JSON must deserialize into the strict request type (serde errors are mapped
+//! onto pydantic's types: `missing`, `extra_forbidden`, `int_parsing`, `int_type`,
+//! `int_from_float`, `float_type`, `string_type`, `bool_type`, `list_type`,
+//! `model_attributes_type`, `enum`, `greater_than_equal`, `value_error`); finally
+//! [`Validate::validate`] (the very checks the client runs) must find nothing.
+
+use axum::http::{HeaderMap, header};
+use serde::de::DeserializeOwned;
+use serde_json::{Value, json};
+
+use super::error::Failure;
+use crate::api::types::common::{LocSegment, Validate, ValidationError};
+
+fn entry(
+    loc: Vec<LocSegment>,
+    kind: &str,
+    msg: impl Into<String>,
+    input: Option<Value>,
+    ctx: Option<Value>,
+) -> ValidationError {
+    ValidationError {
+        loc,
+        msg: msg.into(),
+        kind: kind.to_string(),
+        input,
+        ctx,
+    }
+}
+
+fn body_loc() -> Vec<LocSegment> {
+    vec![LocSegment::Key("body".into())]
+}
+
+/// `true` when the content type is absent or JSON (`application/json`, `*/*+json`).
+fn is_json_content_type(headers: &HeaderMap) -> bool {
+    let Some(ct) = headers.get(header::CONTENT_TYPE) else {
+        return true;
+    };
+    let ct = String::from_utf8_lossy(ct.as_bytes()).to_ascii_lowercase();
+    let mime = ct.split(';').next().unwrap_or("").trim();
+    mime.is_empty() || mime == "application/json" || mime.ends_with("+json")
+}
+
+/// The JSON value of a body, or the 422 (`model_attributes_type` for a non-JSON content type,
+/// `missing` for an empty body, `json_invalid` for malformed JSON).
+pub fn parse_value(headers: &HeaderMap, body: &[u8]) -> Result<Value, Failure> {
+    if !is_json_content_type(headers) {
+        return Err(Failure::invalid(entry(
+            body_loc(),
+            "model_attributes_type",
+            "Input should be a valid dictionary or object to extract fields from",
+            Some(Value::String(
+                String::from_utf8_lossy(body).chars().take(200).collect(),
+            )),
+            None,
+        )));
+    }
+    if body.iter().all(|b| b.is_ascii_whitespace()) {
+        return Err(Failure::invalid(entry(
+            body_loc(),
+            "missing",
+            "Field required",
+            Some(Value::Null),
+            None,
+        )));
+    }
+    serde_json::from_slice(body).map_err(|e| {
+        // FastAPI: loc ["body", <byte offset>], msg "JSON decode error", ctx {"error": ...}.
+        let offset = line_col_to_offset(body, e.line(), e.column());
+        let mut loc = body_loc();
+        loc.push(LocSegment::Index(offset as u64));
+        let reason = e.to_string();
+        let reason = reason
+            .split(" at line ")
+            .next()
+            .unwrap_or(&reason)
+            .to_string();
+        Failure::invalid(entry(
+            loc,
+            "json_invalid",
+            "JSON decode error",
+            Some(json!({})),
+            Some(json!({ "error": reason })),
+        ))
+    })
+}
+
+fn line_col_to_offset(body: &[u8], line: usize, col: usize) -> usize {
+    let mut off = 0;
+    for (i, l) in body.split(|b| *b == b'\n').enumerate() {
+        if i + 1 == line {
+            return off + col.saturating_sub(1);
+        }
+        off += l.len() + 1;
+    }
+    body.len()
+}
+
+/// Deserializes a JSON value into `T`, or the 422 with the pydantic-style entry.
+pub fn from_value<T: DeserializeOwned>(value: Value) -> Result<T, Failure> {
+    let original = value.clone();
+    serde_path_to_error::deserialize::<_, T>(value)
+        .map_err(|e| Failure::invalid(serde_error_entry(&original, &e)))
+}
+
+/// Parses, deserializes and validates a request body (all the steps of this module).
+pub fn parse_body<T: DeserializeOwned + Validate>(
+    headers: &HeaderMap,
+    body: &[u8],
+) -> Result<T, Failure> {
+    let value = parse_value(headers, body)?;
+    if !value.is_object() {
+        // serde would read a struct from an array; pydantic wants an object.
+        return Err(Failure::invalid(entry(
+            body_loc(),
+            "model_attributes_type",
+            "Input should be a valid dictionary or object to extract fields from",
+            Some(value),
+            None,
+        )));
+    }
+    let req: T = from_value(value)?;
+    let problems = req.validate();
+    if problems.is_empty() {
+        Ok(req)
+    } else {
+        Err(Failure::Validation(problems))
+    }
+}
+
+/// The value at `loc` (after `"body"`) inside `root`.
+fn value_at<'a>(root: &'a Value, loc: &[LocSegment]) -> Option<&'a Value> {
+    let mut v = root;
+    for seg in loc.iter().skip(1) {
+        v = match (seg, v) {
+            (LocSegment::Key(k), Value::Object(m)) => m.get(k)?,
+            (LocSegment::Index(i), Value::Array(a)) => a.get(*i as usize)?,
+            _ => return None,
+        };
+    }
+    Some(v)
+}
+
+/// Text between the first pair of backticks after `prefix`.
+fn backticked(msg: &str, prefix: &str) -> Option<String> {
+    let rest = msg.strip_prefix(prefix)?;
+    let rest = rest.strip_prefix('`')?;
+    Some(rest.split('`').next()?.to_string())
+}
+
+/// The allowed values of an "unknown variant `x`, expected one of `a`, `b`" message, in
+/// pydantic's form `'a', 'b' or 'c'`.
+fn expected_values(msg: &str) -> Option<String> {
+    let list = msg
+        .split("expected one of ")
+        .nth(1)
+        .or_else(|| msg.split("expected ").nth(1))?;
+    let vals: Vec<String> = list
+        .split(", ")
+        .map(|s| format!("'{}'", s.trim_matches('`')))
+        .collect();
+    Some(match vals.len() {
+        0 => return None,
+        1 => vals[0].clone(),
+        n => format!("{} or {}", vals[..n - 1].join(", "), vals[n - 1]),
+    })
+}
+
+/// Maps one serde error (with its path) to a pydantic-v2 style entry.
+fn serde_error_entry(
+    root: &Value,
+    e: &serde_path_to_error::Error<serde_json::Error>,
+) -> ValidationError {
+    use serde_path_to_error::Segment;
+    let mut loc = body_loc();
+    for seg in e.path().iter() {
+        match seg {
+            Segment::Seq { index } => loc.push(LocSegment::Index(*index as u64)),
+            Segment::Map { key } => loc.push(LocSegment::Key(key.clone())),
+            Segment::Enum { variant } => loc.push(LocSegment::Key(variant.clone())),
+            Segment::Unknown => {}
+        }
+    }
+    let msg = e.inner().to_string();
+    if let Some(field) = backticked(&msg, "missing field ") {
+        let input = value_at(root, &loc).cloned();
+        loc.push(LocSegment::Key(field));
+        return entry(loc, "missing", "Field required", input, None);
+    }
+    if let Some(field) = backticked(&msg, "unknown field ") {
+        if !matches!(loc.last(), Some(LocSegment::Key(k)) if *k == field) {
+            loc.push(LocSegment::Key(field));
+        }
+        let input = value_at(root, &loc).cloned();
+        return entry(
+            loc,
+            "extra_forbidden",
+            "Extra inputs are not permitted",
+            input,
+            None,
+        );
+    }
+    let input = value_at(root, &loc).cloned();
+    if msg.starts_with("unknown variant ") {
+        let expected = expected_values(&msg).unwrap_or_default();
+        return entry(
+            loc,
+            "enum",
+            format!("Input should be {expected}"),
+            input,
+            Some(json!({ "expected": expected })),
+        );
+    }
+    let expected = msg.rsplit("expected ").next().unwrap_or("").to_string();
+    let is_int = [
+        "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "usize", "isize",
+    ]
+    .iter()
+    .any(|t| expected.starts_with(t));
+    if msg.starts_with("invalid value: integer") && expected.starts_with('u') {
+        return entry(
+            loc,
+            "greater_than_equal",
+            "Input should be greater than or equal to 0",
+            input,
+            Some(json!({ "ge": 0 })),
+        );
+    }
+    if msg.starts_with("invalid length") && expected.starts_with("struct") {
+        // a struct given as an array
+        return entry(
+            loc,
+            "model_attributes_type",
+            "Input should be a valid dictionary or object to extract fields from",
+            input,
+            None,
+        );
+    }
+    if msg.starts_with("invalid type:") || msg.starts_with("invalid value:") {
+        let got_string = msg.starts_with("invalid type: string");
+        let (kind, text) = if is_int {
+            if got_string {
+                (
+                    "int_parsing",
+                    "Input should be a valid integer, unable to parse string as an integer",
+                )
+            } else if msg.starts_with("invalid type: floating point") {
+                (
+                    "int_from_float",
+                    "Input should be a valid integer, got a number with a fractional part",
+                )
+            } else {
+                ("int_type", "Input should be a valid integer")
+            }
+        } else if expected.starts_with("f32") || expected.starts_with("f64") {
+            if got_string {
+                (
+                    "float_parsing",
+                    "Input should be a valid number, unable to parse string as a number",
+                )
+            } else {
+                ("float_type", "Input should be a valid number")
+            }
+        } else if expected.contains("string") || expected.contains("str") {
+            ("string_type", "Input should be a valid string")
+        } else if expected.contains("bool") {
+            if got_string {
+                (
+                    "bool_parsing",
+                    "Input should be a valid boolean, unable to interpret input",
+                )
+            } else {
+                ("bool_type", "Input should be a valid boolean")
+            }
+        } else if expected.contains("sequence") || expected.contains("tuple") {
+            ("list_type", "Input should be a valid list")
+        } else if expected.starts_with("struct") || expected.contains("map") {
+            (
+                "model_attributes_type",
+                "Input should be a valid dictionary or object to extract fields from",
+            )
+        } else {
+            ("value_error", "")
+        };
+        if kind != "value_error" {
+            return entry(loc, kind, text, input, None);
+        }
+    }
+    entry(
+        loc,
+        "value_error",
+        format!("Value error, {msg}"),
+        input,
+        Some(json!({ "error": msg })),
+    )
+}
+
+/// 422 unless `url` is an absolute `http` or `https` URL (webhook targets).
+pub fn check_webhook_url(url: &str, loc: &[&str]) -> Result<(), Failure> {
+    let ok = url::Url::parse(url)
+        .map(|u| matches!(u.scheme(), "http" | "https") && u.host().is_some())
+        .unwrap_or(false);
+    if ok {
+        return Ok(());
+    }
+    let mut l = body_loc();
+    l.extend(loc.iter().map(|s| LocSegment::Key(s.to_string())));
+    Err(Failure::invalid(entry(
+        l,
+        "url_scheme",
+        "URL scheme should be 'http' or 'https'",
+        Some(Value::String(url.to_string())),
+        Some(json!({ "expected_schemes": "'http' or 'https'" })),
+    )))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde::Deserialize;
+
+    #[derive(Debug, Deserialize)]
+    #[serde(deny_unknown_fields, rename_all = "camelCase")]
+    struct Inner {
+        #[allow(dead_code)]
+        size: Option<u32>,
+        #[allow(dead_code)]
+        flag: Option<bool>,
+    }
+
+    #[derive(Debug, Deserialize)]
+    #[serde(deny_unknown_fields, rename_all = "camelCase")]
+    struct Req {
+        #[allow(dead_code)]
+        name: String,
+        #[allow(dead_code)]
+        items: Option<Vec<Inner>>,
+        #[allow(dead_code)]
+        count: Option<i64>,
+    }
+
+    impl Validate for Req {
+        fn validate(&self) -> Vec<ValidationError> {
+            Vec::new()
+        }
+    }
+
+    fn err(body: &str) -> ValidationError {
+        match parse_body::<Req>(&HeaderMap::new(), body.as_bytes()) {
+            Err(Failure::Validation(mut v)) => v.remove(0),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    fn loc(e: &ValidationError) -> String {
+        e.path()
+    }
+
+    #[test]
+    fn pydantic_like_entries() {
+        let e = err("{");
+        assert_eq!(
+            (e.kind.as_str(), e.msg.as_str()),
+            ("json_invalid", "JSON decode error")
+        );
+        let e = err("{}");
+        assert_eq!(
+            (e.kind.as_str(), loc(&e).as_str()),
+            ("missing", "body.name")
+        );
+        let e = err(r#"{"name":"a","bogus":1}"#);
+        assert_eq!(
+            (e.kind.as_str(), loc(&e).as_str()),
+            ("extra_forbidden", "body.bogus")
+        );
+        let e = err(r#"{"name":"a","items":[{"size":1},{"nope":true}]}"#);
+        assert_eq!(
+            (e.kind.as_str(), loc(&e).as_str()),
+            ("extra_forbidden", "body.items.1.nope")
+        );
+        let e = err(r#"{"name":"a","count":"x"}"#);
+        assert_eq!(
+            (e.kind.as_str(), loc(&e).as_str()),
+            ("int_parsing", "body.count")
+        );
+        let e = err(r#"{"name":"a","count":1.5}"#);
+        assert_eq!(e.kind, "int_from_float");
+        let e = err(r#"{"name":5}"#);
+        assert_eq!(e.kind, "string_type");
+        let e = err(r#"{"name":"a","items":{}}"#);
+        assert_eq!(e.kind, "list_type");
+        let e = err(r#"{"name":"a","items":[{"size":-1}]}"#);
+        assert_eq!(
+            (e.kind.as_str(), loc(&e).as_str()),
+            ("greater_than_equal", "body.items.0.size")
+        );
+        let e = err(r#"{"name":"a","items":[{"flag":"x"}]}"#);
+        assert_eq!(e.kind, "bool_parsing");
+        let e = err("[]");
+        assert_eq!(
+            (e.kind.as_str(), loc(&e).as_str()),
+            ("model_attributes_type", "body")
+        );
+        let e = err("");
+        assert_eq!(e.kind, "missing");
+        let mut h = HeaderMap::new();
+        h.insert(header::CONTENT_TYPE, "text/plain".parse().unwrap());
+        assert!(matches!(
+            parse_body::<Req>(&h, b"{}"),
+            Err(Failure::Validation(_))
+        ));
+    }
+
+    #[test]
+    fn webhook_urls() {
+        assert!(check_webhook_url("http://127.0.0.1:9/x?secret=1", &["webhookUrl"]).is_ok());
+        assert!(check_webhook_url("ftp://x", &["webhookUrl"]).is_err());
+        assert!(check_webhook_url("nope", &["webhookUrl"]).is_err());
+    }
+}

@@ -1,0 +1,1766 @@
+//! The state owner: [`App`] holds everything the explorer shows and changes only in
+//! [`App::update`], which consumes one [`Msg`] and returns the [`Command`]s the loop must run
+//! (spawn a call, abort one, set a timer, quit, suspend). It never awaits and never does I/O
+//! except reading and writing filter-set files.
+use std::cell::Cell;
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use nucleo_matcher::pattern::{AtomKind, CaseMatching, Normalization, Pattern};
+use nucleo_matcher::{Config as MatcherConfig, Matcher, Utf32Str};
+use ratatui_textarea::TextArea;
+use serde_json::Value;
+
+use super::filter_sets::{self, FilterSet};
+use super::keymap::{Action, Keymap};
+use super::msg::{
+    ApiFailure, Balance, Call, Command, Msg, Outcome, PageData, ResultRow, Slot, TimerId,
+};
+use super::schema::{self, AcKind, DataFields, Endpoint, Kind, Leaf, LeafKind, Opt, Source};
+use crate::api::cost::{self, Cost};
+
+/// Autocomplete debounce: a lookup starts this long after the last keystroke.
+pub const DEBOUNCE: Duration = Duration::from_millis(120);
+/// Info messages disappear from the status line after this long.
+pub const STATUS_TTL: Duration = Duration::from_secs(6);
+/// Page size used when the form has no `size`.
+pub const DEFAULT_SIZE: i64 = 25;
+/// Credits per autocomplete call, from the team's price table (NOTES.md: 0.1).
+pub fn autocomplete_cost() -> f64 {
+    cost::estimate_endpoint(crate::api::client::Endpoint::AutocompleteKeywords).standard
+}
+
+/// The focused pane.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pane {
+    /// The filter form.
+    Filters,
+    /// The results table.
+    Results,
+    /// The record details.
+    Details,
+}
+
+/// Kind of status message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StatusKind {
+    /// Neutral information.
+    Info,
+    /// Something is on its way.
+    Progress,
+    /// The last error, in plain words.
+    Error,
+}
+
+/// The status line.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Status {
+    /// The text (sanitized when it came from the service).
+    pub text: String,
+    /// Its kind.
+    pub kind: StatusKind,
+}
+
+/// One line of the filter form.
+#[derive(Debug, Clone, PartialEq)]
+pub enum FormRow {
+    /// The endpoint chooser.
+    Endpoint,
+    /// "run the search".
+    Run,
+    /// A group heading (not selectable).
+    Header(&'static str),
+    /// An editable member (the full list of the endpoint's members).
+    Leaf(&'static Leaf),
+    /// A filled member, repeated in the "set" summary at the top.
+    Set(&'static Leaf),
+    /// A member set in the body that this endpoint does not accept.
+    Extra(Vec<String>, Value),
+}
+
+/// One fetched page.
+#[derive(Debug, Clone, Default)]
+pub struct Page {
+    /// Its rows.
+    pub rows: Vec<ResultRow>,
+    /// Cursor for the page after it.
+    pub next: Option<String>,
+}
+
+/// The search shown in a results tab.
+#[derive(Debug, Default)]
+pub struct SearchState {
+    /// The endpoint the shown results come from.
+    pub endpoint: Option<Endpoint>,
+    /// The body of the first page (without `searchAfter`).
+    pub body: Value,
+    /// Pages fetched so far (kept; `n`/`p` move between them).
+    pub pages: Vec<Page>,
+    /// Index of the shown page.
+    pub page: usize,
+    /// `total` of the last response.
+    pub total: Option<u64>,
+    /// A page is on its way.
+    pub loading: bool,
+    /// Selected row within the shown page.
+    pub sel: usize,
+    /// First visible row (kept by the view to follow the selection).
+    pub offset: Cell<usize>,
+    /// Why the last request failed.
+    pub error: Option<String>,
+    /// Notes of the last response (unknown lookalike domains...).
+    pub notes: Vec<String>,
+}
+
+impl SearchState {
+    /// Rows of the shown page.
+    pub fn rows(&self) -> &[ResultRow] {
+        self.pages
+            .get(self.page)
+            .map(|p| p.rows.as_slice())
+            .unwrap_or(&[])
+    }
+    /// 1-based index of the first row of the shown page among all results.
+    pub fn first_index(&self) -> usize {
+        self.pages[..self.page.min(self.pages.len())]
+            .iter()
+            .map(|p| p.rows.len())
+            .sum::<usize>()
+            + 1
+    }
+    /// The selected record.
+    pub fn selected(&self) -> Option<&ResultRow> {
+        self.rows().get(self.sel)
+    }
+}
+
+/// State of an autocomplete lookup in the editor.
+#[derive(Debug, Clone, PartialEq)]
+pub enum AcState {
+    /// Nothing asked.
+    Idle,
+    /// Waiting for the typing pause.
+    Waiting,
+    /// A lookup is on its way.
+    Loading,
+    /// Suggestions shown.
+    Ready,
+    /// The lookup failed.
+    Failed(String),
+}
+
+/// Editor of a list of free or autocompleted items.
+#[derive(Debug)]
+pub struct ListEditor {
+    /// The items (also written to the body on every change).
+    pub items: Vec<Value>,
+    /// The text being typed.
+    pub input: TextArea<'static>,
+    /// Autocomplete endpoint, if any.
+    pub ac: Option<AcKind>,
+    /// Suggestions `(label, value)` of the current text.
+    pub suggestions: Vec<(String, Value)>,
+    /// Highlighted suggestion.
+    pub sel: Option<usize>,
+    /// Autocomplete state.
+    pub ac_state: AcState,
+}
+
+/// Picker over a closed set, narrowed by fuzzy typing.
+#[derive(Debug)]
+pub struct Picker {
+    /// Many values (lists) or one (single members).
+    pub multi: bool,
+    /// All options.
+    pub options: Vec<Opt>,
+    /// Chosen values.
+    pub chosen: Vec<Value>,
+    /// The narrowing text.
+    pub query: TextArea<'static>,
+    /// Indexes into `options` matching the query, best first.
+    pub filtered: Vec<usize>,
+    /// Highlighted position in `filtered`.
+    pub sel: usize,
+    /// The set needs `/v2/data-fields`, which has not loaded.
+    pub waiting_for_data: bool,
+}
+
+/// Editor of a range, a scalar or raw JSON.
+#[derive(Debug)]
+pub struct TextEditor {
+    /// One input (scalar, JSON) or two (range from, to).
+    pub inputs: Vec<TextArea<'static>>,
+    /// Focused input.
+    pub focus: usize,
+    /// Why the last Enter was refused.
+    pub error: Option<String>,
+}
+
+/// The editor of one member.
+#[derive(Debug)]
+pub enum EditorBody {
+    /// Free / autocompleted list.
+    List(ListEditor),
+    /// Closed set.
+    Pick(Picker),
+    /// Range / scalar / JSON.
+    Text(TextEditor),
+}
+
+/// The member editor popup.
+#[derive(Debug)]
+pub struct Editor {
+    /// The member.
+    pub leaf: &'static Leaf,
+    /// Its editor.
+    pub body: EditorBody,
+}
+
+/// A search waiting for confirmation.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PendingSearch {
+    /// Tab.
+    pub kind: Kind,
+    /// Endpoint.
+    pub endpoint: Endpoint,
+    /// Body of the page to fetch.
+    pub body: Value,
+    /// `true` for a next page of the current search, `false` for a new search.
+    pub next_page: bool,
+    /// Estimated cost in credits (all pools).
+    pub estimate: f64,
+    /// Estimated cost per pool.
+    pub cost: Cost,
+}
+
+/// Popups, drawn over the panes; the top one gets the keys.
+#[derive(Debug)]
+pub enum Popup {
+    /// Help generated from the keymap.
+    Help,
+    /// "This will cost about N credits. Run it?"
+    Confirm(PendingSearch),
+    /// An error worth reading in full.
+    Error(String),
+    /// The member editor.
+    Editor(Box<Editor>),
+    /// Name for saving the filter set.
+    SaveName(TextArea<'static>),
+    /// Jump to a filter member by fuzzy name; the value of each option is its form row.
+    Find(Picker),
+    /// Saved sets: open or delete.
+    OpenSet {
+        /// Names of the saved sets.
+        names: Vec<String>,
+        /// Highlighted.
+        sel: usize,
+    },
+}
+
+/// Everything the explorer needs to start.
+#[derive(Debug, Clone)]
+pub struct AppOptions {
+    /// Base URL shown in the header.
+    pub base_url: String,
+    /// Talking to the embedded sandbox.
+    pub sandbox: bool,
+    /// Key bindings.
+    pub keymap: Keymap,
+    /// Confirmation threshold in credits.
+    pub confirm_above: f64,
+    /// Directory of saved filter sets.
+    pub filters_dir: PathBuf,
+}
+
+/// The explorer's whole state.
+pub struct App {
+    /// Start options.
+    pub opts: AppOptions,
+    /// Focused pane.
+    pub focus: Pane,
+    /// The selected search endpoint; its kind is the shown results tab.
+    pub endpoint: Endpoint,
+    /// The form: the request body being built.
+    pub body: Value,
+    /// Selected form row.
+    pub form_sel: usize,
+    /// First visible form row (kept by the view).
+    pub form_offset: Cell<usize>,
+    /// Reference data for pickers.
+    pub data_fields: DataFields,
+    /// Data-fields load state: `None` loading, `Some(Ok)` loaded, `Some(Err)` failed.
+    pub data_fields_state: Option<Result<(), String>>,
+    /// Results of the companies tab.
+    pub companies: SearchState,
+    /// Results of the people tab.
+    pub people: SearchState,
+    /// Details scroll offset (lines).
+    pub details_scroll: u16,
+    /// Last credit balance.
+    pub balance: Option<Balance>,
+    /// A balance refresh is on its way.
+    pub balance_loading: bool,
+    /// Status line.
+    pub status: Option<Status>,
+    /// The last error, kept after the status moves on.
+    pub last_error: Option<String>,
+    /// Open popups, last on top.
+    pub popups: Vec<Popup>,
+    /// Name of the filter set last opened or saved.
+    pub set_name: Option<String>,
+    gens: HashMap<Slot, u64>,
+    timer_gens: HashMap<TimerId, u64>,
+    /// Something changed since the last draw.
+    pub dirty: bool,
+    /// The user asked to quit.
+    pub quit: bool,
+}
+
+fn textarea(text: &str) -> TextArea<'static> {
+    let mut t = TextArea::new(vec![text.to_string()]);
+    t.set_cursor_line_style(ratatui::style::Style::default());
+    t.move_cursor(ratatui_textarea::CursorMove::End);
+    t
+}
+
+fn input_text(t: &TextArea<'_>) -> String {
+    t.lines().join(" ")
+}
+
+/// Fuzzy-narrows `options` by `query` (nucleo), best first; all options for an empty query.
+pub fn fuzzy_filter(options: &[Opt], query: &str) -> Vec<usize> {
+    if query.trim().is_empty() {
+        return (0..options.len()).collect();
+    }
+    let mut matcher = Matcher::new(MatcherConfig::DEFAULT);
+    let pattern = Pattern::new(
+        query,
+        CaseMatching::Ignore,
+        Normalization::Smart,
+        AtomKind::Fuzzy,
+    );
+    let mut buf = Vec::new();
+    let mut scored: Vec<(u32, usize)> = options
+        .iter()
+        .enumerate()
+        .filter_map(|(i, o)| {
+            pattern
+                .score(Utf32Str::new(&o.label, &mut buf), &mut matcher)
+                .map(|s| (s, i))
+        })
+        .collect();
+    scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    scored.into_iter().map(|(_, i)| i).collect()
+}
+
+/// The most one search request can spend, per pool, from the team's price table
+/// (`crate::api::cost`, NOTES.md): v3 searches and v2 company search 0.2 per result; v2
+/// people search 3 per person with lookalike domains, 1 without; `size` results assumed.
+pub fn estimate_cost(endpoint: Endpoint, body: &Value) -> Cost {
+    let ep = api_endpoint(endpoint);
+    cost::DEFAULT_PRICES.charge_for(ep, &cost::max_quantities(ep, body))
+}
+
+/// The total of [`estimate_cost`] over the pools, in credits (compared with the threshold).
+pub fn estimate_search(endpoint: Endpoint, body: &Value) -> f64 {
+    let c = estimate_cost(endpoint, body);
+    c.standard + c.email + c.phone
+}
+
+/// The client's endpoint of a search endpoint.
+pub fn api_endpoint(e: Endpoint) -> crate::api::client::Endpoint {
+    use crate::api::client::Endpoint as E;
+    match e {
+        Endpoint::CompaniesV3 => E::SearchCompaniesV3,
+        Endpoint::PeopleV3 => E::SearchPeopleV3,
+        Endpoint::CompaniesV2 => E::SearchCompaniesV2,
+        Endpoint::PeopleV2 => E::SearchPeopleV2,
+    }
+}
+
+/// Formats credits: whole numbers without decimals, else up to two.
+pub fn fmt_credits(c: f64) -> String {
+    if (c - c.round()).abs() < 1e-9 {
+        format!("{}", c.round() as i64)
+    } else {
+        let s = format!("{c:.2}");
+        s.trim_end_matches('0').to_string()
+    }
+}
+
+impl App {
+    /// A new explorer on `endpoint` with an empty form.
+    pub fn new(opts: AppOptions) -> App {
+        App {
+            opts,
+            focus: Pane::Filters,
+            endpoint: Endpoint::CompaniesV3,
+            body: serde_json::json!({ "size": DEFAULT_SIZE }),
+            form_sel: 1,
+            form_offset: Cell::new(0),
+            data_fields: DataFields::default(),
+            data_fields_state: None,
+            companies: SearchState::default(),
+            people: SearchState::default(),
+            details_scroll: 0,
+            balance: None,
+            balance_loading: false,
+            status: None,
+            last_error: None,
+            popups: Vec::new(),
+            set_name: None,
+            gens: HashMap::new(),
+            timer_gens: HashMap::new(),
+            dirty: true,
+            quit: false,
+        }
+    }
+
+    /// The calls to make at start: reference data and the balance (both free).
+    pub fn start(&mut self) -> Vec<Command> {
+        self.balance_loading = true;
+        self.set_status(
+            "Loading reference data and credit balance…",
+            StatusKind::Progress,
+        );
+        vec![
+            self.call(Slot::DataFields, Call::DataFields),
+            self.call(Slot::Balance, Call::Balance),
+        ]
+    }
+
+    /// Opens a filter set file given on the command line; errors go to an error popup and
+    /// nothing is opened.
+    pub fn open_file(&mut self, path: &std::path::Path) {
+        match filter_sets::load(path) {
+            Ok(set) => {
+                let name = path
+                    .file_stem()
+                    .and_then(|s| s.to_str())
+                    .map(str::to_string);
+                self.apply_set(set, name);
+            }
+            Err(e) => self.error_popup(format!("Could not open the filter set: {e}")),
+        }
+    }
+
+    fn apply_set(&mut self, set: FilterSet, name: Option<String>) {
+        self.endpoint = set.endpoint;
+        self.body = set.body;
+        self.set_name = name.clone();
+        self.form_sel = 1;
+        self.set_status(
+            &format!("Opened filter set {}", name.unwrap_or_default()),
+            StatusKind::Info,
+        );
+    }
+
+    /// The search of a tab.
+    pub fn search(&self, kind: Kind) -> &SearchState {
+        match kind {
+            Kind::Companies => &self.companies,
+            Kind::People => &self.people,
+        }
+    }
+
+    fn search_mut(&mut self, kind: Kind) -> &mut SearchState {
+        match kind {
+            Kind::Companies => &mut self.companies,
+            Kind::People => &mut self.people,
+        }
+    }
+
+    /// The shown tab.
+    pub fn tab(&self) -> Kind {
+        self.endpoint.kind()
+    }
+
+    /// The current generation of a slot.
+    pub fn generation_of(&self, slot: Slot) -> u64 {
+        self.gens.get(&slot).copied().unwrap_or(0)
+    }
+
+    fn bump(&mut self, slot: Slot) -> u64 {
+        let g = self.gens.entry(slot).or_insert(0);
+        *g += 1;
+        *g
+    }
+
+    fn call(&mut self, slot: Slot, call: Call) -> Command {
+        let generation = self.bump(slot);
+        Command::Call {
+            slot,
+            generation,
+            call,
+        }
+    }
+
+    fn timer(&mut self, id: TimerId, after: Duration) -> Command {
+        let g = self.timer_gens.entry(id).or_insert(0);
+        *g += 1;
+        Command::Timer {
+            id,
+            after,
+            generation: *g,
+        }
+    }
+
+    fn set_status(&mut self, text: &str, kind: StatusKind) {
+        self.status = Some(Status {
+            text: text.to_string(),
+            kind,
+        });
+        if kind == StatusKind::Error {
+            self.last_error = Some(text.to_string());
+        }
+        self.dirty = true;
+    }
+
+    fn info(&mut self, text: &str) -> Vec<Command> {
+        self.set_status(text, StatusKind::Info);
+        vec![self.timer(TimerId::Status, STATUS_TTL)]
+    }
+
+    fn error_popup(&mut self, text: String) {
+        self.set_status(&text, StatusKind::Error);
+        self.popups.push(Popup::Error(text));
+    }
+
+    /// Rows of the filter form for the current endpoint.
+    pub fn form_rows(&self) -> Vec<FormRow> {
+        let mut rows = vec![FormRow::Endpoint, FormRow::Run];
+        let leaves = schema::leaves(self.endpoint);
+        // Filled members first, compactly, so they are seen (and cleared) at a glance.
+        let filled: Vec<&'static Leaf> = leaves
+            .iter()
+            .copied()
+            .filter(|l| l.path != ["size"] && schema::is_filled(schema::get(&self.body, l.path)))
+            .collect();
+        if !filled.is_empty() {
+            rows.push(FormRow::Header("set"));
+            rows.extend(filled.into_iter().map(FormRow::Set));
+        }
+        let extras = schema::extras(&self.body, self.endpoint);
+        if !extras.is_empty() {
+            rows.push(FormRow::Header("not used by this endpoint"));
+            rows.extend(extras.into_iter().map(|(p, v)| FormRow::Extra(p, v)));
+        }
+        let mut block = "-";
+        for leaf in leaves {
+            if leaf.block() != block {
+                block = leaf.block();
+                rows.push(FormRow::Header(if block.is_empty() {
+                    "request"
+                } else {
+                    block
+                }));
+            }
+            rows.push(FormRow::Leaf(leaf));
+        }
+        rows
+    }
+
+    /// Number of members set in the form (the endpoint's and the extra ones).
+    pub fn filled_count(&self) -> usize {
+        self.form_rows()
+            .iter()
+            .filter(|r| matches!(r, FormRow::Set(_) | FormRow::Extra(..)))
+            .count()
+    }
+
+    /// Keeps the form selection on the same row when rows appear or vanish above it (a member
+    /// filled or cleared moves the "set" summary), unless the user moved the selection.
+    fn keep_form_selection(&mut self, before_sel: usize, before_key: Option<String>) {
+        let Some(key) = before_key else { return };
+        if self.form_sel != before_sel {
+            return;
+        }
+        let rows = self.form_rows();
+        if rows.get(self.form_sel).map(row_key).as_deref() == Some(key.as_str()) {
+            return;
+        }
+        if let Some(i) = rows.iter().position(|r| row_key(r) == key) {
+            self.form_sel = i;
+            return;
+        }
+        let mut i = self.form_sel.min(rows.len().saturating_sub(1));
+        while matches!(rows.get(i), Some(FormRow::Header(_))) && i + 1 < rows.len() {
+            i += 1;
+        }
+        self.form_sel = i;
+    }
+
+    /// Handles one message; returns what the loop must do. Sets `dirty` when the screen changed.
+    pub fn update(&mut self, msg: Msg) -> Vec<Command> {
+        if matches!(msg, Msg::Key(_) | Msg::Paste(_)) {
+            let sel = self.form_sel;
+            let key = self.form_rows().get(sel).map(row_key);
+            let cmds = self.update_inner(msg);
+            self.keep_form_selection(sel, key);
+            cmds
+        } else {
+            self.update_inner(msg)
+        }
+    }
+
+    fn update_inner(&mut self, msg: Msg) -> Vec<Command> {
+        match msg {
+            Msg::Key(k) => self.on_key(k),
+            Msg::Paste(s) => {
+                self.on_paste(&s);
+                vec![]
+            }
+            Msg::Resize(..) | Msg::Resumed => {
+                self.dirty = true;
+                vec![]
+            }
+            Msg::Timer(id, generation) => {
+                if self.timer_gens.get(&id) != Some(&generation) {
+                    return vec![];
+                }
+                match id {
+                    TimerId::Status => {
+                        if self
+                            .status
+                            .as_ref()
+                            .is_some_and(|s| s.kind == StatusKind::Info)
+                        {
+                            self.status = None;
+                            self.dirty = true;
+                        }
+                        vec![]
+                    }
+                    TimerId::Debounce => self.start_autocomplete(),
+                }
+            }
+            Msg::Done {
+                slot,
+                generation,
+                result,
+            } => {
+                if generation != self.generation_of(slot) {
+                    // A superseded call: its answer is never shown.
+                    tracing::debug!(?slot, generation, "dropped stale result");
+                    return vec![];
+                }
+                self.dirty = true;
+                self.on_done(slot, result)
+            }
+        }
+    }
+
+    fn on_done(&mut self, slot: Slot, result: Result<Outcome, ApiFailure>) -> Vec<Command> {
+        match (slot, result) {
+            (Slot::DataFields, Ok(Outcome::DataFields(df))) => {
+                self.data_fields = df;
+                self.data_fields_state = Some(Ok(()));
+                self.refresh_picker();
+                if self
+                    .status
+                    .as_ref()
+                    .is_some_and(|s| s.kind == StatusKind::Progress)
+                    && !self.any_loading()
+                {
+                    return self.info("Ready. Enter edits a filter member; Ctrl-r runs the search; ? shows the keys.");
+                }
+                vec![]
+            }
+            (Slot::DataFields, Err(e)) => {
+                self.data_fields_state = Some(Err(e.message.clone()));
+                self.set_status(
+                    &format!("Reference data unavailable: {}", e.message),
+                    StatusKind::Error,
+                );
+                vec![]
+            }
+            (Slot::Balance, Ok(Outcome::Balance(b))) => {
+                self.balance = Some(b);
+                self.balance_loading = false;
+                vec![]
+            }
+            (Slot::Balance, Err(e)) => {
+                self.balance_loading = false;
+                self.set_status(
+                    &format!("Credit balance unavailable: {}", e.message),
+                    StatusKind::Error,
+                );
+                vec![]
+            }
+            (Slot::Search(kind), Ok(Outcome::Page(page))) => self.on_page(kind, page),
+            (Slot::Search(kind), Err(e)) => {
+                let s = self.search_mut(kind);
+                s.loading = false;
+                s.error = Some(e.message.clone());
+                self.error_popup(format!("The search failed: {}", e.message));
+                vec![self.refresh_balance()]
+            }
+            (Slot::Autocomplete, Ok(Outcome::Suggestions(list))) => {
+                if let Some(Popup::Editor(ed)) = self.popups.last_mut()
+                    && let EditorBody::List(le) = &mut ed.body
+                {
+                    le.suggestions = list;
+                    le.sel = None;
+                    le.ac_state = AcState::Ready;
+                }
+                vec![self.refresh_balance()]
+            }
+            (Slot::Autocomplete, Err(e)) => {
+                if let Some(Popup::Editor(ed)) = self.popups.last_mut()
+                    && let EditorBody::List(le) = &mut ed.body
+                {
+                    le.ac_state = AcState::Failed(e.message.clone());
+                }
+                self.set_status(
+                    &format!("Autocomplete failed: {}", e.message),
+                    StatusKind::Error,
+                );
+                vec![]
+            }
+            (slot, Ok(other)) => {
+                tracing::warn!(?slot, ?other, "unexpected outcome");
+                vec![]
+            }
+        }
+    }
+
+    fn any_loading(&self) -> bool {
+        self.companies.loading || self.people.loading
+    }
+
+    fn refresh_balance(&mut self) -> Command {
+        self.balance_loading = true;
+        self.call(Slot::Balance, Call::Balance)
+    }
+
+    fn on_page(&mut self, kind: Kind, page: PageData) -> Vec<Command> {
+        let s = self.search_mut(kind);
+        s.loading = false;
+        s.error = None;
+        s.total = page.total.or(s.total);
+        s.notes = page.notes;
+        let n = page.rows.len();
+        s.pages.push(Page {
+            rows: page.rows,
+            next: page.search_after,
+        });
+        s.page = s.pages.len() - 1;
+        s.sel = 0;
+        s.offset.set(0);
+        let first = s.first_index();
+        let total = s.total;
+        self.details_scroll = 0;
+        let used = page
+            .credits_used
+            .filter(|c| *c > 0.0)
+            .map(|c| format!(" · {} credits used", fmt_credits(c)))
+            .unwrap_or_default();
+        let text = match (n, total) {
+            (0, _) => format!(
+                "No {} matched{used}",
+                if kind == Kind::Companies {
+                    "companies"
+                } else {
+                    "people"
+                }
+            ),
+            (n, Some(t)) => format!("Rows {}–{} of {t}{used}", first, first + n - 1),
+            (n, None) => format!("Rows {}–{}{used}", first, first + n - 1),
+        };
+        let mut cmds = self.info(&text);
+        cmds.push(self.refresh_balance());
+        cmds
+    }
+
+    // ---------------------------------------------------------------- keys
+
+    fn on_key(&mut self, k: KeyEvent) -> Vec<Command> {
+        if k.kind == KeyEventKind::Release {
+            return vec![];
+        }
+        self.dirty = true;
+        let ctrl = k.modifiers.contains(KeyModifiers::CONTROL);
+        if ctrl && k.code == KeyCode::Char('z') {
+            return vec![Command::Suspend];
+        }
+        if ctrl && k.code == KeyCode::Char('c') {
+            self.quit = true;
+            return vec![Command::Quit];
+        }
+        // Text fields take every printable key.
+        match self.popups.last() {
+            Some(Popup::Editor(_)) => return self.editor_key(k),
+            Some(Popup::SaveName(_)) => return self.save_name_key(k),
+            Some(Popup::Find(_)) => return self.find_key(k),
+            // y / n answer the confirmation whatever the keymap says.
+            Some(Popup::Confirm(_)) => {
+                let action = self.opts.keymap.action(&k);
+                return self.confirm_key(action, k);
+            }
+            _ => {}
+        }
+        let Some(action) = self.opts.keymap.action(&k) else {
+            return vec![];
+        };
+        if let Some(p) = self.popups.last() {
+            return match p {
+                Popup::Help | Popup::Error(_) => {
+                    if matches!(
+                        action,
+                        Action::Close | Action::Enter | Action::Help | Action::Quit
+                    ) {
+                        self.popups.pop();
+                    }
+                    vec![]
+                }
+                Popup::Confirm(_) => self.confirm_key(Some(action), k),
+                Popup::OpenSet { .. } => self.open_set_key(action),
+                _ => vec![],
+            };
+        }
+        match action {
+            Action::Quit => {
+                self.quit = true;
+                vec![Command::Quit]
+            }
+            Action::Help => {
+                self.popups.push(Popup::Help);
+                vec![]
+            }
+            Action::NextPane | Action::PrevPane => {
+                let order = [Pane::Filters, Pane::Results, Pane::Details];
+                let i = order.iter().position(|p| *p == self.focus).unwrap_or(0);
+                let d = if action == Action::NextPane { 1 } else { 2 };
+                self.focus = order[(i + d) % 3];
+                vec![]
+            }
+            Action::Search => self.run_search(),
+            Action::SwitchTab => {
+                self.endpoint = self.endpoint.with_kind(match self.tab() {
+                    Kind::Companies => Kind::People,
+                    Kind::People => Kind::Companies,
+                });
+                self.details_scroll = 0;
+                vec![]
+            }
+            Action::ToggleVersion => {
+                self.endpoint = self.endpoint.toggled_version();
+                self.info(&format!("Search endpoint: {}", self.endpoint.path()))
+            }
+            Action::Save => self.save(false),
+            Action::SaveAs => self.save(true),
+            Action::Open => {
+                match filter_sets::list(&self.opts.filters_dir) {
+                    Ok(names) if names.is_empty() => {
+                        return self.info("No saved filter sets yet (Ctrl-s saves one).");
+                    }
+                    Ok(names) => self.popups.push(Popup::OpenSet { names, sel: 0 }),
+                    Err(e) => self.error_popup(e.to_string()),
+                }
+                vec![]
+            }
+            Action::Credits => vec![self.refresh_balance()],
+            Action::Find => {
+                let options: Vec<Opt> = self
+                    .form_rows()
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, r)| match r {
+                        FormRow::Leaf(l) => Some(Opt {
+                            label: l.path.join("."),
+                            value: Value::from(i),
+                        }),
+                        _ => None,
+                    })
+                    .collect();
+                let filtered = (0..options.len()).collect();
+                self.popups.push(Popup::Find(Picker {
+                    multi: false,
+                    options,
+                    chosen: vec![],
+                    query: textarea(""),
+                    filtered,
+                    sel: 0,
+                    waiting_for_data: false,
+                }));
+                vec![]
+            }
+            Action::NextPage => self.next_page(),
+            Action::PrevPage => {
+                let s = self.search_mut(self.tab());
+                if s.page > 0 {
+                    s.page -= 1;
+                    s.sel = 0;
+                    s.offset.set(0);
+                    self.details_scroll = 0;
+                }
+                vec![]
+            }
+            Action::PeopleAtCompany => self.people_at_company(),
+            Action::Lookalikes => self.lookalikes(),
+            _ => match self.focus {
+                Pane::Filters => self.filters_key(action),
+                Pane::Results => self.results_key(action),
+                Pane::Details => self.details_key(action),
+            },
+        }
+    }
+
+    fn on_paste(&mut self, s: &str) {
+        let s = super::sanitize::sanitize(s);
+        match self.popups.last_mut() {
+            Some(Popup::Editor(ed)) => {
+                match &mut ed.body {
+                    EditorBody::List(le) => {
+                        le.input.insert_str(&s);
+                    }
+                    EditorBody::Pick(p) => {
+                        p.query.insert_str(&s);
+                    }
+                    EditorBody::Text(t) => {
+                        let f = t.focus;
+                        t.inputs[f].insert_str(&s);
+                    }
+                }
+                self.dirty = true;
+            }
+            Some(Popup::Find(p)) => {
+                p.query.insert_str(&s);
+                p.filtered = fuzzy_filter(&p.options, &input_text(&p.query));
+                p.sel = 0;
+                self.dirty = true;
+            }
+            Some(Popup::SaveName(t)) => {
+                t.insert_str(&s);
+                self.dirty = true;
+            }
+            _ => {}
+        }
+    }
+
+    fn filters_key(&mut self, action: Action) -> Vec<Command> {
+        let rows = self.form_rows();
+        let selectable = |i: usize| !matches!(rows.get(i), Some(FormRow::Header(_)) | None);
+        let step = |from: usize, down: bool, n: usize| -> usize {
+            let mut i = from;
+            for _ in 0..n {
+                let mut j = i;
+                loop {
+                    j = if down {
+                        j + 1
+                    } else {
+                        match j.checked_sub(1) {
+                            Some(j) => j,
+                            None => return i,
+                        }
+                    };
+                    if j >= rows.len() {
+                        return i;
+                    }
+                    if selectable(j) {
+                        break;
+                    }
+                }
+                i = j;
+            }
+            i
+        };
+        self.form_sel = self.form_sel.min(rows.len().saturating_sub(1));
+        match action {
+            Action::Up => self.form_sel = step(self.form_sel, false, 1),
+            Action::Down => self.form_sel = step(self.form_sel, true, 1),
+            Action::PageUp => self.form_sel = step(self.form_sel, false, 10),
+            Action::PageDown => self.form_sel = step(self.form_sel, true, 10),
+            Action::Top => self.form_sel = 0,
+            Action::Bottom => self.form_sel = step(self.form_sel, true, rows.len()),
+            Action::Left | Action::Right if rows.get(self.form_sel) == Some(&FormRow::Endpoint) => {
+                let all = [
+                    Endpoint::CompaniesV3,
+                    Endpoint::PeopleV3,
+                    Endpoint::CompaniesV2,
+                    Endpoint::PeopleV2,
+                ];
+                let i = all.iter().position(|e| *e == self.endpoint).unwrap_or(0);
+                self.endpoint = all[(i + if action == Action::Right { 1 } else { 3 }) % 4];
+            }
+            Action::Enter => match rows.get(self.form_sel) {
+                Some(FormRow::Endpoint) => {
+                    let all = [
+                        Endpoint::CompaniesV3,
+                        Endpoint::PeopleV3,
+                        Endpoint::CompaniesV2,
+                        Endpoint::PeopleV2,
+                    ];
+                    let i = all.iter().position(|e| *e == self.endpoint).unwrap_or(0);
+                    self.endpoint = all[(i + 1) % 4];
+                }
+                Some(FormRow::Run) => return self.run_search(),
+                Some(FormRow::Leaf(leaf) | FormRow::Set(leaf)) => self.open_editor(leaf),
+                Some(FormRow::Extra(p, _)) => {
+                    return self.info(&format!(
+                        "{} is not part of {}; x clears it",
+                        p.join("."),
+                        self.endpoint.path()
+                    ));
+                }
+                _ => {}
+            },
+            Action::Clear => match rows.get(self.form_sel) {
+                Some(FormRow::Leaf(leaf) | FormRow::Set(leaf)) => {
+                    schema::remove(&mut self.body, leaf.path);
+                    return self.info(&format!("Cleared {}", leaf.label()));
+                }
+                Some(FormRow::Extra(p, _)) => {
+                    let path: Vec<&str> = p.iter().map(String::as_str).collect();
+                    schema::remove(&mut self.body, &path);
+                    let msg = format!("Cleared {}", p.join("."));
+                    let n = self.form_rows().len();
+                    self.form_sel = self.form_sel.min(n.saturating_sub(1));
+                    return self.info(&msg);
+                }
+                _ => {}
+            },
+            Action::ClearAll => {
+                let size = self.body.get("size").cloned();
+                self.body = serde_json::json!({});
+                if let Some(s) = size {
+                    schema::set(&mut self.body, &["size"], s);
+                }
+                self.form_sel = self.form_sel.min(self.form_rows().len().saturating_sub(1));
+                return self.info("Cleared every filter member");
+            }
+            _ => {}
+        }
+        vec![]
+    }
+
+    fn results_key(&mut self, action: Action) -> Vec<Command> {
+        let kind = self.tab();
+        let s = self.search_mut(kind);
+        let n = s.rows().len();
+        let before = s.sel;
+        match action {
+            Action::Up => s.sel = s.sel.saturating_sub(1),
+            Action::Down => s.sel = (s.sel + 1).min(n.saturating_sub(1)),
+            Action::PageUp => s.sel = s.sel.saturating_sub(10),
+            Action::PageDown => s.sel = (s.sel + 10).min(n.saturating_sub(1)),
+            Action::Top => s.sel = 0,
+            Action::Bottom => s.sel = n.saturating_sub(1),
+            Action::Left | Action::Right => {
+                self.endpoint = self.endpoint.with_kind(if action == Action::Left {
+                    Kind::Companies
+                } else {
+                    Kind::People
+                });
+            }
+            Action::Enter => {
+                if n == 0 {
+                    return self.run_search();
+                }
+                self.focus = Pane::Details;
+                self.details_scroll = 0;
+            }
+            _ => {}
+        }
+        if self.search(kind).sel != before {
+            self.details_scroll = 0;
+        }
+        vec![]
+    }
+
+    fn details_key(&mut self, action: Action) -> Vec<Command> {
+        match action {
+            Action::Up => self.details_scroll = self.details_scroll.saturating_sub(1),
+            Action::Down => self.details_scroll = self.details_scroll.saturating_add(1),
+            Action::PageUp => self.details_scroll = self.details_scroll.saturating_sub(10),
+            Action::PageDown => self.details_scroll = self.details_scroll.saturating_add(10),
+            Action::Top => self.details_scroll = 0,
+            Action::Close => self.focus = Pane::Results,
+            _ => {}
+        }
+        vec![]
+    }
+
+    fn confirm_key(&mut self, action: Option<Action>, k: KeyEvent) -> Vec<Command> {
+        let yes = action == Some(Action::Enter)
+            || matches!(k.code, KeyCode::Char('y') | KeyCode::Char('Y'));
+        let no = action == Some(Action::Close)
+            || matches!(k.code, KeyCode::Char('n') | KeyCode::Char('N'));
+        if yes {
+            if let Some(Popup::Confirm(p)) = self.popups.pop() {
+                return self.start_search(p);
+            }
+        } else if no {
+            self.popups.pop();
+            return self.info("Cancelled; nothing was spent.");
+        }
+        vec![]
+    }
+
+    fn open_set_key(&mut self, action: Action) -> Vec<Command> {
+        let Some(Popup::OpenSet { names, sel }) = self.popups.last_mut() else {
+            return vec![];
+        };
+        match action {
+            Action::Up => *sel = sel.saturating_sub(1),
+            Action::Down => *sel = (*sel + 1).min(names.len().saturating_sub(1)),
+            Action::Close => {
+                self.popups.pop();
+            }
+            Action::Enter => {
+                let name = names[*sel].clone();
+                self.popups.pop();
+                match filter_sets::path_of(&self.opts.filters_dir, &name)
+                    .and_then(|p| filter_sets::load(&p))
+                {
+                    Ok(set) => {
+                        self.apply_set(set, Some(name));
+                        self.focus = Pane::Filters;
+                        return vec![self.timer(TimerId::Status, STATUS_TTL)];
+                    }
+                    Err(e) => self.error_popup(format!("Could not open the filter set: {e}")),
+                }
+            }
+            Action::Clear => {
+                let name = names[*sel].clone();
+                match filter_sets::delete(&self.opts.filters_dir, &name) {
+                    Ok(()) => {
+                        names.remove(*sel);
+                        *sel = (*sel).min(names.len().saturating_sub(1));
+                        if names.is_empty() {
+                            self.popups.pop();
+                        }
+                        if self.set_name.as_deref() == Some(name.as_str()) {
+                            self.set_name = None;
+                        }
+                        return self.info(&format!("Deleted filter set {name}"));
+                    }
+                    Err(e) => self.error_popup(e.to_string()),
+                }
+            }
+            _ => {}
+        }
+        vec![]
+    }
+
+    fn save(&mut self, ask: bool) -> Vec<Command> {
+        match (&self.set_name, ask) {
+            (Some(name), false) => {
+                let name = name.clone();
+                self.save_as(&name)
+            }
+            (name, _) => {
+                self.popups
+                    .push(Popup::SaveName(textarea(name.as_deref().unwrap_or(""))));
+                vec![]
+            }
+        }
+    }
+
+    fn save_as(&mut self, name: &str) -> Vec<Command> {
+        let set = FilterSet {
+            endpoint: self.endpoint,
+            body: self.body.clone(),
+        };
+        match filter_sets::save(&self.opts.filters_dir, name, &set) {
+            Ok(_) => {
+                self.set_name = Some(name.to_string());
+                self.info(&format!("Saved filter set {name}"))
+            }
+            Err(e) => {
+                self.error_popup(format!("Could not save: {e}"));
+                vec![]
+            }
+        }
+    }
+
+    fn save_name_key(&mut self, k: KeyEvent) -> Vec<Command> {
+        let Some(Popup::SaveName(t)) = self.popups.last_mut() else {
+            return vec![];
+        };
+        match k.code {
+            KeyCode::Esc => {
+                self.popups.pop();
+            }
+            KeyCode::Enter => {
+                let name = input_text(t).trim().to_string();
+                if !filter_sets::valid_name(&name) {
+                    self.set_status(
+                        &format!(
+                            "{name:?} is not a usable name (letters, digits, space, '-', '_', '.')"
+                        ),
+                        StatusKind::Error,
+                    );
+                    return vec![];
+                }
+                self.popups.pop();
+                return self.save_as(&name);
+            }
+            _ => {
+                t.input(k);
+            }
+        }
+        vec![]
+    }
+
+    // ---------------------------------------------------------------- searches
+
+    /// The body of the first page of a search of the current endpoint.
+    pub fn request_body(&self) -> Value {
+        let mut b = self.body.clone();
+        if let Some(o) = b.as_object_mut() {
+            o.remove("endpoint");
+            o.remove("searchAfter");
+            if !o.contains_key("size") {
+                o.insert("size".into(), Value::from(DEFAULT_SIZE));
+            }
+        }
+        b
+    }
+
+    fn run_search(&mut self) -> Vec<Command> {
+        let body = self.request_body();
+        let estimate = estimate_search(self.endpoint, &body);
+        let cost = estimate_cost(self.endpoint, &body);
+        self.gate(PendingSearch {
+            kind: self.tab(),
+            endpoint: self.endpoint,
+            body,
+            next_page: false,
+            estimate,
+            cost,
+        })
+    }
+
+    fn gate(&mut self, p: PendingSearch) -> Vec<Command> {
+        if p.estimate > self.opts.confirm_above {
+            self.popups.push(Popup::Confirm(p));
+            vec![]
+        } else {
+            self.start_search(p)
+        }
+    }
+
+    fn start_search(&mut self, p: PendingSearch) -> Vec<Command> {
+        let noun = if p.kind == Kind::Companies {
+            "companies"
+        } else {
+            "people"
+        };
+        let what = if p.next_page {
+            "next page of"
+        } else {
+            "searching"
+        };
+        self.set_status(
+            &format!(
+                "{} {noun} via {} · estimated cost ≤ {}",
+                capitalize(what),
+                p.endpoint.path(),
+                p.cost
+            ),
+            StatusKind::Progress,
+        );
+        let s = self.search_mut(p.kind);
+        if !p.next_page {
+            *s = SearchState {
+                endpoint: Some(p.endpoint),
+                body: p.body.clone(),
+                ..SearchState::default()
+            };
+        }
+        s.loading = true;
+        s.error = None;
+        self.focus = if p.next_page {
+            self.focus
+        } else {
+            Pane::Results
+        };
+        self.details_scroll = 0;
+        vec![self.call(
+            Slot::Search(p.kind),
+            Call::Search {
+                endpoint: p.endpoint,
+                body: p.body,
+            },
+        )]
+    }
+
+    fn next_page(&mut self) -> Vec<Command> {
+        let kind = self.tab();
+        let s = self.search_mut(kind);
+        if s.loading {
+            return vec![];
+        }
+        if s.page + 1 < s.pages.len() {
+            s.page += 1;
+            s.sel = 0;
+            s.offset.set(0);
+            self.details_scroll = 0;
+            return vec![];
+        }
+        let Some(endpoint) = s.endpoint else {
+            return self.info("Run a search first (Ctrl-r).");
+        };
+        let shown: usize = s.pages.iter().map(|p| p.rows.len()).sum();
+        let cursor = s.pages.last().and_then(|p| p.next.clone());
+        let done = s.total.is_some_and(|t| shown as u64 >= t)
+            || s.pages.last().is_some_and(|p| p.rows.is_empty());
+        let Some(cursor) = cursor.filter(|_| !done) else {
+            return self.info("This is the last page.");
+        };
+        let mut body = s.body.clone();
+        schema::set(&mut body, &["searchAfter"], Value::String(cursor));
+        let estimate = estimate_search(endpoint, &body);
+        let cost = estimate_cost(endpoint, &body);
+        self.gate(PendingSearch {
+            kind,
+            endpoint,
+            body,
+            next_page: true,
+            estimate,
+            cost,
+        })
+    }
+
+    fn selected_domain(&self) -> Option<String> {
+        let row = self.search(Kind::Companies).selected()?;
+        let c = super::records::company_of(&row.record);
+        c.get("domain").and_then(Value::as_str).map(str::to_string)
+    }
+
+    fn people_at_company(&mut self) -> Vec<Command> {
+        if self.tab() != Kind::Companies {
+            return self.info("Select a company first (companies tab).");
+        }
+        let Some(domain) = self.selected_domain() else {
+            return self.info("Select a company first.");
+        };
+        schema::set(
+            &mut self.body,
+            &["companiesFilters", "includeDomains"],
+            Value::Array(vec![Value::String(domain.clone())]),
+        );
+        schema::remove(&mut self.body, &["companiesFilters", "lookalikeDomains"]);
+        self.endpoint = self.endpoint.with_kind(Kind::People);
+        let cmds = self.run_search();
+        if self.popups.is_empty() {
+            let p = format!(
+                "People at {} (companiesFilters.includeDomains) · ",
+                super::sanitize::sanitize(&domain)
+            );
+            if let Some(st) = &mut self.status {
+                st.text.insert_str(0, &p);
+            }
+        }
+        cmds
+    }
+
+    fn lookalikes(&mut self) -> Vec<Command> {
+        if self.tab() != Kind::Companies {
+            return self.info("Select a company first (companies tab).");
+        }
+        let Some(domain) = self.selected_domain() else {
+            return self.info("Select a company first.");
+        };
+        schema::set(
+            &mut self.body,
+            &["companiesFilters", "lookalikeDomains"],
+            Value::Array(vec![Value::String(domain)]),
+        );
+        schema::remove(&mut self.body, &["companiesFilters", "includeDomains"]);
+        self.run_search()
+    }
+
+    // ---------------------------------------------------------------- editor
+
+    fn open_editor(&mut self, leaf: &'static Leaf) {
+        let cur = schema::get(&self.body, leaf.path).cloned();
+        let body = match leaf.kind {
+            LeafKind::List(Source::Closed(set)) | LeafKind::One(set) => {
+                let multi = matches!(leaf.kind, LeafKind::List(_));
+                let chosen = match &cur {
+                    Some(Value::Array(a)) => a.clone(),
+                    Some(v) if !v.is_null() => vec![v.clone()],
+                    _ => vec![],
+                };
+                let options = set.options(&self.data_fields);
+                let filtered = (0..options.len()).collect();
+                EditorBody::Pick(Picker {
+                    multi,
+                    waiting_for_data: set.needs_data_fields() && options.is_empty(),
+                    options,
+                    chosen,
+                    query: textarea(""),
+                    filtered,
+                    sel: 0,
+                })
+            }
+            LeafKind::List(src) => EditorBody::List(ListEditor {
+                items: match &cur {
+                    Some(Value::Array(a)) => a.clone(),
+                    _ => vec![],
+                },
+                input: textarea(""),
+                ac: match src {
+                    Source::Ac(k) => Some(k),
+                    _ => None,
+                },
+                suggestions: vec![],
+                sel: None,
+                ac_state: AcState::Idle,
+            }),
+            LeafKind::Range(_) => {
+                let end = |k: &str| {
+                    cur.as_ref()
+                        .and_then(|v| v.get(k))
+                        .filter(|v| !v.is_null())
+                        .map(schema::fmt_item)
+                        .unwrap_or_default()
+                };
+                EditorBody::Text(TextEditor {
+                    inputs: vec![textarea(&end("from")), textarea(&end("to"))],
+                    focus: 0,
+                    error: None,
+                })
+            }
+            LeafKind::Scalar(_) => {
+                let t = cur
+                    .as_ref()
+                    .map(|v| schema::fmt_value(leaf.kind, v))
+                    .unwrap_or_default();
+                EditorBody::Text(TextEditor {
+                    inputs: vec![textarea(&t)],
+                    focus: 0,
+                    error: None,
+                })
+            }
+            LeafKind::Json => {
+                let t = cur.as_ref().map(|v| v.to_string()).unwrap_or_default();
+                EditorBody::Text(TextEditor {
+                    inputs: vec![textarea(&t)],
+                    focus: 0,
+                    error: None,
+                })
+            }
+        };
+        self.popups
+            .push(Popup::Editor(Box::new(Editor { leaf, body })));
+    }
+
+    fn refresh_picker(&mut self) {
+        let df = &self.data_fields;
+        for p in &mut self.popups {
+            if let Popup::Editor(ed) = p
+                && let (
+                    EditorBody::Pick(pk),
+                    LeafKind::List(Source::Closed(set)) | LeafKind::One(set),
+                ) = (&mut ed.body, ed.leaf.kind)
+                && pk.waiting_for_data
+            {
+                pk.options = set.options(df);
+                pk.waiting_for_data = pk.options.is_empty();
+                pk.filtered = fuzzy_filter(&pk.options, &input_text(&pk.query));
+                pk.sel = 0;
+            }
+        }
+    }
+
+    fn close_editor(&mut self) -> Vec<Command> {
+        self.popups.pop();
+        vec![Command::Abort(Slot::Autocomplete)]
+    }
+
+    fn editor_key(&mut self, k: KeyEvent) -> Vec<Command> {
+        let Some(Popup::Editor(ed)) = self.popups.last_mut() else {
+            return vec![];
+        };
+        let leaf = ed.leaf;
+        let kind = self.endpoint.kind();
+        match &mut ed.body {
+            EditorBody::List(le) => match k.code {
+                KeyCode::Esc => return self.close_editor(),
+                KeyCode::Up => {
+                    le.sel = match le.sel {
+                        Some(0) | None => None,
+                        Some(i) => Some(i - 1),
+                    }
+                }
+                KeyCode::Down => {
+                    if !le.suggestions.is_empty() {
+                        le.sel = Some(le.sel.map_or(0, |i| (i + 1).min(le.suggestions.len() - 1)));
+                    }
+                }
+                KeyCode::Enter => {
+                    let text = input_text(&le.input).trim().to_string();
+                    let item = match le.sel.and_then(|i| le.suggestions.get(i)) {
+                        Some((_, v)) => Some(v.clone()),
+                        None if text.is_empty() => return self.close_editor(),
+                        None if le.ac == Some(AcKind::Locations) => Some(parse_city(&text)),
+                        None => Some(Value::String(text)),
+                    };
+                    if let Some(item) = item
+                        && !le.items.contains(&item)
+                    {
+                        le.items.push(item);
+                    }
+                    le.input = textarea("");
+                    le.suggestions.clear();
+                    le.sel = None;
+                    le.ac_state = AcState::Idle;
+                    let items = le.items.clone();
+                    self.write_list(leaf, items);
+                    return vec![Command::Abort(Slot::Autocomplete)];
+                }
+                KeyCode::Backspace if input_text(&le.input).is_empty() => {
+                    le.items.pop();
+                    let items = le.items.clone();
+                    self.write_list(leaf, items);
+                }
+                _ => {
+                    let before = input_text(&le.input);
+                    le.input.input(k);
+                    let after = input_text(&le.input);
+                    if before != after {
+                        return self.typed(after, kind);
+                    }
+                }
+            },
+            EditorBody::Pick(p) => match k.code {
+                KeyCode::Esc => return self.close_editor(),
+                KeyCode::Up => p.sel = p.sel.saturating_sub(1),
+                KeyCode::Down => p.sel = (p.sel + 1).min(p.filtered.len().saturating_sub(1)),
+                KeyCode::PageUp => p.sel = p.sel.saturating_sub(10),
+                KeyCode::PageDown => p.sel = (p.sel + 10).min(p.filtered.len().saturating_sub(1)),
+                KeyCode::Enter => {
+                    let Some(opt) = p
+                        .filtered
+                        .get(p.sel)
+                        .and_then(|&i| p.options.get(i))
+                        .cloned()
+                    else {
+                        return vec![];
+                    };
+                    if p.multi {
+                        if let Some(pos) = p.chosen.iter().position(|v| *v == opt.value) {
+                            p.chosen.remove(pos);
+                        } else {
+                            p.chosen.push(opt.value);
+                        }
+                        let items = p.chosen.clone();
+                        self.write_list(leaf, items);
+                    } else {
+                        schema::set(&mut self.body, leaf.path, opt.value);
+                        self.popups.pop();
+                    }
+                }
+                _ => {
+                    let before = input_text(&p.query);
+                    p.query.input(k);
+                    let after = input_text(&p.query);
+                    if before != after {
+                        p.filtered = fuzzy_filter(&p.options, &after);
+                        p.sel = 0;
+                    }
+                }
+            },
+            EditorBody::Text(t) => match k.code {
+                KeyCode::Esc => {
+                    self.popups.pop();
+                }
+                KeyCode::Tab | KeyCode::BackTab | KeyCode::Up | KeyCode::Down
+                    if t.inputs.len() > 1 =>
+                {
+                    t.focus = 1 - t.focus
+                }
+                KeyCode::Enter => {
+                    let texts: Vec<String> = t.inputs.iter().map(input_text).collect();
+                    match parse_text_editor(leaf.kind, &texts) {
+                        Ok(Some(v)) => {
+                            schema::set(&mut self.body, leaf.path, v);
+                            self.popups.pop();
+                        }
+                        Ok(None) => {
+                            schema::remove(&mut self.body, leaf.path);
+                            self.popups.pop();
+                        }
+                        Err(e) => t.error = Some(e),
+                    }
+                }
+                _ => {
+                    let f = t.focus;
+                    t.inputs[f].input(k);
+                    t.error = None;
+                }
+            },
+        }
+        vec![]
+    }
+
+    fn find_key(&mut self, k: KeyEvent) -> Vec<Command> {
+        let Some(Popup::Find(p)) = self.popups.last_mut() else {
+            return vec![];
+        };
+        match k.code {
+            KeyCode::Esc => {
+                self.popups.pop();
+            }
+            KeyCode::Up => p.sel = p.sel.saturating_sub(1),
+            KeyCode::Down => p.sel = (p.sel + 1).min(p.filtered.len().saturating_sub(1)),
+            KeyCode::Enter => {
+                let row = p
+                    .filtered
+                    .get(p.sel)
+                    .and_then(|&i| p.options.get(i))
+                    .and_then(|o| o.value.as_u64());
+                self.popups.pop();
+                if let Some(row) = row {
+                    self.form_sel = row as usize;
+                    self.focus = Pane::Filters;
+                    if let Some(FormRow::Leaf(leaf)) = self.form_rows().get(row as usize) {
+                        self.open_editor(leaf);
+                    }
+                }
+            }
+            _ => {
+                let before = input_text(&p.query);
+                p.query.input(k);
+                let after = input_text(&p.query);
+                if before != after {
+                    p.filtered = fuzzy_filter(&p.options, &after);
+                    p.sel = 0;
+                }
+            }
+        }
+        vec![]
+    }
+
+    fn write_list(&mut self, leaf: &Leaf, items: Vec<Value>) {
+        if items.is_empty() {
+            schema::remove(&mut self.body, leaf.path);
+        } else {
+            schema::set(&mut self.body, leaf.path, Value::Array(items));
+        }
+    }
+
+    /// The text of an autocompleted field changed: cancel the older lookup, wait for a pause.
+    fn typed(&mut self, text: String, _kind: Kind) -> Vec<Command> {
+        let mut cmds = vec![Command::Abort(Slot::Autocomplete)];
+        // Any answer still on its way is now stale.
+        self.bump(Slot::Autocomplete);
+        let Some(Popup::Editor(ed)) = self.popups.last_mut() else {
+            return cmds;
+        };
+        let EditorBody::List(le) = &mut ed.body else {
+            return cmds;
+        };
+        le.sel = None;
+        if le.ac.is_none() {
+            return cmds;
+        }
+        if text.trim().chars().count() < 2 {
+            le.suggestions.clear();
+            le.ac_state = AcState::Idle;
+            return cmds;
+        }
+        le.ac_state = AcState::Waiting;
+        cmds.push(self.timer(TimerId::Debounce, DEBOUNCE));
+        cmds
+    }
+
+    fn start_autocomplete(&mut self) -> Vec<Command> {
+        let kind = self.endpoint.kind();
+        let Some(Popup::Editor(ed)) = self.popups.last_mut() else {
+            return vec![];
+        };
+        let EditorBody::List(le) = &mut ed.body else {
+            return vec![];
+        };
+        let Some(ac) = le.ac else { return vec![] };
+        let q = input_text(&le.input).trim().to_string();
+        if q.chars().count() < 2 {
+            return vec![];
+        }
+        le.ac_state = AcState::Loading;
+        self.dirty = true;
+        vec![self.call(
+            Slot::Autocomplete,
+            Call::Autocomplete {
+                kind: ac,
+                body: ac.body(&q, kind),
+            },
+        )]
+    }
+}
+
+/// Identity of a form row across re-layouts.
+fn row_key(r: &FormRow) -> String {
+    match r {
+        FormRow::Endpoint => "endpoint".into(),
+        FormRow::Run => "run".into(),
+        FormRow::Header(h) => format!("header:{h}"),
+        FormRow::Leaf(l) => format!("leaf:{}", l.path.join(".")),
+        FormRow::Set(l) => format!("set:{}", l.path.join(".")),
+        FormRow::Extra(p, _) => format!("extra:{}", p.join(".")),
+    }
+}
+
+fn capitalize(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().chain(c).collect(),
+        None => String::new(),
+    }
+}
+
+/// `"Berlin, de"` → `{"city": "Berlin", "country": "de"}`; without a comma the country is empty.
+pub fn parse_city(s: &str) -> Value {
+    let (city, cc) = match s.rsplit_once(',') {
+        Some((c, cc)) => (c.trim(), cc.trim().to_lowercase()),
+        None => (s.trim(), String::new()),
+    };
+    serde_json::json!({ "city": city, "country": cc })
+}
+
+/// Parses the inputs of a range/scalar/JSON editor into the member value; `Ok(None)` clears it.
+pub fn parse_text_editor(kind: LeafKind, texts: &[String]) -> Result<Option<Value>, String> {
+    match kind {
+        LeafKind::Range(num) => {
+            let from = schema::parse_num(num, texts.first().map(String::as_str).unwrap_or(""))?;
+            let to = schema::parse_num(num, texts.get(1).map(String::as_str).unwrap_or(""))?;
+            if let (Some(a), Some(b)) = (
+                from.as_ref().and_then(Value::as_f64),
+                to.as_ref().and_then(Value::as_f64),
+            ) && a > b
+            {
+                return Err("from is greater than to".into());
+            }
+            let mut o = serde_json::Map::new();
+            if let Some(f) = from {
+                o.insert("from".into(), f);
+            }
+            if let Some(t) = to {
+                o.insert("to".into(), t);
+            }
+            Ok(if o.is_empty() {
+                None
+            } else {
+                Some(Value::Object(o))
+            })
+        }
+        LeafKind::Scalar(num) => {
+            schema::parse_num(num, texts.first().map(String::as_str).unwrap_or(""))
+        }
+        LeafKind::Json => {
+            let t = texts.first().map(|s| s.trim()).unwrap_or("");
+            if t.is_empty() {
+                return Ok(None);
+            }
+            serde_json::from_str::<Value>(t)
+                .map(Some)
+                .map_err(|e| format!("not JSON: {e}"))
+        }
+        _ => Err("not a text member".into()),
+    }
+}

@@ -1,0 +1,465 @@
+//! Semantic actions and the keymap: panes react to [`Action`]s, never to raw keys.
+//!
+//! Defaults follow issue 4 (`?` help, `q` quit, `Tab`/`Shift-Tab` panes, arrows and `j`/`k`,
+//! `Enter`, `n`/`p` pages, `Ctrl-s` save, `Ctrl-o` open, `Esc`). The `[keys]` table of the config
+//! file replaces the bindings of an action: `quit = ["q", "ctrl-q"]`. The help screen is
+//! generated from the live keymap by [`Keymap::help`].
+use std::collections::{BTreeMap, HashMap};
+use std::fmt;
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+macro_rules! actions {
+    ($($variant:ident => $name:literal, $help:literal, [$($key:literal),*];)+) => {
+        /// Something the user wants to happen; what it means depends on the focused pane.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum Action { $(#[doc = $help] $variant,)+ }
+
+        impl Action {
+            /// Every action, in help order.
+            pub const ALL: &'static [Action] = &[$(Action::$variant),+];
+            /// Name used in the config file's `[keys]` table, e.g. `next_page`.
+            pub fn name(self) -> &'static str { match self { $(Action::$variant => $name,)+ } }
+            /// One-line description shown in the help.
+            pub fn help(self) -> &'static str { match self { $(Action::$variant => $help,)+ } }
+            /// The default key strings, e.g. `["n"]`.
+            pub fn default_keys(self) -> &'static [&'static str] { match self { $(Action::$variant => &[$($key),*],)+ } }
+            /// The action of a config name.
+            pub fn from_name(s: &str) -> Option<Action> { match s { $($name => Some(Action::$variant),)+ _ => None } }
+        }
+    };
+}
+
+actions! {
+    Help => "help", "show or hide this help", ["?", "f1"];
+    Quit => "quit", "quit prospect", ["q", "ctrl-c"];
+    NextPane => "next_pane", "focus the next pane", ["tab"];
+    PrevPane => "prev_pane", "focus the previous pane", ["shift-tab"];
+    Up => "up", "move up", ["up", "k"];
+    Down => "down", "move down", ["down", "j"];
+    Left => "left", "previous tab / choice", ["left", "h"];
+    Right => "right", "next tab / choice", ["right", "l"];
+    PageUp => "page_up", "scroll a screen up", ["pageup"];
+    PageDown => "page_down", "scroll a screen down", ["pagedown"];
+    Top => "top", "go to the first line", ["home", "g"];
+    Bottom => "bottom", "go to the last line", ["end", "G"];
+    Enter => "enter", "edit a filter, run the search, open a row", ["enter"];
+    Search => "search", "run the search of the current tab", ["ctrl-r", "f5"];
+    NextPage => "next_page", "next page of results", ["n"];
+    PrevPage => "prev_page", "previous page of results", ["p"];
+    SwitchTab => "switch_tab", "switch results tab: companies / people", ["t"];
+    ToggleVersion => "toggle_version", "switch between v3 and legacy v2 search", ["v"];
+    Clear => "clear", "clear the selected filter member", ["x", "delete"];
+    ClearAll => "clear_all", "clear every filter member", ["X"];
+    PeopleAtCompany => "people_at_company", "find people at the selected company", ["P"];
+    Lookalikes => "lookalikes", "find companies like the selected one", ["L"];
+    Save => "save", "save the filter set", ["ctrl-s"];
+    SaveAs => "save_as", "save the filter set under a new name", ["ctrl-a"];
+    Open => "open", "open, or delete, a saved filter set", ["ctrl-o"];
+    Find => "find", "find a filter member by name and edit it", ["/"];
+    Credits => "credits", "refresh the credit balance", ["c"];
+    Close => "close", "close a popup / leave a text field", ["esc"];
+}
+
+/// A key with its modifiers, normalized so that `?` and `Shift-/` compare equal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct KeyCombo {
+    /// The key.
+    pub code: KeyCodeOrd,
+    /// Ctrl / Alt (Shift is folded into characters and `BackTab`).
+    pub ctrl: bool,
+    /// Alt modifier.
+    pub alt: bool,
+}
+
+/// The subset of [`KeyCode`] a binding can name (orderable for stable help output).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum KeyCodeOrd {
+    /// A printable character.
+    Char(char),
+    /// Function key F1..F12.
+    F(u8),
+    /// Named keys.
+    Enter,
+    /// Escape.
+    Esc,
+    /// Tab.
+    Tab,
+    /// Shift-Tab.
+    BackTab,
+    /// Backspace.
+    Backspace,
+    /// Delete.
+    Delete,
+    /// Arrow up.
+    Up,
+    /// Arrow down.
+    Down,
+    /// Arrow left.
+    Left,
+    /// Arrow right.
+    Right,
+    /// Home.
+    Home,
+    /// End.
+    End,
+    /// Page up.
+    PageUp,
+    /// Page down.
+    PageDown,
+}
+
+impl KeyCombo {
+    /// Normalizes a crossterm key event; `None` for keys no binding can name.
+    pub fn from_event(ev: &KeyEvent) -> Option<KeyCombo> {
+        let code = match ev.code {
+            KeyCode::Char(c) => KeyCodeOrd::Char(c),
+            KeyCode::F(n) => KeyCodeOrd::F(n),
+            KeyCode::Enter => KeyCodeOrd::Enter,
+            KeyCode::Esc => KeyCodeOrd::Esc,
+            KeyCode::Tab if ev.modifiers.contains(KeyModifiers::SHIFT) => KeyCodeOrd::BackTab,
+            KeyCode::Tab => KeyCodeOrd::Tab,
+            KeyCode::BackTab => KeyCodeOrd::BackTab,
+            KeyCode::Backspace => KeyCodeOrd::Backspace,
+            KeyCode::Delete => KeyCodeOrd::Delete,
+            KeyCode::Up => KeyCodeOrd::Up,
+            KeyCode::Down => KeyCodeOrd::Down,
+            KeyCode::Left => KeyCodeOrd::Left,
+            KeyCode::Right => KeyCodeOrd::Right,
+            KeyCode::Home => KeyCodeOrd::Home,
+            KeyCode::End => KeyCodeOrd::End,
+            KeyCode::PageUp => KeyCodeOrd::PageUp,
+            KeyCode::PageDown => KeyCodeOrd::PageDown,
+            _ => return None,
+        };
+        let ctrl = ev.modifiers.contains(KeyModifiers::CONTROL);
+        // Ctrl-letters arrive lowercase on most terminals; fold case so "ctrl-s" matches both.
+        let code = match code {
+            KeyCodeOrd::Char(c) if ctrl => KeyCodeOrd::Char(c.to_ascii_lowercase()),
+            c => c,
+        };
+        Some(KeyCombo {
+            code,
+            ctrl,
+            alt: ev.modifiers.contains(KeyModifiers::ALT),
+        })
+    }
+
+    /// Parses a binding string: `q`, `?`, `G`, `ctrl-s`, `alt-x`, `shift-tab`, `enter`, `f5`,
+    /// `space`, `pageup`... Errors name the offending string.
+    pub fn parse(s: &str) -> Result<KeyCombo, String> {
+        let mut ctrl = false;
+        let mut alt = false;
+        let mut shift = false;
+        let mut rest = s;
+        loop {
+            let lower = rest.to_ascii_lowercase();
+            if rest.len() > 1 && lower.starts_with("ctrl-") {
+                ctrl = true;
+                rest = &rest[5..];
+            } else if rest.len() > 1 && lower.starts_with("alt-") {
+                alt = true;
+                rest = &rest[4..];
+            } else if rest.len() > 1 && lower.starts_with("shift-") {
+                shift = true;
+                rest = &rest[6..];
+            } else {
+                break;
+            }
+        }
+        let mut chars = rest.chars();
+        let code = match (chars.next(), chars.next()) {
+            (Some(c), None) => KeyCodeOrd::Char(if ctrl { c.to_ascii_lowercase() } else { c }),
+            _ => match rest.to_ascii_lowercase().as_str() {
+                "enter" | "return" => KeyCodeOrd::Enter,
+                "esc" | "escape" => KeyCodeOrd::Esc,
+                "tab" if shift => KeyCodeOrd::BackTab,
+                "tab" => KeyCodeOrd::Tab,
+                "backtab" => KeyCodeOrd::BackTab,
+                "backspace" => KeyCodeOrd::Backspace,
+                "delete" | "del" => KeyCodeOrd::Delete,
+                "up" => KeyCodeOrd::Up,
+                "down" => KeyCodeOrd::Down,
+                "left" => KeyCodeOrd::Left,
+                "right" => KeyCodeOrd::Right,
+                "home" => KeyCodeOrd::Home,
+                "end" => KeyCodeOrd::End,
+                "pageup" | "pgup" => KeyCodeOrd::PageUp,
+                "pagedown" | "pgdn" => KeyCodeOrd::PageDown,
+                "space" => KeyCodeOrd::Char(' '),
+                f if f.starts_with('f')
+                    && f[1..].parse::<u8>().is_ok_and(|n| (1..=12).contains(&n)) =>
+                {
+                    KeyCodeOrd::F(f[1..].parse().unwrap_or(1))
+                }
+                _ => return Err(format!("unknown key {s:?}")),
+            },
+        };
+        Ok(KeyCombo { code, ctrl, alt })
+    }
+}
+
+impl fmt::Display for KeyCombo {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.ctrl {
+            f.write_str("Ctrl-")?;
+        }
+        if self.alt {
+            f.write_str("Alt-")?;
+        }
+        match self.code {
+            KeyCodeOrd::Char(' ') => f.write_str("Space"),
+            KeyCodeOrd::Char(c) => write!(f, "{c}"),
+            KeyCodeOrd::F(n) => write!(f, "F{n}"),
+            KeyCodeOrd::Enter => f.write_str("Enter"),
+            KeyCodeOrd::Esc => f.write_str("Esc"),
+            KeyCodeOrd::Tab => f.write_str("Tab"),
+            KeyCodeOrd::BackTab => f.write_str("Shift-Tab"),
+            KeyCodeOrd::Backspace => f.write_str("Backspace"),
+            KeyCodeOrd::Delete => f.write_str("Del"),
+            KeyCodeOrd::Up => f.write_str("↑"),
+            KeyCodeOrd::Down => f.write_str("↓"),
+            KeyCodeOrd::Left => f.write_str("←"),
+            KeyCodeOrd::Right => f.write_str("→"),
+            KeyCodeOrd::Home => f.write_str("Home"),
+            KeyCodeOrd::End => f.write_str("End"),
+            KeyCodeOrd::PageUp => f.write_str("PgUp"),
+            KeyCodeOrd::PageDown => f.write_str("PgDn"),
+        }
+    }
+}
+
+/// Key → action bindings.
+#[derive(Debug, Clone)]
+pub struct Keymap {
+    map: HashMap<KeyCombo, Action>,
+    /// Action → its keys, in binding order (for help).
+    keys: BTreeMap<Action, Vec<KeyCombo>>,
+}
+
+impl Default for Keymap {
+    fn default() -> Self {
+        Keymap::with_overrides(&BTreeMap::new())
+            .map(|(k, _)| k)
+            .unwrap_or_else(|_| Keymap::empty())
+    }
+}
+
+impl Keymap {
+    fn empty() -> Keymap {
+        Keymap {
+            map: HashMap::new(),
+            keys: BTreeMap::new(),
+        }
+    }
+
+    /// The default bindings with the config's `[keys]` overrides applied (action name → key
+    /// strings; an override replaces all default keys of that action). Returns the keymap and
+    /// warnings for names or keys that were not understood (those entries are skipped).
+    pub fn with_overrides(
+        overrides: &BTreeMap<String, Vec<String>>,
+    ) -> Result<(Keymap, Vec<String>), String> {
+        let mut warnings = Vec::new();
+        let mut keys: BTreeMap<Action, Vec<KeyCombo>> = BTreeMap::new();
+        for &a in Action::ALL {
+            let list = a
+                .default_keys()
+                .iter()
+                .filter_map(|k| KeyCombo::parse(k).ok())
+                .collect();
+            keys.insert(a, list);
+        }
+        for (name, list) in overrides {
+            let Some(action) = Action::from_name(name) else {
+                warnings.push(format!("unknown action {name:?} in [keys]"));
+                continue;
+            };
+            let mut parsed = Vec::new();
+            for k in list {
+                match KeyCombo::parse(k) {
+                    Ok(c) => parsed.push(c),
+                    Err(e) => warnings.push(format!("{e} in [keys].{name}")),
+                }
+            }
+            // A key now bound here is taken away from any other action.
+            for other in keys.values_mut() {
+                other.retain(|c| !parsed.contains(c));
+            }
+            keys.insert(action, parsed);
+        }
+        let mut map = HashMap::new();
+        for (a, list) in &keys {
+            for c in list {
+                map.insert(*c, *a);
+            }
+        }
+        Ok((Keymap { map, keys }, warnings))
+    }
+
+    /// The action bound to a key event, if any.
+    pub fn action(&self, ev: &KeyEvent) -> Option<Action> {
+        KeyCombo::from_event(ev).and_then(|c| self.map.get(&c).copied())
+    }
+
+    /// The keys bound to `a`, formatted for display, e.g. `"↑ k"`.
+    pub fn keys_of(&self, a: Action) -> String {
+        self.keys
+            .get(&a)
+            .map(|l| {
+                l.iter()
+                    .map(|c| c.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .unwrap_or_default()
+    }
+
+    /// Help lines `(keys, description)` for every action that has a key, in [`Action::ALL`] order.
+    pub fn help(&self) -> Vec<(String, &'static str)> {
+        Action::ALL
+            .iter()
+            .filter(|a| self.keys.get(a).is_some_and(|l| !l.is_empty()))
+            .map(|&a| (self.keys_of(a), a.help()))
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crossterm::event::{KeyEvent, KeyModifiers};
+
+    fn ev(code: KeyCode, m: KeyModifiers) -> KeyEvent {
+        KeyEvent::new(code, m)
+    }
+
+    #[test]
+    fn defaults_match_the_issue() {
+        let k = Keymap::default();
+        assert_eq!(
+            k.action(&ev(KeyCode::Char('?'), KeyModifiers::SHIFT)),
+            Some(Action::Help)
+        );
+        assert_eq!(
+            k.action(&ev(KeyCode::Char('q'), KeyModifiers::NONE)),
+            Some(Action::Quit)
+        );
+        assert_eq!(
+            k.action(&ev(KeyCode::Tab, KeyModifiers::NONE)),
+            Some(Action::NextPane)
+        );
+        assert_eq!(
+            k.action(&ev(KeyCode::BackTab, KeyModifiers::SHIFT)),
+            Some(Action::PrevPane)
+        );
+        assert_eq!(
+            k.action(&ev(KeyCode::Char('j'), KeyModifiers::NONE)),
+            Some(Action::Down)
+        );
+        assert_eq!(
+            k.action(&ev(KeyCode::Up, KeyModifiers::NONE)),
+            Some(Action::Up)
+        );
+        assert_eq!(
+            k.action(&ev(KeyCode::Enter, KeyModifiers::NONE)),
+            Some(Action::Enter)
+        );
+        assert_eq!(
+            k.action(&ev(KeyCode::Char('n'), KeyModifiers::NONE)),
+            Some(Action::NextPage)
+        );
+        assert_eq!(
+            k.action(&ev(KeyCode::Char('p'), KeyModifiers::NONE)),
+            Some(Action::PrevPage)
+        );
+        assert_eq!(
+            k.action(&ev(KeyCode::Char('s'), KeyModifiers::CONTROL)),
+            Some(Action::Save)
+        );
+        assert_eq!(
+            k.action(&ev(
+                KeyCode::Char('S'),
+                KeyModifiers::CONTROL | KeyModifiers::SHIFT
+            )),
+            Some(Action::Save)
+        );
+        assert_eq!(
+            k.action(&ev(KeyCode::Char('o'), KeyModifiers::CONTROL)),
+            Some(Action::Open)
+        );
+        assert_eq!(
+            k.action(&ev(KeyCode::Esc, KeyModifiers::NONE)),
+            Some(Action::Close)
+        );
+        assert_eq!(
+            k.action(&ev(KeyCode::Char('G'), KeyModifiers::SHIFT)),
+            Some(Action::Bottom)
+        );
+        assert_eq!(k.action(&ev(KeyCode::Char('z'), KeyModifiers::NONE)), None);
+    }
+
+    #[test]
+    fn overrides_replace_and_steal_keys() {
+        let mut o = BTreeMap::new();
+        o.insert("quit".to_string(), vec!["ctrl-q".to_string()]);
+        o.insert("next_page".to_string(), vec!["j".to_string()]);
+        o.insert("nonsense".to_string(), vec!["x".to_string()]);
+        o.insert("help".to_string(), vec!["hyper-x".to_string()]);
+        let (k, warnings) = Keymap::with_overrides(&o).unwrap();
+        assert_eq!(k.action(&ev(KeyCode::Char('q'), KeyModifiers::NONE)), None);
+        assert_eq!(
+            k.action(&ev(KeyCode::Char('q'), KeyModifiers::CONTROL)),
+            Some(Action::Quit)
+        );
+        assert_eq!(
+            k.action(&ev(KeyCode::Char('j'), KeyModifiers::NONE)),
+            Some(Action::NextPage)
+        );
+        assert_eq!(
+            k.action(&ev(KeyCode::Down, KeyModifiers::NONE)),
+            Some(Action::Down)
+        );
+        assert_eq!(warnings.len(), 2, "{warnings:?}");
+    }
+
+    #[test]
+    fn parse_and_display_round_trip() {
+        for s in [
+            "q",
+            "?",
+            "G",
+            "ctrl-s",
+            "shift-tab",
+            "enter",
+            "f5",
+            "pagedown",
+            "space",
+            "alt-x",
+        ] {
+            let c = KeyCombo::parse(s).unwrap();
+            assert_eq!(
+                KeyCombo::parse(&c.to_string().replace('↑', "up"))
+                    .ok()
+                    .map(|_| ()),
+                Some(()),
+                "{s}"
+            );
+        }
+        assert!(KeyCombo::parse("f13").is_err());
+        assert_eq!(
+            KeyCombo::parse("ctrl-S").unwrap(),
+            KeyCombo::parse("ctrl-s").unwrap()
+        );
+    }
+
+    #[test]
+    fn help_lists_every_bound_action() {
+        let k = Keymap::default();
+        let help = k.help();
+        assert_eq!(help.len(), Action::ALL.len());
+        assert!(
+            help.iter()
+                .any(|(keys, d)| keys == "n" && d.contains("next page"))
+        );
+    }
+}

@@ -1,0 +1,1188 @@
+//! The filter form's model: which members each search endpoint accepts (SPEC.md §2.4 and §2.5
+//! for v2; openapi.json `CompaniesFiltersV3`, `PeopleFiltersV3`, `PublicSearch*BodyV3` for v3),
+//! how each is edited, and reading/writing them at a JSON path of the request body.
+//!
+//! The form's state *is* the request body (a JSON object with `companiesFilters`,
+//! `peopleFilters`, `size`...), so a saved filter set is the body itself and nothing is lost
+//! when switching between endpoints: members the current endpoint does not know are listed
+//! as "extra" and can be cleared.
+use serde_json::{Map, Value};
+
+use crate::api::types::common::{
+    CompanySize, FundingRoundType, HeadcountGrowthMonths, Relevance, Revenue, SocialNetwork,
+    WireEnum,
+};
+
+/// Results tab: what a search returns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Kind {
+    /// Company searches.
+    Companies,
+    /// People searches.
+    People,
+}
+
+/// The four search endpoints the explorer can run (SPEC.md §4 rows 6-9).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Endpoint {
+    /// `POST /v3/search/companies`
+    CompaniesV3,
+    /// `POST /v3/search/people`
+    PeopleV3,
+    /// `POST /v2/search/companies` (deprecated)
+    CompaniesV2,
+    /// `POST /v2/search/people` (legacy)
+    PeopleV2,
+}
+
+impl Endpoint {
+    /// The path, e.g. `/v3/search/companies`.
+    pub fn path(self) -> &'static str {
+        match self {
+            Endpoint::CompaniesV3 => "/v3/search/companies",
+            Endpoint::PeopleV3 => "/v3/search/people",
+            Endpoint::CompaniesV2 => "/v2/search/companies",
+            Endpoint::PeopleV2 => "/v2/search/people",
+        }
+    }
+    /// The endpoint of a path; `None` for anything else.
+    pub fn from_path(p: &str) -> Option<Endpoint> {
+        [
+            Endpoint::CompaniesV3,
+            Endpoint::PeopleV3,
+            Endpoint::CompaniesV2,
+            Endpoint::PeopleV2,
+        ]
+        .into_iter()
+        .find(|e| e.path() == p)
+    }
+    /// Short label, e.g. `v3 companies`.
+    pub fn label(self) -> &'static str {
+        match self {
+            Endpoint::CompaniesV3 => "v3 companies",
+            Endpoint::PeopleV3 => "v3 people",
+            Endpoint::CompaniesV2 => "v2 companies (deprecated)",
+            Endpoint::PeopleV2 => "v2 people (legacy)",
+        }
+    }
+    /// Companies or people.
+    pub fn kind(self) -> Kind {
+        match self {
+            Endpoint::CompaniesV3 | Endpoint::CompaniesV2 => Kind::Companies,
+            Endpoint::PeopleV3 | Endpoint::PeopleV2 => Kind::People,
+        }
+    }
+    /// `true` for the v3 endpoints.
+    pub fn is_v3(self) -> bool {
+        matches!(self, Endpoint::CompaniesV3 | Endpoint::PeopleV3)
+    }
+    /// The endpoint of `kind` in this endpoint's version.
+    pub fn with_kind(self, kind: Kind) -> Endpoint {
+        match (self.is_v3(), kind) {
+            (true, Kind::Companies) => Endpoint::CompaniesV3,
+            (true, Kind::People) => Endpoint::PeopleV3,
+            (false, Kind::Companies) => Endpoint::CompaniesV2,
+            (false, Kind::People) => Endpoint::PeopleV2,
+        }
+    }
+    /// The same kind in the other version.
+    pub fn toggled_version(self) -> Endpoint {
+        match self {
+            Endpoint::CompaniesV3 => Endpoint::CompaniesV2,
+            Endpoint::CompaniesV2 => Endpoint::CompaniesV3,
+            Endpoint::PeopleV3 => Endpoint::PeopleV2,
+            Endpoint::PeopleV2 => Endpoint::PeopleV3,
+        }
+    }
+    fn bit(self) -> u8 {
+        match self {
+            Endpoint::CompaniesV2 => C2,
+            Endpoint::CompaniesV3 => C3,
+            Endpoint::PeopleV2 => P2,
+            Endpoint::PeopleV3 => P3,
+        }
+    }
+}
+
+const C2: u8 = 1;
+const C3: u8 = 2;
+const P2: u8 = 4;
+const P3: u8 = 8;
+const V2: u8 = C2 | P2;
+const V3: u8 = C3 | P3;
+const ALL: u8 = V2 | V3;
+
+/// An autocomplete endpoint (SPEC.md §4 rows 1-5); each call costs 0.1 credit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum AcKind {
+    /// `/v2/autocomplete/companies`: suggestions are domains.
+    Companies,
+    /// `/v2/autocomplete/keywords`
+    Keywords,
+    /// `/v2/autocomplete/job-titles`
+    JobTitles,
+    /// `/v2/autocomplete/locations`: suggestions become `{city, country}` items.
+    Locations,
+    /// `/v2/autocomplete/skills`
+    Skills,
+}
+
+impl AcKind {
+    /// Endpoint path.
+    pub fn path(self) -> &'static str {
+        match self {
+            AcKind::Companies => "/v2/autocomplete/companies",
+            AcKind::Keywords => "/v2/autocomplete/keywords",
+            AcKind::JobTitles => "/v2/autocomplete/job-titles",
+            AcKind::Locations => "/v2/autocomplete/locations",
+            AcKind::Skills => "/v2/autocomplete/skills",
+        }
+    }
+    /// The request body for `query` (openapi `models__autocomplete_*__AutoCompletionBody`).
+    pub fn body(self, query: &str, kind: Kind) -> Value {
+        match self {
+            AcKind::Companies => serde_json::json!({ "name": query }),
+            AcKind::Locations => serde_json::json!({
+                "query": query, "limit": 10,
+                "locationType": if kind == Kind::People { "people" } else { "companies" },
+            }),
+            _ => serde_json::json!({ "query": query, "limit": 10 }),
+        }
+    }
+    /// Suggestions of a response: `(label shown, value stored)`; the value is what goes into
+    /// the filter list (a domain, a keyword, `{city, country}`...). Malformed entries are skipped.
+    pub fn suggestions(self, resp: &Value) -> Vec<(String, Value)> {
+        let arr = |k: &str| {
+            resp.get(k)
+                .and_then(Value::as_array)
+                .cloned()
+                .unwrap_or_default()
+        };
+        let strings = |k: &str| {
+            arr(k)
+                .into_iter()
+                .filter_map(|v| {
+                    v.as_str()
+                        .map(|s| (s.to_string(), Value::String(s.to_string())))
+                })
+                .collect()
+        };
+        match self {
+            AcKind::Companies => arr("companies")
+                .into_iter()
+                .filter_map(|c| {
+                    let domain = c.get("domain")?.as_str()?.to_string();
+                    let name = c.get("name").and_then(Value::as_str).unwrap_or("");
+                    Some((
+                        if name.is_empty() {
+                            domain.clone()
+                        } else {
+                            format!("{name} ({domain})")
+                        },
+                        Value::String(domain),
+                    ))
+                })
+                .collect(),
+            AcKind::Keywords => strings("keywords"),
+            AcKind::JobTitles => strings("jobTitles"),
+            AcKind::Skills => strings("skills"),
+            AcKind::Locations => arr("locations")
+                .into_iter()
+                .filter_map(|l| {
+                    let name = l.get("name")?.as_str()?.to_string();
+                    let cc = l
+                        .get("countryCode")
+                        .and_then(Value::as_str)
+                        .unwrap_or("")
+                        .to_lowercase();
+                    let ty = l.get("type").and_then(Value::as_str).unwrap_or("");
+                    let parent = l.get("parentName").and_then(Value::as_str).unwrap_or("");
+                    let label = if parent.is_empty() {
+                        format!("{name} ({cc}) {ty}")
+                    } else {
+                        format!("{name}, {parent} ({cc}) {ty}")
+                    };
+                    Some((label, serde_json::json!({ "city": name, "country": cc })))
+                })
+                .collect(),
+        }
+    }
+}
+
+/// A closed value set offered in a picker.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SetId {
+    /// `/v2/data-fields` industries (flattened).
+    Industries,
+    /// `/v2/data-fields` industry categories.
+    IndustryCategories,
+    /// `/v2/data-fields` linkedinIndustries.
+    LinkedinIndustries,
+    /// `/v2/data-fields` technology names.
+    Technologies,
+    /// `/v2/data-fields` technology categories.
+    TechnologyCategories,
+    /// Country codes (keys of `/v2/data-fields` regions).
+    Countries,
+    /// `{abbreviation, country}` states from `/v2/data-fields` regions.
+    States,
+    /// Region codes (strings) from `/v2/data-fields` regions.
+    RegionCodes,
+    /// Seniorities (data-fields, else the built-in list).
+    Seniorities,
+    /// Departments (data-fields, else the built-in list).
+    Departments,
+    /// `PublicCompanySize` labels.
+    CompanySizes,
+    /// `Revenue` labels.
+    Revenues,
+    /// `FundingRoundType`.
+    FundingTypes,
+    /// Social networks.
+    SocialNetworks,
+    /// Company field names for fieldsExist/fieldsNotExist.
+    CompanyFields,
+    /// Person field names for fieldsExist/fieldsNotExist.
+    PersonFields,
+    /// Relevance A/B/C.
+    Relevance,
+    /// `anyOf` / `allOf` (industries modes).
+    AnyAll,
+    /// `anyOf` / `allOf` / `noneOf`.
+    AnyAllNone,
+    /// `precise` / `broad`.
+    MatchingMode,
+    /// Head-count growth months.
+    GrowthMonths,
+    /// `true` / `false`.
+    Bool,
+}
+
+/// `fieldsExist` / `fieldsNotExist` names of company filters (the wire types' list).
+const COMPANY_FIELDS: &[&str] = crate::api::types::COMPANY_FILTER_FIELDS;
+/// `fieldsExist` / `fieldsNotExist` names of people filters (the wire types' list).
+const PERSON_FIELDS: &[&str] = crate::api::types::PERSON_FILTER_FIELDS;
+
+/// One pickable option: what the user sees and what goes into the body.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Opt {
+    /// Shown in the picker (sanitized by the view).
+    pub label: String,
+    /// Stored in the body.
+    pub value: Value,
+}
+
+/// The reference data of `/v2/data-fields`, flattened for pickers (SPEC.md §2.8).
+#[derive(Debug, Clone, Default)]
+pub struct DataFields {
+    /// Industry names, sorted, unique.
+    pub industries: Vec<String>,
+    /// Industry category names.
+    pub industry_categories: Vec<String>,
+    /// Professional-network industries.
+    pub linkedin_industries: Vec<String>,
+    /// Technology names.
+    pub technologies: Vec<String>,
+    /// Technology categories.
+    pub technology_categories: Vec<String>,
+    /// Country codes.
+    pub countries: Vec<String>,
+    /// `(country, code, englishName)` of every region.
+    pub regions: Vec<(String, String, String)>,
+    /// Seniorities.
+    pub seniorities: Vec<String>,
+    /// Departments.
+    pub departments: Vec<String>,
+}
+
+fn str_list(v: Option<&Value>) -> Vec<String> {
+    v.and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(|s| s.as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn sorted(mut v: Vec<String>) -> Vec<String> {
+    v.sort_by_key(|s| s.to_lowercase());
+    v.dedup();
+    v
+}
+
+impl DataFields {
+    /// Reads a data-fields response tolerantly (technologies as an array of `{name,
+    /// categories}` or a single object; missing members give empty lists).
+    pub fn from_json(v: &Value) -> DataFields {
+        let mut industries = Vec::new();
+        let mut cats = Vec::new();
+        for g in v
+            .get("industries")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            if let Some(c) = g.get("industryCategory").and_then(Value::as_str) {
+                cats.push(c.to_string());
+            }
+            industries.extend(str_list(g.get("industries")));
+        }
+        let techs: Vec<Value> = match v.get("technologies") {
+            Some(Value::Array(a)) => a.clone(),
+            Some(o @ Value::Object(_)) => vec![o.clone()],
+            _ => vec![],
+        };
+        let mut tech_names = Vec::new();
+        let mut tech_cats = Vec::new();
+        for t in &techs {
+            if let Some(n) = t.get("name").and_then(Value::as_str) {
+                tech_names.push(n.to_string());
+            }
+            tech_cats.extend(str_list(t.get("categories")));
+        }
+        let mut countries = Vec::new();
+        let mut regions = Vec::new();
+        if let Some(m) = v.get("regions").and_then(Value::as_object) {
+            for (cc, list) in m {
+                countries.push(cc.clone());
+                for r in list.as_array().into_iter().flatten() {
+                    let code = r
+                        .get("code")
+                        .and_then(Value::as_str)
+                        .unwrap_or("")
+                        .to_string();
+                    let name = r
+                        .get("englishName")
+                        .and_then(Value::as_str)
+                        .unwrap_or("")
+                        .to_string();
+                    if !code.is_empty() {
+                        regions.push((cc.clone(), code, name));
+                    }
+                }
+            }
+        }
+        regions.sort();
+        DataFields {
+            industries: sorted(industries),
+            industry_categories: sorted(cats),
+            linkedin_industries: sorted(str_list(v.get("linkedinIndustries"))),
+            technologies: sorted(tech_names),
+            technology_categories: sorted(tech_cats),
+            countries: sorted(countries),
+            regions,
+            seniorities: str_list(v.get("seniorities")),
+            departments: str_list(v.get("departments")),
+        }
+    }
+}
+
+fn strs(list: &[&str]) -> Vec<Opt> {
+    list.iter()
+        .map(|s| Opt {
+            label: s.to_string(),
+            value: Value::String(s.to_string()),
+        })
+        .collect()
+}
+
+fn owned(list: &[String]) -> Vec<Opt> {
+    list.iter()
+        .map(|s| Opt {
+            label: s.clone(),
+            value: Value::String(s.clone()),
+        })
+        .collect()
+}
+
+impl SetId {
+    /// `true` when the options come from `/v2/data-fields` (empty until it has loaded).
+    pub fn needs_data_fields(self) -> bool {
+        matches!(
+            self,
+            SetId::Industries
+                | SetId::IndustryCategories
+                | SetId::LinkedinIndustries
+                | SetId::Technologies
+                | SetId::TechnologyCategories
+                | SetId::Countries
+                | SetId::States
+                | SetId::RegionCodes
+        )
+    }
+
+    /// The options of this set.
+    pub fn options(self, df: &DataFields) -> Vec<Opt> {
+        match self {
+            SetId::Industries => owned(&df.industries),
+            SetId::IndustryCategories => owned(&df.industry_categories),
+            SetId::LinkedinIndustries => owned(&df.linkedin_industries),
+            SetId::Technologies => owned(&df.technologies),
+            SetId::TechnologyCategories => owned(&df.technology_categories),
+            SetId::Countries => owned(&df.countries),
+            SetId::States => df
+                .regions
+                .iter()
+                .map(|(cc, code, name)| Opt {
+                    label: format!("{code} {name} ({cc})"),
+                    value: serde_json::json!({ "abbreviation": code, "country": cc }),
+                })
+                .collect(),
+            SetId::RegionCodes => df
+                .regions
+                .iter()
+                .map(|(cc, code, name)| Opt {
+                    label: format!("{code} {name} ({cc})"),
+                    value: Value::String(code.clone()),
+                })
+                .collect(),
+            SetId::Seniorities if !df.seniorities.is_empty() => owned(&df.seniorities),
+            SetId::Seniorities => strs(crate::api::types::common::Seniority::ALL_STR),
+            SetId::Departments if !df.departments.is_empty() => owned(&df.departments),
+            SetId::Departments => strs(crate::api::types::common::Department::ALL_STR),
+            SetId::CompanySizes => strs(CompanySize::ALL_STR),
+            SetId::Revenues => strs(Revenue::ALL_STR),
+            SetId::FundingTypes => strs(FundingRoundType::ALL_STR),
+            SetId::SocialNetworks => strs(SocialNetwork::ALL_STR),
+            SetId::CompanyFields => strs(COMPANY_FIELDS),
+            SetId::PersonFields => strs(PERSON_FIELDS),
+            SetId::Relevance => strs(Relevance::ALL_STR),
+            SetId::AnyAll => strs(&["anyOf", "allOf"]),
+            SetId::AnyAllNone => strs(&["anyOf", "allOf", "noneOf"]),
+            SetId::MatchingMode => strs(&["precise", "broad"]),
+            SetId::GrowthMonths => strs(HeadcountGrowthMonths::ALL_STR),
+            SetId::Bool => vec![
+                Opt {
+                    label: "true".into(),
+                    value: Value::Bool(true),
+                },
+                Opt {
+                    label: "false".into(),
+                    value: Value::Bool(false),
+                },
+            ],
+        }
+    }
+}
+
+/// Where the items of a list member come from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Source {
+    /// Typed freely.
+    Free,
+    /// Typed, with suggestions from an autocomplete endpoint.
+    Ac(AcKind),
+    /// Picked from a closed set (fuzzy narrowed).
+    Closed(SetId),
+}
+
+/// The scalar type of ranges and single values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Num {
+    /// Integer.
+    Int,
+    /// Number.
+    Float,
+    /// `YYYY-MM-DD` (ranges) or `YYYY-MM` strings.
+    Date,
+    /// Free text.
+    Text,
+}
+
+/// How a member is edited.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LeafKind {
+    /// An array of items.
+    List(Source),
+    /// One value of a closed set.
+    One(SetId),
+    /// A `{from, to}` range.
+    Range(Num),
+    /// A single scalar.
+    Scalar(Num),
+    /// Any JSON (arrays of objects such as `departmentSizes`), validated on entry.
+    Json,
+}
+
+/// One editable member of a request body.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Leaf {
+    /// JSON path from the body root, e.g. `["companiesFilters", "industries", "mode"]`.
+    pub path: &'static [&'static str],
+    /// How it is edited.
+    pub kind: LeafKind,
+    mask: u8,
+}
+
+impl Leaf {
+    /// Path joined with dots, without the block name: `industries.mode`.
+    pub fn label(&self) -> String {
+        let p = if self.path.len() > 1 {
+            &self.path[1..]
+        } else {
+            self.path
+        };
+        p.join(".")
+    }
+    /// The block (`companiesFilters`, `peopleFilters`) or `""` for top-level members.
+    pub fn block(&self) -> &'static str {
+        if self.path.len() > 1 {
+            self.path[0]
+        } else {
+            ""
+        }
+    }
+    /// `true` when the endpoint accepts this member.
+    pub fn applies_to(&self, ep: Endpoint) -> bool {
+        self.mask & ep.bit() != 0
+    }
+}
+
+use LeafKind::{Json, List, One, Range, Scalar};
+use Source::{Ac, Closed, Free};
+
+const fn l(path: &'static [&'static str], kind: LeafKind, mask: u8) -> Leaf {
+    Leaf { path, kind, mask }
+}
+
+const CF: &str = "companiesFilters";
+const PF: &str = "peopleFilters";
+
+/// Every member the form can edit, in display order.
+pub static LEAVES: &[Leaf] = &[
+    l(&["size"], Scalar(Num::Int), ALL),
+    l(&["peoplePerCompany"], Scalar(Num::Int), P2 | P3),
+    l(&["onePersonPerDomain"], One(SetId::Bool), P2),
+    l(&["jobTitleThreshold"], Scalar(Num::Float), P3),
+    // companiesFilters, both versions
+    l(&[CF, "lookalikeDomains"], List(Ac(AcKind::Companies)), ALL),
+    l(&[CF, "includeDomains"], List(Ac(AcKind::Companies)), ALL),
+    l(&[CF, "excludeDomains"], List(Ac(AcKind::Companies)), ALL),
+    l(&[CF, "companyMatchingMode"], One(SetId::MatchingMode), V3),
+    l(&[CF, "minScore"], Scalar(Num::Float), V2),
+    l(&[CF, "minRelevance"], One(SetId::Relevance), V3),
+    l(&[CF, "maxRelevance"], One(SetId::Relevance), V3),
+    l(
+        &[CF, "companySizes"],
+        List(Closed(SetId::CompanySizes)),
+        ALL,
+    ),
+    l(&[CF, "revenues"], List(Closed(SetId::Revenues)), ALL),
+    l(&[CF, "ecommerce"], One(SetId::Bool), ALL),
+    l(&[CF, "yearFounded"], Range(Num::Int), ALL),
+    l(&[CF, "employeeCountService"], Range(Num::Int), ALL),
+    l(&[CF, "employeeCountLinkedin"], Range(Num::Int), ALL),
+    l(&[CF, "countriesCount"], Range(Num::Int), ALL),
+    l(&[CF, "locationsCount"], Range(Num::Int), ALL),
+    l(&[CF, "mobileApps"], Range(Num::Int), ALL),
+    l(&[CF, "mobileAppsFilter", "count"], Range(Num::Int), ALL),
+    l(&[CF, "mobileAppsFilter", "downloads"], Range(Num::Int), ALL),
+    l(
+        &[CF, "mobileAppsFilter", "releaseYear"],
+        Range(Num::Int),
+        ALL,
+    ),
+    l(&[CF, "departmentSizes"], Json, ALL),
+    l(
+        &[CF, "industries", "industries"],
+        List(Closed(SetId::Industries)),
+        ALL,
+    ),
+    l(&[CF, "industries", "mode"], One(SetId::AnyAll), ALL),
+    l(
+        &[CF, "excludeIndustries"],
+        List(Closed(SetId::Industries)),
+        ALL,
+    ),
+    l(
+        &[CF, "industryCategories", "industryCategories"],
+        List(Closed(SetId::IndustryCategories)),
+        ALL,
+    ),
+    l(&[CF, "industryCategories", "mode"], One(SetId::AnyAll), ALL),
+    l(
+        &[CF, "excludeIndustryCategories"],
+        List(Closed(SetId::IndustryCategories)),
+        ALL,
+    ),
+    l(
+        &[CF, "linkedinIndustries"],
+        List(Closed(SetId::LinkedinIndustries)),
+        ALL,
+    ),
+    l(
+        &[CF, "excludeLinkedinIndustries"],
+        List(Closed(SetId::LinkedinIndustries)),
+        ALL,
+    ),
+    l(
+        &[CF, "fundingRound", "types"],
+        List(Closed(SetId::FundingTypes)),
+        ALL,
+    ),
+    l(&[CF, "fundingRound", "raised"], Range(Num::Int), ALL),
+    l(&[CF, "fundingRound", "date"], Range(Num::Date), ALL),
+    // v2 locations
+    l(&[CF, "countries"], List(Closed(SetId::Countries)), V2),
+    l(
+        &[CF, "primaryCountries"],
+        List(Closed(SetId::Countries)),
+        V2,
+    ),
+    l(&[CF, "states"], List(Closed(SetId::States)), V2),
+    l(&[CF, "primaryStates"], List(Closed(SetId::States)), V2),
+    l(&[CF, "cities"], List(Ac(AcKind::Locations)), V2),
+    l(&[CF, "primaryCities"], List(Ac(AcKind::Locations)), V2),
+    l(
+        &[CF, "headquarterGeolocation", "latitude"],
+        Scalar(Num::Float),
+        V2,
+    ),
+    l(
+        &[CF, "headquarterGeolocation", "longitude"],
+        Scalar(Num::Float),
+        V2,
+    ),
+    l(
+        &[CF, "headquarterGeolocation", "radius"],
+        Scalar(Num::Int),
+        V2,
+    ),
+    l(&[CF, "geolocation", "latitude"], Scalar(Num::Float), V2),
+    l(&[CF, "geolocation", "longitude"], Scalar(Num::Float), V2),
+    l(&[CF, "geolocation", "radius"], Scalar(Num::Int), V2),
+    l(&[CF, "webTrafficVisits"], Range(Num::Int), V2),
+    // v3 locations
+    l(
+        &[CF, "primaryLocations", "includeCountries"],
+        List(Closed(SetId::Countries)),
+        V3,
+    ),
+    l(
+        &[CF, "primaryLocations", "excludeCountries"],
+        List(Closed(SetId::Countries)),
+        V3,
+    ),
+    l(
+        &[CF, "primaryLocations", "includeRegions"],
+        List(Closed(SetId::States)),
+        V3,
+    ),
+    l(
+        &[CF, "primaryLocations", "excludeRegions"],
+        List(Closed(SetId::States)),
+        V3,
+    ),
+    l(
+        &[CF, "primaryLocations", "includeCities"],
+        List(Ac(AcKind::Locations)),
+        V3,
+    ),
+    l(
+        &[CF, "primaryLocations", "excludeCities"],
+        List(Ac(AcKind::Locations)),
+        V3,
+    ),
+    l(
+        &[CF, "primaryLocations", "geolocation", "latitude"],
+        Scalar(Num::Float),
+        V3,
+    ),
+    l(
+        &[CF, "primaryLocations", "geolocation", "longitude"],
+        Scalar(Num::Float),
+        V3,
+    ),
+    l(
+        &[CF, "primaryLocations", "geolocation", "radius"],
+        Scalar(Num::Int),
+        V3,
+    ),
+    l(
+        &[CF, "otherLocations", "includeCountries"],
+        List(Closed(SetId::Countries)),
+        V3,
+    ),
+    l(
+        &[CF, "otherLocations", "excludeCountries"],
+        List(Closed(SetId::Countries)),
+        V3,
+    ),
+    l(
+        &[CF, "otherLocations", "includeRegions"],
+        List(Closed(SetId::States)),
+        V3,
+    ),
+    l(
+        &[CF, "otherLocations", "excludeRegions"],
+        List(Closed(SetId::States)),
+        V3,
+    ),
+    l(
+        &[CF, "otherLocations", "includeCities"],
+        List(Ac(AcKind::Locations)),
+        V3,
+    ),
+    l(
+        &[CF, "otherLocations", "excludeCities"],
+        List(Ac(AcKind::Locations)),
+        V3,
+    ),
+    l(
+        &[CF, "otherLocations", "geolocation", "latitude"],
+        Scalar(Num::Float),
+        V3,
+    ),
+    l(
+        &[CF, "otherLocations", "geolocation", "longitude"],
+        Scalar(Num::Float),
+        V3,
+    ),
+    l(
+        &[CF, "otherLocations", "geolocation", "radius"],
+        Scalar(Num::Int),
+        V3,
+    ),
+    l(&[CF, "webTraffic", "visits"], Range(Num::Int), V3),
+    l(&[CF, "webTraffic", "views"], Range(Num::Int), V3),
+    // keywords, technologies, social
+    l(
+        &[CF, "keywords", "keywords"],
+        List(Ac(AcKind::Keywords)),
+        V2,
+    ),
+    l(&[CF, "keywords", "mode"], One(SetId::AnyAllNone), V2),
+    l(&[CF, "keywords", "anyOf"], List(Ac(AcKind::Keywords)), V3),
+    l(&[CF, "keywords", "allOf"], List(Ac(AcKind::Keywords)), V3),
+    l(&[CF, "keywords", "noneOf"], List(Ac(AcKind::Keywords)), V3),
+    l(
+        &[CF, "technologies", "technologies"],
+        List(Closed(SetId::Technologies)),
+        V2,
+    ),
+    l(&[CF, "technologies", "mode"], One(SetId::AnyAllNone), V2),
+    l(
+        &[CF, "technologies", "apps", "anyOf"],
+        List(Closed(SetId::Technologies)),
+        V3,
+    ),
+    l(
+        &[CF, "technologies", "apps", "allOf"],
+        List(Closed(SetId::Technologies)),
+        V3,
+    ),
+    l(
+        &[CF, "technologies", "apps", "noneOf"],
+        List(Closed(SetId::Technologies)),
+        V3,
+    ),
+    l(
+        &[CF, "technologies", "categories", "anyOf"],
+        List(Closed(SetId::TechnologyCategories)),
+        V3,
+    ),
+    l(
+        &[CF, "technologies", "categories", "allOf"],
+        List(Closed(SetId::TechnologyCategories)),
+        V3,
+    ),
+    l(
+        &[CF, "technologies", "categories", "noneOf"],
+        List(Closed(SetId::TechnologyCategories)),
+        V3,
+    ),
+    l(
+        &[CF, "socialMedias", "medias"],
+        List(Closed(SetId::SocialNetworks)),
+        V2,
+    ),
+    l(&[CF, "socialMedias", "mode"], One(SetId::AnyAllNone), V2),
+    l(
+        &[CF, "socialMedias", "medias", "anyOf"],
+        List(Closed(SetId::SocialNetworks)),
+        V3,
+    ),
+    l(
+        &[CF, "socialMedias", "medias", "allOf"],
+        List(Closed(SetId::SocialNetworks)),
+        V3,
+    ),
+    l(
+        &[CF, "socialMedias", "medias", "noneOf"],
+        List(Closed(SetId::SocialNetworks)),
+        V3,
+    ),
+    l(&[CF, "socialMedias", "minCount"], Scalar(Num::Int), V3),
+    l(
+        &[CF, "headcountGrowth", "growthRange"],
+        Range(Num::Float),
+        V3,
+    ),
+    l(
+        &[CF, "headcountGrowth", "months"],
+        One(SetId::GrowthMonths),
+        V3,
+    ),
+    l(
+        &[CF, "headcountGrowth", "asPercentage"],
+        One(SetId::Bool),
+        V3,
+    ),
+    l(&[CF, "departmentHeadcountGrowth", "anyOf"], Json, V3),
+    l(&[CF, "departmentHeadcountGrowth", "allOf"], Json, V3),
+    l(&[CF, "updatedWithinMonths"], Scalar(Num::Int), V3),
+    l(
+        &[CF, "fieldsExist"],
+        List(Closed(SetId::CompanyFields)),
+        ALL,
+    ),
+    l(
+        &[CF, "fieldsNotExist"],
+        List(Closed(SetId::CompanyFields)),
+        ALL,
+    ),
+    // peopleFilters v2 (SPEC.md §2.5)
+    l(&[PF, "includeIds"], List(Free), V2),
+    l(&[PF, "excludeIds"], List(Free), V2),
+    l(&[PF, "jobTitles"], List(Ac(AcKind::JobTitles)), V2),
+    l(&[PF, "excludeJobTitles"], List(Ac(AcKind::JobTitles)), V2),
+    l(&[PF, "keywords"], List(Ac(AcKind::Keywords)), V2),
+    l(&[PF, "emails"], List(Free), V2),
+    // peopleFilters v3
+    l(&[PF, "lookalikeLinkedinHandles"], List(Free), V3),
+    l(&[PF, "includePeopleIds"], List(Free), V3),
+    l(&[PF, "excludePeopleIds"], List(Free), V3),
+    l(&[PF, "includeLinkedinHandles"], List(Free), V3),
+    l(&[PF, "excludeLinkedinHandles"], List(Free), V3),
+    l(
+        &[PF, "jobTitleKeywords", "anyOf"],
+        List(Ac(AcKind::JobTitles)),
+        V3,
+    ),
+    l(
+        &[PF, "jobTitleKeywords", "allOf"],
+        List(Ac(AcKind::JobTitles)),
+        V3,
+    ),
+    l(
+        &[PF, "jobTitleKeywords", "noneOf"],
+        List(Ac(AcKind::JobTitles)),
+        V3,
+    ),
+    l(&[PF, "skills", "anyOf"], List(Ac(AcKind::Skills)), V3),
+    l(&[PF, "skills", "allOf"], List(Ac(AcKind::Skills)), V3),
+    l(&[PF, "skills", "noneOf"], List(Ac(AcKind::Skills)), V3),
+    l(&[PF, "currentJobDescription", "anyOf"], List(Free), V3),
+    l(&[PF, "currentJobDescription", "allOf"], List(Free), V3),
+    l(&[PF, "currentJobDescription", "noneOf"], List(Free), V3),
+    l(&[PF, "allJobDescriptions", "anyOf"], List(Free), V3),
+    l(&[PF, "allJobDescriptions", "allOf"], List(Free), V3),
+    l(&[PF, "allJobDescriptions", "noneOf"], List(Free), V3),
+    l(&[PF, "profileDescription", "anyOf"], List(Free), V3),
+    l(&[PF, "profileDescription", "allOf"], List(Free), V3),
+    l(&[PF, "profileDescription", "noneOf"], List(Free), V3),
+    // peopleFilters, both versions
+    l(&[PF, "seniorities"], List(Closed(SetId::Seniorities)), ALL),
+    l(&[PF, "departments"], List(Closed(SetId::Departments)), ALL),
+    l(
+        &[PF, "excludeDepartments"],
+        List(Closed(SetId::Departments)),
+        V3,
+    ),
+    l(&[PF, "countries"], List(Closed(SetId::Countries)), ALL),
+    l(
+        &[PF, "excludeCountries"],
+        List(Closed(SetId::Countries)),
+        ALL,
+    ),
+    l(&[PF, "states"], List(Closed(SetId::States)), ALL),
+    l(&[PF, "excludeStates"], List(Closed(SetId::States)), ALL),
+    l(&[PF, "regions"], List(Closed(SetId::RegionCodes)), V3),
+    l(&[PF, "cities"], List(Ac(AcKind::Locations)), V3),
+    l(&[PF, "excludeCities"], List(Ac(AcKind::Locations)), V3),
+    l(&[PF, "names"], List(Free), ALL),
+    l(&[PF, "changedPositionAfter"], Scalar(Num::Date), ALL),
+    l(&[PF, "changedPositionBefore"], Scalar(Num::Date), ALL),
+    l(&[PF, "connections"], Range(Num::Int), V3),
+    l(&[PF, "followers"], Range(Num::Int), V3),
+    l(&[PF, "updatedWithinMonths"], Scalar(Num::Int), V3),
+    l(&[PF, "fieldsExist"], List(Closed(SetId::PersonFields)), ALL),
+    l(
+        &[PF, "fieldsNotExist"],
+        List(Closed(SetId::PersonFields)),
+        ALL,
+    ),
+];
+
+/// The members `ep` accepts, in display order.
+pub fn leaves(ep: Endpoint) -> Vec<&'static Leaf> {
+    LEAVES.iter().filter(|l| l.applies_to(ep)).collect()
+}
+
+/// The value at `path`, if set.
+pub fn get<'a>(body: &'a Value, path: &[&str]) -> Option<&'a Value> {
+    path.iter().try_fold(body, |v, k| v.get(*k))
+}
+
+/// Sets `path` to `v`, creating objects on the way (a non-object in the way is replaced).
+pub fn set(body: &mut Value, path: &[&str], v: Value) {
+    let mut cur = body;
+    for (i, k) in path.iter().enumerate() {
+        if !cur.is_object() {
+            *cur = Value::Object(Map::new());
+        }
+        let Some(obj) = cur.as_object_mut() else {
+            return;
+        };
+        if i + 1 == path.len() {
+            obj.insert((*k).to_string(), v);
+            return;
+        }
+        cur = obj
+            .entry((*k).to_string())
+            .or_insert_with(|| Value::Object(Map::new()));
+    }
+}
+
+/// Removes `path`, then every object on the way that became empty.
+pub fn remove(body: &mut Value, path: &[&str]) {
+    fn go(v: &mut Value, path: &[&str]) {
+        let Some(obj) = v.as_object_mut() else { return };
+        if path.len() == 1 {
+            obj.remove(path[0]);
+            return;
+        }
+        if let Some(child) = obj.get_mut(path[0]) {
+            go(child, &path[1..]);
+            if child.as_object().is_some_and(Map::is_empty) {
+                obj.remove(path[0]);
+            }
+        }
+    }
+    if !path.is_empty() {
+        go(body, path);
+    }
+}
+
+/// `true` when the member holds something worth sending (not null, not an empty list/object).
+pub fn is_filled(v: Option<&Value>) -> bool {
+    match v {
+        None | Some(Value::Null) => false,
+        Some(Value::Array(a)) => !a.is_empty(),
+        Some(Value::Object(o)) => !o.is_empty(),
+        Some(Value::String(s)) => !s.is_empty(),
+        Some(_) => true,
+    }
+}
+
+/// A list item in a few words: strings as is, `{city, country}` as `city (cc)`,
+/// `{abbreviation, country}` as `CA (us)`, anything else as compact JSON.
+pub fn fmt_item(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        Value::Object(o) => {
+            let s = |k: &str| o.get(k).and_then(Value::as_str);
+            if let (Some(c), Some(cc)) = (s("city"), s("country")) {
+                format!("{c} ({cc})")
+            } else if let (Some(a), Some(cc)) = (s("abbreviation"), s("country")) {
+                format!("{a} ({cc})")
+            } else {
+                v.to_string()
+            }
+        }
+        other => other.to_string(),
+    }
+}
+
+/// A member's value in one line: lists joined with `, `, ranges as `from..to`.
+pub fn fmt_value(kind: LeafKind, v: &Value) -> String {
+    match (kind, v) {
+        (LeafKind::List(_), Value::Array(a)) => {
+            a.iter().map(fmt_item).collect::<Vec<_>>().join(", ")
+        }
+        (LeafKind::Range(_), Value::Object(o)) => {
+            let end = |k: &str| {
+                o.get(k)
+                    .filter(|v| !v.is_null())
+                    .map(fmt_item)
+                    .unwrap_or_default()
+            };
+            format!("{}..{}", end("from"), end("to"))
+        }
+        (_, Value::String(s)) => s.clone(),
+        (_, other) => other.to_string(),
+    }
+}
+
+/// Parses one end of a range or a scalar as typed; empty gives `Ok(None)`.
+pub fn parse_num(num: Num, s: &str) -> Result<Option<Value>, String> {
+    let s = s.trim();
+    if s.is_empty() {
+        return Ok(None);
+    }
+    match num {
+        Num::Int => s
+            .replace('_', "")
+            .parse::<i64>()
+            .map(|n| Some(Value::from(n)))
+            .map_err(|_| format!("{s:?} is not a whole number")),
+        Num::Float => s
+            .parse::<f64>()
+            .ok()
+            .filter(|f| f.is_finite())
+            .and_then(serde_json::Number::from_f64)
+            .map(|n| Some(Value::Number(n)))
+            .ok_or_else(|| format!("{s:?} is not a number")),
+        Num::Date => {
+            let ok = s.len() >= 7 && s.chars().all(|c| c.is_ascii_digit() || c == '-');
+            if ok {
+                Ok(Some(Value::String(s.to_string())))
+            } else {
+                Err(format!("{s:?} is not a date (YYYY-MM-DD)"))
+            }
+        }
+        Num::Text => Ok(Some(Value::String(s.to_string()))),
+    }
+}
+
+/// Members set in `body` that no leaf of `ep` covers (e.g. v3 members after switching to v2),
+/// as `(dotted path, value)`. `endpoint` is ignored (it names the endpoint of a filter set).
+pub fn extras(body: &Value, ep: Endpoint) -> Vec<(Vec<String>, Value)> {
+    let paths: Vec<&[&str]> = leaves(ep).iter().map(|l| l.path).collect();
+    let mut out = Vec::new();
+    fn walk(
+        v: &Value,
+        prefix: &mut Vec<String>,
+        paths: &[&[&str]],
+        out: &mut Vec<(Vec<String>, Value)>,
+    ) {
+        let Some(obj) = v.as_object() else { return };
+        for (k, child) in obj {
+            if prefix.is_empty() && k == "endpoint" {
+                continue;
+            }
+            prefix.push(k.clone());
+            let is_leaf = paths.iter().any(|p| {
+                p.len() == prefix.len() && p.iter().zip(prefix.iter()).all(|(a, b)| a == b)
+            });
+            let is_prefix = paths.iter().any(|p| {
+                p.len() > prefix.len() && p.iter().zip(prefix.iter()).all(|(a, b)| a == b)
+            });
+            if is_leaf {
+            } else if is_prefix && child.is_object() {
+                walk(child, prefix, paths, out);
+            } else {
+                out.push((prefix.clone(), child.clone()));
+            }
+            prefix.pop();
+        }
+    }
+    walk(body, &mut Vec::new(), &paths, &mut out);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn set_get_remove_prune() {
+        let mut b = json!({});
+        set(
+            &mut b,
+            &["companiesFilters", "industries", "mode"],
+            json!("allOf"),
+        );
+        set(&mut b, &["size"], json!(10));
+        assert_eq!(
+            get(&b, &["companiesFilters", "industries", "mode"]),
+            Some(&json!("allOf"))
+        );
+        remove(&mut b, &["companiesFilters", "industries", "mode"]);
+        assert_eq!(b, json!({"size": 10}));
+    }
+
+    #[test]
+    fn every_endpoint_has_unique_paths() {
+        for ep in [
+            Endpoint::CompaniesV2,
+            Endpoint::CompaniesV3,
+            Endpoint::PeopleV2,
+            Endpoint::PeopleV3,
+        ] {
+            let ls = leaves(ep);
+            let mut seen = std::collections::HashSet::new();
+            for l in &ls {
+                assert!(seen.insert(l.path), "{ep:?} {:?}", l.path);
+                // No leaf is a prefix of another leaf of the same endpoint.
+                for m in &ls {
+                    if m.path.len() > l.path.len() {
+                        assert!(
+                            !m.path.starts_with(l.path),
+                            "{:?} prefixes {:?}",
+                            l.path,
+                            m.path
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn extras_lists_members_of_other_versions() {
+        let b = json!({"size": 5, "endpoint": "/v3/search/companies",
+            "companiesFilters": {"primaryLocations": {"includeCountries": ["de"]}, "countries": ["fr"]}});
+        let e = extras(&b, Endpoint::CompaniesV2);
+        assert_eq!(e.len(), 1);
+        assert_eq!(
+            e[0].0,
+            vec![
+                "companiesFilters".to_string(),
+                "primaryLocations".to_string()
+            ]
+        );
+        assert!(
+            extras(&b, Endpoint::CompaniesV3)
+                .iter()
+                .any(|(p, _)| p[1] == "countries")
+        );
+    }
+
+    #[test]
+    fn formatting_and_parsing() {
+        assert_eq!(
+            fmt_value(LeafKind::Range(Num::Int), &json!({"from": 10})),
+            "10.."
+        );
+        assert_eq!(
+            fmt_value(
+                LeafKind::List(Source::Free),
+                &json!([{"city": "Berlin", "country": "de"}, "x"])
+            ),
+            "Berlin (de), x"
+        );
+        assert_eq!(parse_num(Num::Int, " 1_000 ").unwrap(), Some(json!(1000)));
+        assert!(parse_num(Num::Int, "ten").is_err());
+        assert_eq!(parse_num(Num::Float, "").unwrap(), None);
+    }
+
+    #[test]
+    fn data_fields_accept_both_technology_shapes() {
+        let a = DataFields::from_json(
+            &json!({"technologies": [{"name": "React", "categories": ["JS"]}],
+            "industries": [{"industryCategory": "Tech", "industries": ["Software", "AI"]}],
+            "regions": {"us": [{"code": "CA", "englishName": "California", "localName": "California"}]}}),
+        );
+        assert_eq!(a.technologies, vec!["React"]);
+        assert_eq!(a.industries, vec!["AI", "Software"]);
+        assert_eq!(
+            SetId::States.options(&a)[0].value,
+            json!({"abbreviation": "CA", "country": "us"})
+        );
+        let b = DataFields::from_json(&json!({"technologies": {"name": "Vue", "categories": []}}));
+        assert_eq!(b.technologies, vec!["Vue"]);
+    }
+}

@@ -1,0 +1,93 @@
+//! The credit gauge: the three pools (one-time + recurrent), the daily allowance left and
+//! the time to its reset as of the last refresh.
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span};
+
+use crate::tui::app::{App, fmt_credits};
+use crate::tui::msg::Pool;
+
+/// `3h 05m`, `12m 30s`, `45s`.
+pub fn fmt_duration(secs: i64) -> String {
+    let s = secs.max(0);
+    let (h, m, sec) = (s / 3600, (s % 3600) / 60, s % 60);
+    if h > 0 {
+        format!("{h}h {m:02}m")
+    } else if m > 0 {
+        format!("{m}m {sec:02}s")
+    } else {
+        format!("{sec}s")
+    }
+}
+
+fn pool(name: &str, p: &Pool) -> Vec<Span<'static>> {
+    let total = p.one_time + p.recurrent;
+    let color = if total <= 0.0 {
+        Color::Red
+    } else if total < 10.0 {
+        Color::Yellow
+    } else {
+        Color::Green
+    };
+    vec![
+        Span::styled(format!("{name} "), Style::default().fg(Color::DarkGray)),
+        Span::styled(
+            fmt_credits(total),
+            Style::default().fg(color).add_modifier(Modifier::BOLD),
+        ),
+        Span::styled(
+            format!(
+                " ({}+{})",
+                fmt_credits(p.one_time),
+                fmt_credits(p.recurrent)
+            ),
+            Style::default().fg(Color::DarkGray),
+        ),
+        Span::raw("  "),
+    ]
+}
+
+/// Draws the gauge line.
+pub fn draw(f: &mut Frame<'_>, area: Rect, app: &App) {
+    let mut spans = vec![
+        Span::styled(
+            " Credits ",
+            Style::default().fg(Color::Black).bg(Color::Blue),
+        ),
+        Span::raw(" "),
+    ];
+    match &app.balance {
+        None if app.balance_loading => spans.push(Span::raw("loading…")),
+        None => spans.push(Span::styled(
+            "unknown (c refreshes)",
+            Style::default().fg(Color::DarkGray),
+        )),
+        Some(b) => {
+            spans.extend(pool("standard", &b.credits));
+            spans.extend(pool("email", &b.email));
+            spans.extend(pool("phone", &b.phone));
+            if let Some(left) = b.daily_left {
+                spans.push(Span::styled("daily ", Style::default().fg(Color::DarkGray)));
+                spans.push(Span::styled(
+                    format!("{left} left"),
+                    Style::default().add_modifier(Modifier::BOLD),
+                ));
+                if let Some(r) = b.reset_secs {
+                    spans.push(Span::styled(
+                        format!(", resets in {}", fmt_duration(r)),
+                        Style::default().fg(Color::DarkGray),
+                    ));
+                }
+            }
+            spans.push(Span::styled(
+                "  (one-time+recurrent)",
+                Style::default().fg(Color::DarkGray),
+            ));
+            if app.balance_loading {
+                spans.push(Span::styled(" ↻", Style::default().fg(Color::Yellow)));
+            }
+        }
+    }
+    f.render_widget(Line::from(spans), area);
+}

@@ -1,0 +1,167 @@
+//! Drawing: pure functions of [`App`] (no clocks, no randomness), one file per pane.
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span};
+
+use super::app::{App, Pane, StatusKind};
+
+pub mod credits;
+pub mod details;
+pub mod filters;
+pub mod popup;
+pub mod results;
+
+/// Style of a pane border: bright when focused.
+pub fn border_style(focused: bool) -> Style {
+    if focused {
+        Style::default()
+            .fg(Color::Cyan)
+            .add_modifier(Modifier::BOLD)
+    } else {
+        Style::default().fg(Color::DarkGray)
+    }
+}
+
+/// Where each pane goes on a screen of `area`.
+#[derive(Debug, Clone, Copy)]
+pub struct Areas {
+    /// Title line.
+    pub header: Rect,
+    /// Filters pane.
+    pub filters: Rect,
+    /// Results pane.
+    pub results: Rect,
+    /// Details pane.
+    pub details: Rect,
+    /// Credit gauge line.
+    pub credits: Rect,
+    /// Status line.
+    pub status: Rect,
+}
+
+/// The layout of the screen.
+pub fn areas(area: Rect) -> Areas {
+    let [header, main, credits, status] = Layout::vertical([
+        Constraint::Length(1),
+        Constraint::Min(5),
+        Constraint::Length(1),
+        Constraint::Length(1),
+    ])
+    .areas(area);
+    let filters_w = (main.width * 2 / 5).clamp(30.min(main.width), 64);
+    let [filters, right] =
+        Layout::horizontal([Constraint::Length(filters_w), Constraint::Min(10)]).areas(main);
+    let [results, details] =
+        Layout::vertical([Constraint::Percentage(55), Constraint::Percentage(45)]).areas(right);
+    Areas {
+        header,
+        filters,
+        results,
+        details,
+        credits,
+        status,
+    }
+}
+
+/// Draws the whole screen.
+pub fn draw(f: &mut Frame<'_>, app: &App) {
+    let area = f.area();
+    let a = areas(area);
+    draw_header(f, a.header, app);
+    filters::draw(f, a.filters, app);
+    results::draw(f, a.results, app);
+    details::draw(f, a.details, app);
+    credits::draw(f, a.credits, app);
+    draw_status(f, a.status, app);
+    popup::draw(f, area, &a, app);
+}
+
+fn draw_header(f: &mut Frame<'_>, area: Rect, app: &App) {
+    let mut spans = vec![
+        Span::styled(
+            " prospect ",
+            Style::default()
+                .add_modifier(Modifier::BOLD)
+                .fg(Color::Black)
+                .bg(Color::Cyan),
+        ),
+        Span::raw(" "),
+    ];
+    if app.opts.sandbox {
+        spans.push(Span::styled(
+            " SANDBOX ",
+            Style::default()
+                .fg(Color::Black)
+                .bg(Color::Yellow)
+                .add_modifier(Modifier::BOLD),
+        ));
+        spans.push(Span::raw(" "));
+    }
+    spans.push(Span::styled(
+        super::sanitize::sanitize(&app.opts.base_url),
+        Style::default().fg(Color::DarkGray),
+    ));
+    spans.push(Span::raw("  "));
+    spans.push(Span::styled(
+        app.endpoint.path(),
+        Style::default().fg(Color::Green),
+    ));
+    if let Some(n) = &app.set_name {
+        spans.push(Span::raw("  set: "));
+        spans.push(Span::styled(
+            n.clone(),
+            Style::default().add_modifier(Modifier::BOLD),
+        ));
+    }
+    let focus = match app.focus {
+        Pane::Filters => "filters",
+        Pane::Results => "results",
+        Pane::Details => "details",
+    };
+    spans.push(Span::styled(
+        format!(
+            "  [{focus}]  {} help",
+            app.opts.keymap.keys_of(super::keymap::Action::Help)
+        ),
+        Style::default().fg(Color::DarkGray),
+    ));
+    f.render_widget(Line::from(spans), area);
+}
+
+fn draw_status(f: &mut Frame<'_>, area: Rect, app: &App) {
+    let line = match &app.status {
+        Some(s) => {
+            let style = match s.kind {
+                StatusKind::Info => Style::default(),
+                StatusKind::Progress => Style::default().fg(Color::Yellow),
+                StatusKind::Error => Style::default().fg(Color::White).bg(Color::Red),
+            };
+            let icon = match s.kind {
+                StatusKind::Info => "",
+                StatusKind::Progress => "⏳ ",
+                StatusKind::Error => "✗ ",
+            };
+            Line::from(Span::styled(format!(" {icon}{}", s.text), style))
+        }
+        None => match &app.last_error {
+            Some(e) => Line::from(Span::styled(
+                format!(" last error: {e}"),
+                Style::default().fg(Color::Red),
+            )),
+            None => Line::from(Span::styled(
+                format!(
+                    " {} search · {} edit · {} pane · {} save · {} open · {} quit",
+                    app.opts.keymap.keys_of(super::keymap::Action::Search),
+                    app.opts.keymap.keys_of(super::keymap::Action::Enter),
+                    app.opts.keymap.keys_of(super::keymap::Action::NextPane),
+                    app.opts.keymap.keys_of(super::keymap::Action::Save),
+                    app.opts.keymap.keys_of(super::keymap::Action::Open),
+                    app.opts.keymap.keys_of(super::keymap::Action::Quit),
+                ),
+                Style::default().fg(Color::DarkGray),
+            )),
+        },
+    };
+    f.render_widget(line, area);
+}

@@ -1,0 +1,324 @@
+//! Webhooks received by a test receiver (with retries after 500s) for reveal emails / phones,
+//! the reveal options of enrich person and people search; and the credit ledger under
+//! concurrent requests.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::support::*;
+use prospect::api::cost::CreditPool;
+use prospect::api::error::ApiError;
+use prospect::api::types::*;
+use prospect::sandbox::service::accounts::Plan;
+use serde::de::DeserializeOwned;
+use serde_json::{Value, json};
+
+fn req<T: DeserializeOwned>(v: Value) -> T {
+    serde_json::from_value(v).expect("a valid request body")
+}
+
+const WAIT: Duration = Duration::from_secs(10);
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn reveal_webhooks_are_retried_until_2xx_and_charged_per_verified() {
+    let h = start(vec![account("rev", Plan::Legacy, 100.0, 50.0, 50.0)]).await;
+    let c = client(&h, "rev");
+    let ids = some_person_ids(&c, 12).await;
+    let mut asked = ids.clone();
+    asked.push("no-such-person".into());
+
+    // emails: the receiver fails twice, then accepts
+    let recv = Receiver::start(2).await;
+    let ack = c
+        .reveal_emails(&req(
+            json!({"personIds": asked, "webhookUrl": recv.url("/emails?secret=s3")}),
+        ))
+        .await
+        .unwrap();
+    assert_eq!(ack.status, RevealStatus::InProgress);
+    let hits = recv
+        .wait_until(WAIT, |h| h.iter().any(|x| x.answered == 200))
+        .await;
+    assert_eq!(
+        hits.iter().map(|x| x.answered).collect::<Vec<_>>(),
+        vec![500, 500, 200]
+    );
+    assert!(hits.iter().all(|x| x.uri == "/emails?secret=s3"));
+    assert!(
+        hits.iter().all(|x| x.body == hits[0].body),
+        "the same body each attempt"
+    );
+    let body = WebhookEvent::RevealEmails
+        .parse_body(hits[2].body.to_string().as_bytes())
+        .unwrap();
+    let WebhookBody::RevealEmails(w) = body else {
+        panic!("reveal_emails body")
+    };
+    assert_eq!(w.emails.len(), asked.len());
+    assert_eq!(
+        w.emails
+            .iter()
+            .map(|e| e.person_id.clone())
+            .collect::<Vec<_>>(),
+        asked,
+        "input order"
+    );
+    assert_eq!(w.emails.last().unwrap().status, EmailStatus::NotFound);
+    let verified = w
+        .emails
+        .iter()
+        .filter(|e| e.status == EmailStatus::Verified)
+        .count();
+    assert!(
+        w.emails
+            .iter()
+            .filter(|e| e.status == EmailStatus::Verified)
+            .all(|e| e.address.is_some())
+    );
+    assert_eq!(w.credits_used, verified as f64);
+    tokio::time::sleep(Duration::from_millis(30)).await;
+    let b = c.credit_balance().await.unwrap();
+    assert_eq!(b.email_credits.unwrap().one_time, 50.0 - verified as f64);
+    assert!(
+        h.webhook_stats
+            .attempts
+            .load(std::sync::atomic::Ordering::Relaxed)
+            >= 3
+    );
+
+    // phones: one failure, then accepted
+    let recv = Receiver::start(1).await;
+    c.reveal_phones(&req(
+        json!({"personIds": ids, "webhookUrl": recv.url("/phones")}),
+    ))
+    .await
+    .unwrap();
+    let hits = recv
+        .wait_until(WAIT, |h| h.iter().any(|x| x.answered == 200))
+        .await;
+    assert_eq!(
+        hits.iter().map(|x| x.answered).collect::<Vec<_>>(),
+        vec![500, 200]
+    );
+    let body = WebhookEvent::RevealPhones
+        .parse_body(hits[1].body.to_string().as_bytes())
+        .unwrap();
+    let WebhookBody::RevealPhones(w) = body else {
+        panic!("reveal_phones body")
+    };
+    assert_eq!(w.phones.len(), ids.len());
+    let verified = w
+        .phones
+        .iter()
+        .filter(|p| p.status == PhoneStatus::Verified)
+        .count();
+    assert!(
+        w.phones
+            .iter()
+            .filter(|p| p.status == PhoneStatus::Verified)
+            .all(|p| !p.numbers.is_empty())
+    );
+    assert_eq!(w.credits_used, verified as f64);
+    tokio::time::sleep(Duration::from_millis(30)).await;
+    let b = c.credit_balance().await.unwrap();
+    assert_eq!(b.phone_credits.unwrap().one_time, 50.0 - verified as f64);
+    h.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn reveal_options_of_enrich_person_and_people_search() {
+    let h = start(vec![]).await;
+    let c = client(&h, RICH);
+    let recv = Receiver::start(0).await;
+    let ids = some_person_ids(&c, 1).await;
+    let r = c
+        .enrich_person(&req(json!({
+            "person": {"id": ids[0]},
+            "revealEmails": {"includeEmails": true, "webhookUrl": recv.url("/ep-email")},
+            "revealPhones": {"includePhones": true, "webhookUrl": recv.url("/ep-phone")},
+        })))
+        .await
+        .unwrap();
+    assert!(matches!(r, prospect::api::client::Enriched::Found(_)));
+    let s = c
+        .search_people_v3(&req(json!({
+            "size": 3,
+            "revealEmails": {"includeEmails": true, "webhookUrl": recv.url("/ps-email")},
+            "revealPhones": {"includePhones": true, "webhookUrl": recv.url("/ps-phone")},
+        })))
+        .await
+        .unwrap();
+    assert_eq!(s.people.len(), 3);
+    recv.wait_until(WAIT, |h| h.len() >= 4).await;
+
+    let one = |p: &str| {
+        recv.delivered(p)
+            .pop()
+            .unwrap_or_else(|| panic!("no webhook at {p}"))
+            .body
+    };
+    let b = WebhookEvent::EnrichPersonEmail
+        .parse_body(one("/ep-email").to_string().as_bytes())
+        .unwrap();
+    let WebhookBody::EnrichPersonEmail(p) = b else {
+        panic!()
+    };
+    assert_eq!(p.id, ids[0]);
+    assert!(!p.domain.is_empty() && p.email.is_some());
+    let b = WebhookEvent::EnrichPersonPhone
+        .parse_body(one("/ep-phone").to_string().as_bytes())
+        .unwrap();
+    let WebhookBody::EnrichPersonPhone(p) = b else {
+        panic!()
+    };
+    assert_eq!(p.id, ids[0]);
+    assert!(p.phone.is_some());
+    let b = WebhookEvent::PeopleSearchEmails
+        .parse_body(one("/ps-email").to_string().as_bytes())
+        .unwrap();
+    let WebhookBody::PeopleSearchEmails(w) = b else {
+        panic!()
+    };
+    assert_eq!(w.people.len(), 3);
+    assert_eq!(w.detail, "OK");
+    let b = WebhookEvent::PeopleSearchPhones
+        .parse_body(one("/ps-phone").to_string().as_bytes())
+        .unwrap();
+    let WebhookBody::PeopleSearchPhones(w) = b else {
+        panic!()
+    };
+    assert_eq!(
+        w.people.iter().map(|p| p.id.clone()).collect::<Vec<_>>(),
+        s.people
+            .iter()
+            .map(|p| p.person.id.clone())
+            .collect::<Vec<_>>()
+    );
+    h.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn concurrent_paid_requests_spend_exactly_what_they_report() {
+    let h = start(vec![
+        account("busy", Plan::Legacy, 1000.0, 0.0, 0.0),
+        account("tight", Plan::Legacy, 5.0, 0.0, 0.0),
+    ])
+    .await;
+    let c = Arc::new(client(&h, "busy"));
+    let before = c.credit_balance().await.unwrap().credits.unwrap().one_time;
+    let domains: Vec<String> = {
+        let r: SearchCompaniesV3Response = c
+            .search_companies_v3(&req(json!({"size": 8})))
+            .await
+            .unwrap();
+        r.companies
+            .iter()
+            .map(|x| x.company.domain.clone())
+            .collect()
+    };
+    let mid = c.credit_balance().await.unwrap().credits.unwrap().one_time;
+    assert!((before - mid - 1.6).abs() < 1e-9);
+
+    // 5 tasks × 10 requests of four priced kinds, all at once
+    let mut tasks = Vec::new();
+    for t in 0..5usize {
+        let c = c.clone();
+        let domains = domains.clone();
+        tasks.push(tokio::spawn(async move {
+            let mut futs = Vec::new();
+            for i in 0..10usize {
+                let c = c.clone();
+                let domains = domains.clone();
+                futs.push(async move {
+                    match (t + i) % 4 {
+                        0 => c
+                            .search_companies_v3(&req(json!({"size": 1 + (i % 5)})))
+                            .await
+                            .map(|r| r.credits_used),
+                        1 => c.autocomplete_keywords(&req(json!({"query": "data"}))).await.map(|_| 0.1),
+                        2 => c
+                            .lookup_companies(&req(json!({"domains": [domains[i % 8], domains[(i + 3) % 8], "zz-unknown.example"]})))
+                            .await
+                            .map(|r| r.credits_used),
+                        _ => c.search_people_v3(&req(json!({"size": 1 + (i % 3)}))).await.map(|r| r.credits_used),
+                    }
+                });
+            }
+            futures::future::join_all(futs).await
+        }));
+    }
+    let mut charged = 0.0;
+    for t in tasks {
+        for r in t.await.unwrap() {
+            charged += r.expect("every request succeeds");
+        }
+    }
+    let after = c.credit_balance().await.unwrap().credits.unwrap().one_time;
+    assert!(
+        ((mid - after) - charged).abs() < 1e-6,
+        "spent {} vs charged {charged}",
+        mid - after
+    );
+
+    // contention on a small balance: 5 credits, 40 searches of 0.2 each → exactly 25 succeed
+    let tight = Arc::new(client(&h, "tight"));
+    let futs = (0..40).map(|_| {
+        let c = tight.clone();
+        async move { c.search_companies_v3(&req(json!({"size": 1}))).await }
+    });
+    let results = futures::future::join_all(futs).await;
+    let ok = results.iter().filter(|r| r.is_ok()).count();
+    assert_eq!(ok, 25);
+    assert!(results.iter().filter_map(|r| r.as_ref().err()).all(|e| *e
+        == ApiError::InsufficientCredits {
+            pool: CreditPool::Standard
+        }));
+    let left = tight.credit_balance().await.unwrap().credits.unwrap();
+    assert!(
+        left.one_time.abs() < 1e-9 && left.recurrent == 0.0,
+        "{left:?}"
+    );
+    h.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn reveal_without_webhook_is_inline_and_charged_with_the_answer() {
+    let h = start(vec![account("inline", Plan::Legacy, 100.0, 20.0, 20.0)]).await;
+    let c = client(&h, "inline");
+    // without reveal options: no email, no phone in the records
+    let plain = c.search_people_v2(&req(json!({"size": 5}))).await.unwrap();
+    assert!(
+        plain
+            .people
+            .iter()
+            .all(|p| p.email.is_none() && p.phone.is_none())
+    );
+    let r = c
+        .search_people_v2(&req(json!({
+            "size": 5,
+            "revealEmails": {"includeEmails": true},
+            "revealPhones": {"includePhones": true},
+        })))
+        .await
+        .unwrap();
+    assert!(
+        r.people
+            .iter()
+            .all(|p| p.email.is_some() && p.phone.is_some())
+    );
+    let ve = r
+        .people
+        .iter()
+        .filter(|p| p.email.as_ref().unwrap().status == EmailStatus::Verified)
+        .count() as f64;
+    let vp = r
+        .people
+        .iter()
+        .filter(|p| p.phone.as_ref().unwrap().status == PhoneStatus::Verified)
+        .count() as f64;
+    let b = c.credit_balance().await.unwrap();
+    assert_eq!(b.email_credits.unwrap().one_time, 20.0 - ve);
+    assert_eq!(b.phone_credits.unwrap().one_time, 20.0 - vp);
+    assert_eq!(b.credits.unwrap().one_time, 100.0 - 5.0 - 5.0);
+    h.shutdown().await;
+}

@@ -1,0 +1,244 @@
+//! End to end: the real binary in a pseudo-terminal (portable-pty) with a terminal emulator
+//! (vt100) reading its output, against the embedded sandbox. Types a filter with an
+//! autocomplete pick, runs the search, pages, opens details, saves a filter set, reopens it,
+//! quits, and checks the terminal was restored. Every wait is for screen text, with a timeout.
+use std::io::{Read, Write};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use portable_pty::{CommandBuilder, PtySize, native_pty_system};
+
+const ROWS: u16 = 40;
+const COLS: u16 = 150;
+const TIMEOUT: Duration = Duration::from_secs(60);
+
+struct Tui {
+    parser: Arc<Mutex<vt100::Parser>>,
+    writer: Box<dyn Write + Send>,
+    child: Box<dyn portable_pty::Child + Send + Sync>,
+}
+
+impl Tui {
+    fn screen(&self) -> String {
+        self.parser.lock().unwrap().screen().contents()
+    }
+
+    fn wait_until(&self, what: &str, pred: impl Fn(&str) -> bool) -> String {
+        let start = Instant::now();
+        loop {
+            let s = self.screen();
+            if pred(&s) {
+                return s;
+            }
+            if start.elapsed() > TIMEOUT {
+                panic!("timed out waiting for {what}; screen:\n{s}");
+            }
+            std::thread::sleep(Duration::from_millis(25));
+        }
+    }
+
+    fn wait_for(&self, text: &str) -> String {
+        self.wait_until(text, |s| s.contains(text))
+    }
+
+    fn send(&mut self, bytes: &[u8]) {
+        self.writer.write_all(bytes).unwrap();
+        self.writer.flush().unwrap();
+    }
+
+    fn keys(&mut self, s: &str) {
+        for b in s.bytes() {
+            self.send(&[b]);
+        }
+    }
+}
+
+const ENTER: &[u8] = b"\r";
+const ESC: &[u8] = b"\x1b";
+const DOWN: &[u8] = b"\x1b[B";
+const TAB: &[u8] = b"\t";
+const BACKSPACE: &[u8] = b"\x7f";
+fn ctrl(c: char) -> Vec<u8> {
+    vec![(c as u8) & 0x1f]
+}
+
+fn start(home: &std::path::Path) -> Tui {
+    let pty = native_pty_system();
+    let pair = pty
+        .openpty(PtySize {
+            rows: ROWS,
+            cols: COLS,
+            pixel_width: 0,
+            pixel_height: 0,
+        })
+        .unwrap();
+    let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_prospect"));
+    cmd.cwd(home);
+    cmd.env("HOME", home);
+    cmd.env("XDG_CONFIG_HOME", home.join("config"));
+    cmd.env("XDG_STATE_HOME", home.join("state"));
+    cmd.env("XDG_DATA_HOME", home.join("data"));
+    cmd.env("XDG_CACHE_HOME", home.join("cache"));
+    cmd.env("TERM", "xterm-256color");
+    cmd.env_remove("PROSPECT_API_TOKEN");
+    cmd.env_remove("PROSPECT_BASE_URL");
+    let child = pair.slave.spawn_command(cmd).unwrap();
+    drop(pair.slave);
+    let mut reader = pair.master.try_clone_reader().unwrap();
+    let writer = pair.master.take_writer().unwrap();
+    let parser = Arc::new(Mutex::new(vt100::Parser::new(ROWS, COLS, 0)));
+    let p = parser.clone();
+    std::thread::spawn(move || {
+        // Keep the master alive as long as the reader runs.
+        let _master = pair.master;
+        let mut buf = [0u8; 8192];
+        loop {
+            match reader.read(&mut buf) {
+                Ok(0) | Err(_) => break,
+                Ok(n) => p.lock().unwrap().process(&buf[..n]),
+            }
+        }
+    });
+    Tui {
+        parser,
+        writer,
+        child,
+    }
+}
+
+/// The line right under the editor's input line (`› text`): the first suggestion, if any.
+fn first_suggestion(screen: &str, typed: &str) -> Option<String> {
+    let lines: Vec<&str> = screen.lines().collect();
+    let i = lines
+        .iter()
+        .position(|l| l.contains(&format!("› {typed}")))?;
+    let next = lines.get(i + 1)?;
+    // Inside the popup border: "│  suggestion   │"
+    let inner = next.split('│').nth(1)?.trim().to_string();
+    let placeholder = [
+        "…",
+        "looking up",
+        "type at least",
+        "no suggestions",
+        "suggestions failed",
+    ];
+    (!inner.is_empty() && !placeholder.iter().any(|p| inner.starts_with(p))).then_some(inner)
+}
+
+#[test]
+fn explore_the_sandbox_end_to_end() {
+    let home = tempfile::tempdir().unwrap();
+    let mut t = start(home.path());
+    t.wait_for("SANDBOX");
+    // Reference data and balance arrive.
+    t.wait_until("the credit balance", |s| {
+        s.contains("daily") && s.contains("standard")
+    });
+
+    // A smaller page so there are several pages: find "size", replace 25 by 5.
+    t.keys("/");
+    t.wait_for("Find a filter member");
+    t.keys("size");
+    t.send(ENTER);
+    t.wait_for("empty clears");
+    t.send(BACKSPACE);
+    t.send(BACKSPACE);
+    t.keys("5");
+    t.send(ENTER);
+    t.wait_until("size 5", |s| s.lines().any(|l| l.contains("size 5")));
+
+    // A keyword with an autocomplete pick.
+    t.keys("/");
+    t.wait_for("Find a filter member");
+    t.keys("keywords.anyOf");
+    t.send(ENTER);
+    t.wait_for("suggestions: /v2/autocomplete/keywords");
+    t.keys("soft");
+    let screen = t.wait_until("a keyword suggestion", |s| {
+        first_suggestion(s, "soft").is_some()
+    });
+    let pick = first_suggestion(&screen, "soft").unwrap();
+    t.send(DOWN);
+    t.send(ENTER);
+    t.send(ESC);
+    t.wait_until("the picked keyword in the form", |s| {
+        s.lines()
+            .any(|l| l.contains("keywords.anyOf") && l.contains(&pick))
+    });
+
+    // Run the search, page forward and back, open details.
+    t.send(&ctrl('r'));
+    t.wait_for("rows 1–5 of");
+    t.keys("n");
+    t.wait_for("rows 6–10 of");
+    t.keys("p");
+    t.wait_for("rows 1–5 of");
+    t.send(ENTER);
+    t.wait_for("Overview");
+    t.wait_for("[details]");
+
+    // Save the filter set.
+    t.send(&ctrl('s'));
+    t.wait_for("Save filter set as");
+    t.keys("e2e set");
+    t.send(ENTER);
+    t.wait_for("Saved filter set e2e set");
+    let file = home.path().join("config/prospect/filters/e2e set.json");
+    let saved: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert_eq!(saved["endpoint"], "/v3/search/companies");
+    assert_eq!(saved["size"], 5);
+    assert_eq!(
+        saved["companiesFilters"]["keywords"]["anyOf"][0]
+            .as_str()
+            .map(|s| pick.contains(s)),
+        Some(true),
+        "{saved}"
+    );
+
+    // Clear the form, then reopen the set.
+    t.send(TAB);
+    t.wait_for("[filters]");
+    t.keys("X");
+    t.wait_for("Cleared every filter member");
+    t.wait_until("an empty form", |s| {
+        !s.lines()
+            .any(|l| l.contains("keywords.anyOf") && l.contains(&pick))
+    });
+    t.send(&ctrl('o'));
+    t.wait_for("Filter sets");
+    t.send(ENTER);
+    t.wait_for("Opened filter set e2e set");
+    t.wait_until("the keyword back in the form", |s| {
+        s.lines()
+            .any(|l| l.contains("keywords.anyOf") && l.contains(&pick))
+    });
+
+    // Quit: the alternate screen is left and the process exits cleanly.
+    t.keys("q");
+    let start = Instant::now();
+    let status = loop {
+        if let Some(st) = t.child.try_wait().unwrap() {
+            break st;
+        }
+        assert!(start.elapsed() < TIMEOUT, "prospect did not exit");
+        std::thread::sleep(Duration::from_millis(25));
+    };
+    assert!(status.success(), "exit status {status:?}");
+    let restored = Instant::now();
+    loop {
+        let alt = t.parser.lock().unwrap().screen().alternate_screen();
+        if !alt {
+            break;
+        }
+        assert!(
+            restored.elapsed() < Duration::from_secs(5),
+            "terminal still on the alternate screen"
+        );
+        std::thread::sleep(Duration::from_millis(25));
+    }
+    // A log file was written to the state directory, and it holds no token.
+    let log = std::fs::read_to_string(home.path().join("state/prospect/prospect.log"))
+        .unwrap_or_default();
+    assert!(log.contains("starting explorer"), "log: {log}");
+}

@@ -1,0 +1,648 @@
+//! Snapshot tests of every pane and popup on ratatui's TestBackend, plus behaviour tests of
+//! the state owner (generations, debounce, paging), driving `App` with messages only.
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use prospect::tui::app::{App, AppOptions, Pane, Popup};
+use prospect::tui::keymap::Keymap;
+use prospect::tui::msg::{Balance, Call, Command, Msg, Outcome, Slot, TimerId};
+use prospect::tui::records::page_from_response;
+use prospect::tui::schema::{DataFields, Endpoint, Kind};
+use prospect::tui::view;
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use serde_json::{Value, json};
+
+fn opts() -> AppOptions {
+    AppOptions {
+        base_url: "http://127.0.0.1:4000".into(),
+        sandbox: true,
+        keymap: Keymap::default(),
+        confirm_above: 10.0,
+        filters_dir: "/home/user/.config/prospect/filters".into(),
+    }
+}
+
+fn key(c: KeyCode) -> Msg {
+    Msg::Key(KeyEvent::new(c, KeyModifiers::NONE))
+}
+
+fn ch(c: char) -> Msg {
+    key(KeyCode::Char(c))
+}
+
+fn ctrl(c: char) -> Msg {
+    Msg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL))
+}
+
+fn data_fields() -> Value {
+    json!({
+        "industries": [{"industryCategory": "Technology", "industries": ["Software", "IT Services", "Semiconductors"]},
+                        {"industryCategory": "Finance", "industries": ["Banking", "Insurance"]}],
+        "linkedinIndustries": ["Computer Software"],
+        "technologies": [{"name": "React", "categories": ["JavaScript frameworks"]}, {"name": "Stripe", "categories": ["Payments"]}],
+        "regions": {"us": [{"code": "CA", "englishName": "California", "localName": "California"}], "de": [{"code": "BE", "englishName": "Berlin", "localName": "Berlin"}]},
+        "seniorities": ["Owner", "Founder", "C-Level", "VP", "Director", "Manager"],
+        "departments": ["Engineering", "Sales", "Marketing and Advertising"]
+    })
+}
+
+fn balance() -> Value {
+    json!({"credits": {"oneTime": 950, "recurrent": 40.5}, "emailCredits": {"oneTime": 100, "recurrent": 0},
+           "phoneCredits": {"oneTime": 0, "recurrent": 0}, "dailyLimitRateLeft": 987, "dailyLimitRateSecondsToReset": 3725})
+}
+
+fn company(i: usize) -> Value {
+    let rel = ["A", "B", "C"][i % 3];
+    json!({
+        "company": {
+            "name": format!("Acme {i}\u{1b}[31m"), "domain": format!("acme{i}.com"), "legalName": format!("Acme {i} GmbH"),
+            "description": "Makes\nanvils\tand rockets.", "primaryCountry": "de", "countries": ["de", "fr"],
+            "companySize": "51-200", "industries": ["Software"], "industryCategories": ["Technology"],
+            "linkedinIndustry": "Computer Software", "yearFounded": 1990 + (i % 30), "employeeCountService": 120 + i,
+            "revenue": "10-50M", "keywords": ["anvils", "rockets"], "technologies": ["React", "Stripe"],
+            "technologyCategories": ["Payments"],
+            "medias": {"linkedin": {"url": format!("https://linkedin.com/company/acme{i}"), "handle": "acme", "name": "Acme"}},
+            "locations": [{"primary": true, "streetAddress": "Hauptstr. 1", "locality": "Berlin", "postalCode": "10115", "country": "de"}],
+            "fundingRound": {"type": "Series A", "date": "2021-05-01", "moneyRaisedInUsd": 5000000},
+            "headcountGrowth": {"threeMonths": 0.05, "sixMonths": 0.1, "twelveMonths": 0.2},
+            "departmentSizes": [{"department": "Engineering", "size": 40}, {"department": "Sales", "size": 12}]
+        },
+        "relevance": rel
+    })
+}
+
+fn person(i: usize) -> Value {
+    json!({
+        "id": format!("p{i}"), "domain": "acme1.com", "name": format!("Person {i}"), "jobTitle": "Head of Engineering",
+        "country": "de", "seniorities": ["Head"], "departments": ["Engineering"], "location": "Berlin",
+        "linkedinUrl": format!("https://linkedin.com/in/p{i}"),
+        "email": {"address": format!("p{i}@acme1.com"), "status": "verified"},
+        "phone": {"numbers": null, "status": "notFound"},
+        "experiences": [{"dateFrom": "2019-01-01", "dateTo": null, "jobTitle": "Head of Engineering", "domain": "acme1.com", "description": "Leads 40 engineers."},
+                        {"dateFrom": "2015-03-01", "dateTo": "2018-12-31", "jobTitle": "Engineer", "domain": "old.io"}],
+        "company": {"name": "Acme 1", "companySize": "51-200"},
+        "relevance": "A"
+    })
+}
+
+fn companies_page(n: usize, total: u64, cursor: Option<&str>) -> Value {
+    json!({"companies": (0..n).map(company).collect::<Vec<_>>(), "total": total, "searchAfter": cursor})
+}
+
+/// Feeds the result of the call the commands started in `slot`, with the generation it got.
+fn answer(app: &mut App, cmds: &[Command], slot: Slot, outcome: Outcome) -> Vec<Command> {
+    let generation = cmds
+        .iter()
+        .find_map(|c| match c {
+            Command::Call {
+                slot: s,
+                generation,
+                ..
+            } if *s == slot => Some(*generation),
+            _ => None,
+        })
+        .unwrap_or_else(|| panic!("no call in {slot:?}: {cmds:?}"));
+    app.update(Msg::Done {
+        slot,
+        generation,
+        result: Ok(outcome),
+    })
+}
+
+fn started() -> App {
+    let mut app = App::new(opts());
+    let cmds = app.start();
+    answer(
+        &mut app,
+        &cmds,
+        Slot::DataFields,
+        Outcome::DataFields(DataFields::from_json(&data_fields())),
+    );
+    answer(
+        &mut app,
+        &cmds,
+        Slot::Balance,
+        Outcome::Balance(Balance::from_json(&balance())),
+    );
+    app.status = None;
+    app
+}
+
+fn render(app: &App) -> Terminal<TestBackend> {
+    let mut t = Terminal::new(TestBackend::new(120, 34)).unwrap();
+    t.draw(|f| view::draw(f, app)).unwrap();
+    t
+}
+
+fn run_search(app: &mut App, resp: Value) {
+    let cmds = app.update(ctrl('r'));
+    answer(
+        app,
+        &cmds,
+        Slot::Search(app.tab()),
+        Outcome::Page(page_from_response(app.tab(), &resp)),
+    );
+    app.status = None;
+}
+
+#[test]
+fn snapshot_start_screen() {
+    let mut app = App::new(opts());
+    let _ = app.start();
+    insta::assert_snapshot!(render(&app).backend());
+}
+
+#[test]
+fn snapshot_filters_filled() {
+    let mut app = started();
+    app.body = json!({"size": 25, "companiesFilters": {
+        "industries": {"industries": ["Software", "IT Services"]}, "employeeCountService": {"from": 50, "to": 500},
+        "primaryLocations": {"includeCountries": ["de", "fr"]}, "keywords": {"anyOf": ["anvils"]},
+        "countries": ["it"]}});
+    app.form_sel = 8;
+    insta::assert_snapshot!(render(&app).backend());
+}
+
+#[test]
+fn snapshot_results_and_company_details() {
+    let mut app = started();
+    run_search(&mut app, companies_page(25, 137, Some("c1")));
+    app.update(key(KeyCode::Down));
+    insta::assert_snapshot!("results", render(&app).backend());
+    app.update(key(KeyCode::Enter));
+    assert_eq!(app.focus, Pane::Details);
+    insta::assert_snapshot!("company_details", render(&app).backend());
+}
+
+#[test]
+fn snapshot_people_and_person_details() {
+    let mut app = started();
+    app.update(ch('t'));
+    assert_eq!(app.tab(), Kind::People);
+    run_search(
+        &mut app,
+        json!({"people": (0..8).map(person).collect::<Vec<_>>(), "total": 8}),
+    );
+    app.update(key(KeyCode::Enter));
+    insta::assert_snapshot!(render(&app).backend());
+}
+
+#[test]
+fn snapshot_empty_state_and_loading() {
+    let mut app = started();
+    let cmds = app.update(ctrl('r'));
+    insta::assert_snapshot!("loading", render(&app).backend());
+    answer(
+        &mut app,
+        &cmds,
+        Slot::Search(Kind::Companies),
+        Outcome::Page(page_from_response(
+            Kind::Companies,
+            &json!({"companies": [], "total": 0, "missingDomains": {"nosuch.example": "bad content"}}),
+        )),
+    );
+    app.status = None;
+    insta::assert_snapshot!("empty", render(&app).backend());
+}
+
+#[test]
+fn snapshot_help_popup() {
+    let mut app = started();
+    app.update(ch('?'));
+    assert!(matches!(app.popups.last(), Some(Popup::Help)));
+    insta::assert_snapshot!(render(&app).backend());
+    app.update(key(KeyCode::Esc));
+    assert!(app.popups.is_empty());
+}
+
+#[test]
+fn snapshot_confirm_popup() {
+    let mut app = started();
+    app.body = json!({"size": 500});
+    let cmds = app.update(ctrl('r'));
+    assert!(cmds.is_empty(), "nothing spent before confirmation");
+    insta::assert_snapshot!(render(&app).backend());
+    let cmds = app.update(ch('n'));
+    assert!(!cmds.iter().any(|c| matches!(c, Command::Call { .. })));
+    let _ = app.update(ctrl('r'));
+    let cmds = app.update(key(KeyCode::Enter));
+    assert!(cmds.iter().any(|c| matches!(
+        c,
+        Command::Call {
+            slot: Slot::Search(Kind::Companies),
+            ..
+        }
+    )));
+    let _ = app.update(ctrl('r'));
+    let cmds = app.update(ch('y'));
+    assert!(
+        cmds.iter().any(|c| matches!(
+            c,
+            Command::Call {
+                slot: Slot::Search(Kind::Companies),
+                ..
+            }
+        )),
+        "y confirms"
+    );
+}
+
+#[test]
+fn snapshot_error_popup() {
+    let mut app = started();
+    let cmds = app.update(ctrl('r'));
+    let generation = match &cmds[..] {
+        [Command::Call { generation, .. }] => *generation,
+        other => panic!("{other:?}"),
+    };
+    app.update(Msg::Done {
+        slot: Slot::Search(Kind::Companies),
+        generation,
+        result: Err(prospect::tui::msg::ApiFailure {
+            message: "Insufficient credits".into(),
+        }),
+    });
+    insta::assert_snapshot!(render(&app).backend());
+}
+
+#[test]
+fn snapshot_autocomplete_editor() {
+    let mut app = started();
+    // companiesFilters.lookalikeDomains is the first member after the request block.
+    let rows = app.form_rows();
+    app.form_sel = rows.iter().position(|r| matches!(r, prospect::tui::app::FormRow::Leaf(l) if l.path == ["companiesFilters", "lookalikeDomains"])).unwrap();
+    app.update(key(KeyCode::Enter));
+    for c in "acm".chars() {
+        app.update(ch(c));
+    }
+    let cmds = app.update(ch('e'));
+    let timer = cmds.iter().find_map(|c| match c {
+        Command::Timer {
+            id: TimerId::Debounce,
+            generation,
+            ..
+        } => Some(*generation),
+        _ => None,
+    });
+    let cmds = app.update(Msg::Timer(TimerId::Debounce, timer.unwrap()));
+    assert!(matches!(
+        &cmds[..],
+        [Command::Call {
+            call: Call::Autocomplete { .. },
+            ..
+        }]
+    ));
+    answer(&mut app, &cmds, Slot::Autocomplete, Outcome::Suggestions(prospect::tui::schema::AcKind::Companies.suggestions(&json!({"companies": [
+        {"name": "Acme", "domain": "acme.com", "logo": ""}, {"name": "Acme Rockets", "domain": "acmerockets.io", "logo": ""}]}))));
+    app.update(key(KeyCode::Down));
+    insta::assert_snapshot!(render(&app).backend());
+    app.update(key(KeyCode::Enter));
+    assert_eq!(
+        app.body["companiesFilters"]["lookalikeDomains"],
+        json!(["acme.com"])
+    );
+}
+
+#[test]
+fn snapshot_picker_and_range_editor() {
+    let mut app = started();
+    let rows = app.form_rows();
+    let find = |p: &[&str]| {
+        rows.iter()
+            .position(|r| matches!(r, prospect::tui::app::FormRow::Leaf(l) if l.path == p))
+            .unwrap()
+    };
+    app.form_sel = find(&["companiesFilters", "industries", "industries"]);
+    app.update(key(KeyCode::Enter));
+    for c in "soft".chars() {
+        app.update(ch(c));
+    }
+    app.update(key(KeyCode::Enter));
+    insta::assert_snapshot!("picker", render(&app).backend());
+    app.update(key(KeyCode::Esc));
+    assert_eq!(
+        app.body["companiesFilters"]["industries"]["industries"],
+        json!(["Software"])
+    );
+
+    app.form_sel = find(&["companiesFilters", "yearFounded"]);
+    app.update(key(KeyCode::Enter));
+    for c in "2000".chars() {
+        app.update(ch(c));
+    }
+    app.update(key(KeyCode::Tab));
+    for c in "1990".chars() {
+        app.update(ch(c));
+    }
+    app.update(key(KeyCode::Enter));
+    insta::assert_snapshot!("range_error", render(&app).backend());
+    app.update(key(KeyCode::Esc));
+    assert!(app.body["companiesFilters"].get("yearFounded").is_none());
+}
+
+#[test]
+fn snapshot_save_and_open_popups() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut o = opts();
+    o.filters_dir = dir.path().join("filters");
+    let mut app = App::new(o);
+    app.body = json!({"size": 10, "peopleFilters": {"seniorities": ["VP"]}});
+    app.update(ctrl('s'));
+    for c in "my set".chars() {
+        app.update(ch(c));
+    }
+    app.update(key(KeyCode::Enter));
+    assert_eq!(app.set_name.as_deref(), Some("my set"));
+    app.body = json!({});
+    app.update(ctrl('o'));
+    let mut t = Terminal::new(TestBackend::new(120, 34)).unwrap();
+    t.draw(|f| view::draw(f, &app)).unwrap();
+    insta::assert_snapshot!(t.backend());
+    app.update(key(KeyCode::Enter));
+    assert_eq!(
+        app.body,
+        json!({"size": 10, "peopleFilters": {"seniorities": ["VP"]}})
+    );
+}
+
+// ------------------------------------------------------------------ behaviour
+
+#[test]
+fn stale_autocomplete_answer_is_never_shown() {
+    let mut app = started();
+    let rows = app.form_rows();
+    app.form_sel = rows.iter().position(|r| matches!(r, prospect::tui::app::FormRow::Leaf(l) if l.path == ["companiesFilters", "keywords", "anyOf"])).unwrap();
+    app.update(key(KeyCode::Enter));
+    app.update(ch('a'));
+    let c1 = app.update(ch('n'));
+    let t1 = c1
+        .iter()
+        .find_map(|c| {
+            if let Command::Timer { generation, .. } = c {
+                Some(*generation)
+            } else {
+                None
+            }
+        })
+        .unwrap();
+    let call1 = app.update(Msg::Timer(TimerId::Debounce, t1));
+    let g1 = match &call1[..] {
+        [Command::Call { generation, .. }] => *generation,
+        other => panic!("{other:?}"),
+    };
+    // A newer keystroke: aborts the older request and makes its answer stale.
+    let c2 = app.update(ch('v'));
+    assert!(
+        c2.iter()
+            .any(|c| matches!(c, Command::Abort(Slot::Autocomplete)))
+    );
+    // The old debounce timer firing does nothing either.
+    assert!(app.update(Msg::Timer(TimerId::Debounce, t1)).is_empty());
+    app.update(Msg::Done {
+        slot: Slot::Autocomplete,
+        generation: g1,
+        result: Ok(Outcome::Suggestions(vec![("stale".into(), json!("stale"))])),
+    });
+    match app.popups.last() {
+        Some(Popup::Editor(ed)) => match &ed.body {
+            prospect::tui::app::EditorBody::List(le) => {
+                assert!(le.suggestions.is_empty(), "stale suggestions shown")
+            }
+            _ => panic!(),
+        },
+        _ => panic!(),
+    }
+}
+
+#[test]
+fn superseded_search_result_is_dropped_and_paging_uses_cursors() {
+    let mut app = started();
+    let first = app.update(ctrl('r'));
+    let second = app.update(ctrl('r'));
+    // The older answer arrives late: dropped.
+    answer(
+        &mut app,
+        &first,
+        Slot::Search(Kind::Companies),
+        Outcome::Page(page_from_response(
+            Kind::Companies,
+            &companies_page(3, 3, None),
+        )),
+    );
+    assert!(app.companies.pages.is_empty());
+    answer(
+        &mut app,
+        &second,
+        Slot::Search(Kind::Companies),
+        Outcome::Page(page_from_response(
+            Kind::Companies,
+            &companies_page(25, 60, Some("cur1")),
+        )),
+    );
+    assert_eq!(app.companies.rows().len(), 25);
+    app.focus = Pane::Results;
+    let next = app.update(ch('n'));
+    match &next[..] {
+        [
+            Command::Call {
+                call:
+                    Call::Search {
+                        body,
+                        endpoint: Endpoint::CompaniesV3,
+                    },
+                ..
+            },
+        ] => assert_eq!(body["searchAfter"], "cur1"),
+        other => panic!("{other:?}"),
+    }
+    answer(
+        &mut app,
+        &next,
+        Slot::Search(Kind::Companies),
+        Outcome::Page(page_from_response(
+            Kind::Companies,
+            &companies_page(25, 60, Some("cur2")),
+        )),
+    );
+    assert_eq!((app.companies.page, app.companies.first_index()), (1, 26));
+    // Back, then forward again: the kept page, no request.
+    assert!(app.update(ch('p')).is_empty());
+    assert_eq!(app.companies.page, 0);
+    assert!(app.update(ch('n')).is_empty());
+    assert_eq!(app.companies.page, 1);
+}
+
+#[test]
+fn people_at_company_uses_include_domains() {
+    let mut app = started();
+    run_search(&mut app, companies_page(3, 3, None));
+    let cmds = app.update(ch('P'));
+    match &cmds[..] {
+        [
+            Command::Call {
+                call:
+                    Call::Search {
+                        endpoint: Endpoint::PeopleV3,
+                        body,
+                    },
+                ..
+            },
+        ] => {
+            assert_eq!(
+                body["companiesFilters"]["includeDomains"],
+                json!(["acme0.com"])
+            )
+        }
+        other => panic!("{other:?}"),
+    }
+    app.update(ch('t'));
+    let cmds = app.update(ch('L'));
+    match &cmds[..] {
+        [
+            Command::Call {
+                call:
+                    Call::Search {
+                        endpoint: Endpoint::CompaniesV3,
+                        body,
+                    },
+                ..
+            },
+        ] => {
+            assert_eq!(
+                body["companiesFilters"]["lookalikeDomains"],
+                json!(["acme0.com"])
+            )
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn printable_keys_are_text_in_fields() {
+    let mut app = started();
+    let rows = app.form_rows();
+    app.form_sel = rows.iter().position(|r| matches!(r, prospect::tui::app::FormRow::Leaf(l) if l.path == ["companiesFilters", "excludeIndustries"])).unwrap();
+    app.update(key(KeyCode::Enter));
+    // q, ?, n, j would be actions outside a text field.
+    for c in "qn?j".chars() {
+        app.update(ch(c));
+    }
+    assert!(!app.quit);
+    match app.popups.last() {
+        Some(Popup::Editor(ed)) => match &ed.body {
+            prospect::tui::app::EditorBody::Pick(p) => assert_eq!(p.query.lines()[0], "qn?j"),
+            _ => panic!(),
+        },
+        _ => panic!(),
+    }
+}
+
+/// Every member the form can set, filled at once with a plausible value, reads into the
+/// typed request of its endpoint (T1's types deny unknown fields) and validates.
+#[test]
+fn every_form_member_fits_the_typed_requests() {
+    use prospect::api::types::common::Validate;
+    use prospect::tui::schema::{self, LeafKind, Num, SetId, Source};
+    fn sample(l: &schema::Leaf) -> Value {
+        let df = DataFields::default();
+        match l.kind {
+            LeafKind::List(Source::Closed(SetId::States)) => {
+                json!([{"abbreviation": "CA", "country": "us"}])
+            }
+            LeafKind::List(Source::Ac(prospect::tui::schema::AcKind::Locations)) => {
+                json!([{"city": "Berlin", "country": "de"}])
+            }
+            LeafKind::List(Source::Closed(set)) if !set.needs_data_fields() => {
+                json!([set.options(&df)[0].value.clone()])
+            }
+            LeafKind::List(_) => json!(["x"]),
+            LeafKind::One(set) => set.options(&df)[0].value.clone(),
+            LeafKind::Range(Num::Int) => json!({"from": 1, "to": 2}),
+            LeafKind::Range(Num::Float) => json!({"from": 0.5, "to": 1.5}),
+            LeafKind::Range(_) => json!({"from": "2020-01-01", "to": "2021-01-01"}),
+            LeafKind::Scalar(Num::Int) => json!(3),
+            LeafKind::Scalar(Num::Float) => json!(0.5),
+            LeafKind::Scalar(Num::Date) => json!("2020-01"),
+            LeafKind::Scalar(Num::Text) => json!("x"),
+            LeafKind::Json if l.path.last() == Some(&"departmentSizes") => {
+                json!([{"department": "Sales", "from": 1, "to": 5}])
+            }
+            LeafKind::Json => {
+                json!([{"department": "Sales", "growthRange": {"from": 0.0, "to": 1.0}, "months": "Three months", "asPercentage": false}])
+            }
+        }
+    }
+    fn check<T: serde::de::DeserializeOwned + Validate>(ep: Endpoint) {
+        let mut body = json!({});
+        for l in schema::leaves(ep) {
+            schema::set(&mut body, l.path, sample(l));
+        }
+        let req: T = serde_path_to_error::deserialize(body.clone())
+            .unwrap_or_else(|e| panic!("{ep:?}: {} at {}", e.inner(), e.path()));
+        let problems = req.validate();
+        assert!(problems.is_empty(), "{ep:?}: {problems:?}");
+    }
+    check::<prospect::api::types::SearchCompaniesV3Request>(Endpoint::CompaniesV3);
+    check::<prospect::api::types::SearchPeopleV3Request>(Endpoint::PeopleV3);
+    check::<prospect::api::types::SearchCompaniesV2Request>(Endpoint::CompaniesV2);
+    check::<prospect::api::types::SearchPeopleV2Request>(Endpoint::PeopleV2);
+}
+
+#[test]
+fn find_member_ranks_the_obvious_match_first() {
+    let mut app = started();
+    app.update(ch('/'));
+    for c in "size".chars() {
+        app.update(ch(c));
+    }
+    match app.popups.last() {
+        Some(Popup::Find(p)) => assert_eq!(p.options[p.filtered[0]].label, "size"),
+        _ => panic!("no find popup"),
+    }
+    app.update(key(KeyCode::Esc));
+    app.update(ch('/'));
+    for c in "keywords.anyOf".chars() {
+        app.update(ch(c));
+    }
+    match app.popups.last() {
+        Some(Popup::Find(p)) => assert_eq!(
+            p.options[p.filtered[0]].label,
+            "companiesFilters.keywords.anyOf"
+        ),
+        _ => panic!("no find popup"),
+    }
+    app.update(key(KeyCode::Enter));
+    assert!(
+        matches!(app.popups.last(), Some(Popup::Editor(ed)) if ed.leaf.path == ["companiesFilters", "keywords", "anyOf"])
+    );
+}
+
+#[test]
+fn selection_stays_on_the_member_when_the_summary_grows_or_shrinks() {
+    use prospect::tui::app::FormRow;
+    let mut app = started();
+    let is_year = |r: Option<&FormRow>| matches!(r, Some(FormRow::Leaf(l)) if l.path == ["companiesFilters", "yearFounded"]);
+    app.form_sel = app
+        .form_rows()
+        .iter()
+        .position(|r| is_year(Some(r)))
+        .unwrap();
+    app.update(key(KeyCode::Enter));
+    for c in "1990".chars() {
+        app.update(ch(c));
+    }
+    app.update(key(KeyCode::Enter));
+    assert_eq!(
+        app.body["companiesFilters"]["yearFounded"],
+        json!({"from": 1990})
+    );
+    assert!(
+        is_year(app.form_rows().get(app.form_sel)),
+        "selection moved"
+    );
+    app.update(ch('x'));
+    assert!(app.body.get("companiesFilters").is_none());
+    assert!(
+        is_year(app.form_rows().get(app.form_sel)),
+        "selection moved after clearing"
+    );
+}
