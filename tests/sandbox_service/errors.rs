@@ -292,6 +292,10 @@ async fn plans_empty_bodies_not_found_and_validation() {
     .await;
     assert_eq!(s, 413);
     assert!(!detail(&v).is_empty());
+    // the same body with no token: the 403 reaches the client, not a broken pipe
+    let (s, _, _, e) = call(post.clone(), url("/v2/lookup/companies"), None, Some(&big)).await;
+    assert_eq!(s, 403);
+    assert!(matches!(e, ApiError::MissingToken), "{e:?}");
     // still alive
     assert!(client(&h, RICH).credit_balance().await.is_ok());
     h.shutdown().await;

@@ -46,6 +46,8 @@ pub mod texts {
     pub const METHOD_NOT_ALLOWED: &str = "Method Not Allowed";
     /// 413: body above the limit.
     pub const TOO_LARGE: &str = "Request body too large";
+    /// 400: the request body stream broke off while being read (FastAPI's text).
+    pub const BODY_UNREADABLE: &str = "There was an error parsing the body";
     /// 429: per-minute limit.
     pub const RATE_LIMITED: &str = "Rate limit exceeded: too many requests per minute";
     /// 429: daily allowance used up.

@@ -8,9 +8,10 @@
 //! - [`spawn`]: a sandbox with a given [`SandboxConfig`] on a free port (tests), stopped by
 //!   [`SandboxHandle::shutdown`] or on drop.
 //!
-//! Request path of every endpoint (see `routes`): authenticate (§5) → count against the
-//! limits (429) → read the body (413 above the limit) → parse and validate (422) → plan check
-//! (400/403) → engine → charge (402 charges nothing) → answer.
+//! Request path of every endpoint (see `routes`): read the body (a too-large one is drained up
+//! to 4× the limit so the client gets its answer, not a broken pipe) → authenticate (§5) →
+//! count against the limits (429) → 413 above the body limit → parse and validate (422) →
+//! plan check (400/403) → engine → charge (402 charges nothing) → answer.
 
 pub mod accounts;
 pub mod auth;

@@ -40,27 +40,73 @@ impl FromRequest<Arc<AppState>> for Call {
 
     async fn from_request(req: Request, state: &Arc<AppState>) -> Result<Self, Failure> {
         let (parts, body) = req.into_parts();
-        let account = auth::authenticate(&state.accounts, &parts.headers, &parts.uri)?;
-        account.admit()?;
-        let too_large = || Failure::detail(StatusCode::PAYLOAD_TOO_LARGE, texts::TOO_LARGE);
+        // The body is read (or drained) before any rejection is answered: a server that answers
+        // and closes while the client is still writing makes the client see a broken pipe
+        // instead of the 401/429/413 it was sent.
         let declared = parts
             .headers
             .get(axum::http::header::CONTENT_LENGTH)
             .and_then(|v| v.to_str().ok())
             .and_then(|v| v.parse::<u64>().ok());
-        if declared.is_some_and(|n| n > state.body_limit as u64) {
-            return Err(too_large());
-        }
-        let body = axum::body::to_bytes(body, state.body_limit)
-            .await
-            .map_err(|_| too_large())?;
+        let body = read_body(body, declared, state.body_limit).await;
+        let account = auth::authenticate(&state.accounts, &parts.headers, &parts.uri)?;
+        account.admit()?;
         Ok(Call {
             account,
             headers: parts.headers,
-            body,
+            body: body?,
         })
     }
 }
+
+/// Reads a request body of at most `limit` bytes. A larger one (declared or streamed) is
+/// drained up to [`DRAIN_FACTOR`]` × limit` bytes, so the client can finish writing and read the
+/// 413, and then refused; past that the connection is let go unread.
+///
+/// Errors: 413 `Request body too large` above the limit; 400 when the body stream breaks.
+async fn read_body(
+    body: axum::body::Body,
+    declared: Option<u64>,
+    limit: usize,
+) -> Result<Bytes, Failure> {
+    use futures::StreamExt;
+    let too_large = || Failure::detail(StatusCode::PAYLOAD_TOO_LARGE, texts::TOO_LARGE);
+    let drain_cap = limit.saturating_mul(DRAIN_FACTOR);
+    if declared.is_some_and(|n| n > drain_cap as u64) {
+        return Err(too_large());
+    }
+    let mut over = declared.is_some_and(|n| n > limit as u64);
+    let mut buf = Vec::with_capacity(if over {
+        0
+    } else {
+        declared.unwrap_or(0) as usize
+    });
+    let mut seen = 0usize;
+    let mut stream = body.into_data_stream();
+    while let Some(chunk) = stream.next().await {
+        let chunk =
+            chunk.map_err(|_| Failure::detail(StatusCode::BAD_REQUEST, texts::BODY_UNREADABLE))?;
+        seen = seen.saturating_add(chunk.len());
+        if seen > drain_cap {
+            return Err(too_large());
+        }
+        if !over && seen > limit {
+            over = true;
+            buf = Vec::new();
+        }
+        if !over {
+            buf.extend_from_slice(&chunk);
+        }
+    }
+    if over {
+        Err(too_large())
+    } else {
+        Ok(Bytes::from(buf))
+    }
+}
+
+/// How many times the body limit a too-large body is still read (and thrown away) for.
+const DRAIN_FACTOR: usize = 4;
 
 /// Last guard: a panic in a handler becomes a 500 JSON answer, never a dropped connection.
 async fn catch_panic(req: Request, next: Next) -> Response {
