@@ -22,7 +22,9 @@ use std::time::Instant;
 
 use anyhow::Context;
 
-use super::format::{CompanyRow, DATASET_FILE, Dataset, FORMAT_VERSION, Reference};
+use super::format::{
+    CompanyRow, DATASET_FILE, Dataset, FORMAT_VERSION, Reference, postcard_frames,
+};
 use sources::{Merged, Raw};
 use util::{scrub, truncate_words};
 
@@ -52,8 +54,9 @@ pub fn run(args: BuildArgs) -> anyhow::Result<()> {
     let start = Instant::now();
     let data = args.data.as_path();
     let dataset = build_dataset(data)?;
-    let bytes = postcard::to_allocvec(&dataset).context("serializing the dataset")?;
-    let size = write_atomically(&args.out, &bytes)?;
+    let frames = postcard_frames(&dataset).context("serializing the dataset")?;
+    let raw_size: usize = frames.iter().map(Vec::len).sum();
+    let size = write_atomically(&args.out, &frames)?;
     let mut per_source: BTreeMap<&str, usize> = BTreeMap::new();
     for c in &dataset.companies {
         for s in &c.sources {
@@ -83,22 +86,26 @@ pub fn run(args: BuildArgs) -> anyhow::Result<()> {
         "wrote {} ({:.2} MB; {:.1} MB uncompressed) in {:.1} s",
         args.out.join(DATASET_FILE).display(),
         size as f64 / 1e6,
-        bytes.len() as f64 / 1e6,
+        raw_size as f64 / 1e6,
         start.elapsed().as_secs_f64()
     );
     Ok(())
 }
 
-/// Compresses with zstd (level 19, long-distance matching, 16 MiB window so that decoding needs
-/// little memory; the frame records its content size) into a temp file in `out`, then renames it
-/// to `out/dataset.postcard.zst`. Returns the compressed size in bytes.
-fn write_atomically(out: &Path, bytes: &[u8]) -> anyhow::Result<u64> {
+/// Compresses each frame with zstd (level 19, long-distance matching, 16 MiB window so that
+/// decoding needs little memory; each frame records its content size), concatenates them into a
+/// temp file in `out`, then renames it to `out/dataset.postcard.zst`. Returns the compressed
+/// size in bytes.
+fn write_atomically(out: &Path, frames: &[Vec<u8>]) -> anyhow::Result<u64> {
     use zstd::zstd_safe::CParameter;
     std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
     let mut c = zstd::bulk::Compressor::new(19)?;
     c.set_parameter(CParameter::EnableLongDistanceMatching(true))?;
     c.set_parameter(CParameter::WindowLog(24))?;
-    let compressed = c.compress(bytes).context("zstd compression")?;
+    let mut compressed = Vec::new();
+    for frame in frames {
+        compressed.extend(c.compress(frame).context("zstd compression")?);
+    }
     let mut tmp = tempfile::NamedTempFile::new_in(out)
         .with_context(|| format!("temp file in {}", out.display()))?;
     tmp.write_all(&compressed)?;
@@ -505,8 +512,7 @@ mod tests {
             .join("assets")
             .join(DATASET_FILE);
         let bytes = std::fs::read(&path).expect("assets/dataset.postcard.zst is committed");
-        let raw = zstd::decode_all(bytes.as_slice()).expect("zstd");
-        let ds: Dataset = postcard::from_bytes(&raw).expect("postcard");
+        let ds: Dataset = super::super::load::decode(&bytes).expect("the asset decodes");
         assert_eq!(ds.version, FORMAT_VERSION);
         assert!(
             ds.companies.len() >= 39_000,

@@ -1,23 +1,65 @@
 //! The on-disk format of the sandbox dataset in `assets/` (written by [`super::build`], read by
 //! [`super::load`]).
 //!
-//! `assets/dataset.postcard.zst`: one [`Dataset`] value, serialized with postcard and compressed
-//! with zstd. Postcard keeps parsing of ~40,000 companies well inside the 500 ms start-up budget;
-//! zstd keeps the committed file small. Generated fields (those no open source has) are generated
-//! at build time, deterministically from the domain, so the asset is the single truth and the
-//! sandbox does no random work at start-up except generating people (see `load`).
+//! `assets/dataset.postcard.zst` is a sequence of zstd frames (one valid `.zst` stream, so
+//! `zstd -d` reads it whole), each holding one postcard value:
+//! - frame 0: a [`Header`]: the format version (first, so another version is refused before
+//!   anything else is parsed), the number of company frames, and the reference data;
+//! - frames 1..: a `Vec<CompanyRow>` of up to [`COMPANIES_PER_FRAME`] companies each, in
+//!   domain order.
 //!
-//! Bump [`FORMAT_VERSION`] whenever a struct here changes; the loader refuses other versions.
+//! The company frames are independent so that start-up decompresses and parses them on every
+//! core at once. Postcard keeps parsing ~40,000 companies fast; zstd keeps the committed file
+//! small. Generated fields (those no open source has) are generated at build time,
+//! deterministically from the domain, so the asset is the single truth and the sandbox does no
+//! random work at start-up except generating people (see `load`).
+//!
+//! Bump [`FORMAT_VERSION`] whenever a struct here or the frame layout changes; the loader
+//! refuses other versions.
 
 use serde::{Deserialize, Serialize};
 
 /// Version of this format; stored in [`Dataset::version`].
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
 
 /// File name of the dataset inside `assets/`.
 pub const DATASET_FILE: &str = "dataset.postcard.zst";
 
-/// The whole sandbox dataset: companies plus reference data.
+/// Companies per company frame of the asset (the last frame may hold fewer).
+pub const COMPANIES_PER_FRAME: usize = 5_000;
+
+/// Frame 0 of the asset.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct Header {
+    /// Must equal [`FORMAT_VERSION`].
+    pub version: u32,
+    /// Number of company frames that follow.
+    pub company_frames: u32,
+    /// Number of companies in them, all frames together.
+    pub companies: u32,
+    /// Reference data: `/v2/data-fields` and the vocabularies of the autocompletes.
+    pub reference: Reference,
+}
+
+/// The uncompressed frames of `ds` in asset order: the postcard bytes of its [`Header`], then of
+/// each chunk of [`COMPANIES_PER_FRAME`] companies. Errors only if serialization fails.
+pub fn postcard_frames(ds: &Dataset) -> Result<Vec<Vec<u8>>, postcard::Error> {
+    let chunks: Vec<&[CompanyRow]> = ds.companies.chunks(COMPANIES_PER_FRAME).collect();
+    let header = Header {
+        version: ds.version,
+        company_frames: chunks.len() as u32,
+        companies: ds.companies.len() as u32,
+        reference: ds.reference.clone(),
+    };
+    let mut frames = vec![postcard::to_stdvec(&header)?];
+    for chunk in chunks {
+        frames.push(postcard::to_stdvec(chunk)?);
+    }
+    Ok(frames)
+}
+
+/// The whole sandbox dataset in memory: companies plus reference data (the asset stores it as
+/// a [`Header`] and company frames, see the module docs).
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct Dataset {
     /// Must equal [`FORMAT_VERSION`].

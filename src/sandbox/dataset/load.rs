@@ -1,14 +1,17 @@
 //! Loads the dataset into memory and indexes it: [`Db`].
 //!
 //! `Db::load_embedded()` decodes the asset compiled into the binary
-//! (`assets/dataset.postcard.zst`: zstd, then postcard, see [`super::format`]); `Db::from_dataset`
+//! (`assets/dataset.postcard.zst`: zstd frames of postcard values, see [`super::format`]),
+//! its company frames on every core; `Db::from_dataset`
 //! indexes any [`Dataset`] (tests build tiny ones by hand). Indexing interns repeated strings,
 //! builds compact per-company columns, the domain/alias/handle maps, the autocomplete
 //! structures, and generates the synthetic people (see [`crate::sandbox::engine`]).
 
 use anyhow::{Context, bail};
 
-use super::format::{CompanyRow, DATASET_FILE, Dataset, FORMAT_VERSION, Reference};
+use super::format::{
+    CompanyRow, DATASET_FILE, Dataset, FORMAT_VERSION, Header, Reference, postcard_frames,
+};
 use crate::sandbox::engine::autocomplete::Autocompletes;
 use crate::sandbox::engine::index::{self, CompanyCols, Index, RowView, Vocab};
 use crate::sandbox::engine::people::People;
@@ -61,15 +64,29 @@ impl Db {
     /// order; for the start-up benchmark (issue 3, "Speed").
     pub fn load_embedded_timed() -> anyhow::Result<(Db, Vec<(&'static str, std::time::Duration)>)> {
         let mut phases = Phases::new();
-        let raw = decompress(EMBEDDED)?;
-        phases.mark("decompress");
-        // Strings are borrowed from `raw` while indexing; only what the engine keeps is copied.
-        let view: DatasetView<'_> =
-            postcard::from_bytes(&raw).with_context(|| format!("parsing assets/{DATASET_FILE}"))?;
-        phases.mark("parse");
-        let db = Db::build(&view.companies, view.reference, &mut phases);
-        drop(view.companies);
-        drop(raw);
+        let frames = split_frames(EMBEDDED)?;
+        let header = decode_header(frames[0])?;
+        phases.mark("header and reference");
+        // The company frames are independent: decompress them on every core, then parse them
+        // on every core (strings stay borrowed from the buffers while indexing; only what the
+        // engine keeps is copied).
+        let buffers = par_map(&frames[1..], |f| decompress_frame(f))
+            .into_iter()
+            .collect::<anyhow::Result<Vec<Vec<u8>>>>()?;
+        phases.mark("decompress (parallel)");
+        let parsed = par_map(&buffers, |b| postcard::from_bytes::<Vec<RowView<'_>>>(b));
+        let mut views: Vec<RowView<'_>> = Vec::with_capacity(header.companies as usize);
+        for (i, part) in parsed.into_iter().enumerate() {
+            views.extend(part.with_context(|| {
+                format!("parsing company frame {} of assets/{DATASET_FILE}", i + 1)
+            })?);
+        }
+        check_counts(&header, frames.len() - 1, views.len())?;
+        phases.mark("parse (parallel)");
+        let db = Db::build(&views, header.reference, &mut phases);
+        drop(views);
+        drop(buffers);
+        release_freed_memory();
         phases.mark("drop temporaries");
         Ok((db, phases.done))
     }
@@ -85,16 +102,18 @@ impl Db {
     fn build(views: &[RowView<'_>], reference: Reference, phases: &mut Phases) -> Db {
         // The slim owned rows depend on nothing else: build them on their own thread while
         // the columns, key maps, people and autocompletes are built.
-        std::thread::scope(|s| {
+        let refs = &reference;
+        let (companies, vocab, cols, index, people, ac) = std::thread::scope(|s| {
             let slim = s.spawn(|| {
                 let t = std::time::Instant::now();
                 let v = views.iter().map(RowView::slim).collect::<Vec<CompanyRow>>();
                 (v, t.elapsed())
             });
-            let (vocab, mut cols, index) = index::build(views, &reference);
-            phases.mark("index (intern, columns, maps)");
-            let people_vocab = People::vocab(&reference);
-            phases.mark("people vocab");
+            // The people vocabulary depends on the reference data only.
+            let people_vocab = s.spawn(|| People::vocab(refs));
+            let (vocab, mut cols, index) = index::build(views, refs);
+            let people_vocab = people_vocab.join().expect("people vocabulary thread");
+            phases.mark("index (intern, columns, maps) | people vocab");
             // People and autocompletes need the columns; they are independent of each other.
             let ((people, ranges), ac) = std::thread::scope(|s2| {
                 let people = s2.spawn(|| {
@@ -102,7 +121,7 @@ impl Db {
                     (people_vocab.clone().generate(views, &cols), t.elapsed())
                 });
                 let t = std::time::Instant::now();
-                let ac = Autocompletes::build(views, &reference, &vocab, &people_vocab, &cols);
+                let ac = Autocompletes::build(views, refs, &vocab, &people_vocab, &cols);
                 phases.extra("  (thread) autocompletes", t.elapsed());
                 let (people, people_time) = people.join().expect("people thread");
                 phases.extra("  (thread) people", people_time);
@@ -115,16 +134,17 @@ impl Db {
             let (companies, slim_time) = slim.join().expect("slim rows thread");
             phases.extra("  (thread, from the start) slim rows", slim_time);
             phases.mark("wait for slim rows");
-            Db {
-                companies,
-                reference,
-                vocab,
-                cols,
-                index,
-                people,
-                ac,
-            }
-        })
+            (companies, vocab, cols, index, people, ac)
+        });
+        Db {
+            companies,
+            reference,
+            vocab,
+            cols,
+            index,
+            people,
+            ac,
+        }
     }
 
     /// Number of companies.
@@ -169,6 +189,17 @@ impl Db {
     }
 }
 
+/// Hands the memory freed after loading (the ~60 MB decompressed asset, the borrowed row views,
+/// the build-only maps, most of it freed on threads that have ended) back to the system at once,
+/// rather than after mimalloc's purge delay: resident memory after start-up is one of the
+/// sandbox's targets (issue 3, "Speed").
+#[allow(unsafe_code)]
+fn release_freed_memory() {
+    // SAFETY: `mi_collect` only walks mimalloc's own free lists and segments (the global
+    // allocator, see `crate::GLOBAL`); it takes no pointers and has no preconditions.
+    unsafe { libmimalloc_sys::mi_collect(true) }
+}
+
 /// Wall-clock times of the load phases.
 struct Phases {
     last: std::time::Instant,
@@ -194,21 +225,49 @@ impl Phases {
     }
 }
 
-/// The asset parsed with its strings borrowed from the decompressed bytes (same layout as
-/// [`Dataset`]).
-#[derive(serde::Deserialize)]
-struct DatasetView<'a> {
-    #[allow(dead_code)]
-    version: u32,
-    #[serde(borrow)]
-    companies: Vec<RowView<'a>>,
-    reference: Reference,
+/// Splits an asset into its zstd frames (see [`super::format`]); errors when it holds none or
+/// its bytes end inside a frame.
+fn split_frames(mut bytes: &[u8]) -> anyhow::Result<Vec<&[u8]>> {
+    let mut frames = Vec::new();
+    while !bytes.is_empty() {
+        let n = zstd::zstd_safe::find_frame_compressed_size(bytes).map_err(|code| {
+            anyhow::anyhow!(
+                "assets/{DATASET_FILE}: frame {} is not a whole zstd frame ({})",
+                frames.len(),
+                zstd::zstd_safe::get_error_name(code)
+            )
+        })?;
+        let (frame, rest) = bytes.split_at(n);
+        frames.push(frame);
+        bytes = rest;
+    }
+    if frames.is_empty() {
+        bail!("assets/{DATASET_FILE} is empty");
+    }
+    Ok(frames)
 }
 
-/// Decompresses an asset and checks its [`FORMAT_VERSION`]; returns the postcard bytes.
-fn decompress(bytes: &[u8]) -> anyhow::Result<Vec<u8>> {
-    let raw = zstd::stream::decode_all(bytes)
-        .with_context(|| format!("decompressing assets/{DATASET_FILE}"))?;
+/// Decompresses one zstd frame into a buffer of the exact size its header declares (no growing
+/// and copying of a large buffer); falls back to streaming when the size is not there.
+fn decompress_frame(frame: &[u8]) -> anyhow::Result<Vec<u8>> {
+    let context = || format!("decompressing assets/{DATASET_FILE}");
+    match zstd::zstd_safe::get_frame_content_size(frame) {
+        Ok(Some(size)) if size <= MAX_FRAME_SIZE => {
+            zstd::bulk::decompress(frame, size as usize).with_context(context)
+        }
+        _ => zstd::stream::decode_all(frame).with_context(context),
+    }
+}
+
+/// Largest decompressed frame the loader allocates up front for (bytes); the real ones are
+/// about 8 MB.
+const MAX_FRAME_SIZE: u64 = 1 << 30;
+
+/// Decompresses and parses frame 0; refuses another [`FORMAT_VERSION`] before parsing the rest.
+fn decode_header(frame: &[u8]) -> anyhow::Result<Header> {
+    let raw = decompress_frame(frame)?;
+    // The version is the first field: check it alone first, so an asset of another format
+    // gives a clear error rather than a parse failure.
     let (version, _) = postcard::take_from_bytes::<u32>(&raw)
         .with_context(|| format!("reading the version of assets/{DATASET_FILE}"))?;
     if version != FORMAT_VERSION {
@@ -217,32 +276,76 @@ fn decompress(bytes: &[u8]) -> anyhow::Result<Vec<u8>> {
              {FORMAT_VERSION}: rebuild the dataset"
         );
     }
-    Ok(raw)
+    postcard::from_bytes(&raw)
+        .with_context(|| format!("parsing the header of assets/{DATASET_FILE}"))
 }
 
-/// Decompresses and parses an asset; refuses another [`FORMAT_VERSION`].
+/// Errors unless the asset has as many company frames and companies as its header says.
+fn check_counts(header: &Header, frames: usize, companies: usize) -> anyhow::Result<()> {
+    if frames != header.company_frames as usize || companies != header.companies as usize {
+        bail!(
+            "assets/{DATASET_FILE} is truncated or damaged: its header announces {} company \
+             frames and {} companies, it holds {frames} and {companies}",
+            header.company_frames,
+            header.companies
+        );
+    }
+    Ok(())
+}
+
+/// `f` over `items` on up to `available_parallelism()` scoped threads, each taking a contiguous
+/// share; results in the order of `items`.
+fn par_map<'a, T: Sync, R: Send>(items: &'a [T], f: impl Fn(&'a T) -> R + Sync) -> Vec<R> {
+    let threads = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1)
+        .clamp(1, items.len().max(1));
+    if threads == 1 {
+        return items.iter().map(f).collect();
+    }
+    let share = items.len().div_ceil(threads);
+    let f = &f;
+    std::thread::scope(|s| {
+        let parts: Vec<_> = items
+            .chunks(share)
+            .map(|part| s.spawn(move || part.iter().map(f).collect::<Vec<R>>()))
+            .collect();
+        parts
+            .into_iter()
+            .flat_map(|h| h.join().expect("loader thread"))
+            .collect()
+    })
+}
+
+/// Decompresses and parses a whole asset into an owned [`Dataset`] (the build's self-check and
+/// tests); refuses another [`FORMAT_VERSION`] and truncated assets.
 pub fn decode(bytes: &[u8]) -> anyhow::Result<Dataset> {
-    let raw = zstd::stream::decode_all(bytes)
-        .with_context(|| format!("decompressing assets/{DATASET_FILE}"))?;
-    // The version is the first field: check it before parsing the rest, so an asset of
-    // another format gives a clear error rather than a parse failure.
-    let (version, _) = postcard::take_from_bytes::<u32>(&raw)
-        .with_context(|| format!("reading the version of assets/{DATASET_FILE}"))?;
-    if version != FORMAT_VERSION {
-        bail!(
-            "assets/{DATASET_FILE} has format version {version}, this build reads version \
-             {FORMAT_VERSION}: rebuild the dataset"
-        );
+    let frames = split_frames(bytes)?;
+    let header = decode_header(frames[0])?;
+    let mut companies: Vec<CompanyRow> = Vec::with_capacity(header.companies as usize);
+    for (i, frame) in frames[1..].iter().enumerate() {
+        let raw = decompress_frame(frame)?;
+        let part: Vec<CompanyRow> = postcard::from_bytes(&raw)
+            .with_context(|| format!("parsing company frame {} of assets/{DATASET_FILE}", i + 1))?;
+        companies.extend(part);
     }
-    let ds: Dataset =
-        postcard::from_bytes(&raw).with_context(|| format!("parsing assets/{DATASET_FILE}"))?;
-    Ok(ds)
+    check_counts(&header, frames.len() - 1, companies.len())?;
+    Ok(Dataset {
+        version: header.version,
+        companies,
+        reference: header.reference,
+    })
 }
 
-/// Serializes and compresses a dataset the way the asset is stored (for tests and the build).
-pub fn encode(ds: &Dataset) -> anyhow::Result<Vec<u8>> {
-    let raw = postcard::to_stdvec(ds).context("serializing the dataset")?;
-    zstd::stream::encode_all(&raw[..], 3).context("compressing the dataset")
+/// Serializes and compresses a dataset the way the asset is stored, each frame at zstd `level`
+/// (the build uses 19, tests 3).
+pub fn encode(ds: &Dataset, level: i32) -> anyhow::Result<Vec<u8>> {
+    let mut out = Vec::new();
+    let mut c = zstd::bulk::Compressor::new(level).context("starting zstd")?;
+    for frame in postcard_frames(ds).context("serializing the dataset")? {
+        out.extend(c.compress(&frame).context("compressing the dataset")?);
+    }
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -255,15 +358,43 @@ mod tests {
             version: FORMAT_VERSION + 1,
             ..Default::default()
         };
-        let err = decode(&encode(&ds).unwrap()).unwrap_err().to_string();
+        let err = decode(&encode(&ds, 3).unwrap()).unwrap_err().to_string();
         assert!(err.contains("format version"), "{err}");
         let ok = Dataset {
             version: FORMAT_VERSION,
             ..Default::default()
         };
         assert_eq!(
-            decode(&encode(&ok).unwrap()).unwrap().version,
+            decode(&encode(&ok, 3).unwrap()).unwrap().version,
             FORMAT_VERSION
         );
+    }
+
+    /// Companies survive the frame split in order; a cut asset or a missing frame is refused
+    /// with an error that says so.
+    #[test]
+    fn frames_round_trip_and_damage_is_named() {
+        use crate::sandbox::dataset::format::COMPANIES_PER_FRAME;
+        let ds = Dataset {
+            version: FORMAT_VERSION,
+            companies: (0..COMPANIES_PER_FRAME + 3)
+                .map(|i| CompanyRow {
+                    domain: format!("c{i}.com"),
+                    ..Default::default()
+                })
+                .collect(),
+            ..Default::default()
+        };
+        let bytes = encode(&ds, 1).unwrap();
+        let back = decode(&bytes).unwrap();
+        assert_eq!(back.companies.len(), COMPANIES_PER_FRAME + 3);
+        assert_eq!(back.companies[COMPANIES_PER_FRAME + 2].domain, "c5002.com");
+        let frames = split_frames(&bytes).unwrap();
+        assert_eq!(frames.len(), 3);
+        let cut = decode(&bytes[..bytes.len() - 5]).unwrap_err().to_string();
+        assert!(cut.contains("not a whole zstd frame"), "{cut}");
+        let missing = bytes.len() - frames[2].len();
+        let short = decode(&bytes[..missing]).unwrap_err().to_string();
+        assert!(short.contains("truncated or damaged"), "{short}");
     }
 }

@@ -41,6 +41,15 @@ pub struct TextIndex {
     tri_entries: Vec<u32>,
 }
 
+/// The first eight bytes of `s` as a big-endian number, zero-padded: ordering these agrees
+/// with ordering the strings whenever the numbers differ.
+fn prefix8(s: &str) -> u64 {
+    let mut b = [0u8; 8];
+    let n = s.len().min(8);
+    b[..n].copy_from_slice(&s.as_bytes()[..n]);
+    u64::from_be_bytes(b)
+}
+
 fn tri(w: &[u8]) -> u32 {
     (w[0] as u32) << 16 | (w[1] as u32) << 8 | w[2] as u32
 }
@@ -91,9 +100,16 @@ impl TextIndex {
             pairs.extend(seen.iter().map(|&t| (t, e)));
             ix.entries.push((f.into(), item, rank));
         }
-        let mut keys = std::mem::take(&mut ix.keys);
-        keys.sort_unstable_by(|a, b| ix.key(*a).cmp(ix.key(*b)).then(a.0.cmp(&b.0)));
-        ix.keys = keys;
+        // Sorted by text: on the first eight bytes as one number first, the whole text only on
+        // a tie (most comparisons then cost no string compare).
+        let mut keyed: Vec<(u64, (u32, u32))> =
+            ix.keys.iter().map(|&k| (prefix8(ix.key(k)), k)).collect();
+        keyed.sort_unstable_by(|a, b| {
+            a.0.cmp(&b.0)
+                .then_with(|| ix.key(a.1).cmp(ix.key(b.1)))
+                .then(a.1.0.cmp(&b.1.0))
+        });
+        ix.keys = keyed.into_iter().map(|(_, k)| k).collect();
         ix.entries.shrink_to_fit();
         pairs.sort_unstable();
         for (k, e) in pairs {
@@ -281,12 +297,27 @@ impl Autocompletes {
         cols: &[CompanyCols],
     ) -> Autocompletes {
         let rank: Vec<u32> = cols.iter().map(|c| c.default_rank).collect();
-        let company_index = TextIndex::build(
-            companies
-                .iter()
-                .enumerate()
-                .flat_map(|(i, c)| [(c.name, i as u32, rank[i]), (c.domain, i as u32, rank[i])]),
-        );
+        // The company index is the largest: it is built on its own thread meanwhile.
+        std::thread::scope(|s| {
+            let company_index = s.spawn(|| {
+                TextIndex::build(companies.iter().enumerate().flat_map(|(i, c)| {
+                    [(c.name, i as u32, rank[i]), (c.domain, i as u32, rank[i])]
+                }))
+            });
+            let mut ac = Autocompletes::build_small(companies, reference, vocab, people, cols);
+            ac.companies = company_index.join().expect("company autocomplete thread");
+            ac
+        })
+    }
+
+    /// Every index but the companies'.
+    fn build_small(
+        companies: &[RowView<'_>],
+        reference: &Reference,
+        vocab: &Vocab,
+        people: &People,
+        cols: &[CompanyCols],
+    ) -> Autocompletes {
         let mut kw_count = vec![0u32; vocab.keywords.len()];
         for c in cols {
             for &k in c.keywords.iter() {
@@ -391,7 +422,7 @@ impl Autocompletes {
                 .map(|(i, l)| (l.name.as_str(), i as u32, ranks[i])),
         );
         Autocompletes {
-            companies: company_index,
+            companies: TextIndex::default(),
             keywords,
             job_titles,
             skills,

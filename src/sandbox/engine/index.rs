@@ -701,6 +701,45 @@ fn sorted_ids(it: impl Iterator<Item = u32>) -> Box<[u32]> {
     v.into_boxed_slice()
 }
 
+/// The `fieldsExist` names [`company_cols`] decides presence for, in the order of its flags.
+const PRESENCE_FIELDS: [&str; 25] = [
+    "companySize",
+    "countries",
+    "departmentSizes",
+    "description",
+    "emails",
+    "faxes",
+    "impressum",
+    "industries",
+    "industryCategories",
+    "keywords",
+    "legalName",
+    "linkedinIndustry",
+    "locations",
+    "logo",
+    "medias",
+    "mobileApps",
+    "name",
+    "phones",
+    "primaryCountry",
+    "revenue",
+    "rootUrl",
+    "technologies",
+    "technologyCategories",
+    "webTraffic",
+    "yearFounded",
+];
+
+/// The [`CompanyCols::fields`] bits of the flags of [`PRESENCE_FIELDS`] (the name lookups done
+/// once, not once per company).
+fn presence_bits(present: &[bool; PRESENCE_FIELDS.len()]) -> u32 {
+    static BITS: std::sync::LazyLock<[u32; PRESENCE_FIELDS.len()]> =
+        std::sync::LazyLock::new(|| PRESENCE_FIELDS.map(|n| company_field_bit(n).unwrap_or(0)));
+    BITS.iter()
+        .zip(present)
+        .fold(0, |acc, (bit, on)| if *on { acc | bit } else { acc })
+}
+
 fn company_cols(v: &mut Vocab, row: &RowView<'_>) -> CompanyCols {
     let country = v.countries.intern(row.country);
     let mut countries: Vec<u32> = vec![country];
@@ -747,40 +786,35 @@ fn company_cols(v: &mut Vocab, row: &RowView<'_>) -> CompanyCols {
         .iter()
         .map(|(d, n)| (department_index(d), *n))
         .collect();
-    let mut fields = 0u32;
-    let mut set = |name: &str, present: bool| {
-        if present && let Some(b) = company_field_bit(name) {
-            fields |= b;
-        }
-    };
-    set("companySize", true);
-    set("countries", !countries.is_empty());
-    set("departmentSizes", !row.department_sizes.is_empty());
-    set("description", !row.description.trim().is_empty());
-    set("emails", !row.emails.is_empty());
-    set("faxes", false);
-    set("impressum", IMPRESSUM_COUNTRIES.contains(&row.country));
-    set("industries", !row.industries.is_empty());
-    set("industryCategories", !row.industry_categories.is_empty());
-    set("keywords", !row.keywords.is_empty());
-    set("legalName", row.legal_name.is_some());
-    set("linkedinIndustry", row.linkedin_industry.is_some());
-    set("locations", true);
-    set("logo", true);
-    set("medias", !row.medias.is_empty());
-    set("mobileApps", !row.mobile_apps.is_empty());
-    set("name", !row.name.is_empty());
-    set("phones", !row.phones.is_empty());
-    set("primaryCountry", !row.country.is_empty());
-    set("revenue", true);
-    set("rootUrl", true);
-    set("technologies", !row.technologies.is_empty());
-    set(
-        "technologyCategories",
-        !row.technology_categories.is_empty(),
-    );
-    set("webTraffic", row.traffic.visits > 0);
-    set("yearFounded", row.year_founded.is_some());
+    // One flag per name of `PRESENCE_FIELDS`, in that order.
+    let present: [bool; PRESENCE_FIELDS.len()] = [
+        true,                                       // companySize
+        !countries.is_empty(),                      // countries
+        !row.department_sizes.is_empty(),           // departmentSizes
+        !row.description.trim().is_empty(),         // description
+        !row.emails.is_empty(),                     // emails
+        false,                                      // faxes
+        IMPRESSUM_COUNTRIES.contains(&row.country), // impressum
+        !row.industries.is_empty(),                 // industries
+        !row.industry_categories.is_empty(),        // industryCategories
+        !row.keywords.is_empty(),                   // keywords
+        row.legal_name.is_some(),                   // legalName
+        row.linkedin_industry.is_some(),            // linkedinIndustry
+        true,                                       // locations
+        true,                                       // logo
+        !row.medias.is_empty(),                     // medias
+        !row.mobile_apps.is_empty(),                // mobileApps
+        !row.name.is_empty(),                       // name
+        !row.phones.is_empty(),                     // phones
+        !row.country.is_empty(),                    // primaryCountry
+        true,                                       // revenue
+        true,                                       // rootUrl
+        !row.technologies.is_empty(),               // technologies
+        !row.technology_categories.is_empty(),      // technologyCategories
+        row.traffic.visits > 0,                     // webTraffic
+        row.year_founded.is_some(),                 // yearFounded
+    ];
+    let fields = presence_bits(&present);
     let ordered = |int: &mut Interner, list: &[&str]| -> Box<[u32]> {
         let mut out: Vec<u32> = Vec::with_capacity(list.len());
         for x in list {
