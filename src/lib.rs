@@ -6,12 +6,7 @@
 //! - [`tui`]: the explorer. Talks to the service, real or sandbox, over HTTP only.
 #![deny(unsafe_code)]
 
-/// The process allocator: mimalloc. Loading the sandbox makes about a million small
-/// allocations (strings, id lists, index entries) and a 1000-domain lookup about 95,000; with
-/// glibc's allocator they were a quarter of start-up and of lookup time (issue 3, "Speed").
-#[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
+pub(crate) mod alloc;
 pub mod api;
 pub mod sandbox;
 pub mod tui;

@@ -63,6 +63,7 @@ impl Db {
     /// [`Db::load_embedded`], also returning how long each phase took (phase name, time), in
     /// order; for the start-up benchmark (issue 3, "Speed").
     pub fn load_embedded_timed() -> anyhow::Result<(Db, Vec<(&'static str, std::time::Duration)>)> {
+        crate::alloc::begin_bulk_load();
         let mut phases = Phases::new();
         let frames = split_frames(EMBEDDED)?;
         let header = decode_header(frames[0])?;
@@ -86,7 +87,7 @@ impl Db {
         let db = Db::build(&views, header.reference, &mut phases);
         drop(views);
         drop(buffers);
-        release_freed_memory();
+        crate::alloc::end_bulk_load();
         phases.mark("drop temporaries");
         Ok((db, phases.done))
     }
@@ -187,17 +188,6 @@ impl Db {
     pub fn reference(&self) -> &Reference {
         &self.reference
     }
-}
-
-/// Hands the memory freed after loading (the ~60 MB decompressed asset, the borrowed row views,
-/// the build-only maps, most of it freed on threads that have ended) back to the system at once,
-/// rather than after mimalloc's purge delay: resident memory after start-up is one of the
-/// sandbox's targets (issue 3, "Speed").
-#[allow(unsafe_code)]
-fn release_freed_memory() {
-    // SAFETY: `mi_collect` only walks mimalloc's own free lists and segments (the global
-    // allocator, see `crate::GLOBAL`); it takes no pointers and has no preconditions.
-    unsafe { libmimalloc_sys::mi_collect(true) }
 }
 
 /// Wall-clock times of the load phases.
