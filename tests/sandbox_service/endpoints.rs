@@ -235,16 +235,28 @@ async fn unknown_company_is_gathered_then_found() {
         }
         other => panic!("expected 201, got {other:?}"),
     }
-    // still gathering right away
+    // still gathering right away, and lookup does not know it yet
     assert!(matches!(
         c.enrich_company(&body).await.unwrap(),
         Enriched::Gathering { .. }
     ));
+    let lookup: LookupCompaniesRequest =
+        req(json!({"domains": ["brand-new-venture-kx.io", "never-enriched-zq.io"]}));
+    let before = c.lookup_companies(&lookup).await.unwrap();
+    assert_eq!(before.total_found, 0);
     tokio::time::sleep(Duration::from_millis(1100)).await;
     match c.enrich_company(&body).await.expect("200 after the delay") {
         Enriched::Found(e) => assert_eq!(e.company.domain, "brand-new-venture-kx.io"),
         other => panic!("expected the company, got {other:?}"),
     }
+    // once gathered, lookup finds it too (and only it)
+    let after = c.lookup_companies(&lookup).await.unwrap();
+    assert_eq!(after.total_found, 1);
+    assert_eq!(
+        after.companies[0].company().map(|x| x.domain.as_str()),
+        Some("brand-new-venture-kx.io")
+    );
+    assert!(after.companies[1].company().is_none());
     h.shutdown().await;
 }
 

@@ -545,6 +545,14 @@ fn gathering_done(st: &AppState, domain: &str) -> bool {
     }
 }
 
+/// `true` when data gathering for `domain` was started (by enrich company) and its delay has
+/// passed; starts nothing.
+fn gathering_finished(st: &AppState, domain: &str) -> bool {
+    let g = st.gathering.lock().unwrap_or_else(|e| e.into_inner());
+    g.get(domain)
+        .is_some_and(|t| t.elapsed() >= st.enrich_delay)
+}
+
 /// POST /v2/enrich/company (SPEC.md §4.10, §3): 0.1 credit per company found; an unknown
 /// domain answers 201 "Data gathering process has started..." and is known after the
 /// configured delay; an unmatched request without a domain answers 404 with no body.
@@ -630,7 +638,29 @@ async fn lookup_companies(State(st): St, call: Call) -> Answer {
     let req: LookupCompaniesRequest = validation::parse_body(&call.headers, &call.body)?;
     call.account.require_standard(texts::INSUFFICIENT_CREDITS)?;
     let db = st.db.clone();
-    let v = blocking(move || engine_calls::lookup_companies(&db, &req)).await?;
+    let mut v = blocking(move || engine_calls::lookup_companies(&db, &req)).await?;
+    let mut gathered = 0;
+    if let Some(entries) = v.get_mut("companies").and_then(Value::as_array_mut) {
+        for e in entries.iter_mut() {
+            if !e.get("company").is_some_and(Value::is_null) {
+                continue;
+            }
+            let domain = e.get("domain").and_then(Value::as_str).unwrap_or_default();
+            let domain = crate::sandbox::engine::normalize_domain(domain);
+            if gathering_finished(&st, &domain)
+                && let Some(c) = engine_calls::generated_company(&st.db, &domain)?
+            {
+                e["company"] = c;
+                gathered += 1;
+            }
+        }
+    }
+    if let Some(n) = v
+        .get_mut("totalFound")
+        .and_then(|n| n.as_i64().map(|x| (n, x)))
+    {
+        *n.0 = json!(n.1 + gathered);
+    }
     let found = v.get("companies").and_then(Value::as_array).map_or(0, |a| {
         a.iter()
             .filter(|e| e.get("company").is_none_or(|c| !c.is_null()))
