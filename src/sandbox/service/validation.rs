@@ -101,11 +101,69 @@ fn line_col_to_offset(body: &[u8], line: usize, col: usize) -> usize {
     body.len()
 }
 
-/// Deserializes a JSON value into `T`, or the 422 with the pydantic-style entry.
-pub fn from_value<T: DeserializeOwned>(value: Value) -> Result<T, Failure> {
-    let original = value.clone();
-    serde_path_to_error::deserialize::<_, T>(value)
-        .map_err(|e| Failure::invalid(serde_error_entry(&original, &e)))
+/// Deserializes a JSON value into `T`, or the 422 with pydantic-style entries: every problem
+/// found, up to `max_errors` (at least the first).
+pub fn from_value<T: DeserializeOwned>(value: Value, max_errors: usize) -> Result<T, Failure> {
+    let mut work = value.clone();
+    let first = match serde_path_to_error::deserialize::<_, T>(value) {
+        Ok(t) => return Ok(t),
+        Err(e) => serde_error_entry(&work, &e),
+    };
+    // pydantic lists every problem of a body at once; serde stops at the first. So the
+    // offending member is taken out and the body read again for the next problem, until it
+    // reads, a place repeats (a required member taken out), or the member cannot be taken out
+    // (a missing member, an array element: taking it out would shift the later indexes).
+    let mut errors = vec![first];
+    while errors.len() < max_errors {
+        let last = &errors[errors.len() - 1];
+        if last.kind == "missing" || !remove_member(&mut work, &last.loc) {
+            break;
+        }
+        match serde_path_to_error::deserialize::<_, T>(work.clone()) {
+            Ok(_) => break,
+            Err(e) => {
+                let next = serde_error_entry(&work, &e);
+                if errors.iter().any(|x| x.loc == next.loc) {
+                    break;
+                }
+                errors.push(next);
+            }
+        }
+    }
+    Err(Failure::Validation(errors))
+}
+
+/// Most problems one 422 lists.
+const MAX_ERRORS: usize = 20;
+
+/// Largest body (bytes) for which every problem is looked for: each one more costs another
+/// read of the body, so a larger one gets its first problem only.
+const ALL_ERRORS_BODY_LIMIT: usize = 64 * 1024;
+
+/// Removes the object member at `loc` (after `"body"`) from `root`; `false` when `loc` does not
+/// end in a member name of an object that holds it.
+fn remove_member(root: &mut Value, loc: &[LocSegment]) -> bool {
+    let Some((LocSegment::Key(last), parents)) = loc.get(1..).and_then(<[_]>::split_last) else {
+        return false;
+    };
+    let mut v = root;
+    for seg in parents {
+        v = match (seg, v) {
+            (LocSegment::Key(k), Value::Object(m)) => match m.get_mut(k) {
+                Some(x) => x,
+                None => return false,
+            },
+            (LocSegment::Index(i), Value::Array(a)) => match a.get_mut(*i as usize) {
+                Some(x) => x,
+                None => return false,
+            },
+            _ => return false,
+        };
+    }
+    match v {
+        Value::Object(m) => m.remove(last).is_some(),
+        _ => false,
+    }
 }
 
 /// Parses, deserializes and validates a request body (all the steps of this module).
@@ -124,7 +182,12 @@ pub fn parse_body<T: DeserializeOwned + Validate>(
             None,
         )));
     }
-    let req: T = from_value(value)?;
+    let max_errors = if body.len() <= ALL_ERRORS_BODY_LIMIT {
+        MAX_ERRORS
+    } else {
+        1
+    };
+    let req: T = from_value(value, max_errors)?;
     let problems = req.validate();
     if problems.is_empty() {
         Ok(req)
@@ -359,6 +422,39 @@ mod tests {
 
     fn loc(e: &ValidationError) -> String {
         e.path()
+    }
+
+    fn all(body: &str) -> Vec<(String, String)> {
+        match parse_body::<Req>(&HeaderMap::new(), body.as_bytes()) {
+            Err(Failure::Validation(v)) => v.iter().map(|e| (e.kind.clone(), loc(e))).collect(),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    /// Like pydantic, one 422 lists every problem of the body, each once, and no "missing" for
+    /// a member that is there but wrong.
+    #[test]
+    fn every_problem_is_listed() {
+        let kinds = all(r#"{"name":5,"count":"x","bogus":1,"items":[{"size":-1,"nope":1}]}"#);
+        let set: std::collections::BTreeSet<(String, String)> = kinds.iter().cloned().collect();
+        assert_eq!(set.len(), kinds.len(), "{kinds:?}");
+        for want in [
+            ("string_type", "body.name"),
+            ("int_parsing", "body.count"),
+            ("extra_forbidden", "body.bogus"),
+        ] {
+            assert!(
+                set.contains(&(want.0.to_string(), want.1.to_string())),
+                "{want:?} not in {kinds:?}"
+            );
+        }
+        assert!(
+            !set.iter().any(|(k, l)| k == "missing" && l == "body.name"),
+            "{kinds:?}"
+        );
+        // a missing member and a wrong one
+        let kinds = all(r#"{"count":"x"}"#);
+        assert_eq!(kinds.len(), 2, "{kinds:?}");
     }
 
     #[test]
