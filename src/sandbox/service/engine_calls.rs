@@ -110,10 +110,6 @@ pub(crate) fn enrich_person(db: &Db, r: &EnrichPersonRequest) -> Result<Option<V
     db.enrich_person(r).map(|p| to_json(&p)).transpose()
 }
 
-/// Lookup companies (SPEC.md §4.5): the answer; found companies are charged.
-pub(crate) fn lookup_companies(db: &Db, r: &LookupCompaniesRequest) -> Result<Value, Failure> {
-    to_json(&db.lookup_companies(r))
-}
 /// Lookup people (SPEC.md §4.6).
 pub(crate) fn lookup_people(db: &Db, r: &LookupPeopleRequest) -> Result<Value, Failure> {
     to_json(&db.lookup_people(r))

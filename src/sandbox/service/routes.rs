@@ -202,6 +202,25 @@ fn ok(v: Value) -> Answer {
     Ok(axum::Json(v).into_response())
 }
 
+/// A 200 with `v` serialized off the async threads (large answers take milliseconds).
+async fn ok_typed<T: serde::Serialize + Send + 'static>(v: T) -> Answer {
+    let body = blocking(move || {
+        serde_json::to_vec(&v).map_err(|e| {
+            tracing::error!(error = %e, "cannot serialize an answer");
+            Failure::internal()
+        })
+    })
+    .await?;
+    Ok((
+        [(
+            axum::http::header::CONTENT_TYPE,
+            axum::http::HeaderValue::from_static("application/json"),
+        )],
+        body,
+    )
+        .into_response())
+}
+
 /// Runs CPU-bound engine work off the async threads; a panic there becomes a 500.
 async fn blocking<T: Send + 'static>(
     f: impl FnOnce() -> Result<T, Failure> + Send + 'static,
@@ -637,39 +656,38 @@ async fn enrich_person(State(st): St, call: Call) -> Answer {
 async fn lookup_companies(State(st): St, call: Call) -> Answer {
     let req: LookupCompaniesRequest = validation::parse_body(&call.headers, &call.body)?;
     call.account.require_standard(texts::INSUFFICIENT_CREDITS)?;
-    let db = st.db.clone();
-    let mut v = blocking(move || engine_calls::lookup_companies(&db, &req)).await?;
-    let mut gathered = 0;
-    if let Some(entries) = v.get_mut("companies").and_then(Value::as_array_mut) {
-        for e in entries.iter_mut() {
-            if !e.get("company").is_some_and(Value::is_null) {
-                continue;
-            }
-            let domain = e.get("domain").and_then(Value::as_str).unwrap_or_default();
-            let domain = crate::sandbox::engine::normalize_domain(domain);
-            if gathering_finished(&st, &domain)
-                && let Some(c) = engine_calls::generated_company(&st.db, &domain)?
+    // Up to 1000 records: built, completed and (below) serialized off the async threads, and
+    // straight from the typed answer (no intermediate JSON tree).
+    let state = st.clone();
+    let mut answer = blocking(move || {
+        let mut answer = state.db.lookup_companies(&req);
+        // Companies whose data gathering has finished are found too.
+        for e in answer.companies.iter_mut() {
+            if let LookupCompanyEntry::ByDomain { domain, company } = e
+                && company.is_none()
             {
-                e["company"] = c;
-                gathered += 1;
+                let domain = crate::sandbox::engine::normalize_domain(domain);
+                if gathering_finished(&state, &domain)
+                    && let Some(c) = state.db.generated_company(&domain)
+                {
+                    *company = Some(Box::new(c));
+                    answer.total_found += 1;
+                }
             }
         }
-    }
-    if let Some(n) = v
-        .get_mut("totalFound")
-        .and_then(|n| n.as_i64().map(|x| (n, x)))
-    {
-        *n.0 = json!(n.1 + gathered);
-    }
-    let found = v.get("companies").and_then(Value::as_array).map_or(0, |a| {
-        a.iter()
-            .filter(|e| e.get("company").is_none_or(|c| !c.is_null()))
-            .count()
-    });
+        Ok(answer)
+    })
+    .await?;
+    let found = answer
+        .companies
+        .iter()
+        .filter(|e| e.company().is_some())
+        .count();
     let price = standard_price(Endpoint::LookupCompanies, found, false);
     call.account
         .charge(texts::INSUFFICIENT_CREDITS, &[(Pool::Standard, price)])?;
-    ok(with_credits(v, price))
+    answer.credits_used = from_milli(price);
+    ok_typed(answer).await
 }
 
 /// POST /v2/lookup/people (SPEC.md §4.6): only matched people; no email or phone revealed.
