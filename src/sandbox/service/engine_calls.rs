@@ -64,12 +64,18 @@ pub(crate) fn autocomplete_skills(
 }
 
 /// v2 company search (SPEC.md §4.2): the answer; `companies` are what is charged.
-pub(crate) fn search_companies_v2(db: &Db, r: &SearchCompaniesV2Request) -> Result<Value, Failure> {
-    to_json(&db.search_companies_v2(r).map_err(refused)?)
+pub(crate) fn search_companies_v2(
+    db: &Db,
+    r: &SearchCompaniesV2Request,
+) -> Result<SearchCompaniesV2Response, Failure> {
+    db.search_companies_v2(r).map_err(refused)
 }
 /// v3 company search.
-pub(crate) fn search_companies_v3(db: &Db, r: &SearchCompaniesV3Request) -> Result<Value, Failure> {
-    to_json(&db.search_companies_v3(r).map_err(refused)?)
+pub(crate) fn search_companies_v3(
+    db: &Db,
+    r: &SearchCompaniesV3Request,
+) -> Result<SearchCompaniesV3Response, Failure> {
+    db.search_companies_v3(r).map_err(refused)
 }
 /// v2 people search (SPEC.md §4.3).
 pub(crate) fn search_people_v2(db: &Db, r: &SearchPeopleV2Request) -> Result<Value, Failure> {

@@ -286,15 +286,12 @@ async fn search_companies_v2(State(st): St, call: Call) -> Answer {
     }
     call.account.require_standard(texts::INSUFFICIENT_CREDITS)?;
     let db = st.db.clone();
-    let v = blocking(move || engine_calls::search_companies_v2(&db, &req)).await?;
-    let price = standard_price(
-        Endpoint::SearchCompaniesV2,
-        engine_calls::count(&v, "companies"),
-        false,
-    );
+    let mut answer = blocking(move || engine_calls::search_companies_v2(&db, &req)).await?;
+    let price = standard_price(Endpoint::SearchCompaniesV2, answer.companies.len(), false);
     call.account
         .charge(texts::INSUFFICIENT_CREDITS, &[(Pool::Standard, price)])?;
-    ok(with_credits(v, price))
+    answer.credits_used = from_milli(price);
+    ok_typed(answer).await
 }
 
 /// POST /v3/search/companies (SPEC.md §4.10; openapi `PublicSearchCompaniesBodyV3`).
@@ -302,15 +299,12 @@ async fn search_companies_v3(State(st): St, call: Call) -> Answer {
     let req: SearchCompaniesV3Request = validation::parse_body(&call.headers, &call.body)?;
     call.account.require_standard(texts::INSUFFICIENT_CREDITS)?;
     let db = st.db.clone();
-    let v = blocking(move || engine_calls::search_companies_v3(&db, &req)).await?;
-    let price = standard_price(
-        Endpoint::SearchCompaniesV3,
-        engine_calls::count(&v, "companies"),
-        false,
-    );
+    let mut answer = blocking(move || engine_calls::search_companies_v3(&db, &req)).await?;
+    let price = standard_price(Endpoint::SearchCompaniesV3, answer.companies.len(), false);
     call.account
         .charge(texts::INSUFFICIENT_CREDITS, &[(Pool::Standard, price)])?;
-    ok(with_credits(v, price))
+    answer.credits_used = from_milli(price);
+    ok_typed(answer).await
 }
 
 // ---------------------------------------------------------------------------------------------
