@@ -241,16 +241,19 @@ impl Db {
             .min(4);
         let built: Vec<(String, Option<Box<Company>>)> = if threads > 1 && req.domains.len() >= 64 {
             let chunk = req.domains.len().div_ceil(threads);
+            // The calling thread builds the first share itself.
+            let (first, rest) = req.domains.split_at(chunk.min(req.domains.len()));
             std::thread::scope(|s| {
-                let parts: Vec<_> = req
-                    .domains
+                let others: Vec<_> = rest
                     .chunks(chunk)
                     .map(|part| s.spawn(move || part.iter().map(build).collect::<Vec<_>>()))
                     .collect();
-                parts
-                    .into_iter()
-                    .flat_map(|h| h.join().expect("lookup thread"))
-                    .collect()
+                let mut all: Vec<_> = Vec::with_capacity(req.domains.len());
+                all.extend(first.iter().map(build));
+                for h in others {
+                    all.extend(h.join().expect("lookup thread"));
+                }
+                all
             })
         } else {
             req.domains.iter().map(build).collect()

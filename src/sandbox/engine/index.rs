@@ -408,12 +408,18 @@ pub struct CompanyCols {
 /// deterministically from the company's overall growth and the department (the dataset has
 /// only the overall figure): overall growth ± up to 6 points, stable per (domain, department).
 pub fn department_growth(row: &CompanyRow, dept: u8) -> [f64; 3] {
-    let h = hash_str(&row.domain) ^ (dept as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    department_growth_of(hash_str(&row.domain), row.headcount_growth, dept)
+}
+
+/// [`department_growth`] from the company's domain hash ([`hash_str`]) and overall growth, for
+/// callers that compute it for every department of a company (the hash once).
+pub fn department_growth_of(domain_hash: u64, overall: [f64; 3], dept: u8) -> [f64; 3] {
+    let h = domain_hash ^ (dept as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
     let mut r = super::SplitMix64(h);
     let mut g = [0.0; 3];
     for (i, v) in g.iter_mut().enumerate() {
         let spread = 0.02 * (i as f64 + 1.0);
-        *v = ((row.headcount_growth[i] + (r.unit() - 0.5) * spread) * 1000.0).round() / 1000.0;
+        *v = ((overall[i] + (r.unit() - 0.5) * spread) * 1000.0).round() / 1000.0;
     }
     g
 }

@@ -90,7 +90,7 @@ use crate::api::types::person::{
 };
 
 use super::filters::absolute_growth;
-use super::index::{IMPRESSUM_COUNTRIES, department_growth, phone_parts};
+use super::index::{IMPRESSUM_COUNTRIES, department_growth_of, phone_parts};
 use super::people::ym_date;
 use super::{DATA_DATE, mix64};
 
@@ -172,6 +172,7 @@ pub fn logo(domain: &str) -> String {
 /// The company record of company `i` (SPEC.md §2.3, every field the dataset has).
 pub fn company(db: &Db, i: u32) -> Company {
     let row = &db.companies[i as usize];
+    let domain_hash = super::hash_str(&row.domain);
     let c = &db.cols[i as usize];
     let mut medias = Medias::default();
     for (net, handle) in row.medias.iter().filter(|(n, _)| {
@@ -241,7 +242,7 @@ pub fn company(db: &Db, i: u32) -> Company {
             vat: Some(format!(
                 "{}{}",
                 row.country.to_uppercase(),
-                mix64(super::hash_str(&row.domain)) % 1_000_000_000
+                mix64(domain_hash) % 1_000_000_000
             )),
             url: Some(format!("https://{}/impressum", row.domain)),
             people: db
@@ -321,10 +322,7 @@ pub fn company(db: &Db, i: u32) -> Company {
         impressum,
         funding_round: row.funding.as_ref().map(funding_round),
         redirected_from: Vec::new(),
-        updated_at: Some(updated_at(
-            c.updated_ago as u32,
-            super::hash_str(&row.domain),
-        )),
+        updated_at: Some(updated_at(c.updated_ago as u32, domain_hash)),
         headcount_growth: Some(growth(row.employees as f64, row.headcount_growth)),
         headcount_growth_per_department: c
             .dept_sizes
@@ -332,7 +330,10 @@ pub fn company(db: &Db, i: u32) -> Company {
             .filter(|(_, n)| *n > 0)
             .map(|(d, n)| DepartmentSizesGrowth {
                 department: Department::ALL[*d as usize].clone(),
-                growth: Some(growth(*n as f64, department_growth(row, *d))),
+                growth: Some(growth(
+                    *n as f64,
+                    department_growth_of(domain_hash, row.headcount_growth, *d),
+                )),
             })
             .collect(),
     }
