@@ -176,11 +176,16 @@ impl Db {
 
     /// The company index of a domain or alias.
     pub(crate) fn company_index(&self, domain: &str) -> Option<u32> {
-        let d = crate::sandbox::engine::normalize_domain(domain);
+        self.company_index_normalized(&crate::sandbox::engine::normalize_domain(domain))
+    }
+
+    /// [`Db::company_index`] of a domain already normalized by
+    /// [`normalize_domain`](crate::sandbox::engine::normalize_domain).
+    pub(crate) fn company_index_normalized(&self, domain: &str) -> Option<u32> {
         self.index
             .domains
-            .get(&d)
-            .or_else(|| self.index.aliases.get(&d))
+            .get(domain)
+            .or_else(|| self.index.aliases.get(domain))
             .copied()
     }
 

@@ -231,7 +231,7 @@ impl Db {
         let build = |d: &String| -> (String, Option<Box<Company>>) {
             let n = normalize_domain(d);
             let company = self
-                .company_index(&n)
+                .company_index_normalized(&n)
                 .map(|i| Box::new(records::company(self, i)));
             (n, company)
         };
