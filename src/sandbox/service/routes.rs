@@ -437,21 +437,13 @@ async fn search_people_v2(State(st): St, call: Call) -> Answer {
         .and_then(|f| f.lookalike_domains.as_ref())
         .is_some_and(|d| !d.is_empty());
     let db = st.db.clone();
-    let mut v = blocking(move || engine_calls::search_people_v2(&db, &req)).await?;
-    let n = engine_calls::count(&v, "people");
-    let total = v.get("total").and_then(Value::as_i64);
-    let price = standard_price(Endpoint::SearchPeopleV2, n, lookalike);
-    let charged = settle_people(
-        &st,
-        &call.account,
+    let v = blocking(move || engine_calls::search_people_v2(&db, &req)).await?;
+    let price = (
+        Endpoint::SearchPeopleV2,
+        lookalike,
         texts::INSUFFICIENT_STANDARD,
-        price,
-        people_of(&mut v),
-        &opts,
-        total,
-        false,
-    )?;
-    ok(with_credits(v, charged))
+    );
+    answer_people_search(&st, &call.account, price, &opts, v)
 }
 
 /// POST /v3/search/people (SPEC.md §4.10): 0.2 credit per person; reveal options as NOTES.md.
@@ -460,20 +452,26 @@ async fn search_people_v3(State(st): St, call: Call) -> Answer {
     let opts = reveal_opts(req.reveal_emails.as_ref(), req.reveal_phones.as_ref())?;
     call.account.require_standard(texts::INSUFFICIENT_CREDITS)?;
     let db = st.db.clone();
-    let mut v = blocking(move || engine_calls::search_people_v3(&db, &req)).await?;
+    let v = blocking(move || engine_calls::search_people_v3(&db, &req)).await?;
+    let price = (Endpoint::SearchPeopleV3, false, texts::INSUFFICIENT_CREDITS);
+    answer_people_search(&st, &call.account, price, &opts, v)
+}
+
+/// The common end of the people searches: prices the people the engine returned (`price`:
+/// endpoint, lookalike pricing, the 402 text of the standard pool), settles the standard charge
+/// and the reveal options, and answers with `creditsUsed`.
+fn answer_people_search(
+    st: &Arc<AppState>,
+    account: &Arc<Account>,
+    (endpoint, lookalike, insufficient): (Endpoint, bool, &'static str),
+    opts: &RevealOpts,
+    mut v: Value,
+) -> Answer {
     let n = engine_calls::count(&v, "people");
     let total = v.get("total").and_then(Value::as_i64);
-    let price = standard_price(Endpoint::SearchPeopleV3, n, false);
-    let charged = settle_people(
-        &st,
-        &call.account,
-        texts::INSUFFICIENT_CREDITS,
-        price,
-        people_of(&mut v),
-        &opts,
-        total,
-        false,
-    )?;
+    let price = standard_price(endpoint, n, lookalike);
+    let people = people_of(&mut v);
+    let charged = settle_people(st, account, insufficient, price, people, opts, total, false)?;
     ok(with_credits(v, charged))
 }
 
