@@ -707,43 +707,13 @@ fn sorted_ids(it: impl Iterator<Item = u32>) -> Box<[u32]> {
     v.into_boxed_slice()
 }
 
-/// The `fieldsExist` names [`company_cols`] decides presence for, in the order of its flags.
-const PRESENCE_FIELDS: [&str; 25] = [
-    "companySize",
-    "countries",
-    "departmentSizes",
-    "description",
-    "emails",
-    "faxes",
-    "impressum",
-    "industries",
-    "industryCategories",
-    "keywords",
-    "legalName",
-    "linkedinIndustry",
-    "locations",
-    "logo",
-    "medias",
-    "mobileApps",
-    "name",
-    "phones",
-    "primaryCountry",
-    "revenue",
-    "rootUrl",
-    "technologies",
-    "technologyCategories",
-    "webTraffic",
-    "yearFounded",
-];
-
-/// The [`CompanyCols::fields`] bits of the flags of [`PRESENCE_FIELDS`] (the name lookups done
-/// once, not once per company).
-fn presence_bits(present: &[bool; PRESENCE_FIELDS.len()]) -> u32 {
-    static BITS: std::sync::LazyLock<[u32; PRESENCE_FIELDS.len()]> =
-        std::sync::LazyLock::new(|| PRESENCE_FIELDS.map(|n| company_field_bit(n).unwrap_or(0)));
-    BITS.iter()
-        .zip(present)
-        .fold(0, |acc, (bit, on)| if *on { acc | bit } else { acc })
+/// The [`CompanyCols::fields`] bits of presence flags given in the order of
+/// [`COMPANY_EXIST_FIELDS`] (bit `i` is that list's name `i`, as [`company_field_bit`] says).
+fn presence_bits(present: &[bool; COMPANY_EXIST_FIELDS.len()]) -> u32 {
+    present
+        .iter()
+        .enumerate()
+        .fold(0, |acc, (i, on)| acc | (u32::from(*on) << i))
 }
 
 fn company_cols(v: &mut Vocab, row: &RowView<'_>) -> CompanyCols {
@@ -792,8 +762,8 @@ fn company_cols(v: &mut Vocab, row: &RowView<'_>) -> CompanyCols {
         .iter()
         .map(|(d, n)| (department_index(d), *n))
         .collect();
-    // One flag per name of `PRESENCE_FIELDS`, in that order.
-    let present: [bool; PRESENCE_FIELDS.len()] = [
+    // One flag per name of `COMPANY_EXIST_FIELDS`, in that order.
+    let present: [bool; COMPANY_EXIST_FIELDS.len()] = [
         true,                                       // companySize
         !countries.is_empty(),                      // countries
         !row.department_sizes.is_empty(),           // departmentSizes
