@@ -71,11 +71,13 @@ impl Db {
         // The company frames are independent: decompress them on every core, then parse them
         // on every core (strings stay borrowed from the buffers while indexing; only what the
         // engine keeps is copied).
-        let buffers = par_map(&frames[1..], |f| decompress_frame(f))
+        let buffers = crate::sandbox::engine::par_map(&frames[1..], |f| decompress_frame(f))
             .into_iter()
             .collect::<anyhow::Result<Vec<Vec<u8>>>>()?;
         phases.mark("decompress (parallel)");
-        let parsed = par_map(&buffers, |b| postcard::from_bytes::<Vec<RowView<'_>>>(b));
+        let parsed = crate::sandbox::engine::par_map(&buffers, |b| {
+            postcard::from_bytes::<Vec<RowView<'_>>>(b)
+        });
         let mut views: Vec<RowView<'_>> = Vec::with_capacity(header.companies as usize);
         for (i, part) in parsed.into_iter().enumerate() {
             views.extend(part.with_context(|| {
@@ -286,30 +288,6 @@ fn check_counts(header: &Header, frames: usize, companies: usize) -> anyhow::Res
         );
     }
     Ok(())
-}
-
-/// `f` over `items` on up to `available_parallelism()` scoped threads, each taking a contiguous
-/// share; results in the order of `items`.
-fn par_map<'a, T: Sync, R: Send>(items: &'a [T], f: impl Fn(&'a T) -> R + Sync) -> Vec<R> {
-    let threads = std::thread::available_parallelism()
-        .map(|n| n.get())
-        .unwrap_or(1)
-        .clamp(1, items.len().max(1));
-    if threads == 1 {
-        return items.iter().map(f).collect();
-    }
-    let share = items.len().div_ceil(threads);
-    let f = &f;
-    std::thread::scope(|s| {
-        let parts: Vec<_> = items
-            .chunks(share)
-            .map(|part| s.spawn(move || part.iter().map(f).collect::<Vec<R>>()))
-            .collect();
-        parts
-            .into_iter()
-            .flat_map(|h| h.join().expect("loader thread"))
-            .collect()
-    })
 }
 
 /// Decompresses and parses a whole asset into an owned [`Dataset`] (the build's self-check and

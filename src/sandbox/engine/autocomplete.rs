@@ -296,139 +296,126 @@ impl Autocompletes {
         people: &People,
         cols: &[CompanyCols],
     ) -> Autocompletes {
-        let rank: Vec<u32> = cols.iter().map(|c| c.default_rank).collect();
         // The company index is the largest: it is built on its own thread meanwhile.
         std::thread::scope(|s| {
             let company_index = s.spawn(|| {
+                let rank: Vec<u32> = cols.iter().map(|c| c.default_rank).collect();
                 TextIndex::build(companies.iter().enumerate().flat_map(|(i, c)| {
                     [(c.name, i as u32, rank[i]), (c.domain, i as u32, rank[i])]
                 }))
             });
-            let mut ac = Autocompletes::build_small(companies, reference, vocab, people, cols);
-            ac.companies = company_index.join().expect("company autocomplete thread");
-            ac
+            let mut kw_count = vec![0u32; vocab.keywords.len()];
+            for c in cols {
+                for &k in c.keywords.iter() {
+                    kw_count[k as usize] += 1;
+                }
+            }
+            let keywords = TextIndex::build(
+                vocab
+                    .keywords
+                    .names()
+                    .iter()
+                    .enumerate()
+                    .map(|(i, k)| (k.as_str(), i as u32, u32::MAX - kw_count[i])),
+            );
+            let job_titles = TextIndex::build(
+                people
+                    .titles
+                    .iter()
+                    .enumerate()
+                    .map(|(i, t)| (t.title.as_str(), i as u32, t.title.len() as u32)),
+            );
+            let skills = TextIndex::build(
+                people
+                    .skills
+                    .iter()
+                    .enumerate()
+                    .map(|(i, s)| (s.as_str(), i as u32, s.len() as u32)),
+            );
+            // Locations: countries, regions, and the cities companies are in.
+            let country_name: HashMap<&str, &str> = reference
+                .countries
+                .iter()
+                .map(|(c, n)| (c.as_str(), n.as_str()))
+                .collect();
+            let mut locations = Vec::new();
+            let mut ranks = Vec::new();
+            let mut company_count: HashMap<&str, u32> = HashMap::new();
+            for c in companies {
+                *company_count.entry(c.country).or_default() += 1;
+            }
+            for (cc, name) in &reference.countries {
+                ranks.push(u32::MAX - company_count.get(cc.as_str()).copied().unwrap_or(0));
+                locations.push(LocationEntry {
+                    kind: 1,
+                    name: name.clone(),
+                    country: cc.clone(),
+                    filter_code: cc.clone(),
+                    parent_code: String::new(),
+                    parent_name: String::new(),
+                });
+            }
+            for (cc, code, en, _local) in &reference.regions {
+                ranks.push(u32::MAX / 2);
+                locations.push(LocationEntry {
+                    kind: 2,
+                    name: en.clone(),
+                    country: cc.clone(),
+                    filter_code: code.split('-').nth(1).unwrap_or(code).to_string(),
+                    parent_code: cc.clone(),
+                    parent_name: country_name.get(cc.as_str()).unwrap_or(&"").to_string(),
+                });
+            }
+            // (city, country) → (companies there, region code, region name)
+            type CityInfo = (usize, Option<String>, Option<String>);
+            let mut cities: HashMap<(String, String), CityInfo> = HashMap::new();
+            for c in companies {
+                if let Some(city) = c.city.filter(|s| !s.trim().is_empty()) {
+                    let e = cities
+                        .entry((city.trim().to_string(), c.country.to_string()))
+                        .or_insert((
+                            0,
+                            c.region_code.map(str::to_string),
+                            c.region.map(str::to_string),
+                        ));
+                    e.0 += 1;
+                }
+            }
+            let mut cities: Vec<_> = cities.into_iter().collect();
+            cities.sort_by(|a, b| b.1.0.cmp(&a.1.0).then(a.0.cmp(&b.0)));
+            for ((city, cc), (n, rcode, rname)) in cities {
+                ranks.push(u32::MAX - n as u32);
+                let (parent_code, parent_name) = match (rcode, rname) {
+                    (Some(code), Some(name)) => (code, name),
+                    _ => (
+                        cc.clone(),
+                        country_name.get(cc.as_str()).unwrap_or(&"").to_string(),
+                    ),
+                };
+                locations.push(LocationEntry {
+                    kind: 4,
+                    name: city.clone(),
+                    country: cc,
+                    filter_code: city,
+                    parent_code,
+                    parent_name,
+                });
+            }
+            let location_index = TextIndex::build(
+                locations
+                    .iter()
+                    .enumerate()
+                    .map(|(i, l)| (l.name.as_str(), i as u32, ranks[i])),
+            );
+            Autocompletes {
+                companies: company_index.join().expect("company autocomplete thread"),
+                keywords,
+                job_titles,
+                skills,
+                location_index,
+                locations,
+            }
         })
-    }
-
-    /// Every index but the companies'.
-    fn build_small(
-        companies: &[RowView<'_>],
-        reference: &Reference,
-        vocab: &Vocab,
-        people: &People,
-        cols: &[CompanyCols],
-    ) -> Autocompletes {
-        let mut kw_count = vec![0u32; vocab.keywords.len()];
-        for c in cols {
-            for &k in c.keywords.iter() {
-                kw_count[k as usize] += 1;
-            }
-        }
-        let keywords = TextIndex::build(
-            vocab
-                .keywords
-                .names()
-                .iter()
-                .enumerate()
-                .map(|(i, k)| (k.as_str(), i as u32, u32::MAX - kw_count[i])),
-        );
-        let job_titles = TextIndex::build(
-            people
-                .titles
-                .iter()
-                .enumerate()
-                .map(|(i, t)| (t.title.as_str(), i as u32, t.title.len() as u32)),
-        );
-        let skills = TextIndex::build(
-            people
-                .skills
-                .iter()
-                .enumerate()
-                .map(|(i, s)| (s.as_str(), i as u32, s.len() as u32)),
-        );
-        // Locations: countries, regions, and the cities companies are in.
-        let country_name: HashMap<&str, &str> = reference
-            .countries
-            .iter()
-            .map(|(c, n)| (c.as_str(), n.as_str()))
-            .collect();
-        let mut locations = Vec::new();
-        let mut ranks = Vec::new();
-        let mut company_count: HashMap<&str, u32> = HashMap::new();
-        for c in companies {
-            *company_count.entry(c.country).or_default() += 1;
-        }
-        for (cc, name) in &reference.countries {
-            ranks.push(u32::MAX - company_count.get(cc.as_str()).copied().unwrap_or(0));
-            locations.push(LocationEntry {
-                kind: 1,
-                name: name.clone(),
-                country: cc.clone(),
-                filter_code: cc.clone(),
-                parent_code: String::new(),
-                parent_name: String::new(),
-            });
-        }
-        for (cc, code, en, _local) in &reference.regions {
-            ranks.push(u32::MAX / 2);
-            locations.push(LocationEntry {
-                kind: 2,
-                name: en.clone(),
-                country: cc.clone(),
-                filter_code: code.split('-').nth(1).unwrap_or(code).to_string(),
-                parent_code: cc.clone(),
-                parent_name: country_name.get(cc.as_str()).unwrap_or(&"").to_string(),
-            });
-        }
-        // (city, country) → (companies there, region code, region name)
-        type CityInfo = (usize, Option<String>, Option<String>);
-        let mut cities: HashMap<(String, String), CityInfo> = HashMap::new();
-        for c in companies {
-            if let Some(city) = c.city.filter(|s| !s.trim().is_empty()) {
-                let e = cities
-                    .entry((city.trim().to_string(), c.country.to_string()))
-                    .or_insert((
-                        0,
-                        c.region_code.map(str::to_string),
-                        c.region.map(str::to_string),
-                    ));
-                e.0 += 1;
-            }
-        }
-        let mut cities: Vec<_> = cities.into_iter().collect();
-        cities.sort_by(|a, b| b.1.0.cmp(&a.1.0).then(a.0.cmp(&b.0)));
-        for ((city, cc), (n, rcode, rname)) in cities {
-            ranks.push(u32::MAX - n as u32);
-            let (parent_code, parent_name) = match (rcode, rname) {
-                (Some(code), Some(name)) => (code, name),
-                _ => (
-                    cc.clone(),
-                    country_name.get(cc.as_str()).unwrap_or(&"").to_string(),
-                ),
-            };
-            locations.push(LocationEntry {
-                kind: 4,
-                name: city.clone(),
-                country: cc,
-                filter_code: city,
-                parent_code,
-                parent_name,
-            });
-        }
-        let location_index = TextIndex::build(
-            locations
-                .iter()
-                .enumerate()
-                .map(|(i, l)| (l.name.as_str(), i as u32, ranks[i])),
-        );
-        Autocompletes {
-            companies: TextIndex::default(),
-            keywords,
-            job_titles,
-            skills,
-            location_index,
-            locations,
-        }
     }
 }
 

@@ -226,8 +226,8 @@ impl Db {
     pub fn lookup_companies(&self, req: &LookupCompaniesRequest) -> LookupCompaniesResponse {
         let mut redirects = BTreeMap::new();
         let mut found = 0;
-        // Building the records is most of the work: large lists are built on up to four
-        // threads, in request order.
+        // Building the records is most of the work: large lists are built on every core, in
+        // request order.
         let build = |d: &String| -> (String, Option<Box<Company>>) {
             let n = normalize_domain(d);
             let company = self
@@ -235,26 +235,8 @@ impl Db {
                 .map(|i| Box::new(records::company(self, i)));
             (n, company)
         };
-        let threads = std::thread::available_parallelism()
-            .map(|n| n.get())
-            .unwrap_or(1)
-            .min(4);
-        let built: Vec<(String, Option<Box<Company>>)> = if threads > 1 && req.domains.len() >= 64 {
-            let chunk = req.domains.len().div_ceil(threads);
-            // The calling thread builds the first share itself.
-            let (first, rest) = req.domains.split_at(chunk.min(req.domains.len()));
-            std::thread::scope(|s| {
-                let others: Vec<_> = rest
-                    .chunks(chunk)
-                    .map(|part| s.spawn(move || part.iter().map(build).collect::<Vec<_>>()))
-                    .collect();
-                let mut all: Vec<_> = Vec::with_capacity(req.domains.len());
-                all.extend(first.iter().map(build));
-                for h in others {
-                    all.extend(h.join().expect("lookup thread"));
-                }
-                all
-            })
+        let built: Vec<(String, Option<Box<Company>>)> = if req.domains.len() >= 64 {
+            super::par_map(&req.domains, build)
         } else {
             req.domains.iter().map(build).collect()
         };

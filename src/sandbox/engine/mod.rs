@@ -112,6 +112,36 @@ pub fn mix64(mut z: u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// `f` over `items` on up to `available_parallelism()` threads, each taking a contiguous share
+/// (the calling thread builds the first one itself); results in the order of `items`.
+pub(crate) fn par_map<'a, T: Sync, R: Send>(
+    items: &'a [T],
+    f: impl Fn(&'a T) -> R + Sync,
+) -> Vec<R> {
+    let threads = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1)
+        .clamp(1, items.len().max(1));
+    if threads == 1 {
+        return items.iter().map(f).collect();
+    }
+    let share = items.len().div_ceil(threads);
+    let (first, rest) = items.split_at(share.min(items.len()));
+    let f = &f;
+    std::thread::scope(|s| {
+        let others: Vec<_> = rest
+            .chunks(share)
+            .map(|part| s.spawn(move || part.iter().map(f).collect::<Vec<R>>()))
+            .collect();
+        let mut all: Vec<R> = Vec::with_capacity(items.len());
+        all.extend(first.iter().map(f));
+        for h in others {
+            all.extend(h.join().expect("worker thread"));
+        }
+        all
+    })
+}
+
 /// Stable 64-bit hash of a string (FNV-1a followed by [`mix64`]); identical on every platform
 /// and every run.
 pub fn hash_str(s: &str) -> u64 {

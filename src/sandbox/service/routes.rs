@@ -670,11 +670,7 @@ async fn lookup_companies(State(st): St, call: Call) -> Answer {
         Ok(answer)
     })
     .await?;
-    let found = answer
-        .companies
-        .iter()
-        .filter(|e| e.company().is_some())
-        .count();
+    let found = answer.total_found.max(0) as usize;
     let price = standard_price(Endpoint::LookupCompanies, found, false);
     call.account
         .charge(texts::INSUFFICIENT_CREDITS, &[(Pool::Standard, price)])?;
