@@ -2,11 +2,13 @@
 //!
 //! Three rooms, one direction (see `../shared/DESIGN.md`):
 //! - [`api`]: the wire types (serde) of every schema and the async client. Knows nothing of the others.
+//! - [`core`]: what every front end shares (session, spend, filter sets, config), no UI.
 //! - [`sandbox`]: a local implementation of the service (axum) over real company data in `assets/`.
 //! - [`tui`]: the explorer. Talks to the service, real or sandbox, over HTTP only.
 #![deny(unsafe_code)]
 
 pub(crate) mod alloc;
 pub mod api;
+pub mod core;
 pub mod sandbox;
 pub mod tui;

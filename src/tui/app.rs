@@ -908,7 +908,7 @@ impl App {
     }
 
     fn on_paste(&mut self, s: &str) {
-        let s = super::sanitize::sanitize(s);
+        let s = crate::core::sanitize::sanitize(s);
         match self.popups.last_mut() {
             Some(Popup::Editor(ed)) => {
                 match &mut ed.body {
@@ -1348,7 +1348,7 @@ impl App {
         if self.popups.is_empty() {
             let p = format!(
                 "People at {} (companiesFilters.includeDomains) · ",
-                super::sanitize::sanitize(&domain)
+                crate::core::sanitize::sanitize(&domain)
             );
             if let Some(st) = &mut self.status {
                 st.text.insert_str(0, &p);

@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use super::msg::{ApiFailure, Balance, Call, Outcome};
 use super::records;
-use super::sanitize::sanitize;
+use crate::core::sanitize::sanitize;
 use super::schema::{AcKind, DataFields, Endpoint};
 use crate::api::client::Client;
 use crate::api::error::ApiError;

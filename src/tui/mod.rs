@@ -12,7 +12,6 @@ pub mod keymap;
 pub mod msg;
 pub mod records;
 pub mod runner;
-pub mod sanitize;
 pub mod schema;
 pub mod terminal;
 pub mod view;

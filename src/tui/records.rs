@@ -3,7 +3,7 @@
 use serde_json::Value;
 
 use super::msg::{PageData, ResultRow};
-use super::sanitize::sanitize;
+use crate::core::sanitize::sanitize;
 use super::schema::Kind;
 
 /// Column titles of a results tab.

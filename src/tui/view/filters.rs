@@ -8,7 +8,7 @@ use ratatui::widgets::{Block, Borders, Paragraph};
 
 use crate::tui::app::{App, FormRow, Pane, estimate_cost};
 use crate::tui::keymap::Action;
-use crate::tui::sanitize::sanitize;
+use crate::core::sanitize::sanitize;
 use crate::tui::schema;
 
 /// Keeps `sel` inside the window `[offset, offset + height)`, moving `offset` as little as possible.

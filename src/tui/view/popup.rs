@@ -8,7 +8,7 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 
 use crate::tui::app::{AcState, App, EditorBody, Popup, autocomplete_cost, fmt_credits};
 use crate::tui::keymap::Action;
-use crate::tui::sanitize::sanitize;
+use crate::core::sanitize::sanitize;
 use crate::tui::schema::{self, LeafKind};
 
 use super::Areas;

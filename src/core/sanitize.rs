@@ -82,6 +82,33 @@ fn skip_string(it: &mut std::iter::Peekable<std::str::Chars<'_>>) {
     }
 }
 
+/// Sanitizes every string inside a JSON value in place (object keys included), with
+/// [`sanitize`]. Used on data from the API and from webhooks before it is stored, so that
+/// nothing read back from the store can carry a terminal command.
+pub fn sanitize_value(v: &mut serde_json::Value) {
+    use serde_json::Value;
+    match v {
+        Value::String(s) => {
+            if s.chars().any(needs_work) {
+                *s = sanitize(s);
+            }
+        }
+        Value::Array(a) => a.iter_mut().for_each(sanitize_value),
+        Value::Object(m) => {
+            if m.keys().any(|k| k.chars().any(needs_work)) {
+                let old = std::mem::take(m);
+                for (k, mut val) in old {
+                    sanitize_value(&mut val);
+                    m.insert(sanitize(&k), val);
+                }
+            } else {
+                m.values_mut().for_each(sanitize_value);
+            }
+        }
+        Value::Null | Value::Bool(_) | Value::Number(_) => {}
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::sanitize;

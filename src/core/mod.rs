@@ -1,0 +1,6 @@
+//! What every front end shares, with no UI in it (no ratatui, no crossterm): the session
+//! through which every call goes (client + store), spend estimates and checks, the filter-set
+//! file format, configuration and user directories, and text safety for untrusted data.
+//!
+//! The explorer (`crate::tui`) and the headless commands are thin front ends over this module.
+pub mod sanitize;
