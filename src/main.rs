@@ -33,7 +33,8 @@ async fn main() -> anyhow::Result<()> {
                 .await?
         }
         None => {
-            let target = match prospect::tui::resolve_target(&cli.tui)? {
+            let settings = prospect::core::config::Settings::load(&cli.tui.connect)?;
+            let target = match settings.target()? {
                 Some(target) => target,
                 None => {
                     // Before the alternate screen: loading and indexing the dataset takes a
@@ -50,7 +51,7 @@ async fn main() -> anyhow::Result<()> {
                     }
                 }
             };
-            prospect::tui::run(cli.tui, target).await
+            prospect::tui::run(cli.tui, settings, target).await
         }
     }
 }

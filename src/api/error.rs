@@ -11,8 +11,9 @@ use std::time::Duration;
 use crate::api::cost::CreditPool;
 use crate::api::types::common::{HttpValidationError, ValidationError};
 
-/// The exact `detail` texts of SPEC.md §7 (and §3 for the 201), shared by the client (to map
-/// answers to variants) and the sandbox (to answer with the same words).
+/// The exact `detail` texts of SPEC.md §7 (and §3 for the 201), plus the few the sandbox adds
+/// (FastAPI's 404/405 texts, 413, 429, 500): the one table, used by the client (to map answers
+/// to variants) and by the sandbox (to answer with the same words).
 pub mod detail {
     /// 400: token in query and header differ (SPEC.md §5, §7).
     pub const CONFLICTING_TOKENS: &str =
@@ -44,6 +45,22 @@ pub mod detail {
     /// 201 of enrich company / person: not an error, retry later (SPEC.md §3, §7).
     pub const DATA_GATHERING_STARTED: &str =
         "Data gathering process has started. Please try again later.";
+    /// 403 (openapi.json, companies preview): the preview search on a non-enterprise plan.
+    pub const FEATURE_NOT_ALLOWED: &str = "You are not allowed to access this feature";
+    /// 404 for a path the service does not have (FastAPI's text).
+    pub const NOT_FOUND: &str = "Not Found";
+    /// 405 for a known path with another method (FastAPI's text).
+    pub const METHOD_NOT_ALLOWED: &str = "Method Not Allowed";
+    /// 413: body above the limit.
+    pub const TOO_LARGE: &str = "Request body too large";
+    /// 400: the request body stream broke off while being read (FastAPI's text).
+    pub const BODY_UNREADABLE: &str = "There was an error parsing the body";
+    /// 429: per-minute limit (the sandbox's text; NOTES.md "Rate limits").
+    pub const RATE_LIMITED: &str = "Rate limit exceeded: too many requests per minute";
+    /// 429: daily allowance used up (the sandbox's text; NOTES.md "Rate limits").
+    pub const DAILY_LIMITED: &str = "Daily request limit exceeded";
+    /// 500: a handler failed (the sandbox's panic guard's answer).
+    pub const INTERNAL: &str = "Internal server error";
 }
 
 /// Every way a call to the service can fail (SPEC.md §7), plus client-side outcomes.
@@ -150,6 +167,21 @@ pub enum ApiError {
     /// The client could not be built (bad base URL, token not a valid header value, TLS setup).
     #[error("client configuration: {0}")]
     Config(String),
+}
+
+/// A wait in plain words: `45 s`, `12 m`, `5 h 12 m` (whole units, rounded up to the minute
+/// above a minute).
+pub fn human_duration(d: Duration) -> String {
+    let secs = d.as_secs();
+    if secs < 60 {
+        return format!("{} s", secs.max(1));
+    }
+    let mins = secs.div_ceil(60);
+    match (mins / 60, mins % 60) {
+        (0, m) => format!("{m} m"),
+        (h, 0) => format!("{h} h"),
+        (h, m) => format!("{h} h {m} m"),
+    }
 }
 
 fn join_validation(detail: &[ValidationError]) -> String {
@@ -298,6 +330,12 @@ impl ApiError {
             },
             ApiError::RateLimited {
                 retry_after: Some(d),
+            } if self.is_daily_limit() => format!(
+                "Daily request allowance used up; resets in {}",
+                human_duration(*d)
+            ),
+            ApiError::RateLimited {
+                retry_after: Some(d),
             } => format!("Rate limited; retry in {}s", d.as_secs().max(1)),
             ApiError::RateLimited { retry_after: None } => "Rate limited; retry later".into(),
             ApiError::Server { status, .. } => format!("Service error ({status})"),
@@ -331,6 +369,13 @@ impl ApiError {
                 | ApiError::Validation { .. }
                 | ApiError::RateLimited { .. }
         )
+    }
+
+    /// `true` for a 429 that is the daily request allowance (NOTES.md: 1,000 a day), not the
+    /// per-minute limit: the per-minute window never asks to wait more than 60 s, so a
+    /// `Retry-After` above that can only be the daily reset.
+    pub fn is_daily_limit(&self) -> bool {
+        matches!(self, ApiError::RateLimited { retry_after: Some(d) } if d.as_secs() > 60)
     }
 
     /// The HTTP status of an answer-based error; `None` for client-side outcomes.

@@ -3,4 +3,8 @@
 //! file format, configuration and user directories, and text safety for untrusted data.
 //!
 //! The explorer (`crate::tui`) and the headless commands are thin front ends over this module.
+pub mod config;
+pub mod fsutil;
+pub mod gauge;
 pub mod sanitize;
+pub mod spend;

@@ -10,10 +10,10 @@ use serde_json::Value;
 
 use super::msg::{ApiFailure, Balance, Call, Outcome};
 use super::records;
-use crate::core::sanitize::sanitize;
 use super::schema::{AcKind, DataFields, Endpoint};
 use crate::api::client::Client;
 use crate::api::error::ApiError;
+use crate::core::sanitize::sanitize;
 
 /// A boxed future that owns its inputs.
 pub type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send + 'static>>;

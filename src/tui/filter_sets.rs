@@ -197,13 +197,8 @@ pub fn delete(dir: &Path, name: &str) -> Result<(), FilterSetError> {
 }
 
 fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir)?;
-    let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
-    std::io::Write::write_all(&mut tmp, text.as_bytes())?;
-    tmp.as_file().sync_all()?;
-    tmp.persist(path).map_err(|e| e.error)?;
-    Ok(())
+    use crate::core::fsutil;
+    fsutil::write_atomic(path, text.as_bytes(), fsutil::Access::Shared)
 }
 
 #[cfg(test)]

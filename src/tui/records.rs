@@ -3,8 +3,8 @@
 use serde_json::Value;
 
 use super::msg::{PageData, ResultRow};
-use crate::core::sanitize::sanitize;
 use super::schema::Kind;
+use crate::core::sanitize::sanitize;
 
 /// Column titles of a results tab.
 pub fn columns(kind: Kind) -> &'static [&'static str] {

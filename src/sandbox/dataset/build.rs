@@ -16,7 +16,6 @@ mod sources;
 mod util;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -93,8 +92,8 @@ pub fn run(args: BuildArgs) -> anyhow::Result<()> {
 }
 
 /// Compresses each frame with zstd (level 19, long-distance matching, 16 MiB window so that
-/// decoding needs little memory; each frame records its content size), concatenates them into a
-/// temp file in `out`, then renames it to `out/dataset.postcard.zst`. Returns the compressed
+/// decoding needs little memory; each frame records its content size), concatenates them and
+/// writes `out/dataset.postcard.zst` atomically (mode 0644). Returns the compressed
 /// size in bytes.
 fn write_atomically(out: &Path, frames: &[Vec<u8>]) -> anyhow::Result<u64> {
     use zstd::zstd_safe::CParameter;
@@ -106,18 +105,9 @@ fn write_atomically(out: &Path, frames: &[Vec<u8>]) -> anyhow::Result<u64> {
     for frame in frames {
         compressed.extend(c.compress(frame).context("zstd compression")?);
     }
-    let mut tmp = tempfile::NamedTempFile::new_in(out)
-        .with_context(|| format!("temp file in {}", out.display()))?;
-    tmp.write_all(&compressed)?;
-    tmp.as_file().sync_all()?;
     let target = out.join(DATASET_FILE);
-    tmp.persist(&target)
-        .with_context(|| format!("renaming onto {}", target.display()))?;
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&target, std::fs::Permissions::from_mode(0o644))?;
-    }
+    crate::core::fsutil::write_atomic(&target, &compressed, crate::core::fsutil::Access::Shared)
+        .with_context(|| format!("writing {}", target.display()))?;
     Ok(std::fs::metadata(&target)?.len())
 }
 

@@ -92,15 +92,15 @@ impl Pool {
     pub fn insufficient_text(self) -> &'static str {
         match self {
             Pool::Standard => texts::INSUFFICIENT_CREDITS,
-            Pool::Email => texts::INSUFFICIENT_EMAIL,
-            Pool::Phone => texts::INSUFFICIENT_PHONE,
+            Pool::Email => texts::INSUFFICIENT_EMAIL_CREDITS,
+            Pool::Phone => texts::INSUFFICIENT_PHONE_CREDITS,
         }
     }
     /// The 402 text when pending verifications could use the rest of the pool.
     pub fn in_progress_text(self) -> &'static str {
         match self {
-            Pool::Email => texts::EMAIL_IN_PROGRESS,
-            Pool::Phone => texts::PHONE_IN_PROGRESS,
+            Pool::Email => texts::EMAIL_VERIFICATIONS_IN_PROGRESS,
+            Pool::Phone => texts::PHONE_VERIFICATIONS_IN_PROGRESS,
             Pool::Standard => texts::INSUFFICIENT_CREDITS,
         }
     }
@@ -511,11 +511,17 @@ mod tests {
     fn reservations_give_in_progress_then_settle() {
         let mut l = poor(0.0, 3.0);
         assert_eq!(l.reserve(Pool::Email, 5), Ok(3000));
-        assert_eq!(l.reserve(Pool::Email, 1), Err(texts::EMAIL_IN_PROGRESS));
+        assert_eq!(
+            l.reserve(Pool::Email, 1),
+            Err(texts::EMAIL_VERIFICATIONS_IN_PROGRESS)
+        );
         assert_eq!(l.settle(Pool::Email, 3000, 2000), 2000);
         assert_eq!(l.reserve(Pool::Email, 4), Ok(1000));
         assert_eq!(l.settle(Pool::Email, 1000, 1000), 1000);
-        assert_eq!(l.reserve(Pool::Email, 1), Err(texts::INSUFFICIENT_EMAIL));
+        assert_eq!(
+            l.reserve(Pool::Email, 1),
+            Err(texts::INSUFFICIENT_EMAIL_CREDITS)
+        );
         assert_eq!(l.reserve(Pool::Phone, 1), Ok(1000));
     }
 

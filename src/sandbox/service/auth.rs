@@ -43,7 +43,7 @@ pub fn authenticate(
             return Err(Failure::bad_request(texts::CONFLICTING_TOKENS));
         }
         (Some(t), _) | (None, Some(t)) => t,
-        (None, None) => return Err(Failure::forbidden(texts::NO_TOKEN)),
+        (None, None) => return Err(Failure::forbidden(texts::MISSING_TOKEN)),
     };
     accounts
         .get(&token)
@@ -62,7 +62,7 @@ mod tests {
         let u: Uri = "/v2/data-fields".parse().unwrap();
         assert_eq!(
             authenticate(&acc, &h, &u).unwrap_err(),
-            Failure::forbidden(texts::NO_TOKEN)
+            Failure::forbidden(texts::MISSING_TOKEN)
         );
         let u2: Uri = "/v2/data-fields?apiToken=good".parse().unwrap();
         assert!(authenticate(&acc, &h, &u2).is_ok());

@@ -430,7 +430,7 @@ async fn search_people_v2(State(st): St, call: Call) -> Answer {
     }
     let opts = reveal_opts(req.reveal_emails.as_ref(), req.reveal_phones.as_ref())?;
     call.account
-        .require_standard(texts::INSUFFICIENT_STANDARD)?;
+        .require_standard(texts::INSUFFICIENT_STANDARD_CREDITS)?;
     let lookalike = req
         .companies_filters
         .as_ref()
@@ -441,7 +441,7 @@ async fn search_people_v2(State(st): St, call: Call) -> Answer {
     let price = (
         Endpoint::SearchPeopleV2,
         lookalike,
-        texts::INSUFFICIENT_STANDARD,
+        texts::INSUFFICIENT_STANDARD_CREDITS,
     );
     answer_people_search(&st, &call.account, price, &opts, v)
 }
@@ -593,7 +593,7 @@ async fn enrich_company(State(st): St, call: Call) -> Answer {
                 }
                 return Ok((
                     StatusCode::CREATED,
-                    axum::Json(json!({ "detail": texts::GATHERING })),
+                    axum::Json(json!({ "detail": texts::DATA_GATHERING_STARTED })),
                 )
                     .into_response());
             }
@@ -611,18 +611,21 @@ async fn enrich_company(State(st): St, call: Call) -> Answer {
 /// `enrich_person_phone`.
 async fn enrich_person(State(st): St, call: Call) -> Answer {
     if is_blank_json(&call.body) {
-        return Err(Failure::bad_request(texts::EMPTY_PERSON));
+        return Err(Failure::bad_request(texts::EMPTY_PERSON_BODY));
     }
     let req: EnrichPersonRequest = validation::parse_body(&call.headers, &call.body)?;
     if req.person_is_empty() {
-        return Err(Failure::bad_request(texts::EMPTY_PERSON));
+        return Err(Failure::bad_request(texts::EMPTY_PERSON_BODY));
     }
     let opts = reveal_opts(req.reveal_emails.as_ref(), req.reveal_phones.as_ref())?;
     call.account.require_standard(texts::INSUFFICIENT_CREDITS)?;
     let db = st.db.clone();
     let found = blocking(move || engine_calls::enrich_person(&db, &req)).await?;
     let Some(person) = found else {
-        return Err(Failure::detail(StatusCode::NOT_FOUND, texts::NO_MATCH));
+        return Err(Failure::detail(
+            StatusCode::NOT_FOUND,
+            texts::NO_MATCHING_RECORD,
+        ));
     };
     let price = standard_price(Endpoint::EnrichPerson, 1, false);
     let mut people = vec![person];

@@ -6,9 +6,9 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 
+use crate::core::sanitize::sanitize;
 use crate::tui::app::{AcState, App, EditorBody, Popup, autocomplete_cost, fmt_credits};
 use crate::tui::keymap::Action;
-use crate::core::sanitize::sanitize;
 use crate::tui::schema::{self, LeafKind};
 
 use super::Areas;

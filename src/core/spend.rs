@@ -1,0 +1,102 @@
+//! Before spending: the estimate per credit pool (from the one price table, `api::cost`), what
+//! the store already holds (answered at 0 credits), and the confirmation rule.
+//!
+//! The rule (`confirm_above`, config): a paid action asks first when its estimate in **any one
+//! pool** is above the threshold. Pools are never added together: 3 standard credits and 3
+//! email credits are different money.
+
+use crate::api::cost::{Cost, CreditPool};
+
+/// The three pools in display order; the one list front ends iterate.
+pub const POOLS: [CreditPool; 3] = [CreditPool::Standard, CreditPool::Email, CreditPool::Phone];
+
+/// What a paid action will cost before it is sent.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Estimate {
+    /// The most the call(s) still to be sent can spend, per pool.
+    pub cost: Cost,
+    /// How many of the requested items the store already holds (answered at 0 credits).
+    pub from_store: usize,
+    /// How many items will be sent to the service.
+    pub to_send: usize,
+}
+
+impl Estimate {
+    /// The pools whose estimate is above `confirm_above` credits, in [`POOLS`] order; empty
+    /// means the action may run without asking.
+    pub fn pools_above(&self, confirm_above: f64) -> Vec<CreditPool> {
+        pools_above(&self.cost, confirm_above)
+    }
+}
+
+/// The pools of `cost` above `confirm_above` credits (per pool, never summed).
+pub fn pools_above(cost: &Cost, confirm_above: f64) -> Vec<CreditPool> {
+    let cost = cost.rounded();
+    POOLS
+        .into_iter()
+        .filter(|p| cost.get(*p) > confirm_above)
+        .collect()
+}
+
+/// `≤ 2 email credits`, `≤ 10 credits + 10 email`, `free`: an estimate in words, per pool.
+pub fn describe_estimate(cost: &Cost) -> String {
+    if cost.rounded().is_zero() {
+        "free".to_string()
+    } else {
+        format!("≤ {cost}")
+    }
+}
+
+/// How old a stored answer is, in plain words: `just now`, `5 min old`, `3 h old`,
+/// `2 days old`.
+pub fn describe_age(age: chrono::Duration) -> String {
+    let s = age.num_seconds().max(0);
+    match s {
+        0..=59 => "just now".to_string(),
+        60..=3599 => format!("{} min old", s / 60),
+        3600..=86_399 => format!("{} h old", s / 3600),
+        _ => {
+            let d = s / 86_400;
+            format!("{d} day{} old", if d == 1 { "" } else { "s" })
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn confirmation_is_per_pool() {
+        let c = Cost {
+            standard: 6.0,
+            email: 6.0,
+            phone: 0.0,
+        };
+        // 12 in total, but no pool is above 10.
+        assert!(pools_above(&c, 10.0).is_empty());
+        assert_eq!(
+            pools_above(&c, 5.0),
+            vec![CreditPool::Standard, CreditPool::Email]
+        );
+        // Float noise does not ask: 0.1 × 100 is 10, not 10.000000000000002.
+        let mut noisy = Cost::ZERO;
+        for _ in 0..100 {
+            noisy.standard += 0.1;
+        }
+        assert!(pools_above(&noisy, 10.0).is_empty());
+    }
+
+    #[test]
+    fn words() {
+        assert_eq!(describe_estimate(&Cost::ZERO), "free");
+        assert_eq!(
+            describe_estimate(&Cost::in_pool(CreditPool::Email, 2.0)),
+            "≤ 2 email"
+        );
+        assert_eq!(describe_age(chrono::Duration::seconds(5)), "just now");
+        assert_eq!(describe_age(chrono::Duration::minutes(5)), "5 min old");
+        assert_eq!(describe_age(chrono::Duration::days(1)), "1 day old");
+        assert_eq!(describe_age(chrono::Duration::days(3)), "3 days old");
+    }
+}
