@@ -3,4 +3,5 @@
 //! file format, configuration and user directories, and text safety for untrusted data.
 //!
 //! The explorer (`crate::tui`) and the headless commands are thin front ends over this module.
+pub mod request;
 pub mod sanitize;
