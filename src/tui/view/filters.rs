@@ -6,9 +6,9 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph};
 
+use crate::core::sanitize::sanitize;
 use crate::tui::app::{App, FormRow, Pane, estimate_cost};
 use crate::tui::keymap::Action;
-use crate::core::sanitize::sanitize;
 use crate::tui::schema;
 
 /// Keeps `sel` inside the window `[offset, offset + height)`, moving `offset` as little as possible.
@@ -60,7 +60,7 @@ pub fn draw(f: &mut Frame<'_>, area: Rect, app: &App) {
                 FormRow::Endpoint => Line::from(vec![
                     Span::styled("endpoint ", Style::default().fg(Color::DarkGray)),
                     Span::styled(
-                        format!("◂ {} ▸", app.endpoint.label()),
+                        format!("◂ {} ▸", schema::label(app.endpoint)),
                         Style::default()
                             .fg(Color::Green)
                             .add_modifier(Modifier::BOLD),
