@@ -9,13 +9,15 @@ use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group};
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
+use prospect::api::client::Endpoint;
+use prospect::core::request::{SearchResponse, build_search};
 use prospect::tui::app::{App, AppOptions, FormRow, Pane};
 use prospect::tui::backend::{Backend, ClientBackend};
 use prospect::tui::keymap::Keymap;
 use prospect::tui::msg::{Call, Msg, Outcome, Slot};
-use prospect::tui::records::page_from_response;
+use prospect::tui::records;
 use prospect::tui::runner::{Hooks, run_loop};
-use prospect::tui::schema::{Endpoint, Kind};
+use prospect::tui::schema::Kind;
 use prospect::tui::{Target, view};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -53,7 +55,9 @@ fn app_with_rows(n: usize) -> App {
     app.update(Msg::Done {
         slot: Slot::Search(Kind::Companies),
         generation,
-        result: Ok(Outcome::Page(page_from_response(Kind::Companies, &resp))),
+        result: Ok(Outcome::Page(records::page(SearchResponse::CompaniesV3(
+            serde_json::from_value(resp).unwrap(),
+        )))),
     });
     app.focus = Pane::Results;
     // Select a row in the middle so the window is not at the start.
@@ -125,7 +129,8 @@ fn latency() {
         for i in 0..16 {
             let b = backend.clone();
             load.push(tokio::spawn(async move {
-                let _ = b.call(Call::Search { endpoint: Endpoint::CompaniesV3, body: json!({"size": 10, "n": i}) }).await;
+                let req = build_search(Endpoint::SearchCompaniesV3, &json!({"size": 10 + i})).unwrap();
+                let _ = b.call(Call::Search(req)).await;
             }));
         }
         let mut app = App::new(opts());

@@ -1,11 +1,13 @@
 //! Snapshot tests of every pane and popup on ratatui's TestBackend, plus behaviour tests of
 //! the state owner (generations, debounce, paging), driving `App` with messages only.
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use prospect::api::client::Endpoint;
+use prospect::core::request::{AutocompleteResponse, SearchRequest, SearchResponse};
 use prospect::tui::app::{App, AppOptions, Pane, Popup};
 use prospect::tui::keymap::Keymap;
-use prospect::tui::msg::{Balance, Call, Command, Msg, Outcome, Slot, TimerId};
-use prospect::tui::records::page_from_response;
-use prospect::tui::schema::{DataFields, Endpoint, Kind};
+use prospect::tui::msg::{Call, Command, Msg, Outcome, PageData, Slot, TimerId};
+use prospect::tui::records;
+use prospect::tui::schema::{DataFields, Kind};
 use prospect::tui::view;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -43,6 +45,21 @@ fn data_fields() -> Value {
         "seniorities": ["Owner", "Founder", "C-Level", "VP", "Director", "Manager"],
         "departments": ["Engineering", "Sales", "Marketing and Advertising"]
     })
+}
+
+/// A v3 search answer of `kind` as the typed client reads it, made into a page.
+fn page_from_response(kind: Kind, resp: &Value) -> PageData {
+    let resp = match kind {
+        Kind::Companies => {
+            SearchResponse::CompaniesV3(serde_json::from_value(resp.clone()).unwrap())
+        }
+        Kind::People => SearchResponse::PeopleV3(serde_json::from_value(resp.clone()).unwrap()),
+    };
+    records::page(resp)
+}
+
+fn typed<T: serde::de::DeserializeOwned>(v: Value) -> T {
+    serde_json::from_value(v).unwrap()
 }
 
 fn balance() -> Value {
@@ -115,13 +132,13 @@ fn started() -> App {
         &mut app,
         &cmds,
         Slot::DataFields,
-        Outcome::DataFields(DataFields::from_json(&data_fields())),
+        Outcome::DataFields(DataFields::from_api(&typed(data_fields()))),
     );
     answer(
         &mut app,
         &cmds,
         Slot::Balance,
-        Outcome::Balance(Balance::from_json(&balance())),
+        Outcome::Balance(typed(balance())),
     );
     app.status = None;
     app
@@ -257,9 +274,10 @@ fn snapshot_error_popup() {
     app.update(Msg::Done {
         slot: Slot::Search(Kind::Companies),
         generation,
-        result: Err(prospect::tui::msg::ApiFailure {
-            message: "Insufficient credits".into(),
-        }),
+        result: Err(prospect::api::error::ApiError::InsufficientCredits {
+            pool: prospect::api::cost::CreditPool::Standard,
+        }
+        .into()),
     });
     insta::assert_snapshot!(render(&app).backend());
 }
@@ -284,15 +302,23 @@ fn snapshot_autocomplete_editor() {
         _ => None,
     });
     let cmds = app.update(Msg::Timer(TimerId::Debounce, timer.unwrap()));
-    assert!(matches!(
-        &cmds[..],
-        [Command::Call {
-            call: Call::Autocomplete { .. },
-            ..
-        }]
-    ));
-    answer(&mut app, &cmds, Slot::Autocomplete, Outcome::Suggestions(prospect::tui::schema::AcKind::Companies.suggestions(&json!({"companies": [
-        {"name": "Acme", "domain": "acme.com", "logo": ""}, {"name": "Acme Rockets", "domain": "acmerockets.io", "logo": ""}]}))));
+    match &cmds[..] {
+        [
+            Command::Call {
+                call: Call::Autocomplete(req),
+                ..
+            },
+        ] => assert_eq!(req.endpoint(), Endpoint::AutocompleteCompanies),
+        other => panic!("{other:?}"),
+    }
+    let resp = AutocompleteResponse::Companies(typed(json!({"companies": [
+        {"name": "Acme", "domain": "acme.com", "logo": ""}, {"name": "Acme Rockets", "domain": "acmerockets.io", "logo": ""}]})));
+    answer(
+        &mut app,
+        &cmds,
+        Slot::Autocomplete,
+        Outcome::Suggestions(prospect::tui::schema::suggestions(&resp)),
+    );
     app.update(key(KeyCode::Down));
     insta::assert_snapshot!(render(&app).backend());
     app.update(key(KeyCode::Enter));
@@ -444,14 +470,10 @@ fn superseded_search_result_is_dropped_and_paging_uses_cursors() {
     match &next[..] {
         [
             Command::Call {
-                call:
-                    Call::Search {
-                        body,
-                        endpoint: Endpoint::CompaniesV3,
-                    },
+                call: Call::Search(SearchRequest::CompaniesV3(r)),
                 ..
             },
-        ] => assert_eq!(body["searchAfter"], "cur1"),
+        ] => assert_eq!(r.search_after.as_deref(), Some("cur1")),
         other => panic!("{other:?}"),
     }
     answer(
@@ -479,17 +501,14 @@ fn people_at_company_uses_include_domains() {
     match &cmds[..] {
         [
             Command::Call {
-                call:
-                    Call::Search {
-                        endpoint: Endpoint::PeopleV3,
-                        body,
-                    },
+                call: Call::Search(SearchRequest::PeopleV3(r)),
                 ..
             },
         ] => {
+            let f = r.companies_filters.as_ref().unwrap();
             assert_eq!(
-                body["companiesFilters"]["includeDomains"],
-                json!(["acme0.com"])
+                f.include_domains.as_deref(),
+                Some(&["acme0.com".to_string()][..])
             )
         }
         other => panic!("{other:?}"),
@@ -499,17 +518,14 @@ fn people_at_company_uses_include_domains() {
     match &cmds[..] {
         [
             Command::Call {
-                call:
-                    Call::Search {
-                        endpoint: Endpoint::CompaniesV3,
-                        body,
-                    },
+                call: Call::Search(SearchRequest::CompaniesV3(r)),
                 ..
             },
         ] => {
+            let f = r.companies_filters.as_ref().unwrap();
             assert_eq!(
-                body["companiesFilters"]["lookalikeDomains"],
-                json!(["acme0.com"])
+                f.lookalike_domains.as_deref(),
+                Some(&["acme0.com".to_string()][..])
             )
         }
         other => panic!("{other:?}"),
@@ -581,10 +597,20 @@ fn every_form_member_fits_the_typed_requests() {
         let problems = req.validate();
         assert!(problems.is_empty(), "{ep:?}: {problems:?}");
     }
-    check::<prospect::api::types::SearchCompaniesV3Request>(Endpoint::CompaniesV3);
-    check::<prospect::api::types::SearchPeopleV3Request>(Endpoint::PeopleV3);
-    check::<prospect::api::types::SearchCompaniesV2Request>(Endpoint::CompaniesV2);
-    check::<prospect::api::types::SearchPeopleV2Request>(Endpoint::PeopleV2);
+    check::<prospect::api::types::SearchCompaniesV3Request>(Endpoint::SearchCompaniesV3);
+    check::<prospect::api::types::SearchPeopleV3Request>(Endpoint::SearchPeopleV3);
+    check::<prospect::api::types::SearchCompaniesV2Request>(Endpoint::SearchCompaniesV2);
+    check::<prospect::api::types::SearchPeopleV2Request>(Endpoint::SearchPeopleV2);
+    // The same bodies, through the builder every search goes through.
+    for ep in prospect::tui::schema::SEARCHES {
+        let mut body = json!({});
+        for l in schema::leaves(ep) {
+            schema::set(&mut body, l.path, sample(l));
+        }
+        let req = prospect::core::request::build_search(ep, &body)
+            .unwrap_or_else(|e| panic!("{ep:?}: {e:?}"));
+        assert_eq!(req.endpoint(), ep);
+    }
 }
 
 #[test]
@@ -644,5 +670,95 @@ fn selection_stays_on_the_member_when_the_summary_grows_or_shrinks() {
     assert!(
         is_year(app.form_rows().get(app.form_sel)),
         "selection moved after clearing"
+    );
+}
+
+#[test]
+fn a_pool_missing_from_the_balance_is_unknown_not_zero() {
+    let mut app = started();
+    app.balance = Some(typed(
+        json!({"credits": {"oneTime": 5, "recurrent": 0}, "dailyLimitRateLeft": 3}),
+    ));
+    let t = render(&app);
+    let buf = t.backend().buffer();
+    let line: String = (0..buf.area.width)
+        .map(|x| buf[(x, 32)].symbol().to_string())
+        .collect();
+    assert!(line.contains("standard 5 (5+0)"), "{line}");
+    assert!(line.contains("email ?"), "{line}");
+    assert!(line.contains("phone ?"), "{line}");
+    assert!(!line.contains("email 0"), "{line}");
+}
+
+#[test]
+fn a_form_the_client_would_refuse_says_so_on_edit_and_is_never_confirmed() {
+    let mut app = started();
+    app.form_sel = app
+        .form_rows()
+        .iter()
+        .position(|r| matches!(r, prospect::tui::app::FormRow::Leaf(l) if l.path == ["size"]))
+        .unwrap();
+    let set_size = |app: &mut App, text: &str| {
+        app.update(key(KeyCode::Enter));
+        for _ in 0..6 {
+            app.update(key(KeyCode::Backspace));
+        }
+        for c in text.chars() {
+            app.update(ch(c));
+        }
+        app.update(key(KeyCode::Enter));
+    };
+    set_size(&mut app, "20000");
+    assert_eq!(app.body["size"], json!(20000));
+    let status = app.status.clone().expect("a status");
+    assert!(
+        status
+            .text
+            .contains("body.size: Input should be less than or equal to 10000"),
+        "{status:?}"
+    );
+    assert_eq!(app.form_problems.len(), 1);
+    // Run: no confirmation of 4000 credits, no call; an error popup says why.
+    let cmds = app.update(ctrl('r'));
+    assert!(
+        !cmds.iter().any(|c| matches!(c, Command::Call { .. })),
+        "{cmds:?}"
+    );
+    match app.popups.last() {
+        Some(Popup::Error(e)) => assert!(e.contains("not sent") && e.contains("body.size"), "{e}"),
+        other => panic!("{other:?}"),
+    }
+    app.update(key(KeyCode::Esc));
+    // Fixed: the problem message goes away.
+    set_size(&mut app, "50");
+    assert!(app.form_problems.is_empty());
+    assert!(app.status.is_none(), "{:?}", app.status);
+}
+
+#[test]
+fn a_failure_keeps_the_typed_error() {
+    let mut app = started();
+    let cmds = app.update(ctrl('r'));
+    let generation = match &cmds[..] {
+        [Command::Call { generation, .. }] => *generation,
+        other => panic!("{other:?}"),
+    };
+    let failure: prospect::tui::msg::ApiFailure = prospect::api::error::ApiError::RateLimited {
+        retry_after: Some(std::time::Duration::from_secs(7)),
+    }
+    .into();
+    assert_eq!(failure.message, "Rate limited; retry in 7s");
+    assert!(matches!(
+        failure.error,
+        Some(prospect::api::error::ApiError::RateLimited { .. })
+    ));
+    app.update(Msg::Done {
+        slot: Slot::Search(Kind::Companies),
+        generation,
+        result: Err(failure),
+    });
+    assert_eq!(
+        app.companies.error.as_deref(),
+        Some("Rate limited; retry in 7s")
     );
 }

@@ -135,6 +135,95 @@ impl Endpoint {
     pub fn is_free_read(self) -> bool {
         matches!(self, Endpoint::DataFields | Endpoint::CreditBalance)
     }
+
+    /// The endpoint whose [`Endpoint::path`] is `path` (e.g. `/v3/search/companies`); `None`
+    /// for any other text.
+    pub fn from_path(path: &str) -> Option<Endpoint> {
+        Endpoint::ALL.into_iter().find(|e| e.path() == path)
+    }
+
+    /// The version in the endpoint's path: [`ApiVersion::V3`] for `/v3/...` (rows 7, 9, 10 of
+    /// SPEC.md §4), [`ApiVersion::V2`] for the others.
+    pub fn version(self) -> ApiVersion {
+        if self.path().starts_with("/v3/") {
+            ApiVersion::V3
+        } else {
+            ApiVersion::V2
+        }
+    }
+
+    /// `true` for the five autocompletes (SPEC.md §4 rows 1-5; 0.1 credit per call).
+    pub fn is_autocomplete(self) -> bool {
+        matches!(
+            self,
+            Endpoint::AutocompleteCompanies
+                | Endpoint::AutocompleteKeywords
+                | Endpoint::AutocompleteJobTitles
+                | Endpoint::AutocompleteLocations
+                | Endpoint::AutocompleteSkills
+        )
+    }
+
+    /// `true` for the five searches (SPEC.md §4 rows 6-10), the people preview included.
+    pub fn is_search(self) -> bool {
+        self.search_subject().is_some()
+    }
+
+    /// What a search returns: companies (rows 6, 7) or people (rows 8, 9, 10); `None` for an
+    /// endpoint that is not a search.
+    pub fn search_subject(self) -> Option<SearchSubject> {
+        match self {
+            Endpoint::SearchCompaniesV2 | Endpoint::SearchCompaniesV3 => {
+                Some(SearchSubject::Companies)
+            }
+            Endpoint::SearchPeopleV2 | Endpoint::SearchPeopleV3 | Endpoint::SearchPeoplePreview => {
+                Some(SearchSubject::People)
+            }
+            _ => None,
+        }
+    }
+
+    /// The paged list search of `subject` in `version` (rows 6-9; never the preview), e.g.
+    /// `(People, V3)` → [`Endpoint::SearchPeopleV3`].
+    pub fn search(subject: SearchSubject, version: ApiVersion) -> Endpoint {
+        match (subject, version) {
+            (SearchSubject::Companies, ApiVersion::V2) => Endpoint::SearchCompaniesV2,
+            (SearchSubject::Companies, ApiVersion::V3) => Endpoint::SearchCompaniesV3,
+            (SearchSubject::People, ApiVersion::V2) => Endpoint::SearchPeopleV2,
+            (SearchSubject::People, ApiVersion::V3) => Endpoint::SearchPeopleV3,
+        }
+    }
+
+    /// The same search in the other version (v2 ↔ v3 of companies or people); `None` for the
+    /// preview (v3 only) and for endpoints that are not searches.
+    pub fn other_search_version(self) -> Option<Endpoint> {
+        match self {
+            Endpoint::SearchCompaniesV2 => Some(Endpoint::SearchCompaniesV3),
+            Endpoint::SearchCompaniesV3 => Some(Endpoint::SearchCompaniesV2),
+            Endpoint::SearchPeopleV2 => Some(Endpoint::SearchPeopleV3),
+            Endpoint::SearchPeopleV3 => Some(Endpoint::SearchPeopleV2),
+            _ => None,
+        }
+    }
+}
+
+/// The API version of an endpoint, from its path (SPEC.md §4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ApiVersion {
+    /// `/v2/...`
+    V2,
+    /// `/v3/...`
+    V3,
+}
+
+/// What a search endpoint returns (SPEC.md §4 rows 6-10): company records (§2.3) or person
+/// records (§2.1). The explorer's results tabs are these two.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SearchSubject {
+    /// Company searches (v2, v3).
+    Companies,
+    /// People searches (v2, v3, preview).
+    People,
 }
 
 impl fmt::Display for Endpoint {
@@ -835,6 +924,44 @@ mod tests {
             Endpoint::AutocompleteJobTitles.to_string(),
             "POST /v2/autocomplete/job-titles"
         );
+    }
+
+    #[test]
+    fn endpoint_facts() {
+        for e in Endpoint::ALL {
+            assert_eq!(Endpoint::from_path(e.path()), Some(e));
+        }
+        assert_eq!(Endpoint::from_path("/v3/search/nothing"), None);
+        assert_eq!(
+            Endpoint::ALL.iter().filter(|e| e.is_autocomplete()).count(),
+            5
+        );
+        assert_eq!(Endpoint::ALL.iter().filter(|e| e.is_search()).count(), 5);
+        let v3: Vec<_> = Endpoint::ALL
+            .into_iter()
+            .filter(|e| e.version() == ApiVersion::V3)
+            .collect();
+        assert_eq!(
+            v3,
+            [
+                Endpoint::SearchCompaniesV3,
+                Endpoint::SearchPeopleV3,
+                Endpoint::SearchPeoplePreview
+            ]
+        );
+        for subject in [SearchSubject::Companies, SearchSubject::People] {
+            for version in [ApiVersion::V2, ApiVersion::V3] {
+                let e = Endpoint::search(subject, version);
+                assert_eq!(e.search_subject(), Some(subject));
+                assert_eq!(e.version(), version);
+                let other = e.other_search_version().unwrap();
+                assert_eq!(other.other_search_version(), Some(e));
+                assert_eq!(other.search_subject(), Some(subject));
+                assert_ne!(other.version(), version);
+            }
+        }
+        assert_eq!(Endpoint::SearchPeoplePreview.other_search_version(), None);
+        assert_eq!(Endpoint::DataFields.search_subject(), None);
     }
 
     #[test]

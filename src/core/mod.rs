@@ -6,5 +6,6 @@
 pub mod config;
 pub mod fsutil;
 pub mod gauge;
+pub mod request;
 pub mod sanitize;
 pub mod spend;

@@ -15,11 +15,12 @@ use serde_json::Value;
 
 use super::filter_sets::{self, FilterSet};
 use super::keymap::{Action, Keymap};
-use super::msg::{
-    ApiFailure, Balance, Call, Command, Msg, Outcome, PageData, ResultRow, Slot, TimerId,
-};
-use super::schema::{self, AcKind, DataFields, Endpoint, Kind, Leaf, LeafKind, Opt, Source};
+use super::msg::{ApiFailure, Call, Command, Msg, Outcome, PageData, ResultRow, Slot, TimerId};
+use super::schema::{self, AcKind, DataFields, Kind, Leaf, LeafKind, Opt, SEARCHES, Source};
+use crate::api::client::Endpoint;
 use crate::api::cost::{self, Cost};
+use crate::api::types::{CreditBalance, ValidationError};
+use crate::core::request::{self, SearchRequest};
 
 /// Autocomplete debounce: a lookup starts this long after the last keystroke.
 pub const DEBOUNCE: Duration = Duration::from_millis(120);
@@ -29,7 +30,7 @@ pub const STATUS_TTL: Duration = Duration::from_secs(6);
 pub const DEFAULT_SIZE: i64 = 25;
 /// Credits per autocomplete call, from the team's price table (NOTES.md: 0.1).
 pub fn autocomplete_cost() -> f64 {
-    cost::estimate_endpoint(crate::api::client::Endpoint::AutocompleteKeywords).standard
+    cost::estimate_endpoint(Endpoint::AutocompleteKeywords).standard
 }
 
 /// The focused pane.
@@ -92,10 +93,8 @@ pub struct Page {
 /// The search shown in a results tab.
 #[derive(Debug, Default)]
 pub struct SearchState {
-    /// The endpoint the shown results come from.
-    pub endpoint: Option<Endpoint>,
-    /// The body of the first page (without `searchAfter`).
-    pub body: Value,
+    /// The request of the first page (without `searchAfter`); `None` before the first search.
+    pub request: Option<SearchRequest>,
     /// Pages fetched so far (kept; `n`/`p` move between them).
     pub pages: Vec<Page>,
     /// Index of the shown page.
@@ -218,15 +217,11 @@ pub struct Editor {
     pub body: EditorBody,
 }
 
-/// A search waiting for confirmation.
+/// A search waiting for confirmation (already checked as the client will check it).
 #[derive(Debug, Clone, PartialEq)]
 pub struct PendingSearch {
-    /// Tab.
-    pub kind: Kind,
-    /// Endpoint.
-    pub endpoint: Endpoint,
-    /// Body of the page to fetch.
-    pub body: Value,
+    /// The request of the page to fetch (its endpoint says the tab).
+    pub request: SearchRequest,
     /// `true` for a next page of the current search, `false` for a new search.
     pub next_page: bool,
     /// Estimated cost in credits (all pools).
@@ -298,8 +293,8 @@ pub struct App {
     pub people: SearchState,
     /// Details scroll offset (lines).
     pub details_scroll: u16,
-    /// Last credit balance.
-    pub balance: Option<Balance>,
+    /// Last credit balance as received (a pool it left out is `None`: shown as unknown).
+    pub balance: Option<CreditBalance>,
     /// A balance refresh is on its way.
     pub balance_loading: bool,
     /// Status line.
@@ -310,6 +305,9 @@ pub struct App {
     pub popups: Vec<Popup>,
     /// Name of the filter set last opened or saved.
     pub set_name: Option<String>,
+    /// Why the form's request cannot be sent as it is ([`request::build_search`] on
+    /// [`App::request_body`]), updated on every edit; empty when it can.
+    pub form_problems: Vec<ValidationError>,
     gens: HashMap<Slot, u64>,
     timer_gens: HashMap<TimerId, u64>,
     /// Something changed since the last draw.
@@ -355,30 +353,33 @@ pub fn fuzzy_filter(options: &[Opt], query: &str) -> Vec<usize> {
     scored.into_iter().map(|(_, i)| i).collect()
 }
 
-/// The most one search request can spend, per pool, from the team's price table
+/// The most the form's request can spend, per pool, from the team's price table
 /// (`crate::api::cost`, NOTES.md): v3 searches and v2 company search 0.2 per result; v2
 /// people search 3 per person with lookalike domains, 1 without; `size` results assumed.
+/// Read from the body so that it shows while the form is still being filled; a search that is
+/// run is estimated again from its typed request ([`SearchRequest::estimate`]).
 pub fn estimate_cost(endpoint: Endpoint, body: &Value) -> Cost {
-    let ep = api_endpoint(endpoint);
-    cost::DEFAULT_PRICES.charge_for(ep, &cost::max_quantities(ep, body))
+    cost::DEFAULT_PRICES.charge_for(endpoint, &cost::max_quantities(endpoint, body))
 }
 
-/// The total of [`estimate_cost`] over the pools, in credits (compared with the threshold).
-pub fn estimate_search(endpoint: Endpoint, body: &Value) -> f64 {
-    let c = estimate_cost(endpoint, body);
+/// The total of a cost over the pools, in credits (compared with the threshold).
+fn total_credits(c: Cost) -> f64 {
     c.standard + c.email + c.phone
 }
 
-/// The client's endpoint of a search endpoint.
-pub fn api_endpoint(e: Endpoint) -> crate::api::client::Endpoint {
-    use crate::api::client::Endpoint as E;
-    match e {
-        Endpoint::CompaniesV3 => E::SearchCompaniesV3,
-        Endpoint::PeopleV3 => E::SearchPeopleV3,
-        Endpoint::CompaniesV2 => E::SearchCompaniesV2,
-        Endpoint::PeopleV2 => E::SearchPeopleV2,
+/// The problems of a request in one line: the first one, and how many more.
+pub fn problems_text(problems: &[ValidationError]) -> String {
+    match problems {
+        [] => String::new(),
+        [one] => one.to_string(),
+        [first, rest @ ..] => format!("{first} (+{} more)", rest.len()),
     }
 }
+
+/// How the status line starts when the form cannot be sent as it is.
+const FORM_PROBLEM: &str = "Not sendable as it is: ";
+/// How the status line (and the error popup) starts when a search was refused before sending.
+const NOT_SENT: &str = "The search was not sent (nothing spent): ";
 
 /// Formats credits: whole numbers without decimals, else up to two.
 pub fn fmt_credits(c: f64) -> String {
@@ -396,7 +397,7 @@ impl App {
         App {
             opts,
             focus: Pane::Filters,
-            endpoint: Endpoint::CompaniesV3,
+            endpoint: Endpoint::SearchCompaniesV3,
             body: serde_json::json!({ "size": DEFAULT_SIZE }),
             form_sel: 1,
             form_offset: Cell::new(0),
@@ -411,6 +412,7 @@ impl App {
             last_error: None,
             popups: Vec::new(),
             set_name: None,
+            form_problems: Vec::new(),
             gens: HashMap::new(),
             timer_gens: HashMap::new(),
             dirty: true,
@@ -474,7 +476,7 @@ impl App {
 
     /// The shown tab.
     pub fn tab(&self) -> Kind {
-        self.endpoint.kind()
+        schema::tab_of(self.endpoint)
     }
 
     /// The current generation of a slot.
@@ -597,8 +599,12 @@ impl App {
         if matches!(msg, Msg::Key(_) | Msg::Paste(_)) {
             let sel = self.form_sel;
             let key = self.form_rows().get(sel).map(row_key);
+            let before = (self.endpoint, self.body.clone());
             let cmds = self.update_inner(msg);
             self.keep_form_selection(sel, key);
+            if before.0 != self.endpoint || before.1 != self.body {
+                self.check_form();
+            }
             cmds
         } else {
             self.update_inner(msg)
@@ -648,6 +654,32 @@ impl App {
                 self.dirty = true;
                 self.on_done(slot, result)
             }
+        }
+    }
+
+    /// Checks the form's request as the client will ([`request::build_search`]) and says what
+    /// is wrong on the status line when that changed; clears its own message once the form
+    /// can be sent again.
+    fn check_form(&mut self) {
+        let problems = request::build_search(self.endpoint, &self.request_body())
+            .err()
+            .unwrap_or_default();
+        if problems == self.form_problems {
+            return;
+        }
+        let shown = self
+            .status
+            .as_ref()
+            .is_some_and(|s| s.text.starts_with(FORM_PROBLEM) || s.text.starts_with(NOT_SENT));
+        self.form_problems = problems;
+        if self.form_problems.is_empty() {
+            if shown {
+                self.status = None;
+                self.dirty = true;
+            }
+        } else {
+            let text = format!("{FORM_PROBLEM}{}", problems_text(&self.form_problems));
+            self.set_status(&text, StatusKind::Error);
         }
     }
 
@@ -751,11 +783,11 @@ impl App {
         let first = s.first_index();
         let total = s.total;
         self.details_scroll = 0;
-        let used = page
-            .credits_used
-            .filter(|c| *c > 0.0)
-            .map(|c| format!(" · {} credits used", fmt_credits(c)))
-            .unwrap_or_default();
+        let used = if page.credits_used > 0.0 {
+            format!(" · {} credits used", fmt_credits(page.credits_used))
+        } else {
+            String::new()
+        };
         let text = match (n, total) {
             (0, _) => format!(
                 "No {} matched{used}",
@@ -837,15 +869,21 @@ impl App {
             }
             Action::Search => self.run_search(),
             Action::SwitchTab => {
-                self.endpoint = self.endpoint.with_kind(match self.tab() {
-                    Kind::Companies => Kind::People,
-                    Kind::People => Kind::Companies,
-                });
+                self.endpoint = schema::with_kind(
+                    self.endpoint,
+                    match self.tab() {
+                        Kind::Companies => Kind::People,
+                        Kind::People => Kind::Companies,
+                    },
+                );
                 self.details_scroll = 0;
                 vec![]
             }
             Action::ToggleVersion => {
-                self.endpoint = self.endpoint.toggled_version();
+                self.endpoint = self
+                    .endpoint
+                    .other_search_version()
+                    .unwrap_or(self.endpoint);
                 self.info(&format!("Search endpoint: {}", self.endpoint.path()))
             }
             Action::Save => self.save(false),
@@ -975,25 +1013,20 @@ impl App {
             Action::Top => self.form_sel = 0,
             Action::Bottom => self.form_sel = step(self.form_sel, true, rows.len()),
             Action::Left | Action::Right if rows.get(self.form_sel) == Some(&FormRow::Endpoint) => {
-                let all = [
-                    Endpoint::CompaniesV3,
-                    Endpoint::PeopleV3,
-                    Endpoint::CompaniesV2,
-                    Endpoint::PeopleV2,
-                ];
-                let i = all.iter().position(|e| *e == self.endpoint).unwrap_or(0);
-                self.endpoint = all[(i + if action == Action::Right { 1 } else { 3 }) % 4];
+                let n = SEARCHES.len();
+                let i = SEARCHES
+                    .iter()
+                    .position(|e| *e == self.endpoint)
+                    .unwrap_or(0);
+                self.endpoint = SEARCHES[(i + if action == Action::Right { 1 } else { n - 1 }) % n];
             }
             Action::Enter => match rows.get(self.form_sel) {
                 Some(FormRow::Endpoint) => {
-                    let all = [
-                        Endpoint::CompaniesV3,
-                        Endpoint::PeopleV3,
-                        Endpoint::CompaniesV2,
-                        Endpoint::PeopleV2,
-                    ];
-                    let i = all.iter().position(|e| *e == self.endpoint).unwrap_or(0);
-                    self.endpoint = all[(i + 1) % 4];
+                    let i = SEARCHES
+                        .iter()
+                        .position(|e| *e == self.endpoint)
+                        .unwrap_or(0);
+                    self.endpoint = SEARCHES[(i + 1) % SEARCHES.len()];
                 }
                 Some(FormRow::Run) => return self.run_search(),
                 Some(FormRow::Leaf(leaf) | FormRow::Set(leaf)) => self.open_editor(leaf),
@@ -1048,11 +1081,14 @@ impl App {
             Action::Top => s.sel = 0,
             Action::Bottom => s.sel = n.saturating_sub(1),
             Action::Left | Action::Right => {
-                self.endpoint = self.endpoint.with_kind(if action == Action::Left {
-                    Kind::Companies
-                } else {
-                    Kind::People
-                });
+                self.endpoint = schema::with_kind(
+                    self.endpoint,
+                    if action == Action::Left {
+                        Kind::Companies
+                    } else {
+                        Kind::People
+                    },
+                );
             }
             Action::Enter => {
                 if n == 0 {
@@ -1220,20 +1256,31 @@ impl App {
     }
 
     fn run_search(&mut self) -> Vec<Command> {
-        let body = self.request_body();
-        let estimate = estimate_search(self.endpoint, &body);
-        let cost = estimate_cost(self.endpoint, &body);
-        self.gate(PendingSearch {
-            kind: self.tab(),
-            endpoint: self.endpoint,
-            body,
-            next_page: false,
-            estimate,
-            cost,
-        })
+        match request::build_search(self.endpoint, &self.request_body()) {
+            Ok(request) => self.gate(request, false),
+            Err(problems) => {
+                self.form_problems = problems.clone();
+                self.not_sent(&problems)
+            }
+        }
     }
 
-    fn gate(&mut self, p: PendingSearch) -> Vec<Command> {
+    /// A search the client would refuse: nothing is confirmed, sent or spent.
+    fn not_sent(&mut self, problems: &[ValidationError]) -> Vec<Command> {
+        self.error_popup(format!("{NOT_SENT}{}", problems_text(problems)));
+        vec![]
+    }
+
+    /// Asks for confirmation above the threshold, else starts the search. `request` has passed
+    /// the client's checks.
+    fn gate(&mut self, request: SearchRequest, next_page: bool) -> Vec<Command> {
+        let cost = request.estimate();
+        let p = PendingSearch {
+            request,
+            next_page,
+            estimate: total_credits(cost),
+            cost,
+        };
         if p.estimate > self.opts.confirm_above {
             self.popups.push(Popup::Confirm(p));
             vec![]
@@ -1243,7 +1290,8 @@ impl App {
     }
 
     fn start_search(&mut self, p: PendingSearch) -> Vec<Command> {
-        let noun = if p.kind == Kind::Companies {
+        let kind = p.request.subject();
+        let noun = if kind == Kind::Companies {
             "companies"
         } else {
             "people"
@@ -1257,16 +1305,15 @@ impl App {
             &format!(
                 "{} {noun} via {} · estimated cost ≤ {}",
                 capitalize(what),
-                p.endpoint.path(),
+                p.request.endpoint().path(),
                 p.cost
             ),
             StatusKind::Progress,
         );
-        let s = self.search_mut(p.kind);
+        let s = self.search_mut(kind);
         if !p.next_page {
             *s = SearchState {
-                endpoint: Some(p.endpoint),
-                body: p.body.clone(),
+                request: Some(p.request.clone()),
                 ..SearchState::default()
             };
         }
@@ -1278,13 +1325,7 @@ impl App {
             Pane::Results
         };
         self.details_scroll = 0;
-        vec![self.call(
-            Slot::Search(p.kind),
-            Call::Search {
-                endpoint: p.endpoint,
-                body: p.body,
-            },
-        )]
+        vec![self.call(Slot::Search(kind), Call::Search(p.request))]
     }
 
     fn next_page(&mut self) -> Vec<Command> {
@@ -1300,7 +1341,7 @@ impl App {
             self.details_scroll = 0;
             return vec![];
         }
-        let Some(endpoint) = s.endpoint else {
+        let Some(first) = s.request.clone() else {
             return self.info("Run a search first (Ctrl-r).");
         };
         let shown: usize = s.pages.iter().map(|p| p.rows.len()).sum();
@@ -1310,24 +1351,18 @@ impl App {
         let Some(cursor) = cursor.filter(|_| !done) else {
             return self.info("This is the last page.");
         };
-        let mut body = s.body.clone();
-        schema::set(&mut body, &["searchAfter"], Value::String(cursor));
-        let estimate = estimate_search(endpoint, &body);
-        let cost = estimate_cost(endpoint, &body);
-        self.gate(PendingSearch {
-            kind,
-            endpoint,
-            body,
-            next_page: true,
-            estimate,
-            cost,
-        })
+        let request = first.with_search_after(Some(cursor));
+        match request.check() {
+            Ok(()) => self.gate(request, true),
+            Err(problems) => self.not_sent(&problems),
+        }
     }
 
+    /// The domain of the selected company (companies tab).
     fn selected_domain(&self) -> Option<String> {
         let row = self.search(Kind::Companies).selected()?;
-        let c = super::records::company_of(&row.record);
-        c.get("domain").and_then(Value::as_str).map(str::to_string)
+        let domain = &row.record.company()?.domain;
+        (!domain.is_empty()).then(|| domain.clone())
     }
 
     fn people_at_company(&mut self) -> Vec<Command> {
@@ -1343,7 +1378,7 @@ impl App {
             Value::Array(vec![Value::String(domain.clone())]),
         );
         schema::remove(&mut self.body, &["companiesFilters", "lookalikeDomains"]);
-        self.endpoint = self.endpoint.with_kind(Kind::People);
+        self.endpoint = schema::with_kind(self.endpoint, Kind::People);
         let cmds = self.run_search();
         if self.popups.is_empty() {
             let p = format!(
@@ -1477,7 +1512,7 @@ impl App {
             return vec![];
         };
         let leaf = ed.leaf;
-        let kind = self.endpoint.kind();
+        let kind = schema::tab_of(self.endpoint);
         match &mut ed.body {
             EditorBody::List(le) => match k.code {
                 KeyCode::Esc => return self.close_editor(),
@@ -1670,7 +1705,7 @@ impl App {
     }
 
     fn start_autocomplete(&mut self) -> Vec<Command> {
-        let kind = self.endpoint.kind();
+        let kind = self.tab();
         let Some(Popup::Editor(ed)) = self.popups.last_mut() else {
             return vec![];
         };
@@ -1682,15 +1717,17 @@ impl App {
         if q.chars().count() < 2 {
             return vec![];
         }
-        le.ac_state = AcState::Loading;
         self.dirty = true;
-        vec![self.call(
-            Slot::Autocomplete,
-            Call::Autocomplete {
-                kind: ac,
-                body: ac.body(&q, kind),
-            },
-        )]
+        match request::build_autocomplete(ac.endpoint(), &q, kind) {
+            Ok(req) => {
+                le.ac_state = AcState::Loading;
+                vec![self.call(Slot::Autocomplete, Call::Autocomplete(req))]
+            }
+            Err(problems) => {
+                le.ac_state = AcState::Failed(format!("not sent: {}", problems_text(&problems)));
+                vec![]
+            }
+        }
     }
 }
 

@@ -9,7 +9,8 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value};
 
-use super::schema::Endpoint;
+use super::schema::SEARCHES;
+use crate::api::client::Endpoint;
 
 /// Why a filter set could not be listed, read, written or deleted. Messages are for the
 /// status line: they name the file and, for syntax errors, the line and column.
@@ -51,7 +52,7 @@ pub enum FilterSetError {
 /// A loaded filter set.
 #[derive(Debug, Clone, PartialEq)]
 pub struct FilterSet {
-    /// The endpoint it was saved for (default `/v3/search/companies`).
+    /// The search it was saved for, one of [`SEARCHES`] (default `/v3/search/companies`).
     pub endpoint: Endpoint,
     /// The request body members (without `endpoint`).
     pub body: Value,
@@ -122,11 +123,13 @@ pub fn parse(file: &str, text: &str) -> Result<FilterSet, FilterSetError> {
         });
     };
     let endpoint = match obj.remove("endpoint") {
-        None => Endpoint::CompaniesV3,
-        Some(Value::String(p)) => Endpoint::from_path(&p).ok_or_else(|| FilterSetError::Shape {
-            file: file.to_string(),
-            msg: format!("endpoint {p:?} is not one of the search endpoints"),
-        })?,
+        None => Endpoint::SearchCompaniesV3,
+        Some(Value::String(p)) => Endpoint::from_path(&p)
+            .filter(|e| SEARCHES.contains(e))
+            .ok_or_else(|| FilterSetError::Shape {
+                file: file.to_string(),
+                msg: format!("endpoint {p:?} is not one of the search endpoints"),
+            })?,
         Some(other) => {
             return Err(FilterSetError::Shape {
                 file: file.to_string(),
@@ -211,7 +214,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let fdir = dir.path().join("filters");
         let set = FilterSet {
-            endpoint: Endpoint::PeopleV3,
+            endpoint: Endpoint::SearchPeopleV3,
             body: json!({"size": 20, "peopleFilters": {"seniorities": ["VP"]}}),
         };
         let p = save(&fdir, "vp people", &set).unwrap();
@@ -262,7 +265,10 @@ mod tests {
             parse("f", r#"{"peopleFilters": 3}"#),
             Err(FilterSetError::Shape { .. })
         ));
-        assert_eq!(parse("f", "{}").unwrap().endpoint, Endpoint::CompaniesV3);
+        assert_eq!(
+            parse("f", "{}").unwrap().endpoint,
+            Endpoint::SearchCompaniesV3
+        );
         assert!(!valid_name("../etc"));
         assert!(!valid_name(".hidden"));
         assert!(!valid_name(""));

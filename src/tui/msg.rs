@@ -4,7 +4,11 @@ use std::time::Duration;
 use crossterm::event::KeyEvent;
 use serde_json::Value;
 
-use super::schema::{AcKind, DataFields, Endpoint, Kind};
+use super::schema::{DataFields, Kind};
+use crate::api::error::ApiError;
+use crate::api::types::{Company, CreditBalance, Person, PersonCompany, Relevance};
+use crate::core::request::{AutocompleteRequest, SearchRequest};
+use crate::core::sanitize::sanitize;
 
 /// Everything that can change the explorer's state. The event loop turns terminal events,
 /// task results and timer expiries into `Msg`s and feeds them to [`super::app::App::update`].
@@ -57,11 +61,36 @@ pub enum TimerId {
     Status,
 }
 
-/// A failed call, in plain words for the status line (e.g. "Insufficient email credits").
+/// A failed call: the plain words for the status line and, when the client produced it, the
+/// typed error (SPEC.md §7 variants), so the UI can react to what happened (a 429 countdown,
+/// a 402 that names the pool).
 #[derive(Debug, Clone, PartialEq)]
 pub struct ApiFailure {
-    /// The message shown to the user; never holds the token.
+    /// The message shown to the user, sanitized; never holds the token. E.g. "Insufficient
+    /// email credits".
     pub message: String,
+    /// The client's error; `None` for failures outside the client (e.g. a panic in the task).
+    pub error: Option<ApiError>,
+}
+
+impl ApiFailure {
+    /// A failure that did not come from the client: `message` only (sanitized here).
+    pub fn other(message: &str) -> ApiFailure {
+        ApiFailure {
+            message: sanitize(message),
+            error: None,
+        }
+    }
+}
+
+impl From<ApiError> for ApiFailure {
+    /// The error's [`ApiError::user_message`], sanitized, and the error itself.
+    fn from(e: ApiError) -> ApiFailure {
+        ApiFailure {
+            message: sanitize(&e.user_message()),
+            error: Some(e),
+        }
+    }
 }
 
 /// What the loop should do for the state owner.
@@ -93,116 +122,94 @@ pub enum Command {
     Suspend,
 }
 
-/// A request to the service.
+/// A request to the service, typed (the form's JSON body is read into its request type by
+/// [`crate::core::request::build_search`] before it becomes a call).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Call {
-    /// `GET /v2/data-fields` (free).
+    /// `GET /v2/data-fields` (free; SPEC.md §4.8).
     DataFields,
-    /// `GET /v2/credits/balance` (free).
+    /// `GET /v2/credits/balance` (free; SPEC.md §4.9).
     Balance,
-    /// A search page: the body includes `size` and, past the first page, `searchAfter`.
-    Search {
-        /// Which search endpoint.
-        endpoint: Endpoint,
-        /// The request body.
-        body: Value,
-    },
-    /// An autocomplete lookup (0.1 credit).
-    Autocomplete {
-        /// Which autocomplete endpoint.
-        kind: AcKind,
-        /// The request body.
-        body: Value,
-    },
+    /// One page of a search (SPEC.md §4.2, §4.3, §4.10): `size` and, past the first page,
+    /// `searchAfter` are in the request.
+    Search(SearchRequest),
+    /// An autocomplete lookup (0.1 credit; SPEC.md §4.1, §4.10).
+    Autocomplete(AutocompleteRequest),
 }
 
-/// A parsed result, ready for the state owner.
+/// A call's result, built from the typed response in the call's task (off the UI loop) and
+/// ready for the state owner.
 #[derive(Debug, Clone)]
 pub enum Outcome {
-    /// Reference data.
+    /// Reference data, flattened for the pickers (from `crate::api::types::DataFields`).
     DataFields(DataFields),
-    /// Credit balance.
-    Balance(Balance),
-    /// One page of a search.
+    /// The credit balance as received: a pool the answer left out is `None` (shown as unknown).
+    Balance(CreditBalance),
+    /// One page of a search, rows and cells built and sanitized.
     Page(PageData),
-    /// Autocomplete suggestions `(label, value)`.
+    /// Autocomplete suggestions `(label shown, value put into the request body)`.
     Suggestions(Vec<(String, Value)>),
 }
 
-/// One pool of credits (SPEC.md §2.9).
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct Pool {
-    /// One-time part.
-    pub one_time: f64,
-    /// Recurrent part.
-    pub recurrent: f64,
+/// A record of a results table, as the search returned it (SPEC.md §2.1, §2.3; openapi
+/// `PublicCompanyWithRelevance`, `PublicCompanyWithScore`, `LookalikePerson`, `PublicPerson`).
+// Records are built once per page, in the call's task, and then stay in their page's `Vec`;
+// boxing the company would add an allocation per row to save space only on people pages.
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug, Clone, PartialEq)]
+pub enum Record {
+    /// A company result: v3 carries a `relevance` (A/B/C), v2 a `score` (0..=1).
+    Company {
+        /// The company record.
+        company: Company,
+        /// v3 relevance category.
+        relevance: Option<Relevance>,
+        /// v2 lookalike score.
+        score: Option<f64>,
+    },
+    /// A person result: v3 carries the employer summary and a relevance, v2 neither.
+    Person {
+        /// The person record.
+        person: Person,
+        /// v3 employer summary.
+        company: Option<PersonCompany>,
+        /// v3 relevance category.
+        relevance: Option<Relevance>,
+    },
 }
 
-/// The credit balance (SPEC.md §2.9; numbers per NOTES.md).
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct Balance {
-    /// Standard credits.
-    pub credits: Pool,
-    /// Email credits.
-    pub email: Pool,
-    /// Phone credits.
-    pub phone: Pool,
-    /// Requests left today.
-    pub daily_left: Option<i64>,
-    /// Seconds until the daily allowance resets, as of the fetch.
-    pub reset_secs: Option<i64>,
-}
-
-impl Balance {
-    /// Reads a balance response tolerantly (missing pools are zero).
-    pub fn from_json(v: &Value) -> Balance {
-        let pool = |k: &str| Pool {
-            one_time: v
-                .get(k)
-                .and_then(|p| p.get("oneTime"))
-                .and_then(Value::as_f64)
-                .unwrap_or(0.0),
-            recurrent: v
-                .get(k)
-                .and_then(|p| p.get("recurrent"))
-                .and_then(Value::as_f64)
-                .unwrap_or(0.0),
-        };
-        let int = |k: &str| {
-            v.get(k)
-                .and_then(|n| n.as_i64().or_else(|| n.as_f64().map(|f| f as i64)))
-        };
-        Balance {
-            credits: pool("credits"),
-            email: pool("emailCredits"),
-            phone: pool("phoneCredits"),
-            daily_left: int("dailyLimitRateLeft"),
-            reset_secs: int("dailyLimitRateSecondsToReset"),
+impl Record {
+    /// The company of a company result; `None` for a person.
+    pub fn company(&self) -> Option<&Company> {
+        match self {
+            Record::Company { company, .. } => Some(company),
+            Record::Person { .. } => None,
         }
     }
 }
 
 /// One row of a results table: sanitized cells for the key columns, and the whole record
-/// (for details).
+/// (for details and the actions on the selected row).
 #[derive(Debug, Clone)]
 pub struct ResultRow {
     /// Cell texts, sanitized, one per column of the tab.
     pub cells: Vec<String>,
-    /// The record as received (company items keep `{company, relevance|score}`).
-    pub record: Value,
+    /// The typed record.
+    pub record: Record,
 }
 
-/// A search page as received.
+/// A search page, built from a typed search response (`crate::core::request::SearchResponse`).
 #[derive(Debug, Clone, Default)]
 pub struct PageData {
     /// The rows.
     pub rows: Vec<ResultRow>,
-    /// `total` of the response.
+    /// `total` of the response (negative values read as 0).
     pub total: Option<u64>,
-    /// `searchAfter` cursor for the next page.
+    /// `searchAfter` cursor for the next page (`None` when absent or empty).
     pub search_after: Option<String>,
-    /// Notes worth showing (e.g. lookalike domains the service does not know), sanitized.
+    /// Notes worth showing, sanitized: `domain: reason` for each of `missingDomains` and
+    /// `includeDomainsStatuses` (lookalike / included domains the service could not use).
     pub notes: Vec<String>,
-    /// `creditsUsed`, when the service reports it.
-    pub credits_used: Option<f64>,
+    /// `creditsUsed` (0 when the service does not report it).
+    pub credits_used: f64,
 }

@@ -1,9 +1,13 @@
-//! Turning search responses into table rows and records into detail sections. Every string
-//! that leaves this module has been through [`sanitize`].
-use serde_json::Value;
+//! Turning typed search responses into table rows and typed records into detail sections.
+//! Every string from the service that leaves this module has been through [`sanitize`].
+use std::collections::BTreeMap;
 
-use super::msg::{PageData, ResultRow};
+use super::msg::{PageData, Record, ResultRow};
 use super::schema::Kind;
+use crate::api::types::{
+    Company, DomainStatus, Media, Medias, Person, PersonCompany, Relevance, WireEnum,
+};
+use crate::core::request::SearchResponse;
 use crate::core::sanitize::sanitize;
 
 /// Column titles of a results tab.
@@ -58,146 +62,212 @@ pub fn widths(kind: Kind) -> Vec<ratatui::layout::Constraint> {
     }
 }
 
-/// A scalar as display text (strings sanitized, numbers plain, arrays joined); `""` for null.
-pub fn text(v: Option<&Value>) -> String {
-    match v {
-        None | Some(Value::Null) => String::new(),
-        Some(Value::String(s)) => sanitize(s),
-        Some(Value::Number(n)) => n.to_string(),
-        Some(Value::Bool(b)) => b.to_string(),
-        Some(Value::Array(a)) => a
-            .iter()
-            .map(|x| text(Some(x)))
-            .filter(|s| !s.is_empty())
-            .collect::<Vec<_>>()
-            .join(", "),
-        Some(o @ Value::Object(_)) => sanitize(&o.to_string()),
-    }
+/// Service text as display text: sanitized; `""` for none.
+fn t(s: Option<&str>) -> String {
+    s.map(sanitize).unwrap_or_default()
 }
 
-fn first(v: Option<&Value>) -> String {
-    match v {
-        Some(Value::Array(a)) => text(a.first()),
-        other => text(other),
-    }
+/// A number as display text; `""` for none.
+fn n<N: std::fmt::Display>(v: Option<N>) -> String {
+    v.map(|x| x.to_string()).unwrap_or_default()
 }
 
-/// The company object of a company result item (`{company, relevance|score}`) or the item itself.
-pub fn company_of(record: &Value) -> &Value {
-    record
-        .get("company")
-        .filter(|c| c.is_object() && record.get("domain").is_none())
-        .unwrap_or(record)
+/// A list of service texts joined with `, ` (sanitized, empty items left out).
+fn join<S: AsRef<str>>(items: &[S]) -> String {
+    items
+        .iter()
+        .map(|s| sanitize(s.as_ref()))
+        .filter(|s| !s.is_empty())
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
-fn company_row(item: &Value) -> ResultRow {
-    let c = company_of(item);
-    let industry = {
-        let i = first(c.get("industries"));
-        if i.is_empty() {
-            text(c.get("linkedinIndustry"))
-        } else {
-            i
+/// A closed-set value (its wire string, sanitized: unknown values come from the service).
+fn e<E: WireEnum>(v: Option<&E>) -> String {
+    t(v.map(WireEnum::as_str))
+}
+
+fn company_cells(c: &Company, relevance: Option<&Relevance>, score: Option<f64>) -> Vec<String> {
+    let industry = match c.industries.first() {
+        Some(i) if !sanitize(i).is_empty() => sanitize(i),
+        _ => t(c.linkedin_industry.as_deref()),
+    };
+    let rel = match relevance {
+        Some(r) => e(Some(r)),
+        None => score.map(|s| format!("{s:.2}")).unwrap_or_default(),
+    };
+    vec![
+        t(c.name.as_deref()),
+        sanitize(&c.domain),
+        t(c.primary_country.as_deref()),
+        e(c.company_size.as_ref()),
+        industry,
+        n(c.year_founded),
+        n(c.employee_count_service),
+        rel,
+    ]
+}
+
+fn person_cells(
+    p: &Person,
+    company: Option<&PersonCompany>,
+    relevance: Option<&Relevance>,
+) -> Vec<String> {
+    let employer = match company.and_then(|c| c.name.as_deref()).map(sanitize) {
+        Some(name) if !name.is_empty() => name,
+        _ => sanitize(&p.domain),
+    };
+    let title = match p.job_title_english.as_deref().map(sanitize) {
+        Some(title) if !title.is_empty() => title,
+        _ => t(p.job_title.as_deref()),
+    };
+    vec![
+        t(p.name.as_deref()),
+        title,
+        employer,
+        t(p.country.as_deref()),
+        join(
+            &p.seniorities
+                .iter()
+                .map(WireEnum::as_str)
+                .collect::<Vec<_>>(),
+        ),
+        e(p.email.as_ref().map(|m| &m.status)),
+        e(relevance),
+    ]
+}
+
+impl Record {
+    /// The cells of this record's row, in the order of [`columns`] of its tab.
+    pub fn cells(&self) -> Vec<String> {
+        match self {
+            Record::Company {
+                company,
+                relevance,
+                score,
+            } => company_cells(company, relevance.as_ref(), *score),
+            Record::Person {
+                person,
+                company,
+                relevance,
+            } => person_cells(person, company.as_ref(), relevance.as_ref()),
         }
-    };
-    let rel = match item.get("relevance") {
-        Some(r) if !r.is_null() => text(Some(r)),
-        _ => item
-            .get("score")
-            .and_then(Value::as_f64)
-            .map(|s| format!("{s:.2}"))
-            .unwrap_or_default(),
-    };
+    }
+
+    /// The sections of the details pane: [`company_sections`] or [`person_sections`].
+    pub fn sections(&self) -> Vec<Section> {
+        match self {
+            Record::Company {
+                company,
+                relevance,
+                score,
+            } => company_sections(company, relevance.as_ref(), *score),
+            Record::Person {
+                person,
+                company,
+                relevance,
+            } => person_sections(person, company.as_ref(), relevance.as_ref()),
+        }
+    }
+}
+
+fn row(record: Record) -> ResultRow {
     ResultRow {
-        cells: vec![
-            text(c.get("name")),
-            text(c.get("domain")),
-            text(c.get("primaryCountry")),
-            text(c.get("companySize")),
-            industry,
-            text(c.get("yearFounded")),
-            text(c.get("employeeCountService")),
-            rel,
-        ],
-        record: item.clone(),
+        cells: record.cells(),
+        record,
     }
 }
 
-fn person_row(p: &Value) -> ResultRow {
-    let company = {
-        let n = text(p.get("company").and_then(|c| c.get("name")));
-        if n.is_empty() {
-            text(p.get("domain"))
-        } else {
-            n
-        }
-    };
-    let email = match p.get("email") {
-        Some(e) if e.is_object() => text(e.get("status")),
-        _ => String::new(),
-    };
-    let title = {
-        let t = text(p.get("jobTitleEnglish"));
-        if t.is_empty() {
-            text(p.get("jobTitle"))
-        } else {
-            t
-        }
-    };
-    ResultRow {
-        cells: vec![
-            text(p.get("name")),
-            title,
-            company,
-            text(p.get("country")),
-            text(p.get("seniorities")),
-            email,
-            text(p.get("relevance")),
-        ],
-        record: p.clone(),
-    }
+fn notes<'a>(
+    maps: impl IntoIterator<Item = &'a Option<BTreeMap<String, DomainStatus>>>,
+) -> Vec<String> {
+    maps.into_iter()
+        .flatten()
+        .flatten()
+        .map(|(d, why)| format!("{}: {}", sanitize(d), sanitize(why.as_str())))
+        .collect()
 }
 
-/// Parses a search response (v2 or v3, companies or people) into a page.
-pub fn page_from_response(kind: Kind, resp: &Value) -> PageData {
-    let list = match kind {
-        Kind::Companies => resp.get("companies"),
-        Kind::People => resp.get("people"),
-    };
-    let rows = list
-        .and_then(Value::as_array)
-        .map(|a| {
-            a.iter()
-                .map(|x| {
-                    if kind == Kind::Companies {
-                        company_row(x)
-                    } else {
-                        person_row(x)
-                    }
+fn total(t: Option<i64>) -> Option<u64> {
+    t.map(|t| t.max(0) as u64)
+}
+
+fn cursor(c: Option<String>) -> Option<String> {
+    c.filter(|s| !s.is_empty())
+}
+
+/// A page of results from a typed search answer (v2 or v3, companies or people): one row per
+/// result, cells sanitized, the notes of `missingDomains` / `includeDomainsStatuses`.
+pub fn page(resp: SearchResponse) -> PageData {
+    match resp {
+        SearchResponse::CompaniesV3(r) => PageData {
+            notes: notes([&r.missing_domains, &r.include_domains_statuses]),
+            rows: r
+                .companies
+                .into_iter()
+                .map(|c| {
+                    row(Record::Company {
+                        company: c.company,
+                        relevance: c.relevance,
+                        score: None,
+                    })
                 })
-                .collect()
-        })
-        .unwrap_or_default();
-    let mut notes = Vec::new();
-    for key in ["missingDomains", "includeDomainsStatuses"] {
-        if let Some(m) = resp.get(key).and_then(Value::as_object) {
-            for (d, why) in m {
-                notes.push(format!("{}: {}", sanitize(d), text(Some(why))));
-            }
-        }
-    }
-    PageData {
-        rows,
-        total: resp
-            .get("total")
-            .and_then(|t| t.as_u64().or_else(|| t.as_f64().map(|f| f.max(0.0) as u64))),
-        search_after: resp
-            .get("searchAfter")
-            .and_then(Value::as_str)
-            .filter(|s| !s.is_empty())
-            .map(str::to_string),
-        notes,
-        credits_used: resp.get("creditsUsed").and_then(Value::as_f64),
+                .collect(),
+            total: total(r.total),
+            search_after: cursor(r.search_after),
+            credits_used: r.credits_used,
+        },
+        SearchResponse::CompaniesV2(r) => PageData {
+            notes: notes([&r.missing_domains]),
+            rows: r
+                .companies
+                .into_iter()
+                .map(|c| {
+                    row(Record::Company {
+                        company: c.company,
+                        relevance: None,
+                        score: c.score,
+                    })
+                })
+                .collect(),
+            total: total(r.total),
+            search_after: cursor(r.search_after),
+            credits_used: r.credits_used,
+        },
+        SearchResponse::PeopleV3(r) => PageData {
+            notes: notes([&r.include_domains_statuses]),
+            rows: r
+                .people
+                .into_iter()
+                .map(|p| {
+                    row(Record::Person {
+                        person: p.person,
+                        company: p.company,
+                        relevance: p.relevance,
+                    })
+                })
+                .collect(),
+            total: total(r.total),
+            search_after: cursor(r.search_after),
+            credits_used: r.credits_used,
+        },
+        SearchResponse::PeopleV2(r) => PageData {
+            notes: Vec::new(),
+            rows: r
+                .people
+                .into_iter()
+                .map(|p| {
+                    row(Record::Person {
+                        person: p,
+                        company: None,
+                        relevance: None,
+                    })
+                })
+                .collect(),
+            total: total(r.total),
+            search_after: cursor(r.search_after),
+            credits_used: r.credits_used,
+        },
     }
 }
 
@@ -210,160 +280,166 @@ pub struct Section {
     pub lines: Vec<(String, String)>,
 }
 
-fn push(lines: &mut Vec<(String, String)>, label: &str, v: Option<&Value>) {
-    let t = text(v);
-    if !t.is_empty() {
-        lines.push((label.to_string(), t));
+/// Adds `label: text` unless the text is empty.
+fn push(lines: &mut Vec<(String, String)>, label: &str, text: String) {
+    if !text.is_empty() {
+        lines.push((label.to_string(), text));
     }
 }
 
-/// The sections of a company record (SPEC.md §2.3): overview, locations, industries,
-/// technologies, social media, funding, headcount growth, department sizes.
-pub fn company_sections(item: &Value) -> Vec<Section> {
-    let c = company_of(item);
+/// The social networks of [`Medias`] with their wire names, in name order.
+fn medias(m: &Medias) -> [(&'static str, Option<&Media>); 7] {
+    [
+        ("facebook", m.facebook.as_ref()),
+        ("instagram", m.instagram.as_ref()),
+        ("linkedin", m.linkedin.as_ref()),
+        ("tiktok", m.tiktok.as_ref()),
+        ("twitter", m.twitter.as_ref()),
+        ("xing", m.xing.as_ref()),
+        ("youtube", m.youtube.as_ref()),
+    ]
+}
+
+/// The sections of a company result (SPEC.md §2.3): overview (with the v3 relevance or the v2
+/// score), locations, industries, technologies, social media, funding, headcount growth,
+/// department sizes. Labels are the wire member names.
+pub fn company_sections(
+    c: &Company,
+    relevance: Option<&Relevance>,
+    score: Option<f64>,
+) -> Vec<Section> {
     let mut overview = Vec::new();
-    for k in [
-        "name",
-        "legalName",
-        "domain",
-        "rootUrl",
-        "description",
-        "companySize",
+    push(&mut overview, "name", t(c.name.as_deref()));
+    push(&mut overview, "legalName", t(c.legal_name.as_deref()));
+    push(&mut overview, "domain", sanitize(&c.domain));
+    push(&mut overview, "rootUrl", t(c.root_url.as_deref()));
+    push(&mut overview, "description", t(c.description.as_deref()));
+    push(&mut overview, "companySize", e(c.company_size.as_ref()));
+    push(
+        &mut overview,
         "employeeCountService",
+        n(c.employee_count_service),
+    );
+    push(
+        &mut overview,
         "employeeCountLinkedin",
-        "revenue",
-        "yearFounded",
-        "ecommerce",
+        n(c.employee_count_linkedin),
+    );
+    push(&mut overview, "revenue", e(c.revenue.as_ref()));
+    push(&mut overview, "yearFounded", n(c.year_founded));
+    push(&mut overview, "ecommerce", n(c.ecommerce));
+    push(
+        &mut overview,
         "primaryCountry",
-        "countries",
-        "keywords",
-        "emails",
-    ] {
-        push(&mut overview, k, c.get(k));
-    }
-    for k in ["relevance", "score"] {
-        push(
-            &mut overview,
-            k,
-            item.get(k).filter(|_| !std::ptr::eq(item, c)),
-        );
-    }
-    for p in c
-        .get("phones")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-    {
+        t(c.primary_country.as_deref()),
+    );
+    push(&mut overview, "countries", join(&c.countries));
+    push(&mut overview, "keywords", join(&c.keywords));
+    push(&mut overview, "emails", join(&c.emails));
+    push(&mut overview, "relevance", e(relevance));
+    push(&mut overview, "score", n(score));
+    for p in &c.phones {
         overview.push((
             "phone".into(),
-            format!("{} ({})", text(p.get("number")), text(p.get("country"))),
+            format!("{} ({})", sanitize(&p.number), t(p.country.as_deref())),
         ));
     }
-    if let Some(w) = c.get("webTraffic").filter(|w| w.is_object()) {
+    if let Some(w) = &c.web_traffic {
         overview.push((
             "webTraffic".into(),
             format!(
                 "visits {} · pageViews {} · pagesPerVisit {} · bounceRate {}",
-                text(w.get("visits")),
-                text(w.get("pageViews")),
-                text(w.get("pagesPerVisit")),
-                text(w.get("bounceRate"))
+                n(w.visits),
+                n(w.page_views),
+                n(w.pages_per_visit),
+                n(w.bounce_rate)
             ),
         ));
     }
-    for a in c
-        .get("mobileApps")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-    {
+    for a in &c.mobile_apps {
         overview.push((
             "mobileApp".into(),
-            format!("{} {}", text(a.get("name")), text(a.get("link"))),
+            format!("{} {}", sanitize(&a.name), t(a.link.as_deref())),
         ));
     }
     let mut locations = Vec::new();
-    for l in c
-        .get("locations")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-    {
+    for l in &c.locations {
         let parts: Vec<String> = [
-            "streetAddress",
-            "postalCode",
-            "locality",
-            "region",
-            "country",
+            &l.street_address,
+            &l.postal_code,
+            &l.locality,
+            &l.region,
+            &l.country,
         ]
-        .iter()
-        .map(|k| text(l.get(*k)))
+        .into_iter()
+        .map(|p| t(p.as_deref()))
         .filter(|s| !s.is_empty())
         .collect();
-        let label = if l.get("primary").and_then(Value::as_bool) == Some(true) {
-            "primary"
-        } else {
-            "office"
-        };
+        let label = if l.primary { "primary" } else { "office" };
         locations.push((label.to_string(), parts.join(", ")));
     }
     let mut industries = Vec::new();
-    for k in ["industryCategories", "industries", "linkedinIndustry"] {
-        push(&mut industries, k, c.get(k));
-    }
+    push(
+        &mut industries,
+        "industryCategories",
+        join(&c.industry_categories),
+    );
+    push(&mut industries, "industries", join(&c.industries));
+    push(
+        &mut industries,
+        "linkedinIndustry",
+        t(c.linkedin_industry.as_deref()),
+    );
     let mut tech = Vec::new();
-    for k in ["technologies", "technologyCategories"] {
-        push(&mut tech, k, c.get(k));
-    }
+    push(&mut tech, "technologies", join(&c.technologies));
+    push(
+        &mut tech,
+        "technologyCategories",
+        join(&c.technology_categories),
+    );
     let mut social = Vec::new();
-    if let Some(m) = c.get("medias").and_then(Value::as_object) {
-        for (net, v) in m {
-            let url = text(v.get("url"));
-            let handle = text(v.get("handle"));
-            let t = if url.is_empty() { handle } else { url };
-            if !t.is_empty() {
-                social.push((sanitize(net), t));
-            }
+    for (net, m) in c.medias.as_ref().map(medias).into_iter().flatten() {
+        let Some(m) = m else { continue };
+        let url = sanitize(&m.url);
+        let text = if url.is_empty() {
+            t(m.handle.as_deref())
+        } else {
+            url
+        };
+        if !text.is_empty() {
+            social.push((net.to_string(), text));
         }
     }
     let mut funding = Vec::new();
-    if let Some(f) = c.get("fundingRound").filter(|f| f.is_object()) {
-        for k in ["type", "date", "moneyRaisedInUsd", "cbUrl"] {
-            push(&mut funding, k, f.get(k));
-        }
+    if let Some(f) = &c.funding_round {
+        push(&mut funding, "type", e(f.kind.as_ref()));
+        push(&mut funding, "date", t(f.date.as_deref()));
+        push(&mut funding, "moneyRaisedInUsd", n(f.money_raised_in_usd));
+        push(&mut funding, "cbUrl", t(f.cb_url.as_deref()));
     }
     let mut growth = Vec::new();
-    if let Some(g) = c.get("headcountGrowth").filter(|g| g.is_object()) {
-        for k in ["threeMonths", "sixMonths", "twelveMonths"] {
-            push(&mut growth, k, g.get(k));
-        }
+    if let Some(g) = &c.headcount_growth {
+        push(&mut growth, "threeMonths", n(g.three_months));
+        push(&mut growth, "sixMonths", n(g.six_months));
+        push(&mut growth, "twelveMonths", n(g.twelve_months));
     }
-    for d in c
-        .get("headcountGrowthPerDepartment")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-    {
-        let g = d.get("growth");
+    for d in &c.headcount_growth_per_department {
+        let g = d.growth.as_ref();
         growth.push((
-            text(d.get("department")),
+            sanitize(d.department.as_str()),
             format!(
                 "3m {} · 6m {} · 12m {}",
-                text(g.and_then(|g| g.get("threeMonths"))),
-                text(g.and_then(|g| g.get("sixMonths"))),
-                text(g.and_then(|g| g.get("twelveMonths")))
+                n(g.and_then(|g| g.three_months)),
+                n(g.and_then(|g| g.six_months)),
+                n(g.and_then(|g| g.twelve_months))
             ),
         ));
     }
-    let mut depts = Vec::new();
-    for d in c
-        .get("departmentSizes")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-    {
-        depts.push((text(d.get("department")), text(d.get("size"))));
-    }
+    let depts = c
+        .department_sizes
+        .iter()
+        .map(|d| (sanitize(d.department.as_str()), d.size.to_string()))
+        .collect();
     vec![
         Section {
             title: "Overview",
@@ -400,99 +476,117 @@ pub fn company_sections(item: &Value) -> Vec<Section> {
     ]
 }
 
-/// The sections of a person record (SPEC.md §2.1, §2.2): position, contact (email and phone
-/// with status), experiences, about.
-pub fn person_sections(p: &Value) -> Vec<Section> {
+/// The sections of a person result (SPEC.md §2.1, §2.2): position (with the v3 employer
+/// summary as `company.*` and the relevance), contact (email and phone with their status, or
+/// "not revealed"), experiences, about. Labels are the wire member names.
+pub fn person_sections(
+    p: &Person,
+    company: Option<&PersonCompany>,
+    relevance: Option<&Relevance>,
+) -> Vec<Section> {
     let mut pos = Vec::new();
-    for k in [
-        "name",
-        "jobTitle",
+    push(&mut pos, "name", t(p.name.as_deref()));
+    push(&mut pos, "jobTitle", t(p.job_title.as_deref()));
+    push(
+        &mut pos,
         "jobTitleEnglish",
-        "headline",
+        t(p.job_title_english.as_deref()),
+    );
+    push(&mut pos, "headline", t(p.headline.as_deref()));
+    push(
+        &mut pos,
         "seniorities",
+        join(
+            &p.seniorities
+                .iter()
+                .map(WireEnum::as_str)
+                .collect::<Vec<_>>(),
+        ),
+    );
+    push(
+        &mut pos,
         "departments",
-        "domain",
-    ] {
-        push(&mut pos, k, p.get(k));
+        join(
+            &p.departments
+                .iter()
+                .map(WireEnum::as_str)
+                .collect::<Vec<_>>(),
+        ),
+    );
+    push(&mut pos, "domain", sanitize(&p.domain));
+    if let Some(c) = company {
+        push(&mut pos, "company.name", t(c.name.as_deref()));
+        push(&mut pos, "company.companySize", e(c.company_size.as_ref()));
+        push(&mut pos, "company.revenue", e(c.revenue.as_ref()));
+        push(&mut pos, "company.industries", join(&c.industries));
+        push(
+            &mut pos,
+            "company.employeeCountService",
+            n(c.employee_count_service),
+        );
     }
-    if let Some(c) = p.get("company").filter(|c| c.is_object()) {
-        for k in [
-            "name",
-            "companySize",
-            "revenue",
-            "industries",
-            "employeeCountService",
-        ] {
-            push(&mut pos, &format!("company.{k}"), c.get(k));
-        }
-    }
-    for k in [
-        "location",
-        "country",
-        "state",
-        "linkedinUrl",
-        "connectionsCount",
-        "followersCount",
-        "relevance",
-        "updatedAt",
-        "id",
-    ] {
-        push(&mut pos, k, p.get(k));
-    }
+    push(&mut pos, "location", t(p.location.as_deref()));
+    push(&mut pos, "country", t(p.country.as_deref()));
+    push(&mut pos, "state", t(p.state.as_deref()));
+    push(&mut pos, "linkedinUrl", t(p.linkedin_url.as_deref()));
+    push(&mut pos, "connectionsCount", n(p.connections_count));
+    push(&mut pos, "followersCount", n(p.followers_count));
+    push(&mut pos, "relevance", e(relevance));
+    push(&mut pos, "updatedAt", t(p.updated_at.as_deref()));
+    push(&mut pos, "id", sanitize(&p.id));
     let mut contact = Vec::new();
-    match p.get("email").filter(|e| e.is_object()) {
-        Some(e) => {
-            let addr = text(e.get("address"));
+    match &p.email {
+        Some(m) => {
+            let addr = t(m.address.as_deref());
             contact.push((
                 "email".into(),
                 format!(
                     "{} [{}]",
                     if addr.is_empty() { "—".into() } else { addr },
-                    text(e.get("status"))
+                    sanitize(m.status.as_str())
                 ),
             ));
         }
         None => contact.push(("email".into(), "not revealed".into())),
     }
-    match p.get("phone").filter(|e| e.is_object()) {
+    match &p.phone {
         Some(ph) => {
-            let nums = text(ph.get("numbers"));
+            let nums = join(&ph.numbers);
             contact.push((
                 "phone".into(),
                 format!(
                     "{} [{}]",
                     if nums.is_empty() { "—".into() } else { nums },
-                    text(ph.get("status"))
+                    sanitize(ph.status.as_str())
                 ),
             ));
         }
         None => contact.push(("phone".into(), "not revealed".into())),
     }
     let mut exp = Vec::new();
-    for e in p
-        .get("experiences")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-    {
-        let to = text(e.get("dateTo"));
+    for x in &p.experiences {
+        let to = t(x.date_to.as_deref());
         exp.push((
             format!(
                 "{}–{}",
-                text(e.get("dateFrom")),
+                t(x.date_from.as_deref()),
                 if to.is_empty() { "now".into() } else { to }
             ),
-            format!("{} @ {}", text(e.get("jobTitle")), text(e.get("domain"))),
+            format!("{} @ {}", t(x.job_title.as_deref()), t(x.domain.as_deref())),
         ));
-        let d = text(e.get("description"));
+        let d = t(x.description.as_deref());
         if !d.is_empty() {
             exp.push((String::new(), d));
         }
     }
     let mut about = Vec::new();
-    for k in ["summary", "currentJobDescription", "skills"] {
-        push(&mut about, k, p.get(k));
-    }
+    push(&mut about, "summary", t(p.summary.as_deref()));
+    push(
+        &mut about,
+        "currentJobDescription",
+        t(p.current_job_description.as_deref()),
+    );
+    push(&mut about, "skills", join(&p.skills));
     vec![
         Section {
             title: "Position",
@@ -516,30 +610,107 @@ pub fn person_sections(p: &Value) -> Vec<Section> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use serde_json::{Value, json};
+
+    fn typed<T: serde::de::DeserializeOwned>(v: Value) -> T {
+        serde_json::from_value(v).unwrap()
+    }
 
     #[test]
-    fn company_pages_parse_v2_and_v3_and_sanitize() {
-        let v3 = json!({"total": 2, "searchAfter": "abc", "companies": [
-            {"company": {"name": "Acme\u{1b}[31m", "domain": "acme.com", "industries": ["Software"], "yearFounded": 1999}, "relevance": "A"}]});
-        let p = page_from_response(Kind::Companies, &v3);
+    fn company_pages_from_v2_and_v3_answers_are_sanitized() {
+        let v3 = typed(
+            json!({"total": 2, "searchAfter": "abc", "creditsUsed": 0.2, "companies": [
+            {"company": {"name": "Acme\u{1b}[31m", "domain": "acme.com", "industries": ["Software"], "yearFounded": 1999}, "relevance": "A"}],
+            "includeDomainsStatuses": {"y.io": "in progress"}}),
+        );
+        let p = page(SearchResponse::CompaniesV3(v3));
         assert_eq!(p.total, Some(2));
         assert_eq!(p.search_after.as_deref(), Some("abc"));
+        assert_eq!(p.credits_used, 0.2);
         assert_eq!(p.rows[0].cells[0], "Acme");
+        assert_eq!(p.rows[0].cells[4], "Software");
+        assert_eq!(p.rows[0].cells[5], "1999");
         assert_eq!(p.rows[0].cells[7], "A");
-        let v2 = json!({"companies": [{"company": {"name": "B", "domain": "b.io"}, "score": 0.912}], "missingDomains": {"x.io": "bad content"}});
-        let p = page_from_response(Kind::Companies, &v2);
+        assert_eq!(p.notes, vec!["y.io: in progress"]);
+        assert_eq!(
+            p.rows[0].record.company().map(|c| c.domain.as_str()),
+            Some("acme.com")
+        );
+        let v2 = typed(
+            json!({"companies": [{"company": {"name": "B", "domain": "b.io", "linkedinIndustry": "Banking"}, "score": 0.912}],
+            "missingDomains": {"x.io": "bad content"}, "searchAfter": ""}),
+        );
+        let p = page(SearchResponse::CompaniesV2(v2));
+        assert_eq!(p.rows[0].cells[4], "Banking");
         assert_eq!(p.rows[0].cells[7], "0.91");
         assert_eq!(p.notes, vec!["x.io: bad content"]);
+        assert_eq!(p.search_after, None);
+        let s = p.rows[0].record.sections();
+        assert!(
+            s[0].lines
+                .contains(&("score".to_string(), "0.912".to_string()))
+        );
+    }
+
+    #[test]
+    fn people_pages_from_v2_and_v3_answers() {
+        let v3 = typed(
+            json!({"total": 1, "people": [{"id": "p1", "domain": "x.io", "name": "Ann",
+            "jobTitle": "Leiterin", "jobTitleEnglish": "Head", "seniorities": ["Head", "VP"],
+            "email": {"address": "ann@x.io", "status": "verified"}, "company": {"name": "X"}, "relevance": "B"}]}),
+        );
+        let p = page(SearchResponse::PeopleV3(v3));
+        assert_eq!(
+            p.rows[0].cells,
+            ["Ann", "Head", "X", "", "Head, VP", "verified", "B"]
+        );
+        assert!(p.rows[0].record.company().is_none());
+        let v2 = typed(
+            json!({"people": [{"id": "p2", "domain": "y.io", "name": "Bo\u{7}b"}], "total": -3}),
+        );
+        let p = page(SearchResponse::PeopleV2(v2));
+        assert_eq!(p.rows[0].cells, ["Bob", "", "y.io", "", "", "", ""]);
+        assert_eq!(p.total, Some(0));
     }
 
     #[test]
     fn person_sections_show_status() {
-        let p = json!({"name": "Ann", "email": {"address": "ann@x.io", "status": "verified"}, "phone": null,
-            "experiences": [{"dateFrom": "2020-01-01", "jobTitle": "CTO", "domain": "x.io"}]});
-        let s = person_sections(&p);
+        let p: Person = typed(json!({"id": "1", "domain": "x.io", "name": "Ann",
+            "email": {"address": "ann@x.io", "status": "verified"}, "phone": null,
+            "experiences": [{"dateFrom": "2020-01-01", "jobTitle": "CTO", "domain": "x.io"}]}));
+        let s = person_sections(&p, None, None);
         assert_eq!(s[1].lines[0].1, "ann@x.io [verified]");
         assert_eq!(s[1].lines[1].1, "not revealed");
         assert_eq!(s[2].lines[0].0, "2020-01-01–now");
+        assert_eq!(s[2].lines[0].1, "CTO @ x.io");
+    }
+
+    #[test]
+    fn company_sections_keep_their_labels() {
+        let c: Company = typed(json!({"domain": "a.com", "name": "A",
+            "medias": {"twitter": {"url": "", "handle": "a"}, "linkedin": {"url": "https://l/a"}},
+            "locations": [{"primary": true, "locality": "Berlin", "country": "de"}, {"country": "fr"}],
+            "departmentSizes": [{"department": "Sales", "size": 3}]}));
+        let s = company_sections(&c, Some(&Relevance::C), None);
+        assert_eq!(s[0].lines[0], ("name".to_string(), "A".to_string()));
+        assert!(
+            s[0].lines
+                .contains(&("relevance".to_string(), "C".to_string()))
+        );
+        assert_eq!(
+            s[1].lines,
+            vec![
+                ("primary".to_string(), "Berlin, de".to_string()),
+                ("office".to_string(), "fr".to_string())
+            ]
+        );
+        assert_eq!(
+            s[4].lines,
+            vec![
+                ("linkedin".to_string(), "https://l/a".to_string()),
+                ("twitter".to_string(), "a".to_string())
+            ]
+        );
+        assert_eq!(s[7].lines, vec![("Sales".to_string(), "3".to_string())]);
     }
 }

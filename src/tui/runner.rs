@@ -17,7 +17,7 @@ use tokio::task::AbortHandle;
 use tokio::time::Instant;
 
 use super::app::App;
-use super::backend::{Backend, perform};
+use super::backend::Backend;
 use super::msg::{ApiFailure, Command, Msg, Slot, TimerId};
 use super::view;
 
@@ -76,15 +76,13 @@ impl Executor {
                     let backend = self.backend.clone();
                     let tx = self.tx.clone();
                     let handle = tokio::spawn(async move {
-                        let result = std::panic::AssertUnwindSafe(perform(backend, call))
+                        let result = std::panic::AssertUnwindSafe(backend.call(call))
                             .catch_unwind()
                             .await
                             .unwrap_or_else(|_| {
-                                Err(ApiFailure {
-                                    message:
-                                        "internal error while handling the answer (see the log)"
-                                            .into(),
-                                })
+                                Err(ApiFailure::other(
+                                    "internal error while handling the answer (see the log)",
+                                ))
                             });
                         if let Err(e) = &result {
                             tracing::info!(?slot, generation, error = %e.message, "call failed");

@@ -8,99 +8,56 @@
 //! as "extra" and can be cleared.
 use serde_json::{Map, Value};
 
+use crate::api::client::Endpoint;
 use crate::api::types::common::{
     CompanySize, FundingRoundType, HeadcountGrowthMonths, Relevance, Revenue, SocialNetwork,
     WireEnum,
 };
+use crate::core::request::AutocompleteResponse;
+use crate::core::sanitize::sanitize;
 
-/// Results tab: what a search returns.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Kind {
-    /// Company searches.
-    Companies,
-    /// People searches.
-    People,
+/// Results tab: what a search returns (companies or people). The tab is the API's
+/// [`crate::api::client::SearchSubject`]: one fact, one place.
+pub use crate::api::client::SearchSubject as Kind;
+
+/// The searches the explorer offers, in the order the endpoint chooser cycles through them
+/// (SPEC.md §4 rows 7, 9, 6, 8). The people preview (row 10) is not offered.
+pub const SEARCHES: [Endpoint; 4] = [
+    Endpoint::SearchCompaniesV3,
+    Endpoint::SearchPeopleV3,
+    Endpoint::SearchCompaniesV2,
+    Endpoint::SearchPeopleV2,
+];
+
+/// The chooser's short label of a search, e.g. `v3 companies`; the path for anything else.
+pub fn label(ep: Endpoint) -> &'static str {
+    match ep {
+        Endpoint::SearchCompaniesV3 => "v3 companies",
+        Endpoint::SearchPeopleV3 => "v3 people",
+        Endpoint::SearchCompaniesV2 => "v2 companies (deprecated)",
+        Endpoint::SearchPeopleV2 => "v2 people (legacy)",
+        other => other.path(),
+    }
 }
 
-/// The four search endpoints the explorer can run (SPEC.md §4 rows 6-9).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Endpoint {
-    /// `POST /v3/search/companies`
-    CompaniesV3,
-    /// `POST /v3/search/people`
-    PeopleV3,
-    /// `POST /v2/search/companies` (deprecated)
-    CompaniesV2,
-    /// `POST /v2/search/people` (legacy)
-    PeopleV2,
+/// The results tab of a search endpoint (companies for anything that is not a search).
+pub fn tab_of(ep: Endpoint) -> Kind {
+    ep.search_subject().unwrap_or(Kind::Companies)
 }
 
-impl Endpoint {
-    /// The path, e.g. `/v3/search/companies`.
-    pub fn path(self) -> &'static str {
-        match self {
-            Endpoint::CompaniesV3 => "/v3/search/companies",
-            Endpoint::PeopleV3 => "/v3/search/people",
-            Endpoint::CompaniesV2 => "/v2/search/companies",
-            Endpoint::PeopleV2 => "/v2/search/people",
-        }
-    }
-    /// The endpoint of a path; `None` for anything else.
-    pub fn from_path(p: &str) -> Option<Endpoint> {
-        [
-            Endpoint::CompaniesV3,
-            Endpoint::PeopleV3,
-            Endpoint::CompaniesV2,
-            Endpoint::PeopleV2,
-        ]
-        .into_iter()
-        .find(|e| e.path() == p)
-    }
-    /// Short label, e.g. `v3 companies`.
-    pub fn label(self) -> &'static str {
-        match self {
-            Endpoint::CompaniesV3 => "v3 companies",
-            Endpoint::PeopleV3 => "v3 people",
-            Endpoint::CompaniesV2 => "v2 companies (deprecated)",
-            Endpoint::PeopleV2 => "v2 people (legacy)",
-        }
-    }
-    /// Companies or people.
-    pub fn kind(self) -> Kind {
-        match self {
-            Endpoint::CompaniesV3 | Endpoint::CompaniesV2 => Kind::Companies,
-            Endpoint::PeopleV3 | Endpoint::PeopleV2 => Kind::People,
-        }
-    }
-    /// `true` for the v3 endpoints.
-    pub fn is_v3(self) -> bool {
-        matches!(self, Endpoint::CompaniesV3 | Endpoint::PeopleV3)
-    }
-    /// The endpoint of `kind` in this endpoint's version.
-    pub fn with_kind(self, kind: Kind) -> Endpoint {
-        match (self.is_v3(), kind) {
-            (true, Kind::Companies) => Endpoint::CompaniesV3,
-            (true, Kind::People) => Endpoint::PeopleV3,
-            (false, Kind::Companies) => Endpoint::CompaniesV2,
-            (false, Kind::People) => Endpoint::PeopleV2,
-        }
-    }
-    /// The same kind in the other version.
-    pub fn toggled_version(self) -> Endpoint {
-        match self {
-            Endpoint::CompaniesV3 => Endpoint::CompaniesV2,
-            Endpoint::CompaniesV2 => Endpoint::CompaniesV3,
-            Endpoint::PeopleV3 => Endpoint::PeopleV2,
-            Endpoint::PeopleV2 => Endpoint::PeopleV3,
-        }
-    }
-    fn bit(self) -> u8 {
-        match self {
-            Endpoint::CompaniesV2 => C2,
-            Endpoint::CompaniesV3 => C3,
-            Endpoint::PeopleV2 => P2,
-            Endpoint::PeopleV3 => P3,
-        }
+/// The search of `kind` in the version of `ep` (e.g. v3 companies → v3 people).
+pub fn with_kind(ep: Endpoint, kind: Kind) -> Endpoint {
+    Endpoint::search(kind, ep.version())
+}
+
+/// The leaf-mask bit of one of the four searches; 0 for other endpoints.
+fn bit(ep: Endpoint) -> u8 {
+    match ep {
+        Endpoint::SearchCompaniesV2 => C2,
+        Endpoint::SearchCompaniesV3 => C3,
+        Endpoint::SearchPeopleV2 => P2,
+        Endpoint::SearchPeopleV3 => P3,
+        _ => 0,
     }
 }
 
@@ -112,100 +69,80 @@ const V2: u8 = C2 | P2;
 const V3: u8 = C3 | P3;
 const ALL: u8 = V2 | V3;
 
-/// An autocomplete endpoint (SPEC.md §4 rows 1-5); each call costs 0.1 credit.
+/// An autocomplete a list member takes its suggestions from; each maps to one of the five
+/// autocomplete endpoints (SPEC.md §4 rows 1-5), each call costs 0.1 credit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum AcKind {
-    /// `/v2/autocomplete/companies`: suggestions are domains.
+    /// Company names: suggestions are domains.
     Companies,
-    /// `/v2/autocomplete/keywords`
+    /// Keywords.
     Keywords,
-    /// `/v2/autocomplete/job-titles`
+    /// Job titles.
     JobTitles,
-    /// `/v2/autocomplete/locations`: suggestions become `{city, country}` items.
+    /// Locations: suggestions become `{city, country}` items.
     Locations,
-    /// `/v2/autocomplete/skills`
+    /// Skills.
     Skills,
 }
 
 impl AcKind {
-    /// Endpoint path.
-    pub fn path(self) -> &'static str {
+    /// The endpoint, e.g. [`Endpoint::AutocompleteKeywords`].
+    pub fn endpoint(self) -> Endpoint {
         match self {
-            AcKind::Companies => "/v2/autocomplete/companies",
-            AcKind::Keywords => "/v2/autocomplete/keywords",
-            AcKind::JobTitles => "/v2/autocomplete/job-titles",
-            AcKind::Locations => "/v2/autocomplete/locations",
-            AcKind::Skills => "/v2/autocomplete/skills",
+            AcKind::Companies => Endpoint::AutocompleteCompanies,
+            AcKind::Keywords => Endpoint::AutocompleteKeywords,
+            AcKind::JobTitles => Endpoint::AutocompleteJobTitles,
+            AcKind::Locations => Endpoint::AutocompleteLocations,
+            AcKind::Skills => Endpoint::AutocompleteSkills,
         }
     }
-    /// The request body for `query` (openapi `models__autocomplete_*__AutoCompletionBody`).
-    pub fn body(self, query: &str, kind: Kind) -> Value {
-        match self {
-            AcKind::Companies => serde_json::json!({ "name": query }),
-            AcKind::Locations => serde_json::json!({
-                "query": query, "limit": 10,
-                "locationType": if kind == Kind::People { "people" } else { "companies" },
-            }),
-            _ => serde_json::json!({ "query": query, "limit": 10 }),
-        }
-    }
-    /// Suggestions of a response: `(label shown, value stored)`; the value is what goes into
-    /// the filter list (a domain, a keyword, `{city, country}`...). Malformed entries are skipped.
-    pub fn suggestions(self, resp: &Value) -> Vec<(String, Value)> {
-        let arr = |k: &str| {
-            resp.get(k)
-                .and_then(Value::as_array)
-                .cloned()
-                .unwrap_or_default()
-        };
-        let strings = |k: &str| {
-            arr(k)
-                .into_iter()
-                .filter_map(|v| {
-                    v.as_str()
-                        .map(|s| (s.to_string(), Value::String(s.to_string())))
-                })
-                .collect()
-        };
-        match self {
-            AcKind::Companies => arr("companies")
-                .into_iter()
-                .filter_map(|c| {
-                    let domain = c.get("domain")?.as_str()?.to_string();
-                    let name = c.get("name").and_then(Value::as_str).unwrap_or("");
-                    Some((
-                        if name.is_empty() {
-                            domain.clone()
-                        } else {
-                            format!("{name} ({domain})")
-                        },
-                        Value::String(domain),
-                    ))
-                })
-                .collect(),
-            AcKind::Keywords => strings("keywords"),
-            AcKind::JobTitles => strings("jobTitles"),
-            AcKind::Skills => strings("skills"),
-            AcKind::Locations => arr("locations")
-                .into_iter()
-                .filter_map(|l| {
-                    let name = l.get("name")?.as_str()?.to_string();
-                    let cc = l
-                        .get("countryCode")
-                        .and_then(Value::as_str)
-                        .unwrap_or("")
-                        .to_lowercase();
-                    let ty = l.get("type").and_then(Value::as_str).unwrap_or("");
-                    let parent = l.get("parentName").and_then(Value::as_str).unwrap_or("");
-                    let label = if parent.is_empty() {
-                        format!("{name} ({cc}) {ty}")
-                    } else {
-                        format!("{name}, {parent} ({cc}) {ty}")
-                    };
-                    Some((label, serde_json::json!({ "city": name, "country": cc })))
-                })
-                .collect(),
-        }
+}
+
+/// Suggestions of an autocomplete answer: `(label shown, value put into the request body)`.
+/// Labels are sanitized; values are built from the typed fields: a domain (companies), the
+/// text (keywords, job titles, skills) or `{"city": name, "country": cc}` (locations, the
+/// shape of the city filters). Company entries without a domain are skipped, as are locations
+/// without a name.
+pub fn suggestions(resp: &AutocompleteResponse) -> Vec<(String, Value)> {
+    let strings = |list: &[String]| -> Vec<(String, Value)> {
+        list.iter()
+            .map(|s| (sanitize(s), Value::String(s.clone())))
+            .collect()
+    };
+    match resp {
+        AutocompleteResponse::Companies(r) => r
+            .companies
+            .iter()
+            .filter(|c| !c.domain.is_empty())
+            .map(|c| {
+                let label = match c.name.as_deref().filter(|n| !n.is_empty()) {
+                    Some(name) => format!("{name} ({})", c.domain),
+                    None => c.domain.clone(),
+                };
+                (sanitize(&label), Value::String(c.domain.clone()))
+            })
+            .collect(),
+        AutocompleteResponse::Keywords(r) => strings(&r.keywords),
+        AutocompleteResponse::JobTitles(r) => strings(&r.job_titles),
+        AutocompleteResponse::Skills(r) => strings(&r.skills),
+        AutocompleteResponse::Locations(r) => r
+            .locations
+            .iter()
+            .filter(|l| !l.name.is_empty())
+            .map(|l| {
+                let cc = l.country_code.to_lowercase();
+                let ty = l.kind.as_str();
+                let label = if l.parent_name.is_empty() {
+                    format!("{} ({cc}) {ty}", l.name)
+                } else {
+                    format!("{}, {} ({cc}) {ty}", l.name, l.parent_name)
+                };
+                (
+                    sanitize(&label),
+                    serde_json::json!({ "city": l.name, "country": cc }),
+                )
+            })
+            .collect(),
     }
 }
 
@@ -295,16 +232,6 @@ pub struct DataFields {
     pub departments: Vec<String>,
 }
 
-fn str_list(v: Option<&Value>) -> Vec<String> {
-    v.and_then(Value::as_array)
-        .map(|a| {
-            a.iter()
-                .filter_map(|s| s.as_str().map(str::to_string))
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
 fn sorted(mut v: Vec<String>) -> Vec<String> {
     v.sort_by_key(|s| s.to_lowercase());
     v.dedup();
@@ -312,54 +239,28 @@ fn sorted(mut v: Vec<String>) -> Vec<String> {
 }
 
 impl DataFields {
-    /// Reads a data-fields response tolerantly (technologies as an array of `{name,
-    /// categories}` or a single object; missing members give empty lists).
-    pub fn from_json(v: &Value) -> DataFields {
+    /// Flattens the typed `/v2/data-fields` answer (SPEC.md §2.8) for the pickers: names sorted
+    /// case-insensitively without duplicates, regions without a code left out, seniorities and
+    /// departments in the service's order (their wire strings).
+    pub fn from_api(df: &crate::api::types::DataFields) -> DataFields {
         let mut industries = Vec::new();
         let mut cats = Vec::new();
-        for g in v
-            .get("industries")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-        {
-            if let Some(c) = g.get("industryCategory").and_then(Value::as_str) {
-                cats.push(c.to_string());
-            }
-            industries.extend(str_list(g.get("industries")));
+        for g in &df.industries {
+            cats.extend(g.industry_category.clone());
+            industries.extend(g.industries.iter().cloned());
         }
-        let techs: Vec<Value> = match v.get("technologies") {
-            Some(Value::Array(a)) => a.clone(),
-            Some(o @ Value::Object(_)) => vec![o.clone()],
-            _ => vec![],
-        };
         let mut tech_names = Vec::new();
         let mut tech_cats = Vec::new();
-        for t in &techs {
-            if let Some(n) = t.get("name").and_then(Value::as_str) {
-                tech_names.push(n.to_string());
-            }
-            tech_cats.extend(str_list(t.get("categories")));
+        for t in &df.technologies {
+            tech_names.extend(t.name.clone());
+            tech_cats.extend(t.categories.iter().cloned());
         }
-        let mut countries = Vec::new();
         let mut regions = Vec::new();
-        if let Some(m) = v.get("regions").and_then(Value::as_object) {
-            for (cc, list) in m {
-                countries.push(cc.clone());
-                for r in list.as_array().into_iter().flatten() {
-                    let code = r
-                        .get("code")
-                        .and_then(Value::as_str)
-                        .unwrap_or("")
-                        .to_string();
-                    let name = r
-                        .get("englishName")
-                        .and_then(Value::as_str)
-                        .unwrap_or("")
-                        .to_string();
-                    if !code.is_empty() {
-                        regions.push((cc.clone(), code, name));
-                    }
+        for (cc, list) in &df.regions {
+            for r in list {
+                if let Some(code) = r.code.as_ref().filter(|c| !c.is_empty()) {
+                    let name = r.english_name.clone().unwrap_or_default();
+                    regions.push((cc.clone(), code.clone(), name));
                 }
             }
         }
@@ -367,13 +268,21 @@ impl DataFields {
         DataFields {
             industries: sorted(industries),
             industry_categories: sorted(cats),
-            linkedin_industries: sorted(str_list(v.get("linkedinIndustries"))),
+            linkedin_industries: sorted(df.linkedin_industries.clone()),
             technologies: sorted(tech_names),
             technology_categories: sorted(tech_cats),
-            countries: sorted(countries),
+            countries: sorted(df.regions.keys().cloned().collect()),
             regions,
-            seniorities: str_list(v.get("seniorities")),
-            departments: str_list(v.get("departments")),
+            seniorities: df
+                .seniorities
+                .iter()
+                .map(|s| s.as_str().to_string())
+                .collect(),
+            departments: df
+                .departments
+                .iter()
+                .map(|d| d.as_str().to_string())
+                .collect(),
         }
     }
 }
@@ -535,7 +444,7 @@ impl Leaf {
     }
     /// `true` when the endpoint accepts this member.
     pub fn applies_to(&self, ep: Endpoint) -> bool {
-        self.mask & ep.bit() != 0
+        self.mask & bit(ep) != 0
     }
 }
 
@@ -1106,12 +1015,7 @@ mod tests {
 
     #[test]
     fn every_endpoint_has_unique_paths() {
-        for ep in [
-            Endpoint::CompaniesV2,
-            Endpoint::CompaniesV3,
-            Endpoint::PeopleV2,
-            Endpoint::PeopleV3,
-        ] {
+        for ep in SEARCHES {
             let ls = leaves(ep);
             let mut seen = std::collections::HashSet::new();
             for l in &ls {
@@ -1135,7 +1039,7 @@ mod tests {
     fn extras_lists_members_of_other_versions() {
         let b = json!({"size": 5, "endpoint": "/v3/search/companies",
             "companiesFilters": {"primaryLocations": {"includeCountries": ["de"]}, "countries": ["fr"]}});
-        let e = extras(&b, Endpoint::CompaniesV2);
+        let e = extras(&b, Endpoint::SearchCompaniesV2);
         assert_eq!(e.len(), 1);
         assert_eq!(
             e[0].0,
@@ -1145,7 +1049,7 @@ mod tests {
             ]
         );
         assert!(
-            extras(&b, Endpoint::CompaniesV3)
+            extras(&b, Endpoint::SearchCompaniesV3)
                 .iter()
                 .any(|(p, _)| p[1] == "countries")
         );
@@ -1169,20 +1073,71 @@ mod tests {
         assert_eq!(parse_num(Num::Float, "").unwrap(), None);
     }
 
+    fn typed(v: Value) -> crate::api::types::DataFields {
+        serde_json::from_value(v).unwrap()
+    }
+
     #[test]
-    fn data_fields_accept_both_technology_shapes() {
-        let a = DataFields::from_json(
-            &json!({"technologies": [{"name": "React", "categories": ["JS"]}],
+    fn data_fields_flatten_the_typed_answer() {
+        let a = DataFields::from_api(&typed(
+            json!({"technologies": [{"name": "React", "categories": ["JS"]}],
             "industries": [{"industryCategory": "Tech", "industries": ["Software", "AI"]}],
-            "regions": {"us": [{"code": "CA", "englishName": "California", "localName": "California"}]}}),
-        );
+            "regions": {"us": [{"code": "CA", "englishName": "California", "localName": "California"}, {"englishName": "No code"}]},
+            "seniorities": ["VP", "Galactic"]}),
+        ));
         assert_eq!(a.technologies, vec!["React"]);
         assert_eq!(a.industries, vec!["AI", "Software"]);
+        assert_eq!(a.industry_categories, vec!["Tech"]);
+        assert_eq!(a.countries, vec!["us"]);
+        assert_eq!(a.regions.len(), 1);
+        assert_eq!(a.seniorities, vec!["VP", "Galactic"]);
         assert_eq!(
             SetId::States.options(&a)[0].value,
             json!({"abbreviation": "CA", "country": "us"})
         );
-        let b = DataFields::from_json(&json!({"technologies": {"name": "Vue", "categories": []}}));
+        let b = DataFields::from_api(&typed(
+            json!({"technologies": {"name": "Vue", "categories": []}}),
+        ));
         assert_eq!(b.technologies, vec!["Vue"]);
+    }
+
+    #[test]
+    fn suggestions_come_from_the_typed_answers() {
+        use crate::api::types::{AutocompleteCompaniesResponse, AutocompleteLocationsResponse};
+        let r: AutocompleteCompaniesResponse = serde_json::from_value(json!({"companies": [
+            {"name": "Acme\u{1b}[31m", "domain": "acme.com"}, {"domain": ""}, {"domain": "b.io"}]}))
+        .unwrap();
+        let s = suggestions(&AutocompleteResponse::Companies(r));
+        assert_eq!(
+            s,
+            vec![
+                ("Acme (acme.com)".to_string(), json!("acme.com")),
+                ("b.io".to_string(), json!("b.io"))
+            ]
+        );
+        let r: AutocompleteLocationsResponse = serde_json::from_value(json!({"locations": [
+            {"name": "Berlin", "countryCode": "DE", "type": "4-city", "parentName": "Berlin"}]}))
+        .unwrap();
+        let s = suggestions(&AutocompleteResponse::Locations(r));
+        assert_eq!(s[0].0, "Berlin, Berlin (de) 4-city");
+        assert_eq!(s[0].1, json!({"city": "Berlin", "country": "de"}));
+    }
+
+    #[test]
+    fn ac_kinds_are_the_autocomplete_endpoints() {
+        for k in [
+            AcKind::Companies,
+            AcKind::Keywords,
+            AcKind::JobTitles,
+            AcKind::Locations,
+            AcKind::Skills,
+        ] {
+            assert!(k.endpoint().is_autocomplete());
+        }
+        assert_eq!(tab_of(Endpoint::SearchPeopleV2), Kind::People);
+        assert_eq!(
+            with_kind(Endpoint::SearchPeopleV2, Kind::Companies),
+            Endpoint::SearchCompaniesV2
+        );
     }
 }

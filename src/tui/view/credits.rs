@@ -1,12 +1,13 @@
-//! The credit gauge: the three pools (one-time + recurrent), the daily allowance left and
-//! the time to its reset as of the last refresh.
+//! The credit gauge: the three pools (one-time + recurrent; SPEC.md §2.9), the daily allowance
+//! left and the time to its reset as of the last refresh. A pool the answer left out is drawn
+//! as unknown (`?`), never as 0.
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 
+use crate::api::types::Credits;
 use crate::tui::app::{App, fmt_credits};
-use crate::tui::msg::Pool;
 
 /// `3h 05m`, `12m 30s`, `45s`.
 pub fn fmt_duration(secs: i64) -> String {
@@ -21,8 +22,23 @@ pub fn fmt_duration(secs: i64) -> String {
     }
 }
 
-fn pool(name: &str, p: &Pool) -> Vec<Span<'static>> {
-    let total = p.one_time + p.recurrent;
+/// What the gauge shows for a pool the balance answer did not include.
+pub const UNKNOWN_POOL: &str = "?";
+
+fn pool(name: &str, p: Option<&Credits>) -> Vec<Span<'static>> {
+    let Some(p) = p else {
+        return vec![
+            Span::styled(format!("{name} "), Style::default().fg(Color::DarkGray)),
+            Span::styled(
+                UNKNOWN_POOL,
+                Style::default()
+                    .fg(Color::Yellow)
+                    .add_modifier(Modifier::BOLD),
+            ),
+            Span::raw("  "),
+        ];
+    };
+    let total = p.total();
     let color = if total <= 0.0 {
         Color::Red
     } else if total < 10.0 {
@@ -64,16 +80,16 @@ pub fn draw(f: &mut Frame<'_>, area: Rect, app: &App) {
             Style::default().fg(Color::DarkGray),
         )),
         Some(b) => {
-            spans.extend(pool("standard", &b.credits));
-            spans.extend(pool("email", &b.email));
-            spans.extend(pool("phone", &b.phone));
-            if let Some(left) = b.daily_left {
+            spans.extend(pool("standard", b.credits.as_ref()));
+            spans.extend(pool("email", b.email_credits.as_ref()));
+            spans.extend(pool("phone", b.phone_credits.as_ref()));
+            if let Some(left) = b.daily_limit_rate_left {
                 spans.push(Span::styled("daily ", Style::default().fg(Color::DarkGray)));
                 spans.push(Span::styled(
                     format!("{left} left"),
                     Style::default().add_modifier(Modifier::BOLD),
                 ));
-                if let Some(r) = b.reset_secs {
+                if let Some(r) = b.daily_limit_rate_seconds_to_reset {
                     spans.push(Span::styled(
                         format!(", resets in {}", fmt_duration(r)),
                         Style::default().fg(Color::DarkGray),

@@ -7,8 +7,7 @@ use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 
 use crate::tui::app::{App, Pane};
 use crate::tui::keymap::Action;
-use crate::tui::records::{self, Section};
-use crate::tui::schema::Kind;
+use crate::tui::records::Section;
 
 /// The lines of the details of the selected record (empty when nothing is selected).
 pub fn lines(app: &App) -> Vec<Line<'static>> {
@@ -16,12 +15,9 @@ pub fn lines(app: &App) -> Vec<Line<'static>> {
     let Some(row) = app.search(kind).selected() else {
         return vec![];
     };
-    let sections: Vec<Section> = match kind {
-        Kind::Companies => records::company_sections(&row.record),
-        Kind::People => records::person_sections(&row.record),
-    };
+    let sections: Vec<Section> = row.record.sections();
     let mut out = Vec::new();
-    if kind == Kind::Companies {
+    if row.record.company().is_some() {
         let k = &app.opts.keymap;
         out.push(Line::from(Span::styled(
             format!(

@@ -60,7 +60,7 @@ pub fn draw(f: &mut Frame<'_>, area: Rect, app: &App) {
                 FormRow::Endpoint => Line::from(vec![
                     Span::styled("endpoint ", Style::default().fg(Color::DarkGray)),
                     Span::styled(
-                        format!("◂ {} ▸", app.endpoint.label()),
+                        format!("◂ {} ▸", schema::label(app.endpoint)),
                         Style::default()
                             .fg(Color::Green)
                             .add_modifier(Modifier::BOLD),

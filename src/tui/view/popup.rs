@@ -43,7 +43,7 @@ pub fn draw(f: &mut Frame<'_>, area: Rect, areas: &Areas, app: &App) {
             Popup::Confirm(p) => {
                 let r = centered(area, 64, 8);
                 f.render_widget(Clear, r);
-                let noun = if p.kind == crate::tui::schema::Kind::Companies {
+                let noun = if p.request.subject() == crate::tui::schema::Kind::Companies {
                     "companies"
                 } else {
                     "people"
@@ -56,7 +56,7 @@ pub fn draw(f: &mut Frame<'_>, area: Rect, areas: &Areas, app: &App) {
                         } else {
                             "Search"
                         },
-                        p.endpoint.path()
+                        p.request.endpoint().path()
                     )),
                     Line::from(vec![
                         Span::raw("may cost up to "),
@@ -360,7 +360,7 @@ fn editor(f: &mut Frame<'_>, area: Rect, areas: &Areas, app: &App, ed: &crate::t
                 n.push(Line::from(Span::styled(
                     format!(
                         "suggestions: {} · {} credit per lookup",
-                        ac.path(),
+                        ac.endpoint().path(),
                         fmt_credits(autocomplete_cost())
                     ),
                     Style::default().fg(Color::Yellow),

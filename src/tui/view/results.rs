@@ -65,7 +65,7 @@ pub fn draw(f: &mut Frame<'_>, area: Rect, app: &App) {
                 format!("The search failed: {e}"),
                 Style::default().fg(Color::Red),
             )));
-        } else if s.endpoint.is_none() {
+        } else if s.request.is_none() {
             lines.push(Line::from(format!("No search run yet for {noun}.")));
             lines.push(Line::from(format!(
                 "Set filters on the left, then {} (or Enter on \"run search\").",
