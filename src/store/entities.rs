@@ -1,0 +1,611 @@
+//! Entities: companies by normalized domain, people by id (and professional-network handle),
+//! revealed contacts by (person id, kind). Each row keeps the sanitized JSON of the typed
+//! record, when it was fetched and the purchase it came from. A newer record replaces an older
+//! one; an older one arriving late changes nothing.
+
+use std::collections::HashMap;
+
+use chrono::{DateTime, Utc};
+use rusqlite::{Connection, OptionalExtension, params};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::{
+    PurchaseId, Result, Store, StoreError, Stored, clean_key, clean_record, from_millis,
+    linkedin_handle, normalize_domain, read_json, to_millis,
+};
+use crate::api::client::Endpoint;
+use crate::api::types::company::{Company, SearchCompaniesV2Response, SearchCompaniesV3Response};
+use crate::api::types::enrich::{EnrichCompanyResponse, EnrichPersonResponse};
+use crate::api::types::lookup::{LookupCompaniesResponse, LookupPeopleResponse};
+use crate::api::types::person::{Person, SearchPeopleV2Response, SearchPeopleV3Response};
+use crate::api::types::webhooks::WebhookBody;
+use crate::core::sanitize::sanitize;
+
+/// Which contact of a person: an email address or phone numbers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum ContactKind {
+    /// An email address (`Contact::email`).
+    Email,
+    /// Phone numbers (`Contact::phones`).
+    Phone,
+}
+
+impl ContactKind {
+    /// `"email"` or `"phone"` (the value of the `kind` column).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ContactKind::Email => "email",
+            ContactKind::Phone => "phone",
+        }
+    }
+}
+
+/// A revealed contact of a person: from a reveal webhook, or from a person record that carries
+/// `email` / `phone` (search with reveal, enrich). Keyed by (`person_id`, `kind`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Contact {
+    /// The service's person id.
+    pub person_id: String,
+    /// Email or phone.
+    pub kind: ContactKind,
+    /// The address (kind `Email`); `None` when none was found, and for kind `Phone`.
+    pub email: Option<String>,
+    /// The numbers (kind `Phone`), e.g. `"+4512345678"`; empty when none, and for kind `Email`.
+    pub phones: Vec<String>,
+    /// Verification status as on the wire: `verified`, `guessed`, `catchAll`, `notFound`,
+    /// `inProgress`, or any newer value.
+    pub status: String,
+    /// When it was revealed (the purchase's or delivery's time).
+    pub revealed_at: DateTime<Utc>,
+}
+
+/// The contacts a person record carries: one of kind `Email` when it has an `email` member, one
+/// of kind `Phone` when it has a `phone` member, both at `at`. None for a person without id.
+pub fn contacts_of(person: &Person, at: DateTime<Utc>) -> Vec<Contact> {
+    let mut out = Vec::new();
+    if person.id.trim().is_empty() {
+        return out;
+    }
+    if let Some(e) = &person.email {
+        out.push(Contact {
+            person_id: person.id.clone(),
+            kind: ContactKind::Email,
+            email: e.address.clone(),
+            phones: Vec::new(),
+            status: e.status.to_string(),
+            revealed_at: at,
+        });
+    }
+    if let Some(p) = &person.phone {
+        out.push(Contact {
+            person_id: person.id.clone(),
+            kind: ContactKind::Phone,
+            email: None,
+            phones: p.numbers.clone(),
+            status: p.status.to_string(),
+            revealed_at: at,
+        });
+    }
+    out
+}
+
+/// The entities a purchase (or delivery) returned, stored with it.
+///
+/// `contacts` are contacts besides those the `people` carry: [`contacts_of`] of every person is
+/// stored too, so a search-with-reveal answer needs only `people`.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Entities {
+    /// Companies, stored by [`normalize_domain`] of their `domain` (none stored when empty).
+    pub companies: Vec<Company>,
+    /// People, stored by `id` (none stored when empty) and findable by the handle of their
+    /// `linkedin_url`.
+    pub people: Vec<Person>,
+    /// Revealed contacts.
+    pub contacts: Vec<Contact>,
+}
+
+impl Entities {
+    /// No entities (a purchase that returned no records).
+    pub fn none() -> Entities {
+        Entities::default()
+    }
+
+    /// Just these companies.
+    pub fn companies(companies: Vec<Company>) -> Entities {
+        Entities {
+            companies,
+            ..Entities::default()
+        }
+    }
+
+    /// Just these people (and the contacts they carry).
+    pub fn people(people: Vec<Person>) -> Entities {
+        Entities {
+            people,
+            ..Entities::default()
+        }
+    }
+
+    /// `true` when there is nothing to store.
+    pub fn is_empty(&self) -> bool {
+        self.companies.is_empty() && self.people.is_empty() && self.contacts.is_empty()
+    }
+
+    /// The records of a 200 answer of `endpoint`: companies of company search v2/v3, enrich
+    /// company and lookup companies (matched entries); people of people search v2/v3, enrich
+    /// person and lookup people. Empty for every other endpoint, and (with a warning) for an
+    /// answer that does not read as that endpoint's response.
+    pub fn from_response(endpoint: Endpoint, response: &Value) -> Entities {
+        fn read<'a, T: Deserialize<'a>>(endpoint: Endpoint, v: &'a Value) -> Option<T> {
+            match T::deserialize(v) {
+                Ok(t) => Some(t),
+                Err(error) => {
+                    tracing::warn!(endpoint = endpoint.path(), %error, "store: answer not read for entities");
+                    None
+                }
+            }
+        }
+        let companies = |c: Vec<Company>| Entities::companies(c);
+        let people = |p: Vec<Person>| Entities::people(p);
+        let e = match endpoint {
+            Endpoint::SearchCompaniesV2 => read::<SearchCompaniesV2Response>(endpoint, response)
+                .map(|r| companies(r.companies.into_iter().map(|c| c.company).collect())),
+            Endpoint::SearchCompaniesV3 => read::<SearchCompaniesV3Response>(endpoint, response)
+                .map(|r| companies(r.companies.into_iter().map(|c| c.company).collect())),
+            Endpoint::EnrichCompany => read::<EnrichCompanyResponse>(endpoint, response)
+                .map(|r| companies(vec![r.company])),
+            Endpoint::LookupCompanies => {
+                read::<LookupCompaniesResponse>(endpoint, response).map(|r| {
+                    companies(
+                        r.companies
+                            .into_iter()
+                            .filter_map(|e| e.company().cloned())
+                            .collect(),
+                    )
+                })
+            }
+            Endpoint::SearchPeopleV2 => {
+                read::<SearchPeopleV2Response>(endpoint, response).map(|r| people(r.people))
+            }
+            Endpoint::SearchPeopleV3 => read::<SearchPeopleV3Response>(endpoint, response)
+                .map(|r| people(r.people.into_iter().map(|p| p.person).collect())),
+            Endpoint::EnrichPerson => {
+                read::<EnrichPersonResponse>(endpoint, response).map(|r| people(vec![r.person]))
+            }
+            Endpoint::LookupPeople => read::<LookupPeopleResponse>(endpoint, response)
+                .map(|r| people(r.people.into_iter().map(|p| p.person).collect())),
+            _ => None,
+        };
+        e.unwrap_or_default()
+    }
+
+    /// The contacts a webhook body brings (reveal results, or the `email` / `phone` of the
+    /// people it carries), revealed at `at`. Person records of a webhook are not stored as
+    /// people: the purchase that found them keeps them.
+    pub(super) fn from_webhook(body: &WebhookBody, at: DateTime<Utc>) -> Entities {
+        let contact =
+            |person_id: &str, kind, email: Option<&String>, phones: &[String], status: String| {
+                Contact {
+                    person_id: person_id.to_string(),
+                    kind,
+                    email: email.cloned(),
+                    phones: phones.to_vec(),
+                    status,
+                    revealed_at: at,
+                }
+            };
+        let contacts = match body {
+            WebhookBody::RevealEmails(r) => r
+                .emails
+                .iter()
+                .map(|e| {
+                    contact(
+                        &e.person_id,
+                        ContactKind::Email,
+                        e.address.as_ref(),
+                        &[],
+                        e.status.to_string(),
+                    )
+                })
+                .collect(),
+            WebhookBody::RevealPhones(r) => r
+                .phones
+                .iter()
+                .map(|p| {
+                    contact(
+                        &p.person_id,
+                        ContactKind::Phone,
+                        None,
+                        &p.numbers,
+                        p.status.to_string(),
+                    )
+                })
+                .collect(),
+            WebhookBody::PeopleSearchEmails(s) => {
+                s.people.iter().flat_map(|p| contacts_of(p, at)).collect()
+            }
+            WebhookBody::PeopleSearchPhones(s) => {
+                s.people.iter().flat_map(|p| contacts_of(p, at)).collect()
+            }
+            WebhookBody::EnrichPersonEmail(p) | WebhookBody::EnrichPersonPhone(p) => {
+                contacts_of(p, at)
+            }
+        };
+        Entities {
+            contacts,
+            ..Entities::default()
+        }
+    }
+}
+
+/// Entities serialized and keyed, ready to write (built before the write lock is taken).
+#[derive(Default)]
+pub(super) struct Rows {
+    companies: Vec<(String, String)>,
+    people: Vec<(String, Option<String>, String)>,
+    contacts: Vec<ContactRow>,
+}
+
+struct ContactRow {
+    person_id: String,
+    kind: ContactKind,
+    email: Option<String>,
+    phones: String,
+    status: String,
+    revealed_at: i64,
+}
+
+impl Rows {
+    /// Sanitizes and keys `e`; records without a key (empty domain or id) are left out with a
+    /// warning. People's contacts are revealed at `at`.
+    pub(super) fn of(e: &Entities, at: DateTime<Utc>) -> Result<Rows> {
+        let mut rows = Rows::default();
+        for c in &e.companies {
+            let key = normalize_domain(&c.domain);
+            if key.is_empty() {
+                tracing::warn!(domain = %sanitize(&c.domain), "store: company without a domain not stored");
+                continue;
+            }
+            rows.companies.push((key, clean_record(c)?));
+        }
+        for p in &e.people {
+            let id = clean_key(&p.id);
+            if id.is_empty() {
+                tracing::warn!("store: person without an id not stored");
+                continue;
+            }
+            let handle = p.linkedin_url.as_deref().and_then(linkedin_handle);
+            rows.people.push((id, handle, clean_record(p)?));
+        }
+        let carried: Vec<Contact> = e.people.iter().flat_map(|p| contacts_of(p, at)).collect();
+        rows.contacts = Rows::contact_rows(carried.iter().chain(&e.contacts))?;
+        Ok(rows)
+    }
+
+    /// Sanitizes and keys contacts; those without a person id are left out with a warning.
+    fn contact_rows<'a>(
+        contacts: impl IntoIterator<Item = &'a Contact>,
+    ) -> Result<Vec<ContactRow>> {
+        let mut out = Vec::new();
+        for c in contacts {
+            let person_id = clean_key(&c.person_id);
+            if person_id.is_empty() {
+                tracing::warn!("store: contact without a person id not stored");
+                continue;
+            }
+            let phones: Vec<String> = c.phones.iter().map(|n| sanitize(n)).collect();
+            out.push(ContactRow {
+                person_id,
+                kind: c.kind,
+                email: c.email.as_deref().map(sanitize),
+                phones: serde_json::to_string(&phones)?,
+                status: sanitize(&c.status),
+                revealed_at: to_millis(c.revealed_at),
+            });
+        }
+        Ok(out)
+    }
+
+    /// Upserts every row (inside the caller's transaction): rows fetched at `at_ms` replace
+    /// rows fetched no later.
+    pub(super) fn write(
+        &self,
+        conn: &Connection,
+        at_ms: i64,
+        purchase: Option<PurchaseId>,
+    ) -> Result<()> {
+        let pid = purchase.map(|p| p.0);
+        if !self.companies.is_empty() {
+            let mut st = conn.prepare_cached(
+                "INSERT INTO companies (domain, record, fetched_at, purchase_id) VALUES (?1, ?2, ?3, ?4)
+                 ON CONFLICT (domain) DO UPDATE SET record = excluded.record,
+                   fetched_at = excluded.fetched_at, purchase_id = excluded.purchase_id
+                 WHERE excluded.fetched_at >= companies.fetched_at",
+            )?;
+            for (domain, record) in &self.companies {
+                st.execute(params![domain, record, at_ms, pid])?;
+            }
+        }
+        if !self.people.is_empty() {
+            let mut st = conn.prepare_cached(
+                "INSERT INTO people (id, handle, record, fetched_at, purchase_id) VALUES (?1, ?2, ?3, ?4, ?5)
+                 ON CONFLICT (id) DO UPDATE SET handle = excluded.handle, record = excluded.record,
+                   fetched_at = excluded.fetched_at, purchase_id = excluded.purchase_id
+                 WHERE excluded.fetched_at >= people.fetched_at",
+            )?;
+            for (id, handle, record) in &self.people {
+                st.execute(params![id, handle, record, at_ms, pid])?;
+            }
+        }
+        if !self.contacts.is_empty() {
+            let mut st = conn.prepare_cached(
+                "INSERT INTO contacts (person_id, kind, email, phones, status, revealed_at, purchase_id)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+                 ON CONFLICT (person_id, kind) DO UPDATE SET email = excluded.email,
+                   phones = excluded.phones, status = excluded.status,
+                   revealed_at = excluded.revealed_at, purchase_id = excluded.purchase_id
+                 WHERE excluded.revealed_at >= contacts.revealed_at",
+            )?;
+            for c in &self.contacts {
+                st.execute(params![
+                    c.person_id,
+                    c.kind.as_str(),
+                    c.email,
+                    c.phones,
+                    c.status,
+                    c.revealed_at,
+                    pid
+                ])?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// `Err(NoSuchPurchase)` unless `purchase` is `None` or a stored purchase.
+pub(super) fn check_purchase(conn: &Connection, purchase: Option<PurchaseId>) -> Result<()> {
+    let Some(p) = purchase else { return Ok(()) };
+    let found = conn
+        .prepare_cached("SELECT 1 FROM purchases WHERE id = ?1")?
+        .query_row([p.0], |_| Ok(()))
+        .optional()?;
+    found.ok_or(StoreError::NoSuchPurchase(p))
+}
+
+const COMPANY_BY_DOMAIN: &str =
+    "SELECT record, fetched_at, purchase_id FROM companies WHERE domain = ?1";
+const PERSON_BY_ID: &str = "SELECT record, fetched_at, purchase_id FROM people WHERE id = ?1";
+const PERSON_BY_HANDLE: &str = "SELECT record, fetched_at, purchase_id FROM people
+     WHERE handle = ?1 ORDER BY fetched_at DESC, id LIMIT 1";
+const CONTACT: &str = "SELECT email, phones, status, revealed_at FROM contacts
+     WHERE person_id = ?1 AND kind = ?2";
+
+/// One entity row: record JSON, fetched_at, purchase_id.
+type EntityRow = (String, i64, Option<i64>);
+
+impl Store {
+    /// Runs `sql` (one `?1` key, columns record / fetched_at / purchase_id) for each key and
+    /// reads the typed records; keys without a row, or whose row is bad, are absent.
+    fn entities_by<T: serde::de::DeserializeOwned>(
+        &self,
+        sql: &str,
+        table: &str,
+        keys: impl IntoIterator<Item = String>,
+    ) -> Result<HashMap<String, Stored<T>>> {
+        // One read transaction: one snapshot, and no lock taken per statement.
+        let tx = self.conn.unchecked_transaction()?;
+        let mut out = HashMap::new();
+        {
+            let mut st = tx.prepare_cached(sql)?;
+            for key in keys {
+                if key.is_empty() || out.contains_key(&key) {
+                    continue;
+                }
+                let row: Option<EntityRow> = st
+                    .query_row([&key], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+                    .optional()?;
+                if let Some(s) = row.and_then(|row| stored(row, table, &key)) {
+                    out.insert(key, s);
+                }
+            }
+        }
+        tx.finish()?;
+        Ok(out)
+    }
+
+    fn entity_by<T: serde::de::DeserializeOwned>(
+        &self,
+        sql: &str,
+        table: &str,
+        key: &str,
+    ) -> Result<Option<Stored<T>>> {
+        if key.is_empty() {
+            return Ok(None);
+        }
+        let row: Option<EntityRow> = self
+            .conn
+            .prepare_cached(sql)?
+            .query_row([key], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+            .optional()?;
+        Ok(row.and_then(|row| stored(row, table, key)))
+    }
+
+    /// The stored company of `domain` (any form: normalized with [`normalize_domain`]).
+    /// `None` when not stored (or its row is bad, see the module docs).
+    ///
+    /// # Errors
+    /// [`StoreError::Sqlite`].
+    pub fn company(&self, domain: &str) -> Result<Option<Stored<Company>>> {
+        self.entity_by(COMPANY_BY_DOMAIN, "companies", &normalize_domain(domain))
+    }
+
+    /// The stored companies of `domains`, keyed by normalized domain; domains not stored are
+    /// absent. One prepared statement and one read transaction for the whole list (1,000
+    /// domains take about a millisecond on a store of 100,000 companies).
+    ///
+    /// # Errors
+    /// [`StoreError::Sqlite`].
+    pub fn companies_by_domains(
+        &self,
+        domains: &[String],
+    ) -> Result<HashMap<String, Stored<Company>>> {
+        self.entities_by(
+            COMPANY_BY_DOMAIN,
+            "companies",
+            domains.iter().map(|d| normalize_domain(d)),
+        )
+    }
+
+    /// The stored person with this service id. `None` when not stored.
+    ///
+    /// # Errors
+    /// [`StoreError::Sqlite`].
+    pub fn person(&self, id: &str) -> Result<Option<Stored<Person>>> {
+        self.entity_by(PERSON_BY_ID, "people", &clean_key(id))
+    }
+
+    /// The stored people of `ids`, keyed by (sanitized, trimmed) id; ids not stored are absent.
+    ///
+    /// # Errors
+    /// [`StoreError::Sqlite`].
+    pub fn people_by_ids(&self, ids: &[String]) -> Result<HashMap<String, Stored<Person>>> {
+        self.entities_by(PERSON_BY_ID, "people", ids.iter().map(|i| clean_key(i)))
+    }
+
+    /// The stored person with this professional-network handle, given as a profile URL or a
+    /// bare handle (read with [`linkedin_handle`]); the most recently fetched when several
+    /// people share it. `None` when not stored or `handle` holds no handle.
+    ///
+    /// # Errors
+    /// [`StoreError::Sqlite`].
+    pub fn person_by_handle(&self, handle: &str) -> Result<Option<Stored<Person>>> {
+        match linkedin_handle(handle) {
+            Some(h) => self.entity_by(PERSON_BY_HANDLE, "people", &h),
+            None => Ok(None),
+        }
+    }
+
+    /// The stored people of `handles` (URLs or bare handles), keyed by the handle as
+    /// [`linkedin_handle`] reads it (lowercase); handles not stored are absent.
+    ///
+    /// # Errors
+    /// [`StoreError::Sqlite`].
+    pub fn people_by_handles(&self, handles: &[String]) -> Result<HashMap<String, Stored<Person>>> {
+        self.entities_by(
+            PERSON_BY_HANDLE,
+            "people",
+            handles.iter().filter_map(|h| linkedin_handle(h)),
+        )
+    }
+
+    /// The stored contact of this kind of a person. `None` when none was revealed.
+    ///
+    /// # Errors
+    /// [`StoreError::Sqlite`].
+    pub fn contact(&self, person_id: &str, kind: ContactKind) -> Result<Option<Contact>> {
+        let id = clean_key(person_id);
+        if id.is_empty() {
+            return Ok(None);
+        }
+        let mut st = self.conn.prepare_cached(CONTACT)?;
+        read_contact(&mut st, id, kind)
+    }
+
+    /// The stored contacts of this kind of `ids`, keyed by person id; ids without one are
+    /// absent.
+    ///
+    /// # Errors
+    /// [`StoreError::Sqlite`].
+    pub fn contacts_for(
+        &self,
+        ids: &[String],
+        kind: ContactKind,
+    ) -> Result<HashMap<String, Contact>> {
+        let tx = self.conn.unchecked_transaction()?;
+        let mut out = HashMap::new();
+        {
+            let mut st = tx.prepare_cached(CONTACT)?;
+            for id in ids.iter().map(|i| clean_key(i)) {
+                if id.is_empty() || out.contains_key(&id) {
+                    continue;
+                }
+                if let Some(c) = read_contact(&mut st, id.clone(), kind)? {
+                    out.insert(id, c);
+                }
+            }
+        }
+        tx.finish()?;
+        Ok(out)
+    }
+
+    /// Stores contacts that arrived outside a purchase answer (e.g. by webhook), linked to
+    /// `purchase` when given. Per (person id, kind), a contact replaces the stored one unless
+    /// that one was revealed later. One transaction.
+    ///
+    /// # Errors
+    /// [`StoreError::NoSuchPurchase`] when `purchase` is not stored (nothing written);
+    /// [`StoreError::Sqlite`], [`StoreError::Json`].
+    pub fn put_contacts(
+        &mut self,
+        contacts: &[Contact],
+        purchase: Option<PurchaseId>,
+    ) -> Result<()> {
+        let rows = Rows {
+            contacts: Rows::contact_rows(contacts)?,
+            ..Rows::default()
+        };
+        let tx = self
+            .conn
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        check_purchase(&tx, purchase)?;
+        // `at_ms` only applies to companies and people, of which there are none here.
+        rows.write(&tx, 0, purchase)?;
+        tx.commit()?;
+        Ok(())
+    }
+}
+
+fn stored<T: serde::de::DeserializeOwned>(
+    (record, fetched_at, purchase_id): EntityRow,
+    table: &str,
+    key: &str,
+) -> Option<Stored<T>> {
+    Some(Stored {
+        value: read_json(&record, table, &key)?,
+        fetched_at: from_millis(fetched_at, table, &key)?,
+        purchase_id: purchase_id.map(PurchaseId),
+    })
+}
+
+fn read_contact(
+    st: &mut rusqlite::CachedStatement<'_>,
+    person_id: String,
+    kind: ContactKind,
+) -> Result<Option<Contact>> {
+    let row: Option<(Option<String>, String, String, i64)> = st
+        .query_row(params![person_id, kind.as_str()], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
+        })
+        .optional()?;
+    let Some((email, phones, status, revealed_at)) = row else {
+        return Ok(None);
+    };
+    let key = format!("{person_id}/{}", kind.as_str());
+    let (Some(phones), Some(revealed_at)) = (
+        read_json::<Vec<String>>(&phones, "contacts", &key),
+        from_millis(revealed_at, "contacts", &key),
+    ) else {
+        return Ok(None);
+    };
+    Ok(Some(Contact {
+        person_id,
+        kind,
+        email,
+        phones,
+        status,
+        revealed_at,
+    }))
+}

@@ -1,0 +1,525 @@
+//! What happened, in order: purchases (every paid call, with its full answer), webhook
+//! deliveries (deduplicated), and the search history with its pages.
+
+use chrono::{DateTime, Utc};
+use rusqlite::{OptionalExtension, TransactionBehavior, params};
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+
+use super::entities::{Rows, check_purchase};
+use super::{
+    DeliveryId, Entities, PurchaseId, Result, SearchId, Store, StoreError, clean_json, clean_key,
+    from_millis, read_json, sql_limit, to_millis,
+};
+use crate::api::client::Endpoint;
+use crate::api::cost::Cost;
+use crate::api::types::webhooks::WebhookEvent;
+use crate::core::sanitize::{sanitize, sanitize_value};
+
+/// A paid call to record with [`Store::record_purchase`].
+#[derive(Debug, Clone, Copy)]
+pub struct NewPurchase<'a> {
+    /// The endpoint called (stored as its path).
+    pub endpoint: Endpoint,
+    /// The request body sent.
+    pub request: &'a Value,
+    /// The full answer (stored sanitized).
+    pub response: &'a Value,
+    /// Credits charged, per pool.
+    pub charged: Cost,
+    /// Where it went: `"sandbox"` or the base URL. Never a token.
+    pub target: &'a str,
+    /// When it was answered.
+    pub at: DateTime<Utc>,
+    /// The records the answer returned (see [`Entities::from_response`]).
+    pub entities: &'a Entities,
+}
+
+/// A stored purchase (one paid call).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Purchase {
+    /// Its id.
+    pub id: PurchaseId,
+    /// The endpoint's path, e.g. `/v2/lookup/companies`.
+    pub endpoint: String,
+    /// The request body sent (sanitized).
+    pub request: Value,
+    /// The full answer (sanitized).
+    pub response: Value,
+    /// Credits charged, per pool.
+    pub charged: Cost,
+    /// `"sandbox"` or the base URL.
+    pub target: String,
+    /// When it was answered (millisecond precision).
+    pub at: DateTime<Utc>,
+}
+
+impl Purchase {
+    /// The endpoint of [`Purchase::endpoint`]; `None` for a path this build does not know.
+    pub fn endpoint_kind(&self) -> Option<Endpoint> {
+        Endpoint::ALL
+            .into_iter()
+            .find(|e| e.path() == self.endpoint)
+    }
+}
+
+/// What [`Store::record_delivery`] did with a delivery.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DeliveryOutcome {
+    /// A delivery not seen before, stored under this id.
+    New(DeliveryId),
+    /// The same event with the same body was stored before; nothing changed.
+    Duplicate,
+}
+
+/// A stored webhook delivery.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Delivery {
+    /// Its id.
+    pub id: DeliveryId,
+    /// The event name as received (sanitized), e.g. `reveal_emails`.
+    pub event: String,
+    /// SHA-256 of the raw body, lowercase hex (64 characters).
+    pub sha256: String,
+    /// The body, sanitized; a body that was not JSON is kept as a JSON string of its text
+    /// (invalid UTF-8 replaced).
+    pub body: Value,
+    /// When it was received (millisecond precision).
+    pub received_at: DateTime<Utc>,
+}
+
+/// One stored search, as listed by [`Store::searches`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct SearchSummary {
+    /// Its id.
+    pub id: SearchId,
+    /// The endpoint's path, e.g. `/v3/search/companies`.
+    pub endpoint: String,
+    /// The request body without paging members (sanitized, keys sorted).
+    pub body: Value,
+    /// `"sandbox"` or the base URL.
+    pub target: String,
+    /// When it was first run.
+    pub first_run_at: DateTime<Utc>,
+    /// When it was last run.
+    pub last_run_at: DateTime<Utc>,
+    /// Number of stored pages.
+    pub pages: u32,
+    /// `total` of the most recently fetched page's answer (a number; `None` when absent).
+    pub total: Option<i64>,
+}
+
+/// One stored page of a search.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StoredPage {
+    /// 0-based page number.
+    pub page: u32,
+    /// The request body sent, paging members included (sanitized).
+    pub request: Value,
+    /// The answer (sanitized).
+    pub response: Value,
+    /// The purchase that paid for it, if any.
+    pub purchase_id: Option<PurchaseId>,
+    /// When it was fetched (millisecond precision).
+    pub fetched_at: DateTime<Utc>,
+}
+
+/// Request members that only page through a search; a search is the same without them.
+const PAGING_MEMBERS: [&str; 3] = ["size", "from", "searchAfter"];
+
+/// The canonical text of a search body: sanitized, paging members removed from the top level,
+/// object keys sorted at every depth, no whitespace.
+fn canonical_search_body(body: &Value) -> String {
+    fn sorted(v: Value) -> Value {
+        match v {
+            Value::Object(m) => {
+                let mut entries: Vec<(String, Value)> = m.into_iter().collect();
+                entries.sort_by(|a, b| a.0.cmp(&b.0));
+                Value::Object(entries.into_iter().map(|(k, v)| (k, sorted(v))).collect())
+            }
+            Value::Array(a) => Value::Array(a.into_iter().map(sorted).collect()),
+            other => other,
+        }
+    }
+    let mut v = body.clone();
+    sanitize_value(&mut v);
+    if let Value::Object(m) = &mut v {
+        for k in PAGING_MEMBERS {
+            m.remove(k);
+        }
+    }
+    sorted(v).to_string()
+}
+
+fn hex(bytes: &[u8]) -> String {
+    use std::fmt::Write;
+    let mut s = String::with_capacity(bytes.len() * 2);
+    for b in bytes {
+        let _ = write!(s, "{b:02x}");
+    }
+    s
+}
+
+impl Store {
+    /// Records a paid call and stores the entities it returned, in one transaction: the
+    /// purchase row (endpoint path, request and full answer as sanitized JSON, credits per pool,
+    /// target, time) and an upsert of every company, person and contact of `p.entities`
+    /// (fetched at `p.at`; a record replaces the stored one unless that one is newer).
+    ///
+    /// # Errors
+    /// [`StoreError::Sqlite`] (nothing written), [`StoreError::Json`].
+    pub fn record_purchase(&mut self, p: &NewPurchase<'_>) -> Result<PurchaseId> {
+        let request = clean_json(p.request);
+        let response = clean_json(p.response);
+        let target = clean_key(p.target);
+        let rows = Rows::of(p.entities, p.at)?;
+        let at = to_millis(p.at);
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let id = tx
+            .prepare_cached(
+                "INSERT INTO purchases (endpoint, request, response, credits_standard,
+                   credits_email, credits_phone, target, at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+            )?
+            .insert(params![
+                p.endpoint.path(),
+                request,
+                response,
+                p.charged.standard,
+                p.charged.email,
+                p.charged.phone,
+                target,
+                at
+            ])?;
+        let id = PurchaseId(id);
+        rows.write(&tx, at, Some(id))?;
+        tx.commit()?;
+        Ok(id)
+    }
+
+    /// The last `limit` purchases, newest first (by time, then id). Rows whose JSON no longer
+    /// parses are skipped (see the module docs).
+    ///
+    /// # Errors
+    /// [`StoreError::Sqlite`].
+    pub fn purchases(&self, limit: usize) -> Result<Vec<Purchase>> {
+        let mut st = self.conn.prepare_cached(
+            "SELECT id, endpoint, request, response, credits_standard, credits_email,
+               credits_phone, target, at
+             FROM purchases ORDER BY at DESC, id DESC LIMIT ?1",
+        )?;
+        let rows = st.query_map([sql_limit(limit)], |r| {
+            Ok((
+                r.get::<_, i64>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, String>(2)?,
+                r.get::<_, String>(3)?,
+                Cost {
+                    standard: r.get(4)?,
+                    email: r.get(5)?,
+                    phone: r.get(6)?,
+                },
+                r.get::<_, String>(7)?,
+                r.get::<_, i64>(8)?,
+            ))
+        })?;
+        let mut out = Vec::new();
+        for row in rows {
+            let (id, endpoint, request, response, charged, target, at) = row?;
+            let parsed = (|| {
+                Some(Purchase {
+                    id: PurchaseId(id),
+                    endpoint,
+                    request: read_json(&request, "purchases", &id)?,
+                    response: read_json(&response, "purchases", &id)?,
+                    charged,
+                    target,
+                    at: from_millis(at, "purchases", &id)?,
+                })
+            })();
+            out.extend(parsed);
+        }
+        Ok(out)
+    }
+
+    /// Records a webhook delivery, once: keyed by (`event`, SHA-256 of the raw `body`), a
+    /// delivery seen before gives [`DeliveryOutcome::Duplicate`] and changes nothing.
+    ///
+    /// A new one is stored (body sanitized; a body that is not JSON is kept as a JSON string)
+    /// and, in the same transaction, when `event` is one of the six webhook events and the body
+    /// reads as it, its contacts are upserted (revealed at `received_at`): `reveal_emails` /
+    /// `reveal_phones` results, and the `email` / `phone` of the people of `people_search_*`
+    /// and `enrich_person_*`. A body that does not read is still stored (with a warning).
+    ///
+    /// # Errors
+    /// [`StoreError::Sqlite`] (nothing written), [`StoreError::Json`].
+    pub fn record_delivery(
+        &mut self,
+        event: &str,
+        body: &[u8],
+        received_at: DateTime<Utc>,
+    ) -> Result<DeliveryOutcome> {
+        let sha = Sha256::digest(body);
+        let event_key = clean_key(event);
+        let text = match serde_json::from_slice::<Value>(body) {
+            Ok(v) => clean_json(&v),
+            Err(_) => Value::String(sanitize(&String::from_utf8_lossy(body))).to_string(),
+        };
+        let entities = match WebhookEvent::from_name(event) {
+            Some(e) => match e.parse_body(body) {
+                Ok(b) => Entities::from_webhook(&b, received_at),
+                Err(error) => {
+                    tracing::warn!(event = %event_key, %error, "store: webhook body not read; stored as is");
+                    Entities::none()
+                }
+            },
+            None => Entities::none(),
+        };
+        let rows = Rows::of(&entities, received_at)?;
+        let at = to_millis(received_at);
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let inserted = tx
+            .prepare_cached(
+                "INSERT INTO deliveries (event, sha256, body, received_at) VALUES (?1, ?2, ?3, ?4)
+                 ON CONFLICT (event, sha256) DO NOTHING",
+            )?
+            .execute(params![event_key, sha.as_slice(), text, at])?;
+        if inserted == 0 {
+            return Ok(DeliveryOutcome::Duplicate); // dropping `tx` rolls back (nothing written)
+        }
+        let id = DeliveryId(tx.last_insert_rowid());
+        rows.write(&tx, at, None)?;
+        tx.commit()?;
+        Ok(DeliveryOutcome::New(id))
+    }
+
+    /// The last `limit` deliveries, newest first (by time received, then id). Rows whose JSON
+    /// no longer parses are skipped.
+    ///
+    /// # Errors
+    /// [`StoreError::Sqlite`].
+    pub fn deliveries(&self, limit: usize) -> Result<Vec<Delivery>> {
+        let mut st = self.conn.prepare_cached(
+            "SELECT id, event, sha256, body, received_at FROM deliveries
+             ORDER BY received_at DESC, id DESC LIMIT ?1",
+        )?;
+        let rows = st.query_map([sql_limit(limit)], |r| {
+            Ok((
+                r.get::<_, i64>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, Vec<u8>>(2)?,
+                r.get::<_, String>(3)?,
+                r.get::<_, i64>(4)?,
+            ))
+        })?;
+        let mut out = Vec::new();
+        for row in rows {
+            let (id, event, sha, body, received_at) = row?;
+            let parsed = (|| {
+                Some(Delivery {
+                    id: DeliveryId(id),
+                    event,
+                    sha256: hex(&sha),
+                    body: read_json(&body, "deliveries", &id)?,
+                    received_at: from_millis(received_at, "deliveries", &id)?,
+                })
+            })();
+            out.extend(parsed);
+        }
+        Ok(out)
+    }
+
+    /// Records that a search was run at `at` and returns its id: the same (`endpoint`, body,
+    /// `target`) gives the same id and moves its `last_run_at` to `at` (if later). The body is
+    /// compared in canonical form (sanitized, keys sorted); the paging members `size`, `from`
+    /// and `searchAfter` are removed from its top level, so pass the request body as sent.
+    ///
+    /// # Errors
+    /// [`StoreError::Sqlite`].
+    pub fn record_search(
+        &mut self,
+        endpoint: Endpoint,
+        body: &Value,
+        target: &str,
+        at: DateTime<Utc>,
+    ) -> Result<SearchId> {
+        let id = self
+            .conn
+            .prepare_cached(
+                "INSERT INTO searches (endpoint, body, target, first_run_at, last_run_at)
+                 VALUES (?1, ?2, ?3, ?4, ?4)
+                 ON CONFLICT (endpoint, body, target)
+                 DO UPDATE SET last_run_at = max(last_run_at, excluded.last_run_at)
+                 RETURNING id",
+            )?
+            .query_row(
+                params![
+                    endpoint.path(),
+                    canonical_search_body(body),
+                    clean_key(target),
+                    to_millis(at)
+                ],
+                |r| r.get(0),
+            )?;
+        Ok(SearchId(id))
+    }
+
+    /// Stores page `page` (0-based) of a search: the request as sent, the answer, the
+    /// purchase that paid for it. A page stored before is replaced unless it was fetched later.
+    ///
+    /// # Errors
+    /// [`StoreError::NoSuchSearch`] / [`StoreError::NoSuchPurchase`] when `search` /
+    /// `purchase` is not stored (nothing written); [`StoreError::Sqlite`].
+    pub fn record_page(
+        &mut self,
+        search: SearchId,
+        page: u32,
+        request: &Value,
+        response: &Value,
+        purchase: Option<PurchaseId>,
+        at: DateTime<Utc>,
+    ) -> Result<()> {
+        let request = clean_json(request);
+        let response = clean_json(response);
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let found = tx
+            .prepare_cached("SELECT 1 FROM searches WHERE id = ?1")?
+            .query_row([search.0], |_| Ok(()))
+            .optional()?;
+        if found.is_none() {
+            return Err(StoreError::NoSuchSearch(search));
+        }
+        check_purchase(&tx, purchase)?;
+        tx.prepare_cached(
+            "INSERT INTO pages (search_id, page, request, response, purchase_id, fetched_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+             ON CONFLICT (search_id, page) DO UPDATE SET request = excluded.request,
+               response = excluded.response, purchase_id = excluded.purchase_id,
+               fetched_at = excluded.fetched_at
+             WHERE excluded.fetched_at >= pages.fetched_at",
+        )?
+        .execute(params![
+            search.0,
+            page,
+            request,
+            response,
+            purchase.map(|p| p.0),
+            to_millis(at)
+        ])?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// The last `limit` searches, most recently run first, each with its number of pages and
+    /// the `total` of its most recently fetched page. Rows whose JSON no longer parses are
+    /// skipped.
+    ///
+    /// # Errors
+    /// [`StoreError::Sqlite`].
+    pub fn searches(&self, limit: usize) -> Result<Vec<SearchSummary>> {
+        let mut st = self.conn.prepare_cached(
+            "SELECT s.id, s.endpoint, s.body, s.target, s.first_run_at, s.last_run_at,
+               (SELECT count(*) FROM pages p WHERE p.search_id = s.id),
+               (SELECT CASE WHEN json_valid(p.response) THEN json_extract(p.response, '$.total') END
+                  FROM pages p WHERE p.search_id = s.id
+                  ORDER BY p.fetched_at DESC, p.page DESC LIMIT 1)
+             FROM searches s ORDER BY s.last_run_at DESC, s.id DESC LIMIT ?1",
+        )?;
+        let rows = st.query_map([sql_limit(limit)], |r| {
+            Ok((
+                r.get::<_, i64>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, String>(2)?,
+                r.get::<_, String>(3)?,
+                r.get::<_, i64>(4)?,
+                r.get::<_, i64>(5)?,
+                r.get::<_, i64>(6)?,
+                r.get::<_, rusqlite::types::Value>(7)?,
+            ))
+        })?;
+        let mut out = Vec::new();
+        for row in rows {
+            let (id, endpoint, body, target, first, last, pages, total) = row?;
+            let total = match total {
+                rusqlite::types::Value::Integer(n) => Some(n),
+                rusqlite::types::Value::Real(x) if x.is_finite() => Some(x.round() as i64),
+                _ => None,
+            };
+            let parsed = (|| {
+                Some(SearchSummary {
+                    id: SearchId(id),
+                    endpoint,
+                    body: read_json(&body, "searches", &id)?,
+                    target,
+                    first_run_at: from_millis(first, "searches", &id)?,
+                    last_run_at: from_millis(last, "searches", &id)?,
+                    pages: u32::try_from(pages).unwrap_or(u32::MAX),
+                    total,
+                })
+            })();
+            out.extend(parsed);
+        }
+        Ok(out)
+    }
+
+    /// The stored pages of a search, by page number; empty for an unknown search. Pages whose
+    /// JSON no longer parses are skipped.
+    ///
+    /// # Errors
+    /// [`StoreError::Sqlite`].
+    pub fn pages(&self, search: SearchId) -> Result<Vec<StoredPage>> {
+        let mut st = self.conn.prepare_cached(
+            "SELECT page, request, response, purchase_id, fetched_at FROM pages
+             WHERE search_id = ?1 ORDER BY page",
+        )?;
+        let rows = st.query_map([search.0], |r| {
+            Ok((
+                r.get::<_, i64>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, String>(2)?,
+                r.get::<_, Option<i64>>(3)?,
+                r.get::<_, i64>(4)?,
+            ))
+        })?;
+        let mut out = Vec::new();
+        for row in rows {
+            let (page, request, response, purchase_id, fetched_at) = row?;
+            let key = format!("{search}/{page}");
+            let parsed = (|| {
+                Some(StoredPage {
+                    page: u32::try_from(page).ok()?,
+                    request: read_json(&request, "pages", &key)?,
+                    response: read_json(&response, "pages", &key)?,
+                    purchase_id: purchase_id.map(PurchaseId),
+                    fetched_at: from_millis(fetched_at, "pages", &key)?,
+                })
+            })();
+            out.extend(parsed);
+        }
+        Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn canonical_body_ignores_key_order_and_paging() {
+        let a = canonical_search_body(
+            &json!({"b": {"y": 1, "x": [2, {"q": 1, "p": 0}]}, "a": 1, "size": 25}),
+        );
+        let b = canonical_search_body(
+            &json!({"a": 1, "searchAfter": "c", "from": 50, "b": {"x": [2, {"p": 0, "q": 1}], "y": 1}}),
+        );
+        assert_eq!(a, b);
+        assert_eq!(a, r#"{"a":1,"b":{"x":[2,{"p":0,"q":1}],"y":1}}"#);
+    }
+}

@@ -1,0 +1,135 @@
+//! The keys entities are stored under: normalized company domains and professional-network
+//! handles. The same functions serve writes and reads, so a lookup finds what a put stored.
+
+use crate::core::sanitize::sanitize;
+
+/// The key a company is stored under: `input` sanitized, trimmed, lowercased, without scheme
+/// (`https://`), user info (`user@`), port (`:443`), path, query or fragment, trailing dots, and
+/// one leading `www.`.
+///
+/// `"https://WWW.Acme.com/about?x=1"` → `"acme.com"`; `"  acme.com. "` → `"acme.com"`.
+/// An input with no host part gives `""` (such a company is not stored).
+pub fn normalize_domain(input: &str) -> String {
+    let clean = sanitize(input);
+    let mut s = clean.trim().to_lowercase();
+    if let Some(p) = s.find("://") {
+        s.drain(..p + 3);
+    }
+    if let Some(p) = s.find(['/', '?', '#', '\\']) {
+        s.truncate(p);
+    }
+    if let Some(p) = s.rfind('@') {
+        s.drain(..=p);
+    }
+    if let Some(p) = s.find(':') {
+        s.truncate(p);
+    }
+    let s = s.trim().trim_matches('.');
+    s.strip_prefix("www.").unwrap_or(s).to_string()
+}
+
+/// The professional-network handle of a profile URL, or of a bare handle: the path segment
+/// after `/in/`, percent-decoded when that gives UTF-8, lowercased, without query, fragment or
+/// trailing `/`; the input is sanitized first.
+///
+/// `"https://www.linkedin.com/in/Jane-Doe-1a2b/"` → `Some("jane-doe-1a2b")`; `"jane-doe"` →
+/// `Some("jane-doe")`. `None` for an empty input, a URL without an `/in/` segment (e.g. a
+/// company page), or an input with whitespace inside.
+pub fn linkedin_handle(url: &str) -> Option<String> {
+    let clean = sanitize(url);
+    let s = clean.trim().trim_end_matches('/');
+    let segment = if let Some(p) = s.find("/in/") {
+        let rest = &s[p + 4..];
+        rest.split(['/', '?', '#']).next().unwrap_or("")
+    } else if s.contains(['/', ':', '?', '#']) {
+        return None;
+    } else {
+        s
+    };
+    let decoded = percent_decode(segment);
+    let handle = decoded.trim().to_lowercase();
+    if handle.is_empty() || handle.contains(char::is_whitespace) {
+        None
+    } else {
+        Some(handle)
+    }
+}
+
+/// `%XX` escapes decoded when the result is UTF-8; otherwise (or with no `%`) `s` unchanged.
+fn percent_decode(s: &str) -> String {
+    if !s.contains('%') {
+        return s.to_string();
+    }
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'%'
+            && i + 2 < b.len()
+            && let (Some(h), Some(l)) = (hex(b[i + 1]), hex(b[i + 2]))
+        {
+            out.push(h * 16 + l);
+            i += 3;
+            continue;
+        }
+        out.push(b[i]);
+        i += 1;
+    }
+    String::from_utf8(out).unwrap_or_else(|_| s.to_string())
+}
+
+fn hex(c: u8) -> Option<u8> {
+    match c {
+        b'0'..=b'9' => Some(c - b'0'),
+        b'a'..=b'f' => Some(c - b'a' + 10),
+        b'A'..=b'F' => Some(c - b'A' + 10),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn domains_normalize() {
+        for (input, want) in [
+            ("acme.com", "acme.com"),
+            ("  ACME.com. ", "acme.com"),
+            ("https://www.Acme.com/about?x=1#top", "acme.com"),
+            ("http://user@www.acme.com:8080/", "acme.com"),
+            ("www.www.acme.com", "www.acme.com"),
+            ("\u{1b}[31macme.com", "acme.com"),
+            ("München.DE", "münchen.de"),
+            ("", ""),
+            ("https://", ""),
+        ] {
+            assert_eq!(normalize_domain(input), want, "{input:?}");
+        }
+    }
+
+    #[test]
+    fn handles_from_urls_and_bare() {
+        for (input, want) in [
+            (
+                "https://www.linkedin.com/in/Jane-Doe-1a2b/",
+                Some("jane-doe-1a2b"),
+            ),
+            ("linkedin.com/in/jane-doe?trk=x", Some("jane-doe")),
+            (
+                "http://linkedin.com/in/j%C3%B6rg-m/details/",
+                Some("jörg-m"),
+            ),
+            ("jane-doe", Some("jane-doe")),
+            ("  Jane-Doe/ ", Some("jane-doe")),
+            ("https://www.linkedin.com/company/acme", None),
+            ("https://www.linkedin.com/in/", None),
+            ("", None),
+            ("two words", None),
+            ("bad%zzescape", Some("bad%zzescape")),
+            ("%ff%fe", Some("%ff%fe")),
+        ] {
+            assert_eq!(linkedin_handle(input).as_deref(), want, "{input:?}");
+        }
+    }
+}

@@ -1,0 +1,379 @@
+//! The durable local store: one SQLite file that keeps every paid call (purchases), the
+//! entities they returned (companies, people, revealed contacts), webhook deliveries and the
+//! search history, so that nothing bought is bought twice and nothing is lost on exit.
+//!
+//! - One file per target: [`Store::default_file_name`] gives `prospect.sqlite` for the real
+//!   service and `sandbox.sqlite` for the embedded sandbox, so sandbox data never mixes with paid
+//!   data.
+//! - The file is opened in WAL mode (`synchronous=NORMAL`, `foreign_keys=ON`, a 5 s busy
+//!   timeout); the schema is migrated at open inside one transaction (version in
+//!   `PRAGMA user_version`, see [`SCHEMA_VERSION`]). A file written by a newer prospect is refused
+//!   and left untouched ([`StoreError::NewerSchema`]).
+//! - Everything stored that came from the API or a webhook is untrusted: JSON goes through
+//!   [`sanitize_value`] and text keys through [`sanitize`] before it is written.
+//! - Units everywhere: times are `DateTime<Utc>` in the API and unix milliseconds UTC in the file
+//!   (sub-millisecond precision is dropped); credits are `f64` per pool ([`Cost`]).
+//! - Bad stored data never panics: a row whose JSON no longer parses (or whose time is out of
+//!   range) is skipped with a `tracing::warn!` naming the table and key, so getters answer `None`
+//!   for it and lists leave it out. A column holding the wrong SQL type is a [`StoreError::Sqlite`].
+//!
+//! The store is synchronous; async code holds it as `Arc<std::sync::Mutex<Store>>` and calls it
+//! inside `spawn_blocking` ([`Store`] is `Send`).
+
+mod entities;
+mod error;
+mod history;
+mod keys;
+mod schema;
+#[cfg(test)]
+mod tests;
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use chrono::{DateTime, Utc};
+use rusqlite::{Connection, OpenFlags, TransactionBehavior};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+use crate::core::sanitize::{sanitize, sanitize_value};
+
+#[allow(unused_imports)] // named by the docs above
+use crate::api::cost::Cost;
+
+pub use entities::{Contact, ContactKind, Entities, contacts_of};
+pub use error::{Result, StoreError};
+pub use history::{Delivery, DeliveryOutcome, NewPurchase, Purchase, SearchSummary, StoredPage};
+pub use keys::{linkedin_handle, normalize_domain};
+
+/// The newest schema version this build reads and writes (`PRAGMA user_version`).
+pub const SCHEMA_VERSION: i64 = schema::MIGRATIONS.len() as i64;
+
+/// How long a statement waits for another connection's lock before failing with "busy".
+const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
+
+macro_rules! row_id {
+    ($(#[$meta:meta])* $name:ident) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, serde::Deserialize)]
+        #[serde(transparent)]
+        pub struct $name(pub i64);
+
+        impl fmt::Display for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                write!(f, "{}", self.0)
+            }
+        }
+    };
+}
+
+row_id!(
+    /// The row id of a stored purchase (one paid call), increasing with each purchase.
+    PurchaseId
+);
+row_id!(
+    /// The row id of a stored webhook delivery.
+    DeliveryId
+);
+row_id!(
+    /// The row id of a stored search (one endpoint + body + target, all its pages).
+    SearchId
+);
+
+/// An entity read from the store with where and when it came from.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Stored<T> {
+    /// The typed record, as returned by the service (sanitized).
+    pub value: T,
+    /// When it was fetched (the time of the purchase that returned it).
+    pub fetched_at: DateTime<Utc>,
+    /// The purchase that returned it; `None` when that purchase is gone or it came otherwise.
+    pub purchase_id: Option<PurchaseId>,
+}
+
+impl<T> Stored<T> {
+    /// How old the record is at `now` (`now - fetched_at`); zero when `fetched_at` is after
+    /// `now` (a clock that went back).
+    pub fn age(&self, now: DateTime<Utc>) -> chrono::Duration {
+        (now - self.fetched_at).max(chrono::Duration::zero())
+    }
+}
+
+/// The durable local store: one SQLite connection. See the module docs for units and rules.
+///
+/// Writes take `&mut self` and run in one `BEGIN IMMEDIATE` transaction each; reads take
+/// `&self`. `Store` is `Send`, not `Sync`: share it as `Arc<Mutex<Store>>`.
+pub struct Store {
+    conn: Connection,
+    path: PathBuf,
+}
+
+impl fmt::Debug for Store {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Store").field("path", &self.path).finish()
+    }
+}
+
+// The store is used from async code through `Arc<Mutex<Store>>` inside `spawn_blocking`.
+const _: fn() = || {
+    fn assert_send<T: Send>() {}
+    assert_send::<Store>();
+};
+
+impl Store {
+    /// Opens (or creates) the store file at `path` and brings its schema up to
+    /// [`SCHEMA_VERSION`].
+    ///
+    /// Missing parent folders are created (mode 0700 on unix), a new file is created with mode
+    /// 0600. An existing file is first opened read-only to read its schema version, so a file
+    /// that is refused is never modified.
+    ///
+    /// # Errors
+    /// [`StoreError::CreateDir`] / [`StoreError::CreateFile`] when a folder or the file cannot
+    /// be created; [`StoreError::NotADatabase`]
+    /// for a file that is not SQLite; [`StoreError::NewerSchema`] for a file of a newer
+    /// prospect (left untouched); [`StoreError::UnknownSchema`] for a negative version;
+    /// [`StoreError::Migration`] when a step fails (rolled back); [`StoreError::Open`] for any
+    /// other failure to open or configure (permissions, lock held more than 5 s ...).
+    pub fn open(path: &Path) -> Result<Store> {
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            create_dir(dir).map_err(|source| StoreError::CreateDir {
+                path: path.to_path_buf(),
+                dir: dir.to_path_buf(),
+                source,
+            })?;
+        }
+        match std::fs::metadata(path) {
+            Ok(m) if m.len() > 0 => {
+                // Read the version without the right to write anything.
+                let ro = Connection::open_with_flags(
+                    path,
+                    OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+                )
+                .map_err(|e| classify(e, path))?;
+                ro.busy_timeout(BUSY_TIMEOUT)
+                    .map_err(|e| classify(e, path))?;
+                let found = user_version(&ro).map_err(|e| classify(e, path))?;
+                check_version(found, path)?;
+                ro.close().map_err(|(_, e)| classify(e, path))?;
+            }
+            Ok(_) => {}
+            Err(_) => create_file(path).map_err(|source| StoreError::CreateFile {
+                path: path.to_path_buf(),
+                source,
+            })?,
+        }
+        let conn = Connection::open_with_flags(
+            path,
+            OpenFlags::SQLITE_OPEN_READ_WRITE
+                | OpenFlags::SQLITE_OPEN_CREATE
+                | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+        )
+        .map_err(|e| classify(e, path))?;
+        Store::setup(conn, path.to_path_buf(), true)
+    }
+
+    /// A store in memory, gone when dropped (for tests). Same schema and rules as a file.
+    ///
+    /// # Errors
+    /// [`StoreError::Open`] or [`StoreError::Migration`] (not expected).
+    pub fn open_in_memory() -> Result<Store> {
+        let path = PathBuf::from(":memory:");
+        let conn = Connection::open_in_memory().map_err(|e| classify(e, &path))?;
+        Store::setup(conn, path, false)
+    }
+
+    /// The file name of the store in the data folder: `"sandbox.sqlite"` for the embedded
+    /// sandbox, `"prospect.sqlite"` for the real service.
+    pub fn default_file_name(sandbox: bool) -> &'static str {
+        if sandbox {
+            "sandbox.sqlite"
+        } else {
+            "prospect.sqlite"
+        }
+    }
+
+    /// The store file (`":memory:"` for [`Store::open_in_memory`]).
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The schema version of the open file (equal to [`SCHEMA_VERSION`] once opened).
+    ///
+    /// # Errors
+    /// [`StoreError::Sqlite`] when the pragma cannot be read.
+    pub fn schema_version(&self) -> Result<i64> {
+        Ok(user_version(&self.conn)?)
+    }
+
+    /// Connection settings, migrations, then WAL (a file only; WAL cannot be set inside the
+    /// migration transaction, and must not be set before the version is checked).
+    fn setup(mut conn: Connection, path: PathBuf, file: bool) -> Result<Store> {
+        let configure = |conn: &Connection| -> rusqlite::Result<()> {
+            conn.busy_timeout(BUSY_TIMEOUT)?;
+            conn.pragma_update(None, "foreign_keys", true)?;
+            conn.pragma_update(None, "synchronous", "NORMAL")?;
+            conn.set_prepared_statement_cache_capacity(64);
+            Ok(())
+        };
+        configure(&conn).map_err(|e| classify(e, &path))?;
+        migrate(&mut conn, &path)?;
+        if file {
+            let mode: String = conn
+                .query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0))
+                .map_err(|e| classify(e, &path))?;
+            if !mode.eq_ignore_ascii_case("wal") {
+                tracing::warn!(path = %path.display(), mode, "store: WAL mode not available; using the rollback journal");
+            }
+        }
+        Ok(Store { conn, path })
+    }
+}
+
+/// Runs the missing migration steps in one immediate transaction; refuses a newer file before
+/// writing anything.
+fn migrate(conn: &mut Connection, path: &Path) -> Result<()> {
+    let tx = conn
+        .transaction_with_behavior(TransactionBehavior::Immediate)
+        .map_err(|e| classify(e, path))?;
+    let found = user_version(&tx).map_err(|e| classify(e, path))?;
+    check_version(found, path)?;
+    if found == SCHEMA_VERSION {
+        return Ok(()); // dropping `tx` ends the empty transaction
+    }
+    for (i, step) in schema::MIGRATIONS.iter().enumerate().skip(found as usize) {
+        let version = i as i64 + 1;
+        tx.execute_batch(step)
+            .map_err(|source| StoreError::Migration {
+                path: path.to_path_buf(),
+                version,
+                source,
+            })?;
+    }
+    tx.pragma_update(None, "user_version", SCHEMA_VERSION)
+        .and_then(|()| tx.commit())
+        .map_err(|source| StoreError::Migration {
+            path: path.to_path_buf(),
+            version: SCHEMA_VERSION,
+            source,
+        })?;
+    if found > 0 {
+        tracing::info!(path = %path.display(), from = found, to = SCHEMA_VERSION, "store: schema migrated");
+    }
+    Ok(())
+}
+
+fn user_version(conn: &Connection) -> rusqlite::Result<i64> {
+    conn.query_row("PRAGMA user_version", [], |r| r.get(0))
+}
+
+fn check_version(found: i64, path: &Path) -> Result<()> {
+    if found > SCHEMA_VERSION {
+        Err(StoreError::NewerSchema {
+            found,
+            supported: SCHEMA_VERSION,
+            path: path.to_path_buf(),
+        })
+    } else if found < 0 {
+        Err(StoreError::UnknownSchema {
+            found,
+            path: path.to_path_buf(),
+        })
+    } else {
+        Ok(())
+    }
+}
+
+/// An error of opening: "not a database" gets its own variant, the rest names the path.
+fn classify(e: rusqlite::Error, path: &Path) -> StoreError {
+    match e.sqlite_error_code() {
+        Some(rusqlite::ErrorCode::NotADatabase) => StoreError::NotADatabase {
+            path: path.to_path_buf(),
+        },
+        _ => StoreError::Open {
+            path: path.to_path_buf(),
+            source: e,
+        },
+    }
+}
+
+fn create_dir(dir: &Path) -> std::io::Result<()> {
+    let mut b = std::fs::DirBuilder::new();
+    b.recursive(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::DirBuilderExt;
+        b.mode(0o700);
+    }
+    b.create(dir)
+}
+
+/// Creates an empty file readable by its owner only (SQLite gives its `-wal` and `-shm` files
+/// the same mode). An existing file is left as it is.
+fn create_file(path: &Path) -> std::io::Result<()> {
+    let mut o = std::fs::OpenOptions::new();
+    o.write(true).create_new(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        o.mode(0o600);
+    }
+    match o.open(path) {
+        Ok(_) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
+        Err(e) => Err(e),
+    }
+}
+
+/// Unix milliseconds UTC of a time (the file's unit).
+fn to_millis(at: DateTime<Utc>) -> i64 {
+    at.timestamp_millis()
+}
+
+/// The time of stored unix milliseconds; `None` (with a warning naming the row) when out of range.
+fn from_millis(ms: i64, table: &str, key: &dyn fmt::Display) -> Option<DateTime<Utc>> {
+    let t = DateTime::from_timestamp_millis(ms);
+    if t.is_none() {
+        tracing::warn!(table, %key, ms, "store: skipping a row whose time is out of range");
+    }
+    t
+}
+
+/// `v` sanitized ([`sanitize_value`]) as JSON text.
+fn clean_json(v: &Value) -> String {
+    let mut v = v.clone();
+    sanitize_value(&mut v);
+    v.to_string()
+}
+
+/// A typed record sanitized as JSON text.
+fn clean_record<T: Serialize>(t: &T) -> Result<String> {
+    let mut v = serde_json::to_value(t)?;
+    sanitize_value(&mut v);
+    Ok(v.to_string())
+}
+
+/// A text key (person id, event name, target) sanitized and trimmed.
+fn clean_key(s: &str) -> String {
+    let s = sanitize(s);
+    let t = s.trim();
+    if t.len() == s.len() { s } else { t.to_string() }
+}
+
+/// Stored JSON read back; `None` (with a warning naming the row) when it no longer parses.
+fn read_json<T: DeserializeOwned>(text: &str, table: &str, key: &dyn fmt::Display) -> Option<T> {
+    match serde_json::from_str(text) {
+        Ok(v) => Some(v),
+        Err(error) => {
+            tracing::warn!(table, %key, %error, "store: skipping a row whose JSON does not parse");
+            None
+        }
+    }
+}
+
+/// `limit` as an SQL `LIMIT` value.
+fn sql_limit(limit: usize) -> i64 {
+    i64::try_from(limit).unwrap_or(i64::MAX)
+}

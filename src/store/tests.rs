@@ -1,0 +1,697 @@
+use std::path::Path;
+
+use chrono::{DateTime, TimeZone, Utc};
+use serde_json::{Value, json};
+
+use super::*;
+use crate::api::client::Endpoint;
+use crate::api::cost::Cost;
+use crate::api::types::common::{EmailStatus, PhoneStatus};
+use crate::api::types::company::Company;
+use crate::api::types::person::{Email, Person, Phone};
+
+fn t(secs: i64) -> DateTime<Utc> {
+    Utc.timestamp_opt(1_700_000_000 + secs, 0).unwrap()
+}
+
+fn company(domain: &str, name: &str) -> Company {
+    Company {
+        domain: domain.into(),
+        name: Some(name.into()),
+        ..Default::default()
+    }
+}
+
+fn person(id: &str, url: Option<&str>) -> Person {
+    Person {
+        id: id.into(),
+        domain: "acme.com".into(),
+        name: Some(format!("Person {id}")),
+        linkedin_url: url.map(str::to_string),
+        ..Default::default()
+    }
+}
+
+fn buy(
+    store: &mut Store,
+    endpoint: Endpoint,
+    response: Value,
+    e: &Entities,
+    at: DateTime<Utc>,
+) -> PurchaseId {
+    store
+        .record_purchase(&NewPurchase {
+            endpoint,
+            request: &json!({"q": 1}),
+            response: &response,
+            charged: Cost {
+                standard: 1.5,
+                email: 1.0,
+                phone: 0.0,
+            },
+            target: "sandbox",
+            at,
+            entities: e,
+        })
+        .unwrap()
+}
+
+/// Puts one of each entity kind, a delivery and a search in `store`.
+fn fill(store: &mut Store) -> PurchaseId {
+    let mut p1 = person("p1", Some("https://www.linkedin.com/in/Jane-Doe-1a2b/"));
+    p1.email = Some(Email {
+        address: Some("jane@acme.com".into()),
+        status: EmailStatus::Verified,
+    });
+    p1.phone = Some(Phone {
+        numbers: vec!["+4512345678".into()],
+        status: PhoneStatus::Verified,
+    });
+    let e = Entities {
+        companies: vec![company("https://WWW.Acme.com/about", "Acme")],
+        people: vec![p1, person("p2", None)],
+        contacts: vec![],
+    };
+    let id = buy(
+        store,
+        Endpoint::SearchPeopleV3,
+        json!({"people": [], "total": 2}),
+        &e,
+        t(0),
+    );
+    let body = br#"{"emails":[{"personId":"p2","address":"bob@acme.com","status":"guessed"}],"creditsUsed":0}"#;
+    assert!(matches!(
+        store.record_delivery("reveal_emails", body, t(5)).unwrap(),
+        DeliveryOutcome::New(_)
+    ));
+    let s = store
+        .record_search(
+            Endpoint::SearchCompaniesV3,
+            &json!({"size": 10, "companiesFilters": {"countries": ["dk"]}}),
+            "sandbox",
+            t(1),
+        )
+        .unwrap();
+    store
+        .record_page(
+            s,
+            0,
+            &json!({"size": 10}),
+            &json!({"companies": [], "total": 42}),
+            Some(id),
+            t(1),
+        )
+        .unwrap();
+    id
+}
+
+/// Checks everything `fill` put.
+fn check(store: &Store, id: PurchaseId) {
+    let purchases = store.purchases(10).unwrap();
+    assert_eq!(purchases.len(), 1);
+    let p = &purchases[0];
+    assert_eq!(
+        (p.id, p.endpoint.as_str(), p.target.as_str()),
+        (id, "/v3/search/people", "sandbox")
+    );
+    assert_eq!(p.endpoint_kind(), Some(Endpoint::SearchPeopleV3));
+    assert_eq!(p.request, json!({"q": 1}));
+    assert_eq!(p.response, json!({"people": [], "total": 2}));
+    assert_eq!(
+        p.charged,
+        Cost {
+            standard: 1.5,
+            email: 1.0,
+            phone: 0.0
+        }
+    );
+    assert_eq!(p.at, t(0));
+
+    let c = store
+        .company("acme.com")
+        .unwrap()
+        .expect("company by normalized domain");
+    assert_eq!(c.value.name.as_deref(), Some("Acme"));
+    assert_eq!((c.fetched_at, c.purchase_id), (t(0), Some(id)));
+    assert_eq!(c.age(t(60)), chrono::Duration::seconds(60));
+    assert_eq!(c.age(t(-60)), chrono::Duration::zero());
+    assert!(store.company(" http://www.ACME.com. ").unwrap().is_some());
+    assert!(store.company("other.com").unwrap().is_none());
+
+    let by_id = store.person("p1").unwrap().expect("person by id");
+    assert_eq!(by_id.value.name.as_deref(), Some("Person p1"));
+    let by_handle = store
+        .person_by_handle("jane-doe-1a2b")
+        .unwrap()
+        .expect("by handle");
+    assert_eq!(by_handle.value.id, "p1");
+    assert!(
+        store
+            .person_by_handle("linkedin.com/in/JANE-DOE-1A2B")
+            .unwrap()
+            .is_some()
+    );
+    let handles = store
+        .people_by_handles(&[
+            "https://linkedin.com/in/jane-doe-1a2b/".into(),
+            "nobody".into(),
+        ])
+        .unwrap();
+    assert_eq!(handles.keys().collect::<Vec<_>>(), ["jane-doe-1a2b"]);
+    let ids = store
+        .people_by_ids(&["p1".into(), "p2".into(), "p3".into()])
+        .unwrap();
+    assert_eq!(ids.len(), 2);
+
+    let email = store
+        .contact("p1", ContactKind::Email)
+        .unwrap()
+        .expect("email");
+    assert_eq!(
+        (email.email.as_deref(), email.status.as_str()),
+        (Some("jane@acme.com"), "verified")
+    );
+    assert_eq!(email.revealed_at, t(0));
+    let phone = store
+        .contact("p1", ContactKind::Phone)
+        .unwrap()
+        .expect("phone");
+    assert_eq!(
+        (phone.phones.clone(), phone.status.as_str()),
+        (vec!["+4512345678".to_string()], "verified")
+    );
+    let by_webhook = store
+        .contact("p2", ContactKind::Email)
+        .unwrap()
+        .expect("from delivery");
+    assert_eq!(
+        (by_webhook.email.as_deref(), by_webhook.status.as_str()),
+        (Some("bob@acme.com"), "guessed")
+    );
+    assert!(store.contact("p2", ContactKind::Phone).unwrap().is_none());
+    let emails = store
+        .contacts_for(&["p1".into(), "p2".into(), "p9".into()], ContactKind::Email)
+        .unwrap();
+    assert_eq!(emails.len(), 2);
+
+    let d = store.deliveries(10).unwrap();
+    assert_eq!(d.len(), 1);
+    assert_eq!(
+        (d[0].event.as_str(), d[0].received_at, d[0].sha256.len()),
+        ("reveal_emails", t(5), 64)
+    );
+    assert_eq!(d[0].body["emails"][0]["personId"], "p2");
+
+    let s = store.searches(10).unwrap();
+    assert_eq!(s.len(), 1);
+    assert_eq!(s[0].endpoint, "/v3/search/companies");
+    assert_eq!(
+        s[0].body,
+        json!({"companiesFilters": {"countries": ["dk"]}})
+    );
+    assert_eq!(
+        (s[0].pages, s[0].total, s[0].first_run_at),
+        (1, Some(42), t(1))
+    );
+    let pages = store.pages(s[0].id).unwrap();
+    assert_eq!(pages.len(), 1);
+    assert_eq!(
+        (pages[0].page, pages[0].purchase_id, pages[0].fetched_at),
+        (0, Some(id), t(1))
+    );
+    assert_eq!(pages[0].response["total"], 42);
+}
+
+#[test]
+fn every_entity_kind_round_trips() {
+    let mut store = Store::open_in_memory().unwrap();
+    let id = fill(&mut store);
+    check(&store, id);
+}
+
+#[test]
+fn written_closed_reopened_keeps_everything() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir
+        .path()
+        .join("a")
+        .join("b")
+        .join(Store::default_file_name(false));
+    let id = {
+        let mut store = Store::open(&path).unwrap();
+        fill(&mut store)
+    };
+    let store = Store::open(&path).unwrap();
+    check(&store, id);
+    assert_eq!(store.path(), path);
+}
+
+#[test]
+fn an_empty_file_migrates_to_the_latest_schema() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("new").join("s.sqlite");
+    let store = Store::open(&path).unwrap();
+    assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
+    assert_eq!(SCHEMA_VERSION, 1);
+    let mode: String = store
+        .conn
+        .query_row("PRAGMA journal_mode", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(mode, "wal");
+    let fk: i64 = store
+        .conn
+        .query_row("PRAGMA foreign_keys", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(fk, 1);
+    let mut tables: Vec<String> = store
+        .conn
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    tables.sort();
+    assert_eq!(
+        tables,
+        [
+            "companies",
+            "contacts",
+            "deliveries",
+            "pages",
+            "people",
+            "purchases",
+            "searches"
+        ]
+    );
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode(path.parent().unwrap()), 0o700);
+        assert_eq!(mode(&path), 0o600);
+    }
+    drop(store);
+
+    // A zero-length file (e.g. made by `tempfile`) is a new store too.
+    let f = tempfile::NamedTempFile::new().unwrap();
+    let store = Store::open(f.path()).unwrap();
+    assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
+}
+
+#[test]
+fn a_newer_schema_is_refused_and_left_untouched() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("newer.sqlite");
+    {
+        let c = rusqlite::Connection::open(&path).unwrap();
+        c.execute_batch(
+            "CREATE TABLE future (x); INSERT INTO future VALUES (1); PRAGMA user_version = 999;",
+        )
+        .unwrap();
+    }
+    let before = std::fs::read(&path).unwrap();
+    let names = |d: &Path| {
+        let mut v: Vec<_> = std::fs::read_dir(d)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        v.sort();
+        v
+    };
+    let files_before = names(dir.path());
+    let err = Store::open(&path).unwrap_err();
+    match &err {
+        StoreError::NewerSchema {
+            found,
+            supported,
+            path: p,
+        } => {
+            assert_eq!(
+                (*found, *supported, p.as_path()),
+                (999, SCHEMA_VERSION, path.as_path())
+            );
+        }
+        other => panic!("expected NewerSchema, got {other:?}"),
+    }
+    let msg = err.to_string();
+    assert!(msg.contains(&path.display().to_string()), "{msg}");
+    assert!(
+        msg.contains("newer prospect (schema 999, this build reads up to 1); not opened"),
+        "{msg}"
+    );
+    assert_eq!(std::fs::read(&path).unwrap(), before);
+    assert_eq!(names(dir.path()), files_before);
+}
+
+#[test]
+fn a_file_that_is_not_sqlite_is_refused_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("notes.txt");
+    let text = "this is not a database, just some text long enough to have a header\n".repeat(20);
+    std::fs::write(&path, &text).unwrap();
+    let err = Store::open(&path).unwrap_err();
+    assert!(matches!(err, StoreError::NotADatabase { .. }), "{err:?}");
+    assert!(err.to_string().contains(&path.display().to_string()));
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
+}
+
+#[test]
+fn a_duplicate_delivery_is_stored_once() {
+    let mut store = Store::open_in_memory().unwrap();
+    let body = br#"{"phones":[{"personId":"p1","numbers":["+1 555"],"status":"verified"},{"personId":"p2","numbers":null,"status":"notFound"}],"creditsUsed":1}"#;
+    let first = store.record_delivery("reveal_phones", body, t(0)).unwrap();
+    assert!(matches!(first, DeliveryOutcome::New(_)));
+    assert_eq!(
+        store.record_delivery("reveal_phones", body, t(9)).unwrap(),
+        DeliveryOutcome::Duplicate
+    );
+    let d = store.deliveries(10).unwrap();
+    assert_eq!(d.len(), 1);
+    assert_eq!(d[0].received_at, t(0));
+    let c = store.contact("p1", ContactKind::Phone).unwrap().unwrap();
+    assert_eq!(
+        (c.phones, c.revealed_at),
+        (vec!["+1 555".to_string()], t(0))
+    );
+    assert_eq!(
+        store
+            .contact("p2", ContactKind::Phone)
+            .unwrap()
+            .unwrap()
+            .status,
+        "notFound"
+    );
+    // The same body under another event is another delivery; a body that is not JSON is kept.
+    assert!(matches!(
+        store.record_delivery("other", body, t(1)).unwrap(),
+        DeliveryOutcome::New(_)
+    ));
+    assert!(matches!(
+        store
+            .record_delivery("reveal_emails", b"not json\x1b[2J", t(2))
+            .unwrap(),
+        DeliveryOutcome::New(_)
+    ));
+    let d = store.deliveries(10).unwrap();
+    assert_eq!(d.len(), 3);
+    assert_eq!(d[0].body, json!("not json"));
+}
+
+#[test]
+fn people_webhooks_bring_contacts() {
+    let mut store = Store::open_in_memory().unwrap();
+    let body = br#"{"people":[{"id":"p7","domain":"a.com","email":{"address":"x@a.com","status":"catchAll"}}],"detail":"OK"}"#;
+    store
+        .record_delivery("people_search_emails", body, t(3))
+        .unwrap();
+    let c = store.contact("p7", ContactKind::Email).unwrap().unwrap();
+    assert_eq!(
+        (c.email.as_deref(), c.status.as_str()),
+        (Some("x@a.com"), "catchAll")
+    );
+    let body = br#"{"id":"p8","domain":"a.com","phone":{"numbers":["+33 1"],"status":"verified"}}"#;
+    store
+        .record_delivery("enrich_person_phone", body, t(3))
+        .unwrap();
+    assert_eq!(
+        store
+            .contact("p8", ContactKind::Phone)
+            .unwrap()
+            .unwrap()
+            .phones,
+        ["+33 1"]
+    );
+    assert!(
+        store.person("p8").unwrap().is_none(),
+        "webhook persons are not stored as people"
+    );
+}
+
+#[test]
+fn escapes_are_stored_sanitized() {
+    let mut store = Store::open_in_memory().unwrap();
+    let evil = "Evil\u{1b}[31m Corp\u{1b}]0;pwned\u{7}";
+    let e = Entities {
+        companies: vec![company("evil.com", evil)],
+        people: vec![person(
+            "p\u{1b}[2J1",
+            Some("linkedin.com/in/e\u{1b}[31mvil"),
+        )],
+        contacts: vec![Contact {
+            person_id: "p1".into(),
+            kind: ContactKind::Email,
+            email: Some("a\u{1b}[31m@b.c".into()),
+            phones: vec![],
+            status: "verified\u{9b}2J".into(),
+            revealed_at: t(0),
+        }],
+    };
+    buy(
+        &mut store,
+        Endpoint::LookupCompanies,
+        json!({"companies": [{"name": evil, "\u{1b}[1mkey": 1}]}),
+        &e,
+        t(0),
+    );
+    let c = store.company("evil.com").unwrap().unwrap();
+    assert_eq!(c.value.name.as_deref(), Some("Evil Corp"));
+    let p = store.person("p1").unwrap().expect("id sanitized");
+    assert_eq!(p.value.id, "p1");
+    assert!(store.person_by_handle("evil").unwrap().is_some());
+    let contact = store.contact("p1", ContactKind::Email).unwrap().unwrap();
+    assert_eq!(
+        (contact.email.as_deref(), contact.status.as_str()),
+        (Some("a@b.c"), "verified")
+    );
+    let purchase = &store.purchases(1).unwrap()[0];
+    assert_eq!(
+        purchase.response,
+        json!({"companies": [{"name": "Evil Corp", "key": 1}]})
+    );
+    let raw: String = store
+        .conn
+        .query_row("SELECT group_concat(record) FROM companies", [], |r| {
+            r.get(0)
+        })
+        .unwrap();
+    assert!(!raw.contains('\u{1b}') && !raw.contains("\\u001b"), "{raw}");
+}
+
+#[test]
+fn newer_replaces_older_and_late_older_changes_nothing() {
+    let mut store = Store::open_in_memory().unwrap();
+    let old = buy(
+        &mut store,
+        Endpoint::EnrichCompany,
+        json!({}),
+        &Entities::companies(vec![company("a.com", "Old")]),
+        t(0),
+    );
+    let new = buy(
+        &mut store,
+        Endpoint::EnrichCompany,
+        json!({}),
+        &Entities::companies(vec![company("www.a.com", "New")]),
+        t(10),
+    );
+    let c = store.company("a.com").unwrap().unwrap();
+    assert_eq!(
+        (c.value.name.as_deref(), c.purchase_id),
+        (Some("New"), Some(new))
+    );
+    buy(
+        &mut store,
+        Endpoint::EnrichCompany,
+        json!({}),
+        &Entities::companies(vec![company("a.com", "Late")]),
+        t(5),
+    );
+    assert_eq!(
+        store
+            .company("a.com")
+            .unwrap()
+            .unwrap()
+            .value
+            .name
+            .as_deref(),
+        Some("New")
+    );
+    assert_ne!(old, new);
+    let ids: Vec<PurchaseId> = store.purchases(10).unwrap().iter().map(|p| p.id).collect();
+    assert_eq!(ids[0], new, "newest first");
+    assert_eq!(store.purchases(2).unwrap().len(), 2);
+
+    let contact = |status: &str, at| Contact {
+        person_id: "p1".into(),
+        kind: ContactKind::Phone,
+        email: None,
+        phones: vec![],
+        status: status.into(),
+        revealed_at: at,
+    };
+    store
+        .put_contacts(&[contact("inProgress", t(0))], Some(old))
+        .unwrap();
+    store
+        .put_contacts(&[contact("verified", t(20))], None)
+        .unwrap();
+    store.put_contacts(&[contact("stale", t(1))], None).unwrap();
+    assert_eq!(
+        store
+            .contact("p1", ContactKind::Phone)
+            .unwrap()
+            .unwrap()
+            .status,
+        "verified"
+    );
+    assert!(matches!(
+        store.put_contacts(&[contact("x", t(30))], Some(PurchaseId(999))),
+        Err(StoreError::NoSuchPurchase(PurchaseId(999)))
+    ));
+    assert_eq!(
+        store
+            .contact("p1", ContactKind::Phone)
+            .unwrap()
+            .unwrap()
+            .status,
+        "verified"
+    );
+}
+
+#[test]
+fn searches_are_found_again_and_pages_upserted() {
+    let mut store = Store::open_in_memory().unwrap();
+    let body = json!({"a": 1, "b": {"y": 2, "x": 1}});
+    let s1 = store
+        .record_search(Endpoint::SearchCompaniesV3, &body, "sandbox", t(0))
+        .unwrap();
+    let s2 = store
+        .record_search(
+            Endpoint::SearchCompaniesV3,
+            &json!({"b": {"x": 1, "y": 2}, "a": 1, "from": 20}),
+            "sandbox",
+            t(9),
+        )
+        .unwrap();
+    assert_eq!(s1, s2);
+    let other = store
+        .record_search(
+            Endpoint::SearchCompaniesV3,
+            &body,
+            "https://api.example",
+            t(1),
+        )
+        .unwrap();
+    assert_ne!(other, s1);
+    store
+        .record_page(s1, 0, &json!({"from": 0}), &json!({"total": 5}), None, t(0))
+        .unwrap();
+    store
+        .record_page(
+            s1,
+            1,
+            &json!({"from": 10}),
+            &json!({"total": 7.0}),
+            None,
+            t(2),
+        )
+        .unwrap();
+    store
+        .record_page(s1, 0, &json!({"from": 0}), &json!({"total": 6}), None, t(1))
+        .unwrap();
+    let list = store.searches(10).unwrap();
+    assert_eq!(list.iter().map(|s| s.id).collect::<Vec<_>>(), [s1, other]);
+    assert_eq!((list[0].first_run_at, list[0].last_run_at), (t(0), t(9)));
+    assert_eq!((list[0].pages, list[0].total), (2, Some(7)));
+    assert_eq!((list[1].pages, list[1].total), (0, None));
+    let pages = store.pages(s1).unwrap();
+    assert_eq!(pages.iter().map(|p| p.page).collect::<Vec<_>>(), [0, 1]);
+    assert_eq!(pages[0].response, json!({"total": 6}));
+    assert!(matches!(
+        store.record_page(SearchId(42), 0, &json!({}), &json!({}), None, t(0)),
+        Err(StoreError::NoSuchSearch(SearchId(42)))
+    ));
+    assert_eq!(store.searches(1).unwrap().len(), 1);
+}
+
+#[test]
+fn bad_stored_rows_are_skipped() {
+    let mut store = Store::open_in_memory().unwrap();
+    buy(
+        &mut store,
+        Endpoint::EnrichCompany,
+        json!({}),
+        &Entities::companies(vec![company("a.com", "A"), company("b.com", "B")]),
+        t(0),
+    );
+    buy(
+        &mut store,
+        Endpoint::EnrichCompany,
+        json!({"n": 2}),
+        &Entities::none(),
+        t(1),
+    );
+    store
+        .conn
+        .execute(
+            "UPDATE companies SET record = '{broken' WHERE domain = 'a.com'",
+            [],
+        )
+        .unwrap();
+    store
+        .conn
+        .execute("UPDATE purchases SET response = 'nope' WHERE id = 1", [])
+        .unwrap();
+    assert!(store.company("a.com").unwrap().is_none());
+    let both = store
+        .companies_by_domains(&["a.com".into(), "b.com".into()])
+        .unwrap();
+    assert_eq!(both.keys().collect::<Vec<_>>(), ["b.com"]);
+    let list = store.purchases(10).unwrap();
+    assert_eq!(list.len(), 1);
+    assert_eq!(list[0].response, json!({"n": 2}));
+}
+
+#[test]
+fn entities_are_read_from_answers() {
+    let lookup = json!({"companies": [
+        {"domain": "a.com", "company": {"domain": "a.com", "name": "A"}},
+        {"domain": "b.com", "company": null},
+        {"domain": "c.com", "name": "C"}
+    ], "totalRequested": 3, "totalFound": 2});
+    let e = Entities::from_response(Endpoint::LookupCompanies, &lookup);
+    assert_eq!(
+        e.companies
+            .iter()
+            .map(|c| c.domain.as_str())
+            .collect::<Vec<_>>(),
+        ["a.com", "c.com"]
+    );
+    let people = json!({"people": [{"id": "x", "domain": "a.com", "relevance": "A"}], "total": 1});
+    assert_eq!(
+        Entities::from_response(Endpoint::SearchPeopleV3, &people).people[0].id,
+        "x"
+    );
+    let enrich = json!({"id": "y", "domain": "a.com", "email": {"address": "y@a.com", "status": "verified"}});
+    let e = Entities::from_response(Endpoint::EnrichPerson, &enrich);
+    assert_eq!(contacts_of(&e.people[0], t(0)).len(), 1);
+    assert!(Entities::from_response(Endpoint::CreditBalance, &json!({})).is_empty());
+    assert!(Entities::from_response(Endpoint::SearchPeopleV2, &json!({"people": 3})).is_empty());
+
+    let mut store = Store::open_in_memory().unwrap();
+    let e = Entities::from_response(Endpoint::LookupCompanies, &lookup);
+    buy(&mut store, Endpoint::LookupCompanies, lookup, &e, t(0));
+    let found = store
+        .companies_by_domains(&["A.com".into(), "b.com".into(), "https://c.com/".into()])
+        .unwrap();
+    let mut keys: Vec<_> = found.keys().cloned().collect();
+    keys.sort();
+    assert_eq!(keys, ["a.com", "c.com"]);
+}
+
+#[test]
+fn default_file_names() {
+    assert_eq!(Store::default_file_name(true), "sandbox.sqlite");
+    assert_eq!(Store::default_file_name(false), "prospect.sqlite");
+}
