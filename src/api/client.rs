@@ -246,6 +246,22 @@ pub enum Enriched<T> {
     },
 }
 
+impl<T: Serialize> Serialize for Enriched<T> {
+    /// `Found` writes the record's answer as the service sent it; `Gathering` writes the 201
+    /// body `{"detail": "..."}` (SPEC.md §7).
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Enriched::Found(t) => t.serialize(s),
+            Enriched::Gathering { detail } => {
+                use serde::ser::SerializeMap;
+                let mut m = s.serialize_map(Some(1))?;
+                m.serialize_entry("detail", detail)?;
+                m.end()
+            }
+        }
+    }
+}
+
 /// A request body of one endpoint: binds it to its [`Endpoint`] and its 2xx result.
 /// Implemented for the 17 request types of the contract (all but data-fields and balance).
 pub trait ApiRequest: Serialize + Validate {

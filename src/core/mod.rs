@@ -8,4 +8,6 @@ pub mod fsutil;
 pub mod gauge;
 pub mod request;
 pub mod sanitize;
+pub mod session;
 pub mod spend;
+pub mod webhooks;

@@ -1,0 +1,925 @@
+//! The session: the one way every front end reaches the service. It holds the client
+//! (`api::client::Client`) and the store (`store::Store`) and keeps three promises:
+//!
+//! - **Stored before shown.** Every paid call's request, full response and charge per pool
+//!   (`creditsUsed` where the answer has it, else the price table) are written to the store,
+//!   with the entities they carry, before the result is returned. A caller that stops
+//!   listening loses nothing: the write happens in the call's own future.
+//! - **Never pay twice.** Enrich, lookup and reveal look in the store first; what is there is
+//!   answered at 0 credits with its age ([`Paid::stored_at`]) unless the caller asks for a
+//!   refresh. A lookup of 1,000 domains of which 400 are stored sends only the other 600.
+//!   Within a session an autocomplete with the same request is answered from memory.
+//! - **Free reads stay free.** Data-fields, the credit balance and warmup pass straight through.
+//!
+//! A store that cannot be written does not lose the answer that was paid for: it is still
+//! returned, with [`Paid::store_error`] saying why it was not kept (and the log has details).
+
+use std::any::Any;
+use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, Mutex};
+
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::api::client::{ApiRequest, Client, Endpoint, Enriched};
+use crate::api::cost::{Cost, DEFAULT_PRICES, PriceTable, Quantities, max_quantities};
+use crate::api::error::ApiError;
+use crate::api::types::*;
+use crate::store::{
+    Contact, ContactKind, Entities, NewPurchase, PurchaseId, SearchId, Store, StoreError,
+    normalize_domain,
+};
+
+/// A paid answer and what it cost.
+#[derive(Debug, Clone)]
+pub struct Paid<T> {
+    /// The typed answer.
+    pub value: T,
+    /// Credits charged per pool (zero when answered from the store).
+    pub charged: Cost,
+    /// The purchase row it was stored as; `None` when answered from the store or not stored.
+    pub purchase: Option<PurchaseId>,
+    /// `Some(time it was bought)` when the answer came from the store at 0 credits.
+    pub stored_at: Option<DateTime<Utc>>,
+    /// Why a paid answer could not be stored (disk full, ...); `None` when it was.
+    pub store_error: Option<String>,
+}
+
+impl<T> Paid<T> {
+    fn fresh(value: T, charged: Cost, stored: Result<PurchaseId, String>) -> Paid<T> {
+        let (purchase, store_error) = match stored {
+            Ok(id) => (Some(id), None),
+            Err(e) => (None, Some(e)),
+        };
+        Paid {
+            value,
+            charged,
+            purchase,
+            stored_at: None,
+            store_error,
+        }
+    }
+
+    fn from_store(value: T, at: DateTime<Utc>) -> Paid<T> {
+        Paid {
+            value,
+            charged: Cost::ZERO,
+            purchase: None,
+            stored_at: Some(at),
+            store_error: None,
+        }
+    }
+}
+
+/// What a 2xx answer carries for the store and the bill: its record count and the entities in
+/// it. Implemented for every response of a paid endpoint.
+pub trait Bought {
+    /// `creditsUsed` of the answer, when the schema has it and the service set it (> 0).
+    fn credits_used(&self) -> Option<f64> {
+        None
+    }
+    /// What was returned, for the price table (results; verified emails and phones).
+    fn quantities(&self) -> Quantities;
+    /// Companies, people and contacts in the answer, for the entity tables.
+    fn entities(&self, at: DateTime<Utc>) -> Entities;
+}
+
+fn used(x: f64) -> Option<f64> {
+    (x.is_finite() && x > 0.0).then_some(x)
+}
+
+fn people_quantities<'a>(people: impl Iterator<Item = &'a Person>) -> Quantities {
+    let mut q = Quantities::default();
+    for p in people {
+        q.results += 1;
+        if p.email
+            .as_ref()
+            .is_some_and(|e| e.status == EmailStatus::Verified)
+        {
+            q.emails += 1;
+        }
+        if p.phone
+            .as_ref()
+            .is_some_and(|e| e.status == PhoneStatus::Verified)
+        {
+            q.phones += 1;
+        }
+    }
+    q
+}
+
+fn people_entities<'a>(people: impl Iterator<Item = &'a Person>, at: DateTime<Utc>) -> Entities {
+    let mut e = Entities::default();
+    for p in people {
+        e.contacts.extend(crate::store::contacts_of(p, at));
+        e.people.push(p.clone());
+    }
+    e
+}
+
+fn companies_entities<'a>(companies: impl Iterator<Item = &'a Company>) -> Entities {
+    Entities {
+        companies: companies
+            .filter(|c| !c.domain.is_empty())
+            .cloned()
+            .collect(),
+        ..Entities::default()
+    }
+}
+
+fn results(n: usize) -> Quantities {
+    Quantities {
+        results: n as u64,
+        ..Quantities::default()
+    }
+}
+
+impl Bought for SearchCompaniesV3Response {
+    fn credits_used(&self) -> Option<f64> {
+        used(self.credits_used)
+    }
+    fn quantities(&self) -> Quantities {
+        results(self.companies.len())
+    }
+    fn entities(&self, _at: DateTime<Utc>) -> Entities {
+        companies_entities(self.companies.iter().map(|c| &c.company))
+    }
+}
+
+impl Bought for SearchCompaniesV2Response {
+    fn credits_used(&self) -> Option<f64> {
+        used(self.credits_used)
+    }
+    fn quantities(&self) -> Quantities {
+        results(self.companies.len())
+    }
+    fn entities(&self, _at: DateTime<Utc>) -> Entities {
+        companies_entities(self.companies.iter().map(|c| &c.company))
+    }
+}
+
+impl Bought for SearchPeopleV3Response {
+    fn credits_used(&self) -> Option<f64> {
+        used(self.credits_used)
+    }
+    fn quantities(&self) -> Quantities {
+        people_quantities(self.people.iter().map(|p| &p.person))
+    }
+    fn entities(&self, at: DateTime<Utc>) -> Entities {
+        people_entities(self.people.iter().map(|p| &p.person), at)
+    }
+}
+
+impl Bought for SearchPeopleV2Response {
+    fn credits_used(&self) -> Option<f64> {
+        used(self.credits_used)
+    }
+    fn quantities(&self) -> Quantities {
+        people_quantities(self.people.iter())
+    }
+    fn entities(&self, at: DateTime<Utc>) -> Entities {
+        people_entities(self.people.iter(), at)
+    }
+}
+
+impl Bought for SearchPeoplePreviewResponse {
+    fn credits_used(&self) -> Option<f64> {
+        used(self.credits_used)
+    }
+    fn quantities(&self) -> Quantities {
+        results(self.people.len())
+    }
+    fn entities(&self, _at: DateTime<Utc>) -> Entities {
+        // Preview people are masked and have no id: nothing to keep as an entity.
+        Entities::default()
+    }
+}
+
+impl Bought for LookupCompaniesResponse {
+    fn credits_used(&self) -> Option<f64> {
+        used(self.credits_used)
+    }
+    fn quantities(&self) -> Quantities {
+        results(
+            self.companies
+                .iter()
+                .filter(|c| c.company().is_some())
+                .count(),
+        )
+    }
+    fn entities(&self, _at: DateTime<Utc>) -> Entities {
+        companies_entities(self.companies.iter().filter_map(|c| c.company()))
+    }
+}
+
+impl Bought for LookupPeopleResponse {
+    fn credits_used(&self) -> Option<f64> {
+        used(self.credits_used)
+    }
+    fn quantities(&self) -> Quantities {
+        results(self.people.len())
+    }
+    fn entities(&self, at: DateTime<Utc>) -> Entities {
+        people_entities(self.people.iter().map(|p| &p.person), at)
+    }
+}
+
+impl Bought for Enriched<EnrichCompanyResponse> {
+    fn credits_used(&self) -> Option<f64> {
+        match self {
+            Enriched::Found(r) => used(r.credits_used),
+            Enriched::Gathering { .. } => None,
+        }
+    }
+    fn quantities(&self) -> Quantities {
+        results(matches!(self, Enriched::Found(_)) as usize)
+    }
+    fn entities(&self, _at: DateTime<Utc>) -> Entities {
+        match self {
+            Enriched::Found(r) => companies_entities(std::iter::once(&r.company)),
+            Enriched::Gathering { .. } => Entities::default(),
+        }
+    }
+}
+
+impl Bought for Enriched<EnrichPersonResponse> {
+    fn credits_used(&self) -> Option<f64> {
+        match self {
+            Enriched::Found(r) => used(r.credits_used),
+            Enriched::Gathering { .. } => None,
+        }
+    }
+    fn quantities(&self) -> Quantities {
+        match self {
+            Enriched::Found(r) => people_quantities(std::iter::once(&r.person)),
+            Enriched::Gathering { .. } => Quantities::default(),
+        }
+    }
+    fn entities(&self, at: DateTime<Utc>) -> Entities {
+        match self {
+            Enriched::Found(r) => people_entities(std::iter::once(&r.person), at),
+            Enriched::Gathering { .. } => Entities::default(),
+        }
+    }
+}
+
+macro_rules! nothing_bought {
+    ($($t:ty),+) => {$(
+        impl Bought for $t {
+            fn quantities(&self) -> Quantities {
+                // Autocomplete is priced per call; a reveal's charge arrives with its webhook.
+                Quantities { results: 1, ..Quantities::default() }
+            }
+            fn entities(&self, _at: DateTime<Utc>) -> Entities {
+                Entities::default()
+            }
+        }
+    )+};
+}
+
+nothing_bought!(
+    AutocompleteCompaniesResponse,
+    AutocompleteKeywordsResponse,
+    AutocompleteJobTitlesResponse,
+    AutocompleteLocationsResponse,
+    AutocompleteSkillsResponse,
+    RevealEmailsResponse,
+    RevealPhonesResponse
+);
+
+/// One entry of a company lookup, in the order the domains were asked for.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LookupEntry<T> {
+    /// The key as requested (a domain; a handle or service id for people).
+    pub key: String,
+    /// The record, `None` when the service did not find it ("not found").
+    pub record: Option<T>,
+    /// `Some(time it was bought)` when answered from the store at 0 credits.
+    pub stored_at: Option<DateTime<Utc>>,
+}
+
+/// The answer of a lookup through the session: one entry per distinct requested key, what it
+/// cost, and how it was split between the store and the service.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Lookup<T> {
+    /// One entry per distinct key, in request order.
+    pub entries: Vec<LookupEntry<T>>,
+    /// Credits charged for the part that was sent.
+    pub charged: Cost,
+    /// Keys answered from the store (0 credits).
+    pub from_store: usize,
+    /// Keys sent to the service.
+    pub sent: usize,
+    /// The purchases the sent batches were stored as.
+    pub purchases: Vec<PurchaseId>,
+    /// Why a bought batch could not be stored, if one could not.
+    pub store_error: Option<String>,
+}
+
+/// The answer of a reveal through the session: contacts the store already had, and the ids
+/// sent to the service (whose results arrive by webhook).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Reveal {
+    /// Contacts answered from the store at 0 credits, by person id.
+    pub from_store: HashMap<String, Contact>,
+    /// Person ids sent to the service, in batches of at most 500.
+    pub sent: Vec<String>,
+    /// The purchases the sent batches were stored as.
+    pub purchases: Vec<PurchaseId>,
+}
+
+/// Which store reads a paid call may be answered from, and whether to skip them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Freshness {
+    /// Answer from the store when it holds the data (0 credits).
+    #[default]
+    Stored,
+    /// Buy again even when the store holds the data.
+    Refresh,
+}
+
+type AutocompleteCache = HashMap<(Endpoint, String), Arc<dyn Any + Send + Sync>>;
+
+/// Client + store + price table; cheap to clone (shared state).
+#[derive(Clone)]
+pub struct Session {
+    client: Client,
+    store: Arc<Mutex<Store>>,
+    target: String,
+    prices: PriceTable,
+    autocomplete: Arc<Mutex<AutocompleteCache>>,
+}
+
+impl std::fmt::Debug for Session {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Session")
+            .field("client", &self.client)
+            .field("target", &self.target)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Runs `f` on the store off the async threads.
+async fn with_store<T: Send + 'static>(
+    store: &Arc<Mutex<Store>>,
+    f: impl FnOnce(&mut Store) -> Result<T, StoreError> + Send + 'static,
+) -> Result<T, String> {
+    let store = store.clone();
+    tokio::task::spawn_blocking(move || {
+        let mut guard = store
+            .lock()
+            .map_err(|_| "the store is unusable after an earlier failure".to_string())?;
+        f(&mut guard).map_err(|e| e.to_string())
+    })
+    .await
+    .map_err(|e| format!("store task failed: {e}"))?
+}
+
+/// A request body without its paging members (`size`, `from`, `searchAfter`): what identifies
+/// a search in the history.
+pub fn search_identity(request: &Value) -> Value {
+    let mut v = request.clone();
+    if let Value::Object(m) = &mut v {
+        for k in ["size", "from", "searchAfter"] {
+            m.remove(k);
+        }
+    }
+    v
+}
+
+impl Session {
+    /// A session over `client` and `store`; `target` is what purchases record as their target
+    /// (`sandbox` or the base URL, never the token; see `core::config::Target::label`).
+    pub fn new(client: Client, store: Store, target: impl Into<String>) -> Session {
+        Session {
+            client,
+            store: Arc::new(Mutex::new(store)),
+            target: target.into(),
+            prices: DEFAULT_PRICES,
+            autocomplete: Arc::new(Mutex::new(HashMap::new())),
+        }
+    }
+
+    /// The client (for free reads a front end makes directly).
+    pub fn client(&self) -> &Client {
+        &self.client
+    }
+
+    /// The store, shared (lock it briefly, off the async threads for large reads).
+    pub fn store(&self) -> &Arc<Mutex<Store>> {
+        &self.store
+    }
+
+    /// What purchases record as their target.
+    pub fn target(&self) -> &str {
+        &self.target
+    }
+
+    /// The charge of an answer: `creditsUsed` for the standard pool where the answer has it,
+    /// else the price table over what was returned; email and phone from the price table.
+    fn charge(&self, endpoint: Endpoint, request: &Value, answer: &dyn Bought) -> Cost {
+        let mut q = answer.quantities();
+        q.lookalike_domains = max_quantities(endpoint, request).lookalike_domains;
+        let mut cost = self.prices.charge_for(endpoint, &q);
+        if let Some(u) = answer.credits_used() {
+            cost.standard = u;
+        }
+        cost.rounded()
+    }
+
+    /// Sends a paid request, stores it (purchase + entities, plus `extra` in the same
+    /// blocking task), and returns it. Errors are the client's ([`ApiError`]); a failed store
+    /// write is reported in [`Paid::store_error`], never by dropping the answer.
+    async fn buy<R>(
+        &self,
+        req: &R,
+        extra: impl FnOnce(&mut Store, PurchaseId, &Value, &Value) -> Result<(), StoreError>
+        + Send
+        + 'static,
+    ) -> Result<Paid<R::Response>, ApiError>
+    where
+        R: ApiRequest,
+        R::Response: Bought + Serialize,
+    {
+        let value = self.client.send(req).await?;
+        let at = Utc::now();
+        let request = serde_json::to_value(req).unwrap_or(Value::Null);
+        let response = serde_json::to_value(&value).unwrap_or(Value::Null);
+        let charged = self.charge(R::ENDPOINT, &request, &value);
+        let entities = value.entities(at);
+        let target = self.target.clone();
+        let stored = with_store(&self.store, move |s| {
+            let id = s.record_purchase(&NewPurchase {
+                endpoint: R::ENDPOINT,
+                request: &request,
+                response: &response,
+                charged,
+                target: &target,
+                at,
+                entities: &entities,
+            })?;
+            extra(s, id, &request, &response)?;
+            Ok(id)
+        })
+        .await;
+        if let Err(e) = &stored {
+            tracing::error!(endpoint = %R::ENDPOINT, error = %e, "a paid answer could not be stored");
+        }
+        Ok(Paid::fresh(value, charged, stored))
+    }
+
+    /// A paid call with no store-first answer (searches without history, autocompletes not
+    /// cached, preview): sent, stored, returned.
+    pub async fn send<R>(&self, req: &R) -> Result<Paid<R::Response>, ApiError>
+    where
+        R: ApiRequest,
+        R::Response: Bought + Serialize,
+    {
+        self.buy(req, |_, _, _, _| Ok(())).await
+    }
+
+    /// One page (0-based `page`) of a search: bought, stored, and recorded in the search
+    /// history under its identity (the body without paging members), so it can be reopened at
+    /// no cost. Returns the answer and the history id.
+    pub async fn search_page<R>(
+        &self,
+        req: &R,
+        page: u32,
+    ) -> Result<(Paid<R::Response>, Option<SearchId>), ApiError>
+    where
+        R: ApiRequest,
+        R::Response: Bought + Serialize,
+    {
+        let target = self.target.clone();
+        let search = Arc::new(Mutex::new(None));
+        let out = search.clone();
+        let paid = self
+            .buy(req, move |s, id, request, response| {
+                let at = Utc::now();
+                let sid = s.record_search(R::ENDPOINT, &search_identity(request), &target, at)?;
+                s.record_page(sid, page, request, response, Some(id), at)?;
+                if let Ok(mut o) = out.lock() {
+                    *o = Some(sid);
+                }
+                Ok(())
+            })
+            .await?;
+        let sid = search.lock().ok().and_then(|g| *g);
+        Ok((paid, sid))
+    }
+
+    /// An autocomplete (0.1 credit a call): answered from this session's memory when the same
+    /// request was made before, else bought and stored.
+    pub async fn autocomplete<R>(&self, req: &R) -> Result<Paid<R::Response>, ApiError>
+    where
+        R: ApiRequest,
+        R::Response: Bought + Serialize + Clone + Send + Sync + 'static,
+    {
+        let key = (R::ENDPOINT, serde_json::to_string(req).unwrap_or_default());
+        let hit = self
+            .autocomplete
+            .lock()
+            .ok()
+            .and_then(|m| m.get(&key).cloned())
+            .and_then(|a| a.downcast_ref::<R::Response>().cloned());
+        if let Some(v) = hit {
+            return Ok(Paid {
+                value: v,
+                charged: Cost::ZERO,
+                purchase: None,
+                stored_at: None,
+                store_error: None,
+            });
+        }
+        let paid = self.send(req).await?;
+        if let Ok(mut m) = self.autocomplete.lock() {
+            m.insert(key, Arc::new(paid.value.clone()));
+        }
+        Ok(paid)
+    }
+
+    /// Enrich one company (SPEC.md §4.10): answered from the store when the domain is there
+    /// (unless `fresh` is [`Freshness::Refresh`]), else bought. A 201 ("data gathering has
+    /// started") is returned as `Enriched::Gathering` and costs nothing.
+    pub async fn enrich_company(
+        &self,
+        req: &EnrichCompanyRequest,
+        fresh: Freshness,
+    ) -> Result<Paid<Enriched<EnrichCompanyResponse>>, ApiError> {
+        crate::api::client::check(req)?;
+        let domain = req
+            .company
+            .as_ref()
+            .and_then(|c| c.domain.clone())
+            .filter(|d| !d.trim().is_empty());
+        if let (Some(d), Freshness::Stored) = (domain, fresh)
+            && let Ok(Some(hit)) = with_store(&self.store, move |s| s.company(&d)).await
+        {
+            return Ok(Paid::from_store(
+                Enriched::Found(EnrichCompanyResponse {
+                    company: hit.value,
+                    credits_used: 0.0,
+                }),
+                hit.fetched_at,
+            ));
+        }
+        self.send(req).await
+    }
+
+    /// Enrich one person (SPEC.md §4.4): answered from the store when the person is there by
+    /// id or professional-network handle (unless refreshing), else bought (3 credits).
+    pub async fn enrich_person(
+        &self,
+        req: &EnrichPersonRequest,
+        fresh: Freshness,
+    ) -> Result<Paid<Enriched<EnrichPersonResponse>>, ApiError> {
+        crate::api::client::check(req)?;
+        // A reveal asked with the enrich has to reach the service.
+        let reveals = req.reveal_emails.as_ref().is_some_and(|r| r.include_emails)
+            || req.reveal_phones.as_ref().is_some_and(|r| r.include_phones);
+        if fresh == Freshness::Stored && !reveals {
+            let id = req.person.id.clone().filter(|s| !s.trim().is_empty());
+            let handle = req
+                .person
+                .linkedin
+                .as_deref()
+                .and_then(crate::store::linkedin_handle);
+            let hit = with_store(&self.store, move |s| match (id, handle) {
+                (Some(id), _) => s.person(&id),
+                (None, Some(h)) => s.person_by_handle(&h),
+                (None, None) => Ok(None),
+            })
+            .await;
+            if let Ok(Some(hit)) = hit {
+                return Ok(Paid::from_store(
+                    Enriched::Found(EnrichPersonResponse {
+                        person: hit.value,
+                        credits_used: 0.0,
+                    }),
+                    hit.fetched_at,
+                ));
+            }
+        }
+        self.send(req).await
+    }
+
+    /// Looks up companies by domain (SPEC.md §4.5): stored domains are answered from the store
+    /// at 0 credits (unless refreshing); the rest are sent in batches of at most 1,000 and
+    /// stored. Duplicates (after normalization: case, `www.`, scheme) are asked once.
+    ///
+    /// Errors: the first failing batch's error; batches bought before it are stored, so a
+    /// retry answers them from the store.
+    pub async fn lookup_companies(
+        &self,
+        domains: &[String],
+        fresh: Freshness,
+    ) -> Result<Lookup<Company>, ApiError> {
+        let mut seen = HashSet::new();
+        let keys: Vec<(String, String)> = domains
+            .iter()
+            .map(|d| (d.trim().to_string(), normalize_domain(d)))
+            .filter(|(_, n)| !n.is_empty() && seen.insert(n.clone()))
+            .collect();
+        let stored = if fresh == Freshness::Stored {
+            let wanted: Vec<String> = keys.iter().map(|(_, n)| n.clone()).collect();
+            with_store(&self.store, move |s| s.companies_by_domains(&wanted))
+                .await
+                .unwrap_or_else(|e| {
+                    tracing::warn!(error = %e, "store read failed; looking up everything");
+                    HashMap::new()
+                })
+        } else {
+            HashMap::new()
+        };
+        let missing: Vec<String> = keys
+            .iter()
+            .filter(|(_, n)| !stored.contains_key(n))
+            .map(|(_, n)| n.clone())
+            .collect();
+        let mut bought: HashMap<String, Option<Company>> = HashMap::new();
+        let mut charged = Cost::ZERO;
+        let mut purchases = Vec::new();
+        let mut store_error = None;
+        for batch in missing.chunks(LOOKUP_COMPANIES_MAX) {
+            let req = LookupCompaniesRequest {
+                domains: batch.to_vec(),
+                fields: None,
+            };
+            let paid = self.send(&req).await?;
+            charged += paid.charged;
+            purchases.extend(paid.purchase);
+            store_error = store_error.or(paid.store_error);
+            // Map answers back to the normalized requested domain, following redirects.
+            let redirects: HashMap<String, String> = paid
+                .value
+                .redirect_map
+                .clone()
+                .unwrap_or_default()
+                .into_iter()
+                .map(|(from, to)| (normalize_domain(&to), normalize_domain(&from)))
+                .collect();
+            for entry in paid.value.companies {
+                let key = normalize_domain(entry.domain());
+                let key = redirects.get(&key).cloned().unwrap_or(key);
+                let company = entry.company().cloned();
+                bought
+                    .entry(key)
+                    .and_modify(|c| {
+                        if c.is_none() {
+                            *c = company.clone();
+                        }
+                    })
+                    .or_insert(company);
+            }
+        }
+        let mut stored = stored;
+        let entries = keys
+            .iter()
+            .map(|(asked, n)| match stored.remove(n) {
+                Some(hit) => LookupEntry {
+                    key: asked.clone(),
+                    record: Some(hit.value),
+                    stored_at: Some(hit.fetched_at),
+                },
+                None => LookupEntry {
+                    key: asked.clone(),
+                    record: bought.get(n).cloned().flatten(),
+                    stored_at: None,
+                },
+            })
+            .collect::<Vec<_>>();
+        let from_store = entries.iter().filter(|e| e.stored_at.is_some()).count();
+        Ok(Lookup {
+            sent: missing.len(),
+            from_store,
+            entries,
+            charged,
+            purchases,
+            store_error,
+        })
+    }
+
+    /// Looks up people by professional-network handle and/or service id (SPEC.md §4.6):
+    /// stored people are answered from the store (unless refreshing); the rest are sent in
+    /// batches of at most 1,000 keys in all, and stored.
+    pub async fn lookup_people(
+        &self,
+        handles: &[String],
+        service_ids: &[String],
+        fresh: Freshness,
+    ) -> Result<Lookup<LookalikePerson>, ApiError> {
+        #[derive(Clone, Copy, PartialEq)]
+        enum By {
+            Handle,
+            Id,
+        }
+        let mut seen = HashSet::new();
+        let keys: Vec<(String, By, String)> = handles
+            .iter()
+            .filter_map(|h| {
+                let n = crate::store::linkedin_handle(h)?;
+                Some((h.trim().to_string(), By::Handle, n))
+            })
+            .chain(
+                service_ids
+                    .iter()
+                    .map(|i| (i.trim().to_string(), By::Id, i.trim().to_string())),
+            )
+            .filter(|(_, by, n)| !n.is_empty() && seen.insert((*by == By::Id, n.clone())))
+            .collect();
+        let (by_handle, by_id) = if fresh == Freshness::Stored {
+            let hs: Vec<String> = keys
+                .iter()
+                .filter(|k| k.1 == By::Handle)
+                .map(|k| k.2.clone())
+                .collect();
+            let ids: Vec<String> = keys
+                .iter()
+                .filter(|k| k.1 == By::Id)
+                .map(|k| k.2.clone())
+                .collect();
+            with_store(&self.store, move |s| {
+                Ok((s.people_by_handles(&hs)?, s.people_by_ids(&ids)?))
+            })
+            .await
+            .unwrap_or_default()
+        } else {
+            Default::default()
+        };
+        let stored_of = |by: By, n: &str| match by {
+            By::Handle => by_handle.get(n),
+            By::Id => by_id.get(n),
+        };
+        let missing: Vec<&(String, By, String)> = keys
+            .iter()
+            .filter(|(_, by, n)| stored_of(*by, n).is_none())
+            .collect();
+        let mut found_by_id: HashMap<String, LookalikePerson> = HashMap::new();
+        let mut found_by_handle: HashMap<String, LookalikePerson> = HashMap::new();
+        let mut charged = Cost::ZERO;
+        let mut purchases = Vec::new();
+        let mut store_error = None;
+        for batch in missing.chunks(LOOKUP_PEOPLE_MAX) {
+            let hs: Vec<String> = batch
+                .iter()
+                .filter(|k| k.1 == By::Handle)
+                .map(|k| k.2.clone())
+                .collect();
+            let ids: Vec<String> = batch
+                .iter()
+                .filter(|k| k.1 == By::Id)
+                .map(|k| k.2.clone())
+                .collect();
+            let req = LookupPeopleRequest {
+                linkedin_handles: (!hs.is_empty()).then_some(hs),
+                service_ids: (!ids.is_empty()).then_some(ids),
+                ..LookupPeopleRequest::default()
+            };
+            let paid = self.send(&req).await?;
+            charged += paid.charged;
+            purchases.extend(paid.purchase);
+            store_error = store_error.or(paid.store_error);
+            for p in paid.value.people {
+                if let Some(h) = p
+                    .person
+                    .linkedin_url
+                    .as_deref()
+                    .and_then(crate::store::linkedin_handle)
+                {
+                    found_by_handle.insert(h, p.clone());
+                }
+                found_by_id.insert(p.person.id.clone(), p);
+            }
+        }
+        let entries: Vec<LookupEntry<LookalikePerson>> = keys
+            .iter()
+            .map(|(asked, by, n)| match stored_of(*by, n) {
+                Some(hit) => LookupEntry {
+                    key: asked.clone(),
+                    record: Some(LookalikePerson {
+                        person: hit.value.clone(),
+                        ..LookalikePerson::default()
+                    }),
+                    stored_at: Some(hit.fetched_at),
+                },
+                None => LookupEntry {
+                    key: asked.clone(),
+                    record: match by {
+                        By::Handle => found_by_handle.get(n).cloned(),
+                        By::Id => found_by_id.get(n).cloned(),
+                    },
+                    stored_at: None,
+                },
+            })
+            .collect();
+        Ok(Lookup {
+            from_store: entries.iter().filter(|e| e.stored_at.is_some()).count(),
+            sent: missing.len(),
+            entries,
+            charged,
+            purchases,
+            store_error,
+        })
+    }
+
+    /// Contacts of `kind` the store holds for `person_ids` with a final status (anything but
+    /// `inProgress`), by person id.
+    pub async fn stored_contacts(
+        &self,
+        person_ids: &[String],
+        kind: ContactKind,
+    ) -> HashMap<String, Contact> {
+        let ids = person_ids.to_vec();
+        with_store(&self.store, move |s| s.contacts_for(&ids, kind))
+            .await
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|(_, c)| c.status != "inProgress")
+            .collect()
+    }
+
+    /// Reveals emails (`kind` Email, SPEC.md §4.10) or phones (`kind` Phone, §4.7) of
+    /// `person_ids`: contacts already stored are answered at 0 credits (unless refreshing);
+    /// the other ids are sent in batches of at most 500 with `webhook_url`, and their results
+    /// arrive by webhook.
+    pub async fn reveal(
+        &self,
+        kind: ContactKind,
+        person_ids: &[String],
+        webhook_url: &str,
+        fresh: Freshness,
+    ) -> Result<Reveal, ApiError> {
+        let mut seen = HashSet::new();
+        let ids: Vec<String> = person_ids
+            .iter()
+            .map(|i| i.trim().to_string())
+            .filter(|i| !i.is_empty() && seen.insert(i.clone()))
+            .collect();
+        let from_store = if fresh == Freshness::Stored {
+            self.stored_contacts(&ids, kind).await
+        } else {
+            HashMap::new()
+        };
+        let sent: Vec<String> = ids
+            .into_iter()
+            .filter(|i| !from_store.contains_key(i))
+            .collect();
+        let mut purchases = Vec::new();
+        for batch in sent.chunks(REVEAL_MAX_IDS) {
+            let paid = match kind {
+                ContactKind::Email => {
+                    self.send(&RevealEmailsRequest {
+                        person_ids: batch.to_vec(),
+                        webhook_url: webhook_url.to_string(),
+                    })
+                    .await?
+                    .purchase
+                }
+                ContactKind::Phone => {
+                    self.send(&RevealPhonesRequest {
+                        person_ids: batch.to_vec(),
+                        webhook_url: webhook_url.to_string(),
+                    })
+                    .await?
+                    .purchase
+                }
+            };
+            purchases.extend(paid);
+        }
+        Ok(Reveal {
+            from_store,
+            sent,
+            purchases,
+        })
+    }
+
+    /// Records a webhook delivery (SPEC.md §6) and the contacts in it; a delivery retried by
+    /// the service is stored once. Returns `true` when it was new.
+    pub async fn record_delivery(&self, event: &str, body: Vec<u8>) -> Result<bool, String> {
+        let event = event.to_string();
+        with_store(&self.store, move |s| {
+            s.record_delivery(&event, &body, Utc::now())
+                .map(|o| matches!(o, crate::store::DeliveryOutcome::New(_)))
+        })
+        .await
+    }
+
+    /// `GET /v2/credits/balance` (free; SPEC.md §4.9).
+    pub async fn balance(&self) -> Result<CreditBalance, ApiError> {
+        self.client.credit_balance().await
+    }
+
+    /// `GET /v2/data-fields` (free; SPEC.md §4.8).
+    pub async fn data_fields(&self) -> Result<DataFields, ApiError> {
+        self.client.data_fields().await
+    }
+
+    /// `POST /v2/warmup/companies` (free).
+    pub async fn warmup(
+        &self,
+        req: &WarmupCompaniesRequest,
+    ) -> Result<WarmupCompaniesResponse, ApiError> {
+        self.client.warmup_companies(req).await
+    }
+}
