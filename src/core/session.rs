@@ -401,6 +401,26 @@ impl Session {
         }
     }
 
+    /// The session of a front end: a client for `target` and the store file of
+    /// [`crate::core::config::Settings::store_path`] (the embedded sandbox has its own file).
+    ///
+    /// Errors, each one line naming what was wrong: the client cannot be built (bad base URL,
+    /// token not usable in a header), no data directory is known (pass `--data-dir`), the store
+    /// cannot be opened (not a database, written by a newer prospect, no permission).
+    pub fn open(
+        settings: &crate::core::config::Settings,
+        target: &crate::core::config::Target,
+    ) -> anyhow::Result<Session> {
+        let client = Client::new(&target.base_url, target.token.clone())
+            .map_err(|e| anyhow::anyhow!(e.user_message()))?;
+        let path = settings.store_path(target.sandbox).ok_or_else(|| {
+            anyhow::anyhow!("no data directory for the store: pass --data-dir or set data_dir")
+        })?;
+        let store = Store::open(&path).map_err(|e| anyhow::anyhow!(e.to_string()))?;
+        tracing::info!(store = %path.display(), "store opened");
+        Ok(Session::new(client, store, target.label()))
+    }
+
     /// The client (for free reads a front end makes directly).
     pub fn client(&self) -> &Client {
         &self.client
