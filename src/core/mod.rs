@@ -4,6 +4,7 @@
 //!
 //! The explorer (`crate::tui`) and the headless commands are thin front ends over this module.
 pub mod config;
+pub mod filter_set;
 pub mod fsutil;
 pub mod gauge;
 pub mod request;

@@ -145,6 +145,16 @@ impl SearchRequest {
     }
 }
 
+/// The searches a filter set and the front ends can run, in the order the explorer's endpoint
+/// chooser cycles through them (SPEC.md §4 rows 7, 9, 6, 8). The people preview (row 10,
+/// enterprise only) is not offered.
+pub const SEARCHES: [Endpoint; 4] = [
+    Endpoint::SearchCompaniesV3,
+    Endpoint::SearchPeopleV3,
+    Endpoint::SearchCompaniesV2,
+    Endpoint::SearchPeopleV2,
+];
+
 /// Reads the JSON request `body` of a search form into the typed request of `endpoint` and
 /// checks it as the client would before sending.
 ///

@@ -13,13 +13,13 @@ use nucleo_matcher::{Config as MatcherConfig, Matcher, Utf32Str};
 use ratatui_textarea::TextArea;
 use serde_json::Value;
 
-use super::filter_sets::{self, FilterSet};
 use super::keymap::{Action, Keymap};
 use super::msg::{ApiFailure, Call, Command, Msg, Outcome, PageData, ResultRow, Slot, TimerId};
 use super::schema::{self, AcKind, DataFields, Kind, Leaf, LeafKind, Opt, SEARCHES, Source};
 use crate::api::client::Endpoint;
 use crate::api::cost::{self, Cost};
 use crate::api::types::{CreditBalance, ValidationError};
+use crate::core::filter_set::{self as filter_sets, FilterSet};
 use crate::core::request::{self, SearchRequest};
 
 /// Autocomplete debounce: a lookup starts this long after the last keystroke.

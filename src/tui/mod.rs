@@ -8,7 +8,6 @@ use crate::core::config::Settings;
 
 pub mod app;
 pub mod backend;
-pub mod filter_sets;
 pub mod keymap;
 pub mod msg;
 pub mod records;

@@ -20,14 +20,7 @@ use crate::core::sanitize::sanitize;
 /// [`crate::api::client::SearchSubject`]: one fact, one place.
 pub use crate::api::client::SearchSubject as Kind;
 
-/// The searches the explorer offers, in the order the endpoint chooser cycles through them
-/// (SPEC.md §4 rows 7, 9, 6, 8). The people preview (row 10) is not offered.
-pub const SEARCHES: [Endpoint; 4] = [
-    Endpoint::SearchCompaniesV3,
-    Endpoint::SearchPeopleV3,
-    Endpoint::SearchCompaniesV2,
-    Endpoint::SearchPeopleV2,
-];
+pub use crate::core::request::SEARCHES;
 
 /// The chooser's short label of a search, e.g. `v3 companies`; the path for anything else.
 pub fn label(ep: Endpoint) -> &'static str {

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value};
 
-use super::schema::SEARCHES;
+use super::request::SEARCHES;
 use crate::api::client::Endpoint;
 
 /// Why a filter set could not be listed, read, written or deleted. Messages are for the
