@@ -37,6 +37,12 @@ pub struct Config {
     pub confirm_above: Option<f64>,
     /// Where the store lives (default: the user's data directory).
     pub data_dir: Option<PathBuf>,
+    /// The public URL the real service POSTs webhooks to (e.g. a tunnel's `https://…`),
+    /// forwarding to [`Config::webhook_listen`]. Without it, reveals on the real service are
+    /// disabled (the service cannot reach a laptop).
+    pub webhook_public_url: Option<String>,
+    /// The address the webhook receiver binds for the real service, e.g. `127.0.0.1:8788`.
+    pub webhook_listen: Option<String>,
     /// Keymap overrides: action name -> key strings (see [`crate::tui::keymap`]).
     pub keys: BTreeMap<String, Vec<String>>,
 }
@@ -48,6 +54,8 @@ impl std::fmt::Debug for Config {
             .field("base_url", &self.base_url)
             .field("confirm_above", &self.confirm_above)
             .field("data_dir", &self.data_dir)
+            .field("webhook_public_url", &self.webhook_public_url)
+            .field("webhook_listen", &self.webhook_listen)
             .field("keys", &self.keys)
             .finish()
     }
@@ -105,6 +113,8 @@ const TEMPLATE: &str = "# prospect configuration\n\
 # base_url = \"https://...\" # base URL of the real service\n\
 # confirm_above = 10.0       # ask before a call estimated to cost more credits than this\n\
 # data_dir = \"/path\"       # where the store of everything bought lives\n\
+# webhook_public_url = \"https://…\" # a tunnel to webhook_listen, for reveals on the real service\n\
+# webhook_listen = \"127.0.0.1:8788\"\n\
 # [keys]                     # key overrides, e.g.\n\
 # quit = [\"q\", \"ctrl-q\"]\n";
 
@@ -330,6 +340,12 @@ impl Settings {
     /// The confirmation threshold in credits per pool.
     pub fn confirm_above(&self) -> f64 {
         self.config.confirm_above()
+    }
+
+    /// Where the webhook receiver's secret is kept (`webhook_secret` in the data directory,
+    /// mode 0600).
+    pub fn webhook_secret_path(&self) -> Option<PathBuf> {
+        self.data_dir().map(|d| d.join("webhook_secret"))
     }
 
     /// Sends `tracing` output to `prospect.log` in the user's state directory (never the

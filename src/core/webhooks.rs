@@ -89,6 +89,47 @@ pub fn load_or_create_secret(path: &Path) -> std::io::Result<String> {
     Ok(secret)
 }
 
+/// The receiver for `target`: on the embedded sandbox, 127.0.0.1 on a free port reached as it
+/// is; on the real service, config `webhook_listen` reached through `webhook_public_url`. The
+/// secret is kept in the data directory ([`load_or_create_secret`]).
+///
+/// Errors, in words a user can act on: the real service without both config keys ("reveals
+/// are disabled: …"), a `webhook_listen` that is not an address, no data directory, or a secret
+/// file that cannot be read or written.
+pub fn receiver_config(
+    settings: &crate::core::config::Settings,
+    target: &crate::core::config::Target,
+) -> anyhow::Result<ReceiverConfig> {
+    let secret_path = settings.webhook_secret_path().ok_or_else(|| {
+        anyhow::anyhow!("no data directory for the webhook secret: pass --data-dir")
+    })?;
+    let secret = load_or_create_secret(&secret_path)
+        .map_err(|e| anyhow::anyhow!("webhook secret {}: {e}", secret_path.display()))?;
+    if target.sandbox {
+        return Ok(ReceiverConfig::loopback(secret));
+    }
+    let (Some(public), Some(listen)) = (
+        settings.config.webhook_public_url.clone().filter(|s| !s.trim().is_empty()),
+        settings.config.webhook_listen.clone().filter(|s| !s.trim().is_empty()),
+    ) else {
+        anyhow::bail!(
+            "reveals are disabled: the service delivers them by webhook and cannot reach this \
+             machine; set webhook_public_url (e.g. a tunnel's https URL) and webhook_listen in \
+             config.toml (see README.md)"
+        );
+    };
+    let listen: SocketAddr = listen
+        .trim()
+        .parse()
+        .map_err(|_| anyhow::anyhow!("webhook_listen {listen:?} is not an address like 127.0.0.1:8788"))?;
+    Ok(ReceiverConfig {
+        listen,
+        public_url: Some(public),
+        secret,
+        body_limit: DEFAULT_BODY_LIMIT,
+    })
+}
+
 /// A delivery that was accepted (and stored).
 #[derive(Debug, Clone)]
 pub struct Delivery {

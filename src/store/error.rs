@@ -81,6 +81,10 @@ pub enum StoreError {
     /// Any other SQLite error (a read or write after opening).
     #[error("store: database error: {0}")]
     Sqlite(#[from] rusqlite::Error),
+    /// The caller's sink failed while records were read out (e.g. the export file's disk is
+    /// full); the store itself is fine.
+    #[error("writing records out of the store: {0}")]
+    Output(#[from] std::io::Error),
     /// A value could not be written as JSON.
     #[error("store: JSON error: {0}")]
     Json(#[from] serde_json::Error),

@@ -21,6 +21,7 @@
 //! inside `spawn_blocking` ([`Store`] is `Send`).
 
 mod entities;
+mod export;
 mod error;
 mod history;
 mod keys;

@@ -1,0 +1,116 @@
+//! Reading everything of one kind out of the store, oldest first, one record at a time (for
+//! `prospect export`): memory stays flat however large the store is.
+
+use rusqlite::params;
+
+use super::{Contact, ContactKind, Result, Store, Stored, from_millis, read_json};
+use crate::api::types::{Company, Person};
+
+impl Store {
+    /// Calls `f` with every stored company, in the order they were first fetched (then by
+    /// domain). Rows whose JSON no longer reads are skipped with a warning.
+    ///
+    /// # Errors
+    /// [`super::StoreError::Sqlite`]; an error returned by `f` stops the walk and is returned.
+    pub fn for_each_company(
+        &self,
+        mut f: impl FnMut(Stored<Company>) -> std::io::Result<()>,
+    ) -> Result<()> {
+        let mut st = self.conn.prepare(
+            "SELECT domain, record, fetched_at, purchase_id FROM companies ORDER BY fetched_at, domain",
+        )?;
+        let mut rows = st.query([])?;
+        while let Some(r) = rows.next()? {
+            let (key, record, at, purchase): (String, String, i64, Option<i64>) =
+                (r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?);
+            let (Some(value), Some(fetched_at)) = (
+                read_json::<Company>(&record, "companies", &key),
+                from_millis(at, "companies", &key),
+            ) else {
+                continue;
+            };
+            f(Stored {
+                value,
+                fetched_at,
+                purchase_id: purchase.map(super::PurchaseId),
+            })?;
+        }
+        Ok(())
+    }
+
+    /// Calls `f` with every stored person, in the order they were first fetched (then by id).
+    ///
+    /// # Errors
+    /// As [`Store::for_each_company`].
+    pub fn for_each_person(
+        &self,
+        mut f: impl FnMut(Stored<Person>) -> std::io::Result<()>,
+    ) -> Result<()> {
+        let mut st = self
+            .conn
+            .prepare("SELECT id, record, fetched_at, purchase_id FROM people ORDER BY fetched_at, id")?;
+        let mut rows = st.query([])?;
+        while let Some(r) = rows.next()? {
+            let (key, record, at, purchase): (String, String, i64, Option<i64>) =
+                (r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?);
+            let (Some(value), Some(fetched_at)) = (
+                read_json::<Person>(&record, "people", &key),
+                from_millis(at, "people", &key),
+            ) else {
+                continue;
+            };
+            f(Stored {
+                value,
+                fetched_at,
+                purchase_id: purchase.map(super::PurchaseId),
+            })?;
+        }
+        Ok(())
+    }
+
+    /// Calls `f` with every revealed contact (emails and phones), oldest first.
+    ///
+    /// # Errors
+    /// As [`Store::for_each_company`].
+    pub fn for_each_contact(
+        &self,
+        mut f: impl FnMut(Contact) -> std::io::Result<()>,
+    ) -> Result<()> {
+        let mut st = self.conn.prepare(
+            "SELECT person_id, kind, email, phones, status, revealed_at FROM contacts \
+             ORDER BY revealed_at, person_id, kind",
+        )?;
+        let mut rows = st.query(params![])?;
+        while let Some(r) = rows.next()? {
+            let (person_id, kind, email, phones, status, at): (
+                String,
+                String,
+                Option<String>,
+                String,
+                String,
+                i64,
+            ) = (r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?);
+            let kind = if kind == "phone" {
+                ContactKind::Phone
+            } else {
+                ContactKind::Email
+            };
+            let key = format!("{person_id}/{}", kind.as_str());
+            let (Some(phones), Some(revealed_at)) = (
+                read_json::<Vec<String>>(&phones, "contacts", &key),
+                from_millis(at, "contacts", &key),
+            ) else {
+                continue;
+            };
+            f(Contact {
+                person_id,
+                kind,
+                email,
+                phones,
+                status,
+                revealed_at,
+            })?;
+        }
+        Ok(())
+    }
+}
