@@ -2,6 +2,7 @@
 //!
 //! Three rooms, one direction (see `../shared/DESIGN.md`):
 //! - [`api`]: the wire types (serde) of every schema and the async client. Knows nothing of the others.
+//! - [`cli`]: the headless commands (`prospect search …`), a second front end over `core`.
 //! - [`core`]: what every front end shares (session, spend, filter sets, config), no UI.
 //! - [`store`]: the durable local store (SQLite): purchases, the entities they returned, webhook
 //!   deliveries and search history, so nothing bought is bought twice.
@@ -11,6 +12,7 @@
 
 pub(crate) mod alloc;
 pub mod api;
+pub mod cli;
 pub mod core;
 pub mod sandbox;
 pub mod store;

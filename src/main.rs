@@ -1,5 +1,9 @@
-//! The `prospect` binary: the explorer by default, `prospect serve` for the sandbox alone,
-//! `prospect build-assets` to rebuild the sandbox dataset from `../shared/data`.
+//! The `prospect` binary: the explorer by default; the headless commands (`prospect search …`,
+//! see `prospect::cli`); `prospect serve` for the sandbox alone; `prospect build-assets` to
+//! rebuild the sandbox dataset from `../shared/data`.
+//!
+//! Errors are one line on stderr (`prospect: …`) and an exit code (`prospect::cli::ExitCode`),
+//! never a backtrace, whatever `RUST_BACKTRACE` says; details go to the log.
 use clap::{Parser, Subcommand};
 
 /// A keyboard-driven terminal explorer for a B2B company and people data API.
@@ -13,6 +17,8 @@ struct Cli {
     command: Option<Command>,
     #[command(flatten)]
     tui: prospect::tui::TuiArgs,
+    #[command(flatten)]
+    flags: prospect::cli::CliFlags,
 }
 
 #[derive(Debug, Subcommand)]
@@ -21,37 +27,111 @@ enum Command {
     Serve(prospect::sandbox::service::ServeArgs),
     /// Rebuild assets/dataset.postcard.zst from the raw public data.
     BuildAssets(prospect::sandbox::dataset::build::BuildArgs),
+    #[command(flatten)]
+    Headless(prospect::cli::Command),
 }
 
-#[tokio::main]
-async fn main() -> anyhow::Result<()> {
-    let cli = Cli::parse();
+fn start_sandbox() -> std::pin::Pin<
+    Box<dyn std::future::Future<Output = anyhow::Result<prospect::core::config::Target>> + Send>,
+> {
+    Box::pin(async {
+        let sb = prospect::sandbox::service::start_embedded().await?;
+        Ok(prospect::core::config::Target {
+            base_url: sb.base_url,
+            token: sb.token,
+            sandbox: true,
+        })
+    })
+}
+
+/// One line for an error: the message and its causes, sanitized.
+fn one_line(e: &anyhow::Error) -> String {
+    prospect::core::sanitize::sanitize(&format!("{e:#}"))
+}
+
+fn main() -> std::process::ExitCode {
+    // A panic is a bug: say so in one line (the explorer restores the terminal first through
+    // its own hook, installed later and chained before this one).
+    std::panic::set_hook(Box::new(|info| {
+        let msg = info
+            .payload()
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| info.payload().downcast_ref::<String>().cloned())
+            .unwrap_or_default();
+        let at = info
+            .location()
+            .map(|l| format!(" at {}:{}", l.file(), l.line()))
+            .unwrap_or_default();
+        tracing::error!("panic{at}: {msg}");
+        eprintln!("prospect: internal error{at}: {msg}");
+    }));
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            // --help and --version print to stdout and succeed; usage errors exit 2.
+            let _ = e.print();
+            return std::process::ExitCode::from(if e.use_stderr() { 2 } else { 0 });
+        }
+    };
+    let rt = match tokio::runtime::Runtime::new() {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("prospect: cannot start the async runtime: {e}");
+            return std::process::ExitCode::from(1);
+        }
+    };
+    rt.block_on(async_main(cli))
+}
+
+async fn async_main(cli: Cli) -> std::process::ExitCode {
+    let fail = |code: u8, e: anyhow::Error| {
+        eprintln!("prospect: {}", one_line(&e));
+        std::process::ExitCode::from(code)
+    };
+    let settings = match prospect::core::config::Settings::load(&cli.tui.connect) {
+        Ok(s) => s,
+        Err(e) => return fail(2, e),
+    };
     match cli.command {
-        Some(Command::Serve(args)) => prospect::sandbox::service::serve(args).await,
+        Some(Command::Serve(args)) => match prospect::sandbox::service::serve(args).await {
+            Ok(()) => std::process::ExitCode::SUCCESS,
+            Err(e) => fail(1, e),
+        },
         Some(Command::BuildAssets(args)) => {
-            tokio::task::spawn_blocking(move || prospect::sandbox::dataset::build::run(args))
-                .await?
+            match tokio::task::spawn_blocking(move || prospect::sandbox::dataset::build::run(args))
+                .await
+                .map_err(anyhow::Error::from)
+                .and_then(|r| r)
+            {
+                Ok(()) => std::process::ExitCode::SUCCESS,
+                Err(e) => fail(1, e),
+            }
+        }
+        Some(Command::Headless(cmd)) => {
+            let code = prospect::cli::run(cmd, cli.flags, settings, start_sandbox).await;
+            std::process::ExitCode::from(code as u8)
         }
         None => {
-            let settings = prospect::core::config::Settings::load(&cli.tui.connect)?;
-            let target = match settings.target()? {
-                Some(target) => target,
-                None => {
-                    // Before the alternate screen: loading and indexing the dataset takes a
-                    // moment (about a second in a release build), so say what is happening.
+            let target = match settings.target() {
+                Ok(Some(t)) => t,
+                Ok(None) => {
+                    // Before the alternate screen: loading the dataset takes a moment.
                     eprintln!(
                         "prospect: no API token set; starting the embedded SANDBOX \
                          (real companies, synthetic people)..."
                     );
-                    let sb = prospect::sandbox::service::start_embedded().await?;
-                    prospect::tui::Target {
-                        base_url: sb.base_url,
-                        token: sb.token,
-                        sandbox: true,
+                    match start_sandbox().await {
+                        Ok(t) => t,
+                        Err(e) => return fail(1, e),
                     }
                 }
+                Err(e) => return fail(2, e),
             };
-            prospect::tui::run(cli.tui, settings, target).await
+            match prospect::tui::run(cli.tui, settings, target).await {
+                Ok(()) => std::process::ExitCode::SUCCESS,
+                Err(e) => fail(1, e),
+            }
         }
     }
 }

@@ -529,6 +529,37 @@ impl Session {
         Ok((paid, sid))
     }
 
+    /// One page of any of the four searches (see [`Session::search_page`]): the typed answer,
+    /// its charge, and the history id.
+    pub async fn search(
+        &self,
+        req: &crate::core::request::SearchRequest,
+        page: u32,
+    ) -> Result<(Paid<crate::core::request::SearchResponse>, Option<SearchId>), ApiError> {
+        use crate::core::request::{SearchRequest as Q, SearchResponse as A};
+        fn wrap<T>(
+            (p, id): (Paid<T>, Option<SearchId>),
+            f: impl FnOnce(T) -> A,
+        ) -> (Paid<A>, Option<SearchId>) {
+            (
+                Paid {
+                    value: f(p.value),
+                    charged: p.charged,
+                    purchase: p.purchase,
+                    stored_at: p.stored_at,
+                    store_error: p.store_error,
+                },
+                id,
+            )
+        }
+        Ok(match req {
+            Q::CompaniesV3(r) => wrap(self.search_page(&**r, page).await?, A::CompaniesV3),
+            Q::CompaniesV2(r) => wrap(self.search_page(&**r, page).await?, A::CompaniesV2),
+            Q::PeopleV3(r) => wrap(self.search_page(&**r, page).await?, A::PeopleV3),
+            Q::PeopleV2(r) => wrap(self.search_page(&**r, page).await?, A::PeopleV2),
+        })
+    }
+
     /// An autocomplete (0.1 credit a call): answered from this session's memory when the same
     /// request was made before, else bought and stored.
     pub async fn autocomplete<R>(&self, req: &R) -> Result<Paid<R::Response>, ApiError>
@@ -840,6 +871,48 @@ impl Session {
             charged,
             purchases,
             store_error,
+        })
+    }
+
+    /// `true` when the store holds the company of `domain` (an enrich would answer at 0).
+    pub async fn store_has_company(&self, domain: &str) -> bool {
+        let d = domain.to_string();
+        matches!(
+            with_store(&self.store, move |s| s.company(&d)).await,
+            Ok(Some(_))
+        )
+    }
+
+    /// How many distinct `domains` (normalized) the store holds: a lookup sends the others.
+    pub async fn stored_company_count(&self, domains: &[String]) -> usize {
+        let d = domains.to_vec();
+        with_store(&self.store, move |s| s.companies_by_domains(&d))
+            .await
+            .map(|m| m.len())
+            .unwrap_or(0)
+    }
+
+    /// Any of the five autocompletes through [`Session::autocomplete`].
+    pub async fn autocomplete_any(
+        &self,
+        req: &crate::core::request::AutocompleteRequest,
+    ) -> Result<Paid<crate::core::request::AutocompleteResponse>, ApiError> {
+        use crate::core::request::{AutocompleteRequest as Q, AutocompleteResponse as A};
+        fn wrap<T>(p: Paid<T>, f: impl FnOnce(T) -> A) -> Paid<A> {
+            Paid {
+                value: f(p.value),
+                charged: p.charged,
+                purchase: p.purchase,
+                stored_at: p.stored_at,
+                store_error: p.store_error,
+            }
+        }
+        Ok(match req {
+            Q::Companies(r) => wrap(self.autocomplete(r).await?, A::Companies),
+            Q::Keywords(r) => wrap(self.autocomplete(r).await?, A::Keywords),
+            Q::JobTitles(r) => wrap(self.autocomplete(r).await?, A::JobTitles),
+            Q::Locations(r) => wrap(self.autocomplete(r).await?, A::Locations),
+            Q::Skills(r) => wrap(self.autocomplete(r).await?, A::Skills),
         })
     }
 

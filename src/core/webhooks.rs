@@ -109,8 +109,16 @@ pub fn receiver_config(
         return Ok(ReceiverConfig::loopback(secret));
     }
     let (Some(public), Some(listen)) = (
-        settings.config.webhook_public_url.clone().filter(|s| !s.trim().is_empty()),
-        settings.config.webhook_listen.clone().filter(|s| !s.trim().is_empty()),
+        settings
+            .config
+            .webhook_public_url
+            .clone()
+            .filter(|s| !s.trim().is_empty()),
+        settings
+            .config
+            .webhook_listen
+            .clone()
+            .filter(|s| !s.trim().is_empty()),
     ) else {
         anyhow::bail!(
             "reveals are disabled: the service delivers them by webhook and cannot reach this \
@@ -118,10 +126,9 @@ pub fn receiver_config(
              config.toml (see README.md)"
         );
     };
-    let listen: SocketAddr = listen
-        .trim()
-        .parse()
-        .map_err(|_| anyhow::anyhow!("webhook_listen {listen:?} is not an address like 127.0.0.1:8788"))?;
+    let listen: SocketAddr = listen.trim().parse().map_err(|_| {
+        anyhow::anyhow!("webhook_listen {listen:?} is not an address like 127.0.0.1:8788")
+    })?;
     Ok(ReceiverConfig {
         listen,
         public_url: Some(public),

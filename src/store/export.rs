@@ -46,9 +46,9 @@ impl Store {
         &self,
         mut f: impl FnMut(Stored<Person>) -> std::io::Result<()>,
     ) -> Result<()> {
-        let mut st = self
-            .conn
-            .prepare("SELECT id, record, fetched_at, purchase_id FROM people ORDER BY fetched_at, id")?;
+        let mut st = self.conn.prepare(
+            "SELECT id, record, fetched_at, purchase_id FROM people ORDER BY fetched_at, id",
+        )?;
         let mut rows = st.query([])?;
         while let Some(r) = rows.next()? {
             let (key, record, at, purchase): (String, String, i64, Option<i64>) =
@@ -89,7 +89,14 @@ impl Store {
                 String,
                 String,
                 i64,
-            ) = (r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?);
+            ) = (
+                r.get(0)?,
+                r.get(1)?,
+                r.get(2)?,
+                r.get(3)?,
+                r.get(4)?,
+                r.get(5)?,
+            );
             let kind = if kind == "phone" {
                 ContactKind::Phone
             } else {

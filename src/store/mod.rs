@@ -21,8 +21,8 @@
 //! inside `spawn_blocking` ([`Store`] is `Send`).
 
 mod entities;
-mod export;
 mod error;
+mod export;
 mod history;
 mod keys;
 mod schema;

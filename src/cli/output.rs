@@ -1,0 +1,610 @@
+//! Records out of the CLI: JSON Lines (one full typed record per line), CSV (flattened columns
+//! with a header, lists joined with `;`), one JSON array, or a readable table. Data goes to
+//! stdout or to `--out FILE`, which is written atomically (a temp file renamed into place when
+//! everything was written; nothing is left behind on failure).
+
+use std::io::{self, IsTerminal, Write};
+use std::path::PathBuf;
+
+use serde::Serialize;
+
+use crate::api::types::{Company, LookalikePerson, Relevance, WireEnum};
+use crate::core::sanitize::sanitize;
+use crate::store::Contact;
+
+/// An output format (`--format`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// One JSON record per line (the default when stdout is not a terminal).
+    Jsonl,
+    /// Comma-separated values with a header row; lists joined with `;`.
+    Csv,
+    /// One JSON array.
+    Json,
+    /// Aligned columns for reading (the default on a terminal).
+    Table,
+}
+
+impl Format {
+    /// `--format` if given, else a table on a terminal and JSON Lines otherwise.
+    pub fn resolve(given: Option<Format>, out: &Option<PathBuf>) -> Format {
+        given.unwrap_or(if out.is_none() && io::stdout().is_terminal() {
+            Format::Table
+        } else {
+            Format::Jsonl
+        })
+    }
+}
+
+/// A record that can be written in every format: its full JSON form and its flat cells.
+pub trait Tabular: Serialize {
+    /// Column titles (the CSV header).
+    fn columns() -> &'static [&'static str];
+    /// One cell per column; lists joined with `;`, absent values empty.
+    fn cells(&self) -> Vec<String>;
+}
+
+fn join<T: AsRef<str>>(items: &[T]) -> String {
+    items
+        .iter()
+        .map(|s| s.as_ref().to_string())
+        .collect::<Vec<_>>()
+        .join(";")
+}
+
+fn enums<T: WireEnum>(items: &[T]) -> String {
+    items
+        .iter()
+        .map(|s| s.as_str().to_string())
+        .collect::<Vec<_>>()
+        .join(";")
+}
+
+fn opt<T: ToString>(v: &Option<T>) -> String {
+    v.as_ref().map(|x| x.to_string()).unwrap_or_default()
+}
+
+fn opt_enum<T: WireEnum>(v: &Option<T>) -> String {
+    v.as_ref()
+        .map(|x| x.as_str().to_string())
+        .unwrap_or_default()
+}
+
+/// A company as the CLI writes it: the company record with its relevance (v3) or score (v2)
+/// beside its members.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CompanyOut {
+    /// The company record.
+    #[serde(flatten)]
+    pub company: Company,
+    /// v3 relevance category.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub relevance: Option<Relevance>,
+    /// v2 lookalike score.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub score: Option<f64>,
+}
+
+const COMPANY_COLUMNS: &[&str] = &[
+    "domain",
+    "name",
+    "relevance",
+    "score",
+    "primaryCountry",
+    "countries",
+    "companySize",
+    "employeeCountService",
+    "employeeCountLinkedin",
+    "revenue",
+    "yearFounded",
+    "industries",
+    "linkedinIndustry",
+    "technologies",
+    "keywords",
+    "emails",
+    "phones",
+    "linkedin",
+    "description",
+];
+
+fn company_cells(c: &Company) -> Vec<String> {
+    vec![
+        c.domain.clone(),
+        opt(&c.name),
+        String::new(),
+        String::new(),
+        opt(&c.primary_country),
+        join(&c.countries),
+        opt_enum(&c.company_size),
+        opt(&c.employee_count_service),
+        opt(&c.employee_count_linkedin),
+        opt_enum(&c.revenue),
+        opt(&c.year_founded),
+        join(&c.industries),
+        opt(&c.linkedin_industry),
+        join(&c.technologies),
+        join(&c.keywords),
+        join(&c.emails),
+        c.phones
+            .iter()
+            .map(|p| p.number.clone())
+            .filter(|n| !n.is_empty())
+            .collect::<Vec<_>>()
+            .join(";"),
+        c.medias
+            .as_ref()
+            .and_then(|m| m.linkedin.as_ref())
+            .map(|m| m.url.clone())
+            .unwrap_or_default(),
+        opt(&c.description),
+    ]
+}
+
+impl Tabular for CompanyOut {
+    fn columns() -> &'static [&'static str] {
+        COMPANY_COLUMNS
+    }
+    fn cells(&self) -> Vec<String> {
+        let mut cells = company_cells(&self.company);
+        cells[2] = opt_enum(&self.relevance);
+        cells[3] = opt(&self.score);
+        cells
+    }
+}
+
+const PERSON_COLUMNS: &[&str] = &[
+    "id",
+    "name",
+    "firstName",
+    "lastName",
+    "jobTitle",
+    "seniorities",
+    "departments",
+    "domain",
+    "companyName",
+    "country",
+    "location",
+    "linkedinUrl",
+    "email",
+    "emailStatus",
+    "phones",
+    "phoneStatus",
+    "relevance",
+];
+
+impl Tabular for LookalikePerson {
+    fn columns() -> &'static [&'static str] {
+        PERSON_COLUMNS
+    }
+    fn cells(&self) -> Vec<String> {
+        let p = &self.person;
+        vec![
+            p.id.clone(),
+            opt(&p.name),
+            opt(&p.first_name),
+            opt(&p.last_name),
+            opt(&p.job_title),
+            enums(&p.seniorities),
+            enums(&p.departments),
+            p.domain.clone(),
+            self.company
+                .as_ref()
+                .and_then(|c| c.name.clone())
+                .unwrap_or_default(),
+            opt(&p.country),
+            opt(&p.location),
+            opt(&p.linkedin_url),
+            p.email
+                .as_ref()
+                .and_then(|e| e.address.clone())
+                .unwrap_or_default(),
+            p.email
+                .as_ref()
+                .map(|e| e.status.as_str().to_string())
+                .unwrap_or_default(),
+            p.phone
+                .as_ref()
+                .map(|x| join(&x.numbers))
+                .unwrap_or_default(),
+            p.phone
+                .as_ref()
+                .map(|x| x.status.as_str().to_string())
+                .unwrap_or_default(),
+            opt_enum(&self.relevance),
+        ]
+    }
+}
+
+/// A revealed contact as the CLI writes it.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ContactOut {
+    /// The service's person id.
+    pub person_id: String,
+    /// `email` or `phone`.
+    pub kind: &'static str,
+    /// The address (emails).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub email: Option<String>,
+    /// The numbers (phones).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub phones: Vec<String>,
+    /// Verification status as on the wire.
+    pub status: String,
+    /// When it was revealed (RFC 3339, UTC).
+    pub revealed_at: String,
+    /// `true` when it came from the store (bought before) rather than this run.
+    pub from_store: bool,
+}
+
+impl ContactOut {
+    /// The output form of a stored contact.
+    pub fn new(c: &Contact, from_store: bool) -> ContactOut {
+        ContactOut {
+            person_id: c.person_id.clone(),
+            kind: c.kind.as_str(),
+            email: c.email.clone(),
+            phones: c.phones.clone(),
+            status: c.status.clone(),
+            revealed_at: c.revealed_at.to_rfc3339(),
+            from_store,
+        }
+    }
+}
+
+impl Tabular for ContactOut {
+    fn columns() -> &'static [&'static str] {
+        &[
+            "personId",
+            "kind",
+            "email",
+            "phones",
+            "status",
+            "revealedAt",
+            "fromStore",
+        ]
+    }
+    fn cells(&self) -> Vec<String> {
+        vec![
+            self.person_id.clone(),
+            self.kind.to_string(),
+            opt(&self.email),
+            join(&self.phones),
+            self.status.clone(),
+            self.revealed_at.clone(),
+            self.from_store.to_string(),
+        ]
+    }
+}
+
+/// One entry of a lookup as the CLI writes it: what was asked, and the record or `null`
+/// ("not found").
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LookupOut<T> {
+    /// The domain, handle or id as given.
+    pub query: String,
+    /// `true` when the service (or the store) had it.
+    pub found: bool,
+    /// When it came from the store: when it was bought (RFC 3339); `null` when bought now.
+    pub stored_at: Option<String>,
+    /// The record, `null` when not found.
+    pub record: Option<T>,
+}
+
+impl Tabular for LookupOut<Company> {
+    fn columns() -> &'static [&'static str] {
+        &[
+            "query",
+            "found",
+            "storedAt",
+            "domain",
+            "name",
+            "primaryCountry",
+            "companySize",
+            "industries",
+            "yearFounded",
+        ]
+    }
+    fn cells(&self) -> Vec<String> {
+        let c = self.record.as_ref();
+        vec![
+            self.query.clone(),
+            self.found.to_string(),
+            opt(&self.stored_at),
+            c.map(|c| c.domain.clone()).unwrap_or_default(),
+            c.and_then(|c| c.name.clone()).unwrap_or_default(),
+            c.and_then(|c| c.primary_country.clone())
+                .unwrap_or_default(),
+            c.map(|c| opt_enum(&c.company_size)).unwrap_or_default(),
+            c.map(|c| join(&c.industries)).unwrap_or_default(),
+            c.map(|c| opt(&c.year_founded)).unwrap_or_default(),
+        ]
+    }
+}
+
+impl Tabular for LookupOut<LookalikePerson> {
+    fn columns() -> &'static [&'static str] {
+        &[
+            "query",
+            "found",
+            "storedAt",
+            "id",
+            "name",
+            "jobTitle",
+            "domain",
+            "linkedinUrl",
+        ]
+    }
+    fn cells(&self) -> Vec<String> {
+        let p = self.record.as_ref().map(|p| &p.person);
+        vec![
+            self.query.clone(),
+            self.found.to_string(),
+            opt(&self.stored_at),
+            p.map(|p| p.id.clone()).unwrap_or_default(),
+            p.and_then(|p| p.name.clone()).unwrap_or_default(),
+            p.and_then(|p| p.job_title.clone()).unwrap_or_default(),
+            p.map(|p| p.domain.clone()).unwrap_or_default(),
+            p.and_then(|p| p.linkedin_url.clone()).unwrap_or_default(),
+        ]
+    }
+}
+
+/// A plain two-column row (`key`, `value`) for small answers: suggestions, credit pools,
+/// warmup statuses, history lines.
+#[derive(Debug, Clone, Serialize)]
+pub struct Pair {
+    /// The key.
+    pub key: String,
+    /// The value.
+    pub value: serde_json::Value,
+}
+
+impl Tabular for Pair {
+    fn columns() -> &'static [&'static str] {
+        &["key", "value"]
+    }
+    fn cells(&self) -> Vec<String> {
+        vec![
+            self.key.clone(),
+            match &self.value {
+                serde_json::Value::String(s) => s.clone(),
+                serde_json::Value::Null => String::new(),
+                serde_json::Value::Array(a) => a
+                    .iter()
+                    .map(|v| {
+                        v.as_str()
+                            .map(str::to_string)
+                            .unwrap_or_else(|| v.to_string())
+                    })
+                    .collect::<Vec<_>>()
+                    .join(";"),
+                other => other.to_string(),
+            },
+        ]
+    }
+}
+
+enum Dest {
+    Stdout(io::BufWriter<io::Stdout>),
+    File {
+        tmp: tempfile::NamedTempFile,
+        path: PathBuf,
+    },
+}
+
+impl Dest {
+    fn writer(&mut self) -> &mut dyn Write {
+        match self {
+            Dest::Stdout(w) => w,
+            Dest::File { tmp, .. } => tmp.as_file_mut(),
+        }
+    }
+}
+
+/// Writes records of one type in one format to stdout or a file; call [`Writer::finish`] at
+/// the end (for a file: fsync and rename into place; dropping without `finish` leaves the
+/// target untouched).
+pub struct Writer<T: Tabular> {
+    format: Format,
+    dest: Dest,
+    count: usize,
+    table: Vec<Vec<String>>,
+    _t: std::marker::PhantomData<T>,
+}
+
+impl<T: Tabular> Writer<T> {
+    /// A writer to `out` (stdout when `None`). Errors: the file's folder cannot hold a temp
+    /// file (missing, not writable).
+    pub fn new(format: Format, out: Option<&PathBuf>) -> io::Result<Writer<T>> {
+        let dest = match out {
+            None => Dest::Stdout(io::BufWriter::new(io::stdout())),
+            Some(path) => {
+                let dir = match path.parent() {
+                    Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+                    _ => PathBuf::from("."),
+                };
+                let tmp = tempfile::NamedTempFile::new_in(&dir)
+                    .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", dir.display())))?;
+                Dest::File {
+                    tmp,
+                    path: path.clone(),
+                }
+            }
+        };
+        let mut w = Writer {
+            format,
+            dest,
+            count: 0,
+            table: Vec::new(),
+            _t: std::marker::PhantomData,
+        };
+        match format {
+            Format::Csv => {
+                let header = csv_line(T::columns().iter().map(|s| s.to_string()));
+                w.dest.writer().write_all(header.as_bytes())?;
+            }
+            Format::Json => w.dest.writer().write_all(b"[")?,
+            Format::Jsonl | Format::Table => {}
+        }
+        Ok(w)
+    }
+
+    /// Writes one record.
+    pub fn write(&mut self, rec: &T) -> io::Result<()> {
+        match self.format {
+            Format::Jsonl => {
+                let w = self.dest.writer();
+                serde_json::to_writer(&mut *w, rec)?;
+                w.write_all(b"\n")?;
+            }
+            Format::Json => {
+                let w = self.dest.writer();
+                if self.count > 0 {
+                    w.write_all(b",")?;
+                }
+                w.write_all(b"\n")?;
+                serde_json::to_writer(&mut *w, rec)?;
+            }
+            Format::Csv => {
+                let line = csv_line(rec.cells().into_iter());
+                self.dest.writer().write_all(line.as_bytes())?;
+            }
+            Format::Table => self.table.push(rec.cells()),
+        }
+        self.count += 1;
+        Ok(())
+    }
+
+    /// How many records were written.
+    pub fn count(&self) -> usize {
+        self.count
+    }
+
+    /// Ends the output: closes the JSON array, lays out the table, and for a file syncs it and
+    /// renames it over the target. Returns the number of records.
+    pub fn finish(mut self) -> io::Result<usize> {
+        match self.format {
+            Format::Json => {
+                self.dest
+                    .writer()
+                    .write_all(if self.count > 0 { b"\n]\n" } else { b"]\n" })?
+            }
+            Format::Table => {
+                let text = table(T::columns(), &self.table);
+                self.dest.writer().write_all(text.as_bytes())?;
+            }
+            Format::Csv | Format::Jsonl => {}
+        }
+        match self.dest {
+            Dest::Stdout(mut w) => w.flush()?,
+            Dest::File { tmp, path } => {
+                tmp.as_file().sync_all()?;
+                tmp.persist(&path).map_err(|e| {
+                    io::Error::new(e.error.kind(), format!("{}: {}", path.display(), e.error))
+                })?;
+            }
+        }
+        Ok(self.count)
+    }
+}
+
+/// One CSV line (RFC 4180 quoting), ending in `\n`.
+fn csv_line(cells: impl Iterator<Item = String>) -> String {
+    let mut w = csv::WriterBuilder::new()
+        .terminator(csv::Terminator::Any(b'\n'))
+        .from_writer(Vec::new());
+    let cells: Vec<String> = cells.collect();
+    // Writing to a Vec cannot fail.
+    let _ = w.write_record(&cells);
+    String::from_utf8(w.into_inner().unwrap_or_default()).unwrap_or_default()
+}
+
+/// Aligned columns (each at most 40 characters wide, cut with `…`), cells sanitized.
+fn table(columns: &[&str], rows: &[Vec<String>]) -> String {
+    use unicode_width::UnicodeWidthStr;
+    const MAX: usize = 40;
+    let cut = |s: &str| -> String {
+        let s = sanitize(s);
+        if s.width() <= MAX {
+            return s;
+        }
+        let mut out = String::new();
+        for c in s.chars() {
+            if out.width() + 1 >= MAX {
+                break;
+            }
+            out.push(c);
+        }
+        out.push('…');
+        out
+    };
+    let cells: Vec<Vec<String>> = rows
+        .iter()
+        .map(|r| r.iter().map(|c| cut(c)).collect())
+        .collect();
+    // Columns empty in every row are left out.
+    let keep: Vec<usize> = (0..columns.len())
+        .filter(|&i| {
+            cells
+                .iter()
+                .any(|r| r.get(i).is_some_and(|c| !c.is_empty()))
+        })
+        .collect();
+    let widths: Vec<usize> = keep
+        .iter()
+        .map(|&i| {
+            cells
+                .iter()
+                .map(|r| r.get(i).map_or(0, |c| c.width()))
+                .max()
+                .unwrap_or(0)
+                .max(columns[i].width())
+        })
+        .collect();
+    let mut out = String::new();
+    let line = |out: &mut String, vals: Vec<&str>| {
+        let mut l = String::new();
+        for (k, v) in vals.iter().enumerate() {
+            l.push_str(v);
+            if k + 1 < vals.len() {
+                l.push_str(&" ".repeat(widths[k].saturating_sub(v.width()) + 2));
+            }
+        }
+        out.push_str(l.trim_end());
+        out.push('\n');
+    };
+    line(&mut out, keep.iter().map(|&i| columns[i]).collect());
+    for r in &cells {
+        line(
+            &mut out,
+            keep.iter()
+                .map(|&i| r.get(i).map_or("", String::as_str))
+                .collect(),
+        );
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn csv_quotes_and_tables_align() {
+        assert_eq!(
+            csv_line(["a".to_string(), "b,c".to_string(), "d\"e".to_string()].into_iter()),
+            "a,\"b,c\",\"d\"\"e\"\n"
+        );
+        let t = table(
+            &["k", "value", "empty"],
+            &[
+                vec!["a".into(), "1".into(), String::new()],
+                vec!["long key".into(), "\u{1b}[31mred".into(), String::new()],
+            ],
+        );
+        assert_eq!(t, "k         value\na         1\nlong key  red\n");
+    }
+}
