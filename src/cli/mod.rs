@@ -541,7 +541,6 @@ async fn run_inner(
                 .session()
                 .warmup(&WarmupCompaniesRequest {
                     domains,
-                    ..WarmupCompaniesRequest::default()
                 })
                 .await?;
             let v = serde_json::to_value(&r).unwrap_or(Value::Null);
