@@ -539,9 +539,7 @@ async fn run_inner(
         Command::Warmup { domains, out } => {
             let r = ctx
                 .session()
-                .warmup(&WarmupCompaniesRequest {
-                    domains,
-                })
+                .warmup(&WarmupCompaniesRequest { domains })
                 .await?;
             let v = serde_json::to_value(&r).unwrap_or(Value::Null);
             write_pairs(&out, v)

@@ -390,7 +390,7 @@ impl Tabular for Pair {
 enum Dest {
     Stdout(io::BufWriter<io::Stdout>),
     File {
-        tmp: tempfile::NamedTempFile,
+        tmp: io::BufWriter<tempfile::NamedTempFile>,
         path: PathBuf,
     },
 }
@@ -399,7 +399,7 @@ impl Dest {
     fn writer(&mut self) -> &mut dyn Write {
         match self {
             Dest::Stdout(w) => w,
-            Dest::File { tmp, .. } => tmp.as_file_mut(),
+            Dest::File { tmp, .. } => tmp,
         }
     }
 }
@@ -429,7 +429,7 @@ impl<T: Tabular> Writer<T> {
                 let tmp = tempfile::NamedTempFile::new_in(&dir)
                     .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", dir.display())))?;
                 Dest::File {
-                    tmp,
+                    tmp: io::BufWriter::with_capacity(1 << 16, tmp),
                     path: path.clone(),
                 }
             }
@@ -501,6 +501,7 @@ impl<T: Tabular> Writer<T> {
         match self.dest {
             Dest::Stdout(mut w) => w.flush()?,
             Dest::File { tmp, path } => {
+                let tmp = tmp.into_inner().map_err(|e| e.into_error())?;
                 tmp.as_file().sync_all()?;
                 tmp.persist(&path).map_err(|e| {
                     io::Error::new(e.error.kind(), format!("{}: {}", path.display(), e.error))
