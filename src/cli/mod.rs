@@ -11,8 +11,6 @@
 //! - **Errors**: one line on stderr, `prospect: …`, and an [`ExitCode`] per class; details go
 //!   to the log, never a backtrace.
 
-pub mod output;
-
 use std::collections::HashMap;
 use std::io::{BufRead, IsTerminal, Read, Write};
 use std::path::PathBuf;
@@ -26,11 +24,11 @@ use crate::api::error::ApiError;
 use crate::api::types::webhooks::WebhookEvent;
 use crate::api::types::*;
 use crate::core::config::{Settings, Target};
+use crate::core::export::{CompanyOut, ContactOut, Format, LookupOut, Pair, Writer};
 use crate::core::request::{SearchResponse, build_search};
 use crate::core::session::{Freshness, Session};
 use crate::core::spend;
 use crate::store::ContactKind;
-use output::{CompanyOut, ContactOut, Format, LookupOut, Pair, Writer};
 
 /// The exit codes of every command (documented in README.md "Scripting").
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -571,23 +569,13 @@ async fn run_inner(
                 .clone()
                 .or(ctx.settings.config.base_url.clone())
                 .unwrap_or_else(|| "$PROSPECT_BASE_URL".to_string());
-            println!("{}", curl_command(&base, set.endpoint, &set.body));
+            println!(
+                "{}",
+                crate::core::curl::curl_command(&base, set.endpoint, &set.body)
+            );
             Ok(())
         }
     }
-}
-
-/// The curl command of a request: POST of `body` to `endpoint`, the token as
-/// `$PROSPECT_API_TOKEN` (never its value), the body single-quoted for a POSIX shell.
-pub fn curl_command(base_url: &str, endpoint: Endpoint, body: &Value) -> String {
-    let json = serde_json::to_string(body).unwrap_or_else(|_| "{}".into());
-    let quoted = format!("'{}'", json.replace('\'', "'\\''"));
-    format!(
-        "curl -s -X {} \"{}{}\" -H \"x-api-token: $PROSPECT_API_TOKEN\" -H 'content-type: application/json' -d {quoted}",
-        endpoint.method(),
-        base_url.trim_end_matches('/'),
-        endpoint.path()
-    )
 }
 
 fn write_raw(out: &OutArgs, v: &Value) -> CliResult {
@@ -1328,21 +1316,4 @@ fn export(ctx: &Ctx, kind: ExportKind, out: &OutArgs) -> CliResult {
     };
     ctx.note(&format!("{n} records from {}", path.display()));
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn curl_never_holds_the_token_and_quotes_the_body() {
-        let c = curl_command(
-            "https://api.example.com/",
-            Endpoint::SearchCompaniesV3,
-            &serde_json::json!({"companiesFilters": {"keywords": {"keywords": ["it's"]}}}),
-        );
-        assert!(c.contains("$PROSPECT_API_TOKEN"));
-        assert!(c.contains("https://api.example.com/v3/search/companies"));
-        assert!(c.contains(r#"it'\''s"#), "{c}");
-    }
 }

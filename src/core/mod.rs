@@ -4,6 +4,9 @@
 //!
 //! The explorer (`crate::tui`) and the headless commands are thin front ends over this module.
 pub mod config;
+pub mod curl;
+pub mod export;
+pub mod facets;
 pub mod filter_set;
 pub mod fsutil;
 pub mod gauge;

@@ -1,7 +1,8 @@
-//! Records out of the CLI: JSON Lines (one full typed record per line), CSV (flattened columns
-//! with a header, lists joined with `;`), one JSON array, or a readable table. Data goes to
-//! stdout or to `--out FILE`, which is written atomically (a temp file renamed into place when
-//! everything was written; nothing is left behind on failure).
+//! Records out of prospect, for every front end (the CLI's output and `export`, the explorer's
+//! `Ctrl-e`): JSON Lines (one full typed record per line), CSV (flattened columns with a header,
+//! lists joined with `;`), one JSON array, or a readable table. Data goes to stdout or to a
+//! file, which is written atomically (a temp file renamed into place when everything was
+//! written; nothing is left behind on failure).
 
 use std::io::{self, IsTerminal, Write};
 use std::path::PathBuf;
@@ -12,7 +13,7 @@ use crate::api::types::{Company, LookalikePerson, Relevance, WireEnum};
 use crate::core::sanitize::sanitize;
 use crate::store::Contact;
 
-/// An output format (`--format`).
+/// An output format (the CLI's `--format`, the explorer's export popup).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
     /// One JSON record per line (the default when stdout is not a terminal).
