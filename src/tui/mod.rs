@@ -8,6 +8,7 @@ use crate::core::config::Settings;
 
 pub mod app;
 pub mod backend;
+pub mod clipboard;
 pub mod keymap;
 pub mod msg;
 pub mod records;
