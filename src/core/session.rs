@@ -794,7 +794,6 @@ impl Session {
             let req = LookupPeopleRequest {
                 linkedin_handles: (!hs.is_empty()).then_some(hs),
                 service_ids: (!ids.is_empty()).then_some(ids),
-                ..LookupPeopleRequest::default()
             };
             let paid = self.send(&req).await?;
             charged += paid.charged;
