@@ -12,13 +12,13 @@ use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 use prospect::api::client::Endpoint;
 use prospect::core::request::{SearchResponse, build_search};
 use prospect::tui::app::{App, AppOptions, FormRow, Pane};
-use prospect::tui::backend::{Backend, ClientBackend};
+use prospect::tui::backend::{Backend, SessionBackend};
 use prospect::tui::keymap::Keymap;
 use prospect::tui::msg::{Call, Msg, Outcome, Slot};
 use prospect::tui::records;
 use prospect::tui::runner::{Hooks, run_loop};
 use prospect::tui::schema::Kind;
-use prospect::tui::{Target, view};
+use prospect::tui::view;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use serde_json::{Value, json};
@@ -123,14 +123,19 @@ fn latency() {
         .unwrap();
     rt.block_on(async {
         let base = slow_server(Duration::from_secs(30)).await;
-        let backend: Arc<dyn Backend> = Arc::new(ClientBackend::new(&Target { base_url: base, token: "bench".into(), sandbox: true }).unwrap());
+        let session = prospect::core::session::Session::new(
+            prospect::api::client::Client::new(&base, "bench").unwrap(),
+            prospect::store::Store::open_in_memory().unwrap(),
+            "bench",
+        );
+        let backend: Arc<dyn Backend> = Arc::new(SessionBackend::new(session));
         // 16 requests in flight against the slow server for the whole measurement.
         let mut load = Vec::new();
         for i in 0..16 {
             let b = backend.clone();
             load.push(tokio::spawn(async move {
                 let req = build_search(Endpoint::SearchCompaniesV3, &json!({"size": 10 + i})).unwrap();
-                let _ = b.call(Call::Search(req)).await;
+                let _ = b.call(Call::Search { request: req, page: 0 }).await;
             }));
         }
         let mut app = App::new(opts());

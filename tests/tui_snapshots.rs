@@ -317,7 +317,10 @@ fn snapshot_autocomplete_editor() {
         &mut app,
         &cmds,
         Slot::Autocomplete,
-        Outcome::Suggestions(prospect::tui::schema::suggestions(&resp)),
+        Outcome::Suggestions {
+            list: prospect::tui::schema::suggestions(&resp),
+            charge: Default::default(),
+        },
     );
     app.update(key(KeyCode::Down));
     insta::assert_snapshot!(render(&app).backend());
@@ -426,7 +429,10 @@ fn stale_autocomplete_answer_is_never_shown() {
     app.update(Msg::Done {
         slot: Slot::Autocomplete,
         generation: g1,
-        result: Ok(Outcome::Suggestions(vec![("stale".into(), json!("stale"))])),
+        result: Ok(Outcome::Suggestions {
+            list: vec![("stale".into(), json!("stale"))],
+            charge: Default::default(),
+        }),
     });
     match app.popups.last() {
         Some(Popup::Editor(ed)) => match &ed.body {
@@ -470,10 +476,17 @@ fn superseded_search_result_is_dropped_and_paging_uses_cursors() {
     match &next[..] {
         [
             Command::Call {
-                call: Call::Search(SearchRequest::CompaniesV3(r)),
+                call:
+                    Call::Search {
+                        request: SearchRequest::CompaniesV3(r),
+                        page,
+                    },
                 ..
             },
-        ] => assert_eq!(r.search_after.as_deref(), Some("cur1")),
+        ] => {
+            assert_eq!(r.search_after.as_deref(), Some("cur1"));
+            assert_eq!(*page, 1, "the history keeps the page number");
+        }
         other => panic!("{other:?}"),
     }
     answer(
@@ -501,7 +514,11 @@ fn people_at_company_uses_include_domains() {
     match &cmds[..] {
         [
             Command::Call {
-                call: Call::Search(SearchRequest::PeopleV3(r)),
+                call:
+                    Call::Search {
+                        request: SearchRequest::PeopleV3(r),
+                        ..
+                    },
                 ..
             },
         ] => {
@@ -518,7 +535,11 @@ fn people_at_company_uses_include_domains() {
     match &cmds[..] {
         [
             Command::Call {
-                call: Call::Search(SearchRequest::CompaniesV3(r)),
+                call:
+                    Call::Search {
+                        request: SearchRequest::CompaniesV3(r),
+                        ..
+                    },
                 ..
             },
         ] => {
@@ -676,9 +697,10 @@ fn selection_stays_on_the_member_when_the_summary_grows_or_shrinks() {
 #[test]
 fn a_pool_missing_from_the_balance_is_unknown_not_zero() {
     let mut app = started();
-    app.balance = Some(typed(
-        json!({"credits": {"oneTime": 5, "recurrent": 0}, "dailyLimitRateLeft": 3}),
-    ));
+    app.gauge.on_balance(
+        typed(json!({"credits": {"oneTime": 5, "recurrent": 0}, "dailyLimitRateLeft": 3})),
+        std::time::Instant::now(),
+    );
     let t = render(&app);
     let buf = t.backend().buffer();
     let line: String = (0..buf.area.width)
@@ -735,30 +757,329 @@ fn a_form_the_client_would_refuse_says_so_on_edit_and_is_never_confirmed() {
     assert!(app.status.is_none(), "{:?}", app.status);
 }
 
+fn search_generation(cmds: &[Command]) -> u64 {
+    cmds.iter()
+        .find_map(|c| match c {
+            Command::Call {
+                slot: Slot::Search(_),
+                generation,
+                ..
+            } => Some(*generation),
+            _ => None,
+        })
+        .unwrap_or_else(|| panic!("no search call in {cmds:?}"))
+}
+
+fn rate_limit_tick(cmds: &[Command]) -> Option<u64> {
+    cmds.iter().find_map(|c| match c {
+        Command::Timer {
+            id: TimerId::RateLimit,
+            after,
+            generation,
+        } => {
+            assert_eq!(
+                *after,
+                std::time::Duration::from_secs(1),
+                "one tick a second"
+            );
+            Some(*generation)
+        }
+        _ => None,
+    })
+}
+
+/// A per-minute 429 keeps its typed error, counts down on the status line each second and
+/// sends the same page again when `Retry-After` has passed; nothing is charged for it.
 #[test]
-fn a_failure_keeps_the_typed_error() {
+fn a_per_minute_429_counts_down_and_retries_the_same_call() {
+    use prospect::api::error::ApiError;
     let mut app = started();
     let cmds = app.update(ctrl('r'));
-    let generation = match &cmds[..] {
-        [Command::Call { generation, .. }] => *generation,
-        other => panic!("{other:?}"),
-    };
-    let failure: prospect::tui::msg::ApiFailure = prospect::api::error::ApiError::RateLimited {
-        retry_after: Some(std::time::Duration::from_secs(7)),
+    let first = search_generation(&cmds);
+    let failure: prospect::tui::msg::ApiFailure = ApiError::RateLimited {
+        retry_after: Some(std::time::Duration::from_secs(3)),
     }
     .into();
-    assert_eq!(failure.message, "Rate limited; retry in 7s");
-    assert!(matches!(
-        failure.error,
-        Some(prospect::api::error::ApiError::RateLimited { .. })
-    ));
-    app.update(Msg::Done {
+    assert_eq!(failure.message, "Rate limited; retry in 3s");
+    assert!(matches!(failure.error, Some(ApiError::RateLimited { .. })));
+    let cmds = app.update(Msg::Done {
         slot: Slot::Search(Kind::Companies),
-        generation,
+        generation: first,
         result: Err(failure),
     });
+    assert!(
+        app.popups.is_empty(),
+        "no error popup for a 429 that is retried"
+    );
+    assert!(app.companies.loading && app.companies.error.is_none());
+    assert_eq!(
+        app.status.as_ref().map(|s| s.text.as_str()),
+        Some("Rate limited; retrying in 3 s")
+    );
+    let mut tick = rate_limit_tick(&cmds).expect("a countdown timer");
+    let cmds = app.update(Msg::Timer(TimerId::RateLimit, tick));
+    assert_eq!(
+        app.status.as_ref().map(|s| s.text.as_str()),
+        Some("Rate limited; retrying in 2 s")
+    );
+    assert!(!cmds.iter().any(|c| matches!(c, Command::Call { .. })));
+    tick = rate_limit_tick(&cmds).unwrap();
+    let cmds = app.update(Msg::Timer(TimerId::RateLimit, tick));
+    assert_eq!(
+        app.status.as_ref().map(|s| s.text.as_str()),
+        Some("Rate limited; retrying in 1 s")
+    );
+    tick = rate_limit_tick(&cmds).unwrap();
+    let cmds = app.update(Msg::Timer(TimerId::RateLimit, tick));
+    match &cmds[..] {
+        [
+            Command::Call {
+                slot: Slot::Search(Kind::Companies),
+                generation,
+                call: Call::Search { page: 0, .. },
+            },
+        ] => assert!(*generation > first),
+        other => panic!("expected the retry, got {other:?}"),
+    }
+    assert!(app.rate_waits.is_empty());
+}
+
+/// The daily allowance's 429 is its own message and is not retried; a superseded 429 is not
+/// retried either.
+#[test]
+fn the_daily_429_is_not_retried_and_a_newer_search_cancels_a_retry() {
+    use prospect::api::error::ApiError;
+    let mut app = started();
+    let cmds = app.update(ctrl('r'));
+    let cmds = app.update(Msg::Done {
+        slot: Slot::Search(Kind::Companies),
+        generation: search_generation(&cmds),
+        result: Err(ApiError::RateLimited {
+            retry_after: Some(std::time::Duration::from_secs(5 * 3600 + 12 * 60)),
+        }
+        .into()),
+    });
+    assert!(rate_limit_tick(&cmds).is_none() && app.rate_waits.is_empty());
     assert_eq!(
         app.companies.error.as_deref(),
-        Some("Rate limited; retry in 7s")
+        Some("Daily request allowance used up; resets in 5 h 12 m")
     );
+    assert!(
+        matches!(app.popups.last(), Some(Popup::Error(e)) if e.contains("Daily request allowance"))
+    );
+    app.update(key(KeyCode::Esc));
+
+    let cmds = app.update(ctrl('r'));
+    let cmds = app.update(Msg::Done {
+        slot: Slot::Search(Kind::Companies),
+        generation: search_generation(&cmds),
+        result: Err(ApiError::RateLimited {
+            retry_after: Some(std::time::Duration::from_secs(1)),
+        }
+        .into()),
+    });
+    let tick = rate_limit_tick(&cmds).unwrap();
+    // The user runs another search meanwhile: the old page is not asked again.
+    let newer = app.update(ctrl('r'));
+    search_generation(&newer);
+    let cmds = app.update(Msg::Timer(TimerId::RateLimit, tick));
+    assert!(
+        !cmds.iter().any(|c| matches!(c, Command::Call { .. })),
+        "{cmds:?}"
+    );
+}
+
+/// Every answer's charge reaches the gauge, a superseded one too, and the balance is asked
+/// only at start and then at most once a minute (not after every call).
+#[test]
+fn the_gauge_takes_every_charge_and_the_balance_is_not_asked_after_each_call() {
+    use prospect::api::cost::{Cost, CreditPool};
+    use prospect::tui::msg::Charge;
+    let mut app = started();
+    assert_eq!(app.gauge.left(CreditPool::Standard), Some(990.5));
+    let first = app.update(ctrl('r'));
+    let second = app.update(ctrl('r'));
+    let paid = |n: usize, charged: f64| {
+        let mut p = page_from_response(Kind::Companies, &companies_page(n, 60, Some("c")));
+        p.charge = Charge {
+            cost: Cost::in_pool(CreditPool::Standard, charged),
+            requests: 1,
+        };
+        Outcome::Page(p)
+    };
+    let cmds = answer(
+        &mut app,
+        &first,
+        Slot::Search(Kind::Companies),
+        paid(3, 0.6),
+    );
+    assert!(app.companies.pages.is_empty(), "superseded: not shown");
+    assert!(
+        !cmds.iter().any(|c| matches!(
+            c,
+            Command::Call {
+                slot: Slot::Balance,
+                ..
+            }
+        )),
+        "{cmds:?}"
+    );
+    assert_eq!(
+        app.gauge.left(CreditPool::Standard),
+        Some(989.9),
+        "but charged"
+    );
+    let cmds = answer(
+        &mut app,
+        &second,
+        Slot::Search(Kind::Companies),
+        paid(25, 5.0),
+    );
+    assert!(
+        !cmds.iter().any(|c| matches!(
+            c,
+            Command::Call {
+                slot: Slot::Balance,
+                ..
+            }
+        )),
+        "{cmds:?}"
+    );
+    assert_eq!(app.gauge.left(CreditPool::Standard), Some(984.9));
+    assert_eq!(app.gauge.daily_left(), Some(985));
+    let t = render(&app);
+    let buf = t.backend().buffer();
+    let line: String = (0..buf.area.width)
+        .map(|x| buf[(x, 32)].symbol().to_string())
+        .collect();
+    assert!(
+        line.contains("standard 984.9 (−5.6 since refresh)"),
+        "{line}"
+    );
+    assert!(line.contains("daily 985 left"), "{line}");
+    // `c` asks at once.
+    let cmds = app.update(ch('c'));
+    assert!(cmds.iter().any(|c| matches!(
+        c,
+        Command::Call {
+            slot: Slot::Balance,
+            ..
+        }
+    )));
+}
+
+/// `H` lists the stored searches (endpoint, filters, pages kept, total, age); Enter reopens one
+/// into its tab at no cost, titled "from store, N days old"; paging walks the stored pages
+/// without a call, and past them continues with `searchAfter` as a paid page.
+#[test]
+fn snapshot_history_popup_and_reopened_search() {
+    use prospect::store::SearchId;
+    use prospect::tui::backend::summarize_filters;
+    use prospect::tui::msg::{HistoryEntry, Reopened};
+    let mut app = started();
+    let cmds = app.update(ch('H'));
+    assert!(
+        cmds.iter().any(|c| matches!(
+            c,
+            Command::Call {
+                slot: Slot::History,
+                call: Call::History,
+                ..
+            }
+        )),
+        "{cmds:?}"
+    );
+    insta::assert_snapshot!("history_loading", render(&app).backend());
+    let body = json!({"size": 25, "companiesFilters": {"keywords": {"anyOf": ["software", "saas"]},
+        "yearFounded": {"from": 1990, "to": 2010}, "primaryLocations": {"includeCountries": ["de"]}}});
+    let entries = vec![
+        HistoryEntry {
+            id: SearchId(4),
+            endpoint: Endpoint::SearchPeopleV3,
+            summary: summarize_filters(&json!({"peopleFilters": {"jobTitles": ["CTO"]}})),
+            pages: 1,
+            total: Some(8),
+            age: chrono::Duration::minutes(5),
+        },
+        HistoryEntry {
+            id: SearchId(7),
+            endpoint: Endpoint::SearchCompaniesV3,
+            summary: summarize_filters(&body),
+            pages: 2,
+            total: Some(137),
+            age: chrono::Duration::days(3),
+        },
+        HistoryEntry {
+            id: SearchId(2),
+            endpoint: Endpoint::SearchCompaniesV2,
+            summary: summarize_filters(&json!({"size": 10})),
+            pages: 1,
+            total: None,
+            age: chrono::Duration::days(40),
+        },
+    ];
+    answer(&mut app, &cmds, Slot::History, Outcome::History(entries));
+    app.update(key(KeyCode::Down));
+    insta::assert_snapshot!("history_popup", render(&app).backend());
+
+    let cmds = app.update(key(KeyCode::Enter));
+    assert!(app.popups.is_empty());
+    match &cmds[..] {
+        [
+            Command::Call {
+                slot: Slot::Search(Kind::Companies),
+                call: Call::Reopen(SearchId(7)),
+                ..
+            },
+        ] => {}
+        other => panic!("{other:?}"),
+    }
+    let request =
+        prospect::core::request::build_search(Endpoint::SearchCompaniesV3, &body).unwrap();
+    let stored = |n: usize, cursor: &str| {
+        let mut p = page_from_response(Kind::Companies, &companies_page(n, 137, Some(cursor)));
+        p.stored_at = Some(chrono::Utc::now());
+        p
+    };
+    answer(
+        &mut app,
+        &cmds,
+        Slot::Search(Kind::Companies),
+        Outcome::Reopened(Reopened {
+            id: SearchId(7),
+            request,
+            body: body.clone(),
+            pages: vec![stored(25, "c1"), stored(25, "c2")],
+            age: chrono::Duration::days(3),
+        }),
+    );
+    assert_eq!(
+        app.body, body,
+        "the form holds the reopened search's filters"
+    );
+    assert_eq!(app.focus, Pane::Results);
+    assert_eq!(
+        app.status.as_ref().map(|s| s.text.as_str()),
+        Some("Reopened from store, 3 days old · 2 pages · nothing spent")
+    );
+    app.status = None;
+    insta::assert_snapshot!("reopened", render(&app).backend());
+    // The second stored page: no call.
+    assert!(app.update(ch('n')).is_empty());
+    assert_eq!((app.companies.page, app.companies.first_index()), (1, 26));
+    // Past the stored pages: a paid page 2 with the last stored cursor.
+    let cmds = app.update(ch('n'));
+    match &cmds[..] {
+        [
+            Command::Call {
+                call:
+                    Call::Search {
+                        request: SearchRequest::CompaniesV3(r),
+                        page: 2,
+                    },
+                ..
+            },
+        ] => assert_eq!(r.search_after.as_deref(), Some("c2")),
+        other => panic!("{other:?}"),
+    }
 }

@@ -881,7 +881,7 @@ async fn autocomplete(
         crate::api::cost::estimate_endpoint(endpoint),
         spend,
     )?;
-    let answer = ctx.session().autocomplete_any(&req).await?.value;
+    let answer = ctx.session().suggest(&req).await?.value;
     let pairs: Vec<Pair> = match answer {
         A::Companies(r) => r
             .companies

@@ -56,6 +56,28 @@ pub enum SearchResponse {
     PeopleV2(SearchPeopleV2Response),
 }
 
+impl SearchResponse {
+    /// Reads a stored answer of `endpoint` (one of the four list searches) into its typed
+    /// response, with the same tolerant reading as the client (unknown members ignored).
+    ///
+    /// Errors, in plain words: another endpoint; an answer that does not read as the response
+    /// type (the path of the failing member, e.g. `at companies[3].company.yearFounded:
+    /// expected a whole number, not text`).
+    pub fn decode(endpoint: Endpoint, answer: Value) -> Result<SearchResponse, String> {
+        fn typed<T: DeserializeOwned>(v: Value) -> Result<T, String> {
+            serde_path_to_error::deserialize(v)
+                .map_err(|e| format!("at {}: {}", e.path(), plain_message(&e.inner().to_string())))
+        }
+        Ok(match endpoint {
+            Endpoint::SearchCompaniesV3 => SearchResponse::CompaniesV3(typed(answer)?),
+            Endpoint::SearchCompaniesV2 => SearchResponse::CompaniesV2(typed(answer)?),
+            Endpoint::SearchPeopleV3 => SearchResponse::PeopleV3(typed(answer)?),
+            Endpoint::SearchPeopleV2 => SearchResponse::PeopleV2(typed(answer)?),
+            other => return Err(format!("{} is not a list search", other.path())),
+        })
+    }
+}
+
 impl SearchRequest {
     /// The endpoint this request is sent to.
     pub fn endpoint(&self) -> Endpoint {

@@ -26,9 +26,12 @@ use crate::api::client::{ApiRequest, Client, Endpoint, Enriched};
 use crate::api::cost::{Cost, DEFAULT_PRICES, PriceTable, Quantities, max_quantities};
 use crate::api::error::ApiError;
 use crate::api::types::*;
+use crate::core::request::{
+    AutocompleteRequest, AutocompleteResponse, SearchRequest, SearchResponse, build_search,
+};
 use crate::store::{
-    Contact, ContactKind, Entities, NewPurchase, PurchaseId, SearchId, Store, StoreError,
-    normalize_domain,
+    Contact, ContactKind, Entities, NewPurchase, PurchaseId, SearchId, SearchSummary, Store,
+    StoreError, normalize_domain,
 };
 
 /// A paid answer and what it cost.
@@ -58,6 +61,18 @@ impl<T> Paid<T> {
             purchase,
             stored_at: None,
             store_error,
+        }
+    }
+
+    /// The same answer with its value converted by `f` (charge, purchase, age and store error
+    /// kept), e.g. a typed response into its endpoint-independent enum.
+    pub fn map<U>(self, f: impl FnOnce(T) -> U) -> Paid<U> {
+        Paid {
+            value: f(self.value),
+            charged: self.charged,
+            purchase: self.purchase,
+            stored_at: self.stored_at,
+            store_error: self.store_error,
         }
     }
 
@@ -339,6 +354,34 @@ pub enum Freshness {
     Refresh,
 }
 
+/// One page of a search read back from the history: the typed answer and when it was bought.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StoredSearchPage {
+    /// 0-based page number.
+    pub page: u32,
+    /// The answer as it was received (sanitized when stored), read into the typed response of
+    /// the search's endpoint.
+    pub response: SearchResponse,
+    /// When it was fetched (and paid for).
+    pub fetched_at: DateTime<Utc>,
+}
+
+/// A stored search reopened from the history ([`Session::reopen`]): what is needed to show
+/// its pages at no cost and to continue it with `searchAfter` as a normal paid search.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StoredSearch {
+    /// Its history id.
+    pub id: SearchId,
+    /// The request of its first page (no `searchAfter`), read and checked as the client would
+    /// ([`build_search`]).
+    pub request: SearchRequest,
+    /// The first page's request body as sent, without `searchAfter` (what a form edits).
+    pub body: Value,
+    /// The stored pages from page 0 on, without gaps (a page after a missing one is left out:
+    /// its rows could not be numbered).
+    pub pages: Vec<StoredSearchPage>,
+}
+
 type AutocompleteCache = HashMap<(Endpoint, String), Arc<dyn Any + Send + Sync>>;
 
 /// Client + store + price table; cheap to clone (shared state).
@@ -527,37 +570,6 @@ impl Session {
             .await?;
         let sid = search.lock().ok().and_then(|g| *g);
         Ok((paid, sid))
-    }
-
-    /// One page of any of the four searches (see [`Session::search_page`]): the typed answer,
-    /// its charge, and the history id.
-    pub async fn search(
-        &self,
-        req: &crate::core::request::SearchRequest,
-        page: u32,
-    ) -> Result<(Paid<crate::core::request::SearchResponse>, Option<SearchId>), ApiError> {
-        use crate::core::request::{SearchRequest as Q, SearchResponse as A};
-        fn wrap<T>(
-            (p, id): (Paid<T>, Option<SearchId>),
-            f: impl FnOnce(T) -> A,
-        ) -> (Paid<A>, Option<SearchId>) {
-            (
-                Paid {
-                    value: f(p.value),
-                    charged: p.charged,
-                    purchase: p.purchase,
-                    stored_at: p.stored_at,
-                    store_error: p.store_error,
-                },
-                id,
-            )
-        }
-        Ok(match req {
-            Q::CompaniesV3(r) => wrap(self.search_page(&**r, page).await?, A::CompaniesV3),
-            Q::CompaniesV2(r) => wrap(self.search_page(&**r, page).await?, A::CompaniesV2),
-            Q::PeopleV3(r) => wrap(self.search_page(&**r, page).await?, A::PeopleV3),
-            Q::PeopleV2(r) => wrap(self.search_page(&**r, page).await?, A::PeopleV2),
-        })
     }
 
     /// An autocomplete (0.1 credit a call): answered from this session's memory when the same
@@ -891,30 +903,6 @@ impl Session {
             .unwrap_or(0)
     }
 
-    /// Any of the five autocompletes through [`Session::autocomplete`].
-    pub async fn autocomplete_any(
-        &self,
-        req: &crate::core::request::AutocompleteRequest,
-    ) -> Result<Paid<crate::core::request::AutocompleteResponse>, ApiError> {
-        use crate::core::request::{AutocompleteRequest as Q, AutocompleteResponse as A};
-        fn wrap<T>(p: Paid<T>, f: impl FnOnce(T) -> A) -> Paid<A> {
-            Paid {
-                value: f(p.value),
-                charged: p.charged,
-                purchase: p.purchase,
-                stored_at: p.stored_at,
-                store_error: p.store_error,
-            }
-        }
-        Ok(match req {
-            Q::Companies(r) => wrap(self.autocomplete(r).await?, A::Companies),
-            Q::Keywords(r) => wrap(self.autocomplete(r).await?, A::Keywords),
-            Q::JobTitles(r) => wrap(self.autocomplete(r).await?, A::JobTitles),
-            Q::Locations(r) => wrap(self.autocomplete(r).await?, A::Locations),
-            Q::Skills(r) => wrap(self.autocomplete(r).await?, A::Skills),
-        })
-    }
-
     /// Contacts of `kind` the store holds for `person_ids` with a final status (anything but
     /// `inProgress`), by person id.
     pub async fn stored_contacts(
@@ -1013,5 +1001,123 @@ impl Session {
         req: &WarmupCompaniesRequest,
     ) -> Result<WarmupCompaniesResponse, ApiError> {
         self.client.warmup_companies(req).await
+    }
+
+    /// One page (0-based) of any of the four list searches ([`SearchRequest`]) through
+    /// [`Session::search_page`]: bought, stored with its history row, returned as the
+    /// endpoint-independent [`SearchResponse`]. Errors: the client's ([`ApiError`]).
+    pub async fn search(
+        &self,
+        req: &SearchRequest,
+        page: u32,
+    ) -> Result<(Paid<SearchResponse>, Option<SearchId>), ApiError> {
+        Ok(match req {
+            SearchRequest::CompaniesV3(r) => {
+                let (p, id) = self.search_page(&**r, page).await?;
+                (p.map(SearchResponse::CompaniesV3), id)
+            }
+            SearchRequest::CompaniesV2(r) => {
+                let (p, id) = self.search_page(&**r, page).await?;
+                (p.map(SearchResponse::CompaniesV2), id)
+            }
+            SearchRequest::PeopleV3(r) => {
+                let (p, id) = self.search_page(&**r, page).await?;
+                (p.map(SearchResponse::PeopleV3), id)
+            }
+            SearchRequest::PeopleV2(r) => {
+                let (p, id) = self.search_page(&**r, page).await?;
+                (p.map(SearchResponse::PeopleV2), id)
+            }
+        })
+    }
+
+    /// Any of the five autocompletes ([`AutocompleteRequest`], 0.1 credit a call) through
+    /// [`Session::autocomplete`] (answered from this session's memory when asked before, at 0
+    /// credits). Errors: the client's ([`ApiError`]).
+    pub async fn suggest(
+        &self,
+        req: &AutocompleteRequest,
+    ) -> Result<Paid<AutocompleteResponse>, ApiError> {
+        Ok(match req {
+            AutocompleteRequest::Companies(r) => self
+                .autocomplete(r)
+                .await?
+                .map(AutocompleteResponse::Companies),
+            AutocompleteRequest::Keywords(r) => self
+                .autocomplete(r)
+                .await?
+                .map(AutocompleteResponse::Keywords),
+            AutocompleteRequest::JobTitles(r) => self
+                .autocomplete(r)
+                .await?
+                .map(AutocompleteResponse::JobTitles),
+            AutocompleteRequest::Locations(r) => self
+                .autocomplete(r)
+                .await?
+                .map(AutocompleteResponse::Locations),
+            AutocompleteRequest::Skills(r) => self
+                .autocomplete(r)
+                .await?
+                .map(AutocompleteResponse::Skills),
+        })
+    }
+
+    /// The last `limit` searches of this session's target (most recently run first), read off
+    /// the async threads. Errors: the store's, in one line.
+    pub async fn history(&self, limit: usize) -> Result<Vec<SearchSummary>, String> {
+        let target = crate::core::sanitize::sanitize(&self.target)
+            .trim()
+            .to_string();
+        let all = with_store(&self.store, move |s| s.searches(limit)).await?;
+        Ok(all.into_iter().filter(|s| s.target == target).collect())
+    }
+
+    /// Reads search `id` back from the history at no cost: its first request and its pages,
+    /// each stored answer read into the typed response of the search's endpoint.
+    ///
+    /// Errors, in one line: the store cannot be read; no such search or no stored first page;
+    /// the endpoint is not a list search; the first request no longer passes the client's
+    /// checks; a stored answer does not read as its endpoint's response (names the page).
+    pub async fn reopen(&self, id: SearchId) -> Result<StoredSearch, String> {
+        let (summary, pages) = with_store(&self.store, move |s| {
+            let summary = s.searches(usize::MAX)?.into_iter().find(|x| x.id == id);
+            Ok((summary, s.pages(id)?))
+        })
+        .await?;
+        let summary = summary.ok_or_else(|| format!("search {id} is not in the store"))?;
+        let endpoint = Endpoint::from_path(&summary.endpoint)
+            .filter(|e| e.is_search())
+            .ok_or_else(|| format!("{} is not a list search", summary.endpoint))?;
+        let first = pages
+            .first()
+            .filter(|p| p.page == 0)
+            .ok_or_else(|| "the first page of this search is not stored".to_string())?;
+        let mut body = first.request.clone();
+        if let Value::Object(m) = &mut body {
+            m.remove("searchAfter");
+        }
+        let request = build_search(endpoint, &body).map_err(|problems| {
+            let first = problems.first().map(|p| p.to_string()).unwrap_or_default();
+            format!("the stored request no longer passes the checks: {first}")
+        })?;
+        let mut out = Vec::new();
+        for (i, p) in pages.into_iter().enumerate() {
+            if p.page as usize != i {
+                break;
+            }
+            let response = SearchResponse::decode(endpoint, p.response)
+                .map_err(|e| format!("page {} of the stored search: {e}", p.page + 1))?;
+            out.push(StoredSearchPage {
+                page: p.page,
+                response,
+                fetched_at: p.fetched_at,
+            });
+        }
+        Ok(StoredSearch {
+            id,
+            request,
+            body,
+            pages: out,
+        })
     }
 }

@@ -14,13 +14,20 @@ use ratatui_textarea::TextArea;
 use serde_json::Value;
 
 use super::keymap::{Action, Keymap};
-use super::msg::{ApiFailure, Call, Command, Msg, Outcome, PageData, ResultRow, Slot, TimerId};
+use super::msg::{
+    ApiFailure, Call, Command, HistoryEntry, Msg, Outcome, PageData, Reopened, ResultRow, Slot,
+    TimerId,
+};
 use super::schema::{self, AcKind, DataFields, Kind, Leaf, LeafKind, Opt, SEARCHES, Source};
 use crate::api::client::Endpoint;
 use crate::api::cost::{self, Cost};
-use crate::api::types::{CreditBalance, ValidationError};
+use crate::api::error::ApiError;
+use crate::api::types::ValidationError;
 use crate::core::filter_set::{self as filter_sets, FilterSet};
+use crate::core::gauge::{Gauge, Refresh};
 use crate::core::request::{self, SearchRequest};
+use crate::core::spend::describe_age;
+use crate::store::SearchId;
 
 /// Autocomplete debounce: a lookup starts this long after the last keystroke.
 pub const DEBOUNCE: Duration = Duration::from_millis(120);
@@ -28,6 +35,10 @@ pub const DEBOUNCE: Duration = Duration::from_millis(120);
 pub const STATUS_TTL: Duration = Duration::from_secs(6);
 /// Page size used when the form has no `size`.
 pub const DEFAULT_SIZE: i64 = 25;
+/// Wait before retrying a 429 that came without `Retry-After`.
+pub const DEFAULT_RETRY_AFTER: Duration = Duration::from_secs(10);
+/// How the status line starts during a 429 countdown.
+pub const RATE_LIMITED: &str = "Rate limited; retrying in";
 /// Credits per autocomplete call, from the team's price table (NOTES.md: 0.1).
 pub fn autocomplete_cost() -> f64 {
     cost::estimate_endpoint(Endpoint::AutocompleteKeywords).standard
@@ -88,6 +99,8 @@ pub struct Page {
     pub rows: Vec<ResultRow>,
     /// Cursor for the page after it.
     pub next: Option<String>,
+    /// Read back from the store (no cost), not bought now.
+    pub stored: bool,
 }
 
 /// The search shown in a results tab.
@@ -111,6 +124,10 @@ pub struct SearchState {
     pub error: Option<String>,
     /// Notes of the last response (unknown lookalike domains...).
     pub notes: Vec<String>,
+    /// The history row the pages are stored under.
+    pub search_id: Option<SearchId>,
+    /// For a search reopened from the store: the age of its stored pages (as of reopening).
+    pub stored_age: Option<chrono::Duration>,
 }
 
 impl SearchState {
@@ -132,6 +149,12 @@ impl SearchState {
     /// The selected record.
     pub fn selected(&self) -> Option<&ResultRow> {
         self.rows().get(self.sel)
+    }
+    /// `"from store, 3 days old"` when the shown page was read back from the store.
+    pub fn stored_label(&self) -> Option<String> {
+        let page = self.pages.get(self.page)?;
+        let age = self.stored_age.filter(|_| page.stored)?;
+        Some(format!("from store, {}", describe_age(age)))
     }
 }
 
@@ -252,6 +275,30 @@ pub enum Popup {
         /// Highlighted.
         sel: usize,
     },
+    /// Past searches from the store: reopen one at no cost.
+    History(HistoryPopup),
+}
+
+/// The history popup's state.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct HistoryPopup {
+    /// The stored searches, most recent first; `None` while they load.
+    pub entries: Option<Vec<HistoryEntry>>,
+    /// Highlighted entry.
+    pub sel: usize,
+    /// Why the history could not be read.
+    pub error: Option<String>,
+}
+
+/// A call refused with a per-minute 429, waiting to be sent again.
+#[derive(Debug, Clone)]
+pub struct RateWait {
+    /// The call to send again.
+    pub call: Call,
+    /// The slot's generation when it was refused; a newer call in the slot cancels the retry.
+    pub generation: u64,
+    /// Whole seconds left before the retry (one countdown tick a second).
+    pub secs_left: u64,
 }
 
 /// Everything the explorer needs to start.
@@ -293,10 +340,15 @@ pub struct App {
     pub people: SearchState,
     /// Details scroll offset (lines).
     pub details_scroll: u16,
-    /// Last credit balance as received (a pool it left out is `None`: shown as unknown).
-    pub balance: Option<CreditBalance>,
+    /// The credit gauge: the last balance less the charges of every answer since (dropped
+    /// ones too); a pool the balance left out is unknown.
+    pub gauge: Gauge,
     /// A balance refresh is on its way.
     pub balance_loading: bool,
+    /// Calls refused with a per-minute 429, by slot, counting down to their retry.
+    pub rate_waits: HashMap<Slot, RateWait>,
+    /// The last call started in each slot (what a 429 retries).
+    inflight: HashMap<Slot, Call>,
     /// Status line.
     pub status: Option<Status>,
     /// The last error, kept after the status moves on.
@@ -406,8 +458,10 @@ impl App {
             companies: SearchState::default(),
             people: SearchState::default(),
             details_scroll: 0,
-            balance: None,
+            gauge: Gauge::new(),
             balance_loading: false,
+            rate_waits: HashMap::new(),
+            inflight: HashMap::new(),
             status: None,
             last_error: None,
             popups: Vec::new(),
@@ -422,15 +476,13 @@ impl App {
 
     /// The calls to make at start: reference data and the balance (both free).
     pub fn start(&mut self) -> Vec<Command> {
-        self.balance_loading = true;
         self.set_status(
             "Loading reference data and credit balance…",
             StatusKind::Progress,
         );
-        vec![
-            self.call(Slot::DataFields, Call::DataFields),
-            self.call(Slot::Balance, Call::Balance),
-        ]
+        let mut cmds = vec![self.call(Slot::DataFields, Call::DataFields)];
+        cmds.extend(self.refresh_balance(Refresh::Start));
+        cmds
     }
 
     /// Opens a filter set file given on the command line; errors go to an error popup and
@@ -492,6 +544,7 @@ impl App {
 
     fn call(&mut self, slot: Slot, call: Call) -> Command {
         let generation = self.bump(slot);
+        self.inflight.insert(slot, call.clone());
         Command::Call {
             slot,
             generation,
@@ -639,6 +692,7 @@ impl App {
                         vec![]
                     }
                     TimerId::Debounce => self.start_autocomplete(),
+                    TimerId::RateLimit => self.rate_tick(),
                 }
             }
             Msg::Done {
@@ -646,15 +700,131 @@ impl App {
                 generation,
                 result,
             } => {
+                // Every answer is accounted for, shown or not: a superseded search was paid.
+                let mut cmds = self.account(&result);
+                self.dirty |= !cmds.is_empty();
                 if generation != self.generation_of(slot) {
-                    // A superseded call: its answer is never shown.
+                    // A superseded call: its answer is never shown (the session stored it).
                     tracing::debug!(?slot, generation, "dropped stale result");
-                    return vec![];
+                    return cmds;
                 }
                 self.dirty = true;
-                self.on_done(slot, result)
+                cmds.extend(self.on_done(slot, result));
+                cmds
             }
         }
+    }
+
+    /// Takes an answer's charge and request into the credit gauge and says whether the balance
+    /// is due: after a 402 at once, otherwise at most once a minute ([`Gauge::should_refresh`]).
+    fn account(&mut self, result: &Result<Outcome, ApiFailure>) -> Vec<Command> {
+        let why = match result {
+            Ok(o) => {
+                let c = o.charge();
+                if c.cost.is_zero() && c.requests == 0 {
+                    return vec![];
+                }
+                self.gauge.on_charge(c.cost);
+                for _ in 0..c.requests {
+                    self.gauge.on_request();
+                }
+                self.dirty = true;
+                Refresh::AfterCall
+            }
+            Err(e) => match &e.error {
+                Some(
+                    ApiError::InsufficientCredits { .. } | ApiError::VerificationsInProgress { .. },
+                ) => {
+                    self.gauge.on_request();
+                    Refresh::InsufficientCredits
+                }
+                // A 429 is refused before it counts; other answers reached the service.
+                Some(ApiError::RateLimited { .. }) => return vec![],
+                Some(err) if err.status().is_some() => {
+                    self.gauge.on_request();
+                    return vec![];
+                }
+                _ => return vec![],
+            },
+        };
+        self.refresh_balance(why).into_iter().collect()
+    }
+
+    /// A call of `slot` was refused with a per-minute 429: it is sent again after
+    /// `Retry-After` (a 429 is never charged, so this is safe for searches too), with a
+    /// countdown on the status line. The daily allowance is not retried (see `on_done`).
+    fn rate_limited(&mut self, slot: Slot, retry_after: Option<Duration>) -> Vec<Command> {
+        let Some(call) = self.inflight.get(&slot).cloned() else {
+            return vec![];
+        };
+        let wait = retry_after.unwrap_or(DEFAULT_RETRY_AFTER);
+        let secs = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
+        let ticking = !self.rate_waits.is_empty();
+        self.rate_waits.insert(
+            slot,
+            RateWait {
+                call,
+                generation: self.generation_of(slot),
+                secs_left: secs.max(1),
+            },
+        );
+        tracing::info!(?slot, secs, "rate limited; retry scheduled");
+        self.show_countdown();
+        if ticking {
+            vec![]
+        } else {
+            vec![self.timer(TimerId::RateLimit, Duration::from_secs(1))]
+        }
+    }
+
+    fn show_countdown(&mut self) {
+        if let Some(secs) = self.rate_waits.values().map(|w| w.secs_left).max() {
+            self.set_status(&format!("{RATE_LIMITED} {secs} s"), StatusKind::Progress);
+        }
+    }
+
+    /// One second of the 429 countdown: retries that are due are sent again (unless a newer
+    /// call in their slot made them pointless), the status line shows the rest.
+    fn rate_tick(&mut self) -> Vec<Command> {
+        let gens: HashMap<Slot, u64> = self
+            .rate_waits
+            .keys()
+            .map(|s| (*s, self.generation_of(*s)))
+            .collect();
+        self.rate_waits
+            .retain(|s, w| gens.get(s) == Some(&w.generation));
+        let mut due = Vec::new();
+        for (slot, w) in &mut self.rate_waits {
+            w.secs_left = w.secs_left.saturating_sub(1);
+            if w.secs_left == 0 {
+                due.push(*slot);
+            }
+        }
+        let mut cmds = Vec::new();
+        for slot in due {
+            if let Some(w) = self.rate_waits.remove(&slot) {
+                tracing::info!(?slot, "retrying after 429");
+                cmds.push(self.call(slot, w.call));
+            }
+        }
+        self.dirty = true;
+        if self.rate_waits.is_empty() {
+            if self
+                .status
+                .as_ref()
+                .is_some_and(|s| s.text.starts_with(RATE_LIMITED))
+            {
+                if cmds.is_empty() {
+                    self.status = None;
+                } else {
+                    self.set_status("Retrying…", StatusKind::Progress);
+                }
+            }
+        } else {
+            self.show_countdown();
+            cmds.push(self.timer(TimerId::RateLimit, Duration::from_secs(1)));
+        }
+        cmds
     }
 
     /// Checks the form's request as the client will ([`request::build_search`]) and says what
@@ -684,6 +854,14 @@ impl App {
     }
 
     fn on_done(&mut self, slot: Slot, result: Result<Outcome, ApiFailure>) -> Vec<Command> {
+        if let Err(ApiFailure {
+            error: Some(e @ ApiError::RateLimited { retry_after }),
+            ..
+        }) = &result
+            && !e.is_daily_limit()
+        {
+            return self.rate_limited(slot, *retry_after);
+        }
         match (slot, result) {
             (Slot::DataFields, Ok(Outcome::DataFields(df))) => {
                 self.data_fields = df;
@@ -708,11 +886,12 @@ impl App {
                 vec![]
             }
             (Slot::Balance, Ok(Outcome::Balance(b))) => {
-                self.balance = Some(b);
+                self.gauge.on_balance(b, std::time::Instant::now());
                 self.balance_loading = false;
                 vec![]
             }
             (Slot::Balance, Err(e)) => {
+                self.gauge.on_balance_failed();
                 self.balance_loading = false;
                 self.set_status(
                     &format!("Credit balance unavailable: {}", e.message),
@@ -721,14 +900,20 @@ impl App {
                 vec![]
             }
             (Slot::Search(kind), Ok(Outcome::Page(page))) => self.on_page(kind, page),
+            (Slot::Search(kind), Ok(Outcome::Reopened(r))) => self.on_reopened(kind, r),
             (Slot::Search(kind), Err(e)) => {
+                let reopening = matches!(self.inflight.get(&slot), Some(Call::Reopen(_)));
                 let s = self.search_mut(kind);
                 s.loading = false;
                 s.error = Some(e.message.clone());
-                self.error_popup(format!("The search failed: {}", e.message));
-                vec![self.refresh_balance()]
+                self.error_popup(if reopening {
+                    format!("The stored search could not be shown: {}", e.message)
+                } else {
+                    format!("The search failed: {}", e.message)
+                });
+                vec![]
             }
-            (Slot::Autocomplete, Ok(Outcome::Suggestions(list))) => {
+            (Slot::Autocomplete, Ok(Outcome::Suggestions { list, .. })) => {
                 if let Some(Popup::Editor(ed)) = self.popups.last_mut()
                     && let EditorBody::List(le) = &mut ed.body
                 {
@@ -736,7 +921,21 @@ impl App {
                     le.sel = None;
                     le.ac_state = AcState::Ready;
                 }
-                vec![self.refresh_balance()]
+                vec![]
+            }
+            (Slot::History, Ok(Outcome::History(entries))) => {
+                if let Some(Popup::History(h)) = self.popups.last_mut() {
+                    h.sel = 0;
+                    h.entries = Some(entries);
+                    h.error = None;
+                }
+                vec![]
+            }
+            (Slot::History, Err(e)) => {
+                if let Some(Popup::History(h)) = self.popups.last_mut() {
+                    h.error = Some(e.message.clone());
+                }
+                vec![]
             }
             (Slot::Autocomplete, Err(e)) => {
                 if let Some(Popup::Editor(ed)) = self.popups.last_mut()
@@ -761,9 +960,51 @@ impl App {
         self.companies.loading || self.people.loading
     }
 
-    fn refresh_balance(&mut self) -> Command {
+    /// A balance call when the gauge says one is due for `why` (at start, on `c`, after a
+    /// 402, else at most once a minute): the service's request allowance is precious.
+    fn refresh_balance(&mut self, why: Refresh) -> Option<Command> {
+        if !self.gauge.should_refresh(why, std::time::Instant::now()) {
+            return None;
+        }
         self.balance_loading = true;
-        self.call(Slot::Balance, Call::Balance)
+        Some(self.call(Slot::Balance, Call::Balance))
+    }
+
+    /// A stored search read back into the tab of `kind`: its pages at no cost, its filters in
+    /// the form; paging past the last stored page continues it as a paid search.
+    fn on_reopened(&mut self, kind: Kind, r: Reopened) -> Vec<Command> {
+        let n = r.pages.len();
+        let total = r.pages.iter().rev().find_map(|p| p.total);
+        let notes = r.pages.last().map(|p| p.notes.clone()).unwrap_or_default();
+        let endpoint = r.request.endpoint();
+        *self.search_mut(kind) = SearchState {
+            request: Some(r.request),
+            pages: r
+                .pages
+                .into_iter()
+                .map(|p| Page {
+                    rows: p.rows,
+                    next: p.search_after,
+                    stored: true,
+                })
+                .collect(),
+            total,
+            notes,
+            search_id: Some(r.id),
+            stored_age: Some(r.age),
+            ..SearchState::default()
+        };
+        self.endpoint = endpoint;
+        self.body = r.body;
+        self.form_sel = self.form_sel.min(self.form_rows().len().saturating_sub(1));
+        self.check_form();
+        self.focus = Pane::Results;
+        self.details_scroll = 0;
+        self.info(&format!(
+            "Reopened from store, {} · {n} page{} · nothing spent",
+            describe_age(r.age),
+            if n == 1 { "" } else { "s" }
+        ))
     }
 
     fn on_page(&mut self, kind: Kind, page: PageData) -> Vec<Command> {
@@ -772,10 +1013,12 @@ impl App {
         s.error = None;
         s.total = page.total.or(s.total);
         s.notes = page.notes;
+        s.search_id = page.search_id.or(s.search_id);
         let n = page.rows.len();
         s.pages.push(Page {
             rows: page.rows,
             next: page.search_after,
+            stored: false,
         });
         s.page = s.pages.len() - 1;
         s.sel = 0;
@@ -783,11 +1026,16 @@ impl App {
         let first = s.first_index();
         let total = s.total;
         self.details_scroll = 0;
-        let used = if page.credits_used > 0.0 {
+        let mut used = if !page.charge.cost.is_zero() {
+            format!(" · {} used", page.charge.cost)
+        } else if page.credits_used > 0.0 {
             format!(" · {} credits used", fmt_credits(page.credits_used))
         } else {
             String::new()
         };
+        if let Some(e) = &page.store_error {
+            used.push_str(&format!(" · NOT stored: {e}"));
+        }
         let text = match (n, total) {
             (0, _) => format!(
                 "No {} matched{used}",
@@ -800,9 +1048,7 @@ impl App {
             (n, Some(t)) => format!("Rows {}–{} of {t}{used}", first, first + n - 1),
             (n, None) => format!("Rows {}–{}{used}", first, first + n - 1),
         };
-        let mut cmds = self.info(&text);
-        cmds.push(self.refresh_balance());
-        cmds
+        self.info(&text)
     }
 
     // ---------------------------------------------------------------- keys
@@ -848,6 +1094,7 @@ impl App {
                 }
                 Popup::Confirm(_) => self.confirm_key(Some(action), k),
                 Popup::OpenSet { .. } => self.open_set_key(action),
+                Popup::History(_) => self.history_key(action),
                 _ => vec![],
             };
         }
@@ -898,7 +1145,14 @@ impl App {
                 }
                 vec![]
             }
-            Action::Credits => vec![self.refresh_balance()],
+            Action::Credits => match self.refresh_balance(Refresh::User) {
+                Some(c) => vec![c],
+                None => self.info("The credit balance is already on its way."),
+            },
+            Action::History => {
+                self.popups.push(Popup::History(HistoryPopup::default()));
+                vec![self.call(Slot::History, Call::History)]
+            }
             Action::Find => {
                 let options: Vec<Opt> = self
                     .form_rows()
@@ -1180,6 +1434,53 @@ impl App {
         vec![]
     }
 
+    fn history_key(&mut self, action: Action) -> Vec<Command> {
+        let Some(Popup::History(h)) = self.popups.last_mut() else {
+            return vec![];
+        };
+        let n = h.entries.as_ref().map_or(0, Vec::len);
+        match action {
+            Action::Up => h.sel = h.sel.saturating_sub(1),
+            Action::Down => h.sel = (h.sel + 1).min(n.saturating_sub(1)),
+            Action::PageUp => h.sel = h.sel.saturating_sub(10),
+            Action::PageDown => h.sel = (h.sel + 10).min(n.saturating_sub(1)),
+            Action::Top => h.sel = 0,
+            Action::Bottom => h.sel = n.saturating_sub(1),
+            Action::Close | Action::History | Action::Quit => {
+                self.popups.pop();
+                self.bump(Slot::History);
+                return vec![Command::Abort(Slot::History)];
+            }
+            Action::Enter => {
+                let Some(entry) = h.entries.as_ref().and_then(|e| e.get(h.sel)).cloned() else {
+                    return vec![];
+                };
+                self.popups.pop();
+                return self.reopen(&entry);
+            }
+            _ => {}
+        }
+        vec![]
+    }
+
+    /// Reads a stored search back into its tab (free; off the UI loop). Whatever ran in that
+    /// tab is superseded: a paid page still on its way is stored but not shown.
+    fn reopen(&mut self, entry: &HistoryEntry) -> Vec<Command> {
+        let kind = schema::tab_of(entry.endpoint);
+        self.endpoint = schema::with_kind(self.endpoint, kind);
+        let s = self.search_mut(kind);
+        s.loading = true;
+        s.error = None;
+        self.set_status(
+            &format!(
+                "Reopening {} from the store (no cost)…",
+                schema::label(entry.endpoint)
+            ),
+            StatusKind::Progress,
+        );
+        vec![self.call(Slot::Search(kind), Call::Reopen(entry.id))]
+    }
+
     fn save(&mut self, ask: bool) -> Vec<Command> {
         match (&self.set_name, ask) {
             (Some(name), false) => {
@@ -1319,13 +1620,20 @@ impl App {
         }
         s.loading = true;
         s.error = None;
+        let page = if p.next_page { s.pages.len() as u32 } else { 0 };
         self.focus = if p.next_page {
             self.focus
         } else {
             Pane::Results
         };
         self.details_scroll = 0;
-        vec![self.call(Slot::Search(kind), Call::Search(p.request))]
+        vec![self.call(
+            Slot::Search(kind),
+            Call::Search {
+                request: p.request,
+                page,
+            },
+        )]
     }
 
     fn next_page(&mut self) -> Vec<Command> {
@@ -1504,6 +1812,8 @@ impl App {
 
     fn close_editor(&mut self) -> Vec<Command> {
         self.popups.pop();
+        // An answer (or a 429 retry) still on its way is for a field no longer open.
+        self.bump(Slot::Autocomplete);
         vec![Command::Abort(Slot::Autocomplete)]
     }
 

@@ -2,57 +2,211 @@
 //! typed [`Outcome`] out. The outcome (rows and cells, picker lists, suggestions) is built in
 //! the call's task from the typed response, never on the UI loop.
 //!
-//! The production backend wraps `crate::api::client::Client`; tests and benches may bring their
-//! own. The trait is the seam for a backend that goes through a session with a store.
+//! The production backend is [`SessionBackend`]: every call goes through the
+//! [`Session`](crate::core::session::Session), which stores each paid answer (and a search's
+//! history row) before it returns. Tests and benches may bring their own backend.
 use std::future::Future;
 use std::pin::Pin;
+use std::time::Duration;
 
-use super::msg::{ApiFailure, Call, Outcome};
+use chrono::Utc;
+use serde_json::Value;
+
+use super::msg::{ApiFailure, Call, Charge, HistoryEntry, Outcome, PageData, Reopened};
 use super::records;
 use super::schema::{self, DataFields};
-use crate::api::client::Client;
+use crate::api::client::Endpoint;
+use crate::core::sanitize::sanitize;
+use crate::core::session::Session;
 
 /// A boxed future that owns its inputs.
 pub type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send + 'static>>;
+
+/// How many stored searches the history popup lists.
+pub const HISTORY_LIMIT: usize = 200;
 
 /// Something that answers [`Call`]s.
 pub trait Backend: Send + Sync + 'static {
     /// Performs `call` and builds its outcome: [`Call::DataFields`] → [`Outcome::DataFields`],
     /// [`Call::Balance`] → [`Outcome::Balance`], [`Call::Search`] → [`Outcome::Page`],
-    /// [`Call::Autocomplete`] → [`Outcome::Suggestions`]. A failure carries plain words
-    /// (sanitized, never the token) and the client's typed error when there is one.
+    /// [`Call::Autocomplete`] → [`Outcome::Suggestions`], [`Call::History`] →
+    /// [`Outcome::History`], [`Call::Reopen`] → [`Outcome::Reopened`]. A failure carries plain
+    /// words (sanitized, never the token) and the client's typed error when there is one.
     fn call(&self, call: Call) -> BoxFuture<Result<Outcome, ApiFailure>>;
-}
 
-/// The production backend: the team's [`Client`] (checks before sending, retries, the one
-/// error type), called through its typed methods.
-pub struct ClientBackend {
-    client: Client,
-}
-
-impl ClientBackend {
-    /// A backend for `target` (the token goes only into the client's `x-api-token` header).
-    pub fn new(target: &super::Target) -> anyhow::Result<ClientBackend> {
-        let client = Client::new(&target.base_url, target.token.clone())
-            .map_err(|e| anyhow::anyhow!(e.user_message()))?;
-        Ok(ClientBackend { client })
+    /// The longest a call can take (the client's whole-request timeout): how long quitting
+    /// waits for paid calls still in flight. Default 30 s.
+    fn timeout(&self) -> Duration {
+        Duration::from_secs(30)
     }
 }
 
-impl Backend for ClientBackend {
+/// The production backend: every call through the [`Session`] (client + store).
+pub struct SessionBackend {
+    session: Session,
+}
+
+impl SessionBackend {
+    /// A backend over `session`.
+    pub fn new(session: Session) -> SessionBackend {
+        SessionBackend { session }
+    }
+
+    /// The session (shared state: cloning it is cheap).
+    pub fn session(&self) -> &Session {
+        &self.session
+    }
+}
+
+/// A one-line summary of a search body's filters for the history: `member: value` for each
+/// filled leaf (the `companiesFilters.` / `peopleFilters.` prefix dropped, lists joined with
+/// `, `), joined with ` · `; paging members left out; sanitized. `"no filters"` when empty.
+pub fn summarize_filters(body: &Value) -> String {
+    fn walk(prefix: &str, v: &Value, out: &mut Vec<String>) {
+        match v {
+            Value::Object(m) => {
+                for (k, v) in m {
+                    let p = if prefix.is_empty() {
+                        k.clone()
+                    } else {
+                        format!("{prefix}.{k}")
+                    };
+                    if v.is_object() && !is_range(v) {
+                        walk(&p, v, out);
+                    } else if schema::is_filled(Some(v)) {
+                        out.push(format!("{p}: {}", value_text(v)));
+                    }
+                }
+            }
+            other => out.push(value_text(other)),
+        }
+    }
+    fn is_range(v: &Value) -> bool {
+        v.as_object()
+            .is_some_and(|m| !m.is_empty() && m.keys().all(|k| k == "from" || k == "to"))
+    }
+    fn value_text(v: &Value) -> String {
+        match v {
+            Value::Array(a) => a
+                .iter()
+                .map(schema::fmt_item)
+                .collect::<Vec<_>>()
+                .join(", "),
+            Value::Object(m) if is_range(v) => {
+                let end = |k: &str| m.get(k).map(schema::fmt_item).unwrap_or_default();
+                format!("{}–{}", end("from"), end("to"))
+            }
+            other => schema::fmt_item(other),
+        }
+    }
+    let mut parts = Vec::new();
+    if let Value::Object(m) = body {
+        for (k, v) in m {
+            if matches!(k.as_str(), "size" | "from" | "searchAfter") {
+                continue;
+            }
+            let prefix = match k.as_str() {
+                "companiesFilters" | "peopleFilters" => String::new(),
+                other => other.to_string(),
+            };
+            if v.is_object() && !is_range(v) {
+                walk(&prefix, v, &mut parts);
+            } else if schema::is_filled(Some(v)) {
+                parts.push(format!("{k}: {}", value_text(v)));
+            }
+        }
+    }
+    if parts.is_empty() {
+        "no filters".to_string()
+    } else {
+        sanitize(&parts.join(" · "))
+    }
+}
+
+impl Backend for SessionBackend {
     fn call(&self, call: Call) -> BoxFuture<Result<Outcome, ApiFailure>> {
-        let c = self.client.clone();
+        let s = self.session.clone();
         Box::pin(async move {
             Ok(match call {
                 Call::DataFields => {
-                    Outcome::DataFields(DataFields::from_api(&c.data_fields().await?))
+                    Outcome::DataFields(DataFields::from_api(&s.data_fields().await?))
                 }
-                Call::Balance => Outcome::Balance(c.credit_balance().await?),
-                Call::Search(req) => Outcome::Page(records::page(req.send(&c).await?)),
+                Call::Balance => Outcome::Balance(s.balance().await?),
+                Call::Search { request, page } => {
+                    let (paid, search_id) = s.search(&request, page).await?;
+                    let mut data = records::page(paid.value);
+                    data.charge = Charge {
+                        cost: paid.charged,
+                        requests: 1,
+                    };
+                    data.search_id = search_id;
+                    data.store_error = paid.store_error.map(|e| sanitize(&e));
+                    Outcome::Page(data)
+                }
                 Call::Autocomplete(req) => {
-                    Outcome::Suggestions(schema::suggestions(&req.send(&c).await?))
+                    let paid = s.suggest(&req).await?;
+                    // Answered from the session's memory: no purchase, nothing charged.
+                    let sent = paid.purchase.is_some() || paid.store_error.is_some();
+                    Outcome::Suggestions {
+                        list: schema::suggestions(&paid.value),
+                        charge: Charge {
+                            cost: paid.charged,
+                            requests: u32::from(sent),
+                        },
+                    }
+                }
+                Call::History => {
+                    let now = Utc::now();
+                    let list = s
+                        .history(HISTORY_LIMIT)
+                        .await
+                        .map_err(|e| ApiFailure::other(&format!("the store: {e}")))?;
+                    Outcome::History(
+                        list.into_iter()
+                            .filter_map(|h| {
+                                Some(HistoryEntry {
+                                    id: h.id,
+                                    endpoint: Endpoint::from_path(&h.endpoint)?,
+                                    summary: summarize_filters(&h.body),
+                                    pages: h.pages,
+                                    total: h.total,
+                                    age: (now - h.last_run_at).max(chrono::Duration::zero()),
+                                })
+                            })
+                            .collect(),
+                    )
+                }
+                Call::Reopen(id) => {
+                    let stored = s
+                        .reopen(id)
+                        .await
+                        .map_err(|e| ApiFailure::other(&format!("cannot reopen: {e}")))?;
+                    let now = Utc::now();
+                    let newest = stored.pages.iter().map(|p| p.fetched_at).max();
+                    let pages: Vec<PageData> = stored
+                        .pages
+                        .into_iter()
+                        .map(|p| PageData {
+                            stored_at: Some(p.fetched_at),
+                            search_id: Some(id),
+                            ..records::page(p.response)
+                        })
+                        .collect();
+                    Outcome::Reopened(Reopened {
+                        id,
+                        request: stored.request,
+                        body: stored.body,
+                        pages,
+                        age: newest
+                            .map(|t| (now - t).max(chrono::Duration::zero()))
+                            .unwrap_or_default(),
+                    })
                 }
             })
         })
+    }
+
+    fn timeout(&self) -> Duration {
+        self.session.client().options().timeout
     }
 }

@@ -56,6 +56,7 @@ actions! {
     Save => "save", "save the filter set", ["ctrl-s"];
     SaveAs => "save_as", "save the filter set under a new name", ["ctrl-a"];
     Open => "open", "open, or delete, a saved filter set", ["ctrl-o"];
+    History => "history", "past searches: reopen one at no cost", ["H"];
     Find => "find", "find a filter member by name and edit it", ["/"];
     Credits => "credits", "refresh the credit balance", ["c"];
     Close => "close", "close a popup / leave a text field", ["esc"];

@@ -1,5 +1,6 @@
-//! The explorer: filters with live autocomplete, paged results, record details and a credit
-//! gauge (issue 4). One state owner ([`app::App`]), one message enum ([`msg::Msg`]), one loop
+//! The explorer: filters with live autocomplete, paged results, record details, a credit
+//! gauge and the search history (issue 4; "One core for every front end, and a durable
+//! store"): every call goes through `core::session::Session`, so paid answers are stored. One state owner ([`app::App`]), one message enum ([`msg::Msg`]), one loop
 //! ([`runner::run_loop`]) that never awaits the network; see `../shared/DESIGN.md`.
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -47,7 +48,10 @@ pub async fn run(args: TuiArgs, settings: Settings, target: Target) -> anyhow::R
     tracing::info!(base_url = %target.base_url, sandbox = target.sandbox, "starting explorer");
     let (keymap, key_warnings) =
         keymap::Keymap::with_overrides(&cfg.keys).map_err(|e| anyhow::anyhow!(e))?;
-    let backend: Arc<dyn backend::Backend> = Arc::new(backend::ClientBackend::new(&target)?);
+    // Every call goes through the session, which stores each paid answer before it returns;
+    // the embedded sandbox has its own store file.
+    let session = crate::core::session::Session::open(&settings, &target)?;
+    let backend: Arc<dyn backend::Backend> = Arc::new(backend::SessionBackend::new(session));
     let filters_dir = settings.filters_dir();
     let mut app = app::App::new(app::AppOptions {
         base_url: target.base_url.clone(),

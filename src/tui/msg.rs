@@ -1,14 +1,18 @@
 //! The one message enum the state owner consumes, and the commands it hands back to the loop.
 use std::time::Duration;
 
+use chrono::{DateTime, Utc};
 use crossterm::event::KeyEvent;
 use serde_json::Value;
 
 use super::schema::{DataFields, Kind};
+use crate::api::client::Endpoint;
+use crate::api::cost::Cost;
 use crate::api::error::ApiError;
 use crate::api::types::{Company, CreditBalance, Person, PersonCompany, Relevance};
 use crate::core::request::{AutocompleteRequest, SearchRequest};
 use crate::core::sanitize::sanitize;
+use crate::store::SearchId;
 
 /// Everything that can change the explorer's state. The event loop turns terminal events,
 /// task results and timer expiries into `Msg`s and feeds them to [`super::app::App::update`].
@@ -39,11 +43,16 @@ pub enum Msg {
     Resumed,
 }
 
-/// A place where at most one call runs at a time; a new call aborts the previous one.
+/// A place where the newest call's answer is the one shown: each call gets the slot's next
+/// generation and older answers are dropped. A new free call (or autocomplete) aborts the
+/// previous one in its slot; a paid search is a job that is never aborted once sent (its answer
+/// is stored and charged even when nobody shows it).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Slot {
-    /// The search of a results tab.
+    /// The search of a results tab (paid pages, and stored searches reopened into the tab).
     Search(Kind),
+    /// The search history listed by the history popup (free: read from the store).
+    History,
     /// The autocomplete of the open editor.
     Autocomplete,
     /// `/v2/data-fields`.
@@ -59,6 +68,17 @@ pub enum TimerId {
     Debounce,
     /// Status message expiry.
     Status,
+    /// One second of a 429 countdown ("rate limited; retrying in 12 s").
+    RateLimit,
+}
+
+/// What an answer cost and whether its call reached the service, for the credit gauge.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Charge {
+    /// Credits charged per pool (zero when answered from the store or from memory).
+    pub cost: Cost,
+    /// Requests that reached the service (they count against the daily allowance).
+    pub requests: u32,
 }
 
 /// A failed call: the plain words for the status line and, when the client produced it, the
@@ -96,7 +116,8 @@ impl From<ApiError> for ApiFailure {
 /// What the loop should do for the state owner.
 #[derive(Debug)]
 pub enum Command {
-    /// Spawn `call` in `slot` with generation `generation`, aborting what ran there before.
+    /// Spawn `call` in `slot` with generation `generation`. A free call aborts what ran there
+    /// before; a paid call ([`Call::is_paid_job`]) runs as a job that is never aborted.
     Call {
         /// The slot.
         slot: Slot,
@@ -130,11 +151,29 @@ pub enum Call {
     DataFields,
     /// `GET /v2/credits/balance` (free; SPEC.md §4.9).
     Balance,
-    /// One page of a search (SPEC.md §4.2, §4.3, §4.10): `size` and, past the first page,
-    /// `searchAfter` are in the request.
-    Search(SearchRequest),
-    /// An autocomplete lookup (0.1 credit; SPEC.md §4.1, §4.10).
+    /// One page of a search (SPEC.md §4.2, §4.3, §4.10), paid and stored by the session with
+    /// its history row: `size` and, past the first page, `searchAfter` are in the request.
+    Search {
+        /// The request of this page.
+        request: SearchRequest,
+        /// 0-based page number (the history keeps one row per page).
+        page: u32,
+    },
+    /// An autocomplete lookup (0.1 credit; SPEC.md §4.1, §4.10; free when the session
+    /// remembers the same request).
     Autocomplete(AutocompleteRequest),
+    /// The stored searches of this target, most recent first (free: the store).
+    History,
+    /// Reads a stored search back, pages and all (free: the store).
+    Reopen(SearchId),
+}
+
+impl Call {
+    /// `true` for a paid call that must never be aborted once sent (a search page): its
+    /// answer is stored and charged even when the explorer no longer wants it.
+    pub fn is_paid_job(&self) -> bool {
+        matches!(self, Call::Search { .. })
+    }
 }
 
 /// A call's result, built from the typed response in the call's task (off the UI loop) and
@@ -147,8 +186,61 @@ pub enum Outcome {
     Balance(CreditBalance),
     /// One page of a search, rows and cells built and sanitized.
     Page(PageData),
-    /// Autocomplete suggestions `(label shown, value put into the request body)`.
-    Suggestions(Vec<(String, Value)>),
+    /// Autocomplete suggestions `(label shown, value put into the request body)` and what
+    /// the lookup cost.
+    Suggestions {
+        /// The suggestions, sanitized.
+        list: Vec<(String, Value)>,
+        /// Its charge (zero when the session answered from memory).
+        charge: Charge,
+    },
+    /// The stored searches, most recent first.
+    History(Vec<HistoryEntry>),
+    /// A stored search read back at no cost.
+    Reopened(Reopened),
+}
+
+impl Outcome {
+    /// The charge the outcome carries (pages and suggestions); zero for free reads.
+    pub fn charge(&self) -> Charge {
+        match self {
+            Outcome::Page(p) => p.charge,
+            Outcome::Suggestions { charge, .. } => *charge,
+            _ => Charge::default(),
+        }
+    }
+}
+
+/// One line of the history popup: a stored search.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HistoryEntry {
+    /// Its history id.
+    pub id: SearchId,
+    /// Its endpoint (one of the four list searches).
+    pub endpoint: Endpoint,
+    /// A short summary of its filters, sanitized, e.g. `keywords.anyOf: software · size…`.
+    pub summary: String,
+    /// Pages kept in the store.
+    pub pages: u32,
+    /// `total` of the most recently fetched page.
+    pub total: Option<i64>,
+    /// How long ago it was last run, as of the listing.
+    pub age: chrono::Duration,
+}
+
+/// A stored search read back: its request, its pages (rows built off the UI loop) and age.
+#[derive(Debug, Clone)]
+pub struct Reopened {
+    /// Its history id.
+    pub id: SearchId,
+    /// The request of its first page (no `searchAfter`).
+    pub request: SearchRequest,
+    /// The first request body, without `searchAfter`, for the form.
+    pub body: Value,
+    /// The pages from page 0 on.
+    pub pages: Vec<PageData>,
+    /// Age of its most recently fetched page, as of the reading.
+    pub age: chrono::Duration,
 }
 
 /// A record of a results table, as the search returned it (SPEC.md §2.1, §2.3; openapi
@@ -212,4 +304,12 @@ pub struct PageData {
     pub notes: Vec<String>,
     /// `creditsUsed` (0 when the service does not report it).
     pub credits_used: f64,
+    /// What the page cost (zero when read from the store).
+    pub charge: Charge,
+    /// When it was bought, for a page read back from the store; `None` for a fresh answer.
+    pub stored_at: Option<DateTime<Utc>>,
+    /// The history row the page was recorded under (`None` if it could not be stored).
+    pub search_id: Option<SearchId>,
+    /// Why a paid page could not be stored, if it could not (it is shown all the same).
+    pub store_error: Option<String>,
 }

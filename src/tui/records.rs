@@ -216,6 +216,7 @@ pub fn page(resp: SearchResponse) -> PageData {
             total: total(r.total),
             search_after: cursor(r.search_after),
             credits_used: r.credits_used,
+            ..PageData::default()
         },
         SearchResponse::CompaniesV2(r) => PageData {
             notes: notes([&r.missing_domains]),
@@ -233,6 +234,7 @@ pub fn page(resp: SearchResponse) -> PageData {
             total: total(r.total),
             search_after: cursor(r.search_after),
             credits_used: r.credits_used,
+            ..PageData::default()
         },
         SearchResponse::PeopleV3(r) => PageData {
             notes: notes([&r.include_domains_statuses]),
@@ -250,6 +252,7 @@ pub fn page(resp: SearchResponse) -> PageData {
             total: total(r.total),
             search_after: cursor(r.search_after),
             credits_used: r.credits_used,
+            ..PageData::default()
         },
         SearchResponse::PeopleV2(r) => PageData {
             notes: Vec::new(),
@@ -267,6 +270,7 @@ pub fn page(resp: SearchResponse) -> PageData {
             total: total(r.total),
             search_after: cursor(r.search_after),
             credits_used: r.credits_used,
+            ..PageData::default()
         },
     }
 }

@@ -1,11 +1,15 @@
 //! The event loop: one owner of the state, `select!` (biased) over terminal input, task results
 //! and timers. It never awaits an API call: calls run on tokio tasks that own their inputs and
-//! report back over a channel, tagged with a generation; a new call in a slot aborts the old.
+//! report back over a channel, tagged with a generation. A new free call in a slot aborts the
+//! old one; a paid call (a search page) is a job with an id that is never aborted once sent:
+//! the session stores its answer, and the state owner drops it by generation if it is stale.
+//! Quitting waits (bounded by the client timeout) for paid jobs still in flight.
 //! It draws only when something changed, after draining what is already queued (a burst of
 //! results costs one frame).
 use std::collections::HashMap;
 use std::io;
 use std::sync::Arc;
+use std::time::Duration;
 
 use crossterm::event::Event;
 use std::task::Poll;
@@ -13,10 +17,10 @@ use std::task::Poll;
 use futures::{FutureExt, Stream, StreamExt};
 use ratatui::Terminal;
 use tokio::sync::mpsc;
-use tokio::task::AbortHandle;
+use tokio::task::{AbortHandle, JoinHandle};
 use tokio::time::Instant;
 
-use super::app::App;
+use super::app::{App, Status, StatusKind};
 use super::backend::Backend;
 use super::msg::{ApiFailure, Command, Msg, Slot, TimerId};
 use super::view;
@@ -25,6 +29,8 @@ use super::view;
 pub trait Hooks<B: ratatui::backend::Backend> {
     /// Called after every frame is drawn.
     fn drawn(&mut self, _terminal: &mut Terminal<B>) {}
+    /// Called after every frame is drawn, with the state it shows (tests observe the gauge).
+    fn observe(&mut self, _app: &App) {}
     /// Ctrl-Z: restore the terminal, stop, and re-initialize on resume. Default: nothing.
     fn suspend(&mut self, _terminal: &mut Terminal<B>) -> io::Result<()> {
         Ok(())
@@ -35,11 +41,22 @@ pub trait Hooks<B: ratatui::backend::Backend> {
 pub struct NoHooks;
 impl<B: ratatui::backend::Backend> Hooks<B> for NoHooks {}
 
+/// The id of a paid job (a search page): a counter, in spawn order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct JobId(pub u64);
+
+/// After this long, quitting with paid jobs in flight says so on screen.
+pub const FINISHING_NOTICE_AFTER: Duration = Duration::from_millis(100);
+
 /// Runs background calls and timers for the loop.
 pub struct Executor {
     backend: Arc<dyn Backend>,
     tx: mpsc::UnboundedSender<Msg>,
+    /// Free calls and autocompletes, one per slot; a new one aborts the old.
     tasks: HashMap<Slot, AbortHandle>,
+    /// Paid jobs, never aborted; finished ones are pruned as new ones start.
+    jobs: HashMap<JobId, JoinHandle<()>>,
+    next_job: u64,
     timers: HashMap<TimerId, (Instant, u64)>,
 }
 
@@ -50,13 +67,29 @@ impl Executor {
             backend,
             tx,
             tasks: HashMap::new(),
+            jobs: HashMap::new(),
+            next_job: 0,
             timers: HashMap::new(),
         }
     }
 
-    /// Number of calls currently running.
+    /// Number of calls currently running (free and paid).
     pub fn in_flight(&self) -> usize {
-        self.tasks.values().filter(|h| !h.is_finished()).count()
+        self.tasks.values().filter(|h| !h.is_finished()).count() + self.paid_in_flight()
+    }
+
+    /// Number of paid jobs still running.
+    pub fn paid_in_flight(&self) -> usize {
+        self.jobs.values().filter(|h| !h.is_finished()).count()
+    }
+
+    /// Waits until every paid job has finished (its answer stored by the session and sent to
+    /// the loop's channel). Cancel-safe: dropping the future leaves the jobs running.
+    pub async fn finish_paid(&mut self) {
+        for h in self.jobs.values_mut() {
+            let _ = h.await;
+        }
+        self.jobs.clear();
     }
 
     /// Carries out commands; returns `true` when the loop should suspend.
@@ -69,10 +102,17 @@ impl Executor {
                     generation,
                     call,
                 } => {
+                    // A free call still running in the slot is superseded: abort it. A paid
+                    // job that ran there is not in `tasks` and goes on.
                     if let Some(h) = self.tasks.remove(&slot) {
                         h.abort();
                     }
-                    tracing::debug!(?slot, generation, "call");
+                    let paid = call.is_paid_job();
+                    let job = paid.then(|| {
+                        self.next_job += 1;
+                        JobId(self.next_job)
+                    });
+                    tracing::debug!(?slot, generation, ?job, "call");
                     let backend = self.backend.clone();
                     let tx = self.tx.clone();
                     let handle = tokio::spawn(async move {
@@ -85,7 +125,7 @@ impl Executor {
                                 ))
                             });
                         if let Err(e) = &result {
-                            tracing::info!(?slot, generation, error = %e.message, "call failed");
+                            tracing::info!(?slot, generation, ?job, error = %e.message, "call failed");
                         }
                         let _ = tx.send(Msg::Done {
                             slot,
@@ -93,7 +133,15 @@ impl Executor {
                             result,
                         });
                     });
-                    self.tasks.insert(slot, handle.abort_handle());
+                    match job {
+                        Some(id) => {
+                            self.jobs.retain(|_, h| !h.is_finished());
+                            self.jobs.insert(id, handle);
+                        }
+                        None => {
+                            self.tasks.insert(slot, handle.abort_handle());
+                        }
+                    }
                 }
                 Command::Abort(slot) => {
                     if let Some(h) = self.tasks.remove(&slot) {
@@ -122,7 +170,8 @@ impl Executor {
             .map(|(id, (t, g))| (*id, *t, *g))
     }
 
-    /// Aborts every running call.
+    /// Aborts every running free call and autocomplete; paid jobs go on (see
+    /// [`Executor::finish_paid`]).
     pub fn abort_all(&mut self) {
         for (_, h) in self.tasks.drain() {
             h.abort();
@@ -202,6 +251,7 @@ where
             app.dirty = false;
             terminal.draw(|f| view::draw(f, app))?;
             hooks.drawn(terminal);
+            hooks.observe(app);
         }
         let timer = exec.next_timer();
         let sleep = async {
@@ -230,6 +280,67 @@ where
         }
     }
     exec.abort_all();
+    finish_paid_jobs(terminal, app, &mut exec, &mut term_signals, hooks).await?;
+    Ok(())
+}
+
+/// Quitting: waits for paid jobs still in flight, so that no charged answer is thrown away
+/// (the session stores each one before its task ends). Bounded by the backend's timeout plus
+/// a few seconds; after [`FINISHING_NOTICE_AFTER`] the status line says "finishing N paid
+/// calls…". SIGTERM / SIGHUP stop the wait.
+async fn finish_paid_jobs<B, H>(
+    terminal: &mut Terminal<B>,
+    app: &mut App,
+    exec: &mut Executor,
+    signals: &mut TermSignals,
+    hooks: &mut H,
+) -> anyhow::Result<()>
+where
+    B: ratatui::backend::Backend,
+    B::Error: Send + Sync + 'static,
+    H: Hooks<B>,
+{
+    let n = exec.paid_in_flight();
+    if n == 0 {
+        return Ok(());
+    }
+    tracing::info!(paid_jobs = n, "waiting for paid calls before quitting");
+    let limit = exec.backend.timeout() + Duration::from_secs(5);
+    let deadline = Instant::now() + limit;
+    let notice = tokio::time::sleep(FINISHING_NOTICE_AFTER);
+    tokio::pin!(notice);
+    let mut noticed = false;
+    let done = {
+        let wait = exec.finish_paid();
+        tokio::pin!(wait);
+        loop {
+            tokio::select! {
+                biased;
+                _ = &mut wait => break true,
+                _ = &mut notice, if !noticed => {
+                    noticed = true;
+                    app.status = Some(Status {
+                        text: format!(
+                            "finishing {n} paid call{}… (their answers are being stored)",
+                            if n == 1 { "" } else { "s" }
+                        ),
+                        kind: StatusKind::Progress,
+                    });
+                    terminal.draw(|f| view::draw(f, app))?;
+                    hooks.drawn(terminal);
+                    hooks.observe(app);
+                }
+                _ = tokio::time::sleep_until(deadline) => break false,
+                _ = signals.recv() => break false,
+            }
+        }
+    };
+    if !done {
+        tracing::warn!(
+            paid_jobs = exec.paid_in_flight(),
+            "quit before every paid call finished"
+        );
+    }
     Ok(())
 }
 

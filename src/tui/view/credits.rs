@@ -1,12 +1,16 @@
-//! The credit gauge: the three pools (one-time + recurrent; SPEC.md §2.9), the daily allowance
-//! left and the time to its reset as of the last refresh. A pool the answer left out is drawn
-//! as unknown (`?`), never as 0.
+//! The credit gauge (`core::gauge::Gauge`): the three pools (SPEC.md §2.9) as of the last
+//! balance less what answers charged since, the daily allowance left (less requests since)
+//! and the time to its reset as of the last refresh. A pool the answer left out is drawn as
+//! unknown (`?`), never as 0. A pool untouched since the refresh shows its one-time and
+//! recurrent parts; one charged since shows how much was charged locally.
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 
+use crate::api::cost::CreditPool;
 use crate::api::types::Credits;
+use crate::core::gauge::Gauge;
 use crate::tui::app::{App, fmt_credits};
 
 /// `3h 05m`, `12m 30s`, `45s`.
@@ -25,8 +29,13 @@ pub fn fmt_duration(secs: i64) -> String {
 /// What the gauge shows for a pool the balance answer did not include.
 pub const UNKNOWN_POOL: &str = "?";
 
-fn pool(name: &str, p: Option<&Credits>) -> Vec<Span<'static>> {
-    let Some(p) = p else {
+fn pool(name: &str, gauge: &Gauge, which: CreditPool) -> Vec<Span<'static>> {
+    let parts: Option<&Credits> = gauge.balance().and_then(|b| match which {
+        CreditPool::Standard => b.credits.as_ref(),
+        CreditPool::Email => b.email_credits.as_ref(),
+        CreditPool::Phone => b.phone_credits.as_ref(),
+    });
+    let (Some(p), Some(total)) = (parts, gauge.left(which)) else {
         return vec![
             Span::styled(format!("{name} "), Style::default().fg(Color::DarkGray)),
             Span::styled(
@@ -38,7 +47,7 @@ fn pool(name: &str, p: Option<&Credits>) -> Vec<Span<'static>> {
             Span::raw("  "),
         ];
     };
-    let total = p.total();
+    let spent = gauge.spent_since_refresh().get(which);
     let color = if total <= 0.0 {
         Color::Red
     } else if total < 10.0 {
@@ -53,11 +62,15 @@ fn pool(name: &str, p: Option<&Credits>) -> Vec<Span<'static>> {
             Style::default().fg(color).add_modifier(Modifier::BOLD),
         ),
         Span::styled(
-            format!(
-                " ({}+{})",
-                fmt_credits(p.one_time),
-                fmt_credits(p.recurrent)
-            ),
+            if spent.abs() < 1e-9 {
+                format!(
+                    " ({}+{})",
+                    fmt_credits(p.one_time),
+                    fmt_credits(p.recurrent)
+                )
+            } else {
+                format!(" (−{} since refresh)", fmt_credits(spent))
+            },
             Style::default().fg(Color::DarkGray),
         ),
         Span::raw("  "),
@@ -73,17 +86,21 @@ pub fn draw(f: &mut Frame<'_>, area: Rect, app: &App) {
         ),
         Span::raw(" "),
     ];
-    match &app.balance {
+    let g = &app.gauge;
+    match g.balance() {
         None if app.balance_loading => spans.push(Span::raw("loading…")),
         None => spans.push(Span::styled(
-            "unknown (c refreshes)",
+            format!(
+                "unknown ({} refreshes)",
+                app.opts.keymap.keys_of(crate::tui::keymap::Action::Credits)
+            ),
             Style::default().fg(Color::DarkGray),
         )),
         Some(b) => {
-            spans.extend(pool("standard", b.credits.as_ref()));
-            spans.extend(pool("email", b.email_credits.as_ref()));
-            spans.extend(pool("phone", b.phone_credits.as_ref()));
-            if let Some(left) = b.daily_limit_rate_left {
+            spans.extend(pool("standard", g, CreditPool::Standard));
+            spans.extend(pool("email", g, CreditPool::Email));
+            spans.extend(pool("phone", g, CreditPool::Phone));
+            if let Some(left) = g.daily_left() {
                 spans.push(Span::styled("daily ", Style::default().fg(Color::DarkGray)));
                 spans.push(Span::styled(
                     format!("{left} left"),

@@ -1,5 +1,5 @@
 //! Popups: help (generated from the keymap), confirmation, error, the member editor with its
-//! autocomplete list, the save-name prompt and the saved-set chooser.
+//! autocomplete list, the save-name prompt, the saved-set chooser and the search history.
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
@@ -162,6 +162,7 @@ pub fn draw(f: &mut Frame<'_>, area: Rect, areas: &Areas, app: &App) {
                 );
             }
             Popup::Editor(ed) => editor(f, area, areas, app, ed),
+            Popup::History(h) => history(f, area, app, h),
             Popup::Find(p) => {
                 let r = centered(area, 60, 18);
                 f.render_widget(Clear, r);
@@ -207,6 +208,107 @@ pub fn draw(f: &mut Frame<'_>, area: Rect, areas: &Areas, app: &App) {
             }
         }
     }
+}
+
+/// Cuts `s` to `w` columns (by characters), with `…` when cut.
+fn fit(s: &str, w: usize) -> String {
+    if s.chars().count() <= w {
+        return s.to_string();
+    }
+    let mut out: String = s.chars().take(w.saturating_sub(1)).collect();
+    out.push('…');
+    out
+}
+
+fn history(f: &mut Frame<'_>, area: Rect, app: &App, h: &crate::tui::app::HistoryPopup) {
+    let n = h.entries.as_ref().map_or(1, |e| e.len().max(1)) as u16;
+    let r = centered(area, 110, (n + 4).clamp(6, area.height.saturating_sub(2)));
+    f.render_widget(Clear, r);
+    let block = frame(
+        " Search history (stored; reopening costs nothing) ",
+        Color::Cyan,
+    );
+    let inner = block.inner(r);
+    f.render_widget(block, r);
+    let [head, list_area, hint] = Layout::vertical([
+        Constraint::Length(1),
+        Constraint::Min(1),
+        Constraint::Length(1),
+    ])
+    .areas(inner);
+    // Columns: endpoint 13, pages 6, total 8, age 12, the rest the filters.
+    let w = inner.width as usize;
+    let filters_w = w.saturating_sub(13 + 6 + 8 + 12 + 5).max(10);
+    let row = |ep: &str, filters: &str, pages: &str, total: &str, age: &str| {
+        format!(
+            " {:<13}{:<filters_w$} {:>6} {:>8} {:>12}",
+            fit(ep, 13),
+            fit(filters, filters_w),
+            pages,
+            total,
+            fit(age, 12)
+        )
+    };
+    f.render_widget(
+        Line::from(Span::styled(
+            row("endpoint", "filters", "pages", "total", "last run"),
+            Style::default()
+                .fg(Color::Blue)
+                .add_modifier(Modifier::BOLD),
+        )),
+        head,
+    );
+    let lines: Vec<Line> = match (&h.entries, &h.error) {
+        (_, Some(e)) => vec![Line::from(Span::styled(
+            format!(" The history could not be read: {}", sanitize(e)),
+            Style::default().fg(Color::Red),
+        ))],
+        (None, None) => vec![Line::from(dim(" reading the store…"))],
+        (Some(entries), None) if entries.is_empty() => vec![Line::from(dim(format!(
+            " No searches stored yet: a search run with {} is kept here.",
+            app.opts.keymap.keys_of(Action::Search)
+        )))],
+        (Some(entries), None) => {
+            let visible = (list_area.height as usize).max(1);
+            let offset = super::filters::follow(0, h.sel, visible);
+            entries
+                .iter()
+                .enumerate()
+                .skip(offset)
+                .take(visible)
+                .map(|(i, e)| {
+                    let ep = schema::label(e.endpoint);
+                    let l = Line::from(row(
+                        ep.split(" (").next().unwrap_or(ep),
+                        &sanitize(&e.summary),
+                        &e.pages.to_string(),
+                        &e.total.map_or("?".to_string(), |t| t.to_string()),
+                        &crate::core::spend::describe_age(e.age),
+                    ));
+                    if i == h.sel {
+                        l.style(
+                            Style::default()
+                                .bg(Color::Rgb(40, 60, 90))
+                                .add_modifier(Modifier::BOLD),
+                        )
+                    } else {
+                        l
+                    }
+                })
+                .collect()
+        }
+    };
+    f.render_widget(Paragraph::new(lines), list_area);
+    let k = &app.opts.keymap;
+    f.render_widget(
+        Line::from(dim(format!(
+            " {} reopen (from the store, no cost) · {} more pages are paid · {} close",
+            k.keys_of(Action::Enter),
+            k.keys_of(Action::NextPage),
+            k.keys_of(Action::Close)
+        ))),
+        hint,
+    );
 }
 
 fn help(f: &mut Frame<'_>, area: Rect, app: &App) {

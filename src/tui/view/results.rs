@@ -1,5 +1,6 @@
 //! The Results pane: companies/people tabs, a table built for the visible rows only,
-//! "rows a–b of total", a loading indicator and an empty state that says why.
+//! "rows a–b of total", "from store, 3 days old" for a page read back from the history, a
+//! loading indicator and an empty state that says why.
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
@@ -27,6 +28,9 @@ pub fn draw(f: &mut Frame<'_>, area: Rect, app: &App) {
             Some(t) => title.push_str(&format!("· rows {a}–{b} of {t} · page {} ", s.page + 1)),
             None => title.push_str(&format!("· rows {a}–{b} · page {} ", s.page + 1)),
         }
+    }
+    if let Some(label) = s.stored_label() {
+        title.push_str(&format!("· {label} "));
     }
     if s.loading {
         title.push_str("· loading… ");

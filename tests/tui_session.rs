@@ -1,0 +1,353 @@
+//! The explorer's run loop against the real thing: `runner::run_loop` with the real
+//! `Session` (real client, a store in a temp dir) and an in-process sandbox
+//! (`sandbox::service::spawn`), keys fed from a channel as the event stream, frames drawn on
+//! `TestBackend`. What was persisted is read back from the store and the balance is checked at
+//! the sandbox.
+
+#[path = "sandbox_service/support.rs"]
+mod support;
+
+use std::io;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
+use prospect::api::client::{Client, Endpoint};
+use prospect::api::cost::CreditPool;
+use prospect::core::session::Session;
+use prospect::sandbox::service::SandboxHandle;
+use prospect::sandbox::service::accounts::AccountSpec;
+use prospect::store::Store;
+use prospect::tui::app::{App, AppOptions, Popup};
+use prospect::tui::backend::{Backend, SessionBackend};
+use prospect::tui::keymap::Keymap;
+use prospect::tui::runner::{Hooks, run_loop};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use support::{RICH, client, start};
+
+const WAIT: Duration = Duration::from_secs(30);
+
+/// What one drawn frame showed.
+#[derive(Debug, Clone)]
+struct Seen {
+    screen: String,
+    endpoint: Endpoint,
+    companies_pages: usize,
+    stored_label: Option<String>,
+    standard_left: Option<f64>,
+    spent_standard: f64,
+    status: Option<String>,
+    history_entries: Option<usize>,
+    data_fields_loaded: bool,
+}
+
+#[derive(Clone, Default)]
+struct Observer(Arc<Mutex<Vec<Seen>>>);
+
+/// Records every frame (screen text and the state it shows).
+struct Recorder {
+    seen: Observer,
+    screen: String,
+}
+
+impl Hooks<TestBackend> for Recorder {
+    fn drawn(&mut self, t: &mut Terminal<TestBackend>) {
+        let buf = t.backend().buffer();
+        let mut s = String::new();
+        for y in 0..buf.area.height {
+            for x in 0..buf.area.width {
+                s.push_str(buf[(x, y)].symbol());
+            }
+            s.push('\n');
+        }
+        self.screen = s;
+    }
+    fn observe(&mut self, app: &App) {
+        let history_entries = match app.popups.last() {
+            Some(Popup::History(h)) => h.entries.as_ref().map(Vec::len),
+            _ => None,
+        };
+        self.seen.0.lock().unwrap().push(Seen {
+            screen: self.screen.clone(),
+            endpoint: app.endpoint,
+            companies_pages: app.companies.pages.len(),
+            stored_label: app.companies.stored_label(),
+            standard_left: app.gauge.left(CreditPool::Standard),
+            spent_standard: app.gauge.spent_since_refresh().standard,
+            status: app.status.as_ref().map(|s| s.text.clone()),
+            history_entries,
+            data_fields_loaded: matches!(app.data_fields_state, Some(Ok(()))),
+        });
+    }
+}
+
+struct Explorer {
+    keys: futures::channel::mpsc::UnboundedSender<io::Result<Event>>,
+    seen: Observer,
+    ui: tokio::task::JoinHandle<(App, anyhow::Result<()>)>,
+    session: Session,
+    _dir: tempfile::TempDir,
+}
+
+impl Explorer {
+    /// The explorer on `sb` as the account of `token`, with a fresh store.
+    fn open(sb: &SandboxHandle, token: &str) -> Explorer {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("store.sqlite")).unwrap();
+        let session = Session::new(client(sb, token), store, "sandbox");
+        let backend: Arc<dyn Backend> = Arc::new(SessionBackend::new(session.clone()));
+        let mut app = App::new(AppOptions {
+            base_url: sb.base_url.clone(),
+            sandbox: true,
+            keymap: Keymap::default(),
+            confirm_above: 10.0,
+            filters_dir: dir.path().join("filters"),
+        });
+        let (keys, events) = futures::channel::mpsc::unbounded::<io::Result<Event>>();
+        let seen = Observer::default();
+        let mut hooks = Recorder {
+            seen: seen.clone(),
+            screen: String::new(),
+        };
+        let ui = tokio::spawn(async move {
+            let mut term = Terminal::new(TestBackend::new(120, 34)).unwrap();
+            let initial = app.start();
+            let r = run_loop(&mut term, &mut app, backend, events, initial, &mut hooks).await;
+            (app, r)
+        });
+        Explorer {
+            keys,
+            seen,
+            ui,
+            session,
+            _dir: dir,
+        }
+    }
+
+    fn key(&self, code: KeyCode, mods: KeyModifiers) {
+        self.keys
+            .unbounded_send(Ok(Event::Key(KeyEvent::new(code, mods))))
+            .unwrap();
+    }
+
+    fn ch(&self, c: char) {
+        self.key(KeyCode::Char(c), KeyModifiers::NONE);
+    }
+
+    fn ctrl_r(&self) {
+        self.key(KeyCode::Char('r'), KeyModifiers::CONTROL);
+    }
+
+    /// Waits until a drawn frame satisfies `pred`; returns it.
+    async fn wait(&self, what: &str, pred: impl Fn(&Seen) -> bool) -> Seen {
+        let t0 = Instant::now();
+        loop {
+            if let Some(s) = self.seen.0.lock().unwrap().iter().rev().find(|s| pred(s)) {
+                return s.clone();
+            }
+            if t0.elapsed() > WAIT {
+                let last = self.seen.0.lock().unwrap().last().cloned();
+                panic!("timed out waiting for {what}; last frame: {last:#?}");
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    }
+
+    async fn ready(&self) -> Seen {
+        self.wait("reference data and balance", |s| {
+            s.data_fields_loaded && s.standard_left.is_some()
+        })
+        .await
+    }
+
+    /// Quits (`q`) and returns the app once the loop has ended.
+    async fn quit(self) -> (App, Session, tempfile::TempDir) {
+        self.ch('q');
+        let (app, r) = tokio::time::timeout(WAIT + Duration::from_secs(10), self.ui)
+            .await
+            .expect("the loop ends")
+            .unwrap();
+        r.expect("the loop ends without error");
+        (app, self.session, self._dir)
+    }
+
+    fn every_status(&self) -> Vec<String> {
+        self.seen
+            .0
+            .lock()
+            .unwrap()
+            .iter()
+            .filter_map(|s| s.status.clone())
+            .collect()
+    }
+}
+
+fn stored_pages(session: &Session) -> Vec<(Endpoint, u32)> {
+    let st = session.store().lock().unwrap();
+    st.searches(100)
+        .unwrap()
+        .into_iter()
+        .map(|s| (Endpoint::from_path(&s.endpoint).unwrap(), s.pages))
+        .collect()
+}
+
+async fn standard_at_sandbox(c: &Client) -> f64 {
+    let b = c.credit_balance().await.expect("balance");
+    let p = b.credits.expect("standard pool");
+    p.one_time + p.recurrent
+}
+
+/// An account allowed 6 requests a minute: opening the explorer (reference data, balance), a
+/// search and two more pages fit, because the balance is not asked again after each call; the
+/// gauge falls locally with each page's charge.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn six_requests_a_minute_are_enough_for_a_search_and_two_more_pages() {
+    let sb = start(vec![AccountSpec {
+        rate_per_minute: Some(6),
+        ..AccountSpec::ample("six-a-minute")
+    }])
+    .await;
+    let ex = Explorer::open(&sb, "six-a-minute");
+    let start = ex.ready().await.standard_left.unwrap();
+    ex.ctrl_r();
+    let p1 = ex.wait("page 1", |s| s.companies_pages == 1).await;
+    ex.ch('n');
+    let p2 = ex.wait("page 2", |s| s.companies_pages == 2).await;
+    ex.ch('n');
+    let p3 = ex.wait("page 3", |s| s.companies_pages == 3).await;
+    assert!(p3.screen.contains("rows 51–75"), "{}", p3.screen);
+    let left: Vec<f64> = [&p1, &p2, &p3]
+        .iter()
+        .map(|s| s.standard_left.unwrap())
+        .collect();
+    assert!(
+        start > left[0] && left[0] > left[1] && left[1] > left[2],
+        "the standard pool falls after each page: {start} {left:?}"
+    );
+    assert!((start - left[2] - 15.0).abs() < 1e-6, "3 × 25 × 0.2");
+    let statuses = ex.every_status();
+    assert!(
+        !statuses.iter().any(|s| s.contains("ate limited")),
+        "no 429: {statuses:?}"
+    );
+    let (app, session, _dir) = ex.quit().await;
+    assert_eq!(app.last_error, None);
+    assert_eq!(
+        stored_pages(&session),
+        vec![(Endpoint::SearchCompaniesV3, 3)]
+    );
+}
+
+/// A search superseded by another before it answered is not thrown away: it was paid, so the
+/// session stores it and the gauge takes its charge, though it is never shown.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_superseded_paid_search_is_stored_and_charged() {
+    let sb = start(vec![]).await;
+    let ex = Explorer::open(&sb, RICH);
+    ex.ready().await;
+    // Run v3, switch to the legacy v2 company search, run again: both are queued before
+    // either can answer, so the first is superseded while in flight.
+    ex.ctrl_r();
+    ex.ch('v');
+    ex.ctrl_r();
+    ex.wait("the v2 page", |s| {
+        s.companies_pages == 1 && s.endpoint == Endpoint::SearchCompaniesV2
+    })
+    .await;
+    // Both charges reach the gauge (25 × 0.2 each), the dropped one included.
+    ex.wait("both charges in the gauge", |s| {
+        (s.spent_standard - 10.0).abs() < 1e-6
+    })
+    .await;
+    let (app, session, _dir) = ex.quit().await;
+    assert_eq!(
+        app.companies.pages.len(),
+        1,
+        "only the newer search is shown"
+    );
+    let mut stored = stored_pages(&session);
+    stored.sort();
+    assert_eq!(
+        stored,
+        vec![
+            (Endpoint::SearchCompaniesV2, 1),
+            (Endpoint::SearchCompaniesV3, 1)
+        ],
+        "both searches' pages are in the store"
+    );
+}
+
+/// Quitting while a paid page is on its way waits for it: its answer is in the store when
+/// the loop returns.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn quitting_with_a_paid_call_in_flight_still_stores_it() {
+    let sb = start(vec![]).await;
+    let ex = Explorer::open(&sb, RICH);
+    ex.ready().await;
+    ex.ctrl_r();
+    let (app, session, _dir) = ex.quit().await;
+    assert!(app.quit);
+    assert_eq!(
+        stored_pages(&session),
+        vec![(Endpoint::SearchCompaniesV3, 1)],
+        "the page paid for while quitting was stored"
+    );
+}
+
+/// `H` lists the stored search; Enter reopens it from the store: its pages are shown "from
+/// store" and nothing is spent (checked at the sandbox). Paging past the stored pages is a
+/// normal paid page, kept under the same history row.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn reopening_a_stored_search_spends_nothing_and_paging_past_it_continues() {
+    let sb = start(vec![]).await;
+    let c = client(&sb, RICH);
+    let ex = Explorer::open(&sb, RICH);
+    ex.ready().await;
+    ex.ctrl_r();
+    ex.wait("page 1", |s| s.companies_pages == 1).await;
+    ex.ch('n');
+    ex.wait("page 2", |s| s.companies_pages == 2).await;
+    let before = standard_at_sandbox(&c).await;
+
+    ex.ch('H');
+    let popup = ex
+        .wait("the history", |s| s.history_entries == Some(1))
+        .await;
+    assert!(popup.screen.contains("Search history"), "{}", popup.screen);
+    assert!(
+        popup.screen.contains("v3 companies") && popup.screen.contains("just now"),
+        "{}",
+        popup.screen
+    );
+    ex.key(KeyCode::Enter, KeyModifiers::NONE);
+    let reopened = ex
+        .wait("the reopened search", |s| {
+            s.stored_label.is_some() && s.companies_pages == 2 && s.history_entries.is_none()
+        })
+        .await;
+    assert!(
+        reopened.screen.contains("from store, just now"),
+        "{}",
+        reopened.screen
+    );
+    assert_eq!(
+        standard_at_sandbox(&c).await,
+        before,
+        "reopening spent nothing"
+    );
+
+    // Back to the first stored page, then forward through the stored page (no call) and
+    // past it: page 3 is bought with the stored cursor.
+    ex.ch('p');
+    ex.ch('n');
+    ex.ch('n');
+    ex.wait("page 3", |s| s.companies_pages == 3).await;
+    assert!(standard_at_sandbox(&c).await < before, "page 3 was paid");
+    let (_app, session, _dir) = ex.quit().await;
+    assert_eq!(
+        stored_pages(&session),
+        vec![(Endpoint::SearchCompaniesV3, 3)],
+        "the third page continues the same stored search"
+    );
+}
