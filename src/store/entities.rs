@@ -183,8 +183,9 @@ impl Entities {
     }
 
     /// The contacts a webhook body brings (reveal results, or the `email` / `phone` of the
-    /// people it carries), revealed at `at`. Person records of a webhook are not stored as
-    /// people: the purchase that found them keeps them.
+    /// people it carries), revealed at `at`. Person records of a reveal webhook are not stored
+    /// as people (the purchase that found them keeps them); the records of a batch enrichment
+    /// (`enrich_companies`, `enrich_people`) are, since the delivery is what bought them.
     pub(super) fn from_webhook(body: &WebhookBody, at: DateTime<Utc>) -> Entities {
         let contact =
             |person_id: &str, kind, email: Option<&String>, phones: &[String], status: String| {
@@ -233,10 +234,33 @@ impl Entities {
             WebhookBody::EnrichPersonEmail(p) | WebhookBody::EnrichPersonPhone(p) => {
                 contacts_of(p, at)
             }
+            WebhookBody::EnrichPeople(b) => b
+                .people
+                .iter()
+                .filter_map(|x| x.person.as_ref())
+                .flat_map(|p| contacts_of(p, at))
+                .collect(),
+            WebhookBody::EnrichCompanies(_) => Vec::new(),
+        };
+        // A batch enrichment's records were bought by the delivery itself: keep them.
+        let (companies, people) = match body {
+            WebhookBody::EnrichCompanies(b) => (
+                b.companies
+                    .iter()
+                    .filter_map(|x| x.company.clone())
+                    .collect(),
+                Vec::new(),
+            ),
+            WebhookBody::EnrichPeople(b) => (
+                Vec::new(),
+                b.people.iter().filter_map(|x| x.person.clone()).collect(),
+            ),
+            _ => (Vec::new(), Vec::new()),
         };
         Entities {
+            companies,
+            people,
             contacts,
-            ..Entities::default()
         }
     }
 }

@@ -1,7 +1,9 @@
-//! The six webhook bodies the service POSTs to a caller's `webhookUrl` (SPEC.md §6; openapi
+//! The eight webhook bodies the service POSTs to a caller's `webhookUrl` (SPEC.md §6; openapi
 //! `webhooks`: `PublicRevealEmailWebhookResult`, `PublicRevealPhoneWebhookResult`,
 //! `PublicSearchPeopleEmailWebhookResult`, `PublicSearchPeoplePhoneWebhookResult`,
-//! `EmailWebhookPerson`, `PhoneWebhookPerson`) and [`WebhookEvent`], their names.
+//! `EmailWebhookPerson`, `PhoneWebhookPerson`, and the batch enrichments'
+//! `EnrichCompaniesWebhookResult`, `EnrichPeopleWebhookResult`) and [`WebhookEvent`], their
+//! names.
 //!
 //! Deliveries may repeat (NOTES.md: retried with backoff), so receivers must be idempotent. The
 //! bodies are read tolerantly, like responses.
@@ -9,6 +11,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::common::lenient;
+use super::company::{Company, unknown_enum};
 use super::person::Person;
 use super::reveal::{RevealEmail, RevealPhone};
 
@@ -84,7 +87,83 @@ pub struct PeopleSearchPhonesWebhook {
     pub total: Option<i64>,
 }
 
-/// The six webhook events of SPEC.md §6.
+crate::wire_enum!(
+    /// Whether a batch enrichment processed everything (openapi `OverallEnrichmentStatus`).
+    OverallEnrichmentStatus { Completed => "Completed", Incomplete => "Incomplete" }
+);
+
+crate::wire_enum!(
+    /// How one item of a batch enrichment matched (openapi `MatchStatus`).
+    MatchStatus {
+        Success => "Success", NotEnoughData => "Not enough data", NotFound => "Not found",
+        TooManyMatches => "Too many matches",
+    }
+);
+
+/// One company of an `enrich_companies` delivery (openapi `PublicCompanyWithUniqueId`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CompanyWithUniqueId {
+    /// The enriched company; `None` unless `status` is `Success`.
+    #[serde(default)]
+    pub company: Option<Company>,
+    /// The caller's id for this item, echoed back.
+    #[serde(default)]
+    pub unique_id: String,
+    /// How it matched.
+    #[serde(default = "unknown_enum")]
+    pub status: MatchStatus,
+}
+
+/// One person of an `enrich_people` delivery (openapi `PublicPersonWithUniqueId`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PersonWithUniqueId {
+    /// The enriched person; `None` unless `status` is `Success`.
+    #[serde(default)]
+    pub person: Option<Person>,
+    /// The caller's id for this item, echoed back.
+    #[serde(default)]
+    pub unique_id: String,
+    /// How it matched.
+    #[serde(default = "unknown_enum")]
+    pub status: MatchStatus,
+}
+
+/// Body of the `enrich_companies` webhook (openapi `EnrichCompaniesWebhookResult`): the
+/// results of a batch company enrichment (`/v2/enrich/companies`, outside SPEC.md's scope).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct EnrichCompaniesWebhook {
+    /// One result per requested company.
+    #[serde(default, deserialize_with = "lenient::vec_or_null")]
+    pub companies: Vec<CompanyWithUniqueId>,
+    /// `Completed`, or `Incomplete` when the batch timed out.
+    #[serde(default = "unknown_enum")]
+    pub overall_status: OverallEnrichmentStatus,
+    /// Standard credits charged for the batch.
+    #[serde(default)]
+    pub credits_used: f64,
+}
+
+/// Body of the `enrich_people` webhook (openapi `EnrichPeopleWebhookResult`): the results of a
+/// batch people enrichment (`/v2/enrich/people`, outside SPEC.md's scope).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct EnrichPeopleWebhook {
+    /// One result per requested person.
+    #[serde(default, deserialize_with = "lenient::vec_or_null")]
+    pub people: Vec<PersonWithUniqueId>,
+    /// `Completed`, or `Incomplete` when the batch timed out.
+    #[serde(default = "unknown_enum")]
+    pub overall_status: OverallEnrichmentStatus,
+    /// Standard credits charged for the batch.
+    #[serde(default)]
+    pub credits_used: f64,
+}
+
+/// The eight webhook events of openapi.json: the six of SPEC.md §6 and the two batch
+/// enrichments.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum WebhookEvent {
     /// `reveal_emails`: results of `POST /v2/reveal/emails` → [`RevealEmailsWebhook`].
@@ -99,17 +178,23 @@ pub enum WebhookEvent {
     EnrichPersonEmail,
     /// `enrich_person_phone`: phone reveal of `POST /v2/enrich/person` → [`EnrichPersonPhoneWebhook`].
     EnrichPersonPhone,
+    /// `enrich_companies`: results of a batch company enrichment → [`EnrichCompaniesWebhook`].
+    EnrichCompanies,
+    /// `enrich_people`: results of a batch people enrichment → [`EnrichPeopleWebhook`].
+    EnrichPeople,
 }
 
 impl WebhookEvent {
-    /// All six, in SPEC.md §6 order of openapi.json.
-    pub const ALL: [WebhookEvent; 6] = [
+    /// All eight: SPEC.md §6's six, then the two batch enrichments.
+    pub const ALL: [WebhookEvent; 8] = [
         WebhookEvent::RevealEmails,
         WebhookEvent::RevealPhones,
         WebhookEvent::PeopleSearchEmails,
         WebhookEvent::PeopleSearchPhones,
         WebhookEvent::EnrichPersonEmail,
         WebhookEvent::EnrichPersonPhone,
+        WebhookEvent::EnrichCompanies,
+        WebhookEvent::EnrichPeople,
     ];
 
     /// The event's name, e.g. `"reveal_emails"` (openapi `webhooks` key).
@@ -121,6 +206,8 @@ impl WebhookEvent {
             WebhookEvent::PeopleSearchPhones => "people_search_phones",
             WebhookEvent::EnrichPersonEmail => "enrich_person_email",
             WebhookEvent::EnrichPersonPhone => "enrich_person_phone",
+            WebhookEvent::EnrichCompanies => "enrich_companies",
+            WebhookEvent::EnrichPeople => "enrich_people",
         }
     }
 
@@ -146,6 +233,10 @@ impl WebhookEvent {
             WebhookEvent::EnrichPersonPhone => {
                 WebhookBody::EnrichPersonPhone(Box::new(serde_json::from_slice(body)?))
             }
+            WebhookEvent::EnrichCompanies => {
+                WebhookBody::EnrichCompanies(serde_json::from_slice(body)?)
+            }
+            WebhookEvent::EnrichPeople => WebhookBody::EnrichPeople(serde_json::from_slice(body)?),
         })
     }
 }
@@ -156,7 +247,7 @@ impl std::fmt::Display for WebhookEvent {
     }
 }
 
-/// A webhook body of any of the six events; serializes as the bare body (no tag).
+/// A webhook body of any of the eight events; serializes as the bare body (no tag).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(untagged)]
 pub enum WebhookBody {
@@ -172,6 +263,10 @@ pub enum WebhookBody {
     EnrichPersonEmail(Box<EnrichPersonEmailWebhook>),
     /// `enrich_person_phone`.
     EnrichPersonPhone(Box<EnrichPersonPhoneWebhook>),
+    /// `enrich_companies`.
+    EnrichCompanies(EnrichCompaniesWebhook),
+    /// `enrich_people`.
+    EnrichPeople(EnrichPeopleWebhook),
 }
 
 impl WebhookBody {
@@ -184,6 +279,8 @@ impl WebhookBody {
             WebhookBody::PeopleSearchPhones(_) => WebhookEvent::PeopleSearchPhones,
             WebhookBody::EnrichPersonEmail(_) => WebhookEvent::EnrichPersonEmail,
             WebhookBody::EnrichPersonPhone(_) => WebhookEvent::EnrichPersonPhone,
+            WebhookBody::EnrichCompanies(_) => WebhookEvent::EnrichCompanies,
+            WebhookBody::EnrichPeople(_) => WebhookEvent::EnrichPeople,
         }
     }
 }
@@ -204,13 +301,24 @@ mod tests {
                 "people_search_emails",
                 "people_search_phones",
                 "enrich_person_email",
-                "enrich_person_phone"
+                "enrich_person_phone",
+                "enrich_companies",
+                "enrich_people"
             ]
         );
         for e in WebhookEvent::ALL {
             assert_eq!(WebhookEvent::from_name(e.name()), Some(e));
         }
-        assert_eq!(WebhookEvent::from_name("enrich_people"), None);
+        assert_eq!(WebhookEvent::from_name("enrich_nothing"), None);
+        let b = WebhookEvent::EnrichCompanies
+            .parse_body(br#"{"companies":[{"uniqueId":"1","status":"Not found","company":null},{"uniqueId":"2","status":"Success","company":{"domain":"a.com"}}],"overallStatus":"Completed","creditsUsed":0.1}"#)
+            .unwrap();
+        let WebhookBody::EnrichCompanies(b) = b else {
+            panic!("wrong variant")
+        };
+        assert_eq!(b.companies[0].status, MatchStatus::NotFound);
+        assert_eq!(b.companies[1].company.as_ref().unwrap().domain, "a.com");
+        assert_eq!(b.overall_status, OverallEnrichmentStatus::Completed);
     }
 
     #[test]

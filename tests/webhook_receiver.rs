@@ -1,0 +1,153 @@
+//! The webhook receiver over real HTTP on 127.0.0.1 with a real store: the secret is required,
+//! a malformed body gets 422 with a `detail` array, a delivery is stored before its 200 (read
+//! back at once through a second connection to the file), and a retried delivery is stored once.
+
+use prospect::api::client::Client;
+use prospect::api::types::webhooks::WebhookEvent;
+use prospect::core::session::Session;
+use prospect::core::webhooks::{Receiver, ReceiverConfig};
+use prospect::store::{ContactKind, Store};
+use serde_json::{Value, json};
+
+const SECRET: &str = "0123456789abcdef0123456789abcdef";
+
+async fn setup(dir: &std::path::Path) -> (Session, Receiver) {
+    let store = Store::open(&dir.join("s.sqlite")).unwrap();
+    // The client is never used by the receiver; any base URL will do.
+    let client = Client::new("http://127.0.0.1:9", "unused").unwrap();
+    let session = Session::new(client, store, "sandbox");
+    let rx = Receiver::start(ReceiverConfig::loopback(SECRET), session.clone())
+        .await
+        .unwrap();
+    (session, rx)
+}
+
+fn http() -> reqwest::Client {
+    reqwest::Client::builder().no_proxy().build().unwrap()
+}
+
+fn deliveries(dir: &std::path::Path) -> usize {
+    // A second connection to the same file: what it sees was committed.
+    Store::open(&dir.join("s.sqlite"))
+        .unwrap()
+        .deliveries(100)
+        .unwrap()
+        .len()
+}
+
+#[tokio::test]
+async fn the_secret_is_required_and_nothing_is_stored_without_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_s, rx) = setup(dir.path()).await;
+    let good = rx.url_for(WebhookEvent::RevealEmails);
+    let body =
+        json!({"emails": [{"personId": "p1", "address": "a@b.example", "status": "verified"}]});
+    for url in [
+        good.split('?').next().unwrap().to_string(),
+        good.replace(SECRET, "wrong-secret-wrong-secret-wrong!!"),
+        good.replace(SECRET, ""),
+    ] {
+        let r = http().post(&url).json(&body).send().await.unwrap();
+        assert_eq!(r.status(), 403, "{url}");
+    }
+    assert_eq!(deliveries(dir.path()), 0);
+}
+
+#[tokio::test]
+async fn a_malformed_body_gets_422_with_a_detail_array() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_s, rx) = setup(dir.path()).await;
+    let url = rx.url_for(WebhookEvent::RevealEmails);
+    for bad in [
+        "not json".to_string(),
+        json!({"emails": "nope"}).to_string(),
+        json!({"emails": [{"personId": 7}]}).to_string(),
+    ] {
+        let r = http()
+            .post(&url)
+            .header("content-type", "application/json")
+            .body(bad.clone())
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), 422, "{bad}");
+        let v: Value = r.json().await.unwrap();
+        let d = v["detail"].as_array().expect("detail array");
+        assert!(
+            !d.is_empty() && d[0]["loc"].is_array() && d[0]["msg"].is_string(),
+            "{v}"
+        );
+    }
+    // An unknown event is not a webhook of the service.
+    let r = http()
+        .post(url.replace("reveal_emails", "bogus_event"))
+        .json(&json!({}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 404);
+    assert_eq!(deliveries(dir.path()), 0);
+}
+
+#[tokio::test]
+async fn stored_before_the_200_and_a_retry_is_stored_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let (s, rx) = setup(dir.path()).await;
+    let mut sub = rx.subscribe();
+    let url = rx.url_for(WebhookEvent::RevealPhones);
+    let body = json!({"phones": [{"personId": "p9", "numbers": ["+1 555 0100"], "status": "verified"}], "creditsUsed": 1});
+    let r = http().post(&url).json(&body).send().await.unwrap();
+    assert_eq!(r.status(), 200);
+    // Immediately after the 200, from another connection: the delivery and its contact.
+    assert_eq!(deliveries(dir.path()), 1);
+    let other = Store::open(&dir.path().join("s.sqlite")).unwrap();
+    let c = other
+        .contact("p9", ContactKind::Phone)
+        .unwrap()
+        .expect("contact stored");
+    assert_eq!(c.phones, vec!["+1 555 0100".to_string()]);
+    let d = sub.recv().await.unwrap();
+    assert!(d.new && d.event == WebhookEvent::RevealPhones);
+    // The service retries the same payload: 200 again, nothing new.
+    for _ in 0..3 {
+        let r = http().post(&url).json(&body).send().await.unwrap();
+        assert_eq!(r.status(), 200);
+        assert!(!sub.recv().await.unwrap().new);
+    }
+    assert_eq!(deliveries(dir.path()), 1);
+    assert_eq!(
+        s.stored_contacts(&["p9".into()], ContactKind::Phone)
+            .await
+            .len(),
+        1
+    );
+}
+
+#[tokio::test]
+async fn a_body_over_the_limit_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(&dir.path().join("s.sqlite")).unwrap();
+    let session = Session::new(
+        Client::new("http://127.0.0.1:9", "unused").unwrap(),
+        store,
+        "sandbox",
+    );
+    let rx = Receiver::start(
+        ReceiverConfig {
+            body_limit: 1024,
+            ..ReceiverConfig::loopback(SECRET)
+        },
+        session,
+    )
+    .await
+    .unwrap();
+    let big = json!({"emails": [], "pad": "x".repeat(4096)});
+    let r = http()
+        .post(rx.url_for(WebhookEvent::RevealEmails))
+        .json(&big)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 413);
+    assert_eq!(deliveries(dir.path()), 0);
+}
