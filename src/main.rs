@@ -113,6 +113,14 @@ async fn async_main(cli: Cli) -> std::process::ExitCode {
             std::process::ExitCode::from(code as u8)
         }
         None => {
+            use std::io::IsTerminal;
+            if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
+                eprintln!(
+                    "prospect: the explorer needs a terminal (stdin and stdout); for scripts use \
+                     the commands, e.g. `prospect search companies --limit 10` (see --help)"
+                );
+                return std::process::ExitCode::from(2);
+            }
             let target = match settings.target() {
                 Ok(Some(t)) => t,
                 Ok(None) => {

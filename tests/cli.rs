@@ -344,3 +344,20 @@ fn serve_failing_to_bind_is_one_line() {
     assert!(!err.contains("backtrace"), "{err}");
     drop(l);
 }
+
+#[test]
+fn the_explorer_without_a_terminal_says_so_in_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = Command::cargo_bin("prospect")
+        .unwrap()
+        .env_clear()
+        .env("HOME", dir.path())
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(out.stdout.is_empty(), "no escape sequences on stdout");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(err.contains("needs a terminal"), "{err}");
+    assert!(!err.contains('\u{1b}'));
+}
