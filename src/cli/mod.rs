@@ -24,7 +24,7 @@ use crate::api::error::ApiError;
 use crate::api::types::webhooks::WebhookEvent;
 use crate::api::types::*;
 use crate::core::config::{Settings, Target};
-use crate::core::export::{CompanyOut, ContactOut, Format, LookupOut, Pair, Writer};
+use crate::core::export::{CompanyOut, ContactOut, Format, LookupOut, Pair, Tabular, Writer};
 use crate::core::request::{SearchResponse, build_search};
 use crate::core::session::{Freshness, Session};
 use crate::core::spend;
@@ -744,15 +744,10 @@ async fn search(
         m.remove("searchAfter");
         m.remove("from");
     }
-    const PAGE: u64 = 1000;
-    let page_size = |left: u64| left.min(PAGE);
-    let with_size = |size: u64| {
-        let mut b = body.clone();
-        b["size"] = Value::from(size);
-        b
-    };
     // Validate the first page before anything is estimated or sent.
-    let first = build_search(endpoint, &with_size(page_size(limit))).map_err(invalid)?;
+    let mut first_body = body.clone();
+    first_body["size"] = Value::from(limit.min(SEARCH_PAGE));
+    let first = build_search(endpoint, &first_body).map_err(invalid)?;
     let mut est_body = body.clone();
     est_body["size"] = Value::from(limit);
     let est = DEFAULT_PRICES.charge_for(endpoint, &max_quantities(endpoint, &est_body));
@@ -763,100 +758,115 @@ async fn search(
     )?;
     let format = Format::resolve(out.format, &out.out);
     let pb = ctx.progress(limit, "fetching");
-    let mut charged = Cost::ZERO;
-    let mut req = first;
-    let mut page = 0u32;
-    let mut got = 0u64;
-    let result: CliResult<usize> = async {
-        match subject {
-            Subject::Companies => {
-                let mut w = Writer::<CompanyOut>::new(format, out.out.as_ref())?;
-                loop {
-                    let (paid, _) = ctx.session().search(&req, page).await?;
-                    charged += paid.charged;
-                    let (items, next): (Vec<CompanyOut>, Option<String>) = match paid.value {
-                        SearchResponse::CompaniesV3(r) => (
-                            r.companies
-                                .into_iter()
-                                .map(|c| CompanyOut {
-                                    company: c.company,
-                                    relevance: c.relevance,
-                                    score: None,
-                                })
-                                .collect(),
-                            r.search_after,
-                        ),
-                        SearchResponse::CompaniesV2(r) => (
-                            r.companies
-                                .into_iter()
-                                .map(|c| CompanyOut {
-                                    company: c.company,
-                                    relevance: None,
-                                    score: c.score,
-                                })
-                                .collect(),
-                            r.search_after,
-                        ),
-                        _ => (Vec::new(), None),
-                    };
-                    let n = items.len() as u64;
-                    for it in items.iter().take((limit - got) as usize) {
-                        w.write(it)?;
-                    }
-                    got = (got + n).min(limit);
-                    pb.set_position(got);
-                    if got >= limit || n == 0 || next.is_none() {
-                        break;
-                    }
-                    page += 1;
-                    req = build_search(endpoint, &with_size(page_size(limit - got)))
-                        .map_err(invalid)?
-                        .with_search_after(next);
-                }
-                Ok(w.finish()?)
-            }
-            Subject::People => {
-                let mut w = Writer::<LookalikePerson>::new(format, out.out.as_ref())?;
-                loop {
-                    let (paid, _) = ctx.session().search(&req, page).await?;
-                    charged += paid.charged;
-                    let (items, next): (Vec<LookalikePerson>, Option<String>) = match paid.value {
-                        SearchResponse::PeopleV3(r) => (r.people, r.search_after),
-                        SearchResponse::PeopleV2(r) => (
-                            r.people
-                                .into_iter()
-                                .map(|person| LookalikePerson {
-                                    person,
-                                    ..LookalikePerson::default()
-                                })
-                                .collect(),
-                            r.search_after,
-                        ),
-                        _ => (Vec::new(), None),
-                    };
-                    let n = items.len() as u64;
-                    for it in items.iter().take((limit - got) as usize) {
-                        w.write(it)?;
-                    }
-                    got = (got + n).min(limit);
-                    pb.set_position(got);
-                    if got >= limit || n == 0 || next.is_none() {
-                        break;
-                    }
-                    page += 1;
-                    req = build_search(endpoint, &with_size(page_size(limit - got)))
-                        .map_err(invalid)?
-                        .with_search_after(next);
-                }
-                Ok(w.finish()?)
-            }
+    let pages = Pages {
+        ctx,
+        endpoint,
+        body: &body,
+        limit,
+        first,
+        pb: &pb,
+    };
+    let result = match subject {
+        Subject::Companies => {
+            pages
+                .write(format, out, |r| match r {
+                    SearchResponse::CompaniesV3(r) => (
+                        r.companies
+                            .into_iter()
+                            .map(|c| CompanyOut {
+                                company: c.company,
+                                relevance: c.relevance,
+                                score: None,
+                            })
+                            .collect(),
+                        r.search_after,
+                    ),
+                    SearchResponse::CompaniesV2(r) => (
+                        r.companies
+                            .into_iter()
+                            .map(|c| CompanyOut {
+                                company: c.company,
+                                relevance: None,
+                                score: c.score,
+                            })
+                            .collect(),
+                        r.search_after,
+                    ),
+                    _ => (Vec::new(), None),
+                })
+                .await
         }
-    }
-    .await;
+        Subject::People => {
+            pages
+                .write(format, out, |r| match r {
+                    SearchResponse::PeopleV3(r) => (r.people, r.search_after),
+                    SearchResponse::PeopleV2(r) => (
+                        r.people
+                            .into_iter()
+                            .map(|person| LookalikePerson {
+                                person,
+                                ..LookalikePerson::default()
+                            })
+                            .collect(),
+                        r.search_after,
+                    ),
+                    _ => (Vec::new(), None),
+                })
+                .await
+        }
+    };
     pb.finish_and_clear();
-    let n = result?;
+    let (n, charged) = result?;
     ctx.note(&format!("{n} records; charged {}", charged.rounded()));
     Ok(())
+}
+
+/// Records per search page the CLI asks for (fewer requests against the 60-a-minute limit).
+const SEARCH_PAGE: u64 = 1000;
+
+/// The pages of one search, fetched with `searchAfter` until `limit` records.
+struct Pages<'a> {
+    ctx: &'a Ctx,
+    endpoint: Endpoint,
+    body: &'a Value,
+    limit: u64,
+    first: crate::core::request::SearchRequest,
+    pb: &'a indicatif::ProgressBar,
+}
+
+impl Pages<'_> {
+    /// Fetches page after page through the session (each stored before it is written out),
+    /// writes up to `limit` records of `split`'s type, and returns (records, charged).
+    async fn write<T: Tabular>(
+        self,
+        format: Format,
+        out: &OutArgs,
+        split: impl Fn(SearchResponse) -> (Vec<T>, Option<String>),
+    ) -> CliResult<(usize, Cost)> {
+        let mut w = Writer::<T>::new(format, out.out.as_ref())?;
+        let (mut req, mut page, mut got, mut charged) = (self.first, 0u32, 0u64, Cost::ZERO);
+        loop {
+            let (paid, _) = self.ctx.session().search(&req, page).await?;
+            charged += paid.charged;
+            let (items, next) = split(paid.value);
+            let n = items.len() as u64;
+            for it in items.iter().take((self.limit - got) as usize) {
+                w.write(it)?;
+            }
+            got = (got + n).min(self.limit);
+            self.pb.set_position(got);
+            if got >= self.limit || n == 0 || next.is_none() {
+                break;
+            }
+            page += 1;
+            let mut b = self.body.clone();
+            b["size"] = Value::from((self.limit - got).min(SEARCH_PAGE));
+            req = build_search(self.endpoint, &b)
+                .map_err(invalid)?
+                .with_search_after(next);
+        }
+        Ok((w.finish()?, charged))
+    }
 }
 
 async fn autocomplete(

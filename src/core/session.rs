@@ -150,53 +150,46 @@ fn results(n: usize) -> Quantities {
     }
 }
 
-impl Bought for SearchCompaniesV3Response {
-    fn credits_used(&self) -> Option<f64> {
-        used(self.credits_used)
-    }
-    fn quantities(&self) -> Quantities {
-        results(self.companies.len())
-    }
-    fn entities(&self, _at: DateTime<Utc>) -> Entities {
-        companies_entities(self.companies.iter().map(|c| &c.company))
-    }
+/// `Bought` for an answer with `creditsUsed` and a list of records: `$people` maps `&self` to
+/// an iterator of `&Person`, or `$companies` to one of `&Company`.
+macro_rules! bought_list {
+    ($t:ty, companies: |$c:ident| $companies:expr) => {
+        impl Bought for $t {
+            fn credits_used(&self) -> Option<f64> {
+                used(self.credits_used)
+            }
+            fn quantities(&self) -> Quantities {
+                let $c = self;
+                results($companies.count())
+            }
+            fn entities(&self, _at: DateTime<Utc>) -> Entities {
+                let $c = self;
+                companies_entities($companies)
+            }
+        }
+    };
+    ($t:ty, people: |$p:ident| $people:expr) => {
+        impl Bought for $t {
+            fn credits_used(&self) -> Option<f64> {
+                used(self.credits_used)
+            }
+            fn quantities(&self) -> Quantities {
+                let $p = self;
+                people_quantities($people)
+            }
+            fn entities(&self, at: DateTime<Utc>) -> Entities {
+                let $p = self;
+                people_entities($people, at)
+            }
+        }
+    };
 }
 
-impl Bought for SearchCompaniesV2Response {
-    fn credits_used(&self) -> Option<f64> {
-        used(self.credits_used)
-    }
-    fn quantities(&self) -> Quantities {
-        results(self.companies.len())
-    }
-    fn entities(&self, _at: DateTime<Utc>) -> Entities {
-        companies_entities(self.companies.iter().map(|c| &c.company))
-    }
-}
-
-impl Bought for SearchPeopleV3Response {
-    fn credits_used(&self) -> Option<f64> {
-        used(self.credits_used)
-    }
-    fn quantities(&self) -> Quantities {
-        people_quantities(self.people.iter().map(|p| &p.person))
-    }
-    fn entities(&self, at: DateTime<Utc>) -> Entities {
-        people_entities(self.people.iter().map(|p| &p.person), at)
-    }
-}
-
-impl Bought for SearchPeopleV2Response {
-    fn credits_used(&self) -> Option<f64> {
-        used(self.credits_used)
-    }
-    fn quantities(&self) -> Quantities {
-        people_quantities(self.people.iter())
-    }
-    fn entities(&self, at: DateTime<Utc>) -> Entities {
-        people_entities(self.people.iter(), at)
-    }
-}
+bought_list!(SearchCompaniesV3Response, companies: |r| r.companies.iter().map(|c| &c.company));
+bought_list!(SearchCompaniesV2Response, companies: |r| r.companies.iter().map(|c| &c.company));
+bought_list!(SearchPeopleV3Response, people: |r| r.people.iter().map(|p| &p.person));
+bought_list!(SearchPeopleV2Response, people: |r| r.people.iter());
+bought_list!(LookupPeopleResponse, people: |r| r.people.iter().map(|p| &p.person));
 
 impl Bought for SearchPeoplePreviewResponse {
     fn credits_used(&self) -> Option<f64> {
@@ -225,18 +218,6 @@ impl Bought for LookupCompaniesResponse {
     }
     fn entities(&self, _at: DateTime<Utc>) -> Entities {
         companies_entities(self.companies.iter().filter_map(|c| c.company()))
-    }
-}
-
-impl Bought for LookupPeopleResponse {
-    fn credits_used(&self) -> Option<f64> {
-        used(self.credits_used)
-    }
-    fn quantities(&self) -> Quantities {
-        results(self.people.len())
-    }
-    fn entities(&self, at: DateTime<Utc>) -> Entities {
-        people_entities(self.people.iter().map(|p| &p.person), at)
     }
 }
 

@@ -14,28 +14,13 @@ impl Store {
     /// [`super::StoreError::Sqlite`]; an error returned by `f` stops the walk and is returned.
     pub fn for_each_company(
         &self,
-        mut f: impl FnMut(Stored<Company>) -> std::io::Result<()>,
+        f: impl FnMut(Stored<Company>) -> std::io::Result<()>,
     ) -> Result<()> {
-        let mut st = self.conn.prepare(
+        self.for_each_entity(
             "SELECT domain, record, fetched_at, purchase_id FROM companies ORDER BY fetched_at, domain",
-        )?;
-        let mut rows = st.query([])?;
-        while let Some(r) = rows.next()? {
-            let (key, record, at, purchase): (String, String, i64, Option<i64>) =
-                (r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?);
-            let (Some(value), Some(fetched_at)) = (
-                read_json::<Company>(&record, "companies", &key),
-                from_millis(at, "companies", &key),
-            ) else {
-                continue;
-            };
-            f(Stored {
-                value,
-                fetched_at,
-                purchase_id: purchase.map(super::PurchaseId),
-            })?;
-        }
-        Ok(())
+            "companies",
+            f,
+        )
     }
 
     /// Calls `f` with every stored person, in the order they were first fetched (then by id).
@@ -44,18 +29,30 @@ impl Store {
     /// As [`Store::for_each_company`].
     pub fn for_each_person(
         &self,
-        mut f: impl FnMut(Stored<Person>) -> std::io::Result<()>,
+        f: impl FnMut(Stored<Person>) -> std::io::Result<()>,
     ) -> Result<()> {
-        let mut st = self.conn.prepare(
+        self.for_each_entity(
             "SELECT id, record, fetched_at, purchase_id FROM people ORDER BY fetched_at, id",
-        )?;
+            "people",
+            f,
+        )
+    }
+
+    /// Walks `sql`'s rows of (key, record JSON, fetched_at, purchase_id) of `table`.
+    fn for_each_entity<T: serde::de::DeserializeOwned>(
+        &self,
+        sql: &str,
+        table: &str,
+        mut f: impl FnMut(Stored<T>) -> std::io::Result<()>,
+    ) -> Result<()> {
+        let mut st = self.conn.prepare(sql)?;
         let mut rows = st.query([])?;
         while let Some(r) = rows.next()? {
             let (key, record, at, purchase): (String, String, i64, Option<i64>) =
                 (r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?);
             let (Some(value), Some(fetched_at)) = (
-                read_json::<Person>(&record, "people", &key),
-                from_millis(at, "people", &key),
+                read_json::<T>(&record, table, &key),
+                from_millis(at, table, &key),
             ) else {
                 continue;
             };
