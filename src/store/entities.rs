@@ -4,14 +4,17 @@
 //! one; an older one arriving late changes nothing.
 
 use std::collections::HashMap;
+use std::rc::Rc;
 
 use chrono::{DateTime, Utc};
+use rusqlite::types::Value as SqlValue;
+use rusqlite::vtab::array::Array;
 use rusqlite::{Connection, OptionalExtension, params};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::{
-    PurchaseId, Result, Store, StoreError, Stored, clean_key, clean_record, from_millis,
+    PurchaseId, Result, Store, StoreError, Stored, clean_json, clean_key, from_millis,
     linkedin_handle, normalize_domain, read_json, to_millis,
 };
 use crate::api::client::Endpoint;
@@ -127,6 +130,11 @@ impl Entities {
             people,
             ..Entities::default()
         }
+    }
+
+    /// Number of records: companies + people + contacts.
+    pub fn len(&self) -> usize {
+        self.companies.len() + self.people.len() + self.contacts.len()
     }
 
     /// `true` when there is nothing to store.
@@ -293,7 +301,7 @@ impl Rows {
                 tracing::warn!(domain = %sanitize(&c.domain), "store: company without a domain not stored");
                 continue;
             }
-            rows.companies.push((key, clean_record(c)?));
+            rows.companies.push((key, clean_json(c)?));
         }
         for p in &e.people {
             let id = clean_key(&p.id);
@@ -302,7 +310,7 @@ impl Rows {
                 continue;
             }
             let handle = p.linkedin_url.as_deref().and_then(linkedin_handle);
-            rows.people.push((id, handle, clean_record(p)?));
+            rows.people.push((id, handle, clean_json(p)?));
         }
         let carried: Vec<Contact> = e.people.iter().flat_map(|p| contacts_of(p, at)).collect();
         rows.contacts = Rows::contact_rows(carried.iter().chain(&e.contacts))?;
@@ -406,37 +414,52 @@ const PERSON_BY_HANDLE: &str = "SELECT record, fetched_at, purchase_id FROM peop
      WHERE handle = ?1 ORDER BY fetched_at DESC, id LIMIT 1";
 const CONTACT: &str = "SELECT email, phones, status, revealed_at FROM contacts
      WHERE person_id = ?1 AND kind = ?2";
+const COMPANIES_IN: &str = "SELECT domain, record, fetched_at, purchase_id FROM companies
+     WHERE domain IN rarray(?1)";
+const PEOPLE_IN: &str = "SELECT id, record, fetched_at, purchase_id FROM people
+     WHERE id IN rarray(?1)";
+const PEOPLE_BY_HANDLE_IN: &str = "SELECT handle, record, fetched_at, purchase_id FROM people
+     WHERE handle IN rarray(?1) ORDER BY fetched_at, id DESC";
+const CONTACTS_IN: &str = "SELECT person_id, email, phones, status, revealed_at FROM contacts
+     WHERE kind = ?2 AND person_id IN rarray(?1)";
 
 /// One entity row: record JSON, fetched_at, purchase_id.
 type EntityRow = (String, i64, Option<i64>);
 
+/// `keys` as an `rarray` parameter (non-empty keys only).
+fn key_array(keys: impl IntoIterator<Item = String>) -> Array {
+    Rc::new(
+        keys.into_iter()
+            .filter(|k| !k.is_empty())
+            .map(SqlValue::Text)
+            .collect(),
+    )
+}
+
 impl Store {
-    /// Runs `sql` (one `?1` key, columns record / fetched_at / purchase_id) for each key and
-    /// reads the typed records; keys without a row, or whose row is bad, are absent.
-    fn entities_by<T: serde::de::DeserializeOwned>(
+    /// Runs `sql` (one `rarray(?1)` of keys; columns key / record / fetched_at / purchase_id,
+    /// oldest first) once for all keys and reads the typed records: for a key with several
+    /// rows the newest readable one is kept; keys without a row, or with only bad rows, are
+    /// absent.
+    fn entities_in<T: serde::de::DeserializeOwned>(
         &self,
         sql: &str,
         table: &str,
-        keys: impl IntoIterator<Item = String>,
+        keys: Array,
     ) -> Result<HashMap<String, Stored<T>>> {
-        // One read transaction: one snapshot, and no lock taken per statement.
-        let tx = self.conn.unchecked_transaction()?;
-        let mut out = HashMap::new();
-        {
-            let mut st = tx.prepare_cached(sql)?;
-            for key in keys {
-                if key.is_empty() || out.contains_key(&key) {
-                    continue;
-                }
-                let row: Option<EntityRow> = st
-                    .query_row([&key], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
-                    .optional()?;
-                if let Some(s) = row.and_then(|row| stored(row, table, &key)) {
-                    out.insert(key, s);
-                }
+        let mut out = HashMap::with_capacity(keys.len());
+        if keys.is_empty() {
+            return Ok(out);
+        }
+        let mut st = self.conn.prepare_cached(sql)?;
+        let mut rows = st.query([keys])?;
+        while let Some(r) = rows.next()? {
+            let key: String = r.get(0)?;
+            let row: EntityRow = (r.get(1)?, r.get(2)?, r.get(3)?);
+            if let Some(s) = stored(row, table, &key) {
+                out.insert(key, s);
             }
         }
-        tx.finish()?;
         Ok(out)
     }
 
@@ -467,8 +490,8 @@ impl Store {
     }
 
     /// The stored companies of `domains`, keyed by normalized domain; domains not stored are
-    /// absent. One prepared statement and one read transaction for the whole list (1,000
-    /// domains take about a millisecond on a store of 100,000 companies).
+    /// absent. One statement for the whole list (the keys bound as one `rarray`), so 1,000
+    /// domains cost one query (see `benches/store.rs`).
     ///
     /// # Errors
     /// [`StoreError::Sqlite`].
@@ -476,10 +499,10 @@ impl Store {
         &self,
         domains: &[String],
     ) -> Result<HashMap<String, Stored<Company>>> {
-        self.entities_by(
-            COMPANY_BY_DOMAIN,
+        self.entities_in(
+            COMPANIES_IN,
             "companies",
-            domains.iter().map(|d| normalize_domain(d)),
+            key_array(domains.iter().map(|d| normalize_domain(d))),
         )
     }
 
@@ -496,7 +519,11 @@ impl Store {
     /// # Errors
     /// [`StoreError::Sqlite`].
     pub fn people_by_ids(&self, ids: &[String]) -> Result<HashMap<String, Stored<Person>>> {
-        self.entities_by(PERSON_BY_ID, "people", ids.iter().map(|i| clean_key(i)))
+        self.entities_in(
+            PEOPLE_IN,
+            "people",
+            key_array(ids.iter().map(|i| clean_key(i))),
+        )
     }
 
     /// The stored person with this professional-network handle, given as a profile URL or a
@@ -518,10 +545,10 @@ impl Store {
     /// # Errors
     /// [`StoreError::Sqlite`].
     pub fn people_by_handles(&self, handles: &[String]) -> Result<HashMap<String, Stored<Person>>> {
-        self.entities_by(
-            PERSON_BY_HANDLE,
+        self.entities_in(
+            PEOPLE_BY_HANDLE_IN,
             "people",
-            handles.iter().filter_map(|h| linkedin_handle(h)),
+            key_array(handles.iter().filter_map(|h| linkedin_handle(h))),
         )
     }
 
@@ -548,20 +575,20 @@ impl Store {
         ids: &[String],
         kind: ContactKind,
     ) -> Result<HashMap<String, Contact>> {
-        let tx = self.conn.unchecked_transaction()?;
-        let mut out = HashMap::new();
-        {
-            let mut st = tx.prepare_cached(CONTACT)?;
-            for id in ids.iter().map(|i| clean_key(i)) {
-                if id.is_empty() || out.contains_key(&id) {
-                    continue;
-                }
-                if let Some(c) = read_contact(&mut st, id.clone(), kind)? {
-                    out.insert(id, c);
-                }
+        let keys = key_array(ids.iter().map(|i| clean_key(i)));
+        let mut out = HashMap::with_capacity(keys.len());
+        if keys.is_empty() {
+            return Ok(out);
+        }
+        let mut st = self.conn.prepare_cached(CONTACTS_IN)?;
+        let mut rows = st.query(params![keys, kind.as_str()])?;
+        while let Some(r) = rows.next()? {
+            let person_id: String = r.get(0)?;
+            let row = (r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?);
+            if let Some(c) = contact_of_row(person_id, kind, row) {
+                out.insert(c.person_id.clone(), c);
             }
         }
-        tx.finish()?;
         Ok(out)
     }
 
@@ -604,32 +631,35 @@ fn stored<T: serde::de::DeserializeOwned>(
     })
 }
 
+/// One contact row: email, phones JSON, status, revealed_at.
+type ContactColumns = (Option<String>, String, String, i64);
+
 fn read_contact(
     st: &mut rusqlite::CachedStatement<'_>,
     person_id: String,
     kind: ContactKind,
 ) -> Result<Option<Contact>> {
-    let row: Option<(Option<String>, String, String, i64)> = st
+    let row: Option<ContactColumns> = st
         .query_row(params![person_id, kind.as_str()], |r| {
             Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
         })
         .optional()?;
-    let Some((email, phones, status, revealed_at)) = row else {
-        return Ok(None);
-    };
+    Ok(row.and_then(|row| contact_of_row(person_id, kind, row)))
+}
+
+/// The contact of a row; `None` (with a warning) when its phones or time are bad.
+fn contact_of_row(
+    person_id: String,
+    kind: ContactKind,
+    (email, phones, status, revealed_at): ContactColumns,
+) -> Option<Contact> {
     let key = format!("{person_id}/{}", kind.as_str());
-    let (Some(phones), Some(revealed_at)) = (
-        read_json::<Vec<String>>(&phones, "contacts", &key),
-        from_millis(revealed_at, "contacts", &key),
-    ) else {
-        return Ok(None);
-    };
-    Ok(Some(Contact {
+    Some(Contact {
+        phones: read_json::<Vec<String>>(&phones, "contacts", &key)?,
+        revealed_at: from_millis(revealed_at, "contacts", &key)?,
         person_id,
         kind,
         email,
-        phones,
         status,
-        revealed_at,
-    }))
+    })
 }

@@ -124,6 +124,10 @@ pub struct StoredPage {
     pub fetched_at: DateTime<Utc>,
 }
 
+/// Number of records from which [`Store::record_purchase`] writes the answer's JSON on a second
+/// thread while the records are written on the calling one.
+const PARALLEL_FROM: usize = 100;
+
 /// Request members that only page through a search; a search is the same without them.
 const PAGING_MEMBERS: [&str; 3] = ["size", "from", "searchAfter"];
 
@@ -169,10 +173,23 @@ impl Store {
     /// # Errors
     /// [`StoreError::Sqlite`] (nothing written), [`StoreError::Json`].
     pub fn record_purchase(&mut self, p: &NewPurchase<'_>) -> Result<PurchaseId> {
-        let request = clean_json(p.request);
-        let response = clean_json(p.response);
+        let request = clean_json(p.request)?;
         let target = clean_key(p.target);
-        let rows = Rows::of(p.entities, p.at)?;
+        // The answer and the records are written out to JSON (most of the work of a large
+        // answer) side by side when there are many records, before the write lock is taken.
+        let (response, rows) = if p.entities.len() >= PARALLEL_FROM {
+            std::thread::scope(|s| {
+                let response = s.spawn(|| clean_json(p.response));
+                let rows = Rows::of(p.entities, p.at);
+                let response = response
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+                (response, rows)
+            })
+        } else {
+            (clean_json(p.response), Rows::of(p.entities, p.at))
+        };
+        let (response, rows) = (response?, rows?);
         let at = to_millis(p.at);
         let tx = self
             .conn
@@ -264,7 +281,7 @@ impl Store {
         let sha = Sha256::digest(body);
         let event_key = clean_key(event);
         let text = match serde_json::from_slice::<Value>(body) {
-            Ok(v) => clean_json(&v),
+            Ok(v) => clean_json(&v)?,
             Err(_) => Value::String(sanitize(&String::from_utf8_lossy(body))).to_string(),
         };
         let entities = match WebhookEvent::from_name(event) {
@@ -383,8 +400,8 @@ impl Store {
         purchase: Option<PurchaseId>,
         at: DateTime<Utc>,
     ) -> Result<()> {
-        let request = clean_json(request);
-        let response = clean_json(response);
+        let request = clean_json(request)?;
+        let response = clean_json(response)?;
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;

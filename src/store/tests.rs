@@ -695,3 +695,60 @@ fn default_file_names() {
     assert_eq!(Store::default_file_name(true), "sandbox.sqlite");
     assert_eq!(Store::default_file_name(false), "prospect.sqlite");
 }
+
+#[test]
+fn a_shared_handle_finds_the_newest_person() {
+    let mut store = Store::open_in_memory().unwrap();
+    let url = Some("https://linkedin.com/in/same");
+    buy(
+        &mut store,
+        Endpoint::LookupPeople,
+        json!({}),
+        &Entities::people(vec![person("old", url)]),
+        t(0),
+    );
+    buy(
+        &mut store,
+        Endpoint::LookupPeople,
+        json!({}),
+        &Entities::people(vec![person("new", url)]),
+        t(9),
+    );
+    buy(
+        &mut store,
+        Endpoint::LookupPeople,
+        json!({}),
+        &Entities::people(vec![person("mid", url)]),
+        t(5),
+    );
+    assert_eq!(
+        store.person_by_handle("same").unwrap().unwrap().value.id,
+        "new"
+    );
+    let m = store
+        .people_by_handles(&["same".into(), "SAME".into(), "".into()])
+        .unwrap();
+    assert_eq!(m.len(), 1);
+    assert_eq!(m["same"].value.id, "new");
+    assert!(store.people_by_handles(&[]).unwrap().is_empty());
+    assert!(store.companies_by_domains(&["".into()]).unwrap().is_empty());
+}
+
+#[test]
+fn a_large_answer_is_stored_whole() {
+    let mut store = Store::open_in_memory().unwrap();
+    let companies: Vec<Company> = (0..150)
+        .map(|i| company(&format!("c{i}.com"), &format!("C\u{1b}[1m{i}")))
+        .collect();
+    let response = json!({"companies": companies, "totalFound": 150});
+    let e = Entities::companies(companies);
+    assert!(e.len() >= 100, "takes the two-thread path");
+    buy(&mut store, Endpoint::LookupCompanies, response, &e, t(0));
+    let domains: Vec<String> = (0..150).map(|i| format!("C{i}.com")).collect();
+    let found = store.companies_by_domains(&domains).unwrap();
+    assert_eq!(found.len(), 150);
+    assert_eq!(found["c7.com"].value.name.as_deref(), Some("C7"));
+    let p = &store.purchases(1).unwrap()[0];
+    assert_eq!(p.response["companies"][149]["name"], "C149");
+    assert_eq!(p.response["totalFound"], 150);
+}
