@@ -387,6 +387,8 @@ impl Store {
 
     /// Stores page `page` (0-based) of a search: the request as sent, the answer, the
     /// purchase that paid for it. A page stored before is replaced unless it was fetched later.
+    /// With a `purchase`, the answer is not written again: it is that purchase's response
+    /// (which [`Store::pages`] and [`Store::searches`] read through `purchase_id`).
     ///
     /// # Errors
     /// [`StoreError::NoSuchSearch`] / [`StoreError::NoSuchPurchase`] when `search` /
@@ -401,7 +403,12 @@ impl Store {
         at: DateTime<Utc>,
     ) -> Result<()> {
         let request = clean_json(request)?;
-        let response = clean_json(response)?;
+        // A page bought by a purchase is not kept twice: its answer is the purchase's (an
+        // empty `response` means "see purchase_id"; a 1,000-company page is about 8 MB).
+        let response = match purchase {
+            Some(_) => String::new(),
+            None => clean_json(response)?,
+        };
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
@@ -443,9 +450,12 @@ impl Store {
         let mut st = self.conn.prepare_cached(
             "SELECT s.id, s.endpoint, s.body, s.target, s.first_run_at, s.last_run_at,
                (SELECT count(*) FROM pages p WHERE p.search_id = s.id),
-               (SELECT CASE WHEN json_valid(p.response) THEN json_extract(p.response, '$.total') END
-                  FROM pages p WHERE p.search_id = s.id
-                  ORDER BY p.fetched_at DESC, p.page DESC LIMIT 1)
+               (SELECT CASE WHEN json_valid(r.response) THEN json_extract(r.response, '$.total') END
+                  FROM (SELECT p.fetched_at, p.page, CASE WHEN p.response = '' THEN pu.response
+                          ELSE p.response END AS response
+                        FROM pages p LEFT JOIN purchases pu ON pu.id = p.purchase_id
+                        WHERE p.search_id = s.id) r
+                  ORDER BY r.fetched_at DESC, r.page DESC LIMIT 1)
              FROM searches s ORDER BY s.last_run_at DESC, s.id DESC LIMIT ?1",
         )?;
         let rows = st.query_map([sql_limit(limit)], |r| {
@@ -492,8 +502,11 @@ impl Store {
     /// [`StoreError::Sqlite`].
     pub fn pages(&self, search: SearchId) -> Result<Vec<StoredPage>> {
         let mut st = self.conn.prepare_cached(
-            "SELECT page, request, response, purchase_id, fetched_at FROM pages
-             WHERE search_id = ?1 ORDER BY page",
+            "SELECT p.page, p.request,
+               CASE WHEN p.response = '' THEN coalesce(pu.response, '') ELSE p.response END,
+               p.purchase_id, p.fetched_at
+             FROM pages p LEFT JOIN purchases pu ON pu.id = p.purchase_id
+             WHERE p.search_id = ?1 ORDER BY p.page",
         )?;
         let rows = st.query_map([search.0], |r| {
             Ok((

@@ -92,13 +92,21 @@ fn fill(store: &mut Store) -> PurchaseId {
             t(1),
         )
         .unwrap();
+    // The page's answer is its purchase's: stored once, read back through the purchase.
+    let page = buy(
+        store,
+        Endpoint::SearchCompaniesV3,
+        json!({"companies": [], "total": 42}),
+        &Entities::default(),
+        t(1),
+    );
     store
         .record_page(
             s,
             0,
             &json!({"size": 10}),
             &json!({"companies": [], "total": 42}),
-            Some(id),
+            Some(page),
             t(1),
         )
         .unwrap();
@@ -107,9 +115,10 @@ fn fill(store: &mut Store) -> PurchaseId {
 
 /// Checks everything `fill` put.
 fn check(store: &Store, id: PurchaseId) {
+    // Newest first: the search page's purchase (t1), then the people search (t0).
     let purchases = store.purchases(10).unwrap();
-    assert_eq!(purchases.len(), 1);
-    let p = &purchases[0];
+    assert_eq!(purchases.len(), 2);
+    let p = &purchases[1];
     assert_eq!(
         (p.id, p.endpoint.as_str(), p.target.as_str()),
         (id, "/v3/search/people", "sandbox")
@@ -217,7 +226,7 @@ fn check(store: &Store, id: PurchaseId) {
     assert_eq!(pages.len(), 1);
     assert_eq!(
         (pages[0].page, pages[0].purchase_id, pages[0].fetched_at),
-        (0, Some(id), t(1))
+        (0, Some(purchases[0].id), t(1))
     );
     assert_eq!(pages[0].response["total"], 42);
 }
