@@ -8,13 +8,14 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
-use nucleo_matcher::pattern::{AtomKind, CaseMatching, Normalization, Pattern};
-use nucleo_matcher::{Config as MatcherConfig, Matcher, Utf32Str};
 use ratatui_textarea::TextArea;
 use serde_json::Value;
 
+use super::components::picker::PickerEvent;
+pub use super::components::picker::{Picker, fuzzy_filter};
+use super::components::text::{input_text, textarea, type_key};
 use super::filter_sets::{self, FilterSet};
-use super::keymap::{Action, Keymap};
+use super::keymap::{Action, Keymap, TextAction};
 use super::msg::{
     ApiFailure, Call, Command, HistoryEntry, Msg, Outcome, PageData, Reopened, ResultRow, Slot,
     TimerId,
@@ -190,25 +191,6 @@ pub struct ListEditor {
     pub ac_state: AcState,
 }
 
-/// Picker over a closed set, narrowed by fuzzy typing.
-#[derive(Debug)]
-pub struct Picker {
-    /// Many values (lists) or one (single members).
-    pub multi: bool,
-    /// All options.
-    pub options: Vec<Opt>,
-    /// Chosen values.
-    pub chosen: Vec<Value>,
-    /// The narrowing text.
-    pub query: TextArea<'static>,
-    /// Indexes into `options` matching the query, best first.
-    pub filtered: Vec<usize>,
-    /// Highlighted position in `filtered`.
-    pub sel: usize,
-    /// The set needs `/v2/data-fields`, which has not loaded.
-    pub waiting_for_data: bool,
-}
-
 /// Editor of a range, a scalar or raw JSON.
 #[derive(Debug)]
 pub struct TextEditor {
@@ -366,43 +348,6 @@ pub struct App {
     pub dirty: bool,
     /// The user asked to quit.
     pub quit: bool,
-}
-
-fn textarea(text: &str) -> TextArea<'static> {
-    let mut t = TextArea::new(vec![text.to_string()]);
-    t.set_cursor_line_style(ratatui::style::Style::default());
-    t.move_cursor(ratatui_textarea::CursorMove::End);
-    t
-}
-
-fn input_text(t: &TextArea<'_>) -> String {
-    t.lines().join(" ")
-}
-
-/// Fuzzy-narrows `options` by `query` (nucleo), best first; all options for an empty query.
-pub fn fuzzy_filter(options: &[Opt], query: &str) -> Vec<usize> {
-    if query.trim().is_empty() {
-        return (0..options.len()).collect();
-    }
-    let mut matcher = Matcher::new(MatcherConfig::DEFAULT);
-    let pattern = Pattern::new(
-        query,
-        CaseMatching::Ignore,
-        Normalization::Smart,
-        AtomKind::Fuzzy,
-    );
-    let mut buf = Vec::new();
-    let mut scored: Vec<(u32, usize)> = options
-        .iter()
-        .enumerate()
-        .filter_map(|(i, o)| {
-            pattern
-                .score(Utf32Str::new(&o.label, &mut buf), &mut matcher)
-                .map(|s| (s, i))
-        })
-        .collect();
-    scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-    scored.into_iter().map(|(_, i)| i).collect()
 }
 
 /// The most the form's request can spend, per pool, from the team's price table
@@ -1166,16 +1111,8 @@ impl App {
                         _ => None,
                     })
                     .collect();
-                let filtered = (0..options.len()).collect();
-                self.popups.push(Popup::Find(Picker {
-                    multi: false,
-                    options,
-                    chosen: vec![],
-                    query: textarea(""),
-                    filtered,
-                    sel: 0,
-                    waiting_for_data: false,
-                }));
+                self.popups
+                    .push(Popup::Find(Picker::new(options, false, vec![])));
                 vec![]
             }
             Action::NextPage => self.next_page(),
@@ -1207,9 +1144,7 @@ impl App {
                     EditorBody::List(le) => {
                         le.input.insert_str(&s);
                     }
-                    EditorBody::Pick(p) => {
-                        p.query.insert_str(&s);
-                    }
+                    EditorBody::Pick(p) => p.paste(&s),
                     EditorBody::Text(t) => {
                         let f = t.focus;
                         t.inputs[f].insert_str(&s);
@@ -1218,9 +1153,7 @@ impl App {
                 self.dirty = true;
             }
             Some(Popup::Find(p)) => {
-                p.query.insert_str(&s);
-                p.filtered = fuzzy_filter(&p.options, &input_text(&p.query));
-                p.sel = 0;
+                p.paste(&s);
                 self.dirty = true;
             }
             Some(Popup::SaveName(t)) => {
@@ -1513,14 +1446,15 @@ impl App {
     }
 
     fn save_name_key(&mut self, k: KeyEvent) -> Vec<Command> {
+        let text = self.opts.keymap.text_action(&k);
         let Some(Popup::SaveName(t)) = self.popups.last_mut() else {
             return vec![];
         };
-        match k.code {
-            KeyCode::Esc => {
+        match text {
+            Some(TextAction::Cancel) => {
                 self.popups.pop();
             }
-            KeyCode::Enter => {
+            Some(TextAction::Submit) => {
                 let name = input_text(t).trim().to_string();
                 if !filter_sets::valid_name(&name) {
                     self.set_status(
@@ -1729,15 +1663,9 @@ impl App {
                     _ => vec![],
                 };
                 let options = set.options(&self.data_fields);
-                let filtered = (0..options.len()).collect();
                 EditorBody::Pick(Picker {
-                    multi,
                     waiting_for_data: set.needs_data_fields() && options.is_empty(),
-                    options,
-                    chosen,
-                    query: textarea(""),
-                    filtered,
-                    sel: 0,
+                    ..Picker::new(options, multi, chosen)
                 })
             }
             LeafKind::List(src) => EditorBody::List(ListEditor {
@@ -1802,10 +1730,8 @@ impl App {
                 ) = (&mut ed.body, ed.leaf.kind)
                 && pk.waiting_for_data
             {
-                pk.options = set.options(df);
+                pk.set_options(set.options(df));
                 pk.waiting_for_data = pk.options.is_empty();
-                pk.filtered = fuzzy_filter(&pk.options, &input_text(&pk.query));
-                pk.sel = 0;
             }
         }
     }
@@ -1818,26 +1744,27 @@ impl App {
     }
 
     fn editor_key(&mut self, k: KeyEvent) -> Vec<Command> {
+        let text = self.opts.keymap.text_action(&k);
         let Some(Popup::Editor(ed)) = self.popups.last_mut() else {
             return vec![];
         };
         let leaf = ed.leaf;
         let kind = schema::tab_of(self.endpoint);
         match &mut ed.body {
-            EditorBody::List(le) => match k.code {
-                KeyCode::Esc => return self.close_editor(),
-                KeyCode::Up => {
+            EditorBody::List(le) => match text {
+                Some(TextAction::Cancel) => return self.close_editor(),
+                Some(TextAction::Up) => {
                     le.sel = match le.sel {
                         Some(0) | None => None,
                         Some(i) => Some(i - 1),
                     }
                 }
-                KeyCode::Down => {
+                Some(TextAction::Down) => {
                     if !le.suggestions.is_empty() {
                         le.sel = Some(le.sel.map_or(0, |i| (i + 1).min(le.suggestions.len() - 1)));
                     }
                 }
-                KeyCode::Enter => {
+                Some(TextAction::Submit) => {
                     let text = input_text(&le.input).trim().to_string();
                     let item = match le.sel.and_then(|i| le.suggestions.get(i)) {
                         Some((_, v)) => Some(v.clone()),
@@ -1858,41 +1785,23 @@ impl App {
                     self.write_list(leaf, items);
                     return vec![Command::Abort(Slot::Autocomplete)];
                 }
-                KeyCode::Backspace if input_text(&le.input).is_empty() => {
+                Some(TextAction::RemoveLast) if input_text(&le.input).is_empty() => {
                     le.items.pop();
                     let items = le.items.clone();
                     self.write_list(leaf, items);
                 }
+                Some(TextAction::PageUp | TextAction::PageDown) => {}
                 _ => {
-                    let before = input_text(&le.input);
-                    le.input.input(k);
-                    let after = input_text(&le.input);
-                    if before != after {
+                    if let Some(after) = type_key(&mut le.input, k) {
                         return self.typed(after, kind);
                     }
                 }
             },
-            EditorBody::Pick(p) => match k.code {
-                KeyCode::Esc => return self.close_editor(),
-                KeyCode::Up => p.sel = p.sel.saturating_sub(1),
-                KeyCode::Down => p.sel = (p.sel + 1).min(p.filtered.len().saturating_sub(1)),
-                KeyCode::PageUp => p.sel = p.sel.saturating_sub(10),
-                KeyCode::PageDown => p.sel = (p.sel + 10).min(p.filtered.len().saturating_sub(1)),
-                KeyCode::Enter => {
-                    let Some(opt) = p
-                        .filtered
-                        .get(p.sel)
-                        .and_then(|&i| p.options.get(i))
-                        .cloned()
-                    else {
-                        return vec![];
-                    };
+            EditorBody::Pick(p) => match p.handle(k, text) {
+                PickerEvent::Cancelled => return self.close_editor(),
+                PickerEvent::Picked(opt) => {
                     if p.multi {
-                        if let Some(pos) = p.chosen.iter().position(|v| *v == opt.value) {
-                            p.chosen.remove(pos);
-                        } else {
-                            p.chosen.push(opt.value);
-                        }
+                        p.toggle(opt.value);
                         let items = p.chosen.clone();
                         self.write_list(leaf, items);
                     } else {
@@ -1900,26 +1809,19 @@ impl App {
                         self.popups.pop();
                     }
                 }
-                _ => {
-                    let before = input_text(&p.query);
-                    p.query.input(k);
-                    let after = input_text(&p.query);
-                    if before != after {
-                        p.filtered = fuzzy_filter(&p.options, &after);
-                        p.sel = 0;
-                    }
-                }
+                PickerEvent::Changed | PickerEvent::Nothing => {}
             },
-            EditorBody::Text(t) => match k.code {
-                KeyCode::Esc => {
+            EditorBody::Text(t) => match text {
+                Some(TextAction::Cancel) => {
                     self.popups.pop();
                 }
-                KeyCode::Tab | KeyCode::BackTab | KeyCode::Up | KeyCode::Down
-                    if t.inputs.len() > 1 =>
-                {
-                    t.focus = 1 - t.focus
-                }
-                KeyCode::Enter => {
+                Some(
+                    TextAction::NextField
+                    | TextAction::PrevField
+                    | TextAction::Up
+                    | TextAction::Down,
+                ) if t.inputs.len() > 1 => t.focus = 1 - t.focus,
+                Some(TextAction::Submit) => {
                     let texts: Vec<String> = t.inputs.iter().map(input_text).collect();
                     match parse_text_editor(leaf.kind, &texts) {
                         Ok(Some(v)) => {
@@ -1944,23 +1846,17 @@ impl App {
     }
 
     fn find_key(&mut self, k: KeyEvent) -> Vec<Command> {
+        let text = self.opts.keymap.text_action(&k);
         let Some(Popup::Find(p)) = self.popups.last_mut() else {
             return vec![];
         };
-        match k.code {
-            KeyCode::Esc => {
+        match p.handle(k, text) {
+            PickerEvent::Cancelled => {
                 self.popups.pop();
             }
-            KeyCode::Up => p.sel = p.sel.saturating_sub(1),
-            KeyCode::Down => p.sel = (p.sel + 1).min(p.filtered.len().saturating_sub(1)),
-            KeyCode::Enter => {
-                let row = p
-                    .filtered
-                    .get(p.sel)
-                    .and_then(|&i| p.options.get(i))
-                    .and_then(|o| o.value.as_u64());
+            PickerEvent::Picked(opt) => {
                 self.popups.pop();
-                if let Some(row) = row {
+                if let Some(row) = opt.value.as_u64() {
                     self.form_sel = row as usize;
                     self.focus = Pane::Filters;
                     if let Some(FormRow::Leaf(leaf)) = self.form_rows().get(row as usize) {
@@ -1968,15 +1864,7 @@ impl App {
                     }
                 }
             }
-            _ => {
-                let before = input_text(&p.query);
-                p.query.input(k);
-                let after = input_text(&p.query);
-                if before != after {
-                    p.filtered = fuzzy_filter(&p.options, &after);
-                    p.sel = 0;
-                }
-            }
+            PickerEvent::Changed | PickerEvent::Nothing => {}
         }
         vec![]
     }

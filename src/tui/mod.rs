@@ -9,6 +9,7 @@ use crate::core::config::Settings;
 
 pub mod app;
 pub mod backend;
+pub mod components;
 pub mod filter_sets;
 pub mod keymap;
 pub mod msg;

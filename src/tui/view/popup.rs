@@ -175,32 +175,8 @@ pub fn draw(f: &mut Frame<'_>, area: Rect, areas: &Areas, app: &App) {
                     Constraint::Length(1),
                 ])
                 .areas(inner);
-                let [prompt, field] =
-                    Layout::horizontal([Constraint::Length(2), Constraint::Min(1)]).areas(input);
-                f.render_widget(Span::styled("/ ", Style::default().fg(Color::Cyan)), prompt);
-                f.render_widget(&p.query, field);
-                let h = list.height as usize;
-                let offset = super::filters::follow(0, p.sel, h);
-                let lines: Vec<Line> = p
-                    .filtered
-                    .iter()
-                    .enumerate()
-                    .skip(offset)
-                    .take(h)
-                    .map(|(pos, &i)| {
-                        let l = Line::from(format!(" {}", p.options[i].label));
-                        if pos == p.sel {
-                            l.style(
-                                Style::default()
-                                    .bg(Color::Rgb(40, 60, 90))
-                                    .add_modifier(Modifier::BOLD),
-                            )
-                        } else {
-                            l
-                        }
-                    })
-                    .collect();
-                f.render_widget(Paragraph::new(lines), list);
+                p.draw_query(f, input);
+                p.draw_list(f, list, false, None);
                 f.render_widget(
                     Line::from(dim("type to narrow · Enter edits · Esc closes")),
                     hint,
@@ -342,15 +318,9 @@ fn help(f: &mut Frame<'_>, area: Rect, app: &App) {
         " In a text field every printable key is text:",
         Style::default().add_modifier(Modifier::BOLD),
     )));
-    let pairs = [
-        ("Enter", "add the item / pick the suggestion / apply"),
-        ("↑ ↓", "move in suggestions or options"),
-        ("Backspace", "on an empty field removes the last item"),
-        ("Tab", "from ↔ to in ranges"),
-        ("Esc", "leave the field"),
-    ];
+    let pairs = app.opts.keymap.text_help();
     for ch in pairs.chunks(2) {
-        let mut spans = cell(ch[0].0, ch[0].1);
+        let mut spans = cell(&ch[0].0, ch[0].1);
         if let Some((k, d)) = ch.get(1) {
             spans.extend(cell(k, d));
         }
@@ -477,48 +447,16 @@ fn editor(f: &mut Frame<'_>, area: Rect, areas: &Areas, app: &App, ed: &crate::t
                 Constraint::Length(1),
             ])
             .areas(inner);
-            let [prompt, field] =
-                Layout::horizontal([Constraint::Length(2), Constraint::Min(1)]).areas(input);
-            f.render_widget(Span::styled("/ ", Style::default().fg(Color::Cyan)), prompt);
-            f.render_widget(&p.query, field);
-            let h = list.height as usize;
-            let offset = super::filters::follow(0, p.sel, h);
-            let mut lines: Vec<Line> = p
-                .filtered
-                .iter()
-                .enumerate()
-                .skip(offset)
-                .take(h)
-                .map(|(pos, &i)| {
-                    let o = &p.options[i];
-                    let mark = if p.chosen.contains(&o.value) {
-                        "[x] "
-                    } else {
-                        "[ ] "
-                    };
-                    let l = Line::from(format!("{mark}{}", sanitize(&o.label)));
-                    if pos == p.sel {
-                        l.style(
-                            Style::default()
-                                .bg(Color::Rgb(40, 60, 90))
-                                .add_modifier(Modifier::BOLD),
-                        )
-                    } else {
-                        l
-                    }
-                })
-                .collect();
-            if lines.is_empty() {
-                lines.push(Line::from(dim(if p.waiting_for_data {
-                    match &app.data_fields_state {
-                        Some(Err(e)) => format!("reference data unavailable: {}", sanitize(e)),
-                        _ => "loading /v2/data-fields…".to_string(),
-                    }
-                } else {
-                    "nothing matches".to_string()
-                })));
-            }
-            f.render_widget(Paragraph::new(lines), list);
+            p.draw_query(f, input);
+            let empty = Line::from(dim(if p.waiting_for_data {
+                match &app.data_fields_state {
+                    Some(Err(e)) => format!("reference data unavailable: {}", sanitize(e)),
+                    _ => "loading /v2/data-fields…".to_string(),
+                }
+            } else {
+                "nothing matches".to_string()
+            }));
+            p.draw_list(f, list, true, Some(empty));
             let hint = if p.multi {
                 format!(
                     "{} chosen · {} of {} shown · Enter toggles · Esc done",
