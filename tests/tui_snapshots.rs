@@ -380,7 +380,7 @@ fn snapshot_save_and_open_popups() {
         app.update(ch(c));
     }
     app.update(key(KeyCode::Enter));
-    assert_eq!(app.set_name.as_deref(), Some("my set"));
+    assert_eq!(app.sets.name.as_deref(), Some("my set"));
     app.body = json!({});
     app.update(ctrl('o'));
     let mut t = Terminal::new(TestBackend::new(120, 34)).unwrap();

@@ -11,10 +11,15 @@ use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use ratatui_textarea::TextArea;
 use serde_json::Value;
 
+use super::components::help;
+pub use super::components::history::{HistoryEffect, HistoryPopup};
 use super::components::picker::PickerEvent;
 pub use super::components::picker::{Picker, fuzzy_filter};
+pub use super::components::sets::{FilterSets, OpenSets, OpenSetsEffect, SaveName, SaveNameEffect};
+pub use super::components::spend_gate::PendingSearch;
+use super::components::spend_gate::{self, Answer};
 use super::components::text::{input_text, textarea, type_key};
-use super::filter_sets::{self, FilterSet};
+use super::filter_sets::FilterSet;
 use super::keymap::{Action, Keymap, TextAction};
 use super::msg::{
     ApiFailure, Call, Command, HistoryEntry, Msg, Outcome, PageData, Reopened, ResultRow, Slot,
@@ -222,19 +227,6 @@ pub struct Editor {
     pub body: EditorBody,
 }
 
-/// A search waiting for confirmation (already checked as the client will check it).
-#[derive(Debug, Clone, PartialEq)]
-pub struct PendingSearch {
-    /// The request of the page to fetch (its endpoint says the tab).
-    pub request: SearchRequest,
-    /// `true` for a next page of the current search, `false` for a new search.
-    pub next_page: bool,
-    /// Estimated cost in credits (all pools).
-    pub estimate: f64,
-    /// Estimated cost per pool.
-    pub cost: Cost,
-}
-
 /// Popups, drawn over the panes; the top one gets the keys.
 #[derive(Debug)]
 pub enum Popup {
@@ -247,29 +239,13 @@ pub enum Popup {
     /// The member editor.
     Editor(Box<Editor>),
     /// Name for saving the filter set.
-    SaveName(TextArea<'static>),
+    SaveName(SaveName),
     /// Jump to a filter member by fuzzy name; the value of each option is its form row.
     Find(Picker),
     /// Saved sets: open or delete.
-    OpenSet {
-        /// Names of the saved sets.
-        names: Vec<String>,
-        /// Highlighted.
-        sel: usize,
-    },
+    OpenSet(OpenSets),
     /// Past searches from the store: reopen one at no cost.
     History(HistoryPopup),
-}
-
-/// The history popup's state.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct HistoryPopup {
-    /// The stored searches, most recent first; `None` while they load.
-    pub entries: Option<Vec<HistoryEntry>>,
-    /// Highlighted entry.
-    pub sel: usize,
-    /// Why the history could not be read.
-    pub error: Option<String>,
 }
 
 /// A call refused with a per-minute 429, waiting to be sent again.
@@ -337,8 +313,8 @@ pub struct App {
     pub last_error: Option<String>,
     /// Open popups, last on top.
     pub popups: Vec<Popup>,
-    /// Name of the filter set last opened or saved.
-    pub set_name: Option<String>,
+    /// Saved filter sets: where they live and which one is open.
+    pub sets: FilterSets,
     /// Why the form's request cannot be sent as it is ([`request::build_search`] on
     /// [`App::request_body`]), updated on every edit; empty when it can.
     pub form_problems: Vec<ValidationError>,
@@ -357,11 +333,6 @@ pub struct App {
 /// run is estimated again from its typed request ([`SearchRequest::estimate`]).
 pub fn estimate_cost(endpoint: Endpoint, body: &Value) -> Cost {
     cost::DEFAULT_PRICES.charge_for(endpoint, &cost::max_quantities(endpoint, body))
-}
-
-/// The total of a cost over the pools, in credits (compared with the threshold).
-fn total_credits(c: Cost) -> f64 {
-    c.standard + c.email + c.phone
 }
 
 /// The problems of a request in one line: the first one, and how many more.
@@ -392,6 +363,7 @@ impl App {
     /// A new explorer on `endpoint` with an empty form.
     pub fn new(opts: AppOptions) -> App {
         App {
+            sets: FilterSets::new(opts.filters_dir.clone()),
             opts,
             focus: Pane::Filters,
             endpoint: Endpoint::SearchCompaniesV3,
@@ -410,7 +382,6 @@ impl App {
             status: None,
             last_error: None,
             popups: Vec::new(),
-            set_name: None,
             form_problems: Vec::new(),
             gens: HashMap::new(),
             timer_gens: HashMap::new(),
@@ -433,14 +404,8 @@ impl App {
     /// Opens a filter set file given on the command line; errors go to an error popup and
     /// nothing is opened.
     pub fn open_file(&mut self, path: &std::path::Path) {
-        match filter_sets::load(path) {
-            Ok(set) => {
-                let name = path
-                    .file_stem()
-                    .and_then(|s| s.to_str())
-                    .map(str::to_string);
-                self.apply_set(set, name);
-            }
+        match self.sets.open_path(path) {
+            Ok((set, name)) => self.apply_set(set, name),
             Err(e) => self.error_popup(format!("Could not open the filter set: {e}")),
         }
     }
@@ -448,7 +413,6 @@ impl App {
     fn apply_set(&mut self, set: FilterSet, name: Option<String>) {
         self.endpoint = set.endpoint;
         self.body = set.body;
-        self.set_name = name.clone();
         self.form_sel = 1;
         self.set_status(
             &format!("Opened filter set {}", name.unwrap_or_default()),
@@ -870,15 +834,13 @@ impl App {
             }
             (Slot::History, Ok(Outcome::History(entries))) => {
                 if let Some(Popup::History(h)) = self.popups.last_mut() {
-                    h.sel = 0;
-                    h.entries = Some(entries);
-                    h.error = None;
+                    h.loaded(Ok(entries));
                 }
                 vec![]
             }
             (Slot::History, Err(e)) => {
                 if let Some(Popup::History(h)) = self.popups.last_mut() {
-                    h.error = Some(e.message.clone());
+                    h.loaded(Err(e.message));
                 }
                 vec![]
             }
@@ -1029,16 +991,13 @@ impl App {
         if let Some(p) = self.popups.last() {
             return match p {
                 Popup::Help | Popup::Error(_) => {
-                    if matches!(
-                        action,
-                        Action::Close | Action::Enter | Action::Help | Action::Quit
-                    ) {
+                    if help::closes(action) {
                         self.popups.pop();
                     }
                     vec![]
                 }
                 Popup::Confirm(_) => self.confirm_key(Some(action), k),
-                Popup::OpenSet { .. } => self.open_set_key(action),
+                Popup::OpenSet(_) => self.open_set_key(action),
                 Popup::History(_) => self.history_key(action),
                 _ => vec![],
             };
@@ -1081,12 +1040,13 @@ impl App {
             Action::Save => self.save(false),
             Action::SaveAs => self.save(true),
             Action::Open => {
-                match filter_sets::list(&self.opts.filters_dir) {
+                match self.sets.list() {
                     Ok(names) if names.is_empty() => {
-                        return self.info("No saved filter sets yet (Ctrl-s saves one).");
+                        let save = self.opts.keymap.keys_of(Action::Save);
+                        return self.info(&format!("No saved filter sets yet ({save} saves one)."));
                     }
-                    Ok(names) => self.popups.push(Popup::OpenSet { names, sel: 0 }),
-                    Err(e) => self.error_popup(e.to_string()),
+                    Ok(names) => self.popups.push(Popup::OpenSet(OpenSets::new(names))),
+                    Err(e) => self.error_popup(e),
                 }
                 vec![]
             }
@@ -1157,7 +1117,7 @@ impl App {
                 self.dirty = true;
             }
             Some(Popup::SaveName(t)) => {
-                t.insert_str(&s);
+                t.input.insert_str(&s);
                 self.dirty = true;
             }
             _ => {}
@@ -1306,37 +1266,33 @@ impl App {
     }
 
     fn confirm_key(&mut self, action: Option<Action>, k: KeyEvent) -> Vec<Command> {
-        let yes = action == Some(Action::Enter)
-            || matches!(k.code, KeyCode::Char('y') | KeyCode::Char('Y'));
-        let no = action == Some(Action::Close)
-            || matches!(k.code, KeyCode::Char('n') | KeyCode::Char('N'));
-        if yes {
-            if let Some(Popup::Confirm(p)) = self.popups.pop() {
-                return self.start_search(p);
+        match spend_gate::answer(action, &k) {
+            Answer::Yes => {
+                if let Some(Popup::Confirm(p)) = self.popups.pop() {
+                    return self.start_search(p);
+                }
             }
-        } else if no {
-            self.popups.pop();
-            return self.info("Cancelled; nothing was spent.");
+            Answer::No => {
+                self.popups.pop();
+                return self.info("Cancelled; nothing was spent.");
+            }
+            Answer::Undecided => {}
         }
         vec![]
     }
 
     fn open_set_key(&mut self, action: Action) -> Vec<Command> {
-        let Some(Popup::OpenSet { names, sel }) = self.popups.last_mut() else {
+        let Some(Popup::OpenSet(o)) = self.popups.last_mut() else {
             return vec![];
         };
-        match action {
-            Action::Up => *sel = sel.saturating_sub(1),
-            Action::Down => *sel = (*sel + 1).min(names.len().saturating_sub(1)),
-            Action::Close => {
+        match o.handle(action) {
+            OpenSetsEffect::Nothing => {}
+            OpenSetsEffect::Closed => {
                 self.popups.pop();
             }
-            Action::Enter => {
-                let name = names[*sel].clone();
+            OpenSetsEffect::Open(name) => {
                 self.popups.pop();
-                match filter_sets::path_of(&self.opts.filters_dir, &name)
-                    .and_then(|p| filter_sets::load(&p))
-                {
+                match self.sets.open(&name) {
                     Ok(set) => {
                         self.apply_set(set, Some(name));
                         self.focus = Pane::Filters;
@@ -1345,24 +1301,15 @@ impl App {
                     Err(e) => self.error_popup(format!("Could not open the filter set: {e}")),
                 }
             }
-            Action::Clear => {
-                let name = names[*sel].clone();
-                match filter_sets::delete(&self.opts.filters_dir, &name) {
-                    Ok(()) => {
-                        names.remove(*sel);
-                        *sel = (*sel).min(names.len().saturating_sub(1));
-                        if names.is_empty() {
-                            self.popups.pop();
-                        }
-                        if self.set_name.as_deref() == Some(name.as_str()) {
-                            self.set_name = None;
-                        }
-                        return self.info(&format!("Deleted filter set {name}"));
+            OpenSetsEffect::Delete(name) => match self.sets.delete(&name) {
+                Ok(()) => {
+                    if o.remove(&name) {
+                        self.popups.pop();
                     }
-                    Err(e) => self.error_popup(e.to_string()),
+                    return self.info(&format!("Deleted filter set {name}"));
                 }
-            }
-            _ => {}
+                Err(e) => self.error_popup(e),
+            },
         }
         vec![]
     }
@@ -1371,29 +1318,18 @@ impl App {
         let Some(Popup::History(h)) = self.popups.last_mut() else {
             return vec![];
         };
-        let n = h.entries.as_ref().map_or(0, Vec::len);
-        match action {
-            Action::Up => h.sel = h.sel.saturating_sub(1),
-            Action::Down => h.sel = (h.sel + 1).min(n.saturating_sub(1)),
-            Action::PageUp => h.sel = h.sel.saturating_sub(10),
-            Action::PageDown => h.sel = (h.sel + 10).min(n.saturating_sub(1)),
-            Action::Top => h.sel = 0,
-            Action::Bottom => h.sel = n.saturating_sub(1),
-            Action::Close | Action::History | Action::Quit => {
+        match h.handle(action) {
+            HistoryEffect::Nothing => vec![],
+            HistoryEffect::Closed => {
                 self.popups.pop();
                 self.bump(Slot::History);
-                return vec![Command::Abort(Slot::History)];
+                vec![Command::Abort(Slot::History)]
             }
-            Action::Enter => {
-                let Some(entry) = h.entries.as_ref().and_then(|e| e.get(h.sel)).cloned() else {
-                    return vec![];
-                };
+            HistoryEffect::Reopen(entry) => {
                 self.popups.pop();
-                return self.reopen(&entry);
+                self.reopen(&entry)
             }
-            _ => {}
         }
-        vec![]
     }
 
     /// Reads a stored search back into its tab (free; off the UI loop). Whatever ran in that
@@ -1415,14 +1351,14 @@ impl App {
     }
 
     fn save(&mut self, ask: bool) -> Vec<Command> {
-        match (&self.set_name, ask) {
+        match (&self.sets.name, ask) {
             (Some(name), false) => {
                 let name = name.clone();
                 self.save_as(&name)
             }
             (name, _) => {
-                self.popups
-                    .push(Popup::SaveName(textarea(name.as_deref().unwrap_or(""))));
+                let prompt = SaveName::new(name.as_deref().unwrap_or(""));
+                self.popups.push(Popup::SaveName(prompt));
                 vec![]
             }
         }
@@ -1433,11 +1369,8 @@ impl App {
             endpoint: self.endpoint,
             body: self.body.clone(),
         };
-        match filter_sets::save(&self.opts.filters_dir, name, &set) {
-            Ok(_) => {
-                self.set_name = Some(name.to_string());
-                self.info(&format!("Saved filter set {name}"))
-            }
+        match self.sets.save(name, &set) {
+            Ok(()) => self.info(&format!("Saved filter set {name}")),
             Err(e) => {
                 self.error_popup(format!("Could not save: {e}"));
                 vec![]
@@ -1447,32 +1380,24 @@ impl App {
 
     fn save_name_key(&mut self, k: KeyEvent) -> Vec<Command> {
         let text = self.opts.keymap.text_action(&k);
-        let Some(Popup::SaveName(t)) = self.popups.last_mut() else {
+        let Some(Popup::SaveName(prompt)) = self.popups.last_mut() else {
             return vec![];
         };
-        match text {
-            Some(TextAction::Cancel) => {
+        match prompt.handle(k, text) {
+            SaveNameEffect::Nothing => vec![],
+            SaveNameEffect::Cancelled => {
                 self.popups.pop();
+                vec![]
             }
-            Some(TextAction::Submit) => {
-                let name = input_text(t).trim().to_string();
-                if !filter_sets::valid_name(&name) {
-                    self.set_status(
-                        &format!(
-                            "{name:?} is not a usable name (letters, digits, space, '-', '_', '.')"
-                        ),
-                        StatusKind::Error,
-                    );
-                    return vec![];
-                }
+            SaveNameEffect::Invalid(why) => {
+                self.set_status(&why, StatusKind::Error);
+                vec![]
+            }
+            SaveNameEffect::Save(name) => {
                 self.popups.pop();
-                return self.save_as(&name);
-            }
-            _ => {
-                t.input(k);
+                self.save_as(&name)
             }
         }
-        vec![]
     }
 
     // ---------------------------------------------------------------- searches
@@ -1509,14 +1434,8 @@ impl App {
     /// Asks for confirmation above the threshold, else starts the search. `request` has passed
     /// the client's checks.
     fn gate(&mut self, request: SearchRequest, next_page: bool) -> Vec<Command> {
-        let cost = request.estimate();
-        let p = PendingSearch {
-            request,
-            next_page,
-            estimate: total_credits(cost),
-            cost,
-        };
-        if p.estimate > self.opts.confirm_above {
+        let p = PendingSearch::new(request, next_page);
+        if p.needs_confirmation(self.opts.confirm_above) {
             self.popups.push(Popup::Confirm(p));
             vec![]
         } else {

@@ -107,7 +107,7 @@ fn draw_header(f: &mut Frame<'_>, area: Rect, app: &App) {
         app.endpoint.path(),
         Style::default().fg(Color::Green),
     ));
-    if let Some(n) = &app.set_name {
+    if let Some(n) = &app.sets.name {
         spans.push(Span::raw("  set: "));
         spans.push(Span::styled(
             n.clone(),

@@ -8,7 +8,7 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 
 use crate::core::sanitize::sanitize;
 use crate::tui::app::{AcState, App, EditorBody, Popup, autocomplete_cost, fmt_credits};
-use crate::tui::keymap::Action;
+use crate::tui::components;
 use crate::tui::schema::{self, LeafKind};
 
 use super::Areas;
@@ -37,132 +37,18 @@ fn dim(s: impl Into<String>) -> Span<'static> {
 
 /// Draws every open popup, bottom first.
 pub fn draw(f: &mut Frame<'_>, area: Rect, areas: &Areas, app: &App) {
+    let keys = &app.opts.keymap;
     for p in &app.popups {
         match p {
-            Popup::Help => help(f, area, app),
+            Popup::Help => components::help::draw_help(f, area, keys),
             Popup::Confirm(p) => {
-                let r = centered(area, 64, 8);
-                f.render_widget(Clear, r);
-                let noun = if p.request.subject() == crate::tui::schema::Kind::Companies {
-                    "companies"
-                } else {
-                    "people"
-                };
-                let lines = vec![
-                    Line::from(format!(
-                        "{} {noun} via {}",
-                        if p.next_page {
-                            "Next page of"
-                        } else {
-                            "Search"
-                        },
-                        p.request.endpoint().path()
-                    )),
-                    Line::from(vec![
-                        Span::raw("may cost up to "),
-                        Span::styled(
-                            p.cost.to_string(),
-                            Style::default()
-                                .fg(Color::Yellow)
-                                .add_modifier(Modifier::BOLD),
-                        ),
-                        Span::raw(format!(
-                            " (asks above {}).",
-                            fmt_credits(app.opts.confirm_above)
-                        )),
-                    ]),
-                    Line::from(""),
-                    Line::from(vec![
-                        Span::styled("Enter/y", Style::default().add_modifier(Modifier::BOLD)),
-                        Span::raw(" run it   "),
-                        Span::styled("Esc/n", Style::default().add_modifier(Modifier::BOLD)),
-                        Span::raw(" cancel"),
-                    ]),
-                ];
-                f.render_widget(
-                    Paragraph::new(lines)
-                        .block(frame(" Confirm spending ", Color::Yellow))
-                        .wrap(Wrap { trim: true }),
-                    r,
-                );
+                components::spend_gate::draw(f, area, p, app.opts.confirm_above, keys)
             }
-            Popup::Error(text) => {
-                let r = centered(area, 70, 9);
-                f.render_widget(Clear, r);
-                let lines = vec![
-                    Line::from(sanitize(text)),
-                    Line::from(""),
-                    Line::from(dim("Esc or Enter closes")),
-                ];
-                f.render_widget(
-                    Paragraph::new(lines)
-                        .block(frame(" Error ", Color::Red))
-                        .wrap(Wrap { trim: true }),
-                    r,
-                );
-            }
-            Popup::SaveName(t) => {
-                let r = centered(area, 56, 5);
-                f.render_widget(Clear, r);
-                let block = frame(" Save filter set as ", Color::Cyan);
-                let inner = block.inner(r);
-                f.render_widget(block, r);
-                let [input, hint] =
-                    Layout::vertical([Constraint::Length(1), Constraint::Length(1)]).areas(inner);
-                f.render_widget(t, input);
-                f.render_widget(
-                    Line::from(dim(format!(
-                        "Enter saves to {}/NAME.json · Esc cancels",
-                        app.opts.filters_dir.display()
-                    ))),
-                    hint,
-                );
-            }
-            Popup::OpenSet { names, sel } => {
-                let h = (names.len() as u16 + 3)
-                    .min(area.height.saturating_sub(2))
-                    .max(5);
-                let r = centered(area, 50, h);
-                f.render_widget(Clear, r);
-                let block = frame(" Filter sets ", Color::Cyan);
-                let inner = block.inner(r);
-                f.render_widget(block, r);
-                let [list, hint] =
-                    Layout::vertical([Constraint::Min(1), Constraint::Length(1)]).areas(inner);
-                let visible = list.height as usize;
-                let offset = super::filters::follow(0, *sel, visible);
-                let lines: Vec<Line> = names
-                    .iter()
-                    .enumerate()
-                    .skip(offset)
-                    .take(visible)
-                    .map(|(i, n)| {
-                        let l = Line::from(format!(" {n}"));
-                        if i == *sel {
-                            l.style(
-                                Style::default()
-                                    .bg(Color::Rgb(40, 60, 90))
-                                    .add_modifier(Modifier::BOLD),
-                            )
-                        } else {
-                            l
-                        }
-                    })
-                    .collect();
-                f.render_widget(Paragraph::new(lines), list);
-                let k = &app.opts.keymap;
-                f.render_widget(
-                    Line::from(dim(format!(
-                        "{} open · {} delete · {} close",
-                        k.keys_of(Action::Enter),
-                        k.keys_of(Action::Clear),
-                        k.keys_of(Action::Close)
-                    ))),
-                    hint,
-                );
-            }
+            Popup::Error(text) => components::help::draw_error(f, area, text, keys),
+            Popup::SaveName(prompt) => prompt.draw(f, area, &app.sets.dir, keys),
+            Popup::OpenSet(o) => o.draw(f, area, keys),
             Popup::Editor(ed) => editor(f, area, areas, app, ed),
-            Popup::History(h) => history(f, area, app, h),
+            Popup::History(h) => h.draw(f, area, keys),
             Popup::Find(p) => {
                 let r = centered(area, 60, 18);
                 f.render_widget(Clear, r);
@@ -184,159 +70,6 @@ pub fn draw(f: &mut Frame<'_>, area: Rect, areas: &Areas, app: &App) {
             }
         }
     }
-}
-
-/// Cuts `s` to `w` columns (by characters), with `…` when cut.
-fn fit(s: &str, w: usize) -> String {
-    if s.chars().count() <= w {
-        return s.to_string();
-    }
-    let mut out: String = s.chars().take(w.saturating_sub(1)).collect();
-    out.push('…');
-    out
-}
-
-fn history(f: &mut Frame<'_>, area: Rect, app: &App, h: &crate::tui::app::HistoryPopup) {
-    let n = h.entries.as_ref().map_or(1, |e| e.len().max(1)) as u16;
-    let r = centered(area, 110, (n + 4).clamp(6, area.height.saturating_sub(2)));
-    f.render_widget(Clear, r);
-    let block = frame(
-        " Search history (stored; reopening costs nothing) ",
-        Color::Cyan,
-    );
-    let inner = block.inner(r);
-    f.render_widget(block, r);
-    let [head, list_area, hint] = Layout::vertical([
-        Constraint::Length(1),
-        Constraint::Min(1),
-        Constraint::Length(1),
-    ])
-    .areas(inner);
-    // Columns: endpoint 13, pages 6, total 8, age 12, the rest the filters.
-    let w = inner.width as usize;
-    let filters_w = w.saturating_sub(13 + 6 + 8 + 12 + 5).max(10);
-    let row = |ep: &str, filters: &str, pages: &str, total: &str, age: &str| {
-        format!(
-            " {:<13}{:<filters_w$} {:>6} {:>8} {:>12}",
-            fit(ep, 13),
-            fit(filters, filters_w),
-            pages,
-            total,
-            fit(age, 12)
-        )
-    };
-    f.render_widget(
-        Line::from(Span::styled(
-            row("endpoint", "filters", "pages", "total", "last run"),
-            Style::default()
-                .fg(Color::Blue)
-                .add_modifier(Modifier::BOLD),
-        )),
-        head,
-    );
-    let lines: Vec<Line> = match (&h.entries, &h.error) {
-        (_, Some(e)) => vec![Line::from(Span::styled(
-            format!(" The history could not be read: {}", sanitize(e)),
-            Style::default().fg(Color::Red),
-        ))],
-        (None, None) => vec![Line::from(dim(" reading the store…"))],
-        (Some(entries), None) if entries.is_empty() => vec![Line::from(dim(format!(
-            " No searches stored yet: a search run with {} is kept here.",
-            app.opts.keymap.keys_of(Action::Search)
-        )))],
-        (Some(entries), None) => {
-            let visible = (list_area.height as usize).max(1);
-            let offset = super::filters::follow(0, h.sel, visible);
-            entries
-                .iter()
-                .enumerate()
-                .skip(offset)
-                .take(visible)
-                .map(|(i, e)| {
-                    let ep = schema::label(e.endpoint);
-                    let l = Line::from(row(
-                        ep.split(" (").next().unwrap_or(ep),
-                        &sanitize(&e.summary),
-                        &e.pages.to_string(),
-                        &e.total.map_or("?".to_string(), |t| t.to_string()),
-                        &crate::core::spend::describe_age(e.age),
-                    ));
-                    if i == h.sel {
-                        l.style(
-                            Style::default()
-                                .bg(Color::Rgb(40, 60, 90))
-                                .add_modifier(Modifier::BOLD),
-                        )
-                    } else {
-                        l
-                    }
-                })
-                .collect()
-        }
-    };
-    f.render_widget(Paragraph::new(lines), list_area);
-    let k = &app.opts.keymap;
-    f.render_widget(
-        Line::from(dim(format!(
-            " {} reopen (from the store, no cost) · {} more pages are paid · {} close",
-            k.keys_of(Action::Enter),
-            k.keys_of(Action::NextPage),
-            k.keys_of(Action::Close)
-        ))),
-        hint,
-    );
-}
-
-fn help(f: &mut Frame<'_>, area: Rect, app: &App) {
-    let entries = app.opts.keymap.help();
-    let key_style = Style::default()
-        .fg(Color::Cyan)
-        .add_modifier(Modifier::BOLD);
-    // Each of the two columns: 14 for the keys, the rest for the description.
-    let r_width = area.width.min(116);
-    let desc_w = (r_width.saturating_sub(2) / 2).saturating_sub(15) as usize;
-    let cell = |keys: &str, d: &str| -> Vec<Span<'static>> {
-        let d: String = d.chars().take(desc_w).collect();
-        vec![
-            Span::styled(format!(" {keys:<13}"), key_style),
-            Span::raw(format!("{d:<desc_w$} ")),
-        ]
-    };
-    // Two columns of bindings.
-    let half = entries.len().div_ceil(2);
-    let mut lines: Vec<Line> = (0..half)
-        .map(|i| {
-            let mut spans = cell(&entries[i].0, entries[i].1);
-            if let Some((k, d)) = entries.get(i + half) {
-                spans.extend(cell(k, d));
-            }
-            Line::from(spans)
-        })
-        .collect();
-    lines.push(Line::from(""));
-    lines.push(Line::from(Span::styled(
-        " In a text field every printable key is text:",
-        Style::default().add_modifier(Modifier::BOLD),
-    )));
-    let pairs = app.opts.keymap.text_help();
-    for ch in pairs.chunks(2) {
-        let mut spans = cell(&ch[0].0, ch[0].1);
-        if let Some((k, d)) = ch.get(1) {
-            spans.extend(cell(k, d));
-        }
-        lines.push(Line::from(spans));
-    }
-    lines.push(Line::from(dim(format!(
-        " Autocomplete costs {} credit per lookup and runs after a short pause in typing.",
-        fmt_credits(autocomplete_cost())
-    ))));
-    lines.push(Line::from(dim(
-        " Bindings can be changed in the [keys] table of config.toml.",
-    )));
-    let h = (lines.len() as u16 + 2).min(area.height);
-    let r = centered(area, 116, h);
-    f.render_widget(Clear, r);
-    f.render_widget(Paragraph::new(lines).block(frame(" Keys ", Color::Cyan)), r);
 }
 
 fn editor(f: &mut Frame<'_>, area: Rect, areas: &Areas, app: &App, ed: &crate::tui::app::Editor) {
