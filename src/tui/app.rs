@@ -8,9 +8,12 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
-use ratatui_textarea::TextArea;
 use serde_json::Value;
 
+pub use super::components::editor::{
+    AcState, Editor, EditorBody, EditorEffect, ListEditor, TextEditor, parse_city,
+    parse_text_editor,
+};
 use super::components::help;
 pub use super::components::history::{HistoryEffect, HistoryPopup};
 use super::components::picker::PickerEvent;
@@ -18,14 +21,13 @@ pub use super::components::picker::{Picker, fuzzy_filter};
 pub use super::components::sets::{FilterSets, OpenSets, OpenSetsEffect, SaveName, SaveNameEffect};
 pub use super::components::spend_gate::PendingSearch;
 use super::components::spend_gate::{self, Answer};
-use super::components::text::{input_text, textarea, type_key};
 use super::filter_sets::FilterSet;
-use super::keymap::{Action, Keymap, TextAction};
+use super::keymap::{Action, Keymap};
 use super::msg::{
     ApiFailure, Call, Command, HistoryEntry, Msg, Outcome, PageData, Reopened, ResultRow, Slot,
     TimerId,
 };
-use super::schema::{self, AcKind, DataFields, Kind, Leaf, LeafKind, Opt, SEARCHES, Source};
+use super::schema::{self, DataFields, Kind, Leaf, Opt, SEARCHES};
 use crate::api::client::Endpoint;
 use crate::api::cost::{self, Cost};
 use crate::api::error::ApiError;
@@ -162,69 +164,6 @@ impl SearchState {
         let age = self.stored_age.filter(|_| page.stored)?;
         Some(format!("from store, {}", describe_age(age)))
     }
-}
-
-/// State of an autocomplete lookup in the editor.
-#[derive(Debug, Clone, PartialEq)]
-pub enum AcState {
-    /// Nothing asked.
-    Idle,
-    /// Waiting for the typing pause.
-    Waiting,
-    /// A lookup is on its way.
-    Loading,
-    /// Suggestions shown.
-    Ready,
-    /// The lookup failed.
-    Failed(String),
-}
-
-/// Editor of a list of free or autocompleted items.
-#[derive(Debug)]
-pub struct ListEditor {
-    /// The items (also written to the body on every change).
-    pub items: Vec<Value>,
-    /// The text being typed.
-    pub input: TextArea<'static>,
-    /// Autocomplete endpoint, if any.
-    pub ac: Option<AcKind>,
-    /// Suggestions `(label, value)` of the current text.
-    pub suggestions: Vec<(String, Value)>,
-    /// Highlighted suggestion.
-    pub sel: Option<usize>,
-    /// Autocomplete state.
-    pub ac_state: AcState,
-}
-
-/// Editor of a range, a scalar or raw JSON.
-#[derive(Debug)]
-pub struct TextEditor {
-    /// One input (scalar, JSON) or two (range from, to).
-    pub inputs: Vec<TextArea<'static>>,
-    /// Focused input.
-    pub focus: usize,
-    /// Why the last Enter was refused.
-    pub error: Option<String>,
-}
-
-/// The editor of one member.
-#[derive(Debug)]
-pub enum EditorBody {
-    /// Free / autocompleted list.
-    List(ListEditor),
-    /// Closed set.
-    Pick(Picker),
-    /// Range / scalar / JSON.
-    Text(TextEditor),
-}
-
-/// The member editor popup.
-#[derive(Debug)]
-pub struct Editor {
-    /// The member.
-    pub leaf: &'static Leaf,
-    /// Its editor.
-    pub body: EditorBody,
 }
 
 /// Popups, drawn over the panes; the top one gets the keys.
@@ -823,12 +762,8 @@ impl App {
                 vec![]
             }
             (Slot::Autocomplete, Ok(Outcome::Suggestions { list, .. })) => {
-                if let Some(Popup::Editor(ed)) = self.popups.last_mut()
-                    && let EditorBody::List(le) = &mut ed.body
-                {
-                    le.suggestions = list;
-                    le.sel = None;
-                    le.ac_state = AcState::Ready;
+                if let Some(Popup::Editor(ed)) = self.popups.last_mut() {
+                    ed.show_suggestions(list);
                 }
                 vec![]
             }
@@ -845,10 +780,8 @@ impl App {
                 vec![]
             }
             (Slot::Autocomplete, Err(e)) => {
-                if let Some(Popup::Editor(ed)) = self.popups.last_mut()
-                    && let EditorBody::List(le) = &mut ed.body
-                {
-                    le.ac_state = AcState::Failed(e.message.clone());
+                if let Some(Popup::Editor(ed)) = self.popups.last_mut() {
+                    ed.lookup_failed(&e.message);
                 }
                 self.set_status(
                     &format!("Autocomplete failed: {}", e.message),
@@ -1100,16 +1033,7 @@ impl App {
         let s = crate::core::sanitize::sanitize(s);
         match self.popups.last_mut() {
             Some(Popup::Editor(ed)) => {
-                match &mut ed.body {
-                    EditorBody::List(le) => {
-                        le.input.insert_str(&s);
-                    }
-                    EditorBody::Pick(p) => p.paste(&s),
-                    EditorBody::Text(t) => {
-                        let f = t.focus;
-                        t.inputs[f].insert_str(&s);
-                    }
-                }
+                ed.paste(&s);
                 self.dirty = true;
             }
             Some(Popup::Find(p)) => {
@@ -1572,85 +1496,14 @@ impl App {
     // ---------------------------------------------------------------- editor
 
     fn open_editor(&mut self, leaf: &'static Leaf) {
-        let cur = schema::get(&self.body, leaf.path).cloned();
-        let body = match leaf.kind {
-            LeafKind::List(Source::Closed(set)) | LeafKind::One(set) => {
-                let multi = matches!(leaf.kind, LeafKind::List(_));
-                let chosen = match &cur {
-                    Some(Value::Array(a)) => a.clone(),
-                    Some(v) if !v.is_null() => vec![v.clone()],
-                    _ => vec![],
-                };
-                let options = set.options(&self.data_fields);
-                EditorBody::Pick(Picker {
-                    waiting_for_data: set.needs_data_fields() && options.is_empty(),
-                    ..Picker::new(options, multi, chosen)
-                })
-            }
-            LeafKind::List(src) => EditorBody::List(ListEditor {
-                items: match &cur {
-                    Some(Value::Array(a)) => a.clone(),
-                    _ => vec![],
-                },
-                input: textarea(""),
-                ac: match src {
-                    Source::Ac(k) => Some(k),
-                    _ => None,
-                },
-                suggestions: vec![],
-                sel: None,
-                ac_state: AcState::Idle,
-            }),
-            LeafKind::Range(_) => {
-                let end = |k: &str| {
-                    cur.as_ref()
-                        .and_then(|v| v.get(k))
-                        .filter(|v| !v.is_null())
-                        .map(schema::fmt_item)
-                        .unwrap_or_default()
-                };
-                EditorBody::Text(TextEditor {
-                    inputs: vec![textarea(&end("from")), textarea(&end("to"))],
-                    focus: 0,
-                    error: None,
-                })
-            }
-            LeafKind::Scalar(_) => {
-                let t = cur
-                    .as_ref()
-                    .map(|v| schema::fmt_value(leaf.kind, v))
-                    .unwrap_or_default();
-                EditorBody::Text(TextEditor {
-                    inputs: vec![textarea(&t)],
-                    focus: 0,
-                    error: None,
-                })
-            }
-            LeafKind::Json => {
-                let t = cur.as_ref().map(|v| v.to_string()).unwrap_or_default();
-                EditorBody::Text(TextEditor {
-                    inputs: vec![textarea(&t)],
-                    focus: 0,
-                    error: None,
-                })
-            }
-        };
-        self.popups
-            .push(Popup::Editor(Box::new(Editor { leaf, body })));
+        let editor = Editor::open(leaf, schema::get(&self.body, leaf.path), &self.data_fields);
+        self.popups.push(Popup::Editor(Box::new(editor)));
     }
 
     fn refresh_picker(&mut self) {
-        let df = &self.data_fields;
         for p in &mut self.popups {
-            if let Popup::Editor(ed) = p
-                && let (
-                    EditorBody::Pick(pk),
-                    LeafKind::List(Source::Closed(set)) | LeafKind::One(set),
-                ) = (&mut ed.body, ed.leaf.kind)
-                && pk.waiting_for_data
-            {
-                pk.set_options(set.options(df));
-                pk.waiting_for_data = pk.options.is_empty();
+            if let Popup::Editor(ed) = p {
+                ed.refresh_options(&self.data_fields);
             }
         }
     }
@@ -1668,100 +1521,36 @@ impl App {
             return vec![];
         };
         let leaf = ed.leaf;
-        let kind = schema::tab_of(self.endpoint);
-        match &mut ed.body {
-            EditorBody::List(le) => match text {
-                Some(TextAction::Cancel) => return self.close_editor(),
-                Some(TextAction::Up) => {
-                    le.sel = match le.sel {
-                        Some(0) | None => None,
-                        Some(i) => Some(i - 1),
-                    }
+        match ed.handle(k, text) {
+            EditorEffect::Nothing => vec![],
+            EditorEffect::Write(v) => {
+                self.write_member(leaf, v);
+                vec![]
+            }
+            EditorEffect::WriteAndClose(v) => {
+                self.write_member(leaf, v);
+                self.popups.pop();
+                vec![]
+            }
+            EditorEffect::Added(v) => {
+                self.write_member(leaf, v);
+                vec![Command::Abort(Slot::Autocomplete)]
+            }
+            EditorEffect::Close => {
+                self.popups.pop();
+                vec![]
+            }
+            EditorEffect::CloseLookup => self.close_editor(),
+            EditorEffect::Typed { lookup } => {
+                // Any lookup still on its way is for older text.
+                let mut cmds = vec![Command::Abort(Slot::Autocomplete)];
+                self.bump(Slot::Autocomplete);
+                if lookup {
+                    cmds.push(self.timer(TimerId::Debounce, DEBOUNCE));
                 }
-                Some(TextAction::Down) => {
-                    if !le.suggestions.is_empty() {
-                        le.sel = Some(le.sel.map_or(0, |i| (i + 1).min(le.suggestions.len() - 1)));
-                    }
-                }
-                Some(TextAction::Submit) => {
-                    let text = input_text(&le.input).trim().to_string();
-                    let item = match le.sel.and_then(|i| le.suggestions.get(i)) {
-                        Some((_, v)) => Some(v.clone()),
-                        None if text.is_empty() => return self.close_editor(),
-                        None if le.ac == Some(AcKind::Locations) => Some(parse_city(&text)),
-                        None => Some(Value::String(text)),
-                    };
-                    if let Some(item) = item
-                        && !le.items.contains(&item)
-                    {
-                        le.items.push(item);
-                    }
-                    le.input = textarea("");
-                    le.suggestions.clear();
-                    le.sel = None;
-                    le.ac_state = AcState::Idle;
-                    let items = le.items.clone();
-                    self.write_list(leaf, items);
-                    return vec![Command::Abort(Slot::Autocomplete)];
-                }
-                Some(TextAction::RemoveLast) if input_text(&le.input).is_empty() => {
-                    le.items.pop();
-                    let items = le.items.clone();
-                    self.write_list(leaf, items);
-                }
-                Some(TextAction::PageUp | TextAction::PageDown) => {}
-                _ => {
-                    if let Some(after) = type_key(&mut le.input, k) {
-                        return self.typed(after, kind);
-                    }
-                }
-            },
-            EditorBody::Pick(p) => match p.handle(k, text) {
-                PickerEvent::Cancelled => return self.close_editor(),
-                PickerEvent::Picked(opt) => {
-                    if p.multi {
-                        p.toggle(opt.value);
-                        let items = p.chosen.clone();
-                        self.write_list(leaf, items);
-                    } else {
-                        schema::set(&mut self.body, leaf.path, opt.value);
-                        self.popups.pop();
-                    }
-                }
-                PickerEvent::Changed | PickerEvent::Nothing => {}
-            },
-            EditorBody::Text(t) => match text {
-                Some(TextAction::Cancel) => {
-                    self.popups.pop();
-                }
-                Some(
-                    TextAction::NextField
-                    | TextAction::PrevField
-                    | TextAction::Up
-                    | TextAction::Down,
-                ) if t.inputs.len() > 1 => t.focus = 1 - t.focus,
-                Some(TextAction::Submit) => {
-                    let texts: Vec<String> = t.inputs.iter().map(input_text).collect();
-                    match parse_text_editor(leaf.kind, &texts) {
-                        Ok(Some(v)) => {
-                            schema::set(&mut self.body, leaf.path, v);
-                            self.popups.pop();
-                        }
-                        Ok(None) => {
-                            schema::remove(&mut self.body, leaf.path);
-                            self.popups.pop();
-                        }
-                        Err(e) => t.error = Some(e),
-                    }
-                }
-                _ => {
-                    let f = t.focus;
-                    t.inputs[f].input(k);
-                    t.error = None;
-                }
-            },
+                cmds
+            }
         }
-        vec![]
     }
 
     fn find_key(&mut self, k: KeyEvent) -> Vec<Command> {
@@ -1788,62 +1577,24 @@ impl App {
         vec![]
     }
 
-    fn write_list(&mut self, leaf: &Leaf, items: Vec<Value>) {
-        if items.is_empty() {
-            schema::remove(&mut self.body, leaf.path);
-        } else {
-            schema::set(&mut self.body, leaf.path, Value::Array(items));
+    /// Sets the member `leaf` of the form to `value`, or removes it (`None`).
+    fn write_member(&mut self, leaf: &Leaf, value: Option<Value>) {
+        match value {
+            Some(v) => schema::set(&mut self.body, leaf.path, v),
+            None => schema::remove(&mut self.body, leaf.path),
         }
     }
 
-    /// The text of an autocompleted field changed: cancel the older lookup, wait for a pause.
-    fn typed(&mut self, text: String, _kind: Kind) -> Vec<Command> {
-        let mut cmds = vec![Command::Abort(Slot::Autocomplete)];
-        // Any answer still on its way is now stale.
-        self.bump(Slot::Autocomplete);
-        let Some(Popup::Editor(ed)) = self.popups.last_mut() else {
-            return cmds;
-        };
-        let EditorBody::List(le) = &mut ed.body else {
-            return cmds;
-        };
-        le.sel = None;
-        if le.ac.is_none() {
-            return cmds;
-        }
-        if text.trim().chars().count() < 2 {
-            le.suggestions.clear();
-            le.ac_state = AcState::Idle;
-            return cmds;
-        }
-        le.ac_state = AcState::Waiting;
-        cmds.push(self.timer(TimerId::Debounce, DEBOUNCE));
-        cmds
-    }
-
+    /// The typing pause is over: look the editor's text up.
     fn start_autocomplete(&mut self) -> Vec<Command> {
         let kind = self.tab();
         let Some(Popup::Editor(ed)) = self.popups.last_mut() else {
             return vec![];
         };
-        let EditorBody::List(le) = &mut ed.body else {
-            return vec![];
-        };
-        let Some(ac) = le.ac else { return vec![] };
-        let q = input_text(&le.input).trim().to_string();
-        if q.chars().count() < 2 {
-            return vec![];
-        }
         self.dirty = true;
-        match request::build_autocomplete(ac.endpoint(), &q, kind) {
-            Ok(req) => {
-                le.ac_state = AcState::Loading;
-                vec![self.call(Slot::Autocomplete, Call::Autocomplete(req))]
-            }
-            Err(problems) => {
-                le.ac_state = AcState::Failed(format!("not sent: {}", problems_text(&problems)));
-                vec![]
-            }
+        match ed.start_lookup(kind) {
+            Some(req) => vec![self.call(Slot::Autocomplete, Call::Autocomplete(req))],
+            None => vec![],
         }
     }
 }
@@ -1865,56 +1616,5 @@ fn capitalize(s: &str) -> String {
     match c.next() {
         Some(f) => f.to_uppercase().chain(c).collect(),
         None => String::new(),
-    }
-}
-
-/// `"Berlin, de"` → `{"city": "Berlin", "country": "de"}`; without a comma the country is empty.
-pub fn parse_city(s: &str) -> Value {
-    let (city, cc) = match s.rsplit_once(',') {
-        Some((c, cc)) => (c.trim(), cc.trim().to_lowercase()),
-        None => (s.trim(), String::new()),
-    };
-    serde_json::json!({ "city": city, "country": cc })
-}
-
-/// Parses the inputs of a range/scalar/JSON editor into the member value; `Ok(None)` clears it.
-pub fn parse_text_editor(kind: LeafKind, texts: &[String]) -> Result<Option<Value>, String> {
-    match kind {
-        LeafKind::Range(num) => {
-            let from = schema::parse_num(num, texts.first().map(String::as_str).unwrap_or(""))?;
-            let to = schema::parse_num(num, texts.get(1).map(String::as_str).unwrap_or(""))?;
-            if let (Some(a), Some(b)) = (
-                from.as_ref().and_then(Value::as_f64),
-                to.as_ref().and_then(Value::as_f64),
-            ) && a > b
-            {
-                return Err("from is greater than to".into());
-            }
-            let mut o = serde_json::Map::new();
-            if let Some(f) = from {
-                o.insert("from".into(), f);
-            }
-            if let Some(t) = to {
-                o.insert("to".into(), t);
-            }
-            Ok(if o.is_empty() {
-                None
-            } else {
-                Some(Value::Object(o))
-            })
-        }
-        LeafKind::Scalar(num) => {
-            schema::parse_num(num, texts.first().map(String::as_str).unwrap_or(""))
-        }
-        LeafKind::Json => {
-            let t = texts.first().map(|s| s.trim()).unwrap_or("");
-            if t.is_empty() {
-                return Ok(None);
-            }
-            serde_json::from_str::<Value>(t)
-                .map(Some)
-                .map_err(|e| format!("not JSON: {e}"))
-        }
-        _ => Err("not a text member".into()),
     }
 }

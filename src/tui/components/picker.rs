@@ -6,15 +6,16 @@ use nucleo_matcher::pattern::{AtomKind, CaseMatching, Normalization, Pattern};
 use nucleo_matcher::{Config as MatcherConfig, Matcher, Utf32Str};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
-use ratatui::style::{Color, Modifier, Style};
+use ratatui::style::{Color, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::Paragraph;
+use ratatui::widgets::{Clear, Paragraph};
 use ratatui_textarea::TextArea;
 use serde_json::Value;
 
 use super::text::{input_text, textarea, type_key};
+use super::widgets::{centered, dim, frame, selected};
 use crate::core::sanitize::sanitize;
-use crate::tui::keymap::TextAction;
+use crate::tui::keymap::{Keymap, TextAction};
 use crate::tui::schema::Opt;
 
 /// Rows a page key moves.
@@ -189,11 +190,7 @@ impl Picker {
                 };
                 let l = Line::from(format!("{mark}{}", sanitize(&o.label)));
                 if pos == self.sel {
-                    l.style(
-                        Style::default()
-                            .bg(Color::Rgb(40, 60, 90))
-                            .add_modifier(Modifier::BOLD),
-                    )
+                    l.style(selected())
                 } else {
                     l
                 }
@@ -205,5 +202,30 @@ impl Picker {
             lines.push(e);
         }
         f.render_widget(Paragraph::new(lines), area);
+    }
+
+    /// Draws the picker as the "Find a filter member" popup centred in `area`.
+    pub fn draw_find(&self, f: &mut Frame<'_>, area: Rect, keys: &Keymap) {
+        let r = centered(area, 60, 18);
+        f.render_widget(Clear, r);
+        let block = frame(" Find a filter member ", Color::Cyan);
+        let inner = block.inner(r);
+        f.render_widget(block, r);
+        let [input, list, hint] = Layout::vertical([
+            Constraint::Length(1),
+            Constraint::Min(1),
+            Constraint::Length(1),
+        ])
+        .areas(inner);
+        self.draw_query(f, input);
+        self.draw_list(f, list, false, None);
+        f.render_widget(
+            Line::from(dim(format!(
+                "type to narrow · {} edits · {} closes",
+                keys.text_keys_of(TextAction::Submit),
+                keys.text_keys_of(TextAction::Cancel)
+            ))),
+            hint,
+        );
     }
 }
