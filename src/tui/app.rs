@@ -2,7 +2,6 @@
 //! [`App::update`], which consumes one [`Msg`] and returns the [`Command`]s the loop must run
 //! (spawn a call, abort one, set a timer, quit, suspend). It never awaits and never does I/O
 //! except reading and writing filter-set files.
-use std::cell::Cell;
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -10,39 +9,38 @@ use std::time::Duration;
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use serde_json::Value;
 
+use super::components::details::{Details, DetailsEffect};
 pub use super::components::editor::{
     AcState, Editor, EditorBody, EditorEffect, ListEditor, TextEditor, parse_city,
     parse_text_editor,
 };
+pub use super::components::form::{DEFAULT_SIZE, Form, FormEffect, FormRow, estimate_cost};
 use super::components::help;
 pub use super::components::history::{HistoryEffect, HistoryPopup};
 use super::components::picker::PickerEvent;
 pub use super::components::picker::{Picker, fuzzy_filter};
+pub use super::components::results::{Page, Results, ResultsEffect, SearchState};
 pub use super::components::sets::{FilterSets, OpenSets, OpenSetsEffect, SaveName, SaveNameEffect};
 pub use super::components::spend_gate::PendingSearch;
 use super::components::spend_gate::{self, Answer};
 use super::filter_sets::FilterSet;
 use super::keymap::{Action, Keymap};
 use super::msg::{
-    ApiFailure, Call, Command, HistoryEntry, Msg, Outcome, PageData, Reopened, ResultRow, Slot,
-    TimerId,
+    ApiFailure, Call, Command, HistoryEntry, Msg, Outcome, PageData, Reopened, Slot, TimerId,
 };
-use super::schema::{self, DataFields, Kind, Leaf, Opt, SEARCHES};
+use super::schema::{self, DataFields, Kind, Leaf, Opt};
 use crate::api::client::Endpoint;
-use crate::api::cost::{self, Cost};
+use crate::api::cost;
 use crate::api::error::ApiError;
 use crate::api::types::ValidationError;
 use crate::core::gauge::{Gauge, Refresh};
 use crate::core::request::{self, SearchRequest};
 use crate::core::spend::describe_age;
-use crate::store::SearchId;
 
 /// Autocomplete debounce: a lookup starts this long after the last keystroke.
 pub const DEBOUNCE: Duration = Duration::from_millis(120);
 /// Info messages disappear from the status line after this long.
 pub const STATUS_TTL: Duration = Duration::from_secs(6);
-/// Page size used when the form has no `size`.
-pub const DEFAULT_SIZE: i64 = 25;
 /// Wait before retrying a 429 that came without `Retry-After`.
 pub const DEFAULT_RETRY_AFTER: Duration = Duration::from_secs(10);
 /// How the status line starts during a 429 countdown.
@@ -81,89 +79,6 @@ pub struct Status {
     pub text: String,
     /// Its kind.
     pub kind: StatusKind,
-}
-
-/// One line of the filter form.
-#[derive(Debug, Clone, PartialEq)]
-pub enum FormRow {
-    /// The endpoint chooser.
-    Endpoint,
-    /// "run the search".
-    Run,
-    /// A group heading (not selectable).
-    Header(&'static str),
-    /// An editable member (the full list of the endpoint's members).
-    Leaf(&'static Leaf),
-    /// A filled member, repeated in the "set" summary at the top.
-    Set(&'static Leaf),
-    /// A member set in the body that this endpoint does not accept.
-    Extra(Vec<String>, Value),
-}
-
-/// One fetched page.
-#[derive(Debug, Clone, Default)]
-pub struct Page {
-    /// Its rows.
-    pub rows: Vec<ResultRow>,
-    /// Cursor for the page after it.
-    pub next: Option<String>,
-    /// Read back from the store (no cost), not bought now.
-    pub stored: bool,
-}
-
-/// The search shown in a results tab.
-#[derive(Debug, Default)]
-pub struct SearchState {
-    /// The request of the first page (without `searchAfter`); `None` before the first search.
-    pub request: Option<SearchRequest>,
-    /// Pages fetched so far (kept; `n`/`p` move between them).
-    pub pages: Vec<Page>,
-    /// Index of the shown page.
-    pub page: usize,
-    /// `total` of the last response.
-    pub total: Option<u64>,
-    /// A page is on its way.
-    pub loading: bool,
-    /// Selected row within the shown page.
-    pub sel: usize,
-    /// First visible row (kept by the view to follow the selection).
-    pub offset: Cell<usize>,
-    /// Why the last request failed.
-    pub error: Option<String>,
-    /// Notes of the last response (unknown lookalike domains...).
-    pub notes: Vec<String>,
-    /// The history row the pages are stored under.
-    pub search_id: Option<SearchId>,
-    /// For a search reopened from the store: the age of its stored pages (as of reopening).
-    pub stored_age: Option<chrono::Duration>,
-}
-
-impl SearchState {
-    /// Rows of the shown page.
-    pub fn rows(&self) -> &[ResultRow] {
-        self.pages
-            .get(self.page)
-            .map(|p| p.rows.as_slice())
-            .unwrap_or(&[])
-    }
-    /// 1-based index of the first row of the shown page among all results.
-    pub fn first_index(&self) -> usize {
-        self.pages[..self.page.min(self.pages.len())]
-            .iter()
-            .map(|p| p.rows.len())
-            .sum::<usize>()
-            + 1
-    }
-    /// The selected record.
-    pub fn selected(&self) -> Option<&ResultRow> {
-        self.rows().get(self.sel)
-    }
-    /// `"from store, 3 days old"` when the shown page was read back from the store.
-    pub fn stored_label(&self) -> Option<String> {
-        let page = self.pages.get(self.page)?;
-        let age = self.stored_age.filter(|_| page.stored)?;
-        Some(format!("from store, {}", describe_age(age)))
-    }
 }
 
 /// Popups, drawn over the panes; the top one gets the keys.
@@ -219,24 +134,16 @@ pub struct App {
     pub opts: AppOptions,
     /// Focused pane.
     pub focus: Pane,
-    /// The selected search endpoint; its kind is the shown results tab.
-    pub endpoint: Endpoint,
-    /// The form: the request body being built.
-    pub body: Value,
-    /// Selected form row.
-    pub form_sel: usize,
-    /// First visible form row (kept by the view).
-    pub form_offset: Cell<usize>,
+    /// The filter form: endpoint, request body, selection, problems.
+    pub form: Form,
     /// Reference data for pickers.
     pub data_fields: DataFields,
     /// Data-fields load state: `None` loading, `Some(Ok)` loaded, `Some(Err)` failed.
     pub data_fields_state: Option<Result<(), String>>,
-    /// Results of the companies tab.
-    pub companies: SearchState,
-    /// Results of the people tab.
-    pub people: SearchState,
-    /// Details scroll offset (lines).
-    pub details_scroll: u16,
+    /// The results of both tabs.
+    pub results: Results,
+    /// The details pane.
+    pub details: Details,
     /// The credit gauge: the last balance less the charges of every answer since (dropped
     /// ones too); a pool the balance left out is unknown.
     pub gauge: Gauge,
@@ -254,24 +161,12 @@ pub struct App {
     pub popups: Vec<Popup>,
     /// Saved filter sets: where they live and which one is open.
     pub sets: FilterSets,
-    /// Why the form's request cannot be sent as it is ([`request::build_search`] on
-    /// [`App::request_body`]), updated on every edit; empty when it can.
-    pub form_problems: Vec<ValidationError>,
     gens: HashMap<Slot, u64>,
     timer_gens: HashMap<TimerId, u64>,
     /// Something changed since the last draw.
     pub dirty: bool,
     /// The user asked to quit.
     pub quit: bool,
-}
-
-/// The most the form's request can spend, per pool, from the team's price table
-/// (`crate::api::cost`, NOTES.md): v3 searches and v2 company search 0.2 per result; v2
-/// people search 3 per person with lookalike domains, 1 without; `size` results assumed.
-/// Read from the body so that it shows while the form is still being filled; a search that is
-/// run is estimated again from its typed request ([`SearchRequest::estimate`]).
-pub fn estimate_cost(endpoint: Endpoint, body: &Value) -> Cost {
-    cost::DEFAULT_PRICES.charge_for(endpoint, &cost::max_quantities(endpoint, body))
 }
 
 /// The problems of a request in one line: the first one, and how many more.
@@ -305,15 +200,11 @@ impl App {
             sets: FilterSets::new(opts.filters_dir.clone()),
             opts,
             focus: Pane::Filters,
-            endpoint: Endpoint::SearchCompaniesV3,
-            body: serde_json::json!({ "size": DEFAULT_SIZE }),
-            form_sel: 1,
-            form_offset: Cell::new(0),
+            form: Form::new(),
             data_fields: DataFields::default(),
             data_fields_state: None,
-            companies: SearchState::default(),
-            people: SearchState::default(),
-            details_scroll: 0,
+            results: Results::default(),
+            details: Details::default(),
             gauge: Gauge::new(),
             balance_loading: false,
             rate_waits: HashMap::new(),
@@ -321,7 +212,6 @@ impl App {
             status: None,
             last_error: None,
             popups: Vec::new(),
-            form_problems: Vec::new(),
             gens: HashMap::new(),
             timer_gens: HashMap::new(),
             dirty: true,
@@ -350,9 +240,9 @@ impl App {
     }
 
     fn apply_set(&mut self, set: FilterSet, name: Option<String>) {
-        self.endpoint = set.endpoint;
-        self.body = set.body;
-        self.form_sel = 1;
+        self.form.endpoint = set.endpoint;
+        self.form.body = set.body;
+        self.form.sel = 1;
         self.set_status(
             &format!("Opened filter set {}", name.unwrap_or_default()),
             StatusKind::Info,
@@ -361,22 +251,16 @@ impl App {
 
     /// The search of a tab.
     pub fn search(&self, kind: Kind) -> &SearchState {
-        match kind {
-            Kind::Companies => &self.companies,
-            Kind::People => &self.people,
-        }
+        self.results.get(kind)
     }
 
     fn search_mut(&mut self, kind: Kind) -> &mut SearchState {
-        match kind {
-            Kind::Companies => &mut self.companies,
-            Kind::People => &mut self.people,
-        }
+        self.results.get_mut(kind)
     }
 
     /// The shown tab.
     pub fn tab(&self) -> Kind {
-        schema::tab_of(self.endpoint)
+        self.form.kind()
     }
 
     /// The current generation of a slot.
@@ -433,77 +317,17 @@ impl App {
 
     /// Rows of the filter form for the current endpoint.
     pub fn form_rows(&self) -> Vec<FormRow> {
-        let mut rows = vec![FormRow::Endpoint, FormRow::Run];
-        let leaves = schema::leaves(self.endpoint);
-        // Filled members first, compactly, so they are seen (and cleared) at a glance.
-        let filled: Vec<&'static Leaf> = leaves
-            .iter()
-            .copied()
-            .filter(|l| l.path != ["size"] && schema::is_filled(schema::get(&self.body, l.path)))
-            .collect();
-        if !filled.is_empty() {
-            rows.push(FormRow::Header("set"));
-            rows.extend(filled.into_iter().map(FormRow::Set));
-        }
-        let extras = schema::extras(&self.body, self.endpoint);
-        if !extras.is_empty() {
-            rows.push(FormRow::Header("not used by this endpoint"));
-            rows.extend(extras.into_iter().map(|(p, v)| FormRow::Extra(p, v)));
-        }
-        let mut block = "-";
-        for leaf in leaves {
-            if leaf.block() != block {
-                block = leaf.block();
-                rows.push(FormRow::Header(if block.is_empty() {
-                    "request"
-                } else {
-                    block
-                }));
-            }
-            rows.push(FormRow::Leaf(leaf));
-        }
-        rows
-    }
-
-    /// Number of members set in the form (the endpoint's and the extra ones).
-    pub fn filled_count(&self) -> usize {
-        self.form_rows()
-            .iter()
-            .filter(|r| matches!(r, FormRow::Set(_) | FormRow::Extra(..)))
-            .count()
-    }
-
-    /// Keeps the form selection on the same row when rows appear or vanish above it (a member
-    /// filled or cleared moves the "set" summary), unless the user moved the selection.
-    fn keep_form_selection(&mut self, before_sel: usize, before_key: Option<String>) {
-        let Some(key) = before_key else { return };
-        if self.form_sel != before_sel {
-            return;
-        }
-        let rows = self.form_rows();
-        if rows.get(self.form_sel).map(row_key).as_deref() == Some(key.as_str()) {
-            return;
-        }
-        if let Some(i) = rows.iter().position(|r| row_key(r) == key) {
-            self.form_sel = i;
-            return;
-        }
-        let mut i = self.form_sel.min(rows.len().saturating_sub(1));
-        while matches!(rows.get(i), Some(FormRow::Header(_))) && i + 1 < rows.len() {
-            i += 1;
-        }
-        self.form_sel = i;
+        self.form.rows()
     }
 
     /// Handles one message; returns what the loop must do. Sets `dirty` when the screen changed.
     pub fn update(&mut self, msg: Msg) -> Vec<Command> {
         if matches!(msg, Msg::Key(_) | Msg::Paste(_)) {
-            let sel = self.form_sel;
-            let key = self.form_rows().get(sel).map(row_key);
-            let before = (self.endpoint, self.body.clone());
+            let selection = self.form.selection();
+            let before = (self.form.endpoint, self.form.body.clone());
             let cmds = self.update_inner(msg);
-            self.keep_form_selection(sel, key);
-            if before.0 != self.endpoint || before.1 != self.body {
+            self.form.keep_selection(selection);
+            if before.0 != self.form.endpoint || before.1 != self.form.body {
                 self.check_form();
             }
             cmds
@@ -679,24 +503,20 @@ impl App {
     /// is wrong on the status line when that changed; clears its own message once the form
     /// can be sent again.
     fn check_form(&mut self) {
-        let problems = request::build_search(self.endpoint, &self.request_body())
-            .err()
-            .unwrap_or_default();
-        if problems == self.form_problems {
+        if !self.form.recheck() {
             return;
         }
         let shown = self
             .status
             .as_ref()
             .is_some_and(|s| s.text.starts_with(FORM_PROBLEM) || s.text.starts_with(NOT_SENT));
-        self.form_problems = problems;
-        if self.form_problems.is_empty() {
+        if self.form.problems.is_empty() {
             if shown {
                 self.status = None;
                 self.dirty = true;
             }
         } else {
-            let text = format!("{FORM_PROBLEM}{}", problems_text(&self.form_problems));
+            let text = format!("{FORM_PROBLEM}{}", problems_text(&self.form.problems));
             self.set_status(&text, StatusKind::Error);
         }
     }
@@ -797,7 +617,7 @@ impl App {
     }
 
     fn any_loading(&self) -> bool {
-        self.companies.loading || self.people.loading
+        self.results.companies.loading || self.results.people.loading
     }
 
     /// A balance call when the gauge says one is due for `why` (at start, on `c`, after a
@@ -834,12 +654,12 @@ impl App {
             stored_age: Some(r.age),
             ..SearchState::default()
         };
-        self.endpoint = endpoint;
-        self.body = r.body;
-        self.form_sel = self.form_sel.min(self.form_rows().len().saturating_sub(1));
+        self.form.endpoint = endpoint;
+        self.form.body = r.body;
+        self.form.sel = self.form.sel.min(self.form_rows().len().saturating_sub(1));
         self.check_form();
         self.focus = Pane::Results;
-        self.details_scroll = 0;
+        self.details.scroll = 0;
         self.info(&format!(
             "Reopened from store, {} · {n} page{} · nothing spent",
             describe_age(r.age),
@@ -865,7 +685,7 @@ impl App {
         s.offset.set(0);
         let first = s.first_index();
         let total = s.total;
-        self.details_scroll = 0;
+        self.details.scroll = 0;
         let mut used = if !page.charge.cost.is_zero() {
             format!(" · {} used", page.charge.cost)
         } else if page.credits_used > 0.0 {
@@ -953,22 +773,23 @@ impl App {
             }
             Action::Search => self.run_search(),
             Action::SwitchTab => {
-                self.endpoint = schema::with_kind(
-                    self.endpoint,
+                self.form.endpoint = schema::with_kind(
+                    self.form.endpoint,
                     match self.tab() {
                         Kind::Companies => Kind::People,
                         Kind::People => Kind::Companies,
                     },
                 );
-                self.details_scroll = 0;
+                self.details.scroll = 0;
                 vec![]
             }
             Action::ToggleVersion => {
-                self.endpoint = self
+                self.form.endpoint = self
+                    .form
                     .endpoint
                     .other_search_version()
-                    .unwrap_or(self.endpoint);
-                self.info(&format!("Search endpoint: {}", self.endpoint.path()))
+                    .unwrap_or(self.form.endpoint);
+                self.info(&format!("Search endpoint: {}", self.form.endpoint.path()))
             }
             Action::Save => self.save(false),
             Action::SaveAs => self.save(true),
@@ -1015,7 +836,7 @@ impl App {
                     s.page -= 1;
                     s.sel = 0;
                     s.offset.set(0);
-                    self.details_scroll = 0;
+                    self.details.scroll = 0;
                 }
                 vec![]
             }
@@ -1049,142 +870,34 @@ impl App {
     }
 
     fn filters_key(&mut self, action: Action) -> Vec<Command> {
-        let rows = self.form_rows();
-        let selectable = |i: usize| !matches!(rows.get(i), Some(FormRow::Header(_)) | None);
-        let step = |from: usize, down: bool, n: usize| -> usize {
-            let mut i = from;
-            for _ in 0..n {
-                let mut j = i;
-                loop {
-                    j = if down {
-                        j + 1
-                    } else {
-                        match j.checked_sub(1) {
-                            Some(j) => j,
-                            None => return i,
-                        }
-                    };
-                    if j >= rows.len() {
-                        return i;
-                    }
-                    if selectable(j) {
-                        break;
-                    }
-                }
-                i = j;
+        match self.form.handle(action, &self.opts.keymap) {
+            FormEffect::Nothing => vec![],
+            FormEffect::Run => self.run_search(),
+            FormEffect::Edit(leaf) => {
+                self.open_editor(leaf);
+                vec![]
             }
-            i
-        };
-        self.form_sel = self.form_sel.min(rows.len().saturating_sub(1));
-        match action {
-            Action::Up => self.form_sel = step(self.form_sel, false, 1),
-            Action::Down => self.form_sel = step(self.form_sel, true, 1),
-            Action::PageUp => self.form_sel = step(self.form_sel, false, 10),
-            Action::PageDown => self.form_sel = step(self.form_sel, true, 10),
-            Action::Top => self.form_sel = 0,
-            Action::Bottom => self.form_sel = step(self.form_sel, true, rows.len()),
-            Action::Left | Action::Right if rows.get(self.form_sel) == Some(&FormRow::Endpoint) => {
-                let n = SEARCHES.len();
-                let i = SEARCHES
-                    .iter()
-                    .position(|e| *e == self.endpoint)
-                    .unwrap_or(0);
-                self.endpoint = SEARCHES[(i + if action == Action::Right { 1 } else { n - 1 }) % n];
-            }
-            Action::Enter => match rows.get(self.form_sel) {
-                Some(FormRow::Endpoint) => {
-                    let i = SEARCHES
-                        .iter()
-                        .position(|e| *e == self.endpoint)
-                        .unwrap_or(0);
-                    self.endpoint = SEARCHES[(i + 1) % SEARCHES.len()];
-                }
-                Some(FormRow::Run) => return self.run_search(),
-                Some(FormRow::Leaf(leaf) | FormRow::Set(leaf)) => self.open_editor(leaf),
-                Some(FormRow::Extra(p, _)) => {
-                    return self.info(&format!(
-                        "{} is not part of {}; x clears it",
-                        p.join("."),
-                        self.endpoint.path()
-                    ));
-                }
-                _ => {}
-            },
-            Action::Clear => match rows.get(self.form_sel) {
-                Some(FormRow::Leaf(leaf) | FormRow::Set(leaf)) => {
-                    schema::remove(&mut self.body, leaf.path);
-                    return self.info(&format!("Cleared {}", leaf.label()));
-                }
-                Some(FormRow::Extra(p, _)) => {
-                    let path: Vec<&str> = p.iter().map(String::as_str).collect();
-                    schema::remove(&mut self.body, &path);
-                    let msg = format!("Cleared {}", p.join("."));
-                    let n = self.form_rows().len();
-                    self.form_sel = self.form_sel.min(n.saturating_sub(1));
-                    return self.info(&msg);
-                }
-                _ => {}
-            },
-            Action::ClearAll => {
-                let size = self.body.get("size").cloned();
-                self.body = serde_json::json!({});
-                if let Some(s) = size {
-                    schema::set(&mut self.body, &["size"], s);
-                }
-                self.form_sel = self.form_sel.min(self.form_rows().len().saturating_sub(1));
-                return self.info("Cleared every filter member");
-            }
-            _ => {}
+            FormEffect::Info(text) => self.info(&text),
         }
-        vec![]
     }
 
     fn results_key(&mut self, action: Action) -> Vec<Command> {
-        let kind = self.tab();
-        let s = self.search_mut(kind);
-        let n = s.rows().len();
-        let before = s.sel;
-        match action {
-            Action::Up => s.sel = s.sel.saturating_sub(1),
-            Action::Down => s.sel = (s.sel + 1).min(n.saturating_sub(1)),
-            Action::PageUp => s.sel = s.sel.saturating_sub(10),
-            Action::PageDown => s.sel = (s.sel + 10).min(n.saturating_sub(1)),
-            Action::Top => s.sel = 0,
-            Action::Bottom => s.sel = n.saturating_sub(1),
-            Action::Left | Action::Right => {
-                self.endpoint = schema::with_kind(
-                    self.endpoint,
-                    if action == Action::Left {
-                        Kind::Companies
-                    } else {
-                        Kind::People
-                    },
-                );
-            }
-            Action::Enter => {
-                if n == 0 {
-                    return self.run_search();
-                }
+        match self.results.handle(action, self.tab()) {
+            ResultsEffect::Nothing => {}
+            ResultsEffect::Moved => self.details.scroll = 0,
+            ResultsEffect::ShowKind(kind) => self.form.show_kind(kind),
+            ResultsEffect::Run => return self.run_search(),
+            ResultsEffect::OpenDetails => {
                 self.focus = Pane::Details;
-                self.details_scroll = 0;
+                self.details.scroll = 0;
             }
-            _ => {}
-        }
-        if self.search(kind).sel != before {
-            self.details_scroll = 0;
         }
         vec![]
     }
 
     fn details_key(&mut self, action: Action) -> Vec<Command> {
-        match action {
-            Action::Up => self.details_scroll = self.details_scroll.saturating_sub(1),
-            Action::Down => self.details_scroll = self.details_scroll.saturating_add(1),
-            Action::PageUp => self.details_scroll = self.details_scroll.saturating_sub(10),
-            Action::PageDown => self.details_scroll = self.details_scroll.saturating_add(10),
-            Action::Top => self.details_scroll = 0,
-            Action::Close => self.focus = Pane::Results,
-            _ => {}
+        if self.details.handle(action) == DetailsEffect::Leave {
+            self.focus = Pane::Results;
         }
         vec![]
     }
@@ -1260,7 +973,7 @@ impl App {
     /// tab is superseded: a paid page still on its way is stored but not shown.
     fn reopen(&mut self, entry: &HistoryEntry) -> Vec<Command> {
         let kind = schema::tab_of(entry.endpoint);
-        self.endpoint = schema::with_kind(self.endpoint, kind);
+        self.form.endpoint = schema::with_kind(self.form.endpoint, kind);
         let s = self.search_mut(kind);
         s.loading = true;
         s.error = None;
@@ -1290,8 +1003,8 @@ impl App {
 
     fn save_as(&mut self, name: &str) -> Vec<Command> {
         let set = FilterSet {
-            endpoint: self.endpoint,
-            body: self.body.clone(),
+            endpoint: self.form.endpoint,
+            body: self.form.body.clone(),
         };
         match self.sets.save(name, &set) {
             Ok(()) => self.info(&format!("Saved filter set {name}")),
@@ -1328,22 +1041,14 @@ impl App {
 
     /// The body of the first page of a search of the current endpoint.
     pub fn request_body(&self) -> Value {
-        let mut b = self.body.clone();
-        if let Some(o) = b.as_object_mut() {
-            o.remove("endpoint");
-            o.remove("searchAfter");
-            if !o.contains_key("size") {
-                o.insert("size".into(), Value::from(DEFAULT_SIZE));
-            }
-        }
-        b
+        self.form.request_body()
     }
 
     fn run_search(&mut self) -> Vec<Command> {
-        match request::build_search(self.endpoint, &self.request_body()) {
+        match request::build_search(self.form.endpoint, &self.request_body()) {
             Ok(request) => self.gate(request, false),
             Err(problems) => {
-                self.form_problems = problems.clone();
+                self.form.problems = problems.clone();
                 self.not_sent(&problems)
             }
         }
@@ -1403,7 +1108,7 @@ impl App {
         } else {
             Pane::Results
         };
-        self.details_scroll = 0;
+        self.details.scroll = 0;
         vec![self.call(
             Slot::Search(kind),
             Call::Search {
@@ -1423,7 +1128,7 @@ impl App {
             s.page += 1;
             s.sel = 0;
             s.offset.set(0);
-            self.details_scroll = 0;
+            self.details.scroll = 0;
             return vec![];
         }
         let Some(first) = s.request.clone() else {
@@ -1458,12 +1163,15 @@ impl App {
             return self.info("Select a company first.");
         };
         schema::set(
-            &mut self.body,
+            &mut self.form.body,
             &["companiesFilters", "includeDomains"],
             Value::Array(vec![Value::String(domain.clone())]),
         );
-        schema::remove(&mut self.body, &["companiesFilters", "lookalikeDomains"]);
-        self.endpoint = schema::with_kind(self.endpoint, Kind::People);
+        schema::remove(
+            &mut self.form.body,
+            &["companiesFilters", "lookalikeDomains"],
+        );
+        self.form.endpoint = schema::with_kind(self.form.endpoint, Kind::People);
         let cmds = self.run_search();
         if self.popups.is_empty() {
             let p = format!(
@@ -1485,18 +1193,22 @@ impl App {
             return self.info("Select a company first.");
         };
         schema::set(
-            &mut self.body,
+            &mut self.form.body,
             &["companiesFilters", "lookalikeDomains"],
             Value::Array(vec![Value::String(domain)]),
         );
-        schema::remove(&mut self.body, &["companiesFilters", "includeDomains"]);
+        schema::remove(&mut self.form.body, &["companiesFilters", "includeDomains"]);
         self.run_search()
     }
 
     // ---------------------------------------------------------------- editor
 
     fn open_editor(&mut self, leaf: &'static Leaf) {
-        let editor = Editor::open(leaf, schema::get(&self.body, leaf.path), &self.data_fields);
+        let editor = Editor::open(
+            leaf,
+            schema::get(&self.form.body, leaf.path),
+            &self.data_fields,
+        );
         self.popups.push(Popup::Editor(Box::new(editor)));
     }
 
@@ -1565,7 +1277,7 @@ impl App {
             PickerEvent::Picked(opt) => {
                 self.popups.pop();
                 if let Some(row) = opt.value.as_u64() {
-                    self.form_sel = row as usize;
+                    self.form.sel = row as usize;
                     self.focus = Pane::Filters;
                     if let Some(FormRow::Leaf(leaf)) = self.form_rows().get(row as usize) {
                         self.open_editor(leaf);
@@ -1580,8 +1292,8 @@ impl App {
     /// Sets the member `leaf` of the form to `value`, or removes it (`None`).
     fn write_member(&mut self, leaf: &Leaf, value: Option<Value>) {
         match value {
-            Some(v) => schema::set(&mut self.body, leaf.path, v),
-            None => schema::remove(&mut self.body, leaf.path),
+            Some(v) => schema::set(&mut self.form.body, leaf.path, v),
+            None => schema::remove(&mut self.form.body, leaf.path),
         }
     }
 
@@ -1596,18 +1308,6 @@ impl App {
             Some(req) => vec![self.call(Slot::Autocomplete, Call::Autocomplete(req))],
             None => vec![],
         }
-    }
-}
-
-/// Identity of a form row across re-layouts.
-fn row_key(r: &FormRow) -> String {
-    match r {
-        FormRow::Endpoint => "endpoint".into(),
-        FormRow::Run => "run".into(),
-        FormRow::Header(h) => format!("header:{h}"),
-        FormRow::Leaf(l) => format!("leaf:{}", l.path.join(".")),
-        FormRow::Set(l) => format!("set:{}", l.path.join(".")),
-        FormRow::Extra(p, _) => format!("extra:{}", p.join(".")),
     }
 }
 

@@ -391,6 +391,17 @@ impl Keymap {
         self.actions.keys_of(a)
     }
 
+    /// The first key bound to `a`, for a short hint in running text (e.g. `"x"` for clear);
+    /// empty when it has none.
+    pub fn first_key_of(&self, a: Action) -> String {
+        self.actions
+            .keys
+            .get(&a)
+            .and_then(|l| l.first())
+            .map(|c| c.to_string())
+            .unwrap_or_default()
+    }
+
     /// The keys bound to the text action `a`, formatted for display, e.g. `"Enter"`.
     pub fn text_keys_of(&self, a: TextAction) -> String {
         self.text.keys_of(a)

@@ -134,7 +134,7 @@ impl HistoryPopup {
             )))],
             (Some(entries), None) => {
                 let visible = (list_area.height as usize).max(1);
-                let offset = crate::tui::view::filters::follow(0, self.sel, visible);
+                let offset = super::widgets::follow(0, self.sel, visible);
                 entries
                     .iter()
                     .enumerate()

@@ -174,7 +174,7 @@ impl Picker {
     /// `marks` shows `[x]` / `[ ]` for chosen ones; `empty` is shown when nothing is listed.
     pub fn draw_list(&self, f: &mut Frame<'_>, area: Rect, marks: bool, empty: Option<Line<'_>>) {
         let h = area.height as usize;
-        let offset = crate::tui::view::filters::follow(0, self.sel, h);
+        let offset = super::widgets::follow(0, self.sel, h);
         let mut lines: Vec<Line> = self
             .filtered
             .iter()

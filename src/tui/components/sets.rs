@@ -215,7 +215,7 @@ impl OpenSets {
         let [list, hint] =
             Layout::vertical([Constraint::Min(1), Constraint::Length(1)]).areas(inner);
         let visible = list.height as usize;
-        let offset = crate::tui::view::filters::follow(0, self.sel, visible);
+        let offset = super::widgets::follow(0, self.sel, visible);
         let lines: Vec<Line> = self
             .names
             .iter()

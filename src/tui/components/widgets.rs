@@ -2,7 +2,7 @@
 //! dim text and the highlight of a selected line.
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style};
-use ratatui::text::Span;
+use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders};
 
 /// A `w` × `h` rectangle centred in `area` (clipped to it).
@@ -35,4 +35,48 @@ pub fn selected() -> Style {
     Style::default()
         .bg(Color::Rgb(40, 60, 90))
         .add_modifier(Modifier::BOLD)
+}
+
+/// Keeps `sel` inside the window `[offset, offset + height)`, moving `offset` as little as possible.
+pub fn follow(offset: usize, sel: usize, height: usize) -> usize {
+    if height == 0 {
+        return sel;
+    }
+    if sel < offset {
+        sel
+    } else if sel >= offset + height {
+        sel + 1 - height
+    } else {
+        offset
+    }
+}
+
+/// Cuts a line to `width` columns, ending with `…` when cut.
+pub fn truncate(line: Line<'_>, width: usize) -> Line<'_> {
+    if line.width() <= width {
+        return line;
+    }
+    let mut out = Vec::new();
+    let mut used = 0;
+    for span in line.spans {
+        let w = span.width();
+        if used + w < width {
+            used += w;
+            out.push(span);
+            continue;
+        }
+        let mut s = String::new();
+        for c in span.content.chars() {
+            let cw = unicode_width::UnicodeWidthChar::width(c).unwrap_or(0);
+            if used + cw + 1 > width {
+                break;
+            }
+            used += cw;
+            s.push(c);
+        }
+        s.push('…');
+        out.push(Span::styled(s, span.style));
+        break;
+    }
+    Line::from(out).style(line.style)
 }

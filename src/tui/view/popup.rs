@@ -24,7 +24,7 @@ pub fn draw(f: &mut Frame<'_>, area: Rect, areas: &Areas, app: &App) {
             Popup::Editor(ed) => {
                 // Under the selected row of the filters pane.
                 let fa = areas.filters;
-                let row_y = fa.y + 1 + app.form_sel.saturating_sub(app.form_offset.get()) as u16;
+                let row_y = fa.y + 1 + app.form.sel.saturating_sub(app.form.offset.get()) as u16;
                 ed.draw(f, area, fa, row_y, app.data_fields_state.as_ref(), keys)
             }
             Popup::Find(p) => p.draw_find(f, area, keys),
