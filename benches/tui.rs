@@ -61,7 +61,7 @@ fn app_with_rows(n: usize) -> App {
     });
     app.focus = Pane::Results;
     // Select a row in the middle so the window is not at the start.
-    app.companies.sel = n / 2;
+    app.results.companies.sel = n / 2;
     app
 }
 
@@ -142,7 +142,7 @@ fn latency() {
         // Open the keywords editor (autocomplete field): each keystroke also aborts and
         // re-schedules a lookup against the slow server.
         let rows = app.form_rows();
-        app.form_sel = rows.iter().position(|r| matches!(r, FormRow::Leaf(l) if l.path == ["companiesFilters", "keywords", "anyOf"])).unwrap();
+        app.form.sel = rows.iter().position(|r| matches!(r, FormRow::Leaf(l) if l.path == ["companiesFilters", "keywords", "anyOf"])).unwrap();
         app.update(Msg::Key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE)));
         let (ev_tx, ev_rx) = futures::channel::mpsc::unbounded::<std::io::Result<Event>>();
         let (drawn_tx, mut drawn_rx) = tokio::sync::mpsc::unbounded_channel();

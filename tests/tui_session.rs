@@ -70,9 +70,9 @@ impl Hooks<TestBackend> for Recorder {
         };
         self.seen.0.lock().unwrap().push(Seen {
             screen: self.screen.clone(),
-            endpoint: app.endpoint,
-            companies_pages: app.companies.pages.len(),
-            stored_label: app.companies.stored_label(),
+            endpoint: app.form.endpoint,
+            companies_pages: app.results.companies.pages.len(),
+            stored_label: app.results.companies.stored_label(),
             standard_left: app.gauge.left(CreditPool::Standard),
             spent_standard: app.gauge.spent_since_refresh().standard,
             status: app.status.as_ref().map(|s| s.text.clone()),
@@ -262,7 +262,7 @@ async fn a_superseded_paid_search_is_stored_and_charged() {
     .await;
     let (app, session, _dir) = ex.quit().await;
     assert_eq!(
-        app.companies.pages.len(),
+        app.results.companies.pages.len(),
         1,
         "only the newer search is shown"
     );

@@ -171,11 +171,11 @@ fn snapshot_start_screen() {
 #[test]
 fn snapshot_filters_filled() {
     let mut app = started();
-    app.body = json!({"size": 25, "companiesFilters": {
+    app.form.body = json!({"size": 25, "companiesFilters": {
         "industries": {"industries": ["Software", "IT Services"]}, "employeeCountService": {"from": 50, "to": 500},
         "primaryLocations": {"includeCountries": ["de", "fr"]}, "keywords": {"anyOf": ["anvils"]},
         "countries": ["it"]}});
-    app.form_sel = 8;
+    app.form.sel = 8;
     insta::assert_snapshot!(render(&app).backend());
 }
 
@@ -234,7 +234,7 @@ fn snapshot_help_popup() {
 #[test]
 fn snapshot_confirm_popup() {
     let mut app = started();
-    app.body = json!({"size": 500});
+    app.form.body = json!({"size": 500});
     let cmds = app.update(ctrl('r'));
     assert!(cmds.is_empty(), "nothing spent before confirmation");
     insta::assert_snapshot!(render(&app).backend());
@@ -287,7 +287,7 @@ fn snapshot_autocomplete_editor() {
     let mut app = started();
     // companiesFilters.lookalikeDomains is the first member after the request block.
     let rows = app.form_rows();
-    app.form_sel = rows.iter().position(|r| matches!(r, prospect::tui::app::FormRow::Leaf(l) if l.path == ["companiesFilters", "lookalikeDomains"])).unwrap();
+    app.form.sel = rows.iter().position(|r| matches!(r, prospect::tui::app::FormRow::Leaf(l) if l.path == ["companiesFilters", "lookalikeDomains"])).unwrap();
     app.update(key(KeyCode::Enter));
     for c in "acm".chars() {
         app.update(ch(c));
@@ -326,7 +326,7 @@ fn snapshot_autocomplete_editor() {
     insta::assert_snapshot!(render(&app).backend());
     app.update(key(KeyCode::Enter));
     assert_eq!(
-        app.body["companiesFilters"]["lookalikeDomains"],
+        app.form.body["companiesFilters"]["lookalikeDomains"],
         json!(["acme.com"])
     );
 }
@@ -340,7 +340,7 @@ fn snapshot_picker_and_range_editor() {
             .position(|r| matches!(r, prospect::tui::app::FormRow::Leaf(l) if l.path == p))
             .unwrap()
     };
-    app.form_sel = find(&["companiesFilters", "industries", "industries"]);
+    app.form.sel = find(&["companiesFilters", "industries", "industries"]);
     app.update(key(KeyCode::Enter));
     for c in "soft".chars() {
         app.update(ch(c));
@@ -349,11 +349,11 @@ fn snapshot_picker_and_range_editor() {
     insta::assert_snapshot!("picker", render(&app).backend());
     app.update(key(KeyCode::Esc));
     assert_eq!(
-        app.body["companiesFilters"]["industries"]["industries"],
+        app.form.body["companiesFilters"]["industries"]["industries"],
         json!(["Software"])
     );
 
-    app.form_sel = find(&["companiesFilters", "yearFounded"]);
+    app.form.sel = find(&["companiesFilters", "yearFounded"]);
     app.update(key(KeyCode::Enter));
     for c in "2000".chars() {
         app.update(ch(c));
@@ -365,7 +365,11 @@ fn snapshot_picker_and_range_editor() {
     app.update(key(KeyCode::Enter));
     insta::assert_snapshot!("range_error", render(&app).backend());
     app.update(key(KeyCode::Esc));
-    assert!(app.body["companiesFilters"].get("yearFounded").is_none());
+    assert!(
+        app.form.body["companiesFilters"]
+            .get("yearFounded")
+            .is_none()
+    );
 }
 
 #[test]
@@ -374,21 +378,21 @@ fn snapshot_save_and_open_popups() {
     let mut o = opts();
     o.filters_dir = dir.path().join("filters");
     let mut app = App::new(o);
-    app.body = json!({"size": 10, "peopleFilters": {"seniorities": ["VP"]}});
+    app.form.body = json!({"size": 10, "peopleFilters": {"seniorities": ["VP"]}});
     app.update(ctrl('s'));
     for c in "my set".chars() {
         app.update(ch(c));
     }
     app.update(key(KeyCode::Enter));
-    assert_eq!(app.set_name.as_deref(), Some("my set"));
-    app.body = json!({});
+    assert_eq!(app.sets.name.as_deref(), Some("my set"));
+    app.form.body = json!({});
     app.update(ctrl('o'));
     let mut t = Terminal::new(TestBackend::new(120, 34)).unwrap();
     t.draw(|f| view::draw(f, &app)).unwrap();
     insta::assert_snapshot!(t.backend());
     app.update(key(KeyCode::Enter));
     assert_eq!(
-        app.body,
+        app.form.body,
         json!({"size": 10, "peopleFilters": {"seniorities": ["VP"]}})
     );
 }
@@ -399,7 +403,7 @@ fn snapshot_save_and_open_popups() {
 fn stale_autocomplete_answer_is_never_shown() {
     let mut app = started();
     let rows = app.form_rows();
-    app.form_sel = rows.iter().position(|r| matches!(r, prospect::tui::app::FormRow::Leaf(l) if l.path == ["companiesFilters", "keywords", "anyOf"])).unwrap();
+    app.form.sel = rows.iter().position(|r| matches!(r, prospect::tui::app::FormRow::Leaf(l) if l.path == ["companiesFilters", "keywords", "anyOf"])).unwrap();
     app.update(key(KeyCode::Enter));
     app.update(ch('a'));
     let c1 = app.update(ch('n'));
@@ -460,7 +464,7 @@ fn superseded_search_result_is_dropped_and_paging_uses_cursors() {
             &companies_page(3, 3, None),
         )),
     );
-    assert!(app.companies.pages.is_empty());
+    assert!(app.results.companies.pages.is_empty());
     answer(
         &mut app,
         &second,
@@ -470,7 +474,7 @@ fn superseded_search_result_is_dropped_and_paging_uses_cursors() {
             &companies_page(25, 60, Some("cur1")),
         )),
     );
-    assert_eq!(app.companies.rows().len(), 25);
+    assert_eq!(app.results.companies.rows().len(), 25);
     app.focus = Pane::Results;
     let next = app.update(ch('n'));
     match &next[..] {
@@ -498,12 +502,18 @@ fn superseded_search_result_is_dropped_and_paging_uses_cursors() {
             &companies_page(25, 60, Some("cur2")),
         )),
     );
-    assert_eq!((app.companies.page, app.companies.first_index()), (1, 26));
+    assert_eq!(
+        (
+            app.results.companies.page,
+            app.results.companies.first_index()
+        ),
+        (1, 26)
+    );
     // Back, then forward again: the kept page, no request.
     assert!(app.update(ch('p')).is_empty());
-    assert_eq!(app.companies.page, 0);
+    assert_eq!(app.results.companies.page, 0);
     assert!(app.update(ch('n')).is_empty());
-    assert_eq!(app.companies.page, 1);
+    assert_eq!(app.results.companies.page, 1);
 }
 
 #[test]
@@ -557,7 +567,7 @@ fn people_at_company_uses_include_domains() {
 fn printable_keys_are_text_in_fields() {
     let mut app = started();
     let rows = app.form_rows();
-    app.form_sel = rows.iter().position(|r| matches!(r, prospect::tui::app::FormRow::Leaf(l) if l.path == ["companiesFilters", "excludeIndustries"])).unwrap();
+    app.form.sel = rows.iter().position(|r| matches!(r, prospect::tui::app::FormRow::Leaf(l) if l.path == ["companiesFilters", "excludeIndustries"])).unwrap();
     app.update(key(KeyCode::Enter));
     // q, ?, n, j would be actions outside a text field.
     for c in "qn?j".chars() {
@@ -668,7 +678,7 @@ fn selection_stays_on_the_member_when_the_summary_grows_or_shrinks() {
     use prospect::tui::app::FormRow;
     let mut app = started();
     let is_year = |r: Option<&FormRow>| matches!(r, Some(FormRow::Leaf(l)) if l.path == ["companiesFilters", "yearFounded"]);
-    app.form_sel = app
+    app.form.sel = app
         .form_rows()
         .iter()
         .position(|r| is_year(Some(r)))
@@ -679,17 +689,17 @@ fn selection_stays_on_the_member_when_the_summary_grows_or_shrinks() {
     }
     app.update(key(KeyCode::Enter));
     assert_eq!(
-        app.body["companiesFilters"]["yearFounded"],
+        app.form.body["companiesFilters"]["yearFounded"],
         json!({"from": 1990})
     );
     assert!(
-        is_year(app.form_rows().get(app.form_sel)),
+        is_year(app.form_rows().get(app.form.sel)),
         "selection moved"
     );
     app.update(ch('x'));
-    assert!(app.body.get("companiesFilters").is_none());
+    assert!(app.form.body.get("companiesFilters").is_none());
     assert!(
-        is_year(app.form_rows().get(app.form_sel)),
+        is_year(app.form_rows().get(app.form.sel)),
         "selection moved after clearing"
     );
 }
@@ -715,7 +725,7 @@ fn a_pool_missing_from_the_balance_is_unknown_not_zero() {
 #[test]
 fn a_form_the_client_would_refuse_says_so_on_edit_and_is_never_confirmed() {
     let mut app = started();
-    app.form_sel = app
+    app.form.sel = app
         .form_rows()
         .iter()
         .position(|r| matches!(r, prospect::tui::app::FormRow::Leaf(l) if l.path == ["size"]))
@@ -731,7 +741,7 @@ fn a_form_the_client_would_refuse_says_so_on_edit_and_is_never_confirmed() {
         app.update(key(KeyCode::Enter));
     };
     set_size(&mut app, "20000");
-    assert_eq!(app.body["size"], json!(20000));
+    assert_eq!(app.form.body["size"], json!(20000));
     let status = app.status.clone().expect("a status");
     assert!(
         status
@@ -739,7 +749,7 @@ fn a_form_the_client_would_refuse_says_so_on_edit_and_is_never_confirmed() {
             .contains("body.size: Input should be less than or equal to 10000"),
         "{status:?}"
     );
-    assert_eq!(app.form_problems.len(), 1);
+    assert_eq!(app.form.problems.len(), 1);
     // Run: no confirmation of 4000 credits, no call; an error popup says why.
     let cmds = app.update(ctrl('r'));
     assert!(
@@ -753,7 +763,7 @@ fn a_form_the_client_would_refuse_says_so_on_edit_and_is_never_confirmed() {
     app.update(key(KeyCode::Esc));
     // Fixed: the problem message goes away.
     set_size(&mut app, "50");
-    assert!(app.form_problems.is_empty());
+    assert!(app.form.problems.is_empty());
     assert!(app.status.is_none(), "{:?}", app.status);
 }
 
@@ -811,7 +821,7 @@ fn a_per_minute_429_counts_down_and_retries_the_same_call() {
         app.popups.is_empty(),
         "no error popup for a 429 that is retried"
     );
-    assert!(app.companies.loading && app.companies.error.is_none());
+    assert!(app.results.companies.loading && app.results.companies.error.is_none());
     assert_eq!(
         app.status.as_ref().map(|s| s.text.as_str()),
         Some("Rate limited; retrying in 3 s")
@@ -861,7 +871,7 @@ fn the_daily_429_is_not_retried_and_a_newer_search_cancels_a_retry() {
     });
     assert!(rate_limit_tick(&cmds).is_none() && app.rate_waits.is_empty());
     assert_eq!(
-        app.companies.error.as_deref(),
+        app.results.companies.error.as_deref(),
         Some("Daily request allowance used up; resets in 5 h 12 m")
     );
     assert!(
@@ -913,7 +923,10 @@ fn the_gauge_takes_every_charge_and_the_balance_is_not_asked_after_each_call() {
         Slot::Search(Kind::Companies),
         paid(3, 0.6),
     );
-    assert!(app.companies.pages.is_empty(), "superseded: not shown");
+    assert!(
+        app.results.companies.pages.is_empty(),
+        "superseded: not shown"
+    );
     assert!(
         !cmds.iter().any(|c| matches!(
             c,
@@ -1054,7 +1067,7 @@ fn snapshot_history_popup_and_reopened_search() {
         }),
     );
     assert_eq!(
-        app.body, body,
+        app.form.body, body,
         "the form holds the reopened search's filters"
     );
     assert_eq!(app.focus, Pane::Results);
@@ -1066,7 +1079,13 @@ fn snapshot_history_popup_and_reopened_search() {
     insta::assert_snapshot!("reopened", render(&app).backend());
     // The second stored page: no call.
     assert!(app.update(ch('n')).is_empty());
-    assert_eq!((app.companies.page, app.companies.first_index()), (1, 26));
+    assert_eq!(
+        (
+            app.results.companies.page,
+            app.results.companies.first_index()
+        ),
+        (1, 26)
+    );
     // Past the stored pages: a paid page 2 with the last stored cursor.
     let cmds = app.update(ch('n'));
     match &cmds[..] {

@@ -2,39 +2,45 @@
 //! [`App::update`], which consumes one [`Msg`] and returns the [`Command`]s the loop must run
 //! (spawn a call, abort one, set a timer, quit, suspend). It never awaits and never does I/O
 //! except reading and writing filter-set files.
-use std::cell::Cell;
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::time::Duration;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
-use nucleo_matcher::pattern::{AtomKind, CaseMatching, Normalization, Pattern};
-use nucleo_matcher::{Config as MatcherConfig, Matcher, Utf32Str};
-use ratatui_textarea::TextArea;
 use serde_json::Value;
 
+use super::components::details::{Details, DetailsEffect};
+pub use super::components::editor::{
+    AcState, Editor, EditorBody, EditorEffect, ListEditor, TextEditor, parse_city,
+    parse_text_editor,
+};
+pub use super::components::form::{DEFAULT_SIZE, Form, FormEffect, FormRow, estimate_cost};
+use super::components::help;
+pub use super::components::history::{HistoryEffect, HistoryPopup};
+use super::components::picker::PickerEvent;
+pub use super::components::picker::{Picker, fuzzy_filter};
+pub use super::components::results::{Page, Results, ResultsEffect, SearchState};
+pub use super::components::sets::{FilterSets, OpenSets, OpenSetsEffect, SaveName, SaveNameEffect};
+pub use super::components::spend_gate::PendingSearch;
+use super::components::spend_gate::{self, Answer};
 use super::keymap::{Action, Keymap};
 use super::msg::{
-    ApiFailure, Call, Command, HistoryEntry, Msg, Outcome, PageData, Reopened, ResultRow, Slot,
-    TimerId,
+    ApiFailure, Call, Command, HistoryEntry, Msg, Outcome, PageData, Reopened, Slot, TimerId,
 };
-use super::schema::{self, AcKind, DataFields, Kind, Leaf, LeafKind, Opt, SEARCHES, Source};
+use super::schema::{self, DataFields, Kind, Leaf, Opt};
 use crate::api::client::Endpoint;
-use crate::api::cost::{self, Cost};
+use crate::api::cost;
 use crate::api::error::ApiError;
 use crate::api::types::ValidationError;
-use crate::core::filter_set::{self as filter_sets, FilterSet};
+use crate::core::filter_set::FilterSet;
 use crate::core::gauge::{Gauge, Refresh};
 use crate::core::request::{self, SearchRequest};
 use crate::core::spend::describe_age;
-use crate::store::SearchId;
 
 /// Autocomplete debounce: a lookup starts this long after the last keystroke.
 pub const DEBOUNCE: Duration = Duration::from_millis(120);
 /// Info messages disappear from the status line after this long.
 pub const STATUS_TTL: Duration = Duration::from_secs(6);
-/// Page size used when the form has no `size`.
-pub const DEFAULT_SIZE: i64 = 25;
 /// Wait before retrying a 429 that came without `Retry-After`.
 pub const DEFAULT_RETRY_AFTER: Duration = Duration::from_secs(10);
 /// How the status line starts during a 429 countdown.
@@ -75,184 +81,6 @@ pub struct Status {
     pub kind: StatusKind,
 }
 
-/// One line of the filter form.
-#[derive(Debug, Clone, PartialEq)]
-pub enum FormRow {
-    /// The endpoint chooser.
-    Endpoint,
-    /// "run the search".
-    Run,
-    /// A group heading (not selectable).
-    Header(&'static str),
-    /// An editable member (the full list of the endpoint's members).
-    Leaf(&'static Leaf),
-    /// A filled member, repeated in the "set" summary at the top.
-    Set(&'static Leaf),
-    /// A member set in the body that this endpoint does not accept.
-    Extra(Vec<String>, Value),
-}
-
-/// One fetched page.
-#[derive(Debug, Clone, Default)]
-pub struct Page {
-    /// Its rows.
-    pub rows: Vec<ResultRow>,
-    /// Cursor for the page after it.
-    pub next: Option<String>,
-    /// Read back from the store (no cost), not bought now.
-    pub stored: bool,
-}
-
-/// The search shown in a results tab.
-#[derive(Debug, Default)]
-pub struct SearchState {
-    /// The request of the first page (without `searchAfter`); `None` before the first search.
-    pub request: Option<SearchRequest>,
-    /// Pages fetched so far (kept; `n`/`p` move between them).
-    pub pages: Vec<Page>,
-    /// Index of the shown page.
-    pub page: usize,
-    /// `total` of the last response.
-    pub total: Option<u64>,
-    /// A page is on its way.
-    pub loading: bool,
-    /// Selected row within the shown page.
-    pub sel: usize,
-    /// First visible row (kept by the view to follow the selection).
-    pub offset: Cell<usize>,
-    /// Why the last request failed.
-    pub error: Option<String>,
-    /// Notes of the last response (unknown lookalike domains...).
-    pub notes: Vec<String>,
-    /// The history row the pages are stored under.
-    pub search_id: Option<SearchId>,
-    /// For a search reopened from the store: the age of its stored pages (as of reopening).
-    pub stored_age: Option<chrono::Duration>,
-}
-
-impl SearchState {
-    /// Rows of the shown page.
-    pub fn rows(&self) -> &[ResultRow] {
-        self.pages
-            .get(self.page)
-            .map(|p| p.rows.as_slice())
-            .unwrap_or(&[])
-    }
-    /// 1-based index of the first row of the shown page among all results.
-    pub fn first_index(&self) -> usize {
-        self.pages[..self.page.min(self.pages.len())]
-            .iter()
-            .map(|p| p.rows.len())
-            .sum::<usize>()
-            + 1
-    }
-    /// The selected record.
-    pub fn selected(&self) -> Option<&ResultRow> {
-        self.rows().get(self.sel)
-    }
-    /// `"from store, 3 days old"` when the shown page was read back from the store.
-    pub fn stored_label(&self) -> Option<String> {
-        let page = self.pages.get(self.page)?;
-        let age = self.stored_age.filter(|_| page.stored)?;
-        Some(format!("from store, {}", describe_age(age)))
-    }
-}
-
-/// State of an autocomplete lookup in the editor.
-#[derive(Debug, Clone, PartialEq)]
-pub enum AcState {
-    /// Nothing asked.
-    Idle,
-    /// Waiting for the typing pause.
-    Waiting,
-    /// A lookup is on its way.
-    Loading,
-    /// Suggestions shown.
-    Ready,
-    /// The lookup failed.
-    Failed(String),
-}
-
-/// Editor of a list of free or autocompleted items.
-#[derive(Debug)]
-pub struct ListEditor {
-    /// The items (also written to the body on every change).
-    pub items: Vec<Value>,
-    /// The text being typed.
-    pub input: TextArea<'static>,
-    /// Autocomplete endpoint, if any.
-    pub ac: Option<AcKind>,
-    /// Suggestions `(label, value)` of the current text.
-    pub suggestions: Vec<(String, Value)>,
-    /// Highlighted suggestion.
-    pub sel: Option<usize>,
-    /// Autocomplete state.
-    pub ac_state: AcState,
-}
-
-/// Picker over a closed set, narrowed by fuzzy typing.
-#[derive(Debug)]
-pub struct Picker {
-    /// Many values (lists) or one (single members).
-    pub multi: bool,
-    /// All options.
-    pub options: Vec<Opt>,
-    /// Chosen values.
-    pub chosen: Vec<Value>,
-    /// The narrowing text.
-    pub query: TextArea<'static>,
-    /// Indexes into `options` matching the query, best first.
-    pub filtered: Vec<usize>,
-    /// Highlighted position in `filtered`.
-    pub sel: usize,
-    /// The set needs `/v2/data-fields`, which has not loaded.
-    pub waiting_for_data: bool,
-}
-
-/// Editor of a range, a scalar or raw JSON.
-#[derive(Debug)]
-pub struct TextEditor {
-    /// One input (scalar, JSON) or two (range from, to).
-    pub inputs: Vec<TextArea<'static>>,
-    /// Focused input.
-    pub focus: usize,
-    /// Why the last Enter was refused.
-    pub error: Option<String>,
-}
-
-/// The editor of one member.
-#[derive(Debug)]
-pub enum EditorBody {
-    /// Free / autocompleted list.
-    List(ListEditor),
-    /// Closed set.
-    Pick(Picker),
-    /// Range / scalar / JSON.
-    Text(TextEditor),
-}
-
-/// The member editor popup.
-#[derive(Debug)]
-pub struct Editor {
-    /// The member.
-    pub leaf: &'static Leaf,
-    /// Its editor.
-    pub body: EditorBody,
-}
-
-/// A search waiting for confirmation (already checked as the client will check it).
-#[derive(Debug, Clone, PartialEq)]
-pub struct PendingSearch {
-    /// The request of the page to fetch (its endpoint says the tab).
-    pub request: SearchRequest,
-    /// `true` for a next page of the current search, `false` for a new search.
-    pub next_page: bool,
-    /// Estimated cost in credits (all pools).
-    pub estimate: f64,
-    /// Estimated cost per pool.
-    pub cost: Cost,
-}
-
 /// Popups, drawn over the panes; the top one gets the keys.
 #[derive(Debug)]
 pub enum Popup {
@@ -265,29 +93,13 @@ pub enum Popup {
     /// The member editor.
     Editor(Box<Editor>),
     /// Name for saving the filter set.
-    SaveName(TextArea<'static>),
+    SaveName(SaveName),
     /// Jump to a filter member by fuzzy name; the value of each option is its form row.
     Find(Picker),
     /// Saved sets: open or delete.
-    OpenSet {
-        /// Names of the saved sets.
-        names: Vec<String>,
-        /// Highlighted.
-        sel: usize,
-    },
+    OpenSet(OpenSets),
     /// Past searches from the store: reopen one at no cost.
     History(HistoryPopup),
-}
-
-/// The history popup's state.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct HistoryPopup {
-    /// The stored searches, most recent first; `None` while they load.
-    pub entries: Option<Vec<HistoryEntry>>,
-    /// Highlighted entry.
-    pub sel: usize,
-    /// Why the history could not be read.
-    pub error: Option<String>,
 }
 
 /// A call refused with a per-minute 429, waiting to be sent again.
@@ -322,24 +134,16 @@ pub struct App {
     pub opts: AppOptions,
     /// Focused pane.
     pub focus: Pane,
-    /// The selected search endpoint; its kind is the shown results tab.
-    pub endpoint: Endpoint,
-    /// The form: the request body being built.
-    pub body: Value,
-    /// Selected form row.
-    pub form_sel: usize,
-    /// First visible form row (kept by the view).
-    pub form_offset: Cell<usize>,
+    /// The filter form: endpoint, request body, selection, problems.
+    pub form: Form,
     /// Reference data for pickers.
     pub data_fields: DataFields,
     /// Data-fields load state: `None` loading, `Some(Ok)` loaded, `Some(Err)` failed.
     pub data_fields_state: Option<Result<(), String>>,
-    /// Results of the companies tab.
-    pub companies: SearchState,
-    /// Results of the people tab.
-    pub people: SearchState,
-    /// Details scroll offset (lines).
-    pub details_scroll: u16,
+    /// The results of both tabs.
+    pub results: Results,
+    /// The details pane.
+    pub details: Details,
     /// The credit gauge: the last balance less the charges of every answer since (dropped
     /// ones too); a pool the balance left out is unknown.
     pub gauge: Gauge,
@@ -355,68 +159,14 @@ pub struct App {
     pub last_error: Option<String>,
     /// Open popups, last on top.
     pub popups: Vec<Popup>,
-    /// Name of the filter set last opened or saved.
-    pub set_name: Option<String>,
-    /// Why the form's request cannot be sent as it is ([`request::build_search`] on
-    /// [`App::request_body`]), updated on every edit; empty when it can.
-    pub form_problems: Vec<ValidationError>,
+    /// Saved filter sets: where they live and which one is open.
+    pub sets: FilterSets,
     gens: HashMap<Slot, u64>,
     timer_gens: HashMap<TimerId, u64>,
     /// Something changed since the last draw.
     pub dirty: bool,
     /// The user asked to quit.
     pub quit: bool,
-}
-
-fn textarea(text: &str) -> TextArea<'static> {
-    let mut t = TextArea::new(vec![text.to_string()]);
-    t.set_cursor_line_style(ratatui::style::Style::default());
-    t.move_cursor(ratatui_textarea::CursorMove::End);
-    t
-}
-
-fn input_text(t: &TextArea<'_>) -> String {
-    t.lines().join(" ")
-}
-
-/// Fuzzy-narrows `options` by `query` (nucleo), best first; all options for an empty query.
-pub fn fuzzy_filter(options: &[Opt], query: &str) -> Vec<usize> {
-    if query.trim().is_empty() {
-        return (0..options.len()).collect();
-    }
-    let mut matcher = Matcher::new(MatcherConfig::DEFAULT);
-    let pattern = Pattern::new(
-        query,
-        CaseMatching::Ignore,
-        Normalization::Smart,
-        AtomKind::Fuzzy,
-    );
-    let mut buf = Vec::new();
-    let mut scored: Vec<(u32, usize)> = options
-        .iter()
-        .enumerate()
-        .filter_map(|(i, o)| {
-            pattern
-                .score(Utf32Str::new(&o.label, &mut buf), &mut matcher)
-                .map(|s| (s, i))
-        })
-        .collect();
-    scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-    scored.into_iter().map(|(_, i)| i).collect()
-}
-
-/// The most the form's request can spend, per pool, from the team's price table
-/// (`crate::api::cost`, NOTES.md): v3 searches and v2 company search 0.2 per result; v2
-/// people search 3 per person with lookalike domains, 1 without; `size` results assumed.
-/// Read from the body so that it shows while the form is still being filled; a search that is
-/// run is estimated again from its typed request ([`SearchRequest::estimate`]).
-pub fn estimate_cost(endpoint: Endpoint, body: &Value) -> Cost {
-    cost::DEFAULT_PRICES.charge_for(endpoint, &cost::max_quantities(endpoint, body))
-}
-
-/// The total of a cost over the pools, in credits (compared with the threshold).
-fn total_credits(c: Cost) -> f64 {
-    c.standard + c.email + c.phone
 }
 
 /// The problems of a request in one line: the first one, and how many more.
@@ -447,17 +197,14 @@ impl App {
     /// A new explorer on `endpoint` with an empty form.
     pub fn new(opts: AppOptions) -> App {
         App {
+            sets: FilterSets::new(opts.filters_dir.clone()),
             opts,
             focus: Pane::Filters,
-            endpoint: Endpoint::SearchCompaniesV3,
-            body: serde_json::json!({ "size": DEFAULT_SIZE }),
-            form_sel: 1,
-            form_offset: Cell::new(0),
+            form: Form::new(),
             data_fields: DataFields::default(),
             data_fields_state: None,
-            companies: SearchState::default(),
-            people: SearchState::default(),
-            details_scroll: 0,
+            results: Results::default(),
+            details: Details::default(),
             gauge: Gauge::new(),
             balance_loading: false,
             rate_waits: HashMap::new(),
@@ -465,8 +212,6 @@ impl App {
             status: None,
             last_error: None,
             popups: Vec::new(),
-            set_name: None,
-            form_problems: Vec::new(),
             gens: HashMap::new(),
             timer_gens: HashMap::new(),
             dirty: true,
@@ -488,23 +233,16 @@ impl App {
     /// Opens a filter set file given on the command line; errors go to an error popup and
     /// nothing is opened.
     pub fn open_file(&mut self, path: &std::path::Path) {
-        match filter_sets::load(path) {
-            Ok(set) => {
-                let name = path
-                    .file_stem()
-                    .and_then(|s| s.to_str())
-                    .map(str::to_string);
-                self.apply_set(set, name);
-            }
+        match self.sets.open_path(path) {
+            Ok((set, name)) => self.apply_set(set, name),
             Err(e) => self.error_popup(format!("Could not open the filter set: {e}")),
         }
     }
 
     fn apply_set(&mut self, set: FilterSet, name: Option<String>) {
-        self.endpoint = set.endpoint;
-        self.body = set.body;
-        self.set_name = name.clone();
-        self.form_sel = 1;
+        self.form.endpoint = set.endpoint;
+        self.form.body = set.body;
+        self.form.sel = 1;
         self.set_status(
             &format!("Opened filter set {}", name.unwrap_or_default()),
             StatusKind::Info,
@@ -513,22 +251,16 @@ impl App {
 
     /// The search of a tab.
     pub fn search(&self, kind: Kind) -> &SearchState {
-        match kind {
-            Kind::Companies => &self.companies,
-            Kind::People => &self.people,
-        }
+        self.results.get(kind)
     }
 
     fn search_mut(&mut self, kind: Kind) -> &mut SearchState {
-        match kind {
-            Kind::Companies => &mut self.companies,
-            Kind::People => &mut self.people,
-        }
+        self.results.get_mut(kind)
     }
 
     /// The shown tab.
     pub fn tab(&self) -> Kind {
-        schema::tab_of(self.endpoint)
+        self.form.kind()
     }
 
     /// The current generation of a slot.
@@ -585,77 +317,17 @@ impl App {
 
     /// Rows of the filter form for the current endpoint.
     pub fn form_rows(&self) -> Vec<FormRow> {
-        let mut rows = vec![FormRow::Endpoint, FormRow::Run];
-        let leaves = schema::leaves(self.endpoint);
-        // Filled members first, compactly, so they are seen (and cleared) at a glance.
-        let filled: Vec<&'static Leaf> = leaves
-            .iter()
-            .copied()
-            .filter(|l| l.path != ["size"] && schema::is_filled(schema::get(&self.body, l.path)))
-            .collect();
-        if !filled.is_empty() {
-            rows.push(FormRow::Header("set"));
-            rows.extend(filled.into_iter().map(FormRow::Set));
-        }
-        let extras = schema::extras(&self.body, self.endpoint);
-        if !extras.is_empty() {
-            rows.push(FormRow::Header("not used by this endpoint"));
-            rows.extend(extras.into_iter().map(|(p, v)| FormRow::Extra(p, v)));
-        }
-        let mut block = "-";
-        for leaf in leaves {
-            if leaf.block() != block {
-                block = leaf.block();
-                rows.push(FormRow::Header(if block.is_empty() {
-                    "request"
-                } else {
-                    block
-                }));
-            }
-            rows.push(FormRow::Leaf(leaf));
-        }
-        rows
-    }
-
-    /// Number of members set in the form (the endpoint's and the extra ones).
-    pub fn filled_count(&self) -> usize {
-        self.form_rows()
-            .iter()
-            .filter(|r| matches!(r, FormRow::Set(_) | FormRow::Extra(..)))
-            .count()
-    }
-
-    /// Keeps the form selection on the same row when rows appear or vanish above it (a member
-    /// filled or cleared moves the "set" summary), unless the user moved the selection.
-    fn keep_form_selection(&mut self, before_sel: usize, before_key: Option<String>) {
-        let Some(key) = before_key else { return };
-        if self.form_sel != before_sel {
-            return;
-        }
-        let rows = self.form_rows();
-        if rows.get(self.form_sel).map(row_key).as_deref() == Some(key.as_str()) {
-            return;
-        }
-        if let Some(i) = rows.iter().position(|r| row_key(r) == key) {
-            self.form_sel = i;
-            return;
-        }
-        let mut i = self.form_sel.min(rows.len().saturating_sub(1));
-        while matches!(rows.get(i), Some(FormRow::Header(_))) && i + 1 < rows.len() {
-            i += 1;
-        }
-        self.form_sel = i;
+        self.form.rows()
     }
 
     /// Handles one message; returns what the loop must do. Sets `dirty` when the screen changed.
     pub fn update(&mut self, msg: Msg) -> Vec<Command> {
         if matches!(msg, Msg::Key(_) | Msg::Paste(_)) {
-            let sel = self.form_sel;
-            let key = self.form_rows().get(sel).map(row_key);
-            let before = (self.endpoint, self.body.clone());
+            let selection = self.form.selection();
+            let before = (self.form.endpoint, self.form.body.clone());
             let cmds = self.update_inner(msg);
-            self.keep_form_selection(sel, key);
-            if before.0 != self.endpoint || before.1 != self.body {
+            self.form.keep_selection(selection);
+            if before.0 != self.form.endpoint || before.1 != self.form.body {
                 self.check_form();
             }
             cmds
@@ -831,24 +503,20 @@ impl App {
     /// is wrong on the status line when that changed; clears its own message once the form
     /// can be sent again.
     fn check_form(&mut self) {
-        let problems = request::build_search(self.endpoint, &self.request_body())
-            .err()
-            .unwrap_or_default();
-        if problems == self.form_problems {
+        if !self.form.recheck() {
             return;
         }
         let shown = self
             .status
             .as_ref()
             .is_some_and(|s| s.text.starts_with(FORM_PROBLEM) || s.text.starts_with(NOT_SENT));
-        self.form_problems = problems;
-        if self.form_problems.is_empty() {
+        if self.form.problems.is_empty() {
             if shown {
                 self.status = None;
                 self.dirty = true;
             }
         } else {
-            let text = format!("{FORM_PROBLEM}{}", problems_text(&self.form_problems));
+            let text = format!("{FORM_PROBLEM}{}", problems_text(&self.form.problems));
             self.set_status(&text, StatusKind::Error);
         }
     }
@@ -914,34 +582,26 @@ impl App {
                 vec![]
             }
             (Slot::Autocomplete, Ok(Outcome::Suggestions { list, .. })) => {
-                if let Some(Popup::Editor(ed)) = self.popups.last_mut()
-                    && let EditorBody::List(le) = &mut ed.body
-                {
-                    le.suggestions = list;
-                    le.sel = None;
-                    le.ac_state = AcState::Ready;
+                if let Some(Popup::Editor(ed)) = self.popups.last_mut() {
+                    ed.show_suggestions(list);
                 }
                 vec![]
             }
             (Slot::History, Ok(Outcome::History(entries))) => {
                 if let Some(Popup::History(h)) = self.popups.last_mut() {
-                    h.sel = 0;
-                    h.entries = Some(entries);
-                    h.error = None;
+                    h.loaded(Ok(entries));
                 }
                 vec![]
             }
             (Slot::History, Err(e)) => {
                 if let Some(Popup::History(h)) = self.popups.last_mut() {
-                    h.error = Some(e.message.clone());
+                    h.loaded(Err(e.message));
                 }
                 vec![]
             }
             (Slot::Autocomplete, Err(e)) => {
-                if let Some(Popup::Editor(ed)) = self.popups.last_mut()
-                    && let EditorBody::List(le) = &mut ed.body
-                {
-                    le.ac_state = AcState::Failed(e.message.clone());
+                if let Some(Popup::Editor(ed)) = self.popups.last_mut() {
+                    ed.lookup_failed(&e.message);
                 }
                 self.set_status(
                     &format!("Autocomplete failed: {}", e.message),
@@ -957,7 +617,7 @@ impl App {
     }
 
     fn any_loading(&self) -> bool {
-        self.companies.loading || self.people.loading
+        self.results.companies.loading || self.results.people.loading
     }
 
     /// A balance call when the gauge says one is due for `why` (at start, on `c`, after a
@@ -994,12 +654,12 @@ impl App {
             stored_age: Some(r.age),
             ..SearchState::default()
         };
-        self.endpoint = endpoint;
-        self.body = r.body;
-        self.form_sel = self.form_sel.min(self.form_rows().len().saturating_sub(1));
+        self.form.endpoint = endpoint;
+        self.form.body = r.body;
+        self.form.sel = self.form.sel.min(self.form_rows().len().saturating_sub(1));
         self.check_form();
         self.focus = Pane::Results;
-        self.details_scroll = 0;
+        self.details.scroll = 0;
         self.info(&format!(
             "Reopened from store, {} · {n} page{} · nothing spent",
             describe_age(r.age),
@@ -1025,7 +685,7 @@ impl App {
         s.offset.set(0);
         let first = s.first_index();
         let total = s.total;
-        self.details_scroll = 0;
+        self.details.scroll = 0;
         let mut used = if !page.charge.cost.is_zero() {
             format!(" · {} used", page.charge.cost)
         } else if page.credits_used > 0.0 {
@@ -1084,16 +744,13 @@ impl App {
         if let Some(p) = self.popups.last() {
             return match p {
                 Popup::Help | Popup::Error(_) => {
-                    if matches!(
-                        action,
-                        Action::Close | Action::Enter | Action::Help | Action::Quit
-                    ) {
+                    if help::closes(action) {
                         self.popups.pop();
                     }
                     vec![]
                 }
                 Popup::Confirm(_) => self.confirm_key(Some(action), k),
-                Popup::OpenSet { .. } => self.open_set_key(action),
+                Popup::OpenSet(_) => self.open_set_key(action),
                 Popup::History(_) => self.history_key(action),
                 _ => vec![],
             };
@@ -1116,32 +773,34 @@ impl App {
             }
             Action::Search => self.run_search(),
             Action::SwitchTab => {
-                self.endpoint = schema::with_kind(
-                    self.endpoint,
+                self.form.endpoint = schema::with_kind(
+                    self.form.endpoint,
                     match self.tab() {
                         Kind::Companies => Kind::People,
                         Kind::People => Kind::Companies,
                     },
                 );
-                self.details_scroll = 0;
+                self.details.scroll = 0;
                 vec![]
             }
             Action::ToggleVersion => {
-                self.endpoint = self
+                self.form.endpoint = self
+                    .form
                     .endpoint
                     .other_search_version()
-                    .unwrap_or(self.endpoint);
-                self.info(&format!("Search endpoint: {}", self.endpoint.path()))
+                    .unwrap_or(self.form.endpoint);
+                self.info(&format!("Search endpoint: {}", self.form.endpoint.path()))
             }
             Action::Save => self.save(false),
             Action::SaveAs => self.save(true),
             Action::Open => {
-                match filter_sets::list(&self.opts.filters_dir) {
+                match self.sets.list() {
                     Ok(names) if names.is_empty() => {
-                        return self.info("No saved filter sets yet (Ctrl-s saves one).");
+                        let save = self.opts.keymap.keys_of(Action::Save);
+                        return self.info(&format!("No saved filter sets yet ({save} saves one)."));
                     }
-                    Ok(names) => self.popups.push(Popup::OpenSet { names, sel: 0 }),
-                    Err(e) => self.error_popup(e.to_string()),
+                    Ok(names) => self.popups.push(Popup::OpenSet(OpenSets::new(names))),
+                    Err(e) => self.error_popup(e),
                 }
                 vec![]
             }
@@ -1166,16 +825,8 @@ impl App {
                         _ => None,
                     })
                     .collect();
-                let filtered = (0..options.len()).collect();
-                self.popups.push(Popup::Find(Picker {
-                    multi: false,
-                    options,
-                    chosen: vec![],
-                    query: textarea(""),
-                    filtered,
-                    sel: 0,
-                    waiting_for_data: false,
-                }));
+                self.popups
+                    .push(Popup::Find(Picker::new(options, false, vec![])));
                 vec![]
             }
             Action::NextPage => self.next_page(),
@@ -1185,7 +836,7 @@ impl App {
                     s.page -= 1;
                     s.sel = 0;
                     s.offset.set(0);
-                    self.details_scroll = 0;
+                    self.details.scroll = 0;
                 }
                 vec![]
             }
@@ -1203,28 +854,15 @@ impl App {
         let s = crate::core::sanitize::sanitize(s);
         match self.popups.last_mut() {
             Some(Popup::Editor(ed)) => {
-                match &mut ed.body {
-                    EditorBody::List(le) => {
-                        le.input.insert_str(&s);
-                    }
-                    EditorBody::Pick(p) => {
-                        p.query.insert_str(&s);
-                    }
-                    EditorBody::Text(t) => {
-                        let f = t.focus;
-                        t.inputs[f].insert_str(&s);
-                    }
-                }
+                ed.paste(&s);
                 self.dirty = true;
             }
             Some(Popup::Find(p)) => {
-                p.query.insert_str(&s);
-                p.filtered = fuzzy_filter(&p.options, &input_text(&p.query));
-                p.sel = 0;
+                p.paste(&s);
                 self.dirty = true;
             }
             Some(Popup::SaveName(t)) => {
-                t.insert_str(&s);
+                t.input.insert_str(&s);
                 self.dirty = true;
             }
             _ => {}
@@ -1232,178 +870,66 @@ impl App {
     }
 
     fn filters_key(&mut self, action: Action) -> Vec<Command> {
-        let rows = self.form_rows();
-        let selectable = |i: usize| !matches!(rows.get(i), Some(FormRow::Header(_)) | None);
-        let step = |from: usize, down: bool, n: usize| -> usize {
-            let mut i = from;
-            for _ in 0..n {
-                let mut j = i;
-                loop {
-                    j = if down {
-                        j + 1
-                    } else {
-                        match j.checked_sub(1) {
-                            Some(j) => j,
-                            None => return i,
-                        }
-                    };
-                    if j >= rows.len() {
-                        return i;
-                    }
-                    if selectable(j) {
-                        break;
-                    }
-                }
-                i = j;
+        match self.form.handle(action, &self.opts.keymap) {
+            FormEffect::Nothing => vec![],
+            FormEffect::Run => self.run_search(),
+            FormEffect::Edit(leaf) => {
+                self.open_editor(leaf);
+                vec![]
             }
-            i
-        };
-        self.form_sel = self.form_sel.min(rows.len().saturating_sub(1));
-        match action {
-            Action::Up => self.form_sel = step(self.form_sel, false, 1),
-            Action::Down => self.form_sel = step(self.form_sel, true, 1),
-            Action::PageUp => self.form_sel = step(self.form_sel, false, 10),
-            Action::PageDown => self.form_sel = step(self.form_sel, true, 10),
-            Action::Top => self.form_sel = 0,
-            Action::Bottom => self.form_sel = step(self.form_sel, true, rows.len()),
-            Action::Left | Action::Right if rows.get(self.form_sel) == Some(&FormRow::Endpoint) => {
-                let n = SEARCHES.len();
-                let i = SEARCHES
-                    .iter()
-                    .position(|e| *e == self.endpoint)
-                    .unwrap_or(0);
-                self.endpoint = SEARCHES[(i + if action == Action::Right { 1 } else { n - 1 }) % n];
-            }
-            Action::Enter => match rows.get(self.form_sel) {
-                Some(FormRow::Endpoint) => {
-                    let i = SEARCHES
-                        .iter()
-                        .position(|e| *e == self.endpoint)
-                        .unwrap_or(0);
-                    self.endpoint = SEARCHES[(i + 1) % SEARCHES.len()];
-                }
-                Some(FormRow::Run) => return self.run_search(),
-                Some(FormRow::Leaf(leaf) | FormRow::Set(leaf)) => self.open_editor(leaf),
-                Some(FormRow::Extra(p, _)) => {
-                    return self.info(&format!(
-                        "{} is not part of {}; x clears it",
-                        p.join("."),
-                        self.endpoint.path()
-                    ));
-                }
-                _ => {}
-            },
-            Action::Clear => match rows.get(self.form_sel) {
-                Some(FormRow::Leaf(leaf) | FormRow::Set(leaf)) => {
-                    schema::remove(&mut self.body, leaf.path);
-                    return self.info(&format!("Cleared {}", leaf.label()));
-                }
-                Some(FormRow::Extra(p, _)) => {
-                    let path: Vec<&str> = p.iter().map(String::as_str).collect();
-                    schema::remove(&mut self.body, &path);
-                    let msg = format!("Cleared {}", p.join("."));
-                    let n = self.form_rows().len();
-                    self.form_sel = self.form_sel.min(n.saturating_sub(1));
-                    return self.info(&msg);
-                }
-                _ => {}
-            },
-            Action::ClearAll => {
-                let size = self.body.get("size").cloned();
-                self.body = serde_json::json!({});
-                if let Some(s) = size {
-                    schema::set(&mut self.body, &["size"], s);
-                }
-                self.form_sel = self.form_sel.min(self.form_rows().len().saturating_sub(1));
-                return self.info("Cleared every filter member");
-            }
-            _ => {}
+            FormEffect::Info(text) => self.info(&text),
         }
-        vec![]
     }
 
     fn results_key(&mut self, action: Action) -> Vec<Command> {
-        let kind = self.tab();
-        let s = self.search_mut(kind);
-        let n = s.rows().len();
-        let before = s.sel;
-        match action {
-            Action::Up => s.sel = s.sel.saturating_sub(1),
-            Action::Down => s.sel = (s.sel + 1).min(n.saturating_sub(1)),
-            Action::PageUp => s.sel = s.sel.saturating_sub(10),
-            Action::PageDown => s.sel = (s.sel + 10).min(n.saturating_sub(1)),
-            Action::Top => s.sel = 0,
-            Action::Bottom => s.sel = n.saturating_sub(1),
-            Action::Left | Action::Right => {
-                self.endpoint = schema::with_kind(
-                    self.endpoint,
-                    if action == Action::Left {
-                        Kind::Companies
-                    } else {
-                        Kind::People
-                    },
-                );
-            }
-            Action::Enter => {
-                if n == 0 {
-                    return self.run_search();
-                }
+        match self.results.handle(action, self.tab()) {
+            ResultsEffect::Nothing => {}
+            ResultsEffect::Moved => self.details.scroll = 0,
+            ResultsEffect::ShowKind(kind) => self.form.show_kind(kind),
+            ResultsEffect::Run => return self.run_search(),
+            ResultsEffect::OpenDetails => {
                 self.focus = Pane::Details;
-                self.details_scroll = 0;
+                self.details.scroll = 0;
             }
-            _ => {}
-        }
-        if self.search(kind).sel != before {
-            self.details_scroll = 0;
         }
         vec![]
     }
 
     fn details_key(&mut self, action: Action) -> Vec<Command> {
-        match action {
-            Action::Up => self.details_scroll = self.details_scroll.saturating_sub(1),
-            Action::Down => self.details_scroll = self.details_scroll.saturating_add(1),
-            Action::PageUp => self.details_scroll = self.details_scroll.saturating_sub(10),
-            Action::PageDown => self.details_scroll = self.details_scroll.saturating_add(10),
-            Action::Top => self.details_scroll = 0,
-            Action::Close => self.focus = Pane::Results,
-            _ => {}
+        if self.details.handle(action) == DetailsEffect::Leave {
+            self.focus = Pane::Results;
         }
         vec![]
     }
 
     fn confirm_key(&mut self, action: Option<Action>, k: KeyEvent) -> Vec<Command> {
-        let yes = action == Some(Action::Enter)
-            || matches!(k.code, KeyCode::Char('y') | KeyCode::Char('Y'));
-        let no = action == Some(Action::Close)
-            || matches!(k.code, KeyCode::Char('n') | KeyCode::Char('N'));
-        if yes {
-            if let Some(Popup::Confirm(p)) = self.popups.pop() {
-                return self.start_search(p);
+        match spend_gate::answer(action, &k) {
+            Answer::Yes => {
+                if let Some(Popup::Confirm(p)) = self.popups.pop() {
+                    return self.start_search(p);
+                }
             }
-        } else if no {
-            self.popups.pop();
-            return self.info("Cancelled; nothing was spent.");
+            Answer::No => {
+                self.popups.pop();
+                return self.info("Cancelled; nothing was spent.");
+            }
+            Answer::Undecided => {}
         }
         vec![]
     }
 
     fn open_set_key(&mut self, action: Action) -> Vec<Command> {
-        let Some(Popup::OpenSet { names, sel }) = self.popups.last_mut() else {
+        let Some(Popup::OpenSet(o)) = self.popups.last_mut() else {
             return vec![];
         };
-        match action {
-            Action::Up => *sel = sel.saturating_sub(1),
-            Action::Down => *sel = (*sel + 1).min(names.len().saturating_sub(1)),
-            Action::Close => {
+        match o.handle(action) {
+            OpenSetsEffect::Nothing => {}
+            OpenSetsEffect::Closed => {
                 self.popups.pop();
             }
-            Action::Enter => {
-                let name = names[*sel].clone();
+            OpenSetsEffect::Open(name) => {
                 self.popups.pop();
-                match filter_sets::path_of(&self.opts.filters_dir, &name)
-                    .and_then(|p| filter_sets::load(&p))
-                {
+                match self.sets.open(&name) {
                     Ok(set) => {
                         self.apply_set(set, Some(name));
                         self.focus = Pane::Filters;
@@ -1412,24 +938,15 @@ impl App {
                     Err(e) => self.error_popup(format!("Could not open the filter set: {e}")),
                 }
             }
-            Action::Clear => {
-                let name = names[*sel].clone();
-                match filter_sets::delete(&self.opts.filters_dir, &name) {
-                    Ok(()) => {
-                        names.remove(*sel);
-                        *sel = (*sel).min(names.len().saturating_sub(1));
-                        if names.is_empty() {
-                            self.popups.pop();
-                        }
-                        if self.set_name.as_deref() == Some(name.as_str()) {
-                            self.set_name = None;
-                        }
-                        return self.info(&format!("Deleted filter set {name}"));
+            OpenSetsEffect::Delete(name) => match self.sets.delete(&name) {
+                Ok(()) => {
+                    if o.remove(&name) {
+                        self.popups.pop();
                     }
-                    Err(e) => self.error_popup(e.to_string()),
+                    return self.info(&format!("Deleted filter set {name}"));
                 }
-            }
-            _ => {}
+                Err(e) => self.error_popup(e),
+            },
         }
         vec![]
     }
@@ -1438,36 +955,25 @@ impl App {
         let Some(Popup::History(h)) = self.popups.last_mut() else {
             return vec![];
         };
-        let n = h.entries.as_ref().map_or(0, Vec::len);
-        match action {
-            Action::Up => h.sel = h.sel.saturating_sub(1),
-            Action::Down => h.sel = (h.sel + 1).min(n.saturating_sub(1)),
-            Action::PageUp => h.sel = h.sel.saturating_sub(10),
-            Action::PageDown => h.sel = (h.sel + 10).min(n.saturating_sub(1)),
-            Action::Top => h.sel = 0,
-            Action::Bottom => h.sel = n.saturating_sub(1),
-            Action::Close | Action::History | Action::Quit => {
+        match h.handle(action) {
+            HistoryEffect::Nothing => vec![],
+            HistoryEffect::Closed => {
                 self.popups.pop();
                 self.bump(Slot::History);
-                return vec![Command::Abort(Slot::History)];
+                vec![Command::Abort(Slot::History)]
             }
-            Action::Enter => {
-                let Some(entry) = h.entries.as_ref().and_then(|e| e.get(h.sel)).cloned() else {
-                    return vec![];
-                };
+            HistoryEffect::Reopen(entry) => {
                 self.popups.pop();
-                return self.reopen(&entry);
+                self.reopen(&entry)
             }
-            _ => {}
         }
-        vec![]
     }
 
     /// Reads a stored search back into its tab (free; off the UI loop). Whatever ran in that
     /// tab is superseded: a paid page still on its way is stored but not shown.
     fn reopen(&mut self, entry: &HistoryEntry) -> Vec<Command> {
         let kind = schema::tab_of(entry.endpoint);
-        self.endpoint = schema::with_kind(self.endpoint, kind);
+        self.form.endpoint = schema::with_kind(self.form.endpoint, kind);
         let s = self.search_mut(kind);
         s.loading = true;
         s.error = None;
@@ -1482,14 +988,14 @@ impl App {
     }
 
     fn save(&mut self, ask: bool) -> Vec<Command> {
-        match (&self.set_name, ask) {
+        match (&self.sets.name, ask) {
             (Some(name), false) => {
                 let name = name.clone();
                 self.save_as(&name)
             }
             (name, _) => {
-                self.popups
-                    .push(Popup::SaveName(textarea(name.as_deref().unwrap_or(""))));
+                let prompt = SaveName::new(name.as_deref().unwrap_or(""));
+                self.popups.push(Popup::SaveName(prompt));
                 vec![]
             }
         }
@@ -1497,14 +1003,11 @@ impl App {
 
     fn save_as(&mut self, name: &str) -> Vec<Command> {
         let set = FilterSet {
-            endpoint: self.endpoint,
-            body: self.body.clone(),
+            endpoint: self.form.endpoint,
+            body: self.form.body.clone(),
         };
-        match filter_sets::save(&self.opts.filters_dir, name, &set) {
-            Ok(_) => {
-                self.set_name = Some(name.to_string());
-                self.info(&format!("Saved filter set {name}"))
-            }
+        match self.sets.save(name, &set) {
+            Ok(()) => self.info(&format!("Saved filter set {name}")),
             Err(e) => {
                 self.error_popup(format!("Could not save: {e}"));
                 vec![]
@@ -1513,54 +1016,39 @@ impl App {
     }
 
     fn save_name_key(&mut self, k: KeyEvent) -> Vec<Command> {
-        let Some(Popup::SaveName(t)) = self.popups.last_mut() else {
+        let text = self.opts.keymap.text_action(&k);
+        let Some(Popup::SaveName(prompt)) = self.popups.last_mut() else {
             return vec![];
         };
-        match k.code {
-            KeyCode::Esc => {
+        match prompt.handle(k, text) {
+            SaveNameEffect::Nothing => vec![],
+            SaveNameEffect::Cancelled => {
                 self.popups.pop();
+                vec![]
             }
-            KeyCode::Enter => {
-                let name = input_text(t).trim().to_string();
-                if !filter_sets::valid_name(&name) {
-                    self.set_status(
-                        &format!(
-                            "{name:?} is not a usable name (letters, digits, space, '-', '_', '.')"
-                        ),
-                        StatusKind::Error,
-                    );
-                    return vec![];
-                }
+            SaveNameEffect::Invalid(why) => {
+                self.set_status(&why, StatusKind::Error);
+                vec![]
+            }
+            SaveNameEffect::Save(name) => {
                 self.popups.pop();
-                return self.save_as(&name);
-            }
-            _ => {
-                t.input(k);
+                self.save_as(&name)
             }
         }
-        vec![]
     }
 
     // ---------------------------------------------------------------- searches
 
     /// The body of the first page of a search of the current endpoint.
     pub fn request_body(&self) -> Value {
-        let mut b = self.body.clone();
-        if let Some(o) = b.as_object_mut() {
-            o.remove("endpoint");
-            o.remove("searchAfter");
-            if !o.contains_key("size") {
-                o.insert("size".into(), Value::from(DEFAULT_SIZE));
-            }
-        }
-        b
+        self.form.request_body()
     }
 
     fn run_search(&mut self) -> Vec<Command> {
-        match request::build_search(self.endpoint, &self.request_body()) {
+        match request::build_search(self.form.endpoint, &self.request_body()) {
             Ok(request) => self.gate(request, false),
             Err(problems) => {
-                self.form_problems = problems.clone();
+                self.form.problems = problems.clone();
                 self.not_sent(&problems)
             }
         }
@@ -1575,14 +1063,8 @@ impl App {
     /// Asks for confirmation above the threshold, else starts the search. `request` has passed
     /// the client's checks.
     fn gate(&mut self, request: SearchRequest, next_page: bool) -> Vec<Command> {
-        let cost = request.estimate();
-        let p = PendingSearch {
-            request,
-            next_page,
-            estimate: total_credits(cost),
-            cost,
-        };
-        if p.estimate > self.opts.confirm_above {
+        let p = PendingSearch::new(request, next_page);
+        if p.needs_confirmation(self.opts.confirm_above) {
             self.popups.push(Popup::Confirm(p));
             vec![]
         } else {
@@ -1626,7 +1108,7 @@ impl App {
         } else {
             Pane::Results
         };
-        self.details_scroll = 0;
+        self.details.scroll = 0;
         vec![self.call(
             Slot::Search(kind),
             Call::Search {
@@ -1646,7 +1128,7 @@ impl App {
             s.page += 1;
             s.sel = 0;
             s.offset.set(0);
-            self.details_scroll = 0;
+            self.details.scroll = 0;
             return vec![];
         }
         let Some(first) = s.request.clone() else {
@@ -1681,12 +1163,15 @@ impl App {
             return self.info("Select a company first.");
         };
         schema::set(
-            &mut self.body,
+            &mut self.form.body,
             &["companiesFilters", "includeDomains"],
             Value::Array(vec![Value::String(domain.clone())]),
         );
-        schema::remove(&mut self.body, &["companiesFilters", "lookalikeDomains"]);
-        self.endpoint = schema::with_kind(self.endpoint, Kind::People);
+        schema::remove(
+            &mut self.form.body,
+            &["companiesFilters", "lookalikeDomains"],
+        );
+        self.form.endpoint = schema::with_kind(self.form.endpoint, Kind::People);
         let cmds = self.run_search();
         if self.popups.is_empty() {
             let p = format!(
@@ -1708,104 +1193,29 @@ impl App {
             return self.info("Select a company first.");
         };
         schema::set(
-            &mut self.body,
+            &mut self.form.body,
             &["companiesFilters", "lookalikeDomains"],
             Value::Array(vec![Value::String(domain)]),
         );
-        schema::remove(&mut self.body, &["companiesFilters", "includeDomains"]);
+        schema::remove(&mut self.form.body, &["companiesFilters", "includeDomains"]);
         self.run_search()
     }
 
     // ---------------------------------------------------------------- editor
 
     fn open_editor(&mut self, leaf: &'static Leaf) {
-        let cur = schema::get(&self.body, leaf.path).cloned();
-        let body = match leaf.kind {
-            LeafKind::List(Source::Closed(set)) | LeafKind::One(set) => {
-                let multi = matches!(leaf.kind, LeafKind::List(_));
-                let chosen = match &cur {
-                    Some(Value::Array(a)) => a.clone(),
-                    Some(v) if !v.is_null() => vec![v.clone()],
-                    _ => vec![],
-                };
-                let options = set.options(&self.data_fields);
-                let filtered = (0..options.len()).collect();
-                EditorBody::Pick(Picker {
-                    multi,
-                    waiting_for_data: set.needs_data_fields() && options.is_empty(),
-                    options,
-                    chosen,
-                    query: textarea(""),
-                    filtered,
-                    sel: 0,
-                })
-            }
-            LeafKind::List(src) => EditorBody::List(ListEditor {
-                items: match &cur {
-                    Some(Value::Array(a)) => a.clone(),
-                    _ => vec![],
-                },
-                input: textarea(""),
-                ac: match src {
-                    Source::Ac(k) => Some(k),
-                    _ => None,
-                },
-                suggestions: vec![],
-                sel: None,
-                ac_state: AcState::Idle,
-            }),
-            LeafKind::Range(_) => {
-                let end = |k: &str| {
-                    cur.as_ref()
-                        .and_then(|v| v.get(k))
-                        .filter(|v| !v.is_null())
-                        .map(schema::fmt_item)
-                        .unwrap_or_default()
-                };
-                EditorBody::Text(TextEditor {
-                    inputs: vec![textarea(&end("from")), textarea(&end("to"))],
-                    focus: 0,
-                    error: None,
-                })
-            }
-            LeafKind::Scalar(_) => {
-                let t = cur
-                    .as_ref()
-                    .map(|v| schema::fmt_value(leaf.kind, v))
-                    .unwrap_or_default();
-                EditorBody::Text(TextEditor {
-                    inputs: vec![textarea(&t)],
-                    focus: 0,
-                    error: None,
-                })
-            }
-            LeafKind::Json => {
-                let t = cur.as_ref().map(|v| v.to_string()).unwrap_or_default();
-                EditorBody::Text(TextEditor {
-                    inputs: vec![textarea(&t)],
-                    focus: 0,
-                    error: None,
-                })
-            }
-        };
-        self.popups
-            .push(Popup::Editor(Box::new(Editor { leaf, body })));
+        let editor = Editor::open(
+            leaf,
+            schema::get(&self.form.body, leaf.path),
+            &self.data_fields,
+        );
+        self.popups.push(Popup::Editor(Box::new(editor)));
     }
 
     fn refresh_picker(&mut self) {
-        let df = &self.data_fields;
         for p in &mut self.popups {
-            if let Popup::Editor(ed) = p
-                && let (
-                    EditorBody::Pick(pk),
-                    LeafKind::List(Source::Closed(set)) | LeafKind::One(set),
-                ) = (&mut ed.body, ed.leaf.kind)
-                && pk.waiting_for_data
-            {
-                pk.options = set.options(df);
-                pk.waiting_for_data = pk.options.is_empty();
-                pk.filtered = fuzzy_filter(&pk.options, &input_text(&pk.query));
-                pk.sel = 0;
+            if let Popup::Editor(ed) = p {
+                ed.refresh_options(&self.data_fields);
             }
         }
     }
@@ -1818,238 +1228,86 @@ impl App {
     }
 
     fn editor_key(&mut self, k: KeyEvent) -> Vec<Command> {
+        let text = self.opts.keymap.text_action(&k);
         let Some(Popup::Editor(ed)) = self.popups.last_mut() else {
             return vec![];
         };
         let leaf = ed.leaf;
-        let kind = schema::tab_of(self.endpoint);
-        match &mut ed.body {
-            EditorBody::List(le) => match k.code {
-                KeyCode::Esc => return self.close_editor(),
-                KeyCode::Up => {
-                    le.sel = match le.sel {
-                        Some(0) | None => None,
-                        Some(i) => Some(i - 1),
-                    }
+        match ed.handle(k, text) {
+            EditorEffect::Nothing => vec![],
+            EditorEffect::Write(v) => {
+                self.write_member(leaf, v);
+                vec![]
+            }
+            EditorEffect::WriteAndClose(v) => {
+                self.write_member(leaf, v);
+                self.popups.pop();
+                vec![]
+            }
+            EditorEffect::Added(v) => {
+                self.write_member(leaf, v);
+                vec![Command::Abort(Slot::Autocomplete)]
+            }
+            EditorEffect::Close => {
+                self.popups.pop();
+                vec![]
+            }
+            EditorEffect::CloseLookup => self.close_editor(),
+            EditorEffect::Typed { lookup } => {
+                // Any lookup still on its way is for older text.
+                let mut cmds = vec![Command::Abort(Slot::Autocomplete)];
+                self.bump(Slot::Autocomplete);
+                if lookup {
+                    cmds.push(self.timer(TimerId::Debounce, DEBOUNCE));
                 }
-                KeyCode::Down => {
-                    if !le.suggestions.is_empty() {
-                        le.sel = Some(le.sel.map_or(0, |i| (i + 1).min(le.suggestions.len() - 1)));
-                    }
-                }
-                KeyCode::Enter => {
-                    let text = input_text(&le.input).trim().to_string();
-                    let item = match le.sel.and_then(|i| le.suggestions.get(i)) {
-                        Some((_, v)) => Some(v.clone()),
-                        None if text.is_empty() => return self.close_editor(),
-                        None if le.ac == Some(AcKind::Locations) => Some(parse_city(&text)),
-                        None => Some(Value::String(text)),
-                    };
-                    if let Some(item) = item
-                        && !le.items.contains(&item)
-                    {
-                        le.items.push(item);
-                    }
-                    le.input = textarea("");
-                    le.suggestions.clear();
-                    le.sel = None;
-                    le.ac_state = AcState::Idle;
-                    let items = le.items.clone();
-                    self.write_list(leaf, items);
-                    return vec![Command::Abort(Slot::Autocomplete)];
-                }
-                KeyCode::Backspace if input_text(&le.input).is_empty() => {
-                    le.items.pop();
-                    let items = le.items.clone();
-                    self.write_list(leaf, items);
-                }
-                _ => {
-                    let before = input_text(&le.input);
-                    le.input.input(k);
-                    let after = input_text(&le.input);
-                    if before != after {
-                        return self.typed(after, kind);
-                    }
-                }
-            },
-            EditorBody::Pick(p) => match k.code {
-                KeyCode::Esc => return self.close_editor(),
-                KeyCode::Up => p.sel = p.sel.saturating_sub(1),
-                KeyCode::Down => p.sel = (p.sel + 1).min(p.filtered.len().saturating_sub(1)),
-                KeyCode::PageUp => p.sel = p.sel.saturating_sub(10),
-                KeyCode::PageDown => p.sel = (p.sel + 10).min(p.filtered.len().saturating_sub(1)),
-                KeyCode::Enter => {
-                    let Some(opt) = p
-                        .filtered
-                        .get(p.sel)
-                        .and_then(|&i| p.options.get(i))
-                        .cloned()
-                    else {
-                        return vec![];
-                    };
-                    if p.multi {
-                        if let Some(pos) = p.chosen.iter().position(|v| *v == opt.value) {
-                            p.chosen.remove(pos);
-                        } else {
-                            p.chosen.push(opt.value);
-                        }
-                        let items = p.chosen.clone();
-                        self.write_list(leaf, items);
-                    } else {
-                        schema::set(&mut self.body, leaf.path, opt.value);
-                        self.popups.pop();
-                    }
-                }
-                _ => {
-                    let before = input_text(&p.query);
-                    p.query.input(k);
-                    let after = input_text(&p.query);
-                    if before != after {
-                        p.filtered = fuzzy_filter(&p.options, &after);
-                        p.sel = 0;
-                    }
-                }
-            },
-            EditorBody::Text(t) => match k.code {
-                KeyCode::Esc => {
-                    self.popups.pop();
-                }
-                KeyCode::Tab | KeyCode::BackTab | KeyCode::Up | KeyCode::Down
-                    if t.inputs.len() > 1 =>
-                {
-                    t.focus = 1 - t.focus
-                }
-                KeyCode::Enter => {
-                    let texts: Vec<String> = t.inputs.iter().map(input_text).collect();
-                    match parse_text_editor(leaf.kind, &texts) {
-                        Ok(Some(v)) => {
-                            schema::set(&mut self.body, leaf.path, v);
-                            self.popups.pop();
-                        }
-                        Ok(None) => {
-                            schema::remove(&mut self.body, leaf.path);
-                            self.popups.pop();
-                        }
-                        Err(e) => t.error = Some(e),
-                    }
-                }
-                _ => {
-                    let f = t.focus;
-                    t.inputs[f].input(k);
-                    t.error = None;
-                }
-            },
+                cmds
+            }
         }
-        vec![]
     }
 
     fn find_key(&mut self, k: KeyEvent) -> Vec<Command> {
+        let text = self.opts.keymap.text_action(&k);
         let Some(Popup::Find(p)) = self.popups.last_mut() else {
             return vec![];
         };
-        match k.code {
-            KeyCode::Esc => {
+        match p.handle(k, text) {
+            PickerEvent::Cancelled => {
                 self.popups.pop();
             }
-            KeyCode::Up => p.sel = p.sel.saturating_sub(1),
-            KeyCode::Down => p.sel = (p.sel + 1).min(p.filtered.len().saturating_sub(1)),
-            KeyCode::Enter => {
-                let row = p
-                    .filtered
-                    .get(p.sel)
-                    .and_then(|&i| p.options.get(i))
-                    .and_then(|o| o.value.as_u64());
+            PickerEvent::Picked(opt) => {
                 self.popups.pop();
-                if let Some(row) = row {
-                    self.form_sel = row as usize;
+                if let Some(row) = opt.value.as_u64() {
+                    self.form.sel = row as usize;
                     self.focus = Pane::Filters;
                     if let Some(FormRow::Leaf(leaf)) = self.form_rows().get(row as usize) {
                         self.open_editor(leaf);
                     }
                 }
             }
-            _ => {
-                let before = input_text(&p.query);
-                p.query.input(k);
-                let after = input_text(&p.query);
-                if before != after {
-                    p.filtered = fuzzy_filter(&p.options, &after);
-                    p.sel = 0;
-                }
-            }
+            PickerEvent::Changed | PickerEvent::Nothing => {}
         }
         vec![]
     }
 
-    fn write_list(&mut self, leaf: &Leaf, items: Vec<Value>) {
-        if items.is_empty() {
-            schema::remove(&mut self.body, leaf.path);
-        } else {
-            schema::set(&mut self.body, leaf.path, Value::Array(items));
+    /// Sets the member `leaf` of the form to `value`, or removes it (`None`).
+    fn write_member(&mut self, leaf: &Leaf, value: Option<Value>) {
+        match value {
+            Some(v) => schema::set(&mut self.form.body, leaf.path, v),
+            None => schema::remove(&mut self.form.body, leaf.path),
         }
     }
 
-    /// The text of an autocompleted field changed: cancel the older lookup, wait for a pause.
-    fn typed(&mut self, text: String, _kind: Kind) -> Vec<Command> {
-        let mut cmds = vec![Command::Abort(Slot::Autocomplete)];
-        // Any answer still on its way is now stale.
-        self.bump(Slot::Autocomplete);
-        let Some(Popup::Editor(ed)) = self.popups.last_mut() else {
-            return cmds;
-        };
-        let EditorBody::List(le) = &mut ed.body else {
-            return cmds;
-        };
-        le.sel = None;
-        if le.ac.is_none() {
-            return cmds;
-        }
-        if text.trim().chars().count() < 2 {
-            le.suggestions.clear();
-            le.ac_state = AcState::Idle;
-            return cmds;
-        }
-        le.ac_state = AcState::Waiting;
-        cmds.push(self.timer(TimerId::Debounce, DEBOUNCE));
-        cmds
-    }
-
+    /// The typing pause is over: look the editor's text up.
     fn start_autocomplete(&mut self) -> Vec<Command> {
         let kind = self.tab();
         let Some(Popup::Editor(ed)) = self.popups.last_mut() else {
             return vec![];
         };
-        let EditorBody::List(le) = &mut ed.body else {
-            return vec![];
-        };
-        let Some(ac) = le.ac else { return vec![] };
-        let q = input_text(&le.input).trim().to_string();
-        if q.chars().count() < 2 {
-            return vec![];
-        }
         self.dirty = true;
-        match request::build_autocomplete(ac.endpoint(), &q, kind) {
-            Ok(req) => {
-                le.ac_state = AcState::Loading;
-                vec![self.call(Slot::Autocomplete, Call::Autocomplete(req))]
-            }
-            Err(problems) => {
-                le.ac_state = AcState::Failed(format!("not sent: {}", problems_text(&problems)));
-                vec![]
-            }
+        match ed.start_lookup(kind) {
+            Some(req) => vec![self.call(Slot::Autocomplete, Call::Autocomplete(req))],
+            None => vec![],
         }
-    }
-}
-
-/// Identity of a form row across re-layouts.
-fn row_key(r: &FormRow) -> String {
-    match r {
-        FormRow::Endpoint => "endpoint".into(),
-        FormRow::Run => "run".into(),
-        FormRow::Header(h) => format!("header:{h}"),
-        FormRow::Leaf(l) => format!("leaf:{}", l.path.join(".")),
-        FormRow::Set(l) => format!("set:{}", l.path.join(".")),
-        FormRow::Extra(p, _) => format!("extra:{}", p.join(".")),
     }
 }
 
@@ -2058,56 +1316,5 @@ fn capitalize(s: &str) -> String {
     match c.next() {
         Some(f) => f.to_uppercase().chain(c).collect(),
         None => String::new(),
-    }
-}
-
-/// `"Berlin, de"` → `{"city": "Berlin", "country": "de"}`; without a comma the country is empty.
-pub fn parse_city(s: &str) -> Value {
-    let (city, cc) = match s.rsplit_once(',') {
-        Some((c, cc)) => (c.trim(), cc.trim().to_lowercase()),
-        None => (s.trim(), String::new()),
-    };
-    serde_json::json!({ "city": city, "country": cc })
-}
-
-/// Parses the inputs of a range/scalar/JSON editor into the member value; `Ok(None)` clears it.
-pub fn parse_text_editor(kind: LeafKind, texts: &[String]) -> Result<Option<Value>, String> {
-    match kind {
-        LeafKind::Range(num) => {
-            let from = schema::parse_num(num, texts.first().map(String::as_str).unwrap_or(""))?;
-            let to = schema::parse_num(num, texts.get(1).map(String::as_str).unwrap_or(""))?;
-            if let (Some(a), Some(b)) = (
-                from.as_ref().and_then(Value::as_f64),
-                to.as_ref().and_then(Value::as_f64),
-            ) && a > b
-            {
-                return Err("from is greater than to".into());
-            }
-            let mut o = serde_json::Map::new();
-            if let Some(f) = from {
-                o.insert("from".into(), f);
-            }
-            if let Some(t) = to {
-                o.insert("to".into(), t);
-            }
-            Ok(if o.is_empty() {
-                None
-            } else {
-                Some(Value::Object(o))
-            })
-        }
-        LeafKind::Scalar(num) => {
-            schema::parse_num(num, texts.first().map(String::as_str).unwrap_or(""))
-        }
-        LeafKind::Json => {
-            let t = texts.first().map(|s| s.trim()).unwrap_or("");
-            if t.is_empty() {
-                return Ok(None);
-            }
-            serde_json::from_str::<Value>(t)
-                .map(Some)
-                .map_err(|e| format!("not JSON: {e}"))
-        }
-        _ => Err("not a text member".into()),
     }
 }

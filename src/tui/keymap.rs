@@ -10,27 +10,29 @@ use std::fmt;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 macro_rules! actions {
-    ($($variant:ident => $name:literal, $help:literal, [$($key:literal),*];)+) => {
-        /// Something the user wants to happen; what it means depends on the focused pane.
+    ($(#[$doc:meta])* $enum:ident { $($variant:ident => $name:literal, $help:literal, [$($key:literal),*];)+ }) => {
+        $(#[$doc])*
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-        pub enum Action { $(#[doc = $help] $variant,)+ }
+        pub enum $enum { $(#[doc = $help] $variant,)+ }
 
-        impl Action {
+        impl $enum {
             /// Every action, in help order.
-            pub const ALL: &'static [Action] = &[$(Action::$variant),+];
+            pub const ALL: &'static [$enum] = &[$($enum::$variant),+];
             /// Name used in the config file's `[keys]` table, e.g. `next_page`.
-            pub fn name(self) -> &'static str { match self { $(Action::$variant => $name,)+ } }
+            pub fn name(self) -> &'static str { match self { $($enum::$variant => $name,)+ } }
             /// One-line description shown in the help.
-            pub fn help(self) -> &'static str { match self { $(Action::$variant => $help,)+ } }
+            pub fn help(self) -> &'static str { match self { $($enum::$variant => $help,)+ } }
             /// The default key strings, e.g. `["n"]`.
-            pub fn default_keys(self) -> &'static [&'static str] { match self { $(Action::$variant => &[$($key),*],)+ } }
+            pub fn default_keys(self) -> &'static [&'static str] { match self { $($enum::$variant => &[$($key),*],)+ } }
             /// The action of a config name.
-            pub fn from_name(s: &str) -> Option<Action> { match s { $($name => Some(Action::$variant),)+ _ => None } }
+            pub fn from_name(s: &str) -> Option<$enum> { match s { $($name => Some($enum::$variant),)+ _ => None } }
         }
     };
 }
 
 actions! {
+    /// Something the user wants to happen; what it means depends on the focused pane.
+    Action {
     Help => "help", "show or hide this help", ["?", "f1"];
     Quit => "quit", "quit prospect", ["q", "ctrl-c"];
     NextPane => "next_pane", "focus the next pane", ["tab"];
@@ -60,6 +62,34 @@ actions! {
     Find => "find", "find a filter member by name and edit it", ["/"];
     Credits => "credits", "refresh the credit balance", ["c"];
     Close => "close", "close a popup / leave a text field", ["esc"];
+}
+}
+
+actions! {
+    /// What a key means in a text field (the text-context layer): every key bound here acts,
+    /// every other key is text. Rebindable in `[keys]` like [`Action`]s (`text_submit = ["enter"]`).
+    TextAction {
+    Submit => "text_submit", "add the item / pick the suggestion / apply", ["enter"];
+    Up => "text_up", "move in suggestions or options", ["up"];
+    Down => "text_down", "move in suggestions or options", ["down"];
+    PageUp => "text_page_up", "move a page in options", ["pageup"];
+    PageDown => "text_page_down", "move a page in options", ["pagedown"];
+    RemoveLast => "text_remove_last", "on an empty field removes the last item", ["backspace"];
+    NextField => "text_next_field", "from ↔ to in ranges", ["tab"];
+    PrevField => "text_prev_field", "to ↔ from in ranges", ["shift-tab"];
+    Cancel => "text_cancel", "leave the field", ["esc"];
+}
+}
+
+impl TextAction {
+    /// The lines of the help's text-field section: actions shown together, in order.
+    pub const HELP: &'static [&'static [TextAction]] = &[
+        &[TextAction::Submit],
+        &[TextAction::Up, TextAction::Down],
+        &[TextAction::RemoveLast],
+        &[TextAction::NextField],
+        &[TextAction::Cancel],
+    ];
 }
 
 /// A key with its modifiers, normalized so that `?` and `Shift-/` compare equal.
@@ -230,12 +260,69 @@ impl fmt::Display for KeyCombo {
     }
 }
 
-/// Key → action bindings.
+/// One layer of bindings: key → action, and action → its keys in binding order (for help).
+#[derive(Debug, Clone)]
+struct Layer<A> {
+    map: HashMap<KeyCombo, A>,
+    keys: BTreeMap<A, Vec<KeyCombo>>,
+}
+
+impl<A: Copy + Ord + std::hash::Hash> Layer<A> {
+    fn empty() -> Layer<A> {
+        Layer {
+            map: HashMap::new(),
+            keys: BTreeMap::new(),
+        }
+    }
+
+    fn defaults(all: &[A], default_keys: impl Fn(A) -> &'static [&'static str]) -> Layer<A> {
+        let mut l = Layer::empty();
+        for &a in all {
+            let list = default_keys(a)
+                .iter()
+                .filter_map(|k| KeyCombo::parse(k).ok())
+                .collect();
+            l.keys.insert(a, list);
+        }
+        l
+    }
+
+    /// Binds `keys` to `a` alone: they are taken away from the other actions of the layer.
+    fn rebind(&mut self, a: A, keys: Vec<KeyCombo>) {
+        for other in self.keys.values_mut() {
+            other.retain(|c| !keys.contains(c));
+        }
+        self.keys.insert(a, keys);
+    }
+
+    fn index(&mut self) {
+        self.map.clear();
+        for (a, list) in &self.keys {
+            for c in list {
+                self.map.insert(*c, *a);
+            }
+        }
+    }
+
+    fn keys_of(&self, a: A) -> String {
+        self.keys
+            .get(&a)
+            .map(|l| {
+                l.iter()
+                    .map(|c| c.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .unwrap_or_default()
+    }
+}
+
+/// Key → action bindings: the [`Action`] layer for panes and popups, and the [`TextAction`]
+/// layer for text fields.
 #[derive(Debug, Clone)]
 pub struct Keymap {
-    map: HashMap<KeyCombo, Action>,
-    /// Action → its keys, in binding order (for help).
-    keys: BTreeMap<Action, Vec<KeyCombo>>,
+    actions: Layer<Action>,
+    text: Layer<TextAction>,
 }
 
 impl Default for Keymap {
@@ -249,78 +336,98 @@ impl Default for Keymap {
 impl Keymap {
     fn empty() -> Keymap {
         Keymap {
-            map: HashMap::new(),
-            keys: BTreeMap::new(),
+            actions: Layer::empty(),
+            text: Layer::empty(),
         }
     }
 
     /// The default bindings with the config's `[keys]` overrides applied (action name → key
-    /// strings; an override replaces all default keys of that action). Returns the keymap and
-    /// warnings for names or keys that were not understood (those entries are skipped).
+    /// strings; an override replaces all default keys of that action, in either layer). Returns
+    /// the keymap and warnings for names or keys that were not understood (those entries are
+    /// skipped).
     pub fn with_overrides(
         overrides: &BTreeMap<String, Vec<String>>,
     ) -> Result<(Keymap, Vec<String>), String> {
         let mut warnings = Vec::new();
-        let mut keys: BTreeMap<Action, Vec<KeyCombo>> = BTreeMap::new();
-        for &a in Action::ALL {
-            let list = a
-                .default_keys()
-                .iter()
-                .filter_map(|k| KeyCombo::parse(k).ok())
-                .collect();
-            keys.insert(a, list);
-        }
+        let mut actions = Layer::defaults(Action::ALL, Action::default_keys);
+        let mut text = Layer::defaults(TextAction::ALL, TextAction::default_keys);
         for (name, list) in overrides {
-            let Some(action) = Action::from_name(name) else {
-                warnings.push(format!("unknown action {name:?} in [keys]"));
-                continue;
-            };
             let mut parsed = Vec::new();
-            for k in list {
-                match KeyCombo::parse(k) {
-                    Ok(c) => parsed.push(c),
-                    Err(e) => warnings.push(format!("{e} in [keys].{name}")),
+            let mut parse = |warnings: &mut Vec<String>| {
+                for k in list {
+                    match KeyCombo::parse(k) {
+                        Ok(c) => parsed.push(c),
+                        Err(e) => warnings.push(format!("{e} in [keys].{name}")),
+                    }
                 }
-            }
-            // A key now bound here is taken away from any other action.
-            for other in keys.values_mut() {
-                other.retain(|c| !parsed.contains(c));
-            }
-            keys.insert(action, parsed);
-        }
-        let mut map = HashMap::new();
-        for (a, list) in &keys {
-            for c in list {
-                map.insert(*c, *a);
+            };
+            if let Some(action) = Action::from_name(name) {
+                parse(&mut warnings);
+                actions.rebind(action, parsed);
+            } else if let Some(action) = TextAction::from_name(name) {
+                parse(&mut warnings);
+                text.rebind(action, parsed);
+            } else {
+                warnings.push(format!("unknown action {name:?} in [keys]"));
             }
         }
-        Ok((Keymap { map, keys }, warnings))
+        actions.index();
+        text.index();
+        Ok((Keymap { actions, text }, warnings))
     }
 
     /// The action bound to a key event, if any.
     pub fn action(&self, ev: &KeyEvent) -> Option<Action> {
-        KeyCombo::from_event(ev).and_then(|c| self.map.get(&c).copied())
+        KeyCombo::from_event(ev).and_then(|c| self.actions.map.get(&c).copied())
+    }
+
+    /// What a key event means in a text field; `None`: it is text.
+    pub fn text_action(&self, ev: &KeyEvent) -> Option<TextAction> {
+        KeyCombo::from_event(ev).and_then(|c| self.text.map.get(&c).copied())
     }
 
     /// The keys bound to `a`, formatted for display, e.g. `"↑ k"`.
     pub fn keys_of(&self, a: Action) -> String {
-        self.keys
+        self.actions.keys_of(a)
+    }
+
+    /// The first key bound to `a`, for a short hint in running text (e.g. `"x"` for clear);
+    /// empty when it has none.
+    pub fn first_key_of(&self, a: Action) -> String {
+        self.actions
+            .keys
             .get(&a)
-            .map(|l| {
-                l.iter()
-                    .map(|c| c.to_string())
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            })
+            .and_then(|l| l.first())
+            .map(|c| c.to_string())
             .unwrap_or_default()
+    }
+
+    /// The keys bound to the text action `a`, formatted for display, e.g. `"Enter"`.
+    pub fn text_keys_of(&self, a: TextAction) -> String {
+        self.text.keys_of(a)
     }
 
     /// Help lines `(keys, description)` for every action that has a key, in [`Action::ALL`] order.
     pub fn help(&self) -> Vec<(String, &'static str)> {
         Action::ALL
             .iter()
-            .filter(|a| self.keys.get(a).is_some_and(|l| !l.is_empty()))
+            .filter(|a| self.actions.keys.get(a).is_some_and(|l| !l.is_empty()))
             .map(|&a| (self.keys_of(a), a.help()))
+            .collect()
+    }
+
+    /// Help lines of the text-field layer, one per group of [`TextAction::HELP`] that has a key.
+    pub fn text_help(&self) -> Vec<(String, &'static str)> {
+        TextAction::HELP
+            .iter()
+            .filter_map(|group| {
+                let keys: Vec<String> = group
+                    .iter()
+                    .map(|a| self.text_keys_of(*a))
+                    .filter(|k| !k.is_empty())
+                    .collect();
+                (!keys.is_empty()).then(|| (keys.join(" "), group[0].help()))
+            })
             .collect()
     }
 }
@@ -462,5 +569,47 @@ mod tests {
             help.iter()
                 .any(|(keys, d)| keys == "n" && d.contains("next page"))
         );
+    }
+
+    #[test]
+    fn the_text_layer_is_rebindable_and_listed_in_help() {
+        let k = Keymap::default();
+        let none = KeyModifiers::NONE;
+        assert_eq!(
+            k.text_action(&ev(KeyCode::Enter, none)),
+            Some(TextAction::Submit)
+        );
+        assert_eq!(
+            k.text_action(&ev(KeyCode::Char('q'), none)),
+            None,
+            "q is text in a field"
+        );
+        assert_eq!(
+            k.text_help(),
+            vec![
+                (
+                    "Enter".to_string(),
+                    "add the item / pick the suggestion / apply"
+                ),
+                ("↑ ↓".to_string(), "move in suggestions or options"),
+                (
+                    "Backspace".to_string(),
+                    "on an empty field removes the last item"
+                ),
+                ("Tab".to_string(), "from ↔ to in ranges"),
+                ("Esc".to_string(), "leave the field"),
+            ]
+        );
+        let mut o = BTreeMap::new();
+        o.insert("text_submit".to_string(), vec!["ctrl-j".to_string()]);
+        let (k, warnings) = Keymap::with_overrides(&o).unwrap();
+        assert!(warnings.is_empty(), "{warnings:?}");
+        assert_eq!(k.text_action(&ev(KeyCode::Enter, none)), None);
+        assert_eq!(
+            k.text_action(&ev(KeyCode::Char('j'), KeyModifiers::CONTROL)),
+            Some(TextAction::Submit)
+        );
+        // The pane layer is another context: Enter still opens a row there.
+        assert_eq!(k.action(&ev(KeyCode::Enter, none)), Some(Action::Enter));
     }
 }

@@ -10,6 +10,7 @@ use crate::core::config::Settings;
 pub mod app;
 pub mod backend;
 pub mod clipboard;
+pub mod components;
 pub mod keymap;
 pub mod msg;
 pub mod records;

@@ -1,4 +1,6 @@
-//! Drawing: pure functions of [`App`] (no clocks, no randomness), one file per pane.
+//! Drawing: pure functions of [`App`] (no clocks, no randomness). The layout, the header, the
+//! credit gauge and the status line are drawn here; the panes and popups are components that
+//! draw themselves (`tui::components`).
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
@@ -7,10 +9,7 @@ use ratatui::text::{Line, Span};
 use super::app::{App, Pane, StatusKind};
 
 pub mod credits;
-pub mod details;
-pub mod filters;
 pub mod popup;
-pub mod results;
 
 /// Style of a pane border: bright when focused.
 pub fn border_style(focused: bool) -> Style {
@@ -69,9 +68,32 @@ pub fn draw(f: &mut Frame<'_>, app: &App) {
     let area = f.area();
     let a = areas(area);
     draw_header(f, a.header, app);
-    filters::draw(f, a.filters, app);
-    results::draw(f, a.results, app);
-    details::draw(f, a.details, app);
+    let calm = app.popups.is_empty();
+    let keys = &app.opts.keymap;
+    let has = |p: Pane| app.focus == p;
+    app.form.draw(
+        f,
+        a.filters,
+        has(Pane::Filters),
+        has(Pane::Filters) && calm,
+        keys,
+    );
+    let kind = app.tab();
+    app.results.draw(
+        f,
+        a.results,
+        kind,
+        has(Pane::Results) && calm,
+        app.form.filled_count(),
+        keys,
+    );
+    app.details.draw(
+        f,
+        a.details,
+        app.search(kind).selected(),
+        has(Pane::Details) && calm,
+        keys,
+    );
     credits::draw(f, a.credits, app);
     draw_status(f, a.status, app);
     popup::draw(f, area, &a, app);
@@ -104,10 +126,10 @@ fn draw_header(f: &mut Frame<'_>, area: Rect, app: &App) {
     ));
     spans.push(Span::raw("  "));
     spans.push(Span::styled(
-        app.endpoint.path(),
+        app.form.endpoint.path(),
         Style::default().fg(Color::Green),
     ));
-    if let Some(n) = &app.set_name {
+    if let Some(n) = &app.sets.name {
         spans.push(Span::raw("  set: "));
         spans.push(Span::styled(
             n.clone(),

@@ -1,0 +1,445 @@
+//! The filter form: the endpoint, "run search", then every member of the endpoint's request
+//! body, filled ones repeated at the top. It owns the body being built, the selection and the
+//! problems the client would find; it moves and clears on keymap actions, hands the state
+//! owner what to do (run, edit a member, say something), and draws the Filters pane.
+use std::cell::Cell;
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Paragraph};
+use serde_json::Value;
+
+use super::widgets::{follow, truncate};
+use crate::api::client::Endpoint;
+use crate::api::cost::{self, Cost};
+use crate::api::types::ValidationError;
+use crate::core::request;
+use crate::core::sanitize::sanitize;
+use crate::tui::keymap::{Action, Keymap};
+use crate::tui::schema::{self, Kind, Leaf, SEARCHES};
+
+/// Page size used when the form has no `size`.
+pub const DEFAULT_SIZE: i64 = 25;
+/// Rows a page key moves.
+const PAGE: usize = 10;
+
+/// One line of the filter form.
+#[derive(Debug, Clone, PartialEq)]
+pub enum FormRow {
+    /// The endpoint chooser.
+    Endpoint,
+    /// "run the search".
+    Run,
+    /// A group heading (not selectable).
+    Header(&'static str),
+    /// An editable member (the full list of the endpoint's members).
+    Leaf(&'static Leaf),
+    /// A filled member, repeated in the "set" summary at the top.
+    Set(&'static Leaf),
+    /// A member set in the body that this endpoint does not accept.
+    Extra(Vec<String>, Value),
+}
+
+/// Identity of a form row across re-layouts.
+fn row_key(r: &FormRow) -> String {
+    match r {
+        FormRow::Endpoint => "endpoint".into(),
+        FormRow::Run => "run".into(),
+        FormRow::Header(h) => format!("header:{h}"),
+        FormRow::Leaf(l) => format!("leaf:{}", l.path.join(".")),
+        FormRow::Set(l) => format!("set:{}", l.path.join(".")),
+        FormRow::Extra(p, _) => format!("extra:{}", p.join(".")),
+    }
+}
+
+/// The most the form's request can spend, per pool, from the team's price table
+/// (`crate::api::cost`, NOTES.md): v3 searches and v2 company search 0.2 per result; v2
+/// people search 3 per person with lookalike domains, 1 without; `size` results assumed.
+/// Read from the body so that it shows while the form is still being filled; a search that is
+/// run is estimated again from its typed request
+/// ([`SearchRequest::estimate`](crate::core::request::SearchRequest::estimate)).
+pub fn estimate_cost(endpoint: Endpoint, body: &Value) -> Cost {
+    cost::DEFAULT_PRICES.charge_for(endpoint, &cost::max_quantities(endpoint, body))
+}
+
+/// The filter form's state.
+#[derive(Debug, Clone)]
+pub struct Form {
+    /// The selected search endpoint; its kind is the shown results tab.
+    pub endpoint: Endpoint,
+    /// The request body being built (wire member names).
+    pub body: Value,
+    /// Selected row.
+    pub sel: usize,
+    /// First visible row (kept by drawing).
+    pub offset: Cell<usize>,
+    /// Why the form's request cannot be sent as it is ([`request::build_search`] on
+    /// [`Form::request_body`]), updated on every edit; empty when it can.
+    pub problems: Vec<ValidationError>,
+}
+
+/// What a key on the form wants from the state owner.
+#[derive(Debug, Clone, PartialEq)]
+pub enum FormEffect {
+    /// Nothing beyond a redraw.
+    Nothing,
+    /// Run the search.
+    Run,
+    /// Open the editor of this member.
+    Edit(&'static Leaf),
+    /// Say this on the status line.
+    Info(String),
+}
+
+impl Default for Form {
+    fn default() -> Form {
+        Form::new()
+    }
+}
+
+impl Form {
+    /// A v3 company search with an empty form (`size` 25), "run search" selected.
+    pub fn new() -> Form {
+        Form {
+            endpoint: Endpoint::SearchCompaniesV3,
+            body: serde_json::json!({ "size": DEFAULT_SIZE }),
+            sel: 1,
+            offset: Cell::new(0),
+            problems: Vec::new(),
+        }
+    }
+
+    /// Companies or people: the results tab of the endpoint.
+    pub fn kind(&self) -> Kind {
+        schema::tab_of(self.endpoint)
+    }
+
+    /// Rows of the filter form for the current endpoint.
+    pub fn rows(&self) -> Vec<FormRow> {
+        let mut rows = vec![FormRow::Endpoint, FormRow::Run];
+        let leaves = schema::leaves(self.endpoint);
+        // Filled members first, compactly, so they are seen (and cleared) at a glance.
+        let filled: Vec<&'static Leaf> = leaves
+            .iter()
+            .copied()
+            .filter(|l| l.path != ["size"] && schema::is_filled(schema::get(&self.body, l.path)))
+            .collect();
+        if !filled.is_empty() {
+            rows.push(FormRow::Header("set"));
+            rows.extend(filled.into_iter().map(FormRow::Set));
+        }
+        let extras = schema::extras(&self.body, self.endpoint);
+        if !extras.is_empty() {
+            rows.push(FormRow::Header("not used by this endpoint"));
+            rows.extend(extras.into_iter().map(|(p, v)| FormRow::Extra(p, v)));
+        }
+        let mut block = "-";
+        for leaf in leaves {
+            if leaf.block() != block {
+                block = leaf.block();
+                rows.push(FormRow::Header(if block.is_empty() {
+                    "request"
+                } else {
+                    block
+                }));
+            }
+            rows.push(FormRow::Leaf(leaf));
+        }
+        rows
+    }
+
+    /// Number of members set in the form (the endpoint's and the extra ones).
+    pub fn filled_count(&self) -> usize {
+        self.rows()
+            .iter()
+            .filter(|r| matches!(r, FormRow::Set(_) | FormRow::Extra(..)))
+            .count()
+    }
+
+    /// The body of the first page of a search of the current endpoint.
+    pub fn request_body(&self) -> Value {
+        let mut b = self.body.clone();
+        if let Some(o) = b.as_object_mut() {
+            o.remove("endpoint");
+            o.remove("searchAfter");
+            if !o.contains_key("size") {
+                o.insert("size".into(), Value::from(DEFAULT_SIZE));
+            }
+        }
+        b
+    }
+
+    /// The selection and the identity of the selected row, before a change.
+    pub fn selection(&self) -> (usize, Option<String>) {
+        (self.sel, self.rows().get(self.sel).map(row_key))
+    }
+
+    /// Keeps the selection on the same row when rows appear or vanish above it (a member
+    /// filled or cleared moves the "set" summary), unless the user moved the selection.
+    pub fn keep_selection(&mut self, (before_sel, before_key): (usize, Option<String>)) {
+        let Some(key) = before_key else { return };
+        if self.sel != before_sel {
+            return;
+        }
+        let rows = self.rows();
+        if rows.get(self.sel).map(row_key).as_deref() == Some(key.as_str()) {
+            return;
+        }
+        if let Some(i) = rows.iter().position(|r| row_key(r) == key) {
+            self.sel = i;
+            return;
+        }
+        let mut i = self.sel.min(rows.len().saturating_sub(1));
+        while matches!(rows.get(i), Some(FormRow::Header(_))) && i + 1 < rows.len() {
+            i += 1;
+        }
+        self.sel = i;
+    }
+
+    /// Checks the request as the client will ([`request::build_search`]); returns `true` when
+    /// the problems changed (they are in [`Form::problems`]).
+    pub fn recheck(&mut self) -> bool {
+        let problems = request::build_search(self.endpoint, &self.request_body())
+            .err()
+            .unwrap_or_default();
+        if problems == self.problems {
+            return false;
+        }
+        self.problems = problems;
+        true
+    }
+
+    /// Keeps the selection inside the rows.
+    pub fn clamp_selection(&mut self) {
+        self.sel = self.sel.min(self.rows().len().saturating_sub(1));
+    }
+
+    /// Shows results of `kind` in the same version.
+    pub fn show_kind(&mut self, kind: Kind) {
+        self.endpoint = schema::with_kind(self.endpoint, kind);
+    }
+
+    /// Handles an action while the form has the focus; `keys` names keys in messages.
+    pub fn handle(&mut self, action: Action, keys: &Keymap) -> FormEffect {
+        let rows = self.rows();
+        let selectable = |i: usize| !matches!(rows.get(i), Some(FormRow::Header(_)) | None);
+        let step = |from: usize, down: bool, n: usize| -> usize {
+            let mut i = from;
+            for _ in 0..n {
+                let mut j = i;
+                loop {
+                    j = if down {
+                        j + 1
+                    } else {
+                        match j.checked_sub(1) {
+                            Some(j) => j,
+                            None => return i,
+                        }
+                    };
+                    if j >= rows.len() {
+                        return i;
+                    }
+                    if selectable(j) {
+                        break;
+                    }
+                }
+                i = j;
+            }
+            i
+        };
+        self.sel = self.sel.min(rows.len().saturating_sub(1));
+        match action {
+            Action::Up => self.sel = step(self.sel, false, 1),
+            Action::Down => self.sel = step(self.sel, true, 1),
+            Action::PageUp => self.sel = step(self.sel, false, PAGE),
+            Action::PageDown => self.sel = step(self.sel, true, PAGE),
+            Action::Top => self.sel = 0,
+            Action::Bottom => self.sel = step(self.sel, true, rows.len()),
+            Action::Left | Action::Right if rows.get(self.sel) == Some(&FormRow::Endpoint) => {
+                let n = SEARCHES.len();
+                let i = SEARCHES
+                    .iter()
+                    .position(|e| *e == self.endpoint)
+                    .unwrap_or(0);
+                self.endpoint = SEARCHES[(i + if action == Action::Right { 1 } else { n - 1 }) % n];
+            }
+            Action::Enter => match rows.get(self.sel) {
+                Some(FormRow::Endpoint) => {
+                    let i = SEARCHES
+                        .iter()
+                        .position(|e| *e == self.endpoint)
+                        .unwrap_or(0);
+                    self.endpoint = SEARCHES[(i + 1) % SEARCHES.len()];
+                }
+                Some(FormRow::Run) => return FormEffect::Run,
+                Some(FormRow::Leaf(leaf) | FormRow::Set(leaf)) => return FormEffect::Edit(leaf),
+                Some(FormRow::Extra(p, _)) => {
+                    return FormEffect::Info(format!(
+                        "{} is not part of {}; {} clears it",
+                        p.join("."),
+                        self.endpoint.path(),
+                        keys.first_key_of(Action::Clear)
+                    ));
+                }
+                _ => {}
+            },
+            Action::Clear => match rows.get(self.sel) {
+                Some(FormRow::Leaf(leaf) | FormRow::Set(leaf)) => {
+                    schema::remove(&mut self.body, leaf.path);
+                    return FormEffect::Info(format!("Cleared {}", leaf.label()));
+                }
+                Some(FormRow::Extra(p, _)) => {
+                    let path: Vec<&str> = p.iter().map(String::as_str).collect();
+                    schema::remove(&mut self.body, &path);
+                    let msg = format!("Cleared {}", p.join("."));
+                    self.clamp_selection();
+                    return FormEffect::Info(msg);
+                }
+                _ => {}
+            },
+            Action::ClearAll => {
+                let size = self.body.get("size").cloned();
+                self.body = serde_json::json!({});
+                if let Some(s) = size {
+                    schema::set(&mut self.body, &["size"], s);
+                }
+                self.clamp_selection();
+                return FormEffect::Info("Cleared every filter member".into());
+            }
+            _ => {}
+        }
+        FormEffect::Nothing
+    }
+
+    /// Draws the pane in `area`; `has_focus`: the pane has the focus (it follows the
+    /// selection, else it shows its top); `focused`: and no popup is over it (bright border).
+    pub fn draw(
+        &self,
+        f: &mut Frame<'_>,
+        area: Rect,
+        has_focus: bool,
+        focused: bool,
+        keys: &Keymap,
+    ) {
+        let n = self.filled_count();
+        let title = format!(" Filters · {n} set ");
+        let block = Block::default()
+            .borders(Borders::ALL)
+            .title(title)
+            .border_style(crate::tui::view::border_style(focused));
+        let inner = block.inner(area);
+        f.render_widget(block, area);
+        let rows = self.rows();
+        let h = inner.height as usize;
+        let sel = self.sel.min(rows.len().saturating_sub(1));
+        // Unfocused, the pane shows its top: the endpoint and the summary of what is set.
+        let offset = if has_focus {
+            let o = follow(self.offset.get(), sel, h);
+            self.offset.set(o);
+            o
+        } else {
+            0
+        };
+        let width = inner.width as usize;
+        let lines: Vec<Line> = rows
+            .iter()
+            .enumerate()
+            .skip(offset)
+            .take(h)
+            .map(|(i, row)| {
+                let selected = i == sel;
+                let mut line = match row {
+                    FormRow::Endpoint => Line::from(vec![
+                        Span::styled("endpoint ", Style::default().fg(Color::DarkGray)),
+                        Span::styled(
+                            format!("◂ {} ▸", schema::label(self.endpoint)),
+                            Style::default()
+                                .fg(Color::Green)
+                                .add_modifier(Modifier::BOLD),
+                        ),
+                    ]),
+                    FormRow::Run => {
+                        let est = estimate_cost(self.endpoint, &self.request_body());
+                        Line::from(vec![
+                            Span::styled(
+                                "▶ run search",
+                                Style::default().add_modifier(Modifier::BOLD),
+                            ),
+                            Span::styled(
+                                format!(" ({}) est. ≤ {est}", keys.keys_of(Action::Search)),
+                                Style::default().fg(Color::DarkGray),
+                            ),
+                        ])
+                    }
+                    FormRow::Header(h) => Line::from(Span::styled(
+                        format!("── {h} "),
+                        Style::default()
+                            .fg(Color::Blue)
+                            .add_modifier(Modifier::BOLD),
+                    )),
+                    FormRow::Leaf(leaf) | FormRow::Set(leaf) => {
+                        let v = schema::get(&self.body, leaf.path);
+                        if schema::is_filled(v) {
+                            let value = sanitize(&schema::fmt_value(
+                                leaf.kind,
+                                v.unwrap_or(&serde_json::Value::Null),
+                            ));
+                            Line::from(vec![
+                                Span::styled(
+                                    format!("{} ", leaf.label()),
+                                    Style::default().add_modifier(Modifier::BOLD),
+                                ),
+                                Span::styled(value, Style::default().fg(Color::Green)),
+                            ])
+                        } else {
+                            Line::from(Span::styled(
+                                leaf.label(),
+                                Style::default().fg(Color::DarkGray),
+                            ))
+                        }
+                    }
+                    FormRow::Extra(p, v) => Line::from(vec![
+                        Span::styled(
+                            format!("! {} ", p.join(".")),
+                            Style::default().fg(Color::Red),
+                        ),
+                        Span::styled(sanitize(&v.to_string()), Style::default().fg(Color::Red)),
+                    ]),
+                };
+                if selected {
+                    // A visible marker as well as the colour (snapshots, monochrome terminals).
+                    line.spans.insert(
+                        0,
+                        Span::styled(
+                            "›",
+                            Style::default()
+                                .fg(Color::Cyan)
+                                .add_modifier(Modifier::BOLD),
+                        ),
+                    );
+                } else {
+                    line.spans.insert(0, Span::raw(" "));
+                }
+                line = truncate(line, width);
+                if selected {
+                    line = line.patch_style(Style::default().bg(if focused {
+                        Color::Rgb(40, 60, 90)
+                    } else {
+                        Color::Rgb(45, 45, 45)
+                    }));
+                    let pad = width.saturating_sub(line.width());
+                    line.spans.push(Span::raw(" ".repeat(pad)));
+                    line = line.patch_style(Style::default().bg(if focused {
+                        Color::Rgb(40, 60, 90)
+                    } else {
+                        Color::Rgb(45, 45, 45)
+                    }));
+                }
+                line
+            })
+            .collect();
+        f.render_widget(Paragraph::new(lines), inner);
+    }
+}

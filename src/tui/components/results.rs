@@ -1,0 +1,290 @@
+//! The results: one search per tab (companies, people), its pages (bought, or read back from
+//! the store), the selection. It moves on keymap actions, tells the state owner when to run,
+//! switch tabs or open details, and draws the Results pane: a table built for the visible rows
+//! only, "rows a–b of total", "from store, 3 days old", a loading indicator and an empty state
+//! that says why.
+use std::cell::Cell;
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Cell as TableCell, Paragraph, Row, Table, Tabs, Wrap};
+
+use super::widgets::follow;
+use crate::core::request::SearchRequest;
+use crate::core::spend::describe_age;
+use crate::store::SearchId;
+use crate::tui::keymap::{Action, Keymap};
+use crate::tui::msg::ResultRow;
+use crate::tui::records;
+use crate::tui::schema::Kind;
+
+/// Rows a page key moves.
+const PAGE: usize = 10;
+
+/// One fetched page.
+#[derive(Debug, Clone, Default)]
+pub struct Page {
+    /// Its rows.
+    pub rows: Vec<ResultRow>,
+    /// Cursor for the page after it.
+    pub next: Option<String>,
+    /// Read back from the store (no cost), not bought now.
+    pub stored: bool,
+}
+
+/// The search shown in a results tab.
+#[derive(Debug, Default)]
+pub struct SearchState {
+    /// The request of the first page (without `searchAfter`); `None` before the first search.
+    pub request: Option<SearchRequest>,
+    /// Pages fetched so far (kept; `n`/`p` move between them).
+    pub pages: Vec<Page>,
+    /// Index of the shown page.
+    pub page: usize,
+    /// `total` of the last response.
+    pub total: Option<u64>,
+    /// A page is on its way.
+    pub loading: bool,
+    /// Selected row within the shown page.
+    pub sel: usize,
+    /// First visible row (kept by the view to follow the selection).
+    pub offset: Cell<usize>,
+    /// Why the last request failed.
+    pub error: Option<String>,
+    /// Notes of the last response (unknown lookalike domains...).
+    pub notes: Vec<String>,
+    /// The history row the pages are stored under.
+    pub search_id: Option<SearchId>,
+    /// For a search reopened from the store: the age of its stored pages (as of reopening).
+    pub stored_age: Option<chrono::Duration>,
+}
+
+impl SearchState {
+    /// Rows of the shown page.
+    pub fn rows(&self) -> &[ResultRow] {
+        self.pages
+            .get(self.page)
+            .map(|p| p.rows.as_slice())
+            .unwrap_or(&[])
+    }
+    /// 1-based index of the first row of the shown page among all results.
+    pub fn first_index(&self) -> usize {
+        self.pages[..self.page.min(self.pages.len())]
+            .iter()
+            .map(|p| p.rows.len())
+            .sum::<usize>()
+            + 1
+    }
+    /// The selected record.
+    pub fn selected(&self) -> Option<&ResultRow> {
+        self.rows().get(self.sel)
+    }
+    /// `"from store, 3 days old"` when the shown page was read back from the store.
+    pub fn stored_label(&self) -> Option<String> {
+        let page = self.pages.get(self.page)?;
+        let age = self.stored_age.filter(|_| page.stored)?;
+        Some(format!("from store, {}", describe_age(age)))
+    }
+}
+
+/// The searches of both tabs.
+#[derive(Debug, Default)]
+pub struct Results {
+    /// Results of the companies tab.
+    pub companies: SearchState,
+    /// Results of the people tab.
+    pub people: SearchState,
+}
+
+/// What a key on the results wants from the state owner.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ResultsEffect {
+    /// Nothing beyond a redraw.
+    Nothing,
+    /// The selected row changed: the details start at the top.
+    Moved,
+    /// Show the tab of this kind.
+    ShowKind(Kind),
+    /// Enter on an empty tab: run the search.
+    Run,
+    /// Enter on a row: show its details.
+    OpenDetails,
+}
+
+impl Results {
+    /// The search of a tab.
+    pub fn get(&self, kind: Kind) -> &SearchState {
+        match kind {
+            Kind::Companies => &self.companies,
+            Kind::People => &self.people,
+        }
+    }
+
+    /// The search of a tab, to change.
+    pub fn get_mut(&mut self, kind: Kind) -> &mut SearchState {
+        match kind {
+            Kind::Companies => &mut self.companies,
+            Kind::People => &mut self.people,
+        }
+    }
+
+    /// Handles an action while the results of `kind` have the focus.
+    pub fn handle(&mut self, action: Action, kind: Kind) -> ResultsEffect {
+        let s = self.get_mut(kind);
+        let n = s.rows().len();
+        let before = s.sel;
+        match action {
+            Action::Up => s.sel = s.sel.saturating_sub(1),
+            Action::Down => s.sel = (s.sel + 1).min(n.saturating_sub(1)),
+            Action::PageUp => s.sel = s.sel.saturating_sub(PAGE),
+            Action::PageDown => s.sel = (s.sel + PAGE).min(n.saturating_sub(1)),
+            Action::Top => s.sel = 0,
+            Action::Bottom => s.sel = n.saturating_sub(1),
+            Action::Left => return ResultsEffect::ShowKind(Kind::Companies),
+            Action::Right => return ResultsEffect::ShowKind(Kind::People),
+            Action::Enter if n == 0 => return ResultsEffect::Run,
+            Action::Enter => return ResultsEffect::OpenDetails,
+            _ => {}
+        }
+        if s.sel != before {
+            ResultsEffect::Moved
+        } else {
+            ResultsEffect::Nothing
+        }
+    }
+
+    /// Draws the Results pane for the tab of `kind`; `focused`: it has the focus and no popup
+    /// is over it; `filled`: members set in the form (for the empty state).
+    pub fn draw(
+        &self,
+        f: &mut Frame<'_>,
+        area: Rect,
+        kind: Kind,
+        focused: bool,
+        filled: usize,
+        keys: &Keymap,
+    ) {
+        let s = self.get(kind);
+        let rows = s.rows();
+        let mut title = String::from(" Results ");
+        if !rows.is_empty() {
+            let a = s.first_index();
+            let b = a + rows.len() - 1;
+            match s.total {
+                Some(t) => title.push_str(&format!("· rows {a}–{b} of {t} · page {} ", s.page + 1)),
+                None => title.push_str(&format!("· rows {a}–{b} · page {} ", s.page + 1)),
+            }
+        }
+        if let Some(label) = s.stored_label() {
+            title.push_str(&format!("· {label} "));
+        }
+        if s.loading {
+            title.push_str("· loading… ");
+        }
+        let block = Block::default()
+            .borders(Borders::ALL)
+            .title(title)
+            .border_style(crate::tui::view::border_style(focused));
+        let inner = block.inner(area);
+        f.render_widget(block, area);
+        let [tabs_area, body] =
+            Layout::vertical([Constraint::Length(1), Constraint::Min(0)]).areas(inner);
+        let tabs = Tabs::new(vec!["Companies", "People"])
+            .select(if kind == Kind::Companies { 0 } else { 1 })
+            .highlight_style(
+                Style::default()
+                    .fg(Color::Black)
+                    .bg(Color::Cyan)
+                    .add_modifier(Modifier::BOLD),
+            )
+            .divider("│");
+        f.render_widget(tabs, tabs_area);
+
+        if rows.is_empty() {
+            let noun = if kind == Kind::Companies {
+                "companies"
+            } else {
+                "people"
+            };
+            let mut lines = vec![];
+            if s.loading {
+                lines.push(Line::from(format!("Loading {noun}…")));
+            } else if let Some(e) = &s.error {
+                lines.push(Line::from(Span::styled(
+                    format!("The search failed: {e}"),
+                    Style::default().fg(Color::Red),
+                )));
+            } else if s.request.is_none() {
+                lines.push(Line::from(format!("No search run yet for {noun}.")));
+                lines.push(Line::from(format!(
+                    "Set filters on the left, then {} (or Enter on \"run search\").",
+                    keys.keys_of(Action::Search)
+                )));
+            } else {
+                let n = filled;
+                lines.push(Line::from(format!(
+                    "No {noun} match these filters ({n} member(s) set)."
+                )));
+                lines.push(Line::from(format!(
+                    "Every member must match; clear one ({}) or widen a range, then search again.",
+                    keys.first_key_of(Action::Clear)
+                )));
+            }
+            for note in &s.notes {
+                lines.push(Line::from(Span::styled(
+                    format!("note: {note}"),
+                    Style::default().fg(Color::Yellow),
+                )));
+            }
+            f.render_widget(Paragraph::new(lines).wrap(Wrap { trim: true }), body);
+            return;
+        }
+
+        // Only the visible slice becomes `Row`s: drawing cost does not grow with the page size.
+        let h = body.height.saturating_sub(1) as usize;
+        let sel = s.sel.min(rows.len() - 1);
+        let offset = follow(s.offset.get(), sel, h);
+        s.offset.set(offset);
+        let end = (offset + h).min(rows.len());
+        let visible: Vec<Row> = rows[offset..end]
+            .iter()
+            .enumerate()
+            .map(|(i, r)| {
+                let mark = if offset + i == sel { "›" } else { " " };
+                let row = Row::new(
+                    std::iter::once(TableCell::from(mark))
+                        .chain(r.cells.iter().map(|c| TableCell::from(c.as_str()))),
+                );
+                if offset + i == sel {
+                    row.style(
+                        Style::default()
+                            .bg(if focused {
+                                Color::Rgb(40, 60, 90)
+                            } else {
+                                Color::Rgb(45, 45, 45)
+                            })
+                            .add_modifier(Modifier::BOLD),
+                    )
+                } else {
+                    row
+                }
+            })
+            .collect();
+        let widths: Vec<Constraint> = std::iter::once(Constraint::Length(1))
+            .chain(records::widths(kind))
+            .collect();
+        let header = Row::new(
+            std::iter::once(TableCell::from(" "))
+                .chain(records::columns(kind).iter().map(|c| TableCell::from(*c))),
+        )
+        .style(
+            Style::default()
+                .fg(Color::Blue)
+                .add_modifier(Modifier::BOLD),
+        );
+        let table = Table::new(visible, widths).header(header).column_spacing(1);
+        f.render_widget(table, body);
+    }
+}

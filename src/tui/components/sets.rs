@@ -1,0 +1,245 @@
+//! Filter-set I/O (`tui::filter_sets` files): the current set's name, saving under it or a
+//! new name (the "Save filter set as" prompt), and the "Filter sets" chooser that opens or
+//! deletes one. The popups own their state and keys and hand back what the user chose; the
+//! state owner applies an opened set to the form.
+use std::path::{Path, PathBuf};
+
+use crossterm::event::KeyEvent;
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::Color;
+use ratatui::text::Line;
+use ratatui::widgets::{Clear, Paragraph};
+use ratatui_textarea::TextArea;
+
+use super::text::{input_text, textarea};
+use super::widgets::{centered, dim, frame, selected};
+use crate::core::filter_set::{self as filter_sets, FilterSet};
+use crate::tui::keymap::{Action, Keymap, TextAction};
+
+/// Where filter sets live and which one is open.
+#[derive(Debug, Clone)]
+pub struct FilterSets {
+    /// The directory of `NAME.json` files.
+    pub dir: PathBuf,
+    /// Name of the filter set last opened or saved.
+    pub name: Option<String>,
+}
+
+impl FilterSets {
+    /// The sets in `dir`, none open.
+    pub fn new(dir: PathBuf) -> FilterSets {
+        FilterSets { dir, name: None }
+    }
+
+    /// Reads the set file `path` (a command-line argument); its name is the file stem.
+    /// Errors in one line naming the file (and line and column for bad JSON).
+    pub fn open_path(&mut self, path: &Path) -> Result<(FilterSet, Option<String>), String> {
+        let set = filter_sets::load(path).map_err(|e| e.to_string())?;
+        let name = path
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .map(str::to_string);
+        self.name = name.clone();
+        Ok((set, name))
+    }
+
+    /// Reads the saved set `name` and makes it the open one.
+    pub fn open(&mut self, name: &str) -> Result<FilterSet, String> {
+        let set = filter_sets::path_of(&self.dir, name)
+            .and_then(|p| filter_sets::load(&p))
+            .map_err(|e| e.to_string())?;
+        self.name = Some(name.to_string());
+        Ok(set)
+    }
+
+    /// Writes `set` as `name` (atomically) and makes it the open one.
+    pub fn save(&mut self, name: &str, set: &FilterSet) -> Result<(), String> {
+        filter_sets::save(&self.dir, name, set).map_err(|e| e.to_string())?;
+        self.name = Some(name.to_string());
+        Ok(())
+    }
+
+    /// The saved names, sorted.
+    pub fn list(&self) -> Result<Vec<String>, String> {
+        filter_sets::list(&self.dir).map_err(|e| e.to_string())
+    }
+
+    /// Deletes the saved set `name` (the open one is then none).
+    pub fn delete(&mut self, name: &str) -> Result<(), String> {
+        filter_sets::delete(&self.dir, name).map_err(|e| e.to_string())?;
+        if self.name.as_deref() == Some(name) {
+            self.name = None;
+        }
+        Ok(())
+    }
+}
+
+/// The "Save filter set as" prompt.
+#[derive(Debug)]
+pub struct SaveName {
+    /// The name being typed.
+    pub input: TextArea<'static>,
+}
+
+/// What the prompt wants.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SaveNameEffect {
+    /// Keep typing.
+    Nothing,
+    /// Closed without saving.
+    Cancelled,
+    /// Save under this (valid) name.
+    Save(String),
+    /// The name cannot be a file name: say why, keep the prompt.
+    Invalid(String),
+}
+
+impl SaveName {
+    /// The prompt, prefilled with `name`.
+    pub fn new(name: &str) -> SaveName {
+        SaveName {
+            input: textarea(name),
+        }
+    }
+
+    /// Handles a key (`action` from the text layer).
+    pub fn handle(&mut self, key: KeyEvent, action: Option<TextAction>) -> SaveNameEffect {
+        match action {
+            Some(TextAction::Cancel) => SaveNameEffect::Cancelled,
+            Some(TextAction::Submit) => {
+                let name = input_text(&self.input).trim().to_string();
+                if filter_sets::valid_name(&name) {
+                    SaveNameEffect::Save(name)
+                } else {
+                    SaveNameEffect::Invalid(format!(
+                        "{name:?} is not a usable name (letters, digits, space, '-', '_', '.')"
+                    ))
+                }
+            }
+            _ => {
+                self.input.input(key);
+                SaveNameEffect::Nothing
+            }
+        }
+    }
+
+    /// Draws the prompt; the hint names the directory.
+    pub fn draw(&self, f: &mut Frame<'_>, area: Rect, dir: &Path, keys: &Keymap) {
+        let r = centered(area, 56, 5);
+        f.render_widget(Clear, r);
+        let block = frame(" Save filter set as ", Color::Cyan);
+        let inner = block.inner(r);
+        f.render_widget(block, r);
+        let [input, hint] =
+            Layout::vertical([Constraint::Length(1), Constraint::Length(1)]).areas(inner);
+        f.render_widget(&self.input, input);
+        f.render_widget(
+            Line::from(dim(format!(
+                "{} saves to {}/NAME.json · {} cancels",
+                keys.text_keys_of(TextAction::Submit),
+                dir.display(),
+                keys.text_keys_of(TextAction::Cancel)
+            ))),
+            hint,
+        );
+    }
+}
+
+/// The "Filter sets" chooser.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OpenSets {
+    /// Names of the saved sets.
+    pub names: Vec<String>,
+    /// Highlighted.
+    pub sel: usize,
+}
+
+/// What the chooser wants.
+#[derive(Debug, Clone, PartialEq)]
+pub enum OpenSetsEffect {
+    /// Nothing to do (moved, or a key it does not use).
+    Nothing,
+    /// Closed.
+    Closed,
+    /// Open this set.
+    Open(String),
+    /// Delete this set.
+    Delete(String),
+}
+
+impl OpenSets {
+    /// The chooser over `names`.
+    pub fn new(names: Vec<String>) -> OpenSets {
+        OpenSets { names, sel: 0 }
+    }
+
+    /// Handles an action.
+    pub fn handle(&mut self, action: Action) -> OpenSetsEffect {
+        match action {
+            Action::Up => self.sel = self.sel.saturating_sub(1),
+            Action::Down => self.sel = (self.sel + 1).min(self.names.len().saturating_sub(1)),
+            Action::Close => return OpenSetsEffect::Closed,
+            Action::Enter => {
+                if let Some(n) = self.names.get(self.sel) {
+                    return OpenSetsEffect::Open(n.clone());
+                }
+            }
+            Action::Clear => {
+                if let Some(n) = self.names.get(self.sel) {
+                    return OpenSetsEffect::Delete(n.clone());
+                }
+            }
+            _ => {}
+        }
+        OpenSetsEffect::Nothing
+    }
+
+    /// `name` was deleted: it leaves the list. Returns `true` when the list is now empty.
+    pub fn remove(&mut self, name: &str) -> bool {
+        self.names.retain(|n| n != name);
+        self.sel = self.sel.min(self.names.len().saturating_sub(1));
+        self.names.is_empty()
+    }
+
+    /// Draws the chooser.
+    pub fn draw(&self, f: &mut Frame<'_>, area: Rect, keys: &Keymap) {
+        let h = (self.names.len() as u16 + 3)
+            .min(area.height.saturating_sub(2))
+            .max(5);
+        let r = centered(area, 50, h);
+        f.render_widget(Clear, r);
+        let block = frame(" Filter sets ", Color::Cyan);
+        let inner = block.inner(r);
+        f.render_widget(block, r);
+        let [list, hint] =
+            Layout::vertical([Constraint::Min(1), Constraint::Length(1)]).areas(inner);
+        let visible = list.height as usize;
+        let offset = super::widgets::follow(0, self.sel, visible);
+        let lines: Vec<Line> = self
+            .names
+            .iter()
+            .enumerate()
+            .skip(offset)
+            .take(visible)
+            .map(|(i, n)| {
+                let l = Line::from(format!(" {n}"));
+                if i == self.sel {
+                    l.style(selected())
+                } else {
+                    l
+                }
+            })
+            .collect();
+        f.render_widget(Paragraph::new(lines), list);
+        f.render_widget(
+            Line::from(dim(format!(
+                "{} open · {} delete · {} close",
+                keys.keys_of(Action::Enter),
+                keys.keys_of(Action::Clear),
+                keys.keys_of(Action::Close)
+            ))),
+            hint,
+        );
+    }
+}

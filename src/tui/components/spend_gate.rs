@@ -1,0 +1,116 @@
+//! The spend gate: a search estimated above `confirm_above` credits waits for a yes. It owns
+//! the waiting search, answers to submit / `y` (run) and close / `n` (cancel), and draws the
+//! "Confirm spending" popup. The request in it has already passed the client's checks.
+use crossterm::event::{KeyCode, KeyEvent};
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Clear, Paragraph, Wrap};
+
+use super::widgets::{centered, frame};
+use crate::api::cost::Cost;
+use crate::core::request::SearchRequest;
+use crate::tui::app::fmt_credits;
+use crate::tui::keymap::{Action, Keymap};
+use crate::tui::schema::Kind;
+
+/// A search waiting for confirmation (already checked as the client will check it).
+#[derive(Debug, Clone, PartialEq)]
+pub struct PendingSearch {
+    /// The request of the page to fetch (its endpoint says the tab).
+    pub request: SearchRequest,
+    /// `true` for a next page of the current search, `false` for a new search.
+    pub next_page: bool,
+    /// Estimated cost in credits (all pools).
+    pub estimate: f64,
+    /// Estimated cost per pool.
+    pub cost: Cost,
+}
+
+impl PendingSearch {
+    /// The search of `request` with its estimate ([`SearchRequest::estimate`]).
+    pub fn new(request: SearchRequest, next_page: bool) -> PendingSearch {
+        let cost = request.estimate();
+        PendingSearch {
+            request,
+            next_page,
+            estimate: cost.standard + cost.email + cost.phone,
+            cost,
+        }
+    }
+
+    /// `true` when it must be confirmed first: its estimate is above `confirm_above` credits.
+    pub fn needs_confirmation(&self, confirm_above: f64) -> bool {
+        self.estimate > confirm_above
+    }
+}
+
+/// The answer to the gate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Answer {
+    /// Run it.
+    Yes,
+    /// Cancel: nothing is spent.
+    No,
+    /// Not an answer.
+    Undecided,
+}
+
+/// The answer a key gives: enter (`action`) or `y` runs, close or `n` cancels, whatever else
+/// the keymap binds `y` / `n` to.
+pub fn answer(action: Option<Action>, key: &KeyEvent) -> Answer {
+    if action == Some(Action::Enter) || matches!(key.code, KeyCode::Char('y' | 'Y')) {
+        Answer::Yes
+    } else if action == Some(Action::Close) || matches!(key.code, KeyCode::Char('n' | 'N')) {
+        Answer::No
+    } else {
+        Answer::Undecided
+    }
+}
+
+/// Draws the confirmation of `p`.
+pub fn draw(f: &mut Frame<'_>, area: Rect, p: &PendingSearch, confirm_above: f64, keys: &Keymap) {
+    let r = centered(area, 64, 8);
+    f.render_widget(Clear, r);
+    let noun = if p.request.subject() == Kind::Companies {
+        "companies"
+    } else {
+        "people"
+    };
+    let bold = Style::default().add_modifier(Modifier::BOLD);
+    let lines = vec![
+        Line::from(format!(
+            "{} {noun} via {}",
+            if p.next_page {
+                "Next page of"
+            } else {
+                "Search"
+            },
+            p.request.endpoint().path()
+        )),
+        Line::from(vec![
+            Span::raw("may cost up to "),
+            Span::styled(
+                p.cost.to_string(),
+                Style::default()
+                    .fg(Color::Yellow)
+                    .add_modifier(Modifier::BOLD),
+            ),
+            Span::raw(format!(" (asks above {}).", fmt_credits(confirm_above))),
+        ]),
+        Line::from(""),
+        Line::from(vec![
+            Span::styled(format!("{}/y", keys.keys_of(Action::Enter)), bold),
+            Span::raw(" run it   "),
+            Span::styled(format!("{}/n", keys.keys_of(Action::Close)), bold),
+            Span::raw(" cancel"),
+        ]),
+    ];
+    f.render_widget(
+        Paragraph::new(lines)
+            .block(frame(" Confirm spending ", Color::Yellow))
+            .wrap(Wrap { trim: true }),
+        r,
+    );
+}

@@ -1,0 +1,82 @@
+//! Small drawing helpers the components share: a centred popup rectangle, a titled frame,
+//! dim text and the highlight of a selected line.
+use ratatui::layout::Rect;
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders};
+
+/// A `w` × `h` rectangle centred in `area` (clipped to it).
+pub fn centered(area: Rect, w: u16, h: u16) -> Rect {
+    let w = w.min(area.width);
+    let h = h.min(area.height);
+    Rect {
+        x: area.x + (area.width - w) / 2,
+        y: area.y + (area.height - h) / 2,
+        width: w,
+        height: h,
+    }
+}
+
+/// A bordered block titled `title` in `color`.
+pub fn frame<'a>(title: &'a str, color: Color) -> Block<'a> {
+    Block::default()
+        .borders(Borders::ALL)
+        .title(title)
+        .border_style(Style::default().fg(color).add_modifier(Modifier::BOLD))
+}
+
+/// Dim text (hints, placeholders).
+pub fn dim(s: impl Into<String>) -> Span<'static> {
+    Span::styled(s.into(), Style::default().fg(Color::DarkGray))
+}
+
+/// The style of the highlighted line of a list.
+pub fn selected() -> Style {
+    Style::default()
+        .bg(Color::Rgb(40, 60, 90))
+        .add_modifier(Modifier::BOLD)
+}
+
+/// Keeps `sel` inside the window `[offset, offset + height)`, moving `offset` as little as possible.
+pub fn follow(offset: usize, sel: usize, height: usize) -> usize {
+    if height == 0 {
+        return sel;
+    }
+    if sel < offset {
+        sel
+    } else if sel >= offset + height {
+        sel + 1 - height
+    } else {
+        offset
+    }
+}
+
+/// Cuts a line to `width` columns, ending with `…` when cut.
+pub fn truncate(line: Line<'_>, width: usize) -> Line<'_> {
+    if line.width() <= width {
+        return line;
+    }
+    let mut out = Vec::new();
+    let mut used = 0;
+    for span in line.spans {
+        let w = span.width();
+        if used + w < width {
+            used += w;
+            out.push(span);
+            continue;
+        }
+        let mut s = String::new();
+        for c in span.content.chars() {
+            let cw = unicode_width::UnicodeWidthChar::width(c).unwrap_or(0);
+            if used + cw + 1 > width {
+                break;
+            }
+            used += cw;
+            s.push(c);
+        }
+        s.push('…');
+        out.push(Span::styled(s, span.style));
+        break;
+    }
+    Line::from(out).style(line.style)
+}
