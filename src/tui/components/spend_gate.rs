@@ -40,9 +40,10 @@ impl PendingSearch {
         }
     }
 
-    /// `true` when it must be confirmed first: its estimate is above `confirm_above` credits.
+    /// `true` when it must be confirmed first: its estimate in any one pool is above
+    /// `confirm_above` credits ([`crate::core::spend::pools_above`]; pools are never summed).
     pub fn needs_confirmation(&self, confirm_above: f64) -> bool {
-        self.estimate > confirm_above
+        !crate::core::spend::pools_above(&self.cost, confirm_above).is_empty()
     }
 }
 
