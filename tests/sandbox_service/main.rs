@@ -9,5 +9,6 @@
 
 mod endpoints;
 mod errors;
+mod gathered;
 mod support;
 mod webhooks;

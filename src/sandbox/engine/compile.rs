@@ -549,7 +549,7 @@ fn names(db: &Db, values: &[String]) -> NamePred {
 fn person_ids(db: &Db, ids: &[String]) -> Vec<u32> {
     let mut v: Vec<u32> = ids
         .iter()
-        .filter_map(|id| db.people.resolve_id(&db.cols, id))
+        .filter_map(|id| db.resolve_person_id(id))
         .collect();
     v.sort_unstable();
     v.dedup();
@@ -559,7 +559,7 @@ fn person_ids(db: &Db, ids: &[String]) -> Vec<u32> {
 fn handle_ids(db: &Db, handles: &[String]) -> Vec<u32> {
     let mut v: Vec<u32> = handles
         .iter()
-        .filter_map(|h| db.people.resolve_handle(h))
+        .filter_map(|h| db.resolve_handle(h))
         .collect();
     v.sort_unstable();
     v.dedup();
@@ -575,10 +575,10 @@ pub fn email_ids(db: &Db, emails: &[String]) -> Vec<u32> {
             continue;
         };
         let label = dom.split('.').next().unwrap_or("");
-        for &c in db.index.labels.get(label).into_iter().flatten() {
+        for c in db.companies_labelled(label) {
             let (s, end) = db.cols[c as usize].people;
             for pi in s..end {
-                let p = &db.people.rows[pi as usize];
+                let p = &db.person_rows[pi as usize];
                 if db.people.email(&db.companies[c as usize], p) == e {
                     out.push(pi);
                 }

@@ -697,7 +697,7 @@ impl PeopleQuery {
         if self.never {
             return false;
         }
-        let p = &db.people.rows[pi as usize];
+        let p = &db.person_rows[pi as usize];
         if let Some(inc) = &self.include
             && inc.binary_search(&pi).is_err()
         {
@@ -836,7 +836,7 @@ impl PeopleQuery {
                 }
                 TextField::Profile => super::records::summary(db, p, &mut buf.text),
                 TextField::AllJobs => {
-                    for e in db.people.experiences(db.companies.len(), p) {
+                    for e in db.people.experiences(db.companies.base_len(), p) {
                         super::records::experience_description(db, &e, &mut buf.text);
                         buf.text.push('\n');
                     }

@@ -279,10 +279,10 @@ fn title_words(db: &Db, p: &PersonRow) -> Vec<u64> {
 
 /// Lookalike score (`0..=1`) of person `p` against target people (module formula).
 pub fn person_score(db: &Db, p: u32, targets: &[u32]) -> f64 {
-    let pr = &db.people.rows[p as usize];
+    let pr = &db.person_rows[p as usize];
     let pw = title_words(db, pr);
     score_of(combine(targets.iter().map(|&t| {
-        let tr = &db.people.rows[t as usize];
+        let tr = &db.person_rows[t as usize];
         let tw = title_words(db, tr);
         let common = pw.iter().filter(|x| tw.contains(x)).count();
         let union = pw.len() + tw.len() - common;

@@ -2,6 +2,8 @@
 //! no HTTP. The service (`sandbox::service`) calls them from its axum handlers.
 //!
 //! - [`index`]: interned vocabularies, compact per-company columns, domain/alias/handle maps.
+//! - [`layered`]: the dataset's sequences plus what was added after loading.
+//! - [`gathered`]: companies whose data gathering finished, added to a new snapshot.
 //! - [`people`]: deterministic generation of synthetic people from each company.
 //! - [`filters`]: compiling v2/v3 company and people filter blocks into predicates, evaluating them.
 //! - [`lookalike`]: similarity of companies to the `lookalikeDomains` (formula documented there).
@@ -15,7 +17,9 @@ pub mod autocomplete;
 pub mod compile;
 pub mod enrich;
 pub mod filters;
+pub mod gathered;
 pub mod index;
+pub mod layered;
 pub mod lookalike;
 pub mod paging;
 pub mod people;

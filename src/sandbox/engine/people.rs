@@ -22,9 +22,15 @@ use crate::api::types::common::{Department, EmailStatus, PhoneStatus, Seniority,
 use crate::sandbox::dataset::format::{CompanyRow, Reference};
 
 use super::index::RowView;
+use super::layered::Layered;
+use crate::sandbox::dataset::load::Db;
 
 use super::index::{CompanyCols, department_index};
 use super::{DATA_DATE, SplitMix64, hash_str, hex, mix64, slug};
+
+/// What [`People::generate_rows`] makes: the person rows, each company's range of person
+/// indexes, and each company's `(domain hash, company index)`.
+pub type GeneratedPeople = (Vec<PersonRow>, Vec<(u32, u32)>, Vec<(u64, u32)>);
 
 /// Key XORed into the low 32 bits of person ids.
 const ID_KEY: u32 = 0x5A3C_96E1;
@@ -130,8 +136,6 @@ pub struct Exp {
 /// All generated people and the pools their strings come from.
 #[derive(Debug, Default, Clone)]
 pub struct People {
-    /// People, grouped by company (company `c` owns `CompanyCols::people` of this vector).
-    pub rows: Vec<PersonRow>,
     /// The title vocabulary.
     pub titles: Vec<TitleInfo>,
     /// Title indexes by department index.
@@ -1047,20 +1051,38 @@ impl People {
         mut self,
         companies: &[RowView<'_>],
         cols: &[CompanyCols],
-    ) -> (People, Vec<(u32, u32)>) {
-        let mut p = std::mem::take(&mut self);
+    ) -> (People, Vec<PersonRow>, Vec<(u32, u32)>) {
+        let (rows, ranges, hashes) = self.generate_rows(companies, cols, 0, 0);
+        self.by_domain_hash = hashes.into_iter().collect();
+        self.handle_tags = handle_tags(&rows, 0);
+        (self, rows, ranges)
+    }
+
+    /// The people of `companies` (their columns in `cols`, same order), the first of them
+    /// company index `first_company` and its first person row index `first_row`: the rows, the
+    /// range of each company's people (row indexes counted from `first_row`), and each
+    /// company's `(domain hash, company index)` for resolving person ids. The same company row
+    /// always gets the same people.
+    pub fn generate_rows(
+        &self,
+        companies: &[RowView<'_>],
+        cols: &[CompanyCols],
+        first_company: u32,
+        first_row: u32,
+    ) -> GeneratedPeople {
+        let p = self;
         let mut ranges = Vec::with_capacity(companies.len());
+        let mut hashes = Vec::with_capacity(companies.len());
         let n_depts = Department::ALL.len();
         let total: usize = companies
             .iter()
             .map(|c| people_count(c.employees) as usize)
             .sum();
-        p.rows.reserve_exact(total);
-        p.by_domain_hash.reserve(companies.len());
+        let mut rows: Vec<PersonRow> = Vec::with_capacity(total);
         for (ci, row) in companies.iter().enumerate() {
             let dh = hash_str(row.domain);
-            p.by_domain_hash.insert(dh, ci as u32);
-            let start = p.rows.len() as u32;
+            hashes.push((dh, first_company + ci as u32));
+            let start = first_row + rows.len() as u32;
             let n = people_count(row.employees);
             let mut rng = SplitMix64(dh);
             let (fg, lg) = (p.first_group(row.country), p.last_group(row.country));
@@ -1161,8 +1183,8 @@ impl People {
                 };
                 let months = (ty * 12 + tm as i32 - 1) - back as i32;
                 let started = (months / 12) as u32 * 100 + (months % 12) as u32 + 1;
-                p.rows.push(PersonRow {
-                    company: ci as u32,
+                rows.push(PersonRow {
+                    company: first_company + ci as u32,
                     first,
                     last,
                     title,
@@ -1176,16 +1198,9 @@ impl People {
                     seed: rng.next_u64(),
                 });
             }
-            ranges.push((start, p.rows.len() as u32));
+            ranges.push((start, first_row + rows.len() as u32));
         }
-        p.handle_tags = p
-            .rows
-            .iter()
-            .enumerate()
-            .map(|(i, r)| (handle_tag(r.seed), i as u32))
-            .collect();
-        p.handle_tags.sort_unstable();
-        (p, ranges)
+        (rows, ranges, hashes)
     }
 
     /// The vocabularies of people (titles, names, skills) without any person.
@@ -1366,12 +1381,13 @@ impl People {
     }
 
     /// The person id of a row: 24 lowercase hex characters, stable across loads.
-    pub fn id(&self, companies: &[CompanyRow], p: &PersonRow) -> String {
+    pub fn id(&self, companies: &Layered<CompanyRow>, p: &PersonRow) -> String {
         person_id(hash_str(&companies[p.company as usize].domain), p.ordinal)
     }
 
-    /// Resolves a person id to a person index (`None` for a malformed or unknown id).
-    pub fn resolve_id(&self, cols: &[CompanyCols], id: &str) -> Option<u32> {
+    /// The `(domain hash, ordinal)` a person id encodes; `None` for a malformed id or one whose
+    /// check bits do not match (see [`person_id`]).
+    pub fn decode_id(id: &str) -> Option<(u64, u16)> {
         let id = id.trim();
         if id.len() != 24 || !id.bytes().all(|b| b.is_ascii_hexdigit()) {
             return None;
@@ -1383,10 +1399,7 @@ impl People {
         if (lo & 0xFFFF) as u64 != mix64(dh ^ ordinal as u64) & 0xFFFF {
             return None;
         }
-        let c = *self.by_domain_hash.get(&dh)?;
-        let (s, e) = cols[c as usize].people;
-        let idx = s + ordinal as u32;
-        (idx < e).then_some(idx)
+        Some((dh, ordinal))
     }
 
     /// First and last name of a person.
@@ -1408,20 +1421,16 @@ impl People {
         format!("{base}-{}", hex(handle_tag(p.seed) as u64, 8))
     }
 
-    /// Resolves a LinkedIn handle or profile URL to a person index.
-    pub fn resolve_handle(&self, handle_or_url: &str) -> Option<u32> {
+    /// The handle of a LinkedIn handle or profile URL and the tag its last 8 hex digits hold
+    /// (`None` when it has no such tag): what [`Db::resolve_handle`] looks up.
+    pub fn handle_and_tag(handle_or_url: &str) -> Option<(String, u32)> {
         let h = linkedin_handle(handle_or_url);
         let tag_hex = h.rsplit('-').next()?;
         if tag_hex.len() != 8 {
             return None;
         }
         let tag = u32::from_str_radix(tag_hex, 16).ok()?;
-        let start = self.handle_tags.partition_point(|(t, _)| *t < tag);
-        self.handle_tags[start..]
-            .iter()
-            .take_while(|(t, _)| *t == tag)
-            .map(|(_, i)| *i)
-            .find(|&i| self.handle(&self.rows[i as usize]) == h)
+        Some((h, tag))
     }
 
     /// Email address `first.last@<domain label>.example` (reserved domain, RFC 2606).
@@ -1447,7 +1456,7 @@ impl People {
     }
 
     /// The email and phone of a person with their statuses (the truth behind a reveal).
-    pub fn contact(&self, companies: &[CompanyRow], p: &PersonRow) -> PersonContact {
+    pub fn contact(&self, companies: &Layered<CompanyRow>, p: &PersonRow) -> PersonContact {
         let c = &companies[p.company as usize];
         let email_status = EmailStatus::ALL[p.email_status as usize].clone();
         let phone_status = PhoneStatus::ALL[p.phone_status as usize].clone();
@@ -1466,7 +1475,9 @@ impl People {
     }
 
     /// The experiences of a person, current first: the current position at the person's company
-    /// since `started`, then up to three earlier ones at other companies of the dataset.
+    /// since `started`, then up to three earlier ones at other companies of the dataset, drawn
+    /// among its first `n_companies` (the dataset's: `Layered::base_len`, so that gathering a
+    /// company changes nobody's past).
     pub fn experiences(&self, n_companies: usize, p: &PersonRow) -> Vec<Exp> {
         let mut out = Vec::with_capacity(p.n_exp as usize);
         out.push(Exp {
@@ -1561,6 +1572,18 @@ fn handle_tag(seed: u64) -> u32 {
     (mix64(seed ^ 0x11AA) >> 32) as u32
 }
 
+/// `(handle tag, person index)` of `rows` (the first one person index `first_row`), sorted: what
+/// [`People::handle_tags`] holds.
+pub fn handle_tags(rows: &[PersonRow], first_row: u32) -> Vec<(u32, u32)> {
+    let mut tags: Vec<(u32, u32)> = rows
+        .iter()
+        .enumerate()
+        .map(|(i, r)| (handle_tag(r.seed), first_row + i as u32))
+        .collect();
+    tags.sort_unstable();
+    tags
+}
+
 /// The person id of (domain hash, ordinal): 24 hex characters.
 pub fn person_id(domain_hash: u64, ordinal: u16) -> String {
     let hi = domain_hash ^ mix64(ordinal as u64 + 1);
@@ -1603,6 +1626,43 @@ pub fn ym_date(ym: u32) -> String {
     format!("{:04}-{:02}-01", ym / 100, ym % 100)
 }
 
+impl Db {
+    /// The person row at person index `pi` (an index the database handed out).
+    pub(crate) fn person(&self, pi: u32) -> &PersonRow {
+        &self.person_rows[pi as usize]
+    }
+
+    /// Resolves a person id to a person index (`None` for a malformed or unknown id); people
+    /// of gathered companies too.
+    pub(crate) fn resolve_person_id(&self, id: &str) -> Option<u32> {
+        let (dh, ordinal) = People::decode_id(id)?;
+        let c = *self
+            .people
+            .by_domain_hash
+            .get(&dh)
+            .or_else(|| self.gathered.by_domain_hash.get(&dh))?;
+        let (s, e) = self.cols[c as usize].people;
+        let idx = s + ordinal as u32;
+        (idx < e).then_some(idx)
+    }
+
+    /// Resolves a LinkedIn handle or profile URL to a person index; people of gathered
+    /// companies too.
+    pub(crate) fn resolve_handle(&self, handle_or_url: &str) -> Option<u32> {
+        let (h, tag) = People::handle_and_tag(handle_or_url)?;
+        [&self.people.handle_tags, &self.gathered.handle_tags]
+            .into_iter()
+            .find_map(|tags| {
+                let start = tags.partition_point(|(t, _)| *t < tag);
+                tags[start..]
+                    .iter()
+                    .take_while(|(t, _)| *t == tag)
+                    .map(|(_, i)| *i)
+                    .find(|&i| self.people.handle(self.person(i)) == h)
+            })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1627,24 +1687,20 @@ mod tests {
     fn people_are_stable_and_resolvable() {
         let a = crate::sandbox::engine::testdata::db();
         let b = crate::sandbox::engine::testdata::db();
-        assert!(a.people.rows.len() > 25 * 3);
-        for (i, (pa, pb)) in a.people.rows.iter().zip(&b.people.rows).enumerate() {
+        assert!(a.person_rows.len() > 25 * 3);
+        for (i, (pa, pb)) in a.person_rows.iter().zip(&b.person_rows).enumerate() {
             let id = a.people.id(&a.companies, pa);
             assert_eq!(id, b.people.id(&b.companies, pb));
-            assert_eq!(a.people.resolve_id(&a.cols, &id), Some(i as u32));
+            assert_eq!(a.resolve_person_id(&id), Some(i as u32));
             let h = a.people.handle(pa);
             assert_eq!(
-                a.people
-                    .resolve_handle(&format!("https://www.linkedin.com/in/{h}/")),
+                a.resolve_handle(&format!("https://www.linkedin.com/in/{h}/")),
                 Some(i as u32)
             );
         }
-        assert_eq!(
-            a.people.resolve_id(&a.cols, "000000000000000000000000"),
-            None
-        );
+        assert_eq!(a.resolve_person_id("000000000000000000000000"), None);
         // Reserved email domains and fiction phone ranges only.
-        for p in &a.people.rows {
+        for p in &a.person_rows {
             let c = a.people.contact(&a.companies, p);
             if let Some(e) = &c.email {
                 assert!(e.ends_with(".example"), "{e}");
@@ -1656,13 +1712,13 @@ mod tests {
                 );
             }
         }
-        let verified = a.people.rows.iter().filter(|p| p.email_status == 0).count();
-        assert!(verified * 100 / a.people.rows.len() > 35);
+        let verified = a.person_rows.iter().filter(|p| p.email_status == 0).count();
+        assert!(verified * 100 / a.person_rows.len() > 35);
         // The first person of a small company is its founder.
         let acme = a.company_index("acme.io").unwrap();
-        let first = &a.people.rows[a.cols[acme as usize].people.0 as usize];
+        let first = a.person(a.cols[acme as usize].people.0);
         assert_eq!(a.people.titles[first.title as usize].title, "Founder & CEO");
-        let exps = a.people.experiences(a.companies.len(), first);
+        let exps = a.people.experiences(a.companies.base_len(), first);
         assert_eq!(exps[0].company, acme);
         assert!(exps.windows(2).all(|w| w[0].from > w[1].from));
     }

@@ -125,9 +125,7 @@ fn resolve_lookalike(db: &Db, domains: Option<&[String]>) -> Lookalike {
 fn redirects_of(db: &Db, domains: Option<&[String]>, out: &mut BTreeMap<String, String>) {
     for d in domains.unwrap_or(&[]) {
         let n = normalize_domain(d);
-        if !db.index.domains.contains_key(&n)
-            && let Some(&i) = db.index.aliases.get(&n)
-        {
+        if let Some(i) = db.alias_target(&n) {
             out.insert(n, db.companies[i as usize].domain.clone());
         }
     }
@@ -438,7 +436,7 @@ impl Db {
             .and_then(|p| p.lookalike_linkedin_handles.as_deref())
             .unwrap_or(&[])
         {
-            match self.people.resolve_handle(h) {
+            match self.resolve_handle(h) {
                 Some(pi) => {
                     statuses.successful_people.push(h.clone());
                     if !person_targets.contains(&pi) {
@@ -461,7 +459,7 @@ impl Db {
                     {
                         return None;
                     }
-                    let rank = self.cols[self.people.rows[pi as usize].company as usize]
+                    let rank = self.cols[self.person_rows[pi as usize].company as usize]
                         .default_rank as u64;
                     Some((((10_000 - (s * 10_000.0).round() as u64) << 32) | rank, pi))
                 })
@@ -558,7 +556,7 @@ impl Db {
                     person: records::person_preview(self, pi),
                     company: Some(records::preview_company(
                         self,
-                        self.people.rows[pi as usize].company,
+                        self.person_rows[pi as usize].company,
                     )),
                 })
                 .collect(),

@@ -17,6 +17,7 @@ use serde_json::{Value, json};
 use super::AppState;
 use super::accounts::{Account, Milli, Pool, from_milli, to_milli};
 use super::error::{Failure, texts};
+use super::gathering::Started;
 use super::reveal::{self, Channel};
 use super::{auth, engine_calls, validation};
 use crate::api::client::Endpoint;
@@ -239,7 +240,7 @@ macro_rules! autocomplete_handler {
         async fn $name(State(st): St, call: Call) -> Answer {
             let req: $req = validation::parse_body(&call.headers, &call.body)?;
             call.account.require_standard(texts::INSUFFICIENT_CREDITS)?;
-            let db = st.db.clone();
+            let db = st.db();
             let v = blocking(move || engine_calls::$name(&db, &req)).await?;
             let price = standard_price(Endpoint::$endpoint, 1, false);
             call.account
@@ -285,7 +286,7 @@ async fn search_companies_v2(State(st): St, call: Call) -> Answer {
         return Err(Failure::bad_request(texts::PLAN_NOT_SUPPORTED));
     }
     call.account.require_standard(texts::INSUFFICIENT_CREDITS)?;
-    let db = st.db.clone();
+    let db = st.db();
     let mut answer = blocking(move || engine_calls::search_companies_v2(&db, &req)).await?;
     let price = standard_price(Endpoint::SearchCompaniesV2, answer.companies.len(), false);
     call.account
@@ -298,7 +299,7 @@ async fn search_companies_v2(State(st): St, call: Call) -> Answer {
 async fn search_companies_v3(State(st): St, call: Call) -> Answer {
     let req: SearchCompaniesV3Request = validation::parse_body(&call.headers, &call.body)?;
     call.account.require_standard(texts::INSUFFICIENT_CREDITS)?;
-    let db = st.db.clone();
+    let db = st.db();
     let mut answer = blocking(move || engine_calls::search_companies_v3(&db, &req)).await?;
     let price = standard_price(Endpoint::SearchCompaniesV3, answer.companies.len(), false);
     call.account
@@ -436,7 +437,7 @@ async fn search_people_v2(State(st): St, call: Call) -> Answer {
         .as_ref()
         .and_then(|f| f.lookalike_domains.as_ref())
         .is_some_and(|d| !d.is_empty());
-    let db = st.db.clone();
+    let db = st.db();
     let v = blocking(move || engine_calls::search_people_v2(&db, &req)).await?;
     let price = (
         Endpoint::SearchPeopleV2,
@@ -451,7 +452,7 @@ async fn search_people_v3(State(st): St, call: Call) -> Answer {
     let req: SearchPeopleV3Request = validation::parse_body(&call.headers, &call.body)?;
     let opts = reveal_opts(req.reveal_emails.as_ref(), req.reveal_phones.as_ref())?;
     call.account.require_standard(texts::INSUFFICIENT_CREDITS)?;
-    let db = st.db.clone();
+    let db = st.db();
     let v = blocking(move || engine_calls::search_people_v3(&db, &req)).await?;
     let price = (Endpoint::SearchPeopleV3, false, texts::INSUFFICIENT_CREDITS);
     answer_people_search(&st, &call.account, price, &opts, v)
@@ -483,7 +484,7 @@ async fn search_people_preview(State(st): St, call: Call) -> Answer {
         return Err(Failure::forbidden(texts::FEATURE_NOT_ALLOWED));
     }
     call.account.require_standard(texts::INSUFFICIENT_CREDITS)?;
-    let db = st.db.clone();
+    let db = st.db();
     let v = blocking(move || engine_calls::search_people_preview(&db, &req)).await?;
     let price = standard_price(
         Endpoint::SearchPeoplePreview,
@@ -523,45 +524,7 @@ fn requested_domain(req: &EnrichCompanyRequest) -> Option<String> {
                 .as_ref()
                 .and_then(|e| e.rsplit_once('@').map(|(_, d)| d.to_string()))
         })?;
-    let d = crate::sandbox::engine::normalize_domain(&raw);
-    looks_like_domain(&d).then_some(d)
-}
-
-/// A plausible registrable domain: labels of `[a-z0-9-]`, at least one dot, a TLD of letters.
-fn looks_like_domain(d: &str) -> bool {
-    let labels: Vec<&str> = d.split('.').collect();
-    labels.len() >= 2
-        && d.len() <= 253
-        && labels.iter().all(|l| {
-            !l.is_empty()
-                && l.len() <= 63
-                && l.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
-                && !l.starts_with('-')
-                && !l.ends_with('-')
-        })
-        && labels
-            .last()
-            .is_some_and(|t| t.len() >= 2 && t.chars().all(|c| c.is_ascii_alphabetic()))
-}
-
-/// Starts (or checks) data gathering for `domain`: `true` once the gathering delay has passed.
-fn gathering_done(st: &AppState, domain: &str) -> bool {
-    let mut g = st.gathering.lock().unwrap_or_else(|e| e.into_inner());
-    match g.get(domain) {
-        Some(t) => t.elapsed() >= st.enrich_delay,
-        None => {
-            g.insert(domain.to_string(), std::time::Instant::now());
-            st.enrich_delay.is_zero()
-        }
-    }
-}
-
-/// `true` when data gathering for `domain` was started (by enrich company) and its delay has
-/// passed; starts nothing.
-fn gathering_finished(st: &AppState, domain: &str) -> bool {
-    let g = st.gathering.lock().unwrap_or_else(|e| e.into_inner());
-    g.get(domain)
-        .is_some_and(|t| t.elapsed() >= st.enrich_delay)
+    Some(crate::sandbox::engine::normalize_domain(&raw))
 }
 
 /// POST /v2/enrich/company (SPEC.md §4.10, §3): 0.1 credit per company found; an unknown
@@ -576,7 +539,7 @@ async fn enrich_company(State(st): St, call: Call) -> Answer {
         return Err(Failure::bad_request(texts::EMPTY_BODY));
     }
     call.account.require_standard(texts::INSUFFICIENT_CREDITS)?;
-    let db = st.db.clone();
+    let db = st.db();
     let found = {
         let req = req.clone();
         blocking(move || engine_calls::enrich_company(&db, &req)).await?
@@ -587,17 +550,22 @@ async fn enrich_company(State(st): St, call: Call) -> Answer {
             let Some(domain) = requested_domain(&req) else {
                 return Err(Failure::NotFoundEmpty);
             };
-            if engine_calls::knows_domain(&st.db, &domain) || !gathering_done(&st, &domain) {
-                if engine_calls::knows_domain(&st.db, &domain) {
-                    return Err(Failure::NotFoundEmpty);
+            match st.gathering.start(&domain) {
+                Started::NotADomain => return Err(Failure::NotFoundEmpty),
+                Started::UnderWay => {
+                    return Ok((
+                        StatusCode::CREATED,
+                        axum::Json(json!({ "detail": texts::DATA_GATHERING_STARTED })),
+                    )
+                        .into_response());
                 }
-                return Ok((
-                    StatusCode::CREATED,
-                    axum::Json(json!({ "detail": texts::DATA_GATHERING_STARTED })),
-                )
-                    .into_response());
+                Started::There => {
+                    let db = st.db();
+                    blocking(move || engine_calls::enrich_company(&db, &req))
+                        .await?
+                        .ok_or(Failure::NotFoundEmpty)?
+                }
             }
-            engine_calls::generated_company(&st.db, &domain)?.ok_or(Failure::NotFoundEmpty)?
         }
     };
     let price = standard_price(Endpoint::EnrichCompany, 1, false);
@@ -619,7 +587,7 @@ async fn enrich_person(State(st): St, call: Call) -> Answer {
     }
     let opts = reveal_opts(req.reveal_emails.as_ref(), req.reveal_phones.as_ref())?;
     call.account.require_standard(texts::INSUFFICIENT_CREDITS)?;
-    let db = st.db.clone();
+    let db = st.db();
     let found = blocking(move || engine_calls::enrich_person(&db, &req)).await?;
     let Some(person) = found else {
         return Err(Failure::detail(
@@ -651,28 +619,10 @@ async fn enrich_person(State(st): St, call: Call) -> Answer {
 async fn lookup_companies(State(st): St, call: Call) -> Answer {
     let req: LookupCompaniesRequest = validation::parse_body(&call.headers, &call.body)?;
     call.account.require_standard(texts::INSUFFICIENT_CREDITS)?;
-    // Up to 1000 records: built, completed and (below) serialized off the async threads, and
-    // straight from the typed answer (no intermediate JSON tree).
-    let state = st.clone();
-    let mut answer = blocking(move || {
-        let mut answer = state.db.lookup_companies(&req);
-        // Companies whose data gathering has finished are found too.
-        for e in answer.companies.iter_mut() {
-            if let LookupCompanyEntry::ByDomain { domain, company } = e
-                && company.is_none()
-            {
-                let domain = crate::sandbox::engine::normalize_domain(domain);
-                if gathering_finished(&state, &domain)
-                    && let Some(c) = state.db.generated_company(&domain)
-                {
-                    *company = Some(Box::new(c));
-                    answer.total_found += 1;
-                }
-            }
-        }
-        Ok(answer)
-    })
-    .await?;
+    // Up to 1000 records: built and (below) serialized off the async threads, and straight
+    // from the typed answer (no intermediate JSON tree). Gathered companies are in `db`.
+    let db = st.db();
+    let mut answer = blocking(move || Ok(db.lookup_companies(&req))).await?;
     let found = answer.total_found.max(0) as usize;
     let price = standard_price(Endpoint::LookupCompanies, found, false);
     call.account
@@ -685,7 +635,7 @@ async fn lookup_companies(State(st): St, call: Call) -> Answer {
 async fn lookup_people(State(st): St, call: Call) -> Answer {
     let req: LookupPeopleRequest = validation::parse_body(&call.headers, &call.body)?;
     call.account.require_standard(texts::INSUFFICIENT_CREDITS)?;
-    let db = st.db.clone();
+    let db = st.db();
     let mut v = blocking(move || engine_calls::lookup_people(&db, &req)).await?;
     reveal::mask(people_of(&mut v), Channel::Email);
     reveal::mask(people_of(&mut v), Channel::Phone);
@@ -733,7 +683,7 @@ async fn reveal_phones(State(st): St, call: Call) -> Answer {
 
 /// GET /v2/data-fields (SPEC.md §4.8): free.
 async fn data_fields(State(st): St, _call: Call) -> Answer {
-    let db = st.db.clone();
+    let db = st.db();
     ok(blocking(move || engine_calls::data_fields(&db)).await?)
 }
 
@@ -744,13 +694,10 @@ async fn warmup_companies(State(st): St, call: Call) -> Answer {
     let req: WarmupCompaniesRequest = validation::parse_body(&call.headers, &call.body)?;
     let (mut ok_d, mut trig, mut ign) = (Vec::new(), Vec::new(), Vec::new());
     for raw in &req.domains {
-        let d = crate::sandbox::engine::normalize_domain(raw);
-        if !looks_like_domain(&d) {
-            ign.push(raw.clone());
-        } else if engine_calls::knows_domain(&st.db, &d) || gathering_done(&st, &d) {
-            ok_d.push(raw.clone());
-        } else {
-            trig.push(raw.clone());
+        match st.gathering.start(raw) {
+            Started::NotADomain => ign.push(raw.clone()),
+            Started::There => ok_d.push(raw.clone()),
+            Started::UnderWay => trig.push(raw.clone()),
         }
     }
     ok(json!({ "successfulDomains": ok_d, "triggeredDomains": trig, "ignoredDomains": ign }))
