@@ -10,5 +10,6 @@
 mod endpoints;
 mod errors;
 mod gathered;
+mod shapes;
 mod support;
 mod webhooks;

@@ -17,6 +17,7 @@ pub mod accounts;
 pub mod auth;
 pub mod error;
 pub mod limits;
+pub mod shapes;
 pub mod validation;
 pub mod webhooks;
 

@@ -238,7 +238,8 @@ macro_rules! autocomplete_handler {
     ($name:ident, $req:ty, $endpoint:ident) => {
         /// POST autocomplete: 0.1 standard credit per call.
         async fn $name(State(st): St, call: Call) -> Answer {
-            let req: $req = validation::parse_body(&call.headers, &call.body)?;
+            let req: $req =
+                validation::parse_request(Endpoint::$endpoint, &call.headers, &call.body)?;
             call.account.require_standard(texts::INSUFFICIENT_CREDITS)?;
             let db = st.db();
             let v = blocking(move || engine_calls::$name(&db, &req)).await?;
@@ -281,7 +282,8 @@ autocomplete_handler!(
 
 /// POST /v2/search/companies (SPEC.md §4.2): legacy plan only.
 async fn search_companies_v2(State(st): St, call: Call) -> Answer {
-    let req: SearchCompaniesV2Request = validation::parse_body(&call.headers, &call.body)?;
+    let req: SearchCompaniesV2Request =
+        validation::parse_request(Endpoint::SearchCompaniesV2, &call.headers, &call.body)?;
     if !call.account.plan.allows_v2_search() {
         return Err(Failure::bad_request(texts::PLAN_NOT_SUPPORTED));
     }
@@ -297,7 +299,8 @@ async fn search_companies_v2(State(st): St, call: Call) -> Answer {
 
 /// POST /v3/search/companies (SPEC.md §4.10; openapi `PublicSearchCompaniesBodyV3`).
 async fn search_companies_v3(State(st): St, call: Call) -> Answer {
-    let req: SearchCompaniesV3Request = validation::parse_body(&call.headers, &call.body)?;
+    let req: SearchCompaniesV3Request =
+        validation::parse_request(Endpoint::SearchCompaniesV3, &call.headers, &call.body)?;
     call.account.require_standard(texts::INSUFFICIENT_CREDITS)?;
     let db = st.db();
     let mut answer = blocking(move || engine_calls::search_companies_v3(&db, &req)).await?;
@@ -425,7 +428,8 @@ fn people_of(v: &mut Value) -> &mut [Value] {
 /// POST /v2/search/people (SPEC.md §4.3): legacy plan only; 3 credits per person with
 /// `lookalikeDomains`, 1 without; 402 "Insufficient standard credits".
 async fn search_people_v2(State(st): St, call: Call) -> Answer {
-    let req: SearchPeopleV2Request = validation::parse_body(&call.headers, &call.body)?;
+    let req: SearchPeopleV2Request =
+        validation::parse_request(Endpoint::SearchPeopleV2, &call.headers, &call.body)?;
     if !call.account.plan.allows_v2_search() {
         return Err(Failure::bad_request(texts::PLAN_NOT_SUPPORTED));
     }
@@ -449,7 +453,8 @@ async fn search_people_v2(State(st): St, call: Call) -> Answer {
 
 /// POST /v3/search/people (SPEC.md §4.10): 0.2 credit per person; reveal options as NOTES.md.
 async fn search_people_v3(State(st): St, call: Call) -> Answer {
-    let req: SearchPeopleV3Request = validation::parse_body(&call.headers, &call.body)?;
+    let req: SearchPeopleV3Request =
+        validation::parse_request(Endpoint::SearchPeopleV3, &call.headers, &call.body)?;
     let opts = reveal_opts(req.reveal_emails.as_ref(), req.reveal_phones.as_ref())?;
     call.account.require_standard(texts::INSUFFICIENT_CREDITS)?;
     let db = st.db();
@@ -479,7 +484,8 @@ fn answer_people_search(
 /// POST /v3/search/people/preview (SPEC.md §4.10): enterprise and legacy plans only (403
 /// otherwise); 0.2 credit per person.
 async fn search_people_preview(State(st): St, call: Call) -> Answer {
-    let req: SearchPeoplePreviewRequest = validation::parse_body(&call.headers, &call.body)?;
+    let req: SearchPeoplePreviewRequest =
+        validation::parse_request(Endpoint::SearchPeoplePreview, &call.headers, &call.body)?;
     if !call.account.plan.allows_preview() {
         return Err(Failure::forbidden(texts::FEATURE_NOT_ALLOWED));
     }
@@ -534,7 +540,8 @@ async fn enrich_company(State(st): St, call: Call) -> Answer {
     if is_blank_json(&call.body) {
         return Err(Failure::bad_request(texts::EMPTY_BODY));
     }
-    let req: EnrichCompanyRequest = validation::parse_body(&call.headers, &call.body)?;
+    let req: EnrichCompanyRequest =
+        validation::parse_request(Endpoint::EnrichCompany, &call.headers, &call.body)?;
     if req.is_empty() {
         return Err(Failure::bad_request(texts::EMPTY_BODY));
     }
@@ -581,7 +588,8 @@ async fn enrich_person(State(st): St, call: Call) -> Answer {
     if is_blank_json(&call.body) {
         return Err(Failure::bad_request(texts::EMPTY_PERSON_BODY));
     }
-    let req: EnrichPersonRequest = validation::parse_body(&call.headers, &call.body)?;
+    let req: EnrichPersonRequest =
+        validation::parse_request(Endpoint::EnrichPerson, &call.headers, &call.body)?;
     if req.person_is_empty() {
         return Err(Failure::bad_request(texts::EMPTY_PERSON_BODY));
     }
@@ -617,7 +625,8 @@ async fn enrich_person(State(st): St, call: Call) -> Answer {
 /// POST /v2/lookup/companies (SPEC.md §4.5; NOTES.md: one `{domain, company|null}` entry per
 /// requested domain plus the totals).
 async fn lookup_companies(State(st): St, call: Call) -> Answer {
-    let req: LookupCompaniesRequest = validation::parse_body(&call.headers, &call.body)?;
+    let req: LookupCompaniesRequest =
+        validation::parse_request(Endpoint::LookupCompanies, &call.headers, &call.body)?;
     call.account.require_standard(texts::INSUFFICIENT_CREDITS)?;
     // Up to 1000 records: built and (below) serialized off the async threads, and straight
     // from the typed answer (no intermediate JSON tree). Gathered companies are in `db`.
@@ -633,7 +642,8 @@ async fn lookup_companies(State(st): St, call: Call) -> Answer {
 
 /// POST /v2/lookup/people (SPEC.md §4.6): only matched people; no email or phone revealed.
 async fn lookup_people(State(st): St, call: Call) -> Answer {
-    let req: LookupPeopleRequest = validation::parse_body(&call.headers, &call.body)?;
+    let req: LookupPeopleRequest =
+        validation::parse_request(Endpoint::LookupPeople, &call.headers, &call.body)?;
     call.account.require_standard(texts::INSUFFICIENT_CREDITS)?;
     let db = st.db();
     let mut v = blocking(move || engine_calls::lookup_people(&db, &req)).await?;
@@ -668,13 +678,15 @@ async fn reveal_ids(
 /// POST /v2/reveal/emails (SPEC.md §4.10, §6): acknowledges at once; the `reveal_emails`
 /// webhook follows; one email credit per verified email.
 async fn reveal_emails(State(st): St, call: Call) -> Answer {
-    let req: RevealEmailsRequest = validation::parse_body(&call.headers, &call.body)?;
+    let req: RevealEmailsRequest =
+        validation::parse_request(Endpoint::RevealEmails, &call.headers, &call.body)?;
     reveal_ids(st, call, Channel::Email, req.person_ids, req.webhook_url).await
 }
 
 /// POST /v2/reveal/phones (SPEC.md §4.7): as reveal emails, phone pool, `reveal_phones`.
 async fn reveal_phones(State(st): St, call: Call) -> Answer {
-    let req: RevealPhonesRequest = validation::parse_body(&call.headers, &call.body)?;
+    let req: RevealPhonesRequest =
+        validation::parse_request(Endpoint::RevealPhones, &call.headers, &call.body)?;
     reveal_ids(st, call, Channel::Phone, req.person_ids, req.webhook_url).await
 }
 
@@ -691,7 +703,8 @@ async fn data_fields(State(st): St, _call: Call) -> Answer {
 /// `successfulDomains`, plausible unknown ones start gathering (`triggeredDomains`), others are
 /// `ignoredDomains`.
 async fn warmup_companies(State(st): St, call: Call) -> Answer {
-    let req: WarmupCompaniesRequest = validation::parse_body(&call.headers, &call.body)?;
+    let req: WarmupCompaniesRequest =
+        validation::parse_request(Endpoint::WarmupCompanies, &call.headers, &call.body)?;
     let (mut ok_d, mut trig, mut ign) = (Vec::new(), Vec::new(), Vec::new());
     for raw in &req.domains {
         match st.gathering.start(raw) {
