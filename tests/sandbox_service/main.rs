@@ -13,3 +13,4 @@ mod gathered;
 mod shapes;
 mod support;
 mod webhooks;
+mod work;

@@ -20,7 +20,7 @@ use crate::sandbox::dataset::load::Db;
 use super::autocomplete::fold;
 use super::index::{media_bit, normalize_company_name, phone_digits};
 use super::people::PersonContact;
-use super::{normalize_domain, records};
+use super::{caps, normalize_domain, records};
 
 /// Email providers whose domain says nothing about the employer.
 const FREEMAIL: [&str; 8] = [
@@ -88,7 +88,7 @@ impl Db {
             }
         }
         if let Some(n) = m.name.as_deref() {
-            let key = normalize_company_name(n);
+            let key = normalize_company_name(caps::cut(n, caps::TERM_CHARS));
             let list = self.companies_named(&key);
             if !list.is_empty() {
                 let cc = m.country_code.as_deref().map(|c| c.trim().to_lowercase());
@@ -152,10 +152,11 @@ impl Db {
                 ..Default::default()
             })
         })?;
+        let cut = |s: &str| fold(caps::cut(s, caps::TERM_CHARS));
         let (first, last) = match (&p.first_name, &p.last_name, &p.name) {
-            (Some(f), Some(l), _) => (fold(f), fold(l)),
+            (Some(f), Some(l), _) => (cut(f), cut(l)),
             (_, _, Some(n)) => {
-                let n = fold(n);
+                let n = cut(n);
                 let mut words = n.split_whitespace();
                 let f = words.next().unwrap_or("").to_string();
                 let l = words.last().unwrap_or("").to_string();
@@ -163,7 +164,7 @@ impl Db {
             }
             _ => return None,
         };
-        let title = p.job_title.as_deref().map(fold);
+        let title = p.job_title.as_deref().map(cut);
         let (s, e) = self.cols[c as usize].people;
         (s..e)
             .filter(|&pi| {

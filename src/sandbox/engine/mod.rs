@@ -9,11 +9,13 @@
 //! - [`lookalike`]: similarity of companies to the `lookalikeDomains` (formula documented there).
 //! - [`paging`]: `size`/`from` and opaque, stable `searchAfter` cursors.
 //! - [`autocomplete`]: prefix and approximate (trigram) matching for the five autocompletes.
+//! - [`caps`]: how much of a request is matched where openapi.json sets no limit.
 //! - [`records`]: the wire records (`Company`, `Person`, `LookalikePerson`, ...) built on demand.
 //! - [`search`]: the company and people searches (SPEC.md §4.2, §4.3, §4.10).
 //! - [`enrich`]: enrich match (SPEC.md §2.7), lookup (SPEC.md §4.5, §4.6), data fields (§2.8).
 
 pub mod autocomplete;
+pub mod caps;
 pub mod compile;
 pub mod enrich;
 pub mod filters;

@@ -101,7 +101,15 @@ pub struct PersonRow {
     pub started: u32,
     /// Seed of everything else derived for this person.
     pub seed: u64,
+    /// Skill indexes (into [`People::skills`]), the first `n_skills` of them: drawn from the
+    /// seed once, at generation, so that skill filters read them instead of drawing them.
+    pub skills: [u16; MAX_SKILLS],
+    /// Number of skills (4–8).
+    pub n_skills: u8,
 }
+
+/// Most skills a person has.
+pub const MAX_SKILLS: usize = 8;
 
 /// The truth behind a reveal: a person's email and phone with their statuses (SPEC.md §2.2).
 #[derive(Debug, Clone, PartialEq)]
@@ -152,12 +160,14 @@ pub struct People {
     pub first_pool: Vec<String>,
     /// Last names of all country groups.
     pub last_pool: Vec<String>,
-    /// Lowercase first names (same indexes as `first_pool`).
-    pub first_lower: Vec<String>,
-    /// Lowercase last names (same indexes as `last_pool`).
-    pub last_lower: Vec<String>,
+    /// First names folded for matching (`autocomplete::fold`; same indexes as `first_pool`).
+    pub first_folded: Vec<String>,
+    /// Last names folded for matching (same indexes as `last_pool`).
+    pub last_folded: Vec<String>,
     /// Skills vocabulary.
     pub skills: Vec<String>,
+    /// The skills in lowercase (same indexes as `skills`), for matching.
+    pub skills_lower: Vec<String>,
     /// Skill indexes by department index (index 24: general skills).
     pub skills_by_dept: Vec<Vec<u32>>,
     /// Domain hash → company index (resolves person ids).
@@ -1196,7 +1206,13 @@ impl People {
                     n_exp: 1 + rng.below(4) as u8,
                     started,
                     seed: rng.next_u64(),
+                    skills: [0; MAX_SKILLS],
+                    n_skills: 0,
                 });
+                if let Some(r) = rows.last_mut() {
+                    let (skills, n) = p.draw_skills(r);
+                    (r.skills, r.n_skills) = (skills, n);
+                }
             }
             ranges.push((start, first_row + rows.len() as u32));
         }
@@ -1327,8 +1343,8 @@ impl People {
         };
         let (fp, fr, fc) = groups(&r.first_names, &DEFAULT_FIRST);
         let (lp, lr, lc) = groups(&r.last_names, &DEFAULT_LAST);
-        p.first_lower = fp.iter().map(|s| s.to_lowercase()).collect();
-        p.last_lower = lp.iter().map(|s| s.to_lowercase()).collect();
+        p.first_folded = fp.iter().map(|s| super::autocomplete::fold(s)).collect();
+        p.last_folded = lp.iter().map(|s| super::autocomplete::fold(s)).collect();
         (p.first_pool, p.first_groups, p.first_by_country) = (fp, fr, fc);
         (p.last_pool, p.last_groups, p.last_by_country) = (lp, lr, lc);
         p.skills = r.skills.clone();
@@ -1337,6 +1353,9 @@ impl People {
                 p.skills.push(g.to_string());
             }
         }
+        // Skill indexes are stored as `u16` in each person row.
+        p.skills.truncate(u16::MAX as usize);
+        p.skills_lower = p.skills.iter().map(|s| s.to_lowercase()).collect();
         for (i, s) in p.skills.iter().enumerate() {
             if GENERAL_SKILLS.iter().any(|g| g.eq_ignore_ascii_case(s)) {
                 p.skills_by_dept[n_depts].push(i as u32);
@@ -1522,8 +1541,20 @@ impl People {
     /// Skill indexes of a person (4–8, mostly of the person's department).
     pub fn skill_ids(&self, p: &PersonRow, out: &mut Vec<u32>) {
         out.clear();
+        out.extend(
+            p.skills[..(p.n_skills as usize).min(MAX_SKILLS)]
+                .iter()
+                .map(|&s| s as u32),
+        );
+    }
+
+    /// The skills of a person as drawn from its seed and department (4–8 distinct skill
+    /// indexes; none when the vocabulary is empty).
+    fn draw_skills(&self, p: &PersonRow) -> ([u16; MAX_SKILLS], u8) {
+        let mut out = [0u16; MAX_SKILLS];
+        let mut n = 0usize;
         if self.skills.is_empty() {
-            return;
+            return (out, 0);
         }
         let mut rng = SplitMix64(p.seed ^ 0x5C11);
         let k = 4 + rng.below(5) as usize;
@@ -1537,10 +1568,13 @@ impl People {
             } else {
                 rng.below(self.skills.len() as u64) as u32
             };
-            if !out.contains(&pick) {
-                out.push(pick);
+            let pick = pick as u16;
+            if n < MAX_SKILLS && !out[..n].contains(&pick) {
+                out[n] = pick;
+                n += 1;
             }
         }
+        (out, n as u8)
     }
 
     /// Number of connections on the professional network (50–3000, stable).

@@ -30,9 +30,9 @@ use crate::sandbox::dataset::load::Db;
 use super::compile;
 use super::filters::{CompanyQuery, PeopleQuery, Scratch};
 use super::lookalike::{self, band_rank};
-use super::normalize_domain;
 use super::paging::{CursorKind, Page, parse_cursor, select_page};
 use super::records;
+use super::{caps, normalize_domain};
 
 /// Default page size of the searches.
 pub const DEFAULT_SIZE: i64 = 50;
@@ -123,7 +123,7 @@ fn resolve_lookalike(db: &Db, domains: Option<&[String]>) -> Lookalike {
 }
 
 fn redirects_of(db: &Db, domains: Option<&[String]>, out: &mut BTreeMap<String, String>) {
-    for d in domains.unwrap_or(&[]) {
+    for d in caps::domains(domains.unwrap_or(&[])) {
         let n = normalize_domain(d);
         if let Some(i) = db.alias_target(&n) {
             out.insert(n, db.companies[i as usize].domain.clone());
@@ -332,6 +332,17 @@ impl Db {
         let mut out = Vec::new();
         let mut scratch = Scratch::default();
         let empty = pq.is_empty();
+        // Text filters read a bounded number of texts (engine `caps`): the best-ranked
+        // companies' people first.
+        let ranked;
+        let companies = if pq.texts.is_empty() {
+            companies
+        } else {
+            let mut c = companies.to_vec();
+            c.sort_unstable();
+            ranked = c;
+            &ranked[..]
+        };
         for &(key, c) in companies {
             let (s, e) = self.cols[c as usize].people;
             let mut n = 0;
@@ -449,10 +460,11 @@ impl Db {
         let broad = ranking.broad;
         if !person_targets.is_empty() {
             all.retain(|(_, pi)| !person_targets.contains(pi));
+            let mut scorer = lookalike::PersonTargets::new(self, &person_targets);
             all = all
                 .into_iter()
                 .filter_map(|(_, pi)| {
-                    let s = lookalike::person_score(self, pi, &person_targets);
+                    let s = scorer.score(self, pi);
                     let band = lookalike::relevance_of(s, broad)?;
                     if let Some((best, worst)) = ranking.bands
                         && !(best..=worst).contains(&band_rank(&band))
@@ -565,8 +577,7 @@ impl Db {
 }
 
 fn include_statuses(db: &Db, domains: Option<&[String]>) -> Option<BTreeMap<String, DomainStatus>> {
-    let m: BTreeMap<String, DomainStatus> = domains
-        .unwrap_or(&[])
+    let m: BTreeMap<String, DomainStatus> = caps::domains(domains.unwrap_or(&[]))
         .iter()
         .filter(|d| db.company_index(d).is_none())
         .map(|d| (d.clone(), DomainStatus::DataGatheringStarted))
