@@ -9,6 +9,7 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use prospect::api::client::Endpoint;
 use prospect::api::types::autocomplete::{
     AutocompleteCompaniesRequest, AutocompleteJobTitlesRequest, AutocompleteKeywordsRequest,
     AutocompleteLocationsRequest, AutocompleteSkillsRequest,
@@ -19,6 +20,7 @@ use prospect::api::types::search::{
     SearchPeopleV3Request,
 };
 use prospect::sandbox::dataset::load::Db;
+use prospect::sandbox::service::validation::parse_request;
 use serde_json::json;
 
 /// Resident memory of this process in MB (`VmRSS` of `/proc/self/status`), if readable.
@@ -29,8 +31,237 @@ fn rss_mb() -> Option<f64> {
     Some(kb / 1024.0)
 }
 
+fn to_vec<T: serde::Serialize>(v: &T) -> Vec<u8> {
+    serde_json::to_vec(v).expect("serializable")
+}
+
+/// Hostile requests (item 5 of the sandbox issue): each must cost at most 50 ms of CPU.
+fn hostile_requests(db: &Db) -> Vec<(&'static str, Endpoint, Vec<u8>)> {
+    let long = "x".repeat(1_000_000);
+    let words: Vec<String> = (0..10_000)
+        .map(|i| format!("engineer{i} manager"))
+        .collect();
+    let domains: Vec<String> = (0..90_000).map(|i| format!("d{i}.example.com")).collect();
+    let handles: Vec<String> = db
+        .search_people_v3(&req(json!({"size": 10})))
+        .expect("people")
+        .people
+        .iter()
+        .filter_map(|p| p.person.linkedin_url.clone())
+        .collect();
+    let body = |v: serde_json::Value| v.to_string().into_bytes();
+    vec![
+        (
+            "autocomplete companies, 1 MB name",
+            Endpoint::AutocompleteCompanies,
+            body(json!({ "name": long })),
+        ),
+        (
+            "autocomplete keywords, 1 MB query",
+            Endpoint::AutocompleteKeywords,
+            body(json!({ "query": long })),
+        ),
+        (
+            "autocomplete locations, 1 MB query",
+            Endpoint::AutocompleteLocations,
+            body(json!({ "query": long, "limit": 15 })),
+        ),
+        (
+            "autocomplete skills, 1 MB query",
+            Endpoint::AutocompleteSkills,
+            body(json!({ "query": long, "limit": 15 })),
+        ),
+        (
+            "v3 people, 10,000 jobTitleKeywords (anyOf)",
+            Endpoint::SearchPeopleV3,
+            body(json!({ "peopleFilters": {"jobTitleKeywords": {"anyOf": words}} })),
+        ),
+        (
+            "v3 people, 10,000 jobTitleKeywords (allOf)",
+            Endpoint::SearchPeopleV3,
+            body(json!({ "peopleFilters": {"jobTitleKeywords": {"allOf": words}} })),
+        ),
+        (
+            "v2 people, 10,000 jobTitles and names",
+            Endpoint::SearchPeopleV2,
+            body(json!({ "peopleFilters": {"jobTitles": words, "names": words} })),
+        ),
+        (
+            "v2 people, 10,000 keywords and emails",
+            Endpoint::SearchPeopleV2,
+            body(json!({ "peopleFilters": {"keywords": words, "emails": words} })),
+        ),
+        (
+            "v3 people, 10,000 skills and descriptions",
+            Endpoint::SearchPeopleV3,
+            body(json!({ "peopleFilters": {
+                "skills": {"anyOf": words},
+                "currentJobDescription": {"allOf": words},
+                "profileDescription": {"anyOf": words}
+            } })),
+        ),
+        (
+            "v3 companies, 90,000 includeDomains",
+            Endpoint::SearchCompaniesV3,
+            body(json!({ "companiesFilters": {"includeDomains": domains} })),
+        ),
+        (
+            "v3 companies, 10,000 keywords and cities",
+            Endpoint::SearchCompaniesV3,
+            body(json!({ "companiesFilters": {
+                "keywords": {"anyOf": words},
+                "primaryLocations": {"includeCities": words.iter().map(|w| json!({"city": w})).collect::<Vec<_>>()}
+            } })),
+        ),
+        (
+            "v3 people, 10 lookalike people, whole dataset",
+            Endpoint::SearchPeopleV3,
+            body(json!({ "peopleFilters": {"lookalikeLinkedinHandles": handles} })),
+        ),
+        (
+            "lookup people, 1000 handles",
+            Endpoint::LookupPeople,
+            body(
+                json!({ "linkedinHandles": (0..1000).map(|i| format!("jane-doe-{i:08x}")).collect::<Vec<_>>() }),
+            ),
+        ),
+        (
+            "v3 people, one term per text filter, whole dataset",
+            Endpoint::SearchPeopleV3,
+            body(json!({ "peopleFilters": {
+                "currentJobDescription": {"anyOf": ["engineer"]},
+                "allJobDescriptions": {"anyOf": ["software"]},
+                "profileDescription": {"anyOf": ["python"]}
+            } })),
+        ),
+        (
+            "v3 people, currentJobDescription, whole dataset",
+            Endpoint::SearchPeopleV3,
+            body(json!({ "peopleFilters": {"currentJobDescription": {"anyOf": ["engineer"]}} })),
+        ),
+        (
+            "v3 people, allJobDescriptions, whole dataset",
+            Endpoint::SearchPeopleV3,
+            body(json!({ "peopleFilters": {"allJobDescriptions": {"anyOf": ["engineer"]}} })),
+        ),
+        (
+            "v3 people, profileDescription, whole dataset",
+            Endpoint::SearchPeopleV3,
+            body(json!({ "peopleFilters": {"profileDescription": {"anyOf": ["python"]}} })),
+        ),
+        (
+            "v3 people, one skill, whole dataset",
+            Endpoint::SearchPeopleV3,
+            body(json!({ "peopleFilters": {"skills": {"anyOf": ["python"]}} })),
+        ),
+        (
+            "v2 people, one keyword and one name, whole dataset",
+            Endpoint::SearchPeopleV2,
+            body(json!({ "peopleFilters": {"keywords": ["python"], "names": ["john"]} })),
+        ),
+        (
+            "enrich person, 1 MB name",
+            Endpoint::EnrichPerson,
+            body(json!({ "person": {"name": long}, "company": {"name": long} })),
+        ),
+    ]
+}
+
+/// The largest pages the documents allow (`size` 10,000, SPEC.md §8): work in proportion to
+/// the records returned (and charged), reported apart from the hostile requests.
+fn largest_pages(db: &Db) -> Vec<(&'static str, Endpoint, Vec<u8>)> {
+    let seeds: Vec<String> = (0..10)
+        .map(|i| db.company_row_at(i * 97).expect("row").domain.clone())
+        .collect();
+    let body = |v: serde_json::Value| v.to_string().into_bytes();
+    vec![
+        (
+            "v3 companies, 10 lookalike domains, broad, size 10,000",
+            Endpoint::SearchCompaniesV3,
+            body(
+                json!({ "size": 10000, "companiesFilters": {"lookalikeDomains": seeds, "companyMatchingMode": "broad"} }),
+            ),
+        ),
+        (
+            "v2 companies, size 10,000",
+            Endpoint::SearchCompaniesV2,
+            body(json!({ "size": 10000 })),
+        ),
+        (
+            "v3 people, size 10,000",
+            Endpoint::SearchPeopleV3,
+            body(json!({ "size": 10000 })),
+        ),
+        (
+            "v2 people, size 10,000, lookalike",
+            Endpoint::SearchPeopleV2,
+            body(
+                json!({ "size": 10000, "companiesFilters": {"lookalikeDomains": seeds, "minScore": 0.3} }),
+            ),
+        ),
+    ]
+}
+
 fn req<T: serde::de::DeserializeOwned>(v: serde_json::Value) -> T {
     serde_json::from_value(v).expect("valid request")
+}
+
+/// One request as the service runs it once authenticated, minus HTTP and credits: validation
+/// (422 answers are cheap), the engine, serialization. Returns the status.
+fn run(db: &Db, endpoint: Endpoint, body: &[u8]) -> u16 {
+    let h = axum::http::HeaderMap::new();
+    macro_rules! go {
+        ($t:ty, $call:expr) => {
+            match parse_request::<$t>(endpoint, &h, body) {
+                Err(e) => e.status().as_u16(),
+                Ok(r) => {
+                    let f: &dyn Fn(&$t) -> Vec<u8> = &$call;
+                    black_box(f(&r));
+                    200
+                }
+            }
+        };
+    }
+    use prospect::api::types::*;
+    match endpoint {
+        Endpoint::AutocompleteCompanies => go!(AutocompleteCompaniesRequest, |r| to_vec(
+            &db.autocomplete_companies(r)
+        )),
+        Endpoint::AutocompleteKeywords => go!(AutocompleteKeywordsRequest, |r| to_vec(
+            &db.autocomplete_keywords(r)
+        )),
+        Endpoint::AutocompleteJobTitles => go!(AutocompleteJobTitlesRequest, |r| to_vec(
+            &db.autocomplete_job_titles(r)
+        )),
+        Endpoint::AutocompleteLocations => go!(AutocompleteLocationsRequest, |r| to_vec(
+            &db.autocomplete_locations(r)
+        )),
+        Endpoint::AutocompleteSkills => go!(AutocompleteSkillsRequest, |r| to_vec(
+            &db.autocomplete_skills(r)
+        )),
+        Endpoint::SearchCompaniesV2 => go!(SearchCompaniesV2Request, |r| to_vec(
+            &db.search_companies_v2(r).ok()
+        )),
+        Endpoint::SearchCompaniesV3 => go!(SearchCompaniesV3Request, |r| to_vec(
+            &db.search_companies_v3(r).ok()
+        )),
+        Endpoint::SearchPeopleV2 => go!(SearchPeopleV2Request, |r| to_vec(
+            &db.search_people_v2(r).ok()
+        )),
+        Endpoint::SearchPeopleV3 => go!(SearchPeopleV3Request, |r| to_vec(
+            &db.search_people_v3(r).ok()
+        )),
+        Endpoint::SearchPeoplePreview => go!(SearchPeoplePreviewRequest, |r| to_vec(
+            &db.search_people_preview(r).ok()
+        )),
+        Endpoint::EnrichCompany => go!(EnrichCompanyRequest, |r| to_vec(&db.enrich_company(r))),
+        Endpoint::EnrichPerson => go!(EnrichPersonRequest, |r| to_vec(&db.enrich_person(r))),
+        Endpoint::LookupCompanies => {
+            go!(LookupCompaniesRequest, |r| to_vec(&db.lookup_companies(r)))
+        }
+        Endpoint::LookupPeople => go!(LookupPeopleRequest, |r| to_vec(&db.lookup_people(r))),
+        _ => 0,
+    }
 }
 
 fn bench(c: &mut Criterion) {
@@ -152,7 +383,45 @@ fn bench(c: &mut Criterion) {
         rss_mb().unwrap_or(0.0)
     );
 
+    // The hostile requests: each timed once (after one warm-up run), the worst reported.
+    let hostile = hostile_requests(&db);
+    let mut worst = (std::time::Duration::ZERO, "");
+    for (name, endpoint, body) in &hostile {
+        run(&db, *endpoint, body);
+        let t = Instant::now();
+        let status = run(&db, *endpoint, body);
+        let d = t.elapsed();
+        eprintln!(
+            "sandbox: hostile {name}: {status} in {:.1} ms",
+            d.as_secs_f64() * 1000.0
+        );
+        if d > worst.0 {
+            worst = (d, name);
+        }
+    }
+    eprintln!(
+        "sandbox: hostile worst case {:.1} ms ({}); budget 50 ms",
+        worst.0.as_secs_f64() * 1000.0,
+        worst.1
+    );
+    for (name, endpoint, body) in &largest_pages(&db) {
+        run(&db, *endpoint, body);
+        let t = Instant::now();
+        let status = run(&db, *endpoint, body);
+        eprintln!(
+            "sandbox: largest page {name}: {status} in {:.1} ms",
+            t.elapsed().as_secs_f64() * 1000.0
+        );
+    }
+
     let mut g = c.benchmark_group("sandbox");
+    g.bench_function("hostile_worst_case", |b| {
+        let (_, endpoint, body) = hostile
+            .iter()
+            .find(|(n, _, _)| *n == worst.1)
+            .expect("the worst one");
+        b.iter(|| black_box(run(&db, *endpoint, body)))
+    });
     g.bench_function("search_companies_v3_three_filters", |b| {
         b.iter(|| black_box(db.search_companies_v3(&three_filters).unwrap()))
     });

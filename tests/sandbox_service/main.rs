@@ -9,5 +9,8 @@
 
 mod endpoints;
 mod errors;
+mod gathered;
+mod shapes;
 mod support;
 mod webhooks;
+mod work;

@@ -12,9 +12,13 @@ use anyhow::{Context, bail};
 use super::format::{
     CompanyRow, DATASET_FILE, Dataset, FORMAT_VERSION, Header, Reference, postcard_frames,
 };
+use std::sync::Arc;
+
 use crate::sandbox::engine::autocomplete::Autocompletes;
+use crate::sandbox::engine::gathered::Gathered;
 use crate::sandbox::engine::index::{self, CompanyCols, Index, RowView, Vocab};
-use crate::sandbox::engine::people::People;
+use crate::sandbox::engine::layered::Layered;
+use crate::sandbox::engine::people::{People, PersonRow};
 
 /// The dataset asset as compiled into the binary.
 static EMBEDDED: &[u8] = include_bytes!(concat!(
@@ -26,27 +30,32 @@ static EMBEDDED: &[u8] = include_bytes!(concat!(
 /// reference data, and the indexes the engine's searches run on. Immutable once built; share it
 /// with `Arc<Db>`. The query methods live in [`crate::sandbox::engine`].
 pub struct Db {
-    /// Companies as stored in the asset (index = company index).
-    pub(crate) companies: Vec<CompanyRow>,
+    /// Companies as stored in the asset (index = company index), then the gathered ones.
+    pub(crate) companies: Layered<CompanyRow>,
     /// Reference data (SPEC.md §2.8 and the autocomplete vocabularies).
-    pub(crate) reference: Reference,
+    pub(crate) reference: Arc<Reference>,
     /// Interned vocabularies.
-    pub(crate) vocab: Vocab,
+    pub(crate) vocab: Arc<Vocab>,
     /// Compact per-company columns (index = company index).
-    pub(crate) cols: Vec<CompanyCols>,
-    /// Domain, alias, handle and name maps.
-    pub(crate) index: Index,
-    /// Generated people.
-    pub(crate) people: People,
+    pub(crate) cols: Layered<CompanyCols>,
+    /// Domain, alias, handle and name maps of the dataset's companies.
+    pub(crate) index: Arc<Index>,
+    /// The people vocabularies and the id and handle maps of the dataset's people.
+    pub(crate) people: Arc<People>,
+    /// Generated people (index = person index), grouped by company (`CompanyCols::people`).
+    pub(crate) person_rows: Layered<PersonRow>,
+    /// The key maps of the companies gathered after loading and of their people.
+    pub(crate) gathered: Arc<Gathered>,
     /// Autocomplete structures.
-    pub(crate) ac: Autocompletes,
+    pub(crate) ac: Arc<Autocompletes>,
 }
 
 impl std::fmt::Debug for Db {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Db")
             .field("companies", &self.companies.len())
-            .field("people", &self.people.rows.len())
+            .field("people", &self.person_rows.len())
+            .field("gathered", &self.companies.tail().len())
             .finish()
     }
 }
@@ -106,7 +115,7 @@ impl Db {
         // The slim owned rows depend on nothing else: build them on their own thread while
         // the columns, key maps, people and autocompletes are built.
         let refs = &reference;
-        let (companies, vocab, cols, index, people, ac) = std::thread::scope(|s| {
+        let (companies, vocab, cols, index, (people, person_rows), ac) = std::thread::scope(|s| {
             let slim = s.spawn(|| {
                 let t = std::time::Instant::now();
                 let v = views.iter().map(RowView::slim).collect::<Vec<CompanyRow>>();
@@ -118,7 +127,7 @@ impl Db {
             let people_vocab = people_vocab.join().expect("people vocabulary thread");
             phases.mark("index (intern, columns, maps) | people vocab");
             // People and autocompletes need the columns; they are independent of each other.
-            let ((people, ranges), ac) = std::thread::scope(|s2| {
+            let ((people, person_rows, ranges), ac) = std::thread::scope(|s2| {
                 let people = s2.spawn(|| {
                     let t = std::time::Instant::now();
                     (people_vocab.clone().generate(views, &cols), t.elapsed())
@@ -137,16 +146,18 @@ impl Db {
             let (companies, slim_time) = slim.join().expect("slim rows thread");
             phases.extra("  (thread, from the start) slim rows", slim_time);
             phases.mark("wait for slim rows");
-            (companies, vocab, cols, index, people, ac)
+            (companies, vocab, cols, index, (people, person_rows), ac)
         });
         Db {
-            companies,
-            reference,
-            vocab,
-            cols,
-            index,
-            people,
-            ac,
+            companies: Layered::new(companies),
+            reference: Arc::new(reference),
+            vocab: Arc::new(vocab),
+            cols: Layered::new(cols),
+            index: Arc::new(index),
+            people: Arc::new(people),
+            person_rows: Layered::new(person_rows),
+            gathered: Arc::default(),
+            ac: Arc::new(ac),
         }
     }
 
@@ -157,7 +168,7 @@ impl Db {
 
     /// Number of generated people.
     pub fn person_count(&self) -> usize {
-        self.people.rows.len()
+        self.person_rows.len()
     }
 
     /// The stored company row of a domain or alias (normalized as
@@ -184,11 +195,14 @@ impl Db {
     /// [`Db::company_index`] of a domain already normalized by
     /// [`normalize_domain`](crate::sandbox::engine::normalize_domain).
     pub(crate) fn company_index_normalized(&self, domain: &str) -> Option<u32> {
-        self.index
-            .domains
-            .get(domain)
-            .or_else(|| self.index.aliases.get(domain))
-            .copied()
+        [&self.index, &self.gathered.index]
+            .into_iter()
+            .find_map(|ix| {
+                ix.domains
+                    .get(domain)
+                    .or_else(|| ix.aliases.get(domain))
+                    .copied()
+            })
     }
 
     /// The reference data of the dataset.

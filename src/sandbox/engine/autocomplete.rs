@@ -22,7 +22,7 @@ use crate::sandbox::dataset::load::Db;
 
 use super::index::{CompanyCols, RowView, Vocab};
 use super::people::People;
-use super::{ascii_fold, normalize_domain};
+use super::{ascii_fold, caps, normalize_domain};
 
 /// Prefix and approximate index over a list of texts; entries are `u32` items of the caller
 /// (company indexes, vocabulary ids, ...).
@@ -147,8 +147,9 @@ impl TextIndex {
 
     /// Up to `limit` distinct items matching `query` by prefix, then approximately; `accept`
     /// filters items (country restrictions, exclusions).
+    /// Only the first [`caps::QUERY_CHARS`] characters of `query` are matched.
     pub fn search(&self, query: &str, limit: usize, accept: impl Fn(u32) -> bool) -> Vec<u32> {
-        let q = fold(query);
+        let q = fold(caps::cut(query, caps::QUERY_CHARS));
         let mut out: Vec<u32> = Vec::with_capacity(limit);
         if q.is_empty() || limit == 0 {
             return out;

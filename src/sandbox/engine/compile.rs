@@ -20,11 +20,12 @@ use crate::sandbox::dataset::load::Db;
 
 use super::autocomplete::fold;
 use super::filters::{
-    CityPred, CompanyQuery, FundingPred, GrowthPred, ListField, ListMode, ListPred, LocPred,
-    NamePred, NumField, PeopleQuery, TextField, TextPred, TitleSet, person_field_bit,
+    CityPred, CompanyQuery, FundingPred, GrowthPred, IdSet, KeywordPred, ListField, ListMode,
+    ListPred, LocPred, NamePred, NumField, PeopleQuery, SkillPred, TextField, TextPred, TitleSet,
+    person_field_bit,
 };
 use super::index::{Interner, NONE, company_field_bit, department_index, parse_date};
-use super::normalize_domain;
+use super::{caps, normalize_domain};
 
 /// Company indexes of the given domains (aliases followed, unknown dropped), sorted.
 pub fn domain_ids(db: &Db, domains: &[String]) -> Vec<u32> {
@@ -104,8 +105,8 @@ fn country_ids(db: &Db, values: &[String]) -> Vec<u32> {
 /// Region id of a `{abbreviation, country}` (`{CA, us}` → `US-CA`; an abbreviation that already
 /// holds the country prefix is accepted too).
 fn region_id(db: &Db, s: &StateFilter) -> u32 {
-    let abbr = s.abbreviation.trim();
-    let cc = s.country.trim();
+    let abbr = caps::cut(&s.abbreviation, caps::TERM_CHARS).trim();
+    let cc = caps::cut(&s.country, caps::TERM_CHARS).trim();
     db.vocab
         .regions
         .get(&format!("{cc}-{abbr}"))
@@ -114,7 +115,7 @@ fn region_id(db: &Db, s: &StateFilter) -> u32 {
 }
 
 fn region_ids(db: &Db, values: &[StateFilter]) -> Vec<u32> {
-    values
+    caps::places(values)
         .iter()
         .map(|s| region_id(db, s))
         .filter(|&r| r != NONE)
@@ -129,7 +130,11 @@ fn city_pred(
     postal: Option<&str>,
 ) -> CityPred {
     CityPred {
-        city: db.vocab.cities.get(city).unwrap_or(NONE),
+        city: db
+            .vocab
+            .cities
+            .get(caps::cut(city, caps::TERM_CHARS))
+            .unwrap_or(NONE),
         country: country.map(|c| db.vocab.countries.get(c).unwrap_or(NONE)),
         region: region.map(|r| region_id(db, r)),
         postal: postal.map(str::to_string),
@@ -137,7 +142,8 @@ fn city_pred(
 }
 
 fn company_cities(db: &Db, v: &[CityFilter]) -> Vec<CityPred> {
-    v.iter()
+    caps::places(v)
+        .iter()
         .map(|c| {
             city_pred(
                 db,
@@ -151,7 +157,8 @@ fn company_cities(db: &Db, v: &[CityFilter]) -> Vec<CityPred> {
 }
 
 fn people_cities(db: &Db, v: &[PeopleCityFilter]) -> Vec<CityPred> {
-    v.iter()
+    caps::places(v)
+        .iter()
         .map(|c| city_pred(db, &c.city, c.country.as_deref(), c.region.as_ref(), None))
         .collect()
 }
@@ -271,10 +278,10 @@ macro_rules! common_company_members {
     ($db:expr, $q:expr, $f:expr) => {{
         let (db, q, f) = ($db, $q, $f);
         if let Some(d) = &f.include_domains {
-            q.include = Some(domain_ids(db, d));
+            q.include = Some(domain_ids(db, caps::domains(d)));
         }
         if let Some(d) = &f.exclude_domains {
-            q.exclude = domain_ids(db, d);
+            q.exclude = domain_ids(db, caps::domains(d));
         }
         if let Some(s) = &f.company_sizes {
             q.sizes = Some(mask(CompanySize::ALL, s));
@@ -495,48 +502,48 @@ fn title_set(db: &Db, needle: &str, threshold: f64) -> TitleSet {
     TitleSet(bits)
 }
 
+/// The titles matching any of `needles` (the first [`caps::TERMS`], see [`title_set`]).
 fn title_set_any(db: &Db, needles: &[String], threshold: f64) -> TitleSet {
-    let sets: Vec<TitleSet> = needles
-        .iter()
-        .map(|n| title_set(db, n, threshold))
-        .collect();
     let len = db.people.titles.len().div_ceil(64);
     let mut bits = vec![0u64; len];
-    for s in &sets {
-        for (b, w) in bits.iter_mut().zip(&s.0) {
+    for n in caps::terms(needles) {
+        for (b, w) in bits.iter_mut().zip(&title_set(db, n, threshold).0) {
             *b |= w;
         }
     }
     TitleSet(bits)
 }
 
+/// The name condition of `values` (the first [`caps::TERMS`]): each value's first and last
+/// word against the folded first and last names of the pools.
 fn names(db: &Db, values: &[String]) -> NamePred {
+    let (first_folded, last_folded) = (&db.people.first_folded, &db.people.last_folded);
     let find = |pool: &[String], w: &str| -> Vec<u32> {
         pool.iter()
             .enumerate()
-            .filter(|(_, n)| fold(n) == w)
+            .filter(|(_, n)| n.as_str() == w)
             .map(|(i, _)| i as u32)
             .collect()
     };
     let mut queries = Vec::new();
-    for v in values {
+    for v in caps::terms(values) {
         let f = fold(v);
         let words: Vec<&str> = f.split_whitespace().collect();
         match words.as_slice() {
             [] => {}
             [one] => {
-                let fi = find(&db.people.first_lower, one);
+                let fi = find(first_folded, one);
                 if !fi.is_empty() {
                     queries.push((fi, Vec::new()));
                 }
-                let la = find(&db.people.last_lower, one);
+                let la = find(last_folded, one);
                 if !la.is_empty() {
                     queries.push((Vec::new(), la));
                 }
             }
             [first, .., last] => {
-                let fi = find(&db.people.first_lower, first);
-                let la = find(&db.people.last_lower, last);
+                let fi = find(first_folded, first);
+                let la = find(last_folded, last);
                 if !fi.is_empty() && !la.is_empty() {
                     queries.push((fi, la));
                 }
@@ -549,7 +556,7 @@ fn names(db: &Db, values: &[String]) -> NamePred {
 fn person_ids(db: &Db, ids: &[String]) -> Vec<u32> {
     let mut v: Vec<u32> = ids
         .iter()
-        .filter_map(|id| db.people.resolve_id(&db.cols, id))
+        .filter_map(|id| db.resolve_person_id(id))
         .collect();
     v.sort_unstable();
     v.dedup();
@@ -559,26 +566,27 @@ fn person_ids(db: &Db, ids: &[String]) -> Vec<u32> {
 fn handle_ids(db: &Db, handles: &[String]) -> Vec<u32> {
     let mut v: Vec<u32> = handles
         .iter()
-        .filter_map(|h| db.people.resolve_handle(h))
+        .filter_map(|h| db.resolve_handle(h))
         .collect();
     v.sort_unstable();
     v.dedup();
     v
 }
 
-/// People whose email address is one of `emails` (case-insensitive).
+/// People whose email address is one of `emails` (case-insensitive; the first
+/// [`caps::TERMS`]).
 pub fn email_ids(db: &Db, emails: &[String]) -> Vec<u32> {
     let mut out = Vec::new();
-    for e in emails {
+    for e in caps::terms(emails) {
         let e = e.trim().to_lowercase();
         let Some((_, dom)) = e.split_once('@') else {
             continue;
         };
         let label = dom.split('.').next().unwrap_or("");
-        for &c in db.index.labels.get(label).into_iter().flatten() {
+        for c in db.companies_labelled(label) {
             let (s, end) = db.cols[c as usize].people;
             for pi in s..end {
-                let p = &db.people.rows[pi as usize];
+                let p = &db.person_rows[pi as usize];
                 if db.people.email(&db.companies[c as usize], p) == e {
                     out.push(pi);
                 }
@@ -635,8 +643,7 @@ fn text_pred(
     none: &Option<Vec<String>>,
 ) -> TextPred {
     let low = |v: &Option<Vec<String>>| -> Vec<String> {
-        v.iter()
-            .flatten()
+        caps::terms(v.as_deref().unwrap_or(&[]))
             .map(|s| s.trim().to_lowercase())
             .filter(|s| !s.is_empty())
             .collect()
@@ -719,10 +726,14 @@ pub fn people_v2(db: &Db, f: &PeopleFiltersV2) -> PeopleQuery {
         intersect_include(&mut q, email_ids(db, e));
     }
     if let Some(k) = &f.keywords {
-        q.keywords = k
-            .iter()
+        q.keywords = caps::terms(k)
             .map(|s| s.trim().to_lowercase())
             .filter(|s| !s.is_empty())
+            .map(|k| KeywordPred {
+                titles: TitleSet::from_fn(db, |t| t.contains(k.as_str())),
+                skills: IdSet::from_fn(&db.people.skills_lower, |s| s.contains(k.as_str())),
+                company_keyword: db.vocab.keywords.get(&k),
+            })
             .collect();
     }
     q
@@ -754,7 +765,10 @@ pub fn people_v3(db: &Db, f: &PeopleFiltersV3, job_title_threshold: f64) -> Peop
     }
     if let Some(r) = &f.regions {
         // Deprecated: bare region abbreviations (`CA`), any country.
-        let wanted: Vec<String> = r.iter().map(|s| s.trim().to_lowercase()).collect();
+        let wanted: Vec<String> = caps::places(r)
+            .iter()
+            .map(|s| caps::cut(s, caps::TERM_CHARS).trim().to_lowercase())
+            .collect();
         let ids: Vec<u32> = db
             .vocab
             .regions
@@ -783,7 +797,7 @@ pub fn people_v3(db: &Db, f: &PeopleFiltersV3, job_title_threshold: f64) -> Peop
         if let Some(a) = j.any_of.as_deref().filter(|a| !a.is_empty()) {
             q.titles_all.push(title_set_any(db, a, job_title_threshold));
         }
-        for k in j.all_of.iter().flatten() {
+        for k in caps::terms(j.all_of.as_deref().unwrap_or(&[])) {
             q.titles_all.push(title_set(db, k, job_title_threshold));
         }
         if let Some(n) = j.none_of.as_deref().filter(|a| !a.is_empty()) {
@@ -791,7 +805,21 @@ pub fn people_v3(db: &Db, f: &PeopleFiltersV3, job_title_threshold: f64) -> Peop
         }
     }
     if let Some(s) = &f.skills {
-        q.skills = text_pred(&s.any_of, &s.all_of, &s.none_of);
+        let t = text_pred(&s.any_of, &s.all_of, &s.none_of);
+        let lower = &db.people.skills_lower;
+        let union = |needles: &[String]| -> Option<IdSet> {
+            (!needles.is_empty())
+                .then(|| IdSet::from_fn(lower, |s| needles.iter().any(|n| s.contains(n.as_str()))))
+        };
+        q.skills = SkillPred {
+            any: union(&t.any),
+            all: t
+                .all
+                .iter()
+                .map(|n| IdSet::from_fn(lower, |s| s.contains(n.as_str())))
+                .collect(),
+            none: union(&t.none),
+        };
     }
     if let Some(t) = &f.current_job_description {
         q.texts.push((

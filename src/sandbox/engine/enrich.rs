@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use crate::api::types::account::{DataFields, IndustryGroup, Region, Technology};
-use crate::api::types::common::{CompanySize, Department, Revenue, Seniority};
+use crate::api::types::common::{Department, Seniority};
 use crate::api::types::company::Company;
 use crate::api::types::enrich::{
     CompanyMatch, EnrichCompanyRequest, EnrichCompanyResponse, EnrichPersonRequest,
@@ -20,7 +20,7 @@ use crate::sandbox::dataset::load::Db;
 use super::autocomplete::fold;
 use super::index::{media_bit, normalize_company_name, phone_digits};
 use super::people::PersonContact;
-use super::{SplitMix64, hash_str, normalize_domain, records};
+use super::{caps, normalize_domain, records};
 
 /// Email providers whose domain says nothing about the employer.
 const FREEMAIL: [&str; 8] = [
@@ -74,7 +74,7 @@ impl Db {
         for (net, v) in socials {
             if let (Some(v), Some(bit)) = (v.as_deref(), media_bit(net)) {
                 let h = social_handle(v);
-                if let Some(&i) = self.index.handles.get(&(bit, h)) {
+                if let Some(i) = self.company_by_handle(bit, &h) {
                     return Some(i);
                 }
             }
@@ -82,14 +82,15 @@ impl Db {
         if let Some(p) = m.phone.as_deref() {
             let d = phone_digits(p);
             if d.len() >= 7
-                && let Some(&i) = self.index.phones.get(&d)
+                && let Some(i) = self.company_by_phone(&d)
             {
                 return Some(i);
             }
         }
         if let Some(n) = m.name.as_deref() {
-            let key = normalize_company_name(n);
-            if let Some(list) = self.index.names.get(&key) {
+            let key = normalize_company_name(caps::cut(n, caps::TERM_CHARS));
+            let list = self.companies_named(&key);
+            if !list.is_empty() {
                 let cc = m.country_code.as_deref().map(|c| c.trim().to_lowercase());
                 return list.iter().copied().min_by_key(|&i| {
                     let other_country = cc
@@ -104,7 +105,7 @@ impl Db {
 
     /// `POST /v2/enrich/company` (SPEC.md §4.10, §2.7): the company record of the matched company,
     /// or `None` when nothing matches (the service answers 201 "data gathering has started" for
-    /// an unknown domain, then [`Db::generated_company`]). When `company` is absent, the domains
+    /// an unknown domain, and finds it once gathered, see [`Db::with_gathered`]). When `company` is absent, the domains
     /// of the `people`'s emails are tried. `creditsUsed` is 0 (the service fills it).
     pub fn enrich_company(&self, req: &EnrichCompanyRequest) -> Option<EnrichCompanyResponse> {
         let i = req
@@ -131,12 +132,12 @@ impl Db {
     /// job title contains `jobTitle`. Returns the person index.
     pub fn match_person(&self, p: &PersonMatch, company: Option<&CompanyMatch>) -> Option<u32> {
         if let Some(id) = p.id.as_deref()
-            && let Some(i) = self.people.resolve_id(&self.cols, id)
+            && let Some(i) = self.resolve_person_id(id)
         {
             return Some(i);
         }
         if let Some(l) = p.linkedin.as_deref()
-            && let Some(i) = self.people.resolve_handle(l)
+            && let Some(i) = self.resolve_handle(l)
         {
             return Some(i);
         }
@@ -151,10 +152,11 @@ impl Db {
                 ..Default::default()
             })
         })?;
+        let cut = |s: &str| fold(caps::cut(s, caps::TERM_CHARS));
         let (first, last) = match (&p.first_name, &p.last_name, &p.name) {
-            (Some(f), Some(l), _) => (fold(f), fold(l)),
+            (Some(f), Some(l), _) => (cut(f), cut(l)),
             (_, _, Some(n)) => {
-                let n = fold(n);
+                let n = cut(n);
                 let mut words = n.split_whitespace();
                 let f = words.next().unwrap_or("").to_string();
                 let l = words.last().unwrap_or("").to_string();
@@ -162,16 +164,16 @@ impl Db {
             }
             _ => return None,
         };
-        let title = p.job_title.as_deref().map(fold);
+        let title = p.job_title.as_deref().map(cut);
         let (s, e) = self.cols[c as usize].people;
         (s..e)
             .filter(|&pi| {
-                let r = &self.people.rows[pi as usize];
+                let r = &self.person_rows[pi as usize];
                 let (f, l) = self.people.names(r);
                 fold(f) == first && (last.is_empty() || fold(l) == last)
             })
             .max_by_key(|&pi| {
-                let t = &self.people.titles[self.people.rows[pi as usize].title as usize].lower;
+                let t = &self.people.titles[self.person_rows[pi as usize].title as usize].lower;
                 (
                     title.as_deref().is_some_and(|x| t.contains(x)),
                     std::cmp::Reverse(pi),
@@ -198,18 +200,17 @@ impl Db {
 
     /// The person record of a person id, `None` when unknown.
     pub fn person_by_id(&self, id: &str) -> Option<Person> {
-        self.people
-            .resolve_id(&self.cols, id)
+        self.resolve_person_id(id)
             .map(|pi| records::person(self, pi))
     }
 
     /// The truth behind a reveal of a person id (SPEC.md §2.2, §4.7): email and phone with their
     /// statuses; `None` when the id is unknown.
     pub fn person_contact(&self, id: &str) -> Option<PersonContact> {
-        let pi = self.people.resolve_id(&self.cols, id)?;
+        let pi = self.resolve_person_id(id)?;
         Some(
             self.people
-                .contact(&self.companies, &self.people.rows[pi as usize]),
+                .contact(&self.companies, &self.person_rows[pi as usize]),
         )
     }
 
@@ -274,14 +275,14 @@ impl Db {
         let ids = req.service_ids.as_deref().unwrap_or(&[]);
         let mut seen = Vec::new();
         for h in handles {
-            if let Some(pi) = self.people.resolve_handle(h)
+            if let Some(pi) = self.resolve_handle(h)
                 && !seen.contains(&pi)
             {
                 seen.push(pi);
             }
         }
         for id in ids {
-            if let Some(pi) = self.people.resolve_id(&self.cols, id)
+            if let Some(pi) = self.resolve_person_id(id)
                 && !seen.contains(&pi)
             {
                 seen.push(pi);
@@ -339,81 +340,6 @@ impl Db {
             seniorities: Seniority::ALL.to_vec(),
             departments: Department::ALL.to_vec(),
         }
-    }
-
-    /// The record of a company outside the dataset whose "data gathering" finished (the service
-    /// answers 201 first and calls this after its delay): a plausible, deterministic record
-    /// generated from the domain (name from its first label, country from a country-code TLD,
-    /// size, industry and keywords drawn with a seed from the domain hash). `None` for a
-    /// string that is not a domain, and for a domain of the dataset (use enrich/lookup).
-    pub fn generated_company(&self, domain: &str) -> Option<Company> {
-        let d = normalize_domain(domain);
-        let label = d.split('.').next().unwrap_or("");
-        let tld = d.rsplit('.').next().unwrap_or("");
-        if label.is_empty()
-            || !d.contains('.')
-            || tld.len() < 2
-            || !d
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '.')
-            || self.company_index(&d).is_some()
-        {
-            return None;
-        }
-        let mut rng = SplitMix64(hash_str(&d) ^ 0x6E4E);
-        let country = if tld.len() == 2 && self.reference.countries.iter().any(|(c, _)| c == tld) {
-            if tld == "uk" {
-                "gb".to_string()
-            } else {
-                tld.to_string()
-            }
-        } else {
-            "us".to_string()
-        };
-        let name: String = label
-            .split('-')
-            .map(|w| {
-                let mut c = w.chars();
-                c.next()
-                    .map(|f| f.to_uppercase().collect::<String>() + c.as_str())
-                    .unwrap_or_default()
-            })
-            .collect::<Vec<_>>()
-            .join(" ");
-        let employees = (2.0 * 10f64.powf(rng.unit() * 3.0)).round() as i64;
-        let (category, industry) = self
-            .reference
-            .industries
-            .get(rng.below(self.reference.industries.len() as u64) as usize)
-            .and_then(|(c, inds)| {
-                inds.get(rng.below(inds.len() as u64) as usize)
-                    .map(|i| (c.clone(), i.clone()))
-            })
-            .unwrap_or_else(|| {
-                (
-                    "Professional Services".into(),
-                    "Business Consulting and Services".into(),
-                )
-            });
-        let revenue = employees as f64 * (0.05 + rng.unit() * 0.2);
-        Some(Company {
-            domain: d.clone(),
-            countries: vec![country.clone()],
-            primary_country: Some(country),
-            company_size: Some(CompanySize::for_employees(employees as u64)),
-            industry_categories: vec![category],
-            industries: vec![industry.clone()],
-            keywords: vec![label.replace('-', " "), industry.to_lowercase()],
-            employee_count_service: Some(employees),
-            employee_count_linkedin: Some((employees as f64 * 0.9).round() as i64),
-            revenue: Some(Revenue::for_musd(revenue)),
-            description: Some(format!("{name} is a company in {industry}.")),
-            logo: Some(records::logo(&d)),
-            name: Some(name),
-            root_url: Some(format!("https://{d}")),
-            updated_at: Some(records::updated_at(0, hash_str(&d))),
-            ..Default::default()
-        })
     }
 }
 
@@ -517,12 +443,6 @@ mod tests {
             })
             .unwrap();
         assert_eq!(r.company.name.as_deref(), Some("Acme"));
-        assert!(
-            db.generated_company("brand-new-startup.de")
-                .is_some_and(|c| c.primary_country.as_deref() == Some("de"))
-        );
-        assert!(db.generated_company("acme.io").is_none());
-        assert!(db.generated_company("not a domain").is_none());
     }
 
     #[test]
@@ -555,7 +475,7 @@ mod tests {
         let contact = db.person_contact(&rec.id).unwrap();
         let email = db
             .people
-            .email(&db.companies[acme as usize], &db.people.rows[pi as usize]);
+            .email(&db.companies[acme as usize], &db.person_rows[pi as usize]);
         assert_eq!(
             by(
                 PersonMatch {
@@ -564,7 +484,7 @@ mod tests {
                 },
                 None
             )
-            .map(|x| db.people.rows[x as usize].company),
+            .map(|x| db.person_rows[x as usize].company),
             Some(acme)
         );
         let named = by(
@@ -580,8 +500,8 @@ mod tests {
         )
         .unwrap();
         assert_eq!(
-            db.people.names(&db.people.rows[named as usize]),
-            db.people.names(&db.people.rows[pi as usize])
+            db.people.names(&db.person_rows[named as usize]),
+            db.people.names(&db.person_rows[pi as usize])
         );
         assert_eq!(contact.domain, "acme.io");
         let r = db.lookup_people(&LookupPeopleRequest {

@@ -19,9 +19,9 @@
 use crate::api::types::common::FromTo;
 use crate::sandbox::dataset::load::Db;
 
-use super::haversine_km;
 use super::index::{CompanyCols, NONE};
 use super::people::{PersonRow, ym_to_months};
+use super::{FastMap, haversine_km};
 
 /// Which list column a [`ListPred`] tests.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -535,6 +535,70 @@ impl TitleSet {
     }
 }
 
+/// A set of small ids (indexes of `People::skills`) as a bitmap.
+#[derive(Debug, Clone, Default)]
+pub struct IdSet(pub Vec<u64>);
+
+impl IdSet {
+    /// The indexes `i` of `items` for which `f(items[i])` holds.
+    pub fn from_fn<T>(items: &[T], f: impl Fn(&T) -> bool) -> IdSet {
+        let mut bits = vec![0u64; items.len().div_ceil(64)];
+        for (i, x) in items.iter().enumerate() {
+            if f(x) {
+                bits[i / 64] |= 1 << (i % 64);
+            }
+        }
+        IdSet(bits)
+    }
+    /// Membership.
+    pub fn contains(&self, i: u32) -> bool {
+        self.0
+            .get(i as usize / 64)
+            .is_some_and(|w| w & (1 << (i % 64)) != 0)
+    }
+    /// `true` when one of `ids` is in the set.
+    pub fn any_of(&self, ids: &[u32]) -> bool {
+        ids.iter().any(|&i| self.contains(i))
+    }
+}
+
+/// A skills condition (v3 `skills`): per lowercase needle, the skills whose lowercase name
+/// contains it, so a person is matched by looking up its skill ids, with no text work.
+#[derive(Debug, Clone, Default)]
+pub struct SkillPred {
+    /// The skills matching at least one `anyOf` needle: one of them is required.
+    pub any: Option<IdSet>,
+    /// Per `allOf` needle, the skills matching it: one of each is required.
+    pub all: Vec<IdSet>,
+    /// The skills matching at least one `noneOf` needle: none is allowed.
+    pub none: Option<IdSet>,
+}
+
+impl SkillPred {
+    /// `true` when it has no needle.
+    pub fn is_empty(&self) -> bool {
+        self.any.is_none() && self.all.is_empty() && self.none.is_none()
+    }
+    /// Whether a person with these skill ids satisfies the condition.
+    pub fn matches(&self, skills: &[u32]) -> bool {
+        self.any.as_ref().is_none_or(|s| s.any_of(skills))
+            && self.all.iter().all(|s| s.any_of(skills))
+            && !self.none.as_ref().is_some_and(|s| s.any_of(skills))
+    }
+}
+
+/// One v2 people `keywords` needle: it matches a person whose title or one of whose skills
+/// contains it (lowercase), or whose company has it as a keyword.
+#[derive(Debug, Clone)]
+pub struct KeywordPred {
+    /// Titles containing the needle.
+    pub titles: TitleSet,
+    /// Skills containing the needle.
+    pub skills: IdSet,
+    /// The company keyword id equal to the needle, if any.
+    pub company_keyword: Option<u32>,
+}
+
 /// A text condition over generated person texts (descriptions, summary): lowercase needles.
 #[derive(Debug, Clone, Default)]
 pub struct TextPred {
@@ -611,9 +675,9 @@ pub struct PeopleQuery {
     /// Names.
     pub names: Option<NamePred>,
     /// v2 `keywords`: each needle (lowercase) must occur in the title, a skill, or a company keyword.
-    pub keywords: Vec<String>,
+    pub keywords: Vec<KeywordPred>,
     /// Skills: (any, all, none), lowercase needles matched as substrings of skill names.
-    pub skills: TextPred,
+    pub skills: SkillPred,
     /// Text conditions on generated texts.
     pub texts: Vec<(TextField, TextPred)>,
     /// Bits of [`PERSON_EXIST_FIELDS`] that must be present.
@@ -697,7 +761,7 @@ impl PeopleQuery {
         if self.never {
             return false;
         }
-        let p = &db.people.rows[pi as usize];
+        let p = &db.person_rows[pi as usize];
         if let Some(inc) = &self.include
             && inc.binary_search(&pi).is_err()
         {
@@ -794,56 +858,38 @@ impl PeopleQuery {
         }
         if !self.skills.is_empty() || !self.keywords.is_empty() {
             db.people.skill_ids(p, &mut buf.skills);
-            buf.text.clear();
-            for s in &buf.skills {
-                buf.text
-                    .push_str(&db.people.skills[*s as usize].to_lowercase());
-                buf.text.push('\n');
+            if !self.skills.matches(&buf.skills) {
+                return false;
             }
-            if !self.skills.is_empty() {
-                // Each needle is tested against each skill separately.
-                let skills: Vec<&str> = buf.text.lines().collect();
-                let has = |n: &String| skills.iter().any(|s| s.contains(n.as_str()));
-                let sp = &self.skills;
-                if !(sp.any.is_empty() || sp.any.iter().any(has))
-                    || !sp.all.iter().all(has)
-                    || sp.none.iter().any(has)
-                {
-                    return false;
-                }
+            let ok = self.keywords.iter().all(|k| {
+                k.titles.contains(p.title)
+                    || k.skills.any_of(&buf.skills)
+                    || k.company_keyword
+                        .is_some_and(|id| c.keywords.binary_search(&id).is_ok())
+            });
+            if !ok {
+                return false;
             }
-            if !self.keywords.is_empty() {
-                let title = &db.people.titles[p.title as usize].lower;
-                let ok = self.keywords.iter().all(|k| {
-                    title.contains(k.as_str())
-                        || buf.text.contains(k.as_str())
-                        || db
-                            .vocab
-                            .keywords
-                            .get(k)
-                            .is_some_and(|id| c.keywords.binary_search(&id).is_ok())
-                });
-                if !ok {
-                    return false;
-                }
+        }
+        if !self.texts.is_empty() {
+            // The text budget of the request (engine `caps`): past it, nobody matches.
+            let reads: usize = self
+                .texts
+                .iter()
+                .map(|(f, _)| match f {
+                    TextField::AllJobs => p.n_exp.max(1) as usize,
+                    _ => 1,
+                })
+                .sum();
+            if buf.text_reads + reads > super::caps::TEXT_READS {
+                return false;
             }
+            buf.text_reads += reads;
         }
         for (field, t) in &self.texts {
             buf.text.clear();
-            match field {
-                TextField::CurrentJob => {
-                    super::records::current_job_description(db, p, &mut buf.text)
-                }
-                TextField::Profile => super::records::summary(db, p, &mut buf.text),
-                TextField::AllJobs => {
-                    for e in db.people.experiences(db.companies.len(), p) {
-                        super::records::experience_description(db, &e, &mut buf.text);
-                        buf.text.push('\n');
-                    }
-                }
-            }
-            let lower = buf.text.to_lowercase();
-            if !t.matches(&lower) {
+            lower_text(db, p, *field, &mut buf.text, &mut buf.companies);
+            if !t.matches(&buf.text) {
                 return false;
             }
         }
@@ -851,16 +897,211 @@ impl PeopleQuery {
     }
 }
 
-/// Reusable scratch buffers for person matching.
+/// Reusable scratch buffers for person matching (one per request).
 #[derive(Debug, Default)]
 pub struct Scratch {
     /// Skill ids.
     pub skills: Vec<u32>,
     /// Text.
     pub text: String,
+    /// The lowercase text pieces of the companies seen so far.
+    companies: FastMap<u32, CompanyText>,
+    /// Generated texts read so far (see `caps::TEXT_READS`).
+    text_reads: usize,
 }
+
+/// The lowercase pieces of a company's part in its people's generated texts.
+#[derive(Debug, Clone)]
+struct CompanyText {
+    /// Name.
+    name: String,
+    /// First industry.
+    industry: Option<String>,
+    /// `, with a focus on <kw1> and <kw2>` (empty without keywords).
+    focus: String,
+}
+
+impl CompanyText {
+    fn of(db: &Db, ci: u32) -> CompanyText {
+        let mut desc = String::new();
+        let c = &db.cols[ci as usize];
+        let kws: Vec<&str> = c
+            .keywords_ord
+            .iter()
+            .take(2)
+            .map(|&k| db.vocab.keywords.name(k))
+            .collect();
+        if !kws.is_empty() {
+            desc.push_str(", with a focus on ");
+            desc.push_str(&kws.join(" and "));
+        }
+        CompanyText {
+            name: db.companies[ci as usize].name.to_lowercase(),
+            industry: c
+                .industries_ord
+                .first()
+                .map(|&i| db.vocab.industries.name(i).to_lowercase()),
+            focus: desc.to_lowercase(),
+        }
+    }
+}
+
+/// Writes the generated text `field` of person `p` in lowercase into `out`: the same text as
+/// [`super::records`] writes, lowercased, built from pieces lowercased once per title (the
+/// title vocabulary's `lower`), once per company and request (`cache`), and the skill
+/// vocabulary's `skills_lower`, so a text filter over many people does no formatting and no
+/// case conversion per person.
+fn lower_text(
+    db: &Db,
+    p: &PersonRow,
+    field: TextField,
+    out: &mut String,
+    cache: &mut FastMap<u32, CompanyText>,
+) {
+    use std::fmt::Write as _;
+    let title = &db.people.titles[p.title as usize].lower;
+    match field {
+        TextField::CurrentJob => {
+            let c = cache
+                .entry(p.company)
+                .or_insert_with(|| CompanyText::of(db, p.company));
+            out.push_str(title);
+            out.push_str(" at ");
+            out.push_str(&c.name);
+            out.push_str(", working in ");
+            out.push_str(DEPARTMENTS_LOWER[p.department as usize % DEPARTMENTS_LOWER.len()]);
+            out.push_str(" for a company in ");
+            out.push_str(c.industry.as_deref().unwrap_or("its market"));
+            out.push_str(&c.focus);
+            out.push('.');
+        }
+        TextField::Profile => {
+            let c = cache
+                .entry(p.company)
+                .or_insert_with(|| CompanyText::of(db, p.company));
+            out.push_str(title);
+            let _ = write!(out, " with {} years of experience in ", 3 + (p.seed % 25));
+            out.push_str(c.industry.as_deref().unwrap_or("business"));
+            out.push('.');
+            let n = (p.n_skills as usize).min(3);
+            if n > 0 {
+                out.push_str(" skilled in ");
+                for (i, s) in p.skills[..n].iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    out.push_str(&db.people.skills_lower[*s as usize]);
+                }
+                out.push('.');
+            }
+            let sen = SENIORITIES_LOWER[p.seniority as usize % SENIORITIES_LOWER.len()];
+            if sen != "other" {
+                out.push(' ');
+                out.push_str(sen);
+                out.push_str("-level leader.");
+            }
+        }
+        TextField::AllJobs => {
+            for e in db.people.experiences(db.companies.base_len(), p) {
+                let c = cache
+                    .entry(e.company)
+                    .or_insert_with(|| CompanyText::of(db, e.company));
+                out.push_str(&db.people.titles[e.title as usize].lower);
+                out.push_str(" at ");
+                out.push_str(&c.name);
+                if let Some(ind) = &c.industry {
+                    out.push_str(" (");
+                    out.push_str(ind);
+                    out.push(')');
+                }
+                out.push_str(".\n");
+            }
+        }
+    }
+}
+
+/// `Department::ALL` in lowercase, same order.
+const DEPARTMENTS_LOWER: [&str; 24] = [
+    "accounting and finance",
+    "board",
+    "business support",
+    "customer relations",
+    "design",
+    "editorial personnel",
+    "engineering",
+    "founder/owner",
+    "healthcare",
+    "hr",
+    "legal",
+    "management",
+    "manufacturing",
+    "marketing and advertising",
+    "operations",
+    "pr and communications",
+    "procurement",
+    "product",
+    "quality control",
+    "r&d",
+    "sales",
+    "security",
+    "supply chain",
+    "other",
+];
+
+/// `Seniority::ALL` in lowercase, same order.
+const SENIORITIES_LOWER: [&str; 10] = [
+    "owner",
+    "founder",
+    "board member",
+    "c-level",
+    "partner",
+    "vp",
+    "head",
+    "director",
+    "manager",
+    "other",
+];
 
 /// Months between two `yyyymm` values (`b - a`).
 pub fn months_between(a: u32, b: u32) -> i32 {
     ym_to_months(b) - ym_to_months(a)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::types::common::{Department, Seniority, WireEnum};
+
+    /// The lowercase texts the text filters read are the records' texts, lowercased.
+    #[test]
+    fn lower_texts_are_the_records_texts() {
+        let db = crate::sandbox::engine::testdata::db();
+        for (d, l) in Department::ALL.iter().zip(DEPARTMENTS_LOWER) {
+            assert_eq!(d.as_str().to_lowercase(), l);
+        }
+        for (s, l) in Seniority::ALL.iter().zip(SENIORITIES_LOWER) {
+            assert_eq!(s.as_str().to_lowercase(), l);
+        }
+        let mut cache = FastMap::default();
+        for p in db.person_rows.iter() {
+            let mut want = String::new();
+            super::super::records::current_job_description(&db, p, &mut want);
+            let mut got = String::new();
+            lower_text(&db, p, TextField::CurrentJob, &mut got, &mut cache);
+            assert_eq!(got, want.to_lowercase());
+            want.clear();
+            super::super::records::summary(&db, p, &mut want);
+            got.clear();
+            lower_text(&db, p, TextField::Profile, &mut got, &mut cache);
+            assert_eq!(got, want.to_lowercase());
+            want.clear();
+            for e in db.people.experiences(db.companies.base_len(), p) {
+                super::super::records::experience_description(&db, &e, &mut want);
+                want.push('\n');
+            }
+            got.clear();
+            lower_text(&db, p, TextField::AllJobs, &mut got, &mut cache);
+            assert_eq!(got, want.to_lowercase());
+        }
+    }
 }

@@ -304,6 +304,88 @@ pub struct Vocab {
     pub funding_types: Interner,
 }
 
+/// One interner of a [`Vocab`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum VocabField {
+    /// [`Vocab::countries`].
+    Countries,
+    /// [`Vocab::regions`].
+    Regions,
+    /// [`Vocab::cities`].
+    Cities,
+    /// [`Vocab::industries`].
+    Industries,
+    /// [`Vocab::categories`].
+    Categories,
+    /// [`Vocab::linkedin_industries`].
+    LinkedinIndustries,
+    /// [`Vocab::keywords`].
+    Keywords,
+    /// [`Vocab::technologies`].
+    Technologies,
+    /// [`Vocab::tech_categories`].
+    TechCategories,
+    /// [`Vocab::funding_types`].
+    FundingTypes,
+}
+
+impl Vocab {
+    /// The interner of `f`.
+    pub fn interner(&self, f: VocabField) -> &Interner {
+        match f {
+            VocabField::Countries => &self.countries,
+            VocabField::Regions => &self.regions,
+            VocabField::Cities => &self.cities,
+            VocabField::Industries => &self.industries,
+            VocabField::Categories => &self.categories,
+            VocabField::LinkedinIndustries => &self.linkedin_industries,
+            VocabField::Keywords => &self.keywords,
+            VocabField::Technologies => &self.technologies,
+            VocabField::TechCategories => &self.tech_categories,
+            VocabField::FundingTypes => &self.funding_types,
+        }
+    }
+
+    fn interner_mut(&mut self, f: VocabField) -> &mut Interner {
+        match f {
+            VocabField::Countries => &mut self.countries,
+            VocabField::Regions => &mut self.regions,
+            VocabField::Cities => &mut self.cities,
+            VocabField::Industries => &mut self.industries,
+            VocabField::Categories => &mut self.categories,
+            VocabField::LinkedinIndustries => &mut self.linkedin_industries,
+            VocabField::Keywords => &mut self.keywords,
+            VocabField::Technologies => &mut self.technologies,
+            VocabField::TechCategories => &mut self.tech_categories,
+            VocabField::FundingTypes => &mut self.funding_types,
+        }
+    }
+}
+
+/// Where [`company_cols`] takes its ids from: a vocabulary being built (strings are interned)
+/// or a built one ([`KnownIds`]: look-up only).
+pub trait VocabIds {
+    /// The id of `s` in interner `f`, or [`NONE`] when `s` has none (and cannot get one).
+    fn id(&mut self, f: VocabField, s: &str) -> u32;
+}
+
+impl VocabIds for Vocab {
+    fn id(&mut self, f: VocabField, s: &str) -> u32 {
+        self.interner_mut(f).intern(s)
+    }
+}
+
+/// Ids of a built vocabulary: strings it does not know get [`NONE`] and are left out of the
+/// columns' id lists (companies added after loading, see `Db::with_gathered`).
+#[derive(Debug, Clone, Copy)]
+pub struct KnownIds<'a>(pub &'a Vocab);
+
+impl VocabIds for KnownIds<'_> {
+    fn id(&mut self, f: VocabField, s: &str) -> u32 {
+        self.0.interner(f).get(s).unwrap_or(NONE)
+    }
+}
+
 /// Bit of each company field of the v2/v3 `fieldsExist` / `fieldsNotExist` enum
 /// (openapi `CompaniesFiltersV1.fieldsExist`), in [`CompanyCols::fields`].
 pub const COMPANY_EXIST_FIELDS: &[&str] = crate::api::types::COMPANY_FILTER_FIELDS;
@@ -611,7 +693,7 @@ pub fn build(companies: &[RowView<'_>], reference: &Reference) -> (Vocab, Vec<Co
 
     // The columns (which intern into `v`) and the key maps are independent: two threads.
     let (mut cols, idx) = std::thread::scope(|s| {
-        let maps = s.spawn(|| key_maps(companies));
+        let maps = s.spawn(|| key_maps(companies, 0));
         let cols: Vec<CompanyCols> = companies
             .iter()
             .map(|row| company_cols(&mut v, row))
@@ -638,43 +720,12 @@ pub fn build(companies: &[RowView<'_>], reference: &Reference) -> (Vocab, Vec<Co
     (v, cols, idx)
 }
 
-/// The domain, alias, handle, name, label and phone maps and the default order of companies.
-fn key_maps(companies: &[RowView<'_>]) -> Index {
+/// The domain, alias, handle, name, label and phone maps and the default order of companies;
+/// `companies[0]` has company index `first` (companies added after loading come after the
+/// dataset's).
+pub fn key_maps(companies: &[RowView<'_>], first: u32) -> Index {
     let mut idx = Index::default();
-    idx.domains.reserve(companies.len());
-    idx.names.reserve(companies.len());
-    idx.labels.reserve(companies.len());
-    for (i, row) in companies.iter().enumerate() {
-        let i = i as u32;
-        idx.domains.insert(row.domain.to_ascii_lowercase(), i);
-        for a in &row.aliases {
-            idx.aliases.entry(normalize_domain(a)).or_insert(i);
-        }
-        for (net, handle) in &row.medias {
-            if let Some(b) = media_bit(net) {
-                idx.handles
-                    .entry((b, handle.trim().to_lowercase()))
-                    .or_insert(i);
-            }
-        }
-        idx.names
-            .entry(normalize_company_name(row.name))
-            .or_default()
-            .push(i);
-        if let Some(l) = &row.legal_name {
-            let n = normalize_company_name(l);
-            let e = idx.names.entry(n).or_default();
-            if !e.contains(&i) {
-                e.push(i);
-            }
-        }
-        let label = row.domain.split('.').next().unwrap_or("").to_string();
-        idx.labels.entry(label).or_default().push(i);
-        for (a, b) in &row.phones {
-            let (number, _) = phone_parts(a, b);
-            idx.phones.entry(phone_digits(number)).or_insert(i);
-        }
-    }
+    idx.add(companies, first);
     // Default order: companies with a Majestic rank first (by rank), then by employees
     // (descending), then by domain.
     let mut order: Vec<u32> = (0..companies.len() as u32).collect();
@@ -690,8 +741,50 @@ fn key_maps(companies: &[RowView<'_>]) -> Index {
         );
         ka.cmp(&kb).then_with(|| ra.domain.cmp(rb.domain))
     });
-    idx.default_order = order;
+    idx.default_order = order.into_iter().map(|i| first + i).collect();
     idx
+}
+
+impl Index {
+    /// Adds the keys of `companies` (`companies[0]` has company index `first`) to the maps;
+    /// keys already taken keep their company (the default order is left as it is).
+    pub fn add(&mut self, companies: &[RowView<'_>], first: u32) {
+        let idx = self;
+        idx.domains.reserve(companies.len());
+        idx.names.reserve(companies.len());
+        idx.labels.reserve(companies.len());
+        for (i, row) in companies.iter().enumerate() {
+            let i = first + i as u32;
+            idx.domains.insert(row.domain.to_ascii_lowercase(), i);
+            for a in &row.aliases {
+                idx.aliases.entry(normalize_domain(a)).or_insert(i);
+            }
+            for (net, handle) in &row.medias {
+                if let Some(b) = media_bit(net) {
+                    idx.handles
+                        .entry((b, handle.trim().to_lowercase()))
+                        .or_insert(i);
+                }
+            }
+            idx.names
+                .entry(normalize_company_name(row.name))
+                .or_default()
+                .push(i);
+            if let Some(l) = &row.legal_name {
+                let n = normalize_company_name(l);
+                let e = idx.names.entry(n).or_default();
+                if !e.contains(&i) {
+                    e.push(i);
+                }
+            }
+            let label = row.domain.split('.').next().unwrap_or("").to_string();
+            idx.labels.entry(label).or_default().push(i);
+            for (a, b) in &row.phones {
+                let (number, _) = phone_parts(a, b);
+                idx.phones.entry(phone_digits(number)).or_insert(i);
+            }
+        }
+    }
 }
 
 /// The funding round types known up front (openapi `FundingRoundType`).
@@ -716,20 +809,26 @@ fn presence_bits(present: &[bool; COMPANY_EXIST_FIELDS.len()]) -> u32 {
         .fold(0, |acc, (i, on)| acc | (u32::from(*on) << i))
 }
 
-fn company_cols(v: &mut Vocab, row: &RowView<'_>) -> CompanyCols {
-    let country = v.countries.intern(row.country);
+/// The columns of one company, its strings turned into ids by `v` (ids [`NONE`] are left out
+/// of the id lists). `default_rank` and `people` are left 0 for the caller to set.
+pub fn company_cols(v: &mut impl VocabIds, row: &RowView<'_>) -> CompanyCols {
+    let country = v.id(VocabField::Countries, row.country);
     let mut countries: Vec<u32> = vec![country];
     for c in &row.countries {
-        let id = v.countries.intern(c);
-        if !countries.contains(&id) {
+        let id = v.id(VocabField::Countries, c);
+        if id != NONE && !countries.contains(&id) {
             countries.push(id);
         }
     }
-    let region = row.region_code.map(|r| v.regions.intern(r)).unwrap_or(NONE);
+    countries.retain(|&c| c != NONE);
+    let region = row
+        .region_code
+        .map(|r| v.id(VocabField::Regions, r))
+        .unwrap_or(NONE);
     let city = row
         .city
         .filter(|c| !c.trim().is_empty())
-        .map(|c| v.cities.intern(c))
+        .map(|c| v.id(VocabField::Cities, c))
         .unwrap_or(NONE);
     let (lat, lon) = row
         .lat_lon
@@ -752,7 +851,7 @@ fn company_cols(v: &mut Vocab, row: &RowView<'_>) -> CompanyCols {
     let (funding_date, funding_type, funding_usd) = match &row.funding {
         Some(f) => (
             parse_date(f.date, false).unwrap_or(0),
-            v.funding_types.intern(f.kind),
+            v.id(VocabField::FundingTypes, f.kind),
             f.money_raised_usd,
         ),
         None => (0, NONE, 0.0),
@@ -791,21 +890,21 @@ fn company_cols(v: &mut Vocab, row: &RowView<'_>) -> CompanyCols {
         row.year_founded.is_some(),                 // yearFounded
     ];
     let fields = presence_bits(&present);
-    let ordered = |int: &mut Interner, list: &[&str]| -> Box<[u32]> {
+    let mut ordered = |f: VocabField, list: &[&str]| -> Box<[u32]> {
         let mut out: Vec<u32> = Vec::with_capacity(list.len());
         for x in list {
-            let id = int.intern(x);
-            if !out.contains(&id) {
+            let id = v.id(f, x);
+            if id != NONE && !out.contains(&id) {
                 out.push(id);
             }
         }
         out.into_boxed_slice()
     };
-    let industries_ord = ordered(&mut v.industries, &row.industries);
-    let categories_ord = ordered(&mut v.categories, &row.industry_categories);
-    let keywords_ord = ordered(&mut v.keywords, &row.keywords);
-    let technologies_ord = ordered(&mut v.technologies, &row.technologies);
-    let tech_categories_ord = ordered(&mut v.tech_categories, &row.technology_categories);
+    let industries_ord = ordered(VocabField::Industries, &row.industries);
+    let categories_ord = ordered(VocabField::Categories, &row.industry_categories);
+    let keywords_ord = ordered(VocabField::Keywords, &row.keywords);
+    let technologies_ord = ordered(VocabField::Technologies, &row.technologies);
+    let tech_categories_ord = ordered(VocabField::TechCategories, &row.technology_categories);
     CompanyCols {
         employees: row.employees,
         employees_li: row.employees_linkedin,
@@ -842,7 +941,7 @@ fn company_cols(v: &mut Vocab, row: &RowView<'_>) -> CompanyCols {
         categories_ord,
         linkedin_industry: row
             .linkedin_industry
-            .map(|s| v.linkedin_industries.intern(s))
+            .map(|s| v.id(VocabField::LinkedinIndustries, s))
             .unwrap_or(NONE),
         keywords: sorted_ids(keywords_ord.iter().copied()),
         technologies: sorted_ids(technologies_ord.iter().copied()),

@@ -189,6 +189,34 @@ impl TargetSet {
         self.targets.is_empty()
     }
 
+    /// `raw(c, t)` of company `c` against each target, in target order, into `out`.
+    pub fn raws(&self, db: &Db, c: u32, out: &mut Vec<f64>) {
+        let cc = &db.cols[c as usize];
+        out.clear();
+        out.extend(self.targets.iter().map(|t| {
+            let ni = count(&t.industries, &cc.industries);
+            let jac = if cc.industries.is_empty() || t.n_industries == 0 {
+                0.0
+            } else {
+                ni as f64 / (cc.industries.len() + t.n_industries - ni) as f64
+            };
+            let och = |bits: &[u64], ids: &[u32], n: usize| {
+                if ids.is_empty() || n == 0 {
+                    0.0
+                } else {
+                    count(bits, ids) as f64 / ((ids.len() * n) as f64).sqrt()
+                }
+            };
+            let size = 1.0 - ((cc.log_emp - t.log_emp).abs() as f64 / 2.0);
+            0.30 * jac
+                + 0.25 * och(&t.keywords, &cc.keywords, t.n_keywords)
+                + 0.10 * och(&t.technologies, &cc.technologies, t.n_technologies)
+                + 0.15 * f64::from(count(&t.categories, &cc.categories) > 0)
+                + 0.12 * size.max(0.0)
+                + 0.08 * f64::from(cc.country == t.country)
+        }));
+    }
+
     /// The lookalike score of company `c` (module formula, same value as [`company_score`]),
     /// or `None` as soon as it is sure to stay below `min_score`: the cheap terms (industries,
     /// category, size, country) plus the largest possible keyword and technology terms bound
@@ -279,23 +307,79 @@ fn title_words(db: &Db, p: &PersonRow) -> Vec<u64> {
 
 /// Lookalike score (`0..=1`) of person `p` against target people (module formula).
 pub fn person_score(db: &Db, p: u32, targets: &[u32]) -> f64 {
-    let pr = &db.people.rows[p as usize];
-    let pw = title_words(db, pr);
-    score_of(combine(targets.iter().map(|&t| {
-        let tr = &db.people.rows[t as usize];
-        let tw = title_words(db, tr);
-        let common = pw.iter().filter(|x| tw.contains(x)).count();
-        let union = pw.len() + tw.len() - common;
-        let jt = if union == 0 {
-            0.0
-        } else {
-            common as f64 / union as f64
-        };
-        0.35 * f64::from(pr.department == tr.department)
-            + 0.25 * f64::from(pr.seniority == tr.seniority)
-            + 0.15 * jt
-            + 0.25 * raw_pair(&db.cols[pr.company as usize], &db.cols[tr.company as usize])
-    })))
+    PersonTargets::new(db, targets).score(db, p)
+}
+
+/// The target people of one search, prepared for scoring many candidates: their title words
+/// once, and the candidates' title words once per title.
+#[derive(Debug)]
+pub struct PersonTargets {
+    targets: Vec<(u32, Vec<u64>)>,
+    /// Per candidate title, `0.35·[same department] + 0.25·[same seniority] + 0.15·J(title
+    /// words)` against each target (department and seniority come with the title).
+    by_title: super::FastMap<u32, Vec<f64>>,
+    /// The target people's companies.
+    companies: TargetSet,
+    /// The last candidate company and its `raw` against each target's company.
+    last: Option<(u32, Vec<f64>)>,
+}
+
+impl PersonTargets {
+    /// Prepares the target people (person indexes).
+    pub fn new(db: &Db, targets: &[u32]) -> PersonTargets {
+        let companies: Vec<u32> = targets
+            .iter()
+            .map(|&t| db.person_rows[t as usize].company)
+            .collect();
+        PersonTargets {
+            targets: targets
+                .iter()
+                .map(|&t| (t, title_words(db, &db.person_rows[t as usize])))
+                .collect(),
+            by_title: super::FastMap::default(),
+            companies: TargetSet::new(db, &companies),
+            last: None,
+        }
+    }
+
+    /// Lookalike score (`0..=1`) of person `p` (module formula, same value as
+    /// [`person_score`]).
+    pub fn score(&mut self, db: &Db, p: u32) -> f64 {
+        let pr = &db.person_rows[p as usize];
+        // Candidates come grouped by company: their company's similarities are kept.
+        if self.last.as_ref().is_none_or(|(c, _)| *c != pr.company) {
+            let mut raws = self.last.take().map(|(_, r)| r).unwrap_or_default();
+            self.companies.raws(db, pr.company, &mut raws);
+            self.last = Some((pr.company, raws));
+        }
+        let company_raws = self.last.as_ref().map(|(_, r)| r.as_slice()).unwrap_or(&[]);
+        let targets = &self.targets;
+        let title_part = self.by_title.entry(pr.title).or_insert_with(|| {
+            let pw = title_words(db, pr);
+            targets
+                .iter()
+                .map(|(t, tw)| {
+                    let tr = &db.person_rows[*t as usize];
+                    let common = pw.iter().filter(|x| tw.contains(x)).count();
+                    let union = pw.len() + tw.len() - common;
+                    let jt = if union == 0 {
+                        0.0
+                    } else {
+                        common as f64 / union as f64
+                    };
+                    0.35 * f64::from(pr.department == tr.department)
+                        + 0.25 * f64::from(pr.seniority == tr.seniority)
+                        + 0.15 * jt
+                })
+                .collect()
+        });
+        score_of(combine(
+            title_part
+                .iter()
+                .zip(company_raws)
+                .map(|(part, raw)| part + 0.25 * raw),
+        ))
+    }
 }
 
 #[cfg(test)]
@@ -324,5 +408,49 @@ mod tests {
         assert_eq!(relevance_of(0.9, false), Some(Relevance::A));
         assert_eq!(relevance_of(0.4, false), None);
         assert_eq!(relevance_of(0.4, true), Some(Relevance::C));
+    }
+
+    /// The prepared forms give the formula's values.
+    #[test]
+    fn prepared_targets_score_as_the_formula() {
+        let db = crate::sandbox::engine::testdata::db();
+        let n = db.company_count() as u32;
+        let targets: Vec<u32> = (0..n).step_by(7).take(3).collect();
+        let set = TargetSet::new(&db, &targets);
+        let mut raws = Vec::new();
+        for c in 0..n {
+            set.raws(&db, c, &mut raws);
+            for (t, r) in targets.iter().zip(&raws) {
+                let want = raw_pair(&db.cols[c as usize], &db.cols[*t as usize]);
+                assert!((r - want).abs() < 1e-9, "{c} {t}: {r} vs {want}");
+            }
+            let s = company_score(&db, c, &targets);
+            assert_eq!(set.score_min(&db, c, 0.0), Some(s));
+        }
+        let people: Vec<u32> = (0..db.person_count() as u32).step_by(11).take(4).collect();
+        let mut pt = PersonTargets::new(&db, &people);
+        for p in 0..db.person_count() as u32 {
+            let want = {
+                let pr = &db.person_rows[p as usize];
+                let pw = title_words(&db, pr);
+                score_of(combine(people.iter().map(|&t| {
+                    let tr = &db.person_rows[t as usize];
+                    let tw = title_words(&db, tr);
+                    let common = pw.iter().filter(|x| tw.contains(x)).count();
+                    let union = pw.len() + tw.len() - common;
+                    let jt = if union == 0 {
+                        0.0
+                    } else {
+                        common as f64 / union as f64
+                    };
+                    0.35 * f64::from(pr.department == tr.department)
+                        + 0.25 * f64::from(pr.seniority == tr.seniority)
+                        + 0.15 * jt
+                        + 0.25
+                            * raw_pair(&db.cols[pr.company as usize], &db.cols[tr.company as usize])
+                })))
+            };
+            assert_eq!(pt.score(&db, p), want, "person {p}");
+        }
     }
 }

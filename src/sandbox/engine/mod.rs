@@ -2,20 +2,26 @@
 //! no HTTP. The service (`sandbox::service`) calls them from its axum handlers.
 //!
 //! - [`index`]: interned vocabularies, compact per-company columns, domain/alias/handle maps.
+//! - [`layered`]: the dataset's sequences plus what was added after loading.
+//! - [`gathered`]: companies whose data gathering finished, added to a new snapshot.
 //! - [`people`]: deterministic generation of synthetic people from each company.
 //! - [`filters`]: compiling v2/v3 company and people filter blocks into predicates, evaluating them.
 //! - [`lookalike`]: similarity of companies to the `lookalikeDomains` (formula documented there).
 //! - [`paging`]: `size`/`from` and opaque, stable `searchAfter` cursors.
 //! - [`autocomplete`]: prefix and approximate (trigram) matching for the five autocompletes.
+//! - [`caps`]: how much of a request is matched where openapi.json sets no limit.
 //! - [`records`]: the wire records (`Company`, `Person`, `LookalikePerson`, ...) built on demand.
 //! - [`search`]: the company and people searches (SPEC.md §4.2, §4.3, §4.10).
 //! - [`enrich`]: enrich match (SPEC.md §2.7), lookup (SPEC.md §4.5, §4.6), data fields (§2.8).
 
 pub mod autocomplete;
+pub mod caps;
 pub mod compile;
 pub mod enrich;
 pub mod filters;
+pub mod gathered;
 pub mod index;
+pub mod layered;
 pub mod lookalike;
 pub mod paging;
 pub mod people;

@@ -22,9 +22,15 @@ use crate::api::types::common::{Department, EmailStatus, PhoneStatus, Seniority,
 use crate::sandbox::dataset::format::{CompanyRow, Reference};
 
 use super::index::RowView;
+use super::layered::Layered;
+use crate::sandbox::dataset::load::Db;
 
 use super::index::{CompanyCols, department_index};
 use super::{DATA_DATE, SplitMix64, hash_str, hex, mix64, slug};
+
+/// What [`People::generate_rows`] makes: the person rows, each company's range of person
+/// indexes, and each company's `(domain hash, company index)`.
+pub type GeneratedPeople = (Vec<PersonRow>, Vec<(u32, u32)>, Vec<(u64, u32)>);
 
 /// Key XORed into the low 32 bits of person ids.
 const ID_KEY: u32 = 0x5A3C_96E1;
@@ -95,7 +101,15 @@ pub struct PersonRow {
     pub started: u32,
     /// Seed of everything else derived for this person.
     pub seed: u64,
+    /// Skill indexes (into [`People::skills`]), the first `n_skills` of them: drawn from the
+    /// seed once, at generation, so that skill filters read them instead of drawing them.
+    pub skills: [u16; MAX_SKILLS],
+    /// Number of skills (4–8).
+    pub n_skills: u8,
 }
+
+/// Most skills a person has.
+pub const MAX_SKILLS: usize = 8;
 
 /// The truth behind a reveal: a person's email and phone with their statuses (SPEC.md §2.2).
 #[derive(Debug, Clone, PartialEq)]
@@ -130,8 +144,6 @@ pub struct Exp {
 /// All generated people and the pools their strings come from.
 #[derive(Debug, Default, Clone)]
 pub struct People {
-    /// People, grouped by company (company `c` owns `CompanyCols::people` of this vector).
-    pub rows: Vec<PersonRow>,
     /// The title vocabulary.
     pub titles: Vec<TitleInfo>,
     /// Title indexes by department index.
@@ -148,12 +160,14 @@ pub struct People {
     pub first_pool: Vec<String>,
     /// Last names of all country groups.
     pub last_pool: Vec<String>,
-    /// Lowercase first names (same indexes as `first_pool`).
-    pub first_lower: Vec<String>,
-    /// Lowercase last names (same indexes as `last_pool`).
-    pub last_lower: Vec<String>,
+    /// First names folded for matching (`autocomplete::fold`; same indexes as `first_pool`).
+    pub first_folded: Vec<String>,
+    /// Last names folded for matching (same indexes as `last_pool`).
+    pub last_folded: Vec<String>,
     /// Skills vocabulary.
     pub skills: Vec<String>,
+    /// The skills in lowercase (same indexes as `skills`), for matching.
+    pub skills_lower: Vec<String>,
     /// Skill indexes by department index (index 24: general skills).
     pub skills_by_dept: Vec<Vec<u32>>,
     /// Domain hash → company index (resolves person ids).
@@ -1047,20 +1061,38 @@ impl People {
         mut self,
         companies: &[RowView<'_>],
         cols: &[CompanyCols],
-    ) -> (People, Vec<(u32, u32)>) {
-        let mut p = std::mem::take(&mut self);
+    ) -> (People, Vec<PersonRow>, Vec<(u32, u32)>) {
+        let (rows, ranges, hashes) = self.generate_rows(companies, cols, 0, 0);
+        self.by_domain_hash = hashes.into_iter().collect();
+        self.handle_tags = handle_tags(&rows, 0);
+        (self, rows, ranges)
+    }
+
+    /// The people of `companies` (their columns in `cols`, same order), the first of them
+    /// company index `first_company` and its first person row index `first_row`: the rows, the
+    /// range of each company's people (row indexes counted from `first_row`), and each
+    /// company's `(domain hash, company index)` for resolving person ids. The same company row
+    /// always gets the same people.
+    pub fn generate_rows(
+        &self,
+        companies: &[RowView<'_>],
+        cols: &[CompanyCols],
+        first_company: u32,
+        first_row: u32,
+    ) -> GeneratedPeople {
+        let p = self;
         let mut ranges = Vec::with_capacity(companies.len());
+        let mut hashes = Vec::with_capacity(companies.len());
         let n_depts = Department::ALL.len();
         let total: usize = companies
             .iter()
             .map(|c| people_count(c.employees) as usize)
             .sum();
-        p.rows.reserve_exact(total);
-        p.by_domain_hash.reserve(companies.len());
+        let mut rows: Vec<PersonRow> = Vec::with_capacity(total);
         for (ci, row) in companies.iter().enumerate() {
             let dh = hash_str(row.domain);
-            p.by_domain_hash.insert(dh, ci as u32);
-            let start = p.rows.len() as u32;
+            hashes.push((dh, first_company + ci as u32));
+            let start = first_row + rows.len() as u32;
             let n = people_count(row.employees);
             let mut rng = SplitMix64(dh);
             let (fg, lg) = (p.first_group(row.country), p.last_group(row.country));
@@ -1161,8 +1193,8 @@ impl People {
                 };
                 let months = (ty * 12 + tm as i32 - 1) - back as i32;
                 let started = (months / 12) as u32 * 100 + (months % 12) as u32 + 1;
-                p.rows.push(PersonRow {
-                    company: ci as u32,
+                rows.push(PersonRow {
+                    company: first_company + ci as u32,
                     first,
                     last,
                     title,
@@ -1174,18 +1206,17 @@ impl People {
                     n_exp: 1 + rng.below(4) as u8,
                     started,
                     seed: rng.next_u64(),
+                    skills: [0; MAX_SKILLS],
+                    n_skills: 0,
                 });
+                if let Some(r) = rows.last_mut() {
+                    let (skills, n) = p.draw_skills(r);
+                    (r.skills, r.n_skills) = (skills, n);
+                }
             }
-            ranges.push((start, p.rows.len() as u32));
+            ranges.push((start, first_row + rows.len() as u32));
         }
-        p.handle_tags = p
-            .rows
-            .iter()
-            .enumerate()
-            .map(|(i, r)| (handle_tag(r.seed), i as u32))
-            .collect();
-        p.handle_tags.sort_unstable();
-        (p, ranges)
+        (rows, ranges, hashes)
     }
 
     /// The vocabularies of people (titles, names, skills) without any person.
@@ -1312,8 +1343,8 @@ impl People {
         };
         let (fp, fr, fc) = groups(&r.first_names, &DEFAULT_FIRST);
         let (lp, lr, lc) = groups(&r.last_names, &DEFAULT_LAST);
-        p.first_lower = fp.iter().map(|s| s.to_lowercase()).collect();
-        p.last_lower = lp.iter().map(|s| s.to_lowercase()).collect();
+        p.first_folded = fp.iter().map(|s| super::autocomplete::fold(s)).collect();
+        p.last_folded = lp.iter().map(|s| super::autocomplete::fold(s)).collect();
         (p.first_pool, p.first_groups, p.first_by_country) = (fp, fr, fc);
         (p.last_pool, p.last_groups, p.last_by_country) = (lp, lr, lc);
         p.skills = r.skills.clone();
@@ -1322,6 +1353,9 @@ impl People {
                 p.skills.push(g.to_string());
             }
         }
+        // Skill indexes are stored as `u16` in each person row.
+        p.skills.truncate(u16::MAX as usize);
+        p.skills_lower = p.skills.iter().map(|s| s.to_lowercase()).collect();
         for (i, s) in p.skills.iter().enumerate() {
             if GENERAL_SKILLS.iter().any(|g| g.eq_ignore_ascii_case(s)) {
                 p.skills_by_dept[n_depts].push(i as u32);
@@ -1366,12 +1400,13 @@ impl People {
     }
 
     /// The person id of a row: 24 lowercase hex characters, stable across loads.
-    pub fn id(&self, companies: &[CompanyRow], p: &PersonRow) -> String {
+    pub fn id(&self, companies: &Layered<CompanyRow>, p: &PersonRow) -> String {
         person_id(hash_str(&companies[p.company as usize].domain), p.ordinal)
     }
 
-    /// Resolves a person id to a person index (`None` for a malformed or unknown id).
-    pub fn resolve_id(&self, cols: &[CompanyCols], id: &str) -> Option<u32> {
+    /// The `(domain hash, ordinal)` a person id encodes; `None` for a malformed id or one whose
+    /// check bits do not match (see [`person_id`]).
+    pub fn decode_id(id: &str) -> Option<(u64, u16)> {
         let id = id.trim();
         if id.len() != 24 || !id.bytes().all(|b| b.is_ascii_hexdigit()) {
             return None;
@@ -1383,10 +1418,7 @@ impl People {
         if (lo & 0xFFFF) as u64 != mix64(dh ^ ordinal as u64) & 0xFFFF {
             return None;
         }
-        let c = *self.by_domain_hash.get(&dh)?;
-        let (s, e) = cols[c as usize].people;
-        let idx = s + ordinal as u32;
-        (idx < e).then_some(idx)
+        Some((dh, ordinal))
     }
 
     /// First and last name of a person.
@@ -1408,20 +1440,16 @@ impl People {
         format!("{base}-{}", hex(handle_tag(p.seed) as u64, 8))
     }
 
-    /// Resolves a LinkedIn handle or profile URL to a person index.
-    pub fn resolve_handle(&self, handle_or_url: &str) -> Option<u32> {
+    /// The handle of a LinkedIn handle or profile URL and the tag its last 8 hex digits hold
+    /// (`None` when it has no such tag): what [`Db::resolve_handle`] looks up.
+    pub fn handle_and_tag(handle_or_url: &str) -> Option<(String, u32)> {
         let h = linkedin_handle(handle_or_url);
         let tag_hex = h.rsplit('-').next()?;
         if tag_hex.len() != 8 {
             return None;
         }
         let tag = u32::from_str_radix(tag_hex, 16).ok()?;
-        let start = self.handle_tags.partition_point(|(t, _)| *t < tag);
-        self.handle_tags[start..]
-            .iter()
-            .take_while(|(t, _)| *t == tag)
-            .map(|(_, i)| *i)
-            .find(|&i| self.handle(&self.rows[i as usize]) == h)
+        Some((h, tag))
     }
 
     /// Email address `first.last@<domain label>.example` (reserved domain, RFC 2606).
@@ -1447,7 +1475,7 @@ impl People {
     }
 
     /// The email and phone of a person with their statuses (the truth behind a reveal).
-    pub fn contact(&self, companies: &[CompanyRow], p: &PersonRow) -> PersonContact {
+    pub fn contact(&self, companies: &Layered<CompanyRow>, p: &PersonRow) -> PersonContact {
         let c = &companies[p.company as usize];
         let email_status = EmailStatus::ALL[p.email_status as usize].clone();
         let phone_status = PhoneStatus::ALL[p.phone_status as usize].clone();
@@ -1466,7 +1494,9 @@ impl People {
     }
 
     /// The experiences of a person, current first: the current position at the person's company
-    /// since `started`, then up to three earlier ones at other companies of the dataset.
+    /// since `started`, then up to three earlier ones at other companies of the dataset, drawn
+    /// among its first `n_companies` (the dataset's: `Layered::base_len`, so that gathering a
+    /// company changes nobody's past).
     pub fn experiences(&self, n_companies: usize, p: &PersonRow) -> Vec<Exp> {
         let mut out = Vec::with_capacity(p.n_exp as usize);
         out.push(Exp {
@@ -1511,8 +1541,20 @@ impl People {
     /// Skill indexes of a person (4–8, mostly of the person's department).
     pub fn skill_ids(&self, p: &PersonRow, out: &mut Vec<u32>) {
         out.clear();
+        out.extend(
+            p.skills[..(p.n_skills as usize).min(MAX_SKILLS)]
+                .iter()
+                .map(|&s| s as u32),
+        );
+    }
+
+    /// The skills of a person as drawn from its seed and department (4–8 distinct skill
+    /// indexes; none when the vocabulary is empty).
+    fn draw_skills(&self, p: &PersonRow) -> ([u16; MAX_SKILLS], u8) {
+        let mut out = [0u16; MAX_SKILLS];
+        let mut n = 0usize;
         if self.skills.is_empty() {
-            return;
+            return (out, 0);
         }
         let mut rng = SplitMix64(p.seed ^ 0x5C11);
         let k = 4 + rng.below(5) as usize;
@@ -1526,10 +1568,13 @@ impl People {
             } else {
                 rng.below(self.skills.len() as u64) as u32
             };
-            if !out.contains(&pick) {
-                out.push(pick);
+            let pick = pick as u16;
+            if n < MAX_SKILLS && !out[..n].contains(&pick) {
+                out[n] = pick;
+                n += 1;
             }
         }
+        (out, n as u8)
     }
 
     /// Number of connections on the professional network (50–3000, stable).
@@ -1559,6 +1604,18 @@ pub fn people_count(employees: u32) -> u32 {
 /// The 32-bit tag at the end of a person's LinkedIn handle.
 fn handle_tag(seed: u64) -> u32 {
     (mix64(seed ^ 0x11AA) >> 32) as u32
+}
+
+/// `(handle tag, person index)` of `rows` (the first one person index `first_row`), sorted: what
+/// [`People::handle_tags`] holds.
+pub fn handle_tags(rows: &[PersonRow], first_row: u32) -> Vec<(u32, u32)> {
+    let mut tags: Vec<(u32, u32)> = rows
+        .iter()
+        .enumerate()
+        .map(|(i, r)| (handle_tag(r.seed), first_row + i as u32))
+        .collect();
+    tags.sort_unstable();
+    tags
 }
 
 /// The person id of (domain hash, ordinal): 24 hex characters.
@@ -1603,6 +1660,43 @@ pub fn ym_date(ym: u32) -> String {
     format!("{:04}-{:02}-01", ym / 100, ym % 100)
 }
 
+impl Db {
+    /// The person row at person index `pi` (an index the database handed out).
+    pub(crate) fn person(&self, pi: u32) -> &PersonRow {
+        &self.person_rows[pi as usize]
+    }
+
+    /// Resolves a person id to a person index (`None` for a malformed or unknown id); people
+    /// of gathered companies too.
+    pub(crate) fn resolve_person_id(&self, id: &str) -> Option<u32> {
+        let (dh, ordinal) = People::decode_id(id)?;
+        let c = *self
+            .people
+            .by_domain_hash
+            .get(&dh)
+            .or_else(|| self.gathered.by_domain_hash.get(&dh))?;
+        let (s, e) = self.cols[c as usize].people;
+        let idx = s + ordinal as u32;
+        (idx < e).then_some(idx)
+    }
+
+    /// Resolves a LinkedIn handle or profile URL to a person index; people of gathered
+    /// companies too.
+    pub(crate) fn resolve_handle(&self, handle_or_url: &str) -> Option<u32> {
+        let (h, tag) = People::handle_and_tag(handle_or_url)?;
+        [&self.people.handle_tags, &self.gathered.handle_tags]
+            .into_iter()
+            .find_map(|tags| {
+                let start = tags.partition_point(|(t, _)| *t < tag);
+                tags[start..]
+                    .iter()
+                    .take_while(|(t, _)| *t == tag)
+                    .map(|(_, i)| *i)
+                    .find(|&i| self.people.handle(self.person(i)) == h)
+            })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1627,24 +1721,20 @@ mod tests {
     fn people_are_stable_and_resolvable() {
         let a = crate::sandbox::engine::testdata::db();
         let b = crate::sandbox::engine::testdata::db();
-        assert!(a.people.rows.len() > 25 * 3);
-        for (i, (pa, pb)) in a.people.rows.iter().zip(&b.people.rows).enumerate() {
+        assert!(a.person_rows.len() > 25 * 3);
+        for (i, (pa, pb)) in a.person_rows.iter().zip(&b.person_rows).enumerate() {
             let id = a.people.id(&a.companies, pa);
             assert_eq!(id, b.people.id(&b.companies, pb));
-            assert_eq!(a.people.resolve_id(&a.cols, &id), Some(i as u32));
+            assert_eq!(a.resolve_person_id(&id), Some(i as u32));
             let h = a.people.handle(pa);
             assert_eq!(
-                a.people
-                    .resolve_handle(&format!("https://www.linkedin.com/in/{h}/")),
+                a.resolve_handle(&format!("https://www.linkedin.com/in/{h}/")),
                 Some(i as u32)
             );
         }
-        assert_eq!(
-            a.people.resolve_id(&a.cols, "000000000000000000000000"),
-            None
-        );
+        assert_eq!(a.resolve_person_id("000000000000000000000000"), None);
         // Reserved email domains and fiction phone ranges only.
-        for p in &a.people.rows {
+        for p in &a.person_rows {
             let c = a.people.contact(&a.companies, p);
             if let Some(e) = &c.email {
                 assert!(e.ends_with(".example"), "{e}");
@@ -1656,13 +1746,13 @@ mod tests {
                 );
             }
         }
-        let verified = a.people.rows.iter().filter(|p| p.email_status == 0).count();
-        assert!(verified * 100 / a.people.rows.len() > 35);
+        let verified = a.person_rows.iter().filter(|p| p.email_status == 0).count();
+        assert!(verified * 100 / a.person_rows.len() > 35);
         // The first person of a small company is its founder.
         let acme = a.company_index("acme.io").unwrap();
-        let first = &a.people.rows[a.cols[acme as usize].people.0 as usize];
+        let first = a.person(a.cols[acme as usize].people.0);
         assert_eq!(a.people.titles[first.title as usize].title, "Founder & CEO");
-        let exps = a.people.experiences(a.companies.len(), first);
+        let exps = a.people.experiences(a.companies.base_len(), first);
         assert_eq!(exps[0].company, acme);
         assert!(exps.windows(2).all(|w| w[0].from > w[1].from));
     }

@@ -246,8 +246,7 @@ pub fn company(db: &Db, i: u32) -> Company {
             )),
             url: Some(format!("https://{}/impressum", row.domain)),
             people: db
-                .people
-                .rows
+                .person_rows
                 .get(c.people.0 as usize)
                 .filter(|_| c.people.1 > c.people.0)
                 .map(|p| {
@@ -361,7 +360,7 @@ pub fn person_location(db: &Db, p: &PersonRow) -> String {
 /// The person record of person `pi` (SPEC.md §2.1), without email and phone (those are only
 /// given by a reveal; see [`reveal_into`]).
 pub fn person(db: &Db, pi: u32) -> Person {
-    let p = &db.people.rows[pi as usize];
+    let p = &db.person_rows[pi as usize];
     let row = &db.companies[p.company as usize];
     let (first, last) = db.people.names(p);
     let t = &db.people.titles[p.title as usize];
@@ -373,7 +372,7 @@ pub fn person(db: &Db, pi: u32) -> Person {
     db.people.skill_ids(p, &mut skills);
     let experiences = db
         .people
-        .experiences(db.companies.len(), p)
+        .experiences(db.companies.base_len(), p)
         .iter()
         .map(|e| {
             let c = &db.companies[e.company as usize];
@@ -432,12 +431,12 @@ pub fn person(db: &Db, pi: u32) -> Person {
 /// (SPEC.md §2.2): the address is given unless its status is `notFound`; numbers only when
 /// `verified`. Does nothing for an unknown id.
 pub fn reveal_into(db: &Db, person: &mut Person, emails: bool, phones: bool) {
-    let Some(pi) = db.people.resolve_id(&db.cols, &person.id) else {
+    let Some(pi) = db.resolve_person_id(&person.id) else {
         return;
     };
     let c = db
         .people
-        .contact(&db.companies, &db.people.rows[pi as usize]);
+        .contact(&db.companies, &db.person_rows[pi as usize]);
     if emails {
         person.email = Some(Email {
             address: c.email,
@@ -470,7 +469,7 @@ pub fn person_company(db: &Db, ci: u32) -> PersonCompany {
 
 /// A v3 people result / lookup-people entry: person record, employer summary, relevance.
 pub fn lookalike_person(db: &Db, pi: u32, relevance: Option<Relevance>) -> LookalikePerson {
-    let ci = db.people.rows[pi as usize].company;
+    let ci = db.person_rows[pi as usize].company;
     LookalikePerson {
         person: person(db, pi),
         company: Some(person_company(db, ci)),
@@ -480,7 +479,7 @@ pub fn lookalike_person(db: &Db, pi: u32, relevance: Option<Relevance>) -> Looka
 
 /// The preview of a person (openapi `PublicPersonPreviewBase`).
 pub fn person_preview(db: &Db, pi: u32) -> PersonPreviewBase {
-    let p = &db.people.rows[pi as usize];
+    let p = &db.person_rows[pi as usize];
     let (f, l) = db.people.names(p);
     PersonPreviewBase {
         name: Some(format!("{f} {l}")),

@@ -30,9 +30,9 @@ use crate::sandbox::dataset::load::Db;
 use super::compile;
 use super::filters::{CompanyQuery, PeopleQuery, Scratch};
 use super::lookalike::{self, band_rank};
-use super::normalize_domain;
 use super::paging::{CursorKind, Page, parse_cursor, select_page};
 use super::records;
+use super::{caps, normalize_domain};
 
 /// Default page size of the searches.
 pub const DEFAULT_SIZE: i64 = 50;
@@ -123,11 +123,9 @@ fn resolve_lookalike(db: &Db, domains: Option<&[String]>) -> Lookalike {
 }
 
 fn redirects_of(db: &Db, domains: Option<&[String]>, out: &mut BTreeMap<String, String>) {
-    for d in domains.unwrap_or(&[]) {
+    for d in caps::domains(domains.unwrap_or(&[])) {
         let n = normalize_domain(d);
-        if !db.index.domains.contains_key(&n)
-            && let Some(&i) = db.index.aliases.get(&n)
-        {
+        if let Some(i) = db.alias_target(&n) {
             out.insert(n, db.companies[i as usize].domain.clone());
         }
     }
@@ -334,6 +332,17 @@ impl Db {
         let mut out = Vec::new();
         let mut scratch = Scratch::default();
         let empty = pq.is_empty();
+        // Text filters read a bounded number of texts (engine `caps`): the best-ranked
+        // companies' people first.
+        let ranked;
+        let companies = if pq.texts.is_empty() {
+            companies
+        } else {
+            let mut c = companies.to_vec();
+            c.sort_unstable();
+            ranked = c;
+            &ranked[..]
+        };
         for &(key, c) in companies {
             let (s, e) = self.cols[c as usize].people;
             let mut n = 0;
@@ -438,7 +447,7 @@ impl Db {
             .and_then(|p| p.lookalike_linkedin_handles.as_deref())
             .unwrap_or(&[])
         {
-            match self.people.resolve_handle(h) {
+            match self.resolve_handle(h) {
                 Some(pi) => {
                     statuses.successful_people.push(h.clone());
                     if !person_targets.contains(&pi) {
@@ -451,17 +460,18 @@ impl Db {
         let broad = ranking.broad;
         if !person_targets.is_empty() {
             all.retain(|(_, pi)| !person_targets.contains(pi));
+            let mut scorer = lookalike::PersonTargets::new(self, &person_targets);
             all = all
                 .into_iter()
                 .filter_map(|(_, pi)| {
-                    let s = lookalike::person_score(self, pi, &person_targets);
+                    let s = scorer.score(self, pi);
                     let band = lookalike::relevance_of(s, broad)?;
                     if let Some((best, worst)) = ranking.bands
                         && !(best..=worst).contains(&band_rank(&band))
                     {
                         return None;
                     }
-                    let rank = self.cols[self.people.rows[pi as usize].company as usize]
+                    let rank = self.cols[self.person_rows[pi as usize].company as usize]
                         .default_rank as u64;
                     Some((((10_000 - (s * 10_000.0).round() as u64) << 32) | rank, pi))
                 })
@@ -558,7 +568,7 @@ impl Db {
                     person: records::person_preview(self, pi),
                     company: Some(records::preview_company(
                         self,
-                        self.people.rows[pi as usize].company,
+                        self.person_rows[pi as usize].company,
                     )),
                 })
                 .collect(),
@@ -567,8 +577,7 @@ impl Db {
 }
 
 fn include_statuses(db: &Db, domains: Option<&[String]>) -> Option<BTreeMap<String, DomainStatus>> {
-    let m: BTreeMap<String, DomainStatus> = domains
-        .unwrap_or(&[])
+    let m: BTreeMap<String, DomainStatus> = caps::domains(domains.unwrap_or(&[]))
         .iter()
         .filter(|d| db.company_index(d).is_none())
         .map(|d| (d.clone(), DomainStatus::DataGatheringStarted))

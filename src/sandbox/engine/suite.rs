@@ -477,8 +477,8 @@ fn every_people_filter_member_filters() {
     assert_eq!(present.len(), all.len());
     // Emails: the generated address of a person finds that person.
     let email = {
-        let pi = db.people.resolve_id(&db.cols, &a.id).unwrap();
-        let p = &db.people.rows[pi as usize];
+        let pi = db.resolve_person_id(&a.id).unwrap();
+        let p = &db.person_rows[pi as usize];
         db.people.email(&db.companies[p.company as usize], p)
     };
     let got = people_v2(&db, json!({"emails": [email]}));
@@ -952,7 +952,7 @@ fn embedded_dataset_loads_and_answers() {
     for ci in software {
         let (s, e) = db.cols[ci as usize].people;
         for pi in s..e {
-            let t = &db.people.titles[db.people.rows[pi as usize].title as usize].title;
+            let t = &db.people.titles[db.person_rows[pi as usize].title as usize].title;
             let l = t.to_lowercase();
             for bad in [
                 "excavator",

@@ -98,19 +98,6 @@ pub(crate) fn enrich_company(db: &Db, r: &EnrichCompanyRequest) -> Result<Option
     db.enrich_company(r).map(|c| to_json(&c)).transpose()
 }
 
-/// The company record of a domain whose data gathering is done (the engine invents it);
-/// `None` for a string that is not a domain or a domain of the dataset.
-pub(crate) fn generated_company(db: &Db, domain: &str) -> Result<Option<Value>, Failure> {
-    db.generated_company(domain)
-        .map(|c| to_json(&c))
-        .transpose()
-}
-
-/// `true` when the dataset knows `domain` (or an alias of it).
-pub(crate) fn knows_domain(db: &Db, domain: &str) -> bool {
-    db.company_row(domain).is_some()
-}
-
 /// Enrich person: the matched person record, if any.
 pub(crate) fn enrich_person(db: &Db, r: &EnrichPersonRequest) -> Result<Option<Value>, Failure> {
     db.enrich_person(r).map(|p| to_json(&p)).transpose()

@@ -17,17 +17,18 @@ pub mod accounts;
 pub mod auth;
 pub mod error;
 pub mod limits;
+pub mod shapes;
 pub mod validation;
 pub mod webhooks;
 
 mod engine_calls;
+mod gathering;
 mod reveal;
 mod routes;
 
-use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use tokio_util::sync::CancellationToken;
@@ -120,18 +121,22 @@ impl Default for SandboxConfig {
 
 /// The shared state of the handlers.
 pub(crate) struct AppState {
-    /// The dataset, read-only.
-    pub db: Arc<Db>,
+    /// The database snapshots (the dataset plus the gathered companies) and the gatherings
+    /// under way; [`AppState::db`] is the snapshot a request works on.
+    pub gathering: gathering::Gathering,
     /// Accounts by token.
     pub accounts: Accounts,
     /// The webhook queue.
     pub webhooks: Webhooks,
-    /// Domains whose enrichment answered 201, with the time gathering started.
-    pub gathering: Mutex<HashMap<String, Instant>>,
-    /// Gathering time.
-    pub enrich_delay: Duration,
     /// Body limit in bytes.
     pub body_limit: usize,
+}
+
+impl AppState {
+    /// The current database snapshot (every company whose gathering finished included).
+    pub fn db(&self) -> Arc<Db> {
+        self.gathering.db()
+    }
 }
 
 /// A running sandbox started by [`spawn`]. Dropping it stops the server.
@@ -211,11 +216,9 @@ pub async fn spawn(config: SandboxConfig) -> anyhow::Result<SandboxHandle> {
     let webhooks = Webhooks::new(config.webhooks.clone(), cancel.child_token());
     let webhook_stats = webhooks.stats.clone();
     let state = Arc::new(AppState {
-        db,
+        gathering: gathering::Gathering::new(db, config.enrich_delay),
         accounts: Accounts::new(&config.accounts, config.rate_per_minute, config.daily_limit),
         webhooks,
-        gathering: Mutex::new(HashMap::new()),
-        enrich_delay: config.enrich_delay,
         body_limit: config.body_limit,
     });
     let app = routes::router(state);

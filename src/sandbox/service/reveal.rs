@@ -62,7 +62,7 @@ impl Channel {
 /// What verification found for one person: the `email` / `phone` object (SPEC.md §2.2) and
 /// whether it is chargeable (verified).
 pub(crate) fn verify(state: &AppState, channel: Channel, person_id: &str) -> (Value, bool) {
-    let contact = engine_calls::person_contact(&state.db, person_id);
+    let contact = engine_calls::person_contact(&state.db(), person_id);
     match (channel, contact) {
         (Channel::Email, Some(c))
             if c.email.is_some() && c.email_status != EmailStatus::NotFound =>

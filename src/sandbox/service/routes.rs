@@ -17,6 +17,7 @@ use serde_json::{Value, json};
 use super::AppState;
 use super::accounts::{Account, Milli, Pool, from_milli, to_milli};
 use super::error::{Failure, texts};
+use super::gathering::Started;
 use super::reveal::{self, Channel};
 use super::{auth, engine_calls, validation};
 use crate::api::client::Endpoint;
@@ -237,9 +238,10 @@ macro_rules! autocomplete_handler {
     ($name:ident, $req:ty, $endpoint:ident) => {
         /// POST autocomplete: 0.1 standard credit per call.
         async fn $name(State(st): St, call: Call) -> Answer {
-            let req: $req = validation::parse_body(&call.headers, &call.body)?;
+            let req: $req =
+                validation::parse_request(Endpoint::$endpoint, &call.headers, &call.body)?;
             call.account.require_standard(texts::INSUFFICIENT_CREDITS)?;
-            let db = st.db.clone();
+            let db = st.db();
             let v = blocking(move || engine_calls::$name(&db, &req)).await?;
             let price = standard_price(Endpoint::$endpoint, 1, false);
             call.account
@@ -280,12 +282,13 @@ autocomplete_handler!(
 
 /// POST /v2/search/companies (SPEC.md §4.2): legacy plan only.
 async fn search_companies_v2(State(st): St, call: Call) -> Answer {
-    let req: SearchCompaniesV2Request = validation::parse_body(&call.headers, &call.body)?;
+    let req: SearchCompaniesV2Request =
+        validation::parse_request(Endpoint::SearchCompaniesV2, &call.headers, &call.body)?;
     if !call.account.plan.allows_v2_search() {
         return Err(Failure::bad_request(texts::PLAN_NOT_SUPPORTED));
     }
     call.account.require_standard(texts::INSUFFICIENT_CREDITS)?;
-    let db = st.db.clone();
+    let db = st.db();
     let mut answer = blocking(move || engine_calls::search_companies_v2(&db, &req)).await?;
     let price = standard_price(Endpoint::SearchCompaniesV2, answer.companies.len(), false);
     call.account
@@ -296,9 +299,10 @@ async fn search_companies_v2(State(st): St, call: Call) -> Answer {
 
 /// POST /v3/search/companies (SPEC.md §4.10; openapi `PublicSearchCompaniesBodyV3`).
 async fn search_companies_v3(State(st): St, call: Call) -> Answer {
-    let req: SearchCompaniesV3Request = validation::parse_body(&call.headers, &call.body)?;
+    let req: SearchCompaniesV3Request =
+        validation::parse_request(Endpoint::SearchCompaniesV3, &call.headers, &call.body)?;
     call.account.require_standard(texts::INSUFFICIENT_CREDITS)?;
-    let db = st.db.clone();
+    let db = st.db();
     let mut answer = blocking(move || engine_calls::search_companies_v3(&db, &req)).await?;
     let price = standard_price(Endpoint::SearchCompaniesV3, answer.companies.len(), false);
     call.account
@@ -424,7 +428,8 @@ fn people_of(v: &mut Value) -> &mut [Value] {
 /// POST /v2/search/people (SPEC.md §4.3): legacy plan only; 3 credits per person with
 /// `lookalikeDomains`, 1 without; 402 "Insufficient standard credits".
 async fn search_people_v2(State(st): St, call: Call) -> Answer {
-    let req: SearchPeopleV2Request = validation::parse_body(&call.headers, &call.body)?;
+    let req: SearchPeopleV2Request =
+        validation::parse_request(Endpoint::SearchPeopleV2, &call.headers, &call.body)?;
     if !call.account.plan.allows_v2_search() {
         return Err(Failure::bad_request(texts::PLAN_NOT_SUPPORTED));
     }
@@ -436,7 +441,7 @@ async fn search_people_v2(State(st): St, call: Call) -> Answer {
         .as_ref()
         .and_then(|f| f.lookalike_domains.as_ref())
         .is_some_and(|d| !d.is_empty());
-    let db = st.db.clone();
+    let db = st.db();
     let v = blocking(move || engine_calls::search_people_v2(&db, &req)).await?;
     let price = (
         Endpoint::SearchPeopleV2,
@@ -448,10 +453,11 @@ async fn search_people_v2(State(st): St, call: Call) -> Answer {
 
 /// POST /v3/search/people (SPEC.md §4.10): 0.2 credit per person; reveal options as NOTES.md.
 async fn search_people_v3(State(st): St, call: Call) -> Answer {
-    let req: SearchPeopleV3Request = validation::parse_body(&call.headers, &call.body)?;
+    let req: SearchPeopleV3Request =
+        validation::parse_request(Endpoint::SearchPeopleV3, &call.headers, &call.body)?;
     let opts = reveal_opts(req.reveal_emails.as_ref(), req.reveal_phones.as_ref())?;
     call.account.require_standard(texts::INSUFFICIENT_CREDITS)?;
-    let db = st.db.clone();
+    let db = st.db();
     let v = blocking(move || engine_calls::search_people_v3(&db, &req)).await?;
     let price = (Endpoint::SearchPeopleV3, false, texts::INSUFFICIENT_CREDITS);
     answer_people_search(&st, &call.account, price, &opts, v)
@@ -478,12 +484,13 @@ fn answer_people_search(
 /// POST /v3/search/people/preview (SPEC.md §4.10): enterprise and legacy plans only (403
 /// otherwise); 0.2 credit per person.
 async fn search_people_preview(State(st): St, call: Call) -> Answer {
-    let req: SearchPeoplePreviewRequest = validation::parse_body(&call.headers, &call.body)?;
+    let req: SearchPeoplePreviewRequest =
+        validation::parse_request(Endpoint::SearchPeoplePreview, &call.headers, &call.body)?;
     if !call.account.plan.allows_preview() {
         return Err(Failure::forbidden(texts::FEATURE_NOT_ALLOWED));
     }
     call.account.require_standard(texts::INSUFFICIENT_CREDITS)?;
-    let db = st.db.clone();
+    let db = st.db();
     let v = blocking(move || engine_calls::search_people_preview(&db, &req)).await?;
     let price = standard_price(
         Endpoint::SearchPeoplePreview,
@@ -523,45 +530,7 @@ fn requested_domain(req: &EnrichCompanyRequest) -> Option<String> {
                 .as_ref()
                 .and_then(|e| e.rsplit_once('@').map(|(_, d)| d.to_string()))
         })?;
-    let d = crate::sandbox::engine::normalize_domain(&raw);
-    looks_like_domain(&d).then_some(d)
-}
-
-/// A plausible registrable domain: labels of `[a-z0-9-]`, at least one dot, a TLD of letters.
-fn looks_like_domain(d: &str) -> bool {
-    let labels: Vec<&str> = d.split('.').collect();
-    labels.len() >= 2
-        && d.len() <= 253
-        && labels.iter().all(|l| {
-            !l.is_empty()
-                && l.len() <= 63
-                && l.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
-                && !l.starts_with('-')
-                && !l.ends_with('-')
-        })
-        && labels
-            .last()
-            .is_some_and(|t| t.len() >= 2 && t.chars().all(|c| c.is_ascii_alphabetic()))
-}
-
-/// Starts (or checks) data gathering for `domain`: `true` once the gathering delay has passed.
-fn gathering_done(st: &AppState, domain: &str) -> bool {
-    let mut g = st.gathering.lock().unwrap_or_else(|e| e.into_inner());
-    match g.get(domain) {
-        Some(t) => t.elapsed() >= st.enrich_delay,
-        None => {
-            g.insert(domain.to_string(), std::time::Instant::now());
-            st.enrich_delay.is_zero()
-        }
-    }
-}
-
-/// `true` when data gathering for `domain` was started (by enrich company) and its delay has
-/// passed; starts nothing.
-fn gathering_finished(st: &AppState, domain: &str) -> bool {
-    let g = st.gathering.lock().unwrap_or_else(|e| e.into_inner());
-    g.get(domain)
-        .is_some_and(|t| t.elapsed() >= st.enrich_delay)
+    Some(crate::sandbox::engine::normalize_domain(&raw))
 }
 
 /// POST /v2/enrich/company (SPEC.md §4.10, §3): 0.1 credit per company found; an unknown
@@ -571,12 +540,13 @@ async fn enrich_company(State(st): St, call: Call) -> Answer {
     if is_blank_json(&call.body) {
         return Err(Failure::bad_request(texts::EMPTY_BODY));
     }
-    let req: EnrichCompanyRequest = validation::parse_body(&call.headers, &call.body)?;
+    let req: EnrichCompanyRequest =
+        validation::parse_request(Endpoint::EnrichCompany, &call.headers, &call.body)?;
     if req.is_empty() {
         return Err(Failure::bad_request(texts::EMPTY_BODY));
     }
     call.account.require_standard(texts::INSUFFICIENT_CREDITS)?;
-    let db = st.db.clone();
+    let db = st.db();
     let found = {
         let req = req.clone();
         blocking(move || engine_calls::enrich_company(&db, &req)).await?
@@ -587,17 +557,22 @@ async fn enrich_company(State(st): St, call: Call) -> Answer {
             let Some(domain) = requested_domain(&req) else {
                 return Err(Failure::NotFoundEmpty);
             };
-            if engine_calls::knows_domain(&st.db, &domain) || !gathering_done(&st, &domain) {
-                if engine_calls::knows_domain(&st.db, &domain) {
-                    return Err(Failure::NotFoundEmpty);
+            match st.gathering.start(&domain) {
+                Started::NotADomain => return Err(Failure::NotFoundEmpty),
+                Started::UnderWay => {
+                    return Ok((
+                        StatusCode::CREATED,
+                        axum::Json(json!({ "detail": texts::DATA_GATHERING_STARTED })),
+                    )
+                        .into_response());
                 }
-                return Ok((
-                    StatusCode::CREATED,
-                    axum::Json(json!({ "detail": texts::DATA_GATHERING_STARTED })),
-                )
-                    .into_response());
+                Started::There => {
+                    let db = st.db();
+                    blocking(move || engine_calls::enrich_company(&db, &req))
+                        .await?
+                        .ok_or(Failure::NotFoundEmpty)?
+                }
             }
-            engine_calls::generated_company(&st.db, &domain)?.ok_or(Failure::NotFoundEmpty)?
         }
     };
     let price = standard_price(Endpoint::EnrichCompany, 1, false);
@@ -613,13 +588,14 @@ async fn enrich_person(State(st): St, call: Call) -> Answer {
     if is_blank_json(&call.body) {
         return Err(Failure::bad_request(texts::EMPTY_PERSON_BODY));
     }
-    let req: EnrichPersonRequest = validation::parse_body(&call.headers, &call.body)?;
+    let req: EnrichPersonRequest =
+        validation::parse_request(Endpoint::EnrichPerson, &call.headers, &call.body)?;
     if req.person_is_empty() {
         return Err(Failure::bad_request(texts::EMPTY_PERSON_BODY));
     }
     let opts = reveal_opts(req.reveal_emails.as_ref(), req.reveal_phones.as_ref())?;
     call.account.require_standard(texts::INSUFFICIENT_CREDITS)?;
-    let db = st.db.clone();
+    let db = st.db();
     let found = blocking(move || engine_calls::enrich_person(&db, &req)).await?;
     let Some(person) = found else {
         return Err(Failure::detail(
@@ -649,30 +625,13 @@ async fn enrich_person(State(st): St, call: Call) -> Answer {
 /// POST /v2/lookup/companies (SPEC.md §4.5; NOTES.md: one `{domain, company|null}` entry per
 /// requested domain plus the totals).
 async fn lookup_companies(State(st): St, call: Call) -> Answer {
-    let req: LookupCompaniesRequest = validation::parse_body(&call.headers, &call.body)?;
+    let req: LookupCompaniesRequest =
+        validation::parse_request(Endpoint::LookupCompanies, &call.headers, &call.body)?;
     call.account.require_standard(texts::INSUFFICIENT_CREDITS)?;
-    // Up to 1000 records: built, completed and (below) serialized off the async threads, and
-    // straight from the typed answer (no intermediate JSON tree).
-    let state = st.clone();
-    let mut answer = blocking(move || {
-        let mut answer = state.db.lookup_companies(&req);
-        // Companies whose data gathering has finished are found too.
-        for e in answer.companies.iter_mut() {
-            if let LookupCompanyEntry::ByDomain { domain, company } = e
-                && company.is_none()
-            {
-                let domain = crate::sandbox::engine::normalize_domain(domain);
-                if gathering_finished(&state, &domain)
-                    && let Some(c) = state.db.generated_company(&domain)
-                {
-                    *company = Some(Box::new(c));
-                    answer.total_found += 1;
-                }
-            }
-        }
-        Ok(answer)
-    })
-    .await?;
+    // Up to 1000 records: built and (below) serialized off the async threads, and straight
+    // from the typed answer (no intermediate JSON tree). Gathered companies are in `db`.
+    let db = st.db();
+    let mut answer = blocking(move || Ok(db.lookup_companies(&req))).await?;
     let found = answer.total_found.max(0) as usize;
     let price = standard_price(Endpoint::LookupCompanies, found, false);
     call.account
@@ -683,9 +642,10 @@ async fn lookup_companies(State(st): St, call: Call) -> Answer {
 
 /// POST /v2/lookup/people (SPEC.md §4.6): only matched people; no email or phone revealed.
 async fn lookup_people(State(st): St, call: Call) -> Answer {
-    let req: LookupPeopleRequest = validation::parse_body(&call.headers, &call.body)?;
+    let req: LookupPeopleRequest =
+        validation::parse_request(Endpoint::LookupPeople, &call.headers, &call.body)?;
     call.account.require_standard(texts::INSUFFICIENT_CREDITS)?;
-    let db = st.db.clone();
+    let db = st.db();
     let mut v = blocking(move || engine_calls::lookup_people(&db, &req)).await?;
     reveal::mask(people_of(&mut v), Channel::Email);
     reveal::mask(people_of(&mut v), Channel::Phone);
@@ -718,13 +678,15 @@ async fn reveal_ids(
 /// POST /v2/reveal/emails (SPEC.md §4.10, §6): acknowledges at once; the `reveal_emails`
 /// webhook follows; one email credit per verified email.
 async fn reveal_emails(State(st): St, call: Call) -> Answer {
-    let req: RevealEmailsRequest = validation::parse_body(&call.headers, &call.body)?;
+    let req: RevealEmailsRequest =
+        validation::parse_request(Endpoint::RevealEmails, &call.headers, &call.body)?;
     reveal_ids(st, call, Channel::Email, req.person_ids, req.webhook_url).await
 }
 
 /// POST /v2/reveal/phones (SPEC.md §4.7): as reveal emails, phone pool, `reveal_phones`.
 async fn reveal_phones(State(st): St, call: Call) -> Answer {
-    let req: RevealPhonesRequest = validation::parse_body(&call.headers, &call.body)?;
+    let req: RevealPhonesRequest =
+        validation::parse_request(Endpoint::RevealPhones, &call.headers, &call.body)?;
     reveal_ids(st, call, Channel::Phone, req.person_ids, req.webhook_url).await
 }
 
@@ -733,7 +695,7 @@ async fn reveal_phones(State(st): St, call: Call) -> Answer {
 
 /// GET /v2/data-fields (SPEC.md §4.8): free.
 async fn data_fields(State(st): St, _call: Call) -> Answer {
-    let db = st.db.clone();
+    let db = st.db();
     ok(blocking(move || engine_calls::data_fields(&db)).await?)
 }
 
@@ -741,16 +703,14 @@ async fn data_fields(State(st): St, _call: Call) -> Answer {
 /// `successfulDomains`, plausible unknown ones start gathering (`triggeredDomains`), others are
 /// `ignoredDomains`.
 async fn warmup_companies(State(st): St, call: Call) -> Answer {
-    let req: WarmupCompaniesRequest = validation::parse_body(&call.headers, &call.body)?;
+    let req: WarmupCompaniesRequest =
+        validation::parse_request(Endpoint::WarmupCompanies, &call.headers, &call.body)?;
     let (mut ok_d, mut trig, mut ign) = (Vec::new(), Vec::new(), Vec::new());
     for raw in &req.domains {
-        let d = crate::sandbox::engine::normalize_domain(raw);
-        if !looks_like_domain(&d) {
-            ign.push(raw.clone());
-        } else if engine_calls::knows_domain(&st.db, &d) || gathering_done(&st, &d) {
-            ok_d.push(raw.clone());
-        } else {
-            trig.push(raw.clone());
+        match st.gathering.start(raw) {
+            Started::NotADomain => ign.push(raw.clone()),
+            Started::There => ok_d.push(raw.clone()),
+            Started::UnderWay => trig.push(raw.clone()),
         }
     }
     ok(json!({ "successfulDomains": ok_d, "triggeredDomains": trig, "ignoredDomains": ign }))

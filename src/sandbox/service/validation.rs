@@ -14,6 +14,8 @@ use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
 use super::error::Failure;
+use super::shapes;
+use crate::api::client::Endpoint;
 use crate::api::types::common::{LocSegment, Validate, ValidationError};
 
 fn entry(
@@ -166,12 +168,32 @@ fn remove_member(root: &mut Value, loc: &[LocSegment]) -> bool {
     }
 }
 
-/// Parses, deserializes and validates a request body (all the steps of this module).
+/// Parses, deserializes and validates a request body (all the steps of this module), with no
+/// schema check ([`parse_request`] has it).
 pub fn parse_body<T: DeserializeOwned + Validate>(
     headers: &HeaderMap,
     body: &[u8],
 ) -> Result<T, Failure> {
-    let value = parse_value(headers, body)?;
+    parse_with(None, headers, body)
+}
+
+/// Parses the body of a request to `endpoint`, checks its shapes against the endpoint's
+/// openapi.json schema ([`shapes::check`]: objects, integers, `null`), deserializes and
+/// validates it. Errors: the 422 of the first step that finds a problem.
+pub fn parse_request<T: DeserializeOwned + Validate>(
+    endpoint: Endpoint,
+    headers: &HeaderMap,
+    body: &[u8],
+) -> Result<T, Failure> {
+    parse_with(shapes::request_schema(endpoint.path()), headers, body)
+}
+
+fn parse_with<T: DeserializeOwned + Validate>(
+    schema: Option<&Value>,
+    headers: &HeaderMap,
+    body: &[u8],
+) -> Result<T, Failure> {
+    let mut value = parse_value(headers, body)?;
     if !value.is_object() {
         // serde would read a struct from an array; pydantic wants an object.
         return Err(Failure::invalid(entry(
@@ -181,6 +203,12 @@ pub fn parse_body<T: DeserializeOwned + Validate>(
             Some(value),
             None,
         )));
+    }
+    if let Some(schema) = schema {
+        let problems = shapes::check(schema, &mut value);
+        if !problems.is_empty() {
+            return Err(Failure::Validation(problems));
+        }
     }
     let max_errors = if body.len() <= ALL_ERRORS_BODY_LIMIT {
         MAX_ERRORS

@@ -1,0 +1,92 @@
+//! Data gathering of companies the dataset does not have (SPEC.md §3; §7: enrich company
+//! answers 201 "Data gathering process has started. Please try again later."; warmup lists
+//! them in `triggeredDomains`), and the database snapshot every request works on.
+//!
+//! A gathering started for a plausible domain finishes after the configured delay; the first
+//! request after that adds the company to a new snapshot of the database
+//! ([`Db::with_gathered`]), so from then on enrich, lookup, every search and the lookalike
+//! ranking find it and its people. A request works on the snapshot it took at its start.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, RwLock};
+use std::time::{Duration, Instant};
+
+use crate::sandbox::dataset::load::Db;
+use crate::sandbox::engine::gathered::looks_like_domain;
+use crate::sandbox::engine::normalize_domain;
+
+/// The current database snapshot and the gatherings under way.
+pub(crate) struct Gathering {
+    db: RwLock<Arc<Db>>,
+    /// Normalized domain → when its gathering started (removed once added to the database).
+    pending: Mutex<HashMap<String, Instant>>,
+    delay: Duration,
+}
+
+/// What [`Gathering::start`] found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Started {
+    /// The database has the domain (now, or already).
+    There,
+    /// Gathering is under way (just started or earlier).
+    UnderWay,
+    /// Not a plausible domain: nothing is gathered.
+    NotADomain,
+}
+
+impl Gathering {
+    /// Gathering over `db`; a gathering takes `delay`.
+    pub fn new(db: Arc<Db>, delay: Duration) -> Gathering {
+        Gathering {
+            db: RwLock::new(db),
+            pending: Mutex::new(HashMap::new()),
+            delay,
+        }
+    }
+
+    /// The current snapshot, with every company whose gathering has finished added.
+    pub fn db(&self) -> Arc<Db> {
+        let due: Vec<String> = {
+            let pending = self.pending.lock().unwrap_or_else(|e| e.into_inner());
+            pending
+                .iter()
+                .filter(|(_, t)| t.elapsed() >= self.delay)
+                .map(|(d, _)| d.clone())
+                .collect()
+        };
+        if due.is_empty() {
+            return self.db.read().unwrap_or_else(|e| e.into_inner()).clone();
+        }
+        let mut db = self.db.write().unwrap_or_else(|e| e.into_inner());
+        // Another request may have added some meanwhile: `with_gathered` skips known domains.
+        if let Some(next) = db.with_gathered(&due) {
+            *db = Arc::new(next);
+        }
+        let mut pending = self.pending.lock().unwrap_or_else(|e| e.into_inner());
+        for d in &due {
+            pending.remove(d);
+        }
+        db.clone()
+    }
+
+    /// Starts gathering `domain` (normalized first) unless the database has it or it is under
+    /// way; with no delay it is there at once.
+    pub fn start(&self, domain: &str) -> Started {
+        let d = normalize_domain(domain);
+        if !looks_like_domain(&d) {
+            return Started::NotADomain;
+        }
+        if self.db().company_index(&d).is_some() {
+            return Started::There;
+        }
+        self.pending
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .entry(d.clone())
+            .or_insert_with(Instant::now);
+        if self.delay.is_zero() && self.db().company_index(&d).is_some() {
+            return Started::There;
+        }
+        Started::UnderWay
+    }
+}

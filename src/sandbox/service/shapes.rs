@@ -1,0 +1,446 @@
+//! The shapes of request bodies as openapi.json declares them (NOTES.md: the sandbox follows
+//! SPEC.md first, then openapi.json), checked on the raw JSON before the typed decoding of
+//! [`super::validation`], the way the service's pydantic-v2 models read a body. serde's derived
+//! structs are more lenient than pydantic in three ways, and this pass closes them for every
+//! request type at once, driven by the schema rather than by each Rust type:
+//!
+//! - **Objects must be JSON objects.** serde reads a struct from an array (`[["stripe.com"]]`
+//!   as `companiesFilters`); here any value whose schema is an object (a `$ref` to a model,
+//!   `type: object`) and that is not a JSON object is refused with pydantic's
+//!   `model_attributes_type`, "Input should be a valid dictionary or object to extract fields
+//!   from", followed by what the member must be (`` `industries` must be an object
+//!   {industries, mode}``, SPEC.md §9: the v3 industries filter was an array once).
+//! - **Integers as pydantic reads them.** A number with no fractional part is an integer
+//!   (`10.0`, `1e2`; rewritten as integers before decoding); `10.5` is `int_from_float`
+//!   ("Input should be a valid integer, got a number with a fractional part"); a whole number
+//!   outside the 64-bit range (`1e20`) is `int_parsing_size` ("Unable to parse input string as
+//!   an integer, exceeded maximum size").
+//! - **`null` only where the schema allows it** (`nullable: true`, or an `anyOf` branch
+//!   `{"type": "null"}`); elsewhere it gets the error pydantic gives for `None` in that type:
+//!   `string_type`, `int_type`, `float_type`, `bool_type`, `list_type`, `enum`,
+//!   `model_attributes_type`.
+//!
+//! Members the schema does not describe (the sandbox accepts a few more, e.g. the reveal
+//! options of the v3 people search, NOTES.md) are left to the typed decoding, as are strings
+//! and booleans of the wrong type, unknown members and bounds ([`Validate`]).
+//!
+//! The schemas are openapi.json's, embedded from `tests/data/openapi.json` (the copy of
+//! `../shared/api/openapi.json` the wire tests check the types against) and parsed once.
+//!
+//! [`Validate`]: crate::api::types::common::Validate
+
+use std::sync::OnceLock;
+
+use serde_json::{Map, Value, json};
+
+use crate::api::types::common::{LocSegment, ValidationError};
+use crate::api::types::filters_v2::wire_checks;
+
+/// openapi.json, as embedded.
+static OPENAPI: &str = include_str!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/data/openapi.json"
+));
+
+/// pydantic's text for a value that should be a model.
+pub const DICT_TEXT: &str = "Input should be a valid dictionary or object to extract fields from";
+
+/// Most problems one walk reports.
+const MAX_PROBLEMS: usize = 20;
+
+/// Deepest schema nesting followed (the request schemas nest about six deep).
+const MAX_DEPTH: usize = 32;
+
+/// Most member names a `model_attributes_type` message lists.
+const MAX_NAMED_MEMBERS: usize = 6;
+
+/// The parsed openapi.json (`Value::Null` if it did not parse: then nothing is checked here).
+fn doc() -> &'static Value {
+    static DOC: OnceLock<Value> = OnceLock::new();
+    DOC.get_or_init(|| {
+        serde_json::from_str(OPENAPI).unwrap_or_else(|e| {
+            tracing::error!(error = %e, "the embedded openapi.json does not parse");
+            Value::Null
+        })
+    })
+}
+
+/// The request body schema of `POST path` (openapi `requestBody.content.application/json`),
+/// if the path has one.
+pub fn request_schema(path: &str) -> Option<&'static Value> {
+    doc()
+        .get("paths")?
+        .get(path)?
+        .get("post")?
+        .get("requestBody")?
+        .get("content")?
+        .get("application/json")?
+        .get("schema")
+}
+
+/// Checks `body` against `schema` (see the module docs) and rewrites whole numbers given for
+/// integers as integers. Returns the problems found (members in name order), at most 20; an empty
+/// list means the typed decoding can go ahead.
+pub fn check(schema: &Value, body: &mut Value) -> Vec<ValidationError> {
+    let mut w = Walker {
+        doc: doc(),
+        out: Vec::new(),
+    };
+    let mut loc = vec![LocSegment::Key("body".into())];
+    w.walk(schema, body, &mut loc, 0);
+    w.out
+}
+
+/// What a schema describes, as far as this pass is concerned.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Object,
+    Array,
+    Integer,
+    Number,
+    String,
+    Enum,
+    Boolean,
+    Other,
+}
+
+fn kind(s: &Value) -> Kind {
+    match s.get("type").and_then(Value::as_str) {
+        Some("object") => Kind::Object,
+        Some("array") => Kind::Array,
+        Some("integer") => Kind::Integer,
+        Some("number") => Kind::Number,
+        Some("string") if s.get("enum").is_some() => Kind::Enum,
+        Some("string") => Kind::String,
+        Some("boolean") => Kind::Boolean,
+        None if s.get("properties").is_some() => Kind::Object,
+        _ => Kind::Other,
+    }
+}
+
+/// `true` for a schema that admits `null` by itself (`{"type": "null"}`, `nullable: true`).
+fn admits_null(s: &Value) -> bool {
+    s.get("nullable") == Some(&Value::Bool(true))
+        || s.get("type").and_then(Value::as_str) == Some("null")
+        || s.get("anyOf")
+            .and_then(Value::as_array)
+            .is_some_and(|b| b.iter().any(admits_null))
+}
+
+struct Walker<'a> {
+    doc: &'a Value,
+    out: Vec<ValidationError>,
+}
+
+impl<'a> Walker<'a> {
+    /// Follows `$ref`s and one-member `allOf`s: the schema reached, and whether any level on
+    /// the way admits `null`.
+    fn resolve(&self, mut s: &'a Value) -> (&'a Value, bool) {
+        let mut nullable = false;
+        for _ in 0..MAX_DEPTH {
+            nullable |= admits_null(s);
+            if let Some(r) = s.get("$ref").and_then(Value::as_str) {
+                match r
+                    .strip_prefix("#/")
+                    .and_then(|p| p.split('/').try_fold(self.doc, |v, k| v.get(k)))
+                {
+                    Some(t) => {
+                        s = t;
+                        continue;
+                    }
+                    None => break,
+                }
+            }
+            match s.get("allOf").and_then(Value::as_array).map(Vec::as_slice) {
+                Some([one]) => s = one,
+                _ => break,
+            }
+        }
+        (s, nullable)
+    }
+
+    fn push(
+        &mut self,
+        loc: &[LocSegment],
+        kind: &str,
+        msg: String,
+        input: Value,
+        ctx: Option<Value>,
+    ) {
+        if self.out.len() < MAX_PROBLEMS {
+            self.out.push(ValidationError {
+                loc: loc.to_vec(),
+                msg,
+                kind: kind.to_string(),
+                input: Some(input),
+                ctx,
+            });
+        }
+    }
+
+    fn walk(&mut self, schema: &'a Value, v: &mut Value, loc: &mut Vec<LocSegment>, depth: usize) {
+        if depth > MAX_DEPTH || self.out.len() >= MAX_PROBLEMS {
+            return;
+        }
+        let (s, nullable) = self.resolve(schema);
+        if v.is_null() {
+            if !nullable {
+                self.refuse_null(s, loc);
+            }
+            return;
+        }
+        if let Some(branches) = s.get("anyOf").and_then(Value::as_array) {
+            // The first branch that takes the value as it is (with its integers rewritten);
+            // when none does, the typed decoding says what is wrong.
+            let not_null = |b: &&Value| b.get("type").and_then(Value::as_str) != Some("null");
+            for b in branches.iter().filter(not_null) {
+                let mut trial = Walker {
+                    doc: self.doc,
+                    out: Vec::new(),
+                };
+                let mut copy = v.clone();
+                trial.walk(b, &mut copy, loc, depth + 1);
+                if trial.out.is_empty() {
+                    *v = copy;
+                    return;
+                }
+            }
+            return;
+        }
+        match kind(s) {
+            Kind::Object => {
+                let Value::Object(members) = v else {
+                    let input = v.clone();
+                    self.push(
+                        loc,
+                        "model_attributes_type",
+                        model_text(s, loc),
+                        input,
+                        None,
+                    );
+                    return;
+                };
+                let props = s.get("properties").and_then(Value::as_object);
+                let extra = s.get("additionalProperties").filter(|a| a.is_object());
+                for (k, child) in members.iter_mut() {
+                    let Some(sub) = props.and_then(|p| p.get(k)).or(extra) else {
+                        continue;
+                    };
+                    loc.push(LocSegment::Key(k.clone()));
+                    self.walk(sub, child, loc, depth + 1);
+                    loc.pop();
+                }
+            }
+            Kind::Array => {
+                if let (Value::Array(items), Some(sub)) = (v, s.get("items")) {
+                    for (i, x) in items.iter_mut().enumerate() {
+                        loc.push(LocSegment::Index(i as u64));
+                        self.walk(sub, x, loc, depth + 1);
+                        loc.pop();
+                        if self.out.len() >= MAX_PROBLEMS {
+                            break;
+                        }
+                    }
+                }
+            }
+            Kind::Integer => self.integer(v, loc),
+            _ => {}
+        }
+    }
+
+    /// A whole number given for an integer becomes an integer; a fractional or out-of-range
+    /// one is a problem. Other types are left to the typed decoding.
+    fn integer(&mut self, v: &mut Value, loc: &[LocSegment]) {
+        let Value::Number(n) = &*v else {
+            return;
+        };
+        if n.is_i64() {
+            return;
+        }
+        let f = match n.as_u64() {
+            Some(_) => f64::INFINITY, // above i64::MAX
+            None => n.as_f64().unwrap_or(f64::NAN),
+        };
+        let input = v.clone();
+        if f.is_finite() && f.fract() != 0.0 {
+            self.push(
+                loc,
+                "int_from_float",
+                "Input should be a valid integer, got a number with a fractional part".into(),
+                input,
+                None,
+            );
+        } else if f > i64::MIN as f64 && f < i64::MAX as f64 {
+            *v = Value::from(f as i64);
+        } else {
+            self.push(
+                loc,
+                "int_parsing_size",
+                "Unable to parse input string as an integer, exceeded maximum size".into(),
+                input,
+                None,
+            );
+        }
+    }
+
+    /// The problem of a `null` where `s` does not admit it: what pydantic says for `None`.
+    fn refuse_null(&mut self, s: &Value, loc: &[LocSegment]) {
+        let (kind, msg, ctx) = match kind(s) {
+            Kind::Object => ("model_attributes_type", model_text(s, loc), None),
+            Kind::Array => ("list_type", "Input should be a valid list".into(), None),
+            Kind::Integer => ("int_type", "Input should be a valid integer".into(), None),
+            Kind::Number => ("float_type", "Input should be a valid number".into(), None),
+            Kind::Boolean => ("bool_type", "Input should be a valid boolean".into(), None),
+            Kind::String => ("string_type", "Input should be a valid string".into(), None),
+            Kind::Enum => {
+                let values: Vec<&str> = s
+                    .get("enum")
+                    .and_then(Value::as_array)
+                    .map(|a| a.iter().filter_map(Value::as_str).collect())
+                    .unwrap_or_default();
+                let expected = wire_checks::expected(&values);
+                (
+                    "enum",
+                    format!("Input should be {expected}"),
+                    Some(json!({ "expected": expected })),
+                )
+            }
+            Kind::Other => return,
+        };
+        self.push(loc, kind, msg, Value::Null, ctx);
+    }
+}
+
+/// pydantic's `model_attributes_type` text followed by what the member at `loc` must be:
+/// `` …: `industries` must be an object {industries, mode}`` (required members first, at
+/// most six named).
+fn model_text(s: &Value, loc: &[LocSegment]) -> String {
+    let empty = Map::new();
+    let props = s
+        .get("properties")
+        .and_then(Value::as_object)
+        .unwrap_or(&empty);
+    let required: Vec<&str> = s
+        .get("required")
+        .and_then(Value::as_array)
+        .map(|r| r.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    let mut names: Vec<&str> = required.clone();
+    names.extend(
+        props
+            .keys()
+            .map(String::as_str)
+            .filter(|k| !required.contains(k)),
+    );
+    let more = names.len() > MAX_NAMED_MEMBERS;
+    names.truncate(MAX_NAMED_MEMBERS);
+    let mut members = names.join(", ");
+    if more {
+        members.push_str(", …");
+    }
+    let what = match loc.iter().rev().find_map(|s| match s {
+        LocSegment::Key(k) if loc.len() > 1 => Some(k.as_str()),
+        _ => None,
+    }) {
+        Some(k) if !matches!(loc.last(), Some(LocSegment::Index(_))) => format!("`{k}`"),
+        Some(k) => format!("each item of `{k}`"),
+        None => "the body".to_string(),
+    };
+    format!("{DICT_TEXT}: {what} must be an object {{{members}}}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(path: &str, body: &str) -> (Vec<(String, String)>, Value) {
+        let mut v: Value = serde_json::from_str(body).unwrap();
+        let errs = check(request_schema(path).expect("a schema"), &mut v);
+        (errs.iter().map(|e| (e.kind.clone(), e.path())).collect(), v)
+    }
+
+    #[test]
+    fn objects_integers_and_nulls() {
+        let (e, _) = run(
+            "/v3/search/companies",
+            r#"{"companiesFilters": [["x.com"]]}"#,
+        );
+        assert_eq!(
+            e,
+            vec![(
+                "model_attributes_type".into(),
+                "body.companiesFilters".into()
+            )]
+        );
+        let (e, v) = run(
+            "/v2/search/companies",
+            r#"{"size": 1e1, "companiesFilters": {"yearFounded": {"from": 1990.0}}}"#,
+        );
+        assert!(e.is_empty(), "{e:?}");
+        assert!(v["size"].is_i64() && v["companiesFilters"]["yearFounded"]["from"].is_i64());
+        let (e, _) = run("/v2/search/companies", r#"{"size": 2.5, "from": 1e300}"#);
+        assert_eq!(
+            e,
+            vec![
+                ("int_parsing_size".into(), "body.from".into()),
+                ("int_from_float".into(), "body.size".into())
+            ]
+        );
+        let (e, _) = run(
+            "/v2/search/companies",
+            r#"{"searchAfter": null, "companiesFilters": null, "size": null}"#,
+        );
+        assert_eq!(e, vec![("int_type".into(), "body.size".into())]);
+        let (e, _) = run("/v2/enrich/person", r#"{"person": null}"#);
+        assert_eq!(
+            e,
+            vec![("model_attributes_type".into(), "body.person".into())]
+        );
+    }
+
+    #[test]
+    fn messages_say_what_is_expected() {
+        let mut v: Value =
+            serde_json::from_str(r#"{"companiesFilters": {"industries": ["Biotechnology"]}}"#)
+                .unwrap();
+        let e = check(request_schema("/v3/search/companies").unwrap(), &mut v);
+        assert_eq!(e.len(), 1);
+        assert_eq!(
+            e[0].msg,
+            format!("{DICT_TEXT}: `industries` must be an object {{industries, mode}}")
+        );
+        let mut v: Value = serde_json::from_str(r#"{"person": null}"#).unwrap();
+        let e = check(request_schema("/v2/enrich/person").unwrap(), &mut v);
+        assert!(
+            e[0].msg.contains("`person` must be an object {"),
+            "{}",
+            e[0].msg
+        );
+        let mut v: Value =
+            serde_json::from_str(r#"{"companiesFilters": {"cities": [["Berlin"]]}}"#).unwrap();
+        let e = check(request_schema("/v2/search/companies").unwrap(), &mut v);
+        assert!(
+            e[0].msg.ends_with(
+                "each item of `cities` must be an object {city, country, postalCode, region}"
+            ),
+            "{}",
+            e[0].msg
+        );
+    }
+
+    #[test]
+    fn every_endpoint_of_the_spec_has_its_schema() {
+        for p in [
+            "/v2/autocomplete/companies",
+            "/v2/search/companies",
+            "/v3/search/people/preview",
+            "/v2/enrich/person",
+            "/v2/lookup/people",
+            "/v2/reveal/phones",
+            "/v2/warmup/companies",
+        ] {
+            assert!(request_schema(p).is_some(), "{p}");
+        }
+        assert!(request_schema("/v2/data-fields").is_none());
+    }
+}
