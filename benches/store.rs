@@ -1,0 +1,168 @@
+//! Speed of the local store (`prospect::store`), against the targets of its issue:
+//! 1. storing a 1,000-company lookup answer (`record_purchase`: the full answer JSON and the
+//!    1,000 companies, real records of the embedded sandbox): ≤ 50 ms;
+//! 2. finding 1,000 stored domains (`companies_by_domains`) in a store of 100,000 companies:
+//!    ≤ 5 ms (synthetic records; also shown for the 1,000 real records);
+//! 3. opening (`Store::open`) a store file of 100,000 companies and 1,000,000 people: ≤ 50 ms.
+//!
+//! The files are built once, in a temporary folder, before anything is timed.
+//! Run: `cargo bench --bench store -- --quick`.
+
+use std::hint::black_box;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use chrono::Utc;
+use criterion::{Criterion, criterion_group, criterion_main};
+use prospect::api::client::Endpoint;
+use prospect::api::cost::Cost;
+use prospect::api::types::company::Company;
+use prospect::api::types::lookup::LookupCompaniesRequest;
+use prospect::api::types::person::Person;
+use prospect::sandbox::dataset::load::Db;
+use prospect::store::{Entities, NewPurchase, Store};
+use serde_json::{Value, json};
+
+const COMPANIES: usize = 100_000;
+const PEOPLE: usize = 1_000_000;
+/// Rows per transaction while building the big file.
+const CHUNK: usize = 100_000;
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
+}
+
+fn purchase(store: &mut Store, endpoint: Endpoint, response: &Value, entities: &Entities) {
+    store
+        .record_purchase(&NewPurchase {
+            endpoint,
+            request: &json!({}),
+            response,
+            charged: Cost::ZERO,
+            target: "bench",
+            at: Utc::now(),
+            entities,
+        })
+        .expect("record_purchase");
+}
+
+fn synthetic_domain(i: usize) -> String {
+    format!("company-{i:06}.example")
+}
+
+/// A store file of `COMPANIES` synthetic companies and `PEOPLE` synthetic people, plus the
+/// real companies of `real`, each chunk in one transaction.
+fn build_big(path: &Path, real: &Entities) {
+    let t = Instant::now();
+    let mut store = Store::open(path).expect("open");
+    let empty = json!({});
+    for start in (0..COMPANIES).step_by(CHUNK) {
+        let companies = (start..(start + CHUNK).min(COMPANIES))
+            .map(|i| Company {
+                domain: synthetic_domain(i),
+                name: Some(format!("Company {i}")),
+                year_founded: Some(1950 + (i % 70) as i64),
+                ..Default::default()
+            })
+            .collect();
+        purchase(
+            &mut store,
+            Endpoint::LookupCompanies,
+            &empty,
+            &Entities::companies(companies),
+        );
+    }
+    purchase(&mut store, Endpoint::LookupCompanies, &empty, real);
+    let companies_done = t.elapsed();
+    for start in (0..PEOPLE).step_by(CHUNK) {
+        let people = (start..(start + CHUNK).min(PEOPLE))
+            .map(|i| Person {
+                id: format!("{i:024x}"),
+                domain: synthetic_domain(i % COMPANIES),
+                name: Some(format!("Person {i}")),
+                linkedin_url: Some(format!("https://www.linkedin.com/in/person-{i}")),
+                ..Default::default()
+            })
+            .collect();
+        purchase(
+            &mut store,
+            Endpoint::LookupPeople,
+            &empty,
+            &Entities::people(people),
+        );
+    }
+    drop(store);
+    let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
+    eprintln!(
+        "store: built {COMPANIES} companies in {:.0} ms, {PEOPLE} people in {:.0} ms; file {:.0} MB",
+        ms(companies_done),
+        ms(t.elapsed() - companies_done),
+        size as f64 / 1e6
+    );
+}
+
+fn bench(c: &mut Criterion) {
+    // A real lookup answer of 1,000 companies, from the embedded sandbox.
+    let db = Db::load_embedded().expect("embedded dataset");
+    let domains: Vec<String> = (0..1000)
+        .map(|i| {
+            db.company_row_at(i * db.company_count() / 1000)
+                .expect("row")
+                .domain
+                .clone()
+        })
+        .collect();
+    let answer = db.lookup_companies(&LookupCompaniesRequest {
+        domains: domains.clone(),
+        fields: None,
+    });
+    drop(db);
+    let response = serde_json::to_value(&answer).expect("answer JSON");
+    let entities = Entities::from_response(Endpoint::LookupCompanies, &response);
+    eprintln!(
+        "store: lookup answer of {} companies, {:.1} MB of JSON",
+        entities.companies.len(),
+        response.to_string().len() as f64 / 1e6
+    );
+
+    let dir = tempfile::tempdir().expect("temp dir");
+    let big = dir.path().join("big.sqlite");
+    build_big(&big, &entities);
+
+    let mut g = c.benchmark_group("store");
+    g.sample_size(10);
+    g.warm_up_time(Duration::from_secs(1));
+    g.measurement_time(Duration::from_secs(3));
+
+    // 1. One purchase: the answer row and 1,000 company upserts, one transaction.
+    let mut small = Store::open(&dir.path().join("purchases.sqlite")).expect("open");
+    g.bench_function("record_purchase_lookup_1000_companies", |b| {
+        b.iter(|| purchase(&mut small, Endpoint::LookupCompanies, &response, &entities))
+    });
+    drop(small);
+
+    // 2. 1,000 domains out of 100,000 (spread over the whole key range).
+    let store = Store::open(&big).expect("open big");
+    let synthetic: Vec<String> = (0..1000)
+        .map(|i| synthetic_domain(i * COMPANIES / 1000))
+        .collect();
+    assert_eq!(store.companies_by_domains(&synthetic).unwrap().len(), 1000);
+    let real_found = store.companies_by_domains(&domains).unwrap().len();
+    eprintln!("store: {real_found} of the 1,000 real domains found");
+    g.bench_function("companies_by_domains_1000_of_100000", |b| {
+        b.iter(|| black_box(store.companies_by_domains(&synthetic).unwrap()))
+    });
+    g.bench_function("companies_by_domains_1000_real_records", |b| {
+        b.iter(|| black_box(store.companies_by_domains(&domains).unwrap()))
+    });
+    drop(store);
+
+    // 3. Opening the big file (its teardown is not part of it).
+    g.bench_function("open_100000_companies_1000000_people", |b| {
+        b.iter_with_large_drop(|| Store::open(&big).expect("open"))
+    });
+    g.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
