@@ -412,6 +412,16 @@ impl Ctx {
         })
     }
 
+    /// Says on stderr that an answer came from the store, and how old it is.
+    fn note_stored(&self, stored_at: Option<chrono::DateTime<chrono::Utc>>) {
+        if let Some(at) = stored_at {
+            self.note(&format!(
+                "from the store ({}), 0 credits; --refresh buys it again",
+                spend::describe_age(chrono::Utc::now() - at)
+            ));
+        }
+    }
+
     fn progress(&self, len: u64, what: &str) -> indicatif::ProgressBar {
         if self.quiet || !std::io::stderr().is_terminal() {
             return indicatif::ProgressBar::hidden();
@@ -935,6 +945,14 @@ fn strings(items: Vec<String>) -> Vec<Pair> {
         .collect()
 }
 
+/// Writes one record in the chosen format.
+fn write_one<T: Tabular>(out: &OutArgs, rec: &T) -> CliResult {
+    let mut w = Writer::<T>::new(Format::resolve(out.format, &out.out), out.out.as_ref())?;
+    w.write(rec)?;
+    w.finish()?;
+    Ok(())
+}
+
 fn freshness(spend: &SpendArgs) -> Freshness {
     if spend.refresh {
         Freshness::Refresh
@@ -963,26 +981,16 @@ async fn enrich(ctx: &Ctx, cmd: EnrichCmd) -> CliResult {
             };
             ctx.confirm("enrich company", est, &spend)?;
             let paid = s.enrich_company(&req, freshness(&spend)).await?;
-            if let Some(at) = paid.stored_at {
-                ctx.note(&format!(
-                    "from the store ({}), 0 credits; --refresh buys it again",
-                    spend::describe_age(chrono::Utc::now() - at)
-                ));
-            }
+            ctx.note_stored(paid.stored_at);
             match paid.value {
-                Enriched::Found(r) => {
-                    let mut w = Writer::<CompanyOut>::new(
-                        Format::resolve(out.format, &out.out),
-                        out.out.as_ref(),
-                    )?;
-                    w.write(&CompanyOut {
+                Enriched::Found(r) => write_one(
+                    &out,
+                    &CompanyOut {
                         company: r.company,
                         relevance: None,
                         score: None,
-                    })?;
-                    w.finish()?;
-                    Ok(())
-                }
+                    },
+                ),
                 Enriched::Gathering { detail } => Err(CliError {
                     code: ExitCode::NotFound,
                     message: format!("{domain}: {detail} (try again in a few minutes)"),
@@ -1020,25 +1028,15 @@ async fn enrich(ctx: &Ctx, cmd: EnrichCmd) -> CliResult {
             crate::api::client::check(&req)?;
             ctx.confirm("enrich person", crate::api::cost::estimate(&req), &spend)?;
             let paid = s.enrich_person(&req, freshness(&spend)).await?;
-            if let Some(at) = paid.stored_at {
-                ctx.note(&format!(
-                    "from the store ({}), 0 credits; --refresh buys it again",
-                    spend::describe_age(chrono::Utc::now() - at)
-                ));
-            }
+            ctx.note_stored(paid.stored_at);
             match paid.value {
-                Enriched::Found(r) => {
-                    let mut w = Writer::<LookalikePerson>::new(
-                        Format::resolve(out.format, &out.out),
-                        out.out.as_ref(),
-                    )?;
-                    w.write(&LookalikePerson {
+                Enriched::Found(r) => write_one(
+                    &out,
+                    &LookalikePerson {
                         person: r.person,
                         ..LookalikePerson::default()
-                    })?;
-                    w.finish()?;
-                    Ok(())
-                }
+                    },
+                ),
                 Enriched::Gathering { detail } => Err(CliError {
                     code: ExitCode::NotFound,
                     message: format!("{detail} (try again in a few minutes)"),
