@@ -407,20 +407,24 @@ pub(super) fn check_purchase(conn: &Connection, purchase: Option<PurchaseId>) ->
     found.ok_or(StoreError::NoSuchPurchase(p))
 }
 
-const COMPANY_BY_DOMAIN: &str =
+pub(super) const COMPANY_BY_DOMAIN: &str =
     "SELECT record, fetched_at, purchase_id FROM companies WHERE domain = ?1";
-const PERSON_BY_ID: &str = "SELECT record, fetched_at, purchase_id FROM people WHERE id = ?1";
-const PERSON_BY_HANDLE: &str = "SELECT record, fetched_at, purchase_id FROM people
+pub(super) const PERSON_BY_ID: &str =
+    "SELECT record, fetched_at, purchase_id FROM people WHERE id = ?1";
+pub(super) const PERSON_BY_HANDLE: &str = "SELECT record, fetched_at, purchase_id FROM people
      WHERE handle = ?1 ORDER BY fetched_at DESC, id LIMIT 1";
-const CONTACT: &str = "SELECT email, phones, status, revealed_at FROM contacts
+pub(super) const CONTACT: &str = "SELECT email, phones, status, revealed_at FROM contacts
      WHERE person_id = ?1 AND kind = ?2";
-const COMPANIES_IN: &str = "SELECT domain, record, fetched_at, purchase_id FROM companies
+pub(super) const COMPANIES_IN: &str =
+    "SELECT domain, record, fetched_at, purchase_id FROM companies
      WHERE domain IN rarray(?1)";
-const PEOPLE_IN: &str = "SELECT id, record, fetched_at, purchase_id FROM people
+pub(super) const PEOPLE_IN: &str = "SELECT id, record, fetched_at, purchase_id FROM people
      WHERE id IN rarray(?1)";
-const PEOPLE_BY_HANDLE_IN: &str = "SELECT handle, record, fetched_at, purchase_id FROM people
+pub(super) const PEOPLE_BY_HANDLE_IN: &str =
+    "SELECT handle, record, fetched_at, purchase_id FROM people
      WHERE handle IN rarray(?1) ORDER BY fetched_at, id DESC";
-const CONTACTS_IN: &str = "SELECT person_id, email, phones, status, revealed_at FROM contacts
+pub(super) const CONTACTS_IN: &str =
+    "SELECT person_id, email, phones, status, revealed_at FROM contacts
      WHERE kind = ?2 AND person_id IN rarray(?1)";
 
 /// One entity row: record JSON, fetched_at, purchase_id.

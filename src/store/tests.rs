@@ -267,11 +267,18 @@ fn an_empty_file_migrates_to_the_latest_schema() {
         .query_row("PRAGMA journal_mode", [], |r| r.get(0))
         .unwrap();
     assert_eq!(mode, "wal");
-    let fk: i64 = store
-        .conn
-        .query_row("PRAGMA foreign_keys", [], |r| r.get(0))
-        .unwrap();
-    assert_eq!(fk, 1);
+    let pragma = |name: &str| -> i64 {
+        store
+            .conn
+            .query_row(&format!("PRAGMA {name}"), [], |r| r.get(0))
+            .unwrap()
+    };
+    assert_eq!(pragma("foreign_keys"), 1);
+    assert_eq!(pragma("synchronous"), 1, "NORMAL");
+    assert_eq!(pragma("busy_timeout"), 5000);
+    assert_eq!(pragma("page_size"), PAGE_SIZE);
+    assert_eq!(pragma("wal_autocheckpoint"), WAL_CHECKPOINT_PAGES);
+    assert_eq!(pragma("journal_size_limit"), WAL_LIMIT_BYTES);
     let mut tables: Vec<String> = store
         .conn
         .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
@@ -760,4 +767,40 @@ fn a_large_answer_is_stored_whole() {
     let p = &store.purchases(1).unwrap()[0];
     assert_eq!(p.response["companies"][149]["name"], "C149");
     assert_eq!(p.response["totalFound"], 150);
+}
+
+#[test]
+fn getters_use_the_indexes() {
+    use super::entities::*;
+    let store = Store::open_in_memory().unwrap();
+    let keys: rusqlite::vtab::array::Array = std::rc::Rc::new(vec![]);
+    for (sql, table) in [
+        (COMPANY_BY_DOMAIN, "companies"),
+        (PERSON_BY_ID, "people"),
+        (PERSON_BY_HANDLE, "people"),
+        (CONTACT, "contacts"),
+        (COMPANIES_IN, "companies"),
+        (PEOPLE_IN, "people"),
+        (PEOPLE_BY_HANDLE_IN, "people"),
+        (CONTACTS_IN, "contacts"),
+    ] {
+        let mut st = store
+            .conn
+            .prepare(&format!("EXPLAIN QUERY PLAN {sql}"))
+            .unwrap();
+        let n = st.parameter_count();
+        let params: Vec<&dyn rusqlite::ToSql> = if sql.contains("rarray") {
+            [&keys as &dyn rusqlite::ToSql, &"email"][..n].to_vec()
+        } else {
+            [&"k" as &dyn rusqlite::ToSql, &"email"][..n].to_vec()
+        };
+        let plan: Vec<String> = st
+            .query_map(params.as_slice(), |r| r.get::<_, String>(3))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        let plan = plan.join("; ");
+        assert!(!plan.contains(&format!("SCAN {table}")), "{sql}: {plan}");
+        assert!(plan.contains(&format!("SEARCH {table}")), "{sql}: {plan}");
+    }
 }
