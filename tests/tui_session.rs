@@ -4,6 +4,8 @@
 //! `TestBackend`. What was persisted is read back from the store and the balance is checked at
 //! the sandbox.
 
+#[path = "support/fault_proxy.rs"]
+mod fault_proxy;
 #[path = "sandbox_service/support.rs"]
 mod support;
 
@@ -40,6 +42,8 @@ struct Seen {
     status: Option<String>,
     history_entries: Option<usize>,
     data_fields_loaded: bool,
+    popups: usize,
+    help_open: bool,
 }
 
 #[derive(Clone, Default)]
@@ -78,6 +82,8 @@ impl Hooks<TestBackend> for Recorder {
             status: app.status.as_ref().map(|s| s.text.clone()),
             history_entries,
             data_fields_loaded: matches!(app.data_fields_state, Some(Ok(()))),
+            popups: app.popups.len(),
+            help_open: matches!(app.popups.last(), Some(Popup::Help)),
         });
     }
 }
@@ -93,12 +99,18 @@ struct Explorer {
 impl Explorer {
     /// The explorer on `sb` as the account of `token`, with a fresh store.
     fn open(sb: &SandboxHandle, token: &str) -> Explorer {
+        Explorer::open_at(&sb.base_url, token)
+    }
+
+    /// The explorer on the service at `base_url` (a sandbox, or a proxy in front of one).
+    fn open_at(base_url: &str, token: &str) -> Explorer {
         let dir = tempfile::tempdir().unwrap();
         let store = Store::open(&dir.path().join("store.sqlite")).unwrap();
-        let session = Session::new(client(sb, token), store, "sandbox");
+        let client = Client::new(base_url, token).expect("client builds");
+        let session = Session::new(client, store, "sandbox");
         let backend: Arc<dyn Backend> = Arc::new(SessionBackend::new(session.clone()));
         let mut app = App::new(AppOptions {
-            base_url: sb.base_url.clone(),
+            base_url: base_url.to_string(),
             sandbox: true,
             keymap: Keymap::default(),
             confirm_above: 10.0,
@@ -152,6 +164,46 @@ impl Explorer {
             }
             tokio::time::sleep(Duration::from_millis(10)).await;
         }
+    }
+
+    /// How many frames have been drawn so far (for [`Explorer::wait_since`]).
+    fn mark(&self) -> usize {
+        self.seen.0.lock().unwrap().len()
+    }
+
+    /// The newest frame.
+    fn latest(&self) -> Option<Seen> {
+        self.seen.0.lock().unwrap().last().cloned()
+    }
+
+    /// Waits until a frame drawn after `mark` satisfies `pred`; returns it.
+    async fn wait_since(&self, mark: usize, what: &str, pred: impl Fn(&Seen) -> bool) -> Seen {
+        let t0 = Instant::now();
+        loop {
+            if let Some(s) = self.seen.0.lock().unwrap()[mark..].iter().find(|s| pred(s)) {
+                return s.clone();
+            }
+            if t0.elapsed() > WAIT {
+                panic!(
+                    "timed out waiting for {what}; last frame: {:#?}",
+                    self.latest()
+                );
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    }
+
+    /// Closes popups (errors a failure opened, help) with `Esc` until none is open.
+    async fn close_popups(&self) {
+        for _ in 0..6 {
+            if self.latest().is_none_or(|s| s.popups == 0) {
+                return;
+            }
+            let m = self.mark();
+            self.key(KeyCode::Esc, KeyModifiers::NONE);
+            self.wait_since(m, "a frame after Esc", |_| true).await;
+        }
+        panic!("popups stay open: {:#?}", self.latest());
     }
 
     async fn ready(&self) -> Seen {
@@ -350,4 +402,142 @@ async fn reopening_a_stored_search_spends_nothing_and_paging_past_it_continues()
         vec![(Endpoint::SearchCompaniesV3, 3)],
         "the third page continues the same stored search"
     );
+}
+
+/// Issue 10's fault-injection test: the explorer (run loop, real client, real store) against the
+/// sandbox through a proxy that delays requests, refuses them before they arrive (429 with
+/// `Retry-After`, 503, 500), answers 500 after the sandbox has charged, and cuts answers off
+/// mid-body. Over a dozen search actions it checks that nothing panics, keys are answered while
+/// calls are out, no paid call that may have been charged is sent again by itself, everything
+/// delivered is in the store (read back from disk), and the balance fell by exactly the charges:
+/// those stored plus those lost in transit. `PROSPECT_FAULT_SEED` picks another fault draw.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn faults_between_explorer_and_service_lose_nothing_and_never_pay_twice() {
+    use fault_proxy::{Fault, FaultProxy};
+
+    let sb = start(vec![]).await;
+    let direct = client(&sb, RICH);
+    let seed = std::env::var("PROSPECT_FAULT_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(7);
+    let proxy = FaultProxy::start(&sb.base_url, RICH, seed).await;
+    let initial = proxy.balance().await;
+    let ex = Explorer::open_at(&proxy.base_url, RICH);
+    ex.wait("the first frame", |_| true).await;
+    let quiet = Duration::from_millis(1800);
+
+    for _ in 0..12 {
+        proxy.settle(quiet, WAIT).await;
+        ex.close_popups().await;
+        let pages = ex.latest().map_or(0, |s| s.companies_pages);
+        proxy.begin_action();
+        if pages == 0 {
+            ex.ctrl_r();
+        } else {
+            ex.ch('n');
+        }
+        // The explorer answers keys while the call is out (or failing): help opens and closes.
+        let m = ex.mark();
+        ex.ch('?');
+        ex.wait_since(m, "help to open while a call is out", |s| s.help_open)
+            .await;
+        ex.close_popups().await;
+    }
+
+    // Faults off: the balance asked for with `c` is the sandbox's own.
+    proxy.set_faults(false);
+    proxy.settle(quiet, WAIT).await;
+    ex.close_popups().await;
+    let standard_now = standard_at_sandbox(&direct).await;
+    let m = ex.mark();
+    ex.ch('c');
+    ex.wait_since(m, "the gauge to show the sandbox's balance", |s| {
+        s.standard_left
+            .is_some_and(|l| (l - standard_now).abs() < 1e-6)
+    })
+    .await;
+    let (app, _session, dir) = ex.quit().await;
+    drop(app);
+
+    let log = proxy.log();
+    let searches: Vec<_> = log
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| e.endpoint().is_some_and(Endpoint::is_search))
+        .collect();
+    let faulted_paid: Vec<_> = searches
+        .iter()
+        .filter(|(_, e)| e.fault.forwarded() && !e.fault.delivered())
+        .collect();
+    assert!(
+        faulted_paid
+            .iter()
+            .any(|(_, e)| e.fault == Fault::CutMidBody && e.charged > 0.0)
+            && faulted_paid
+                .iter()
+                .any(|(_, e)| e.fault == Fault::ServerErrorAfter && e.charged > 0.0),
+        "the script met a charged answer cut off and one replaced by a 500: {searches:#?}"
+    );
+    // A paid call that may have been charged is never sent again by itself (the user may send
+    // it again, in a later action).
+    for (i, e) in &faulted_paid {
+        let again = log[i + 1..]
+            .iter()
+            .find(|l| l.action == e.action && l.path == e.path && l.body == e.body);
+        assert!(
+            again.is_none(),
+            "a charged search was sent again without the user: {e:#?} then {again:#?}"
+        );
+    }
+    // A 429 is refused before it counts: it is retried, and the retry is answered.
+    assert!(
+        searches.iter().any(|(i, e)| e.fault == Fault::Refuse(429)
+            && log[i + 1..]
+                .iter()
+                .any(|l| l.action == e.action && l.body == e.body && l.fault.delivered())),
+        "a search refused with 429 was retried: {searches:#?}"
+    );
+
+    // Nothing delivered is lost: the store, read back from disk, holds every search answer the
+    // client received whole, and exactly their charges.
+    let store = Store::open(&dir.path().join("store.sqlite")).unwrap();
+    let purchases = store.purchases(10_000).unwrap();
+    let stored: f64 = purchases
+        .iter()
+        .map(|p| p.charged.standard + p.charged.email + p.charged.phone)
+        .sum();
+    let delivered: f64 = log
+        .iter()
+        .filter(|e| e.fault.delivered())
+        .map(|e| e.charged)
+        .sum();
+    let in_transit: f64 = log
+        .iter()
+        .filter(|e| e.fault.forwarded() && !e.fault.delivered())
+        .map(|e| e.charged)
+        .sum();
+    let delivered_pages = searches
+        .iter()
+        .filter(|(_, e)| e.fault.delivered() && e.status == 200)
+        .count();
+    let stored_pages = purchases
+        .iter()
+        .filter(|p| p.endpoint_kind().is_some_and(Endpoint::is_search))
+        .count();
+    assert_eq!(
+        stored_pages, delivered_pages,
+        "every page delivered whole is stored"
+    );
+    assert!(
+        (stored - delivered).abs() < 1e-6,
+        "stored charges {stored} = charges of delivered answers {delivered}"
+    );
+    // The balance fell by exactly the charges: stored ones plus those lost in transit.
+    let spent = initial - proxy.balance().await;
+    assert!(
+        (spent - (stored + in_transit)).abs() < 1e-6,
+        "spent {spent} = stored {stored} + lost in transit {in_transit}"
+    );
+    assert!(stored > 0.0 && in_transit > 0.0, "{stored} {in_transit}");
 }
