@@ -10,6 +10,7 @@
 mod endpoints;
 mod errors;
 mod gathered;
+mod messages;
 mod shapes;
 mod support;
 mod webhooks;
