@@ -13,5 +13,6 @@ mod gathered;
 mod messages;
 mod shapes;
 mod support;
+mod too_large;
 mod webhooks;
 mod work;
