@@ -10,6 +10,7 @@
 mod endpoints;
 mod errors;
 mod gathered;
+mod locations;
 mod messages;
 mod shapes;
 mod support;
