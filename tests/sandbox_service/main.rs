@@ -10,7 +10,10 @@
 mod endpoints;
 mod errors;
 mod gathered;
+mod locations;
+mod messages;
 mod shapes;
 mod support;
+mod too_large;
 mod webhooks;
 mod work;

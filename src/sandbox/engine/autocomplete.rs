@@ -382,7 +382,7 @@ impl Autocompletes {
                     e.0 += 1;
                 }
             }
-            let mut cities: Vec<_> = cities.into_iter().collect();
+            let mut cities = real_cities(cities);
             cities.sort_by(|a, b| b.1.0.cmp(&a.1.0).then(a.0.cmp(&b.0)));
             for ((city, cc), (n, rcode, rname)) in cities {
                 ranks.push(u32::MAX - n as u32);
@@ -418,6 +418,60 @@ impl Autocompletes {
             }
         })
     }
+}
+
+/// A city of the location autocomplete: (city, lowercase country) → (companies there, ISO
+/// 3166-2 region code, region name).
+type CityEntry = ((String, String), (usize, Option<String>, Option<String>));
+
+/// The cities of `cities` that belong to their country. Sources sometimes give a company the
+/// city of one of its offices with the country of its home (a startup in "San Francisco" listed
+/// under India): such a city has no region in that country. A city with a region (from the
+/// source's state, or the build's city table, both checked against ISO 3166-2) is real and
+/// kept (London in GB-ENG and in CA-ON). One without a region is kept only when no country has
+/// that city (same folded name) with a region: if its own country has one, its companies join
+/// that entry (the most used one); if another country has one, the city belongs there and the
+/// entry is dropped. Cities no source places in a region anywhere are kept as they are.
+fn real_cities(
+    cities: HashMap<(String, String), (usize, Option<String>, Option<String>)>,
+) -> Vec<CityEntry> {
+    // folded name → countries where it has a region, with the index of its most used entry
+    let mut all: Vec<CityEntry> = cities.into_iter().collect();
+    all.sort_by(|a, b| a.0.cmp(&b.0));
+    let mut regioned: HashMap<String, Vec<(String, usize)>> = HashMap::new();
+    for (i, ((city, cc), (n, code, _))) in all.iter().enumerate() {
+        if code.is_none() {
+            continue;
+        }
+        let list = regioned.entry(fold(city)).or_default();
+        match list.iter_mut().find(|(c, _)| c == cc) {
+            Some(best) if all[best.1].1.0 < *n => best.1 = i,
+            Some(_) => {}
+            None => list.push((cc.clone(), i)),
+        }
+    }
+    let mut keep = vec![true; all.len()];
+    let mut extra = vec![0usize; all.len()];
+    for (i, ((city, cc), (n, code, _))) in all.iter().enumerate() {
+        if code.is_some() {
+            continue;
+        }
+        let Some(list) = regioned.get(&fold(city)) else {
+            continue;
+        };
+        keep[i] = false;
+        if let Some((_, j)) = list.iter().find(|(c, _)| c == cc) {
+            extra[*j] += n;
+        }
+    }
+    all.into_iter()
+        .zip(keep.into_iter().zip(extra))
+        .filter(|(_, (k, _))| *k)
+        .map(|(mut e, (_, x))| {
+            e.1.0 += x;
+            e
+        })
+        .collect()
 }
 
 /// Suggestions returned by the keyword, job title, location and skill autocompletes when no
@@ -571,6 +625,48 @@ impl Db {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn cities_without_a_region_join_or_leave_for_the_real_one() {
+        let e = |city: &str, cc: &str, n: usize, code: Option<&str>| {
+            (
+                (city.to_string(), cc.to_string()),
+                (
+                    n,
+                    code.map(str::to_string),
+                    code.map(|c| format!("{c} name")),
+                ),
+            )
+        };
+        let cities: HashMap<_, _> = [
+            e("San Francisco", "us", 50, Some("US-CA")),
+            e("San Francisco", "in", 2, None),
+            e("London", "gb", 40, Some("GB-ENG")),
+            e("London", "ca", 3, Some("CA-ON")),
+            e("London", "us", 2, None),
+            e("New York", "us", 30, Some("US-NY")),
+            e("New york", "us", 4, None),
+            e("Bernin", "fr", 1, None),
+        ]
+        .into_iter()
+        .collect();
+        let mut got: Vec<(String, String, usize)> = real_cities(cities)
+            .into_iter()
+            .map(|((c, cc), (n, _, _))| (c, cc, n))
+            .collect();
+        got.sort();
+        let want: Vec<(String, String, usize)> = [
+            ("Bernin", "fr", 1),
+            ("London", "ca", 3),
+            ("London", "gb", 40),
+            ("New York", "us", 34),
+            ("San Francisco", "us", 50),
+        ]
+        .iter()
+        .map(|(a, b, n)| (a.to_string(), b.to_string(), *n))
+        .collect();
+        assert_eq!(got, want);
+    }
 
     #[test]
     fn prefix_word_prefix_and_typos() {

@@ -8,8 +8,9 @@
 //! - [`spawn`]: a sandbox with a given [`SandboxConfig`] on a free port (tests), stopped by
 //!   [`SandboxHandle::shutdown`] or on drop.
 //!
-//! Request path of every endpoint (see `routes`): read the body (a too-large one is drained up
-//! to 4× the limit so the client gets its answer, not a broken pipe) → authenticate (§5) →
+//! Request path of every endpoint (see `routes`): read the body (a too-large one is read and
+//! thrown away up to 4× the limit, at least 64 MiB, so the client gets its answer, not a broken
+//! pipe) → authenticate (§5) →
 //! count against the limits (429) → 413 above the body limit → parse and validate (422) →
 //! plan check (400/403) → engine → charge (402 charges nothing) → answer.
 

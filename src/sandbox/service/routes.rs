@@ -60,9 +60,11 @@ impl FromRequest<Arc<AppState>> for Call {
     }
 }
 
-/// Reads a request body of at most `limit` bytes. A larger one (declared or streamed) is
-/// drained up to [`DRAIN_FACTOR`]` × limit` bytes, so the client can finish writing and read the
-/// 413, and then refused; past that the connection is let go unread.
+/// Reads a request body of at most `limit` bytes. A larger one (declared or streamed) is read
+/// and thrown away (nothing kept) up to [`drain_cap`]`(limit)` bytes, so a client that writes
+/// the whole body before reading (Python's `http.client`) can finish writing and read the 413;
+/// only a body declared or streamed past that bound is answered at once and the connection let
+/// go unread (the client may then see a reset).
 ///
 /// Errors: 413 `Request body too large` above the limit; 400 when the body stream breaks.
 async fn read_body(
@@ -72,7 +74,7 @@ async fn read_body(
 ) -> Result<Bytes, Failure> {
     use futures::StreamExt;
     let too_large = || Failure::detail(StatusCode::PAYLOAD_TOO_LARGE, texts::TOO_LARGE);
-    let drain_cap = limit.saturating_mul(DRAIN_FACTOR);
+    let drain_cap = drain_cap(limit);
     if declared.is_some_and(|n| n > drain_cap as u64) {
         return Err(too_large());
     }
@@ -106,8 +108,11 @@ async fn read_body(
     }
 }
 
-/// How many times the body limit a too-large body is still read (and thrown away) for.
-const DRAIN_FACTOR: usize = 4;
+/// Most bytes of a too-large body read and thrown away before the 413: four times the body
+/// limit, and at least 64 MiB (about 50 ms of reading on the loopback; nothing is kept).
+fn drain_cap(limit: usize) -> usize {
+    limit.saturating_mul(4).max(64 << 20)
+}
 
 /// Last guard: a panic in a handler becomes a 500 JSON answer, never a dropped connection.
 async fn catch_panic(req: Request, next: Next) -> Response {

@@ -391,22 +391,36 @@ fn serde_error_entry(
     )
 }
 
-/// 422 unless `url` is an absolute `http` or `https` URL (webhook targets).
+/// 422 unless `url` is an absolute `http` or `https` URL with a host (webhook targets; README.md
+/// "The sandbox alone": the sandbox checks what NOTES.md documents, not only the schema's
+/// `string`). The entry names the real problem as pydantic's `HttpUrl` does: `url_parsing`
+/// ("Input should be a valid URL, <why>", e.g. "relative URL without a base", "empty host")
+/// for text that is not an absolute URL, `url_scheme` ("URL scheme should be 'http' or
+/// 'https'") for another scheme. `loc` is the member path after `"body"`.
 pub fn check_webhook_url(url: &str, loc: &[&str]) -> Result<(), Failure> {
-    let ok = url::Url::parse(url)
-        .map(|u| matches!(u.scheme(), "http" | "https") && u.host().is_some())
-        .unwrap_or(false);
-    if ok {
-        return Ok(());
-    }
     let mut l = body_loc();
     l.extend(loc.iter().map(|s| LocSegment::Key(s.to_string())));
+    let input = Some(Value::String(url.to_string()));
+    let why = match url::Url::parse(url) {
+        Ok(u) if !matches!(u.scheme(), "http" | "https") => {
+            return Err(Failure::invalid(entry(
+                l,
+                "url_scheme",
+                "URL scheme should be 'http' or 'https'",
+                input,
+                Some(json!({ "expected_schemes": "'http' or 'https'" })),
+            )));
+        }
+        Ok(u) if u.host_str().is_some_and(|h| !h.is_empty()) => return Ok(()),
+        Ok(_) => url::ParseError::EmptyHost.to_string(),
+        Err(e) => e.to_string(),
+    };
     Err(Failure::invalid(entry(
         l,
-        "url_scheme",
-        "URL scheme should be 'http' or 'https'",
-        Some(Value::String(url.to_string())),
-        Some(json!({ "expected_schemes": "'http' or 'https'" })),
+        "url_parsing",
+        format!("Input should be a valid URL, {why}"),
+        input,
+        Some(json!({ "error": why })),
     )))
 }
 
@@ -543,7 +557,12 @@ mod tests {
     #[test]
     fn webhook_urls() {
         assert!(check_webhook_url("http://127.0.0.1:9/x?secret=1", &["webhookUrl"]).is_ok());
-        assert!(check_webhook_url("ftp://x", &["webhookUrl"]).is_err());
-        assert!(check_webhook_url("nope", &["webhookUrl"]).is_err());
+        let kind = |u: &str| match check_webhook_url(u, &["webhookUrl"]) {
+            Err(Failure::Validation(v)) => v[0].kind.clone(),
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(kind("ftp://x"), "url_scheme");
+        assert_eq!(kind("nope"), "url_parsing");
+        assert_eq!(kind("http://"), "url_parsing");
     }
 }
