@@ -7,6 +7,8 @@
 //! message to the one in charge, and turns their effects into [`Command`](super::msg::Command)s.
 pub mod details;
 pub mod editor;
+pub mod export;
+pub mod facets;
 pub mod form;
 pub mod help;
 pub mod history;

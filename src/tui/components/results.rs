@@ -35,7 +35,7 @@ pub struct Page {
 }
 
 /// The search shown in a results tab.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct SearchState {
     /// The request of the first page (without `searchAfter`); `None` before the first search.
     pub request: Option<SearchRequest>,
@@ -128,6 +128,19 @@ impl Results {
             Kind::Companies => &mut self.companies,
             Kind::People => &mut self.people,
         }
+    }
+
+    /// The marked rows of the tab of `kind`, in page order (the export's "marked rows"
+    /// scope). Marking rows (`Space`) is issue 8's other half: until it is joined here this
+    /// returns no rows.
+    pub fn marked(&self, kind: Kind) -> Vec<&ResultRow> {
+        let _ = self.get(kind);
+        Vec::new()
+    }
+
+    /// Every fetched row of the tab of `kind`, page after page.
+    pub fn fetched(&self, kind: Kind) -> impl Iterator<Item = &ResultRow> + Clone {
+        self.get(kind).pages.iter().flat_map(|p| p.rows.iter())
     }
 
     /// Handles an action while the results of `kind` have the focus.
