@@ -626,3 +626,191 @@ fn details_end_goes_to_the_end_and_j_stops_there() {
     let s = screen(&render_at(&app, 120, 34));
     assert!(s.contains("Department sizes"), "{s}");
 }
+
+#[test]
+fn backspace_returns_to_the_search_before_p_and_its_pages() {
+    let mut app = with_companies();
+    let cmds = app.update(ch('n'));
+    answer(
+        &mut app,
+        &cmds,
+        Slot::Search(Kind::Companies),
+        Outcome::Page(page(Kind::Companies, 25, 25, 39_726, Some("c2"))),
+    );
+    app.focus = Pane::Results;
+    app.update(key(KeyCode::Down));
+    let before = app.request_body();
+    // L replaces the companies search (lookalikes of acme26.com).
+    let cmds = app.update(ch('L'));
+    assert!(
+        app.request_body().to_string().contains("lookalikeDomains"),
+        "{}",
+        app.request_body()
+    );
+    answer(
+        &mut app,
+        &cmds,
+        Slot::Search(Kind::Companies),
+        Outcome::Page(page(Kind::Companies, 5, 100, 5, None)),
+    );
+    assert_eq!(app.results.companies.pages.len(), 1);
+    assert!(
+        !app.update(key(KeyCode::Backspace))
+            .iter()
+            .any(|c| matches!(c, Command::Call { .. })),
+        "no call"
+    );
+    assert_eq!(app.request_body(), before);
+    assert_eq!(app.results.companies.pages.len(), 2, "its pages are back");
+    assert_eq!(app.results.companies.page, 1);
+    assert_eq!(app.results.companies.sel, 1);
+    assert!(
+        app.status
+            .as_ref()
+            .unwrap()
+            .text
+            .starts_with("Back to the previous search (2 pages kept)")
+    );
+    app.update(key(KeyCode::Backspace));
+    assert!(
+        app.status
+            .as_ref()
+            .unwrap()
+            .text
+            .contains("No earlier search")
+    );
+}
+
+#[test]
+fn clear_all_and_deleting_a_filter_set_can_be_undone() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut o = opts();
+    o.filters_dir = dir.path().join("filters");
+    let mut app = App::new(o);
+    let body = json!({"size": 10, "companiesFilters": {"yearFounded": {"from": 1990}}});
+    app.form.body = body.clone();
+    app.update(ch('X'));
+    assert_eq!(app.form.body, json!({"size": 10}));
+    assert!(
+        app.status.as_ref().unwrap().text.contains("u undoes"),
+        "{:?}",
+        app.status
+    );
+    app.update(ch('u'));
+    assert_eq!(app.form.body, body);
+    // Save a set, delete it in the chooser, undo brings the file back.
+    app.update(ctrl('s'));
+    for c in "keep".chars() {
+        app.update(ch(c));
+    }
+    app.update(key(KeyCode::Enter));
+    let file = dir.path().join("filters").join("keep.json");
+    assert!(file.exists());
+    app.update(ctrl('o'));
+    app.update(ch('x'));
+    assert!(!file.exists(), "deleted");
+    assert!(app.status.as_ref().unwrap().text.contains("u undoes"));
+    app.update(ch('u'));
+    assert!(file.exists(), "restored");
+    assert!(
+        std::fs::read_to_string(&file)
+            .unwrap()
+            .contains("\"from\": 1990")
+    );
+}
+
+/// Companies with long names and the widest size range.
+fn long_companies() -> App {
+    let mut app = started();
+    let cmds = app.update(ctrl('r'));
+    let companies: Vec<Value> = (0..25)
+        .map(|i| {
+            let size = ["50001-100000", "11-50"][i % 2];
+            json!({"company": {
+                "name": format!("Globex International Holdings {i}"),
+                "domain": format!("globex-international-{i}.example.com"),
+                "primaryCountry": "de", "companySize": size,
+                "industries": ["Software Development"], "yearFounded": 1998,
+                "employeeCountService": 64_000 + i
+            }, "relevance": "A"})
+        })
+        .collect();
+    let resp = SearchResponse::CompaniesV3(
+        serde_json::from_value(
+            json!({"companies": companies, "total": 39_726, "searchAfter": "c1"}),
+        )
+        .unwrap(),
+    );
+    answer(
+        &mut app,
+        &cmds,
+        Slot::Search(Kind::Companies),
+        Outcome::Page(records::page(resp)),
+    );
+    app
+}
+
+#[test]
+fn snapshot_layout_80x24_keeps_names_readable_and_numbers_whole() {
+    let app = long_companies();
+    let t = render_at(&app, 80, 24);
+    let s = screen(&t);
+    assert!(s.contains("Globex Inter"), "names keep their minimum:\n{s}");
+    assert!(
+        s.contains("globex-inter"),
+        "domains keep their minimum:\n{s}"
+    );
+    assert!(
+        s.contains("50001-100000"),
+        "a size range is never cut:\n{s}"
+    );
+    // The gauge line shows every pool and the daily allowance whole.
+    let gauge = s.lines().find(|l| l.contains("Credits")).unwrap();
+    assert!(
+        gauge.contains("phone 0") && gauge.contains("daily 987"),
+        "{gauge}"
+    );
+    insta::assert_snapshot!(t.backend());
+}
+
+#[test]
+fn snapshot_layout_160x48_shows_every_column() {
+    let app = long_companies();
+    let t = render_at(&app, 160, 48);
+    let s = screen(&t);
+    for title in ["employees", "industry", "year", "rel."] {
+        assert!(s.contains(title), "{title}:\n{s}");
+    }
+    assert!(s.contains("50001-100000"));
+    assert!(s.contains("64000"));
+    assert!(
+        s.contains("rel. = relevance: A best match"),
+        "the legend:\n{s}"
+    );
+    assert!(s.contains("(one-time+recurrent)"));
+    insta::assert_snapshot!(t.backend());
+}
+
+#[test]
+fn the_status_line_follows_the_page_shown_and_drops_a_stale_error() {
+    let mut app = with_companies();
+    app.last_error = Some("The search failed: old".into());
+    let cmds = app.update(ch('n'));
+    answer(
+        &mut app,
+        &cmds,
+        Slot::Search(Kind::Companies),
+        Outcome::Page(page(Kind::Companies, 25, 25, 39_726, Some("c2"))),
+    );
+    assert_eq!(
+        app.last_error, None,
+        "a search that works clears the old error"
+    );
+    assert_eq!(app.status.as_ref().unwrap().text, "Rows 26–50 of 39726");
+    app.update(ch('p'));
+    assert_eq!(app.status.as_ref().unwrap().text, "Rows 1–25 of 39726");
+    app.update(ch('n'));
+    assert_eq!(app.status.as_ref().unwrap().text, "Rows 26–50 of 39726");
+    app.update(ch('t'));
+    assert_eq!(app.status, None, "the other tab's range is not shown");
+}

@@ -725,6 +725,7 @@ impl App {
     /// A stored search read back into the tab of `kind`: its pages at no cost, its filters in
     /// the form; paging past the last stored page continues it as a paid search.
     fn on_reopened(&mut self, kind: Kind, r: Reopened) -> Vec<Command> {
+        self.last_error = None;
         let n = r.pages.len();
         let total = r.pages.iter().rev().find_map(|p| p.total);
         let notes = r.pages.last().map(|p| p.notes.clone()).unwrap_or_default();
@@ -760,6 +761,8 @@ impl App {
     }
 
     fn on_page(&mut self, kind: Kind, page: PageData) -> Vec<Command> {
+        // A search that works again: the last error is history.
+        self.last_error = None;
         let s = self.search_mut(kind);
         s.loading = false;
         s.error = None;
@@ -880,6 +883,14 @@ impl App {
                     },
                 );
                 self.details.scroll = 0;
+                // A row range or note on the status line was about the other tab.
+                if self
+                    .status
+                    .as_ref()
+                    .is_some_and(|s| s.kind == StatusKind::Info)
+                {
+                    self.status = None;
+                }
                 vec![]
             }
             Action::ToggleVersion => {
@@ -936,6 +947,7 @@ impl App {
                     s.sel = 0;
                     s.offset.set(0);
                     self.details.scroll = 0;
+                    return self.rows_status(self.tab());
                 }
                 vec![]
             }
@@ -1281,7 +1293,7 @@ impl App {
             s.sel = 0;
             s.offset.set(0);
             self.details.scroll = 0;
-            return vec![];
+            return self.rows_status(kind);
         }
         let Some(first) = s.request.clone() else {
             return self.info("Run a search first (Ctrl-r).");
@@ -1852,5 +1864,24 @@ impl App {
                 }
             }
         }
+    }
+}
+
+impl App {
+    /// "Rows 26–50 of 39726" for the page shown in the tab of `kind` (paging through pages
+    /// already fetched refreshes the status line instead of leaving an old range).
+    fn rows_status(&mut self, kind: Kind) -> Vec<Command> {
+        let s = self.search(kind);
+        let n = s.rows().len();
+        if n == 0 {
+            self.status = None;
+            return vec![];
+        }
+        let a = s.first_index();
+        let text = match s.total {
+            Some(t) => format!("Rows {a}–{} of {t}", a + n - 1),
+            None => format!("Rows {a}–{}", a + n - 1),
+        };
+        self.info(&text)
     }
 }
