@@ -814,3 +814,18 @@ fn the_status_line_follows_the_page_shown_and_drops_a_stale_error() {
     app.update(ch('t'));
     assert_eq!(app.status, None, "the other tab's range is not shown");
 }
+
+#[test]
+fn the_country_picker_finds_germany_by_english_name_endonym_and_code() {
+    let df: prospect::api::types::DataFields = serde_json::from_value(json!({
+        "regions": {"bd": [], "de": [], "dk": [], "gb": [], "us": [], "at": []}
+    }))
+    .unwrap();
+    let opts = schema::SetId::Countries.options(&DataFields::from_api(&df));
+    for q in ["germany", "Deutschland", "de"] {
+        let hits = prospect::tui::app::fuzzy_filter(&opts, q);
+        assert_eq!(opts[hits[0]].value, json!("de"), "{q}: {:?}", opts[hits[0]]);
+    }
+    let hits = prospect::tui::app::fuzzy_filter(&opts, "uk");
+    assert_eq!(opts[hits[0]].value, json!("gb"));
+}

@@ -11,6 +11,7 @@ pub mod app;
 pub mod backend;
 pub mod clipboard;
 pub mod components;
+pub mod countries;
 pub mod keymap;
 pub mod msg;
 pub mod records;
