@@ -829,3 +829,40 @@ fn the_country_picker_finds_germany_by_english_name_endonym_and_code() {
     let hits = prospect::tui::app::fuzzy_filter(&opts, "uk");
     assert_eq!(opts[hits[0]].value, json!("gb"));
 }
+
+#[test]
+fn a_rejected_token_at_start_is_said_once_with_the_fix_and_errors_are_plain_words() {
+    use prospect::api::error::ApiError;
+    use prospect::tui::msg::ApiFailure;
+    let mut app = App::new(opts());
+    let cmds = app.start();
+    for slot in [Slot::DataFields, Slot::Balance] {
+        let generation = generation(&cmds, slot);
+        app.update(Msg::Done {
+            slot,
+            generation,
+            result: Err(ApiFailure::from(ApiError::UnknownToken)),
+        });
+    }
+    let popups: Vec<&String> = app
+        .popups
+        .iter()
+        .filter_map(|p| match p {
+            Popup::Error(t) => Some(t),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(popups.len(), 1, "said once: {popups:?}");
+    assert!(
+        popups[0].starts_with("Token rejected by http://127.0.0.1:4000: check PROSPECT_API_TOKEN"),
+        "{}",
+        popups[0]
+    );
+    let net = ApiFailure::from(ApiError::Network(
+        "error sending request for url (http://x/): tcp connect error: Connection refused (os error 111)".into(),
+    ));
+    assert_eq!(
+        net.message,
+        "Cannot reach the service (network error; details in the log)"
+    );
+}

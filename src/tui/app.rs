@@ -636,6 +636,7 @@ impl App {
                 }
                 vec![]
             }
+            (Slot::DataFields | Slot::Balance, Err(e)) if self.token_rejected(&e) => vec![],
             (Slot::DataFields, Err(e)) => {
                 self.data_fields_state = Some(Err(e.message.clone()));
                 self.set_status(
@@ -1883,5 +1884,33 @@ impl App {
             None => format!("Rows {a}–{}", a + n - 1),
         };
         self.info(&text)
+    }
+}
+
+impl App {
+    /// A start-up call refused for the token (missing or not registered): said once, plainly,
+    /// in a popup with the fix, not only on the status line. `false` for other failures.
+    fn token_rejected(&mut self, e: &ApiFailure) -> bool {
+        if !matches!(
+            e.error,
+            Some(ApiError::UnknownToken | ApiError::MissingToken)
+        ) {
+            return false;
+        }
+        if matches!(self.status.as_ref(), Some(s) if s.text.starts_with("Token rejected")) {
+            // The other start-up call said it already.
+            self.balance_loading = false;
+            return true;
+        }
+        if matches!(e.error, Some(ApiError::UnknownToken)) {
+            self.gauge.on_balance_failed();
+        }
+        self.balance_loading = false;
+        self.data_fields_state = Some(Err(e.message.clone()));
+        self.error_popup(format!(
+            "Token rejected by {}: check PROSPECT_API_TOKEN (or unset it to use the embedded sandbox).",
+            crate::core::sanitize::sanitize(&self.opts.base_url)
+        ));
+        true
     }
 }

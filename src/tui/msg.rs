@@ -157,10 +157,23 @@ impl ApiFailure {
 }
 
 impl From<ApiError> for ApiFailure {
-    /// The error's [`ApiError::user_message`], sanitized, and the error itself.
+    /// The error's [`ApiError::user_message`] in plain words, sanitized, and the error itself.
+    /// Transport and decoding failures are not shown as their technical text (that goes to the
+    /// log): "Cannot reach the service", "The service's answer could not be read".
     fn from(e: ApiError) -> ApiFailure {
+        let message = match &e {
+            ApiError::Network(m) => {
+                tracing::warn!(error = %m, "network error");
+                "Cannot reach the service (network error; details in the log)".to_string()
+            }
+            ApiError::Decode { .. } => {
+                tracing::warn!(error = ?e, "answer not readable");
+                "The service's answer could not be read (details in the log)".to_string()
+            }
+            other => other.user_message(),
+        };
         ApiFailure {
-            message: sanitize(&e.user_message()),
+            message: sanitize(&message),
             error: Some(e),
         }
     }
