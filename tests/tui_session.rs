@@ -540,4 +540,65 @@ async fn faults_between_explorer_and_service_lose_nothing_and_never_pay_twice() 
         "spent {spent} = stored {stored} + lost in transit {in_transit}"
     );
     assert!(stored > 0.0 && in_transit > 0.0, "{stored} {in_transit}");
+
+/// `Ctrl-e`, first 60 results with pages of 25: the two missing pages are bought through the
+/// session (stored under the same history row), the file is written atomically to the path
+/// typed in the popup, and it parses back to 60 distinct companies.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn exporting_the_first_60_buys_the_missing_pages_and_writes_60_rows() {
+    let sb = start(vec![]).await;
+    let ex = Explorer::open(&sb, RICH);
+    ex.ready().await;
+    ex.ctrl_r();
+    ex.wait("page 1", |s| s.companies_pages == 1).await;
+    ex.key(KeyCode::Char('e'), KeyModifiers::CONTROL);
+    ex.wait("the export popup", |s| {
+        s.screen.contains("Export companies")
+    })
+    .await;
+    // Rows: first N; N = 60; format JSONL; the file in the test's temp dir.
+    ex.key(KeyCode::Tab, KeyModifiers::NONE);
+    ex.key(KeyCode::Tab, KeyModifiers::NONE);
+    ex.key(KeyCode::Down, KeyModifiers::NONE);
+    for _ in 0..8 {
+        ex.key(KeyCode::Backspace, KeyModifiers::NONE);
+    }
+    ex.ch('6');
+    ex.ch('0');
+    ex.key(KeyCode::Down, KeyModifiers::NONE);
+    ex.key(KeyCode::Tab, KeyModifiers::NONE);
+    ex.key(KeyCode::Down, KeyModifiers::NONE);
+    for _ in 0..80 {
+        ex.key(KeyCode::Backspace, KeyModifiers::NONE);
+    }
+    let path = ex._dir.path().join("first-60.jsonl");
+    ex.keys
+        .unbounded_send(Ok(Event::Paste(path.display().to_string())))
+        .unwrap();
+    // 2 pages × 25 × 0.2 = 10 credits: not above confirm_above (10), no question.
+    ex.key(KeyCode::Enter, KeyModifiers::NONE);
+    let done = ex
+        .wait("the export written", |s| {
+            s.status
+                .as_deref()
+                .is_some_and(|t| t.starts_with("Exported 60 records"))
+        })
+        .await;
+    assert_eq!(done.companies_pages, 3, "the bought pages joined the tab");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let lines: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("one JSON record a line"))
+        .collect();
+    assert_eq!(lines.len(), 60);
+    let domains: std::collections::HashSet<&str> =
+        lines.iter().filter_map(|v| v["domain"].as_str()).collect();
+    assert_eq!(domains.len(), 60, "60 distinct companies");
+    let (app, session, _dir) = ex.quit().await;
+    assert_eq!(app.last_error, None);
+    assert_eq!(
+        stored_pages(&session),
+        vec![(Endpoint::SearchCompaniesV3, 3)],
+        "the pages bought for the export are in the store"
+    );
 }

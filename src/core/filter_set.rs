@@ -183,11 +183,17 @@ pub fn render(set: &FilterSet) -> String {
 /// Saves `set` as `dir/NAME.json` atomically (creating `dir`); returns the path.
 pub fn save(dir: &Path, name: &str, set: &FilterSet) -> Result<PathBuf, FilterSetError> {
     let path = path_of(dir, name)?;
-    write_atomic(&path, &render(set)).map_err(|err| FilterSetError::Io {
+    save_to(&path, set)?;
+    Ok(path)
+}
+
+/// Saves `set` to the file `path` atomically (e.g. the file given with `--filters`).
+/// Errors: `Io` naming the file.
+pub fn save_to(path: &Path, set: &FilterSet) -> Result<(), FilterSetError> {
+    write_atomic(path, &render(set)).map_err(|err| FilterSetError::Io {
         file: path.display().to_string(),
         err,
-    })?;
-    Ok(path)
+    })
 }
 
 /// Deletes `dir/NAME.json`.

@@ -122,6 +122,18 @@ impl SearchRequest {
         self
     }
 
+    /// Results per page: `size`, or the service's default ([`cost::DEFAULT_SEARCH_SIZE`], 50)
+    /// when the request leaves it out; at least 1.
+    pub fn page_size(&self) -> u64 {
+        let size = match self {
+            SearchRequest::CompaniesV3(r) => r.size,
+            SearchRequest::CompaniesV2(r) => r.size,
+            SearchRequest::PeopleV3(r) => r.size,
+            SearchRequest::PeopleV2(r) => r.size,
+        };
+        size.map_or(cost::DEFAULT_SEARCH_SIZE, |s| s.max(1) as u64)
+    }
+
     /// Every check the client makes before sending ([`client::check`]); `Err` lists the
     /// problems (SPEC.md §2.10 shape, `loc` from `"body"`).
     pub fn check(&self) -> Result<(), Vec<ValidationError>> {

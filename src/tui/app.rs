@@ -14,6 +14,11 @@ pub use super::components::editor::{
     AcState, Editor, EditorBody, EditorEffect, ListEditor, TextEditor, parse_city,
     parse_text_editor,
 };
+pub use super::components::export::{
+    Counts as ExportCounts, ExportChoice, ExportEffect, ExportPopup, Scope as ExportScope,
+    Stage as ExportStage,
+};
+pub use super::components::facets::FacetsView;
 pub use super::components::form::{DEFAULT_SIZE, Form, FormEffect, FormRow, estimate_cost};
 use super::components::help;
 pub use super::components::history::{HistoryEffect, HistoryPopup};
@@ -25,7 +30,8 @@ pub use super::components::spend_gate::PendingSearch;
 use super::components::spend_gate::{self, Answer};
 use super::keymap::{Action, Keymap};
 use super::msg::{
-    ApiFailure, Call, Command, HistoryEntry, Msg, Outcome, PageData, Reopened, Slot, TimerId,
+    ApiFailure, Call, Command, ExportFile, HistoryEntry, Msg, Outcome, PageData, Reopened, Slot,
+    TimerId,
 };
 use super::schema::{self, DataFields, Kind, Leaf, Opt};
 use crate::api::client::Endpoint;
@@ -100,6 +106,28 @@ pub enum Popup {
     OpenSet(OpenSets),
     /// Past searches from the store: reopen one at no cost.
     History(HistoryPopup),
+    /// Export the search (`Ctrl-e`): scope, format, file; the first-N job's progress.
+    Export(Box<ExportPopup>),
+    /// Bar charts of the loaded results (`f`).
+    Facets(FacetsView),
+}
+
+/// An export of the first N results whose missing pages are being fetched (a paid job in
+/// [`Slot::Export`]; each page is stored by the session and added to its tab).
+#[derive(Debug, Clone)]
+pub struct ExportJob {
+    /// The tab exported.
+    pub kind: Kind,
+    /// The search's first request: pages of another search are not this job's.
+    pub request: SearchRequest,
+    /// Rows wanted.
+    pub want: usize,
+    /// Format and file.
+    pub format: crate::core::export::Format,
+    /// The file to write.
+    pub path: PathBuf,
+    /// Close was pressed: no page is sent after the one on its way.
+    pub stopping: bool,
 }
 
 /// A call refused with a per-minute 429, waiting to be sent again.
@@ -167,6 +195,47 @@ pub struct App {
     pub dirty: bool,
     /// The user asked to quit.
     pub quit: bool,
+    /// The export of the first N results still fetching pages, if any.
+    pub export_job: Option<ExportJob>,
+    /// Searches replaced by `P` / `L`, most recent last: `Back` returns to them.
+    pub back: Vec<BackEntry>,
+    /// What `Undo` restores: the form before clear-all, or a deleted filter set.
+    pub undo: Option<Undo>,
+}
+
+/// A search replaced by `P` (people at the company) or `L` (lookalikes): the form and the
+/// replaced tab's pages, as they were.
+#[derive(Debug, Clone)]
+pub struct BackEntry {
+    /// The form's endpoint.
+    pub endpoint: Endpoint,
+    /// The form's body.
+    pub body: Value,
+    /// The tab the new search replaced.
+    pub kind: Kind,
+    /// That tab's search, pages and selection.
+    pub state: SearchState,
+    /// The tab shown.
+    pub shown: Kind,
+}
+
+/// Something `Undo` can restore.
+#[derive(Debug, Clone)]
+pub enum Undo {
+    /// The form before clear-all.
+    Form {
+        /// Its endpoint.
+        endpoint: Endpoint,
+        /// Its body.
+        body: Value,
+    },
+    /// A filter set deleted from the chooser.
+    DeletedSet {
+        /// Its name.
+        name: String,
+        /// Its content.
+        set: FilterSet,
+    },
 }
 
 /// The problems of a request in one line: the first one, and how many more.
@@ -216,6 +285,9 @@ impl App {
             timer_gens: HashMap::new(),
             dirty: true,
             quit: false,
+            export_job: None,
+            back: Vec::new(),
+            undo: None,
         }
     }
 
@@ -347,6 +419,25 @@ impl App {
                 self.dirty = true;
                 vec![]
             }
+            Msg::Copied(r) => match r {
+                Ok(what) => self.info(&format!("copied {what}")),
+                Err(why) => {
+                    self.set_status(&format!("Not copied: {why}"), StatusKind::Error);
+                    vec![]
+                }
+            },
+            Msg::Exported(r) => match r {
+                Ok(e) => self.info(&format!(
+                    "Exported {} {} to {}",
+                    e.count,
+                    if e.count == 1 { "record" } else { "records" },
+                    crate::core::sanitize::sanitize(&e.path.display().to_string())
+                )),
+                Err(why) => {
+                    self.error_popup(format!("The export was not written: {why}"));
+                    vec![]
+                }
+            },
             Msg::Timer(id, generation) => {
                 if self.timer_gens.get(&id) != Some(&generation) {
                     return vec![];
@@ -545,6 +636,7 @@ impl App {
                 }
                 vec![]
             }
+            (Slot::DataFields | Slot::Balance, Err(e)) if self.token_rejected(&e) => vec![],
             (Slot::DataFields, Err(e)) => {
                 self.data_fields_state = Some(Err(e.message.clone()));
                 self.set_status(
@@ -567,6 +659,7 @@ impl App {
                 );
                 vec![]
             }
+            (Slot::Export(_), result) => self.on_export_page(result),
             (Slot::Search(kind), Ok(Outcome::Page(page))) => self.on_page(kind, page),
             (Slot::Search(kind), Ok(Outcome::Reopened(r))) => self.on_reopened(kind, r),
             (Slot::Search(kind), Err(e)) => {
@@ -633,6 +726,7 @@ impl App {
     /// A stored search read back into the tab of `kind`: its pages at no cost, its filters in
     /// the form; paging past the last stored page continues it as a paid search.
     fn on_reopened(&mut self, kind: Kind, r: Reopened) -> Vec<Command> {
+        self.last_error = None;
         let n = r.pages.len();
         let total = r.pages.iter().rev().find_map(|p| p.total);
         let notes = r.pages.last().map(|p| p.notes.clone()).unwrap_or_default();
@@ -668,6 +762,8 @@ impl App {
     }
 
     fn on_page(&mut self, kind: Kind, page: PageData) -> Vec<Command> {
+        // A search that works again: the last error is history.
+        self.last_error = None;
         let s = self.search_mut(kind);
         s.loading = false;
         s.error = None;
@@ -731,6 +827,7 @@ impl App {
             Some(Popup::Editor(_)) => return self.editor_key(k),
             Some(Popup::SaveName(_)) => return self.save_name_key(k),
             Some(Popup::Find(_)) => return self.find_key(k),
+            Some(Popup::Export(_)) => return self.export_key(k),
             // y / n answer the confirmation whatever the keymap says.
             Some(Popup::Confirm(_)) => {
                 let action = self.opts.keymap.action(&k);
@@ -752,6 +849,12 @@ impl App {
                 Popup::Confirm(_) => self.confirm_key(Some(action), k),
                 Popup::OpenSet(_) => self.open_set_key(action),
                 Popup::History(_) => self.history_key(action),
+                Popup::Facets(_) => {
+                    if help::closes(action) || action == Action::Facets {
+                        self.popups.pop();
+                    }
+                    vec![]
+                }
                 _ => vec![],
             };
         }
@@ -781,6 +884,14 @@ impl App {
                     },
                 );
                 self.details.scroll = 0;
+                // A row range or note on the status line was about the other tab.
+                if self
+                    .status
+                    .as_ref()
+                    .is_some_and(|s| s.kind == StatusKind::Info)
+                {
+                    self.status = None;
+                }
                 vec![]
             }
             Action::ToggleVersion => {
@@ -837,11 +948,19 @@ impl App {
                     s.sel = 0;
                     s.offset.set(0);
                     self.details.scroll = 0;
+                    return self.rows_status(self.tab());
                 }
                 vec![]
             }
             Action::PeopleAtCompany => self.people_at_company(),
             Action::Lookalikes => self.lookalikes(),
+            Action::Export => self.open_export(),
+            Action::CopyField => self.copy_field(),
+            Action::CopyRow => self.copy_row(),
+            Action::CopyCurl => self.copy_curl(),
+            Action::Facets => self.open_facets(),
+            Action::Back => self.go_back(),
+            Action::Undo => self.undo(),
             _ => match self.focus {
                 Pane::Filters => self.filters_key(action),
                 Pane::Results => self.results_key(action),
@@ -850,11 +969,15 @@ impl App {
         }
     }
 
-    fn on_paste(&mut self, s: &str) {
-        let s = crate::core::sanitize::sanitize(s);
+    fn on_paste(&mut self, raw: &str) {
+        let s = crate::core::sanitize::sanitize(raw);
         match self.popups.last_mut() {
             Some(Popup::Editor(ed)) => {
-                ed.paste(&s);
+                // The editor splits a pasted list before sanitizing (newlines separate items).
+                let leaf = ed.leaf;
+                if let EditorEffect::Write(v) = ed.paste(raw) {
+                    self.write_member(leaf, v);
+                }
                 self.dirty = true;
             }
             Some(Popup::Find(p)) => {
@@ -865,11 +988,24 @@ impl App {
                 t.input.insert_str(&s);
                 self.dirty = true;
             }
+            Some(Popup::Export(p)) => {
+                p.paste(&s);
+                self.dirty = true;
+            }
             _ => {}
         }
     }
 
     fn filters_key(&mut self, action: Action) -> Vec<Command> {
+        if action == Action::ClearAll && schema::is_filled(Some(&self.form.body)) {
+            self.undo = Some(Undo::Form {
+                endpoint: self.form.endpoint,
+                body: self.form.body.clone(),
+            });
+            self.form.handle(action, &self.opts.keymap);
+            let u = self.opts.keymap.first_key_of(Action::Undo);
+            return self.info(&format!("Cleared every filter member · {u} undoes"));
+        }
         match self.form.handle(action, &self.opts.keymap) {
             FormEffect::Nothing => vec![],
             FormEffect::Run => self.run_search(),
@@ -919,6 +1055,15 @@ impl App {
     }
 
     fn open_set_key(&mut self, action: Action) -> Vec<Command> {
+        if action == Action::Undo {
+            let cmds = self.undo();
+            if let Ok(names) = self.sets.list()
+                && let Some(Popup::OpenSet(o)) = self.popups.last_mut()
+            {
+                *o = OpenSets::new(names);
+            }
+            return cmds;
+        }
         let Some(Popup::OpenSet(o)) = self.popups.last_mut() else {
             return vec![];
         };
@@ -938,15 +1083,30 @@ impl App {
                     Err(e) => self.error_popup(format!("Could not open the filter set: {e}")),
                 }
             }
-            OpenSetsEffect::Delete(name) => match self.sets.delete(&name) {
-                Ok(()) => {
-                    if o.remove(&name) {
-                        self.popups.pop();
+            OpenSetsEffect::Delete(name) => {
+                // Kept for undo before it goes.
+                let kept = crate::core::filter_set::path_of(&self.sets.dir, &name)
+                    .and_then(|p| crate::core::filter_set::load(&p))
+                    .ok();
+                match self.sets.delete(&name) {
+                    Ok(()) => {
+                        if o.remove(&name) {
+                            self.popups.pop();
+                        }
+                        let mut text = format!("Deleted filter set {name}");
+                        if let Some(set) = kept {
+                            self.undo = Some(Undo::DeletedSet {
+                                name: name.clone(),
+                                set,
+                            });
+                            let u = self.opts.keymap.first_key_of(Action::Undo);
+                            text.push_str(&format!(" · {u} undoes"));
+                        }
+                        return self.info(&text);
                     }
-                    return self.info(&format!("Deleted filter set {name}"));
+                    Err(e) => self.error_popup(e),
                 }
-                Err(e) => self.error_popup(e),
-            },
+            }
         }
         vec![]
     }
@@ -1007,7 +1167,12 @@ impl App {
             body: self.form.body.clone(),
         };
         match self.sets.save(name, &set) {
-            Ok(()) => self.info(&format!("Saved filter set {name}")),
+            // Written back to the file it was opened from: say where.
+            Ok(path) if self.sets.file.is_some() => self.info(&format!(
+                "Saved filter set {name} to {}",
+                crate::core::sanitize::sanitize(&path.display().to_string())
+            )),
+            Ok(_) => self.info(&format!("Saved filter set {name}")),
             Err(e) => {
                 self.error_popup(format!("Could not save: {e}"));
                 vec![]
@@ -1129,7 +1294,7 @@ impl App {
             s.sel = 0;
             s.offset.set(0);
             self.details.scroll = 0;
-            return vec![];
+            return self.rows_status(kind);
         }
         let Some(first) = s.request.clone() else {
             return self.info("Run a search first (Ctrl-r).");
@@ -1162,6 +1327,7 @@ impl App {
         let Some(domain) = self.selected_domain() else {
             return self.info("Select a company first.");
         };
+        self.push_back(Kind::People);
         schema::set(
             &mut self.form.body,
             &["companiesFilters", "includeDomains"],
@@ -1192,6 +1358,7 @@ impl App {
         let Some(domain) = self.selected_domain() else {
             return self.info("Select a company first.");
         };
+        self.push_back(Kind::Companies);
         schema::set(
             &mut self.form.body,
             &["companiesFilters", "lookalikeDomains"],
@@ -1253,6 +1420,10 @@ impl App {
                 vec![]
             }
             EditorEffect::CloseLookup => self.close_editor(),
+            EditorEffect::KeepAndClose(v) => {
+                self.write_member(leaf, v);
+                self.close_editor()
+            }
             EditorEffect::Typed { lookup } => {
                 // Any lookup still on its way is for older text.
                 let mut cmds = vec![Command::Abort(Slot::Autocomplete)];
@@ -1290,9 +1461,14 @@ impl App {
     }
 
     /// Sets the member `leaf` of the form to `value`, or removes it (`None`).
+    /// Every string is sanitized on the way in (suggestions carry the service's raw text), so
+    /// the body, and the filter set saved from it, never hold control bytes.
     fn write_member(&mut self, leaf: &Leaf, value: Option<Value>) {
         match value {
-            Some(v) => schema::set(&mut self.form.body, leaf.path, v),
+            Some(mut v) => {
+                crate::core::sanitize::sanitize_value(&mut v);
+                schema::set(&mut self.form.body, leaf.path, v)
+            }
             None => schema::remove(&mut self.form.body, leaf.path),
         }
     }
@@ -1316,5 +1492,425 @@ fn capitalize(s: &str) -> String {
     match c.next() {
         Some(f) => f.to_uppercase().chain(c).collect(),
         None => String::new(),
+    }
+}
+
+// -------------------------------------------------------------------- data out (issue 9)
+
+impl App {
+    fn noun(kind: Kind) -> &'static str {
+        match kind {
+            Kind::Companies => "companies",
+            Kind::People => "people",
+        }
+    }
+
+    /// `Ctrl-e`: the export popup for the shown tab (nothing to export before a search).
+    fn open_export(&mut self) -> Vec<Command> {
+        if self.export_job.is_some() {
+            return self.info("An export is already fetching its pages.");
+        }
+        let kind = self.tab();
+        let s = self.search(kind);
+        let fetched = self.results.fetched(kind).count();
+        if fetched == 0 {
+            let run = self.opts.keymap.keys_of(Action::Search);
+            return self.info(&format!(
+                "Nothing to export yet: run a search first ({run})."
+            ));
+        }
+        let counts = ExportCounts {
+            page: s.rows().len(),
+            fetched,
+            marked: self.results.marked(kind).len(),
+            total: s.total,
+        };
+        let now = chrono::Local::now().naive_local();
+        self.popups
+            .push(Popup::Export(Box::new(ExportPopup::new(kind, counts, now))));
+        vec![]
+    }
+
+    fn export_key(&mut self, k: KeyEvent) -> Vec<Command> {
+        let text = self.opts.keymap.text_action(&k);
+        let action = self.opts.keymap.action(&k);
+        let Some(Popup::Export(p)) = self.popups.last_mut() else {
+            return vec![];
+        };
+        match p.handle(k, text, action) {
+            ExportEffect::Nothing => vec![],
+            ExportEffect::Close => {
+                self.popups.pop();
+                vec![]
+            }
+            ExportEffect::Export(choice) => self.export(choice),
+            ExportEffect::Confirmed => self.fetch_for_export(),
+            ExportEffect::Declined => {
+                self.export_job = None;
+                self.info("Cancelled; nothing was fetched or spent.")
+            }
+            ExportEffect::Stop => {
+                if let Some(job) = &mut self.export_job {
+                    job.stopping = true;
+                }
+                if let Some(Popup::Export(p)) = self.popups.last_mut()
+                    && let ExportStage::Fetching { stopping, .. } = &mut p.stage
+                {
+                    *stopping = true;
+                }
+                self.set_status(
+                    "Stopping the export after the page on its way…",
+                    StatusKind::Progress,
+                );
+                vec![]
+            }
+        }
+    }
+
+    /// Carries out a choice of the export popup: writes at once when the rows are loaded;
+    /// for a first N beyond them, estimates the missing pages and asks (above
+    /// `confirm_above`, per pool) before fetching them.
+    fn export(&mut self, c: ExportChoice) -> Vec<Command> {
+        let Some(Popup::Export(p)) = self.popups.last() else {
+            return vec![];
+        };
+        let kind = p.kind;
+        let s = self.search(kind);
+        let fetched = self.results.fetched(kind).count();
+        let rows: Vec<&super::msg::ResultRow> = match c.scope {
+            ExportScope::Page => s.rows().iter().collect(),
+            ExportScope::Fetched => self.results.fetched(kind).collect(),
+            ExportScope::Marked => self.results.marked(kind),
+            ExportScope::FirstN => {
+                let exhausted = s.total.is_some_and(|t| fetched as u64 >= t)
+                    || s.pages
+                        .last()
+                        .is_none_or(|p| p.rows.is_empty() || p.next.is_none());
+                if fetched >= c.n || exhausted {
+                    self.results.fetched(kind).take(c.n).collect()
+                } else {
+                    return self.plan_fetch(kind, c, fetched);
+                }
+            }
+        };
+        let records = super::components::export::records(kind, rows);
+        self.write_export(kind, c.format, c.path, records)
+    }
+
+    fn write_export(
+        &mut self,
+        kind: Kind,
+        format: crate::core::export::Format,
+        path: PathBuf,
+        records: super::msg::ExportRecords,
+    ) -> Vec<Command> {
+        if matches!(self.popups.last(), Some(Popup::Export(_))) {
+            self.popups.pop();
+        }
+        self.set_status(
+            &format!(
+                "Writing {} {} to {}…",
+                records.len(),
+                Self::noun(kind),
+                crate::core::sanitize::sanitize(&path.display().to_string())
+            ),
+            StatusKind::Progress,
+        );
+        vec![Command::Export(ExportFile {
+            path,
+            format,
+            records,
+        })]
+    }
+
+    /// The first N need more pages: their estimate (per page at the request's size), asked
+    /// above the threshold, else fetched at once.
+    fn plan_fetch(&mut self, kind: Kind, c: ExportChoice, fetched: usize) -> Vec<Command> {
+        let Some(request) = self.search(kind).request.clone() else {
+            return self.info("Run a search first.");
+        };
+        let size = request.page_size() as usize;
+        let pages = (c.n - fetched).div_ceil(size) as u64;
+        let mut cost = crate::api::cost::Cost::ZERO;
+        for _ in 0..pages {
+            cost += request.estimate();
+        }
+        self.export_job = Some(ExportJob {
+            kind,
+            request,
+            want: c.n,
+            format: c.format,
+            path: c.path,
+            stopping: false,
+        });
+        if crate::core::spend::pools_above(&cost, self.opts.confirm_above).is_empty() {
+            self.fetch_for_export()
+        } else {
+            if let Some(Popup::Export(p)) = self.popups.last_mut() {
+                p.stage = ExportStage::Confirm { pages, cost };
+            }
+            vec![]
+        }
+    }
+
+    /// Sends the next page the export job needs (its answer comes back in [`Slot::Export`]).
+    fn fetch_for_export(&mut self) -> Vec<Command> {
+        let Some(job) = self.export_job.clone() else {
+            return vec![];
+        };
+        let s = self.search(job.kind);
+        let got = self.results.fetched(job.kind).count();
+        let cursor = s.pages.last().and_then(|p| p.next.clone());
+        let page = s.pages.len() as u32;
+        if let Some(Popup::Export(p)) = self.popups.last_mut() {
+            p.stage = ExportStage::Fetching {
+                got,
+                want: job.want,
+                stopping: false,
+            };
+        }
+        let request = job.request.clone().with_search_after(cursor);
+        if let Err(problems) = request.check() {
+            self.export_job = None;
+            self.popups.pop();
+            return self.not_sent(&problems);
+        }
+        self.set_status(
+            &format!(
+                "Fetching {} for the export: {got} of {} rows · each page ≤ {}",
+                Self::noun(job.kind),
+                job.want,
+                request.estimate()
+            ),
+            StatusKind::Progress,
+        );
+        vec![self.call(Slot::Export(job.kind), Call::Search { request, page })]
+    }
+
+    /// A page of the export job arrived (it was stored by the session): it joins its tab's
+    /// pages; then the next page, or the file when there are enough rows (or no more).
+    fn on_export_page(&mut self, result: Result<Outcome, ApiFailure>) -> Vec<Command> {
+        let Some(job) = self.export_job.clone() else {
+            return vec![];
+        };
+        let page = match result {
+            Ok(Outcome::Page(page)) => page,
+            Ok(_) => return vec![],
+            Err(e) => {
+                self.export_job = None;
+                if matches!(self.popups.last(), Some(Popup::Export(_))) {
+                    self.popups.pop();
+                }
+                self.error_popup(format!(
+                    "The export stopped: {}. Nothing was written; the pages bought so far are kept.",
+                    e.message
+                ));
+                return vec![];
+            }
+        };
+        let s = self.search_mut(job.kind);
+        let same = s.request.as_ref() == Some(&job.request);
+        let n = page.rows.len();
+        let more = page.search_after.is_some() && n > 0;
+        if same {
+            s.total = page.total.or(s.total);
+            s.search_id = page.search_id.or(s.search_id);
+            s.pages.push(Page {
+                rows: page.rows,
+                next: page.search_after,
+                stored: false,
+            });
+        }
+        let got = self.results.fetched(job.kind).count();
+        let total_reached = self.search(job.kind).total.is_some_and(|t| got as u64 >= t);
+        if !same {
+            self.export_job = None;
+            if matches!(self.popups.last(), Some(Popup::Export(_))) {
+                self.popups.pop();
+            }
+            return self.info("The search changed; the export stopped and nothing was written.");
+        }
+        if job.stopping {
+            self.export_job = None;
+            if matches!(self.popups.last(), Some(Popup::Export(_))) {
+                self.popups.pop();
+            }
+            return self.info(&format!(
+                "Export stopped: {got} rows fetched (kept in the results and the store); nothing written."
+            ));
+        }
+        if got >= job.want || !more || total_reached {
+            self.export_job = None;
+            let rows: Vec<&super::msg::ResultRow> =
+                self.results.fetched(job.kind).take(job.want).collect();
+            let records = super::components::export::records(job.kind, rows);
+            return self.write_export(job.kind, job.format, job.path, records);
+        }
+        self.fetch_for_export()
+    }
+
+    /// `f`: the facets of the shown tab's loaded rows.
+    fn open_facets(&mut self) -> Vec<Command> {
+        let kind = self.tab();
+        if self.results.fetched(kind).next().is_none() {
+            let run = self.opts.keymap.keys_of(Action::Search);
+            return self.info(&format!(
+                "No results loaded yet: run a search first ({run})."
+            ));
+        }
+        let view = FacetsView::new(kind, self.results.fetched(kind), self.search(kind).total);
+        self.popups.push(Popup::Facets(view));
+        vec![]
+    }
+
+    /// `y`: in the details, the field at the top of the pane; elsewhere the selected row's
+    /// name (its domain when it has no name).
+    fn copy_field(&mut self) -> Vec<Command> {
+        let kind = self.tab();
+        let Some(row) = self.search(kind).selected() else {
+            return self.info("Nothing selected to copy.");
+        };
+        let text = if self.focus == Pane::Details {
+            super::components::details::field_at(row, self.details.scroll).map(|(_, v)| v)
+        } else {
+            row.cells
+                .first()
+                .filter(|c| !c.is_empty())
+                .cloned()
+                .or_else(|| row.cells.get(1).cloned())
+        };
+        match text.filter(|t| !t.is_empty()) {
+            Some(t) => vec![Command::Copy(t)],
+            None => self.info("That field is empty."),
+        }
+    }
+
+    /// `Y`: the selected row's typed record as JSON.
+    fn copy_row(&mut self) -> Vec<Command> {
+        match self.search(self.tab()).selected() {
+            Some(row) => vec![Command::Copy(super::components::export::row_json(row))],
+            None => self.info("Nothing selected to copy."),
+        }
+    }
+
+    /// `C`: the form's request as a curl command; the token is `$PROSPECT_API_TOKEN`.
+    fn copy_curl(&mut self) -> Vec<Command> {
+        let cmd = crate::core::curl::curl_command(
+            &self.opts.base_url,
+            self.form.endpoint,
+            &self.request_body(),
+        );
+        vec![Command::Copy(cmd)]
+    }
+}
+
+// -------------------------------------------------------------------- back and undo (issue 8)
+
+/// How many replaced searches `Back` can return to.
+pub const BACK_LIMIT: usize = 20;
+
+impl App {
+    /// Keeps the form and the tab of `kind` before `P` / `L` replace them.
+    fn push_back(&mut self, kind: Kind) {
+        if self.back.len() == BACK_LIMIT {
+            self.back.remove(0);
+        }
+        self.back.push(BackEntry {
+            endpoint: self.form.endpoint,
+            body: self.form.body.clone(),
+            kind,
+            state: self.search(kind).clone(),
+            shown: self.tab(),
+        });
+    }
+
+    /// `Back`: the search before the last `P` / `L`, its form and its pages (no call; a page
+    /// of the replacing search still on its way is stored but not shown).
+    fn go_back(&mut self) -> Vec<Command> {
+        let Some(b) = self.back.pop() else {
+            return self.info("No earlier search to go back to.");
+        };
+        let n = b.state.pages.len();
+        self.bump(Slot::Search(b.kind));
+        *self.search_mut(b.kind) = SearchState {
+            loading: false,
+            ..b.state
+        };
+        self.form.endpoint = schema::with_kind(b.endpoint, b.shown);
+        self.form.body = b.body;
+        self.form.sel = self.form.sel.min(self.form_rows().len().saturating_sub(1));
+        self.details.scroll = 0;
+        self.info(&format!(
+            "Back to the previous search ({n} page{} kept) · nothing spent",
+            if n == 1 { "" } else { "s" }
+        ))
+    }
+
+    /// `Undo`: the form before clear-all, or the filter set deleted last.
+    fn undo(&mut self) -> Vec<Command> {
+        match self.undo.take() {
+            None => self.info("Nothing to undo."),
+            Some(Undo::Form { endpoint, body }) => {
+                self.form.endpoint = endpoint;
+                self.form.body = body;
+                self.info("Restored the filter members")
+            }
+            Some(Undo::DeletedSet { name, set }) => {
+                match crate::core::filter_set::save(&self.sets.dir, &name, &set) {
+                    Ok(_) => self.info(&format!("Restored filter set {name}")),
+                    Err(e) => {
+                        self.error_popup(format!("Could not restore {name}: {e}"));
+                        vec![]
+                    }
+                }
+            }
+        }
+    }
+}
+
+impl App {
+    /// "Rows 26–50 of 39726" for the page shown in the tab of `kind` (paging through pages
+    /// already fetched refreshes the status line instead of leaving an old range).
+    fn rows_status(&mut self, kind: Kind) -> Vec<Command> {
+        let s = self.search(kind);
+        let n = s.rows().len();
+        if n == 0 {
+            self.status = None;
+            return vec![];
+        }
+        let a = s.first_index();
+        let text = match s.total {
+            Some(t) => format!("Rows {a}–{} of {t}", a + n - 1),
+            None => format!("Rows {a}–{}", a + n - 1),
+        };
+        self.info(&text)
+    }
+}
+
+impl App {
+    /// A start-up call refused for the token (missing or not registered): said once, plainly,
+    /// in a popup with the fix, not only on the status line. `false` for other failures.
+    fn token_rejected(&mut self, e: &ApiFailure) -> bool {
+        if !matches!(
+            e.error,
+            Some(ApiError::UnknownToken | ApiError::MissingToken)
+        ) {
+            return false;
+        }
+        if matches!(self.status.as_ref(), Some(s) if s.text.starts_with("Token rejected")) {
+            // The other start-up call said it already.
+            self.balance_loading = false;
+            return true;
+        }
+        if matches!(e.error, Some(ApiError::UnknownToken)) {
+            self.gauge.on_balance_failed();
+        }
+        self.balance_loading = false;
+        self.data_fields_state = Some(Err(e.message.clone()));
+        self.error_popup(format!(
+            "Token rejected by {}: check PROSPECT_API_TOKEN (or unset it to use the embedded sandbox).",
+            crate::core::sanitize::sanitize(&self.opts.base_url)
+        ));
+        true
     }
 }

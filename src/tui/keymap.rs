@@ -62,6 +62,13 @@ actions! {
     Find => "find", "find a filter member by name and edit it", ["/"];
     Credits => "credits", "refresh the credit balance", ["c"];
     Close => "close", "close a popup / leave a text field", ["esc"];
+    Export => "export", "export results to CSV / JSONL", ["ctrl-e"];
+    CopyField => "copy_field", "copy the selected field / name", ["y"];
+    CopyRow => "copy_row", "copy the selected row as JSON", ["Y"];
+    CopyCurl => "copy_curl", "copy the request as curl (no token)", ["C"];
+    Facets => "facets", "charts of the loaded results", ["f"];
+    Back => "back", "back to the search before P / L", ["backspace"];
+    Undo => "undo", "undo clear all / a deleted filter set", ["u"];
 }
 }
 

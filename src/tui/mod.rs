@@ -11,6 +11,7 @@ pub mod app;
 pub mod backend;
 pub mod clipboard;
 pub mod components;
+pub mod countries;
 pub mod keymap;
 pub mod msg;
 pub mod records;
@@ -37,6 +38,35 @@ struct RealHooks;
 impl runner::Hooks<ratatui::backend::CrosstermBackend<std::io::Stdout>> for RealHooks {
     fn suspend(&mut self, terminal: &mut ratatui::DefaultTerminal) -> std::io::Result<()> {
         terminal::suspend(terminal)
+    }
+
+    /// OSC 52 through the terminal's own writer (between frames), and the system clipboard
+    /// where this machine has one.
+    fn copy(
+        &mut self,
+        terminal: &mut ratatui::DefaultTerminal,
+        text: &str,
+    ) -> Result<String, String> {
+        use std::io::Write;
+        let mut ways = Vec::new();
+        if let Some(seq) = clipboard::osc52(text) {
+            let w = terminal.backend_mut();
+            match w.write_all(seq.as_bytes()).and_then(|_| w.flush()) {
+                Ok(()) => ways.push("OSC 52"),
+                Err(e) => tracing::warn!(error = %e, "OSC 52 write failed"),
+            }
+        }
+        match clipboard::system_copy(text) {
+            Ok(cmd) => ways.push(cmd),
+            Err(e) => tracing::debug!(error = %e, "no system clipboard"),
+        }
+        if ways.is_empty() {
+            return Err(format!(
+                "nothing copied: {} bytes is too long for OSC 52 and there is no system clipboard",
+                text.len()
+            ));
+        }
+        Ok(format!("{} bytes ({})", text.len(), ways.join(" + ")))
     }
 }
 

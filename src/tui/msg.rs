@@ -41,6 +41,56 @@ pub enum Msg {
     Timer(TimerId, u64),
     /// The terminal came back from a suspend (Ctrl-Z); everything must be redrawn.
     Resumed,
+    /// A [`Command::Copy`] was carried out: `Ok("312 bytes (OSC 52)")` says how much went
+    /// where, `Err` why nothing could be copied (plain words).
+    Copied(Result<String, String>),
+    /// A [`Command::Export`] finished: the file written and its record count, or why not
+    /// (plain words; the target file is then untouched).
+    Exported(Result<Exported, String>),
+}
+
+/// A written export file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Exported {
+    /// Where it was written.
+    pub path: std::path::PathBuf,
+    /// Records written (one CSV row or JSON line each).
+    pub count: usize,
+}
+
+/// Records to write to an export file, typed as `core::export` writes them.
+#[derive(Debug, Clone)]
+pub enum ExportRecords {
+    /// Companies with their relevance (v3) or score (v2).
+    Companies(Vec<crate::core::export::CompanyOut>),
+    /// People with their employer summary and relevance (v3).
+    People(Vec<crate::api::types::LookalikePerson>),
+}
+
+impl ExportRecords {
+    /// How many records.
+    pub fn len(&self) -> usize {
+        match self {
+            ExportRecords::Companies(v) => v.len(),
+            ExportRecords::People(v) => v.len(),
+        }
+    }
+
+    /// `true` when there is none.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// An export to write off the UI loop ([`Command::Export`]).
+#[derive(Debug, Clone)]
+pub struct ExportFile {
+    /// The target file (replaced atomically).
+    pub path: std::path::PathBuf,
+    /// CSV (header, flattened, lists joined with `;`) or JSONL (one full record a line).
+    pub format: crate::core::export::Format,
+    /// The records.
+    pub records: ExportRecords,
 }
 
 /// A place where the newest call's answer is the one shown: each call gets the slot's next
@@ -59,6 +109,9 @@ pub enum Slot {
     DataFields,
     /// `/v2/credits/balance`.
     Balance,
+    /// The pages an export of the first N results still needs (paid: each page is a job that
+    /// is stored by the session; cancelling stops sending more pages).
+    Export(Kind),
 }
 
 /// Named timers; setting one replaces its previous deadline.
@@ -104,10 +157,23 @@ impl ApiFailure {
 }
 
 impl From<ApiError> for ApiFailure {
-    /// The error's [`ApiError::user_message`], sanitized, and the error itself.
+    /// The error's [`ApiError::user_message`] in plain words, sanitized, and the error itself.
+    /// Transport and decoding failures are not shown as their technical text (that goes to the
+    /// log): "Cannot reach the service", "The service's answer could not be read".
     fn from(e: ApiError) -> ApiFailure {
+        let message = match &e {
+            ApiError::Network(m) => {
+                tracing::warn!(error = %m, "network error");
+                "Cannot reach the service (network error; details in the log)".to_string()
+            }
+            ApiError::Decode { .. } => {
+                tracing::warn!(error = ?e, "answer not readable");
+                "The service's answer could not be read (details in the log)".to_string()
+            }
+            other => other.user_message(),
+        };
         ApiFailure {
-            message: sanitize(&e.user_message()),
+            message: sanitize(&message),
             error: Some(e),
         }
     }
@@ -141,6 +207,13 @@ pub enum Command {
     Quit,
     /// Restore the terminal, stop the process (SIGTSTP), re-initialize on resume.
     Suspend,
+    /// Put this text on the clipboard: OSC 52 written through the terminal between frames
+    /// (never inside one), and the system clipboard where there is one. Answered with
+    /// [`Msg::Copied`].
+    Copy(String),
+    /// Write an export file off the UI loop (atomically, through `core::export::Writer`).
+    /// Answered with [`Msg::Exported`].
+    Export(ExportFile),
 }
 
 /// A request to the service, typed (the form's JSON body is read into its request type by

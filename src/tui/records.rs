@@ -35,33 +35,6 @@ pub fn columns(kind: Kind) -> &'static [&'static str] {
     }
 }
 
-/// Column widths of a results tab: short fixed columns keep their header readable, names
-/// share the rest.
-pub fn widths(kind: Kind) -> Vec<ratatui::layout::Constraint> {
-    use ratatui::layout::Constraint::{Fill, Length};
-    match kind {
-        Kind::Companies => vec![
-            Fill(3),
-            Fill(3),
-            Length(2),
-            Length(11),
-            Fill(2),
-            Length(4),
-            Length(9),
-            Length(4),
-        ],
-        Kind::People => vec![
-            Fill(3),
-            Fill(4),
-            Fill(3),
-            Length(2),
-            Fill(2),
-            Length(9),
-            Length(4),
-        ],
-    }
-}
-
 /// Service text as display text: sanitized; `""` for none.
 fn t(s: Option<&str>) -> String {
     s.map(sanitize).unwrap_or_default()

@@ -35,6 +35,12 @@ pub trait Hooks<B: ratatui::backend::Backend> {
     fn suspend(&mut self, _terminal: &mut Terminal<B>) -> io::Result<()> {
         Ok(())
     }
+    /// Puts `text` on the clipboard, called between frames (so an OSC 52 sequence is never
+    /// written inside one). `Ok` says how much went where ("312 bytes (OSC 52)"), `Err` why
+    /// nothing was copied. Default: no clipboard.
+    fn copy(&mut self, _terminal: &mut Terminal<B>, _text: &str) -> Result<String, String> {
+        Err("this front end has no clipboard".into())
+    }
 }
 
 /// Hooks that do nothing.
@@ -58,6 +64,8 @@ pub struct Executor {
     jobs: HashMap<JobId, JoinHandle<()>>,
     next_job: u64,
     timers: HashMap<TimerId, (Instant, u64)>,
+    /// Texts to copy, carried out by the loop between frames (it owns the terminal).
+    copies: Vec<String>,
 }
 
 impl Executor {
@@ -70,6 +78,7 @@ impl Executor {
             jobs: HashMap::new(),
             next_job: 0,
             timers: HashMap::new(),
+            copies: Vec::new(),
         }
     }
 
@@ -157,6 +166,14 @@ impl Executor {
                 }
                 Command::Quit => {}
                 Command::Suspend => suspend = true,
+                Command::Copy(text) => self.copies.push(text),
+                Command::Export(file) => {
+                    let tx = self.tx.clone();
+                    tokio::task::spawn_blocking(move || {
+                        let r = super::components::export::write_file(&file);
+                        let _ = tx.send(Msg::Exported(r));
+                    });
+                }
             }
         }
         suspend
@@ -215,6 +232,14 @@ where
             hooks.suspend(terminal)?;
             terminal.clear()?;
             pending.extend(app.update(Msg::Resumed));
+            continue;
+        }
+        // Between frames: the clipboard's escape sequence never lands inside a frame.
+        for text in std::mem::take(&mut exec.copies) {
+            let r = hooks.copy(terminal, &text);
+            pending.extend(app.update(Msg::Copied(r)));
+        }
+        if !pending.is_empty() {
             continue;
         }
         if app.quit {

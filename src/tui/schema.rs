@@ -322,7 +322,15 @@ impl SetId {
             SetId::LinkedinIndustries => owned(&df.linkedin_industries),
             SetId::Technologies => owned(&df.technologies),
             SetId::TechnologyCategories => owned(&df.technology_categories),
-            SetId::Countries => owned(&df.countries),
+            // Labelled with names, so "germany" or "Deutschland" find `de`.
+            SetId::Countries => df
+                .countries
+                .iter()
+                .map(|c| Opt {
+                    label: super::countries::label(c),
+                    value: Value::String(c.clone()),
+                })
+                .collect(),
             SetId::States => df
                 .regions
                 .iter()

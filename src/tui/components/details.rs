@@ -15,10 +15,13 @@ use crate::tui::records::Section;
 const PAGE: u16 = 10;
 
 /// The details pane's state.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Details {
     /// Scroll offset (lines).
     pub scroll: u16,
+    /// The largest useful scroll offset as of the last draw (the last line at the bottom of
+    /// the pane): `j` and `End` stop there.
+    pub max_scroll: std::cell::Cell<u16>,
 }
 
 /// What a key on the details wants.
@@ -76,6 +79,24 @@ pub fn lines(row: Option<&ResultRow>, keys: &Keymap) -> Vec<Line<'static>> {
     out
 }
 
+/// The `(label, value)` field shown on the line `scroll` of the details of `row` (the first
+/// field at or below it: headings are skipped), as [`lines`] lays them out; `None` when no
+/// field is there.
+pub fn field_at(row: &ResultRow, scroll: u16) -> Option<(String, String)> {
+    let mut fields: Vec<Option<(String, String)>> = Vec::new();
+    if row.record.company().is_some() {
+        fields.push(None);
+    }
+    for s in row.record.sections() {
+        fields.push(None);
+        if s.lines.is_empty() {
+            fields.push(None);
+        }
+        fields.extend(s.lines.into_iter().map(Some));
+    }
+    fields.into_iter().skip(scroll as usize).flatten().next()
+}
+
 impl Details {
     /// Handles an action while the details have the focus.
     pub fn handle(&mut self, action: Action) -> DetailsEffect {
@@ -85,9 +106,11 @@ impl Details {
             Action::PageUp => self.scroll = self.scroll.saturating_sub(PAGE),
             Action::PageDown => self.scroll = self.scroll.saturating_add(PAGE),
             Action::Top => self.scroll = 0,
+            Action::Bottom => self.scroll = self.max_scroll.get(),
             Action::Close => return DetailsEffect::Leave,
             _ => {}
         }
+        self.scroll = self.scroll.min(self.max_scroll.get());
         DetailsEffect::Nothing
     }
 
@@ -115,12 +138,45 @@ impl Details {
             f.render_widget(p, area);
             return;
         }
-        // Never scroll past the last line (wrapping can only add lines, so this is a safe bound).
-        let max = content.len().saturating_sub(1).min(u16::MAX as usize) as u16;
+        // Never scroll past the point where the last line is at the bottom of the pane. Lines
+        // are counted as wrapped at the pane's width.
+        let inner = block.inner(area);
+        let width = inner.width.max(1) as usize;
+        let wrapped: usize = content.iter().map(|l| wrapped_rows(l, width)).sum();
+        let max = wrapped
+            .saturating_sub(inner.height as usize)
+            .min(u16::MAX as usize) as u16;
+        self.max_scroll.set(max);
         let p = Paragraph::new(content)
             .block(block)
             .wrap(Wrap { trim: false })
             .scroll((self.scroll.min(max), 0));
         f.render_widget(p, area);
     }
+}
+
+/// Rows `line` takes when word-wrapped at `width` columns (greedy, as the pane wraps: words
+/// move to the next row whole, a word longer than a row is cut).
+fn wrapped_rows(line: &Line<'_>, width: usize) -> usize {
+    use unicode_width::UnicodeWidthStr;
+    let text: String = line.spans.iter().map(|s| s.content.as_ref()).collect();
+    if text.width() <= width {
+        return 1;
+    }
+    let (mut rows, mut used) = (1, 0usize);
+    for word in text.split_inclusive(' ') {
+        let w = word.width();
+        let bare = word.trim_end().width();
+        if used > 0 && used + bare > width {
+            rows += 1;
+            used = 0;
+        }
+        if w > width {
+            rows += (used + w).div_ceil(width) - 1;
+            used = (used + w) % width;
+        } else {
+            used += w;
+        }
+    }
+    rows
 }

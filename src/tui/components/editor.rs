@@ -109,11 +109,37 @@ pub enum EditorEffect {
         /// The field autocompletes and the text is long enough.
         lookup: bool,
     },
+    /// Close the editor, keeping what was typed but not yet added: set the member to this
+    /// value first (a lookup it started may still be on its way: cancel it).
+    KeepAndClose(Option<Value>),
 }
 
 /// The member value of a list: `None` (remove the member) when empty.
 fn list_value(items: &[Value]) -> Option<Value> {
     (!items.is_empty()).then(|| Value::Array(items.to_vec()))
+}
+
+/// The values of pasted list text: split on newlines and commas, each trimmed and sanitized,
+/// empty ones left out (`"a.com, b.com\nc.com"` → 3 values).
+pub fn split_list(raw: &str) -> Vec<String> {
+    raw.split(['\n', '\r', ','])
+        .map(|p| sanitize(p).trim().to_string())
+        .filter(|p| !p.is_empty())
+        .collect()
+}
+
+impl ListEditor {
+    /// Adds typed `text` as an item (a city for the locations field), once.
+    fn add_text(&mut self, text: &str) {
+        let item = if self.ac == Some(AcKind::Locations) {
+            parse_city(text)
+        } else {
+            Value::String(text.to_string())
+        };
+        if !self.items.contains(&item) {
+            self.items.push(item);
+        }
+    }
 }
 
 impl Editor {
@@ -199,7 +225,15 @@ impl Editor {
         let leaf = self.leaf;
         match &mut self.body {
             EditorBody::List(le) => match action {
-                Some(TextAction::Cancel) => EditorEffect::CloseLookup,
+                // Typed text is never dropped silently: it becomes an item.
+                Some(TextAction::Cancel) => {
+                    let text = input_text(&le.input).trim().to_string();
+                    if text.is_empty() {
+                        return EditorEffect::CloseLookup;
+                    }
+                    le.add_text(&text);
+                    EditorEffect::KeepAndClose(list_value(&le.items))
+                }
                 Some(TextAction::Up) => {
                     le.sel = match le.sel {
                         Some(0) | None => None,
@@ -292,18 +326,30 @@ impl Editor {
         }
     }
 
-    /// Pasted text goes into the focused field (no lookup is started by a paste).
-    pub fn paste(&mut self, s: &str) {
+    /// Pasted text (raw, as the terminal gave it) goes into the focused field, sanitized (no
+    /// lookup is started by a paste). Into a list, text of several lines or comma-separated
+    /// values adds one item per value (trimmed, empty ones skipped) and returns the write.
+    pub fn paste(&mut self, raw: &str) -> EditorEffect {
         match &mut self.body {
             EditorBody::List(le) => {
-                le.input.insert_str(s);
+                let parts: Vec<String> = split_list(raw);
+                if parts.len() > 1 {
+                    for p in &parts {
+                        le.add_text(p);
+                    }
+                    le.input = textarea("");
+                    return EditorEffect::Write(list_value(&le.items));
+                }
+                le.input.insert_str(sanitize(raw));
+                return EditorEffect::Nothing;
             }
-            EditorBody::Pick(p) => p.paste(s),
+            EditorBody::Pick(p) => p.paste(&sanitize(raw)),
             EditorBody::Text(t) => {
                 let f = t.focus;
-                t.inputs[f].insert_str(s);
+                t.inputs[f].insert_str(sanitize(raw));
             }
         }
+        EditorEffect::Nothing
     }
 
     /// The typing pause is over: the autocomplete request for the typed text (for a filter of

@@ -35,7 +35,7 @@ pub struct Page {
 }
 
 /// The search shown in a results tab.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct SearchState {
     /// The request of the first page (without `searchAfter`); `None` before the first search.
     pub request: Option<SearchRequest>,
@@ -130,6 +130,19 @@ impl Results {
         }
     }
 
+    /// The marked rows of the tab of `kind`, in page order (the export's "marked rows"
+    /// scope). Marking rows (`Space`) is issue 8's other half: until it is joined here this
+    /// returns no rows.
+    pub fn marked(&self, kind: Kind) -> Vec<&ResultRow> {
+        let _ = self.get(kind);
+        Vec::new()
+    }
+
+    /// Every fetched row of the tab of `kind`, page after page.
+    pub fn fetched(&self, kind: Kind) -> impl Iterator<Item = &ResultRow> + Clone {
+        self.get(kind).pages.iter().flat_map(|p| p.rows.iter())
+    }
+
     /// Handles an action while the results of `kind` have the focus.
     pub fn handle(&mut self, action: Action, kind: Kind) -> ResultsEffect {
         let s = self.get_mut(kind);
@@ -183,10 +196,17 @@ impl Results {
         if s.loading {
             title.push_str("· loading… ");
         }
-        let block = Block::default()
+        let mut block = Block::default()
             .borders(Borders::ALL)
             .title(title)
             .border_style(crate::tui::view::border_style(focused));
+        if !rows.is_empty() {
+            let mut legend = rel_legend(s);
+            if legend.chars().count() + 4 > area.width as usize {
+                legend = short_rel_legend(s);
+            }
+            block = block.title_bottom(Line::from(legend).right_aligned());
+        }
         let inner = block.inner(area);
         f.render_widget(block, area);
         let [tabs_area, body] =
@@ -248,14 +268,24 @@ impl Results {
         let offset = follow(s.offset.get(), sel, h);
         s.offset.set(offset);
         let end = (offset + h).min(rows.len());
+        // Columns by priority and minimum width over the visible rows: values never cut.
+        let titles = records::columns(kind);
+        let cols = super::columns::layout(
+            kind,
+            titles,
+            &rows[offset..end],
+            body.width.saturating_sub(2),
+            1,
+        );
         let visible: Vec<Row> = rows[offset..end]
             .iter()
             .enumerate()
             .map(|(i, r)| {
                 let mark = if offset + i == sel { "›" } else { " " };
                 let row = Row::new(
-                    std::iter::once(TableCell::from(mark))
-                        .chain(r.cells.iter().map(|c| TableCell::from(c.as_str()))),
+                    std::iter::once(TableCell::from(mark)).chain(cols.iter().map(|(c, w)| {
+                        TableCell::from(cut(r.cells.get(*c).map_or("", String::as_str), *w))
+                    })),
                 );
                 if offset + i == sel {
                     row.style(
@@ -273,11 +303,13 @@ impl Results {
             })
             .collect();
         let widths: Vec<Constraint> = std::iter::once(Constraint::Length(1))
-            .chain(records::widths(kind))
+            .chain(cols.iter().map(|(_, w)| Constraint::Length(*w)))
             .collect();
         let header = Row::new(
-            std::iter::once(TableCell::from(" "))
-                .chain(records::columns(kind).iter().map(|c| TableCell::from(*c))),
+            std::iter::once(TableCell::from(" ")).chain(
+                cols.iter()
+                    .map(|(c, _)| TableCell::from(titles.get(*c).copied().unwrap_or(""))),
+            ),
         )
         .style(
             Style::default()
@@ -286,5 +318,47 @@ impl Results {
         );
         let table = Table::new(visible, widths).header(header).column_spacing(1);
         f.render_widget(table, body);
+    }
+}
+
+/// `s` cut to `w` columns, ending in `…` when cut (text columns only: value columns are laid
+/// out wide enough).
+fn cut(s: &str, w: u16) -> String {
+    use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
+    let w = w as usize;
+    if s.width() <= w {
+        return s.to_string();
+    }
+    let mut out = String::new();
+    let mut used = 0;
+    for c in s.chars() {
+        let cw = c.width().unwrap_or(0);
+        if used + cw + 1 > w {
+            break;
+        }
+        used += cw;
+        out.push(c);
+    }
+    out.push('…');
+    out
+}
+
+/// The legend of the `rel.` column for the search shown: v3 relevance categories, v2 scores.
+pub fn rel_legend(s: &SearchState) -> &'static str {
+    use crate::api::client::Endpoint;
+    match s.request.as_ref().map(SearchRequest::endpoint) {
+        Some(Endpoint::SearchCompaniesV2) => " rel. = lookalike score, 1.00 closest ",
+        Some(Endpoint::SearchPeopleV2) => "",
+        _ => " rel. = relevance: A best match · B good · C weaker ",
+    }
+}
+
+/// [`rel_legend`] for a narrow pane.
+pub fn short_rel_legend(s: &SearchState) -> &'static str {
+    use crate::api::client::Endpoint;
+    match s.request.as_ref().map(SearchRequest::endpoint) {
+        Some(Endpoint::SearchCompaniesV2) => " rel.: score, 1 closest ",
+        Some(Endpoint::SearchPeopleV2) => "",
+        _ => " rel.: A best · C weaker ",
     }
 }

@@ -24,12 +24,19 @@ pub struct FilterSets {
     pub dir: PathBuf,
     /// Name of the filter set last opened or saved.
     pub name: Option<String>,
+    /// The file the open set was read from when it is not in `dir` (`--filters FILE`):
+    /// saving under the same name writes back to it.
+    pub file: Option<PathBuf>,
 }
 
 impl FilterSets {
     /// The sets in `dir`, none open.
     pub fn new(dir: PathBuf) -> FilterSets {
-        FilterSets { dir, name: None }
+        FilterSets {
+            dir,
+            name: None,
+            file: None,
+        }
     }
 
     /// Reads the set file `path` (a command-line argument); its name is the file stem.
@@ -41,6 +48,7 @@ impl FilterSets {
             .and_then(|s| s.to_str())
             .map(str::to_string);
         self.name = name.clone();
+        self.file = Some(path.to_path_buf());
         Ok((set, name))
     }
 
@@ -50,14 +58,26 @@ impl FilterSets {
             .and_then(|p| filter_sets::load(&p))
             .map_err(|e| e.to_string())?;
         self.name = Some(name.to_string());
+        self.file = None;
         Ok(set)
     }
 
-    /// Writes `set` as `name` (atomically) and makes it the open one.
-    pub fn save(&mut self, name: &str, set: &FilterSet) -> Result<(), String> {
-        filter_sets::save(&self.dir, name, set).map_err(|e| e.to_string())?;
+    /// Writes `set` as `name` (atomically) and makes it the open one: back to the file it
+    /// was opened from (`--filters FILE`) when the name is unchanged, else as `dir/NAME.json`.
+    /// Returns the path written.
+    pub fn save(&mut self, name: &str, set: &FilterSet) -> Result<PathBuf, String> {
+        if let Some(file) = self
+            .file
+            .clone()
+            .filter(|_| self.name.as_deref() == Some(name))
+        {
+            filter_sets::save_to(&file, set).map_err(|e| e.to_string())?;
+            return Ok(file);
+        }
+        let path = filter_sets::save(&self.dir, name, set).map_err(|e| e.to_string())?;
         self.name = Some(name.to_string());
-        Ok(())
+        self.file = None;
+        Ok(path)
     }
 
     /// The saved names, sorted.

@@ -29,7 +29,17 @@ pub fn fmt_duration(secs: i64) -> String {
 /// What the gauge shows for a pool the balance answer did not include.
 pub const UNKNOWN_POOL: &str = "?";
 
-fn pool(name: &str, gauge: &Gauge, which: CreditPool) -> Vec<Span<'static>> {
+/// How much the gauge line says: `Full` on a wide screen; narrower screens drop the legend,
+/// then the one-time+recurrent parts, then shorten the labels, so the numbers are never cut.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Detail {
+    Full,
+    NoLegend,
+    NoParts,
+    Short,
+}
+
+fn pool(name: &str, gauge: &Gauge, which: CreditPool, detail: Detail) -> Vec<Span<'static>> {
     let parts: Option<&Credits> = gauge.balance().and_then(|b| match which {
         CreditPool::Standard => b.credits.as_ref(),
         CreditPool::Email => b.email_credits.as_ref(),
@@ -62,7 +72,9 @@ fn pool(name: &str, gauge: &Gauge, which: CreditPool) -> Vec<Span<'static>> {
             Style::default().fg(color).add_modifier(Modifier::BOLD),
         ),
         Span::styled(
-            if spent.abs() < 1e-9 {
+            if detail >= Detail::NoParts {
+                String::new()
+            } else if spent.abs() < 1e-9 {
                 format!(
                     " ({}+{})",
                     fmt_credits(p.one_time),
@@ -77,8 +89,22 @@ fn pool(name: &str, gauge: &Gauge, which: CreditPool) -> Vec<Span<'static>> {
     ]
 }
 
-/// Draws the gauge line.
+/// Draws the gauge line: the most detailed form that fits the width.
 pub fn draw(f: &mut Frame<'_>, area: Rect, app: &App) {
+    let width = area.width as usize;
+    let mut best = line(app, Detail::Short);
+    for d in [Detail::Full, Detail::NoLegend, Detail::NoParts] {
+        let l = line(app, d);
+        if l.width() <= width {
+            best = l;
+            break;
+        }
+    }
+    f.render_widget(best, area);
+}
+
+fn line(app: &App, detail: Detail) -> Line<'static> {
+    let short = detail == Detail::Short;
     let mut spans = vec![
         Span::styled(
             " Credits ",
@@ -97,30 +123,45 @@ pub fn draw(f: &mut Frame<'_>, area: Rect, app: &App) {
             Style::default().fg(Color::DarkGray),
         )),
         Some(b) => {
-            spans.extend(pool("standard", g, CreditPool::Standard));
-            spans.extend(pool("email", g, CreditPool::Email));
-            spans.extend(pool("phone", g, CreditPool::Phone));
+            let (std_l, email_l, phone_l) = if short {
+                ("std", "email", "phone")
+            } else {
+                ("standard", "email", "phone")
+            };
+            spans.extend(pool(std_l, g, CreditPool::Standard, detail));
+            spans.extend(pool(email_l, g, CreditPool::Email, detail));
+            spans.extend(pool(phone_l, g, CreditPool::Phone, detail));
             if let Some(left) = g.daily_left() {
                 spans.push(Span::styled("daily ", Style::default().fg(Color::DarkGray)));
                 spans.push(Span::styled(
-                    format!("{left} left"),
+                    if short {
+                        format!("{left}")
+                    } else {
+                        format!("{left} left")
+                    },
                     Style::default().add_modifier(Modifier::BOLD),
                 ));
                 if let Some(r) = b.daily_limit_rate_seconds_to_reset {
                     spans.push(Span::styled(
-                        format!(", resets in {}", fmt_duration(r)),
+                        if short {
+                            format!(" ↺{}", fmt_duration(r))
+                        } else {
+                            format!(", resets in {}", fmt_duration(r))
+                        },
                         Style::default().fg(Color::DarkGray),
                     ));
                 }
             }
-            spans.push(Span::styled(
-                "  (one-time+recurrent)",
-                Style::default().fg(Color::DarkGray),
-            ));
+            if detail == Detail::Full {
+                spans.push(Span::styled(
+                    "  (one-time+recurrent)",
+                    Style::default().fg(Color::DarkGray),
+                ));
+            }
             if app.balance_loading {
                 spans.push(Span::styled(" ↻", Style::default().fg(Color::Yellow)));
             }
         }
     }
-    f.render_widget(Line::from(spans), area);
+    Line::from(spans)
 }

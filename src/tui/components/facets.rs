@@ -1,0 +1,165 @@
+//! The facets pane (`f`, issue 9): bar charts (ratatui `BarChart`, horizontal) of the loaded
+//! results, counted by `core::facets`: companies by country, company size, industry and
+//! year founded; people by seniority, department and country. The counts are over the rows
+//! loaded (every fetched page of the tab), and the title says how many of the total that is
+//! ("over 75 loaded of 39,726"). The counts are taken when the pane opens.
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Direction, Layout, Rect};
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::Line;
+use ratatui::widgets::{Bar, BarChart, BarGroup, Block, Borders, Clear, Paragraph};
+
+use super::export::thousands;
+use super::widgets::{dim, frame};
+use crate::core::facets::{Facet, company_facets, people_facets};
+use crate::tui::keymap::{Action, Keymap};
+use crate::tui::msg::{Record, ResultRow};
+use crate::tui::schema::Kind;
+
+/// Longest bar label, in characters (longer values are cut with `…`).
+const LABEL: usize = 18;
+
+/// The facets of one tab's loaded rows.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FacetsView {
+    /// The tab counted.
+    pub kind: Kind,
+    /// One chart per field, in display order.
+    pub facets: Vec<Facet>,
+    /// Rows counted (loaded).
+    pub loaded: usize,
+    /// `total` of the search, when known.
+    pub total: Option<u64>,
+}
+
+impl FacetsView {
+    /// Counts the facets of `rows` (the loaded rows of the tab of `kind`).
+    pub fn new<'a>(
+        kind: Kind,
+        rows: impl IntoIterator<Item = &'a ResultRow> + Clone,
+        total: Option<u64>,
+    ) -> FacetsView {
+        let loaded = rows.clone().into_iter().count();
+        let facets = match kind {
+            Kind::Companies => company_facets(rows.into_iter().filter_map(|r| r.record.company())),
+            Kind::People => people_facets(rows.into_iter().filter_map(|r| match &r.record {
+                Record::Person { person, .. } => Some(person),
+                Record::Company { .. } => None,
+            })),
+        };
+        FacetsView {
+            kind,
+            facets,
+            loaded,
+            total,
+        }
+    }
+
+    /// `over 75 loaded of 39,726`.
+    pub fn coverage(&self) -> String {
+        match self.total {
+            Some(t) => format!(
+                "over {} loaded of {}",
+                thousands(self.loaded as u64),
+                thousands(t)
+            ),
+            None => format!("over {} loaded", thousands(self.loaded as u64)),
+        }
+    }
+
+    /// Draws the pane over most of `area`: the charts in a 2 × 2 grid.
+    pub fn draw(&self, f: &mut Frame<'_>, area: Rect, keys: &Keymap) {
+        let r = Rect {
+            x: area.x + 1,
+            y: area.y + 1,
+            width: area.width.saturating_sub(2),
+            height: area.height.saturating_sub(2),
+        };
+        f.render_widget(Clear, r);
+        let title = format!(
+            " Facets of the {} · {} ",
+            match self.kind {
+                Kind::Companies => "companies",
+                Kind::People => "people",
+            },
+            self.coverage()
+        );
+        let block = frame(&title, Color::Magenta);
+        let inner = block.inner(r);
+        f.render_widget(block, r);
+        let [grid, hint] =
+            Layout::vertical([Constraint::Min(0), Constraint::Length(1)]).areas(inner);
+        f.render_widget(
+            Line::from(dim(format!(
+                " counts over the loaded pages only; load more with {} or export the first N with {} · {} closes",
+                keys.keys_of(Action::NextPage),
+                keys.keys_of(Action::Export),
+                keys.keys_of(Action::Close),
+            ))),
+            hint,
+        );
+        let rows =
+            Layout::vertical([Constraint::Percentage(50), Constraint::Percentage(50)]).split(grid);
+        let mut cells = Vec::new();
+        for row in rows.iter() {
+            let cols = Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)])
+                .split(*row);
+            cells.extend(cols.iter().copied());
+        }
+        for (facet, cell) in self.facets.iter().zip(cells) {
+            draw_facet(f, cell, facet);
+        }
+    }
+}
+
+fn cut(s: &str) -> String {
+    if s.chars().count() <= LABEL {
+        return s.to_string();
+    }
+    let mut out: String = s.chars().take(LABEL - 1).collect();
+    out.push('…');
+    out
+}
+
+fn draw_facet(f: &mut Frame<'_>, area: Rect, facet: &Facet) {
+    let title = if facet.missing > 0 {
+        format!(" {} · {} without ", facet.name, facet.missing)
+    } else {
+        format!(" {} ", facet.name)
+    };
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .title(title)
+        .border_style(Style::default().fg(Color::DarkGray));
+    if facet.buckets.is_empty() {
+        f.render_widget(
+            Paragraph::new(Line::from(dim(" no values in the loaded rows"))).block(block),
+            area,
+        );
+        return;
+    }
+    let bars: Vec<Bar> = facet
+        .buckets
+        .iter()
+        .map(|(label, n)| {
+            Bar::default()
+                .value(*n)
+                .label(Line::from(format!("{} ", cut(label))))
+                .text_value(n.to_string())
+        })
+        .collect();
+    let chart = BarChart::default()
+        .block(block)
+        .direction(Direction::Horizontal)
+        .bar_width(1)
+        .bar_gap(0)
+        .bar_style(Style::default().fg(Color::Cyan))
+        .value_style(
+            Style::default()
+                .fg(Color::Black)
+                .bg(Color::Cyan)
+                .add_modifier(Modifier::BOLD),
+        )
+        .data(BarGroup::default().bars(&bars));
+    f.render_widget(chart, area);
+}

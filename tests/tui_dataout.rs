@@ -1,0 +1,868 @@
+//! Data out of the explorer (issue 9: export, copy, facets, help) and the new-user fixes of
+//! issue 8 ("What a new user tripped over"), driving `App` with messages only; snapshots on
+//! ratatui's TestBackend.
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use prospect::core::export::Format;
+use prospect::core::request::SearchResponse;
+use prospect::tui::app::{
+    App, AppOptions, ExportCounts, ExportPopup, ExportScope, ExportStage, Pane, Popup,
+};
+use prospect::tui::keymap::Keymap;
+use prospect::tui::msg::{Command, ExportRecords, Msg, Outcome, PageData, Slot};
+use prospect::tui::records;
+use prospect::tui::schema::{self, DataFields, Kind};
+use prospect::tui::view;
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use serde_json::{Value, json};
+
+fn opts() -> AppOptions {
+    AppOptions {
+        base_url: "http://127.0.0.1:4000".into(),
+        sandbox: true,
+        keymap: Keymap::default(),
+        confirm_above: 10.0,
+        filters_dir: "/home/user/.config/prospect/filters".into(),
+    }
+}
+
+fn key(c: KeyCode) -> Msg {
+    Msg::Key(KeyEvent::new(c, KeyModifiers::NONE))
+}
+
+fn ch(c: char) -> Msg {
+    key(KeyCode::Char(c))
+}
+
+fn ctrl(c: char) -> Msg {
+    Msg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL))
+}
+
+fn data_fields() -> Value {
+    json!({
+        "industries": [{"industryCategory": "Technology", "industries": ["Software", "IT Services"]}],
+        "linkedinIndustries": ["Computer Software"],
+        "technologies": [{"name": "React", "categories": ["JavaScript frameworks"]}],
+        "regions": {"de": [{"code": "BE", "englishName": "Berlin", "localName": "Berlin"}]},
+        "seniorities": ["Owner", "Founder", "C-Level", "VP", "Director", "Manager"],
+        "departments": ["Engineering", "Sales"]
+    })
+}
+
+fn balance() -> Value {
+    json!({"credits": {"oneTime": 950, "recurrent": 40.5}, "emailCredits": {"oneTime": 100, "recurrent": 0},
+           "phoneCredits": {"oneTime": 0, "recurrent": 0}, "dailyLimitRateLeft": 987, "dailyLimitRateSecondsToReset": 3725})
+}
+
+fn company(i: usize) -> Value {
+    let cc = ["de", "us", "fr", "de"][i % 4];
+    let size = ["11-50", "51-200", "201-500"][i % 3];
+    let industry = ["Software", "IT Services", "Banking"][i % 3];
+    let rel = ["A", "B", "C"][i % 3];
+    json!({
+        "company": {
+            "name": format!("Acme {i}"), "domain": format!("acme{i}.com"),
+            "description": "Makes anvils and rockets.", "primaryCountry": cc, "countries": [cc, "fr"],
+            "companySize": size, "industries": [industry], "yearFounded": 1975 + (i * 7) % 45,
+            "employeeCountService": 120 + i, "keywords": ["anvils", "rockets"],
+            "technologies": ["React", "Stripe"]
+        },
+        "relevance": rel
+    })
+}
+
+fn person(i: usize) -> Value {
+    let cc = ["de", "us"][i % 2];
+    let sen = ["Head", "Manager", "VP"][i % 3];
+    let dep = ["Engineering", "Sales"][i % 2];
+    json!({
+        "id": format!("p{i}"), "domain": "acme1.com", "name": format!("Person {i}"),
+        "jobTitle": "Head of Engineering", "country": cc,
+        "seniorities": [sen], "departments": [dep],
+        "company": {"name": "Acme 1", "companySize": "51-200"}, "relevance": "A"
+    })
+}
+
+fn page(kind: Kind, n: usize, from: usize, total: u64, cursor: Option<&str>) -> PageData {
+    let resp = match kind {
+        Kind::Companies => SearchResponse::CompaniesV3(
+            serde_json::from_value(json!({"companies": (from..from + n).map(company).collect::<Vec<_>>(), "total": total, "searchAfter": cursor})).unwrap(),
+        ),
+        Kind::People => SearchResponse::PeopleV3(
+            serde_json::from_value(json!({"people": (from..from + n).map(person).collect::<Vec<_>>(), "total": total, "searchAfter": cursor})).unwrap(),
+        ),
+    };
+    records::page(resp)
+}
+
+/// The generation of the call the commands started in `slot`.
+fn generation(cmds: &[Command], slot: Slot) -> u64 {
+    cmds.iter()
+        .find_map(|c| match c {
+            Command::Call {
+                slot: s,
+                generation,
+                ..
+            } if *s == slot => Some(*generation),
+            _ => None,
+        })
+        .unwrap_or_else(|| panic!("no call in {slot:?}: {cmds:?}"))
+}
+
+fn answer(app: &mut App, cmds: &[Command], slot: Slot, outcome: Outcome) -> Vec<Command> {
+    let generation = generation(cmds, slot);
+    app.update(Msg::Done {
+        slot,
+        generation,
+        result: Ok(outcome),
+    })
+}
+
+fn started() -> App {
+    let mut app = App::new(opts());
+    let cmds = app.start();
+    answer(
+        &mut app,
+        &cmds,
+        Slot::DataFields,
+        Outcome::DataFields(DataFields::from_api(
+            &serde_json::from_value(data_fields()).unwrap(),
+        )),
+    );
+    answer(
+        &mut app,
+        &cmds,
+        Slot::Balance,
+        Outcome::Balance(serde_json::from_value(balance()).unwrap()),
+    );
+    app.status = None;
+    app
+}
+
+/// The app with one page of 25 companies of a total of 39,726 (cursor "c1").
+fn with_companies() -> App {
+    let mut app = started();
+    let cmds = app.update(ctrl('r'));
+    answer(
+        &mut app,
+        &cmds,
+        Slot::Search(Kind::Companies),
+        Outcome::Page(page(Kind::Companies, 25, 0, 39_726, Some("c1"))),
+    );
+    app.status = None;
+    app
+}
+
+fn render_at(app: &App, w: u16, h: u16) -> Terminal<TestBackend> {
+    let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
+    t.draw(|f| view::draw(f, app)).unwrap();
+    t
+}
+
+fn screen(t: &Terminal<TestBackend>) -> String {
+    let buf = t.backend().buffer();
+    let mut s = String::new();
+    for y in 0..buf.area.height {
+        for x in 0..buf.area.width {
+            s.push_str(buf[(x, y)].symbol());
+        }
+        s.push('\n');
+    }
+    s
+}
+
+fn fixed_now() -> chrono::NaiveDateTime {
+    chrono::NaiveDate::from_ymd_opt(2026, 11, 23)
+        .unwrap()
+        .and_hms_opt(14, 39, 0)
+        .unwrap()
+}
+
+/// Opens the export popup with a fixed clock (the file name holds the time).
+fn open_export(app: &mut App) {
+    assert!(app.update(ctrl('e')).is_empty());
+    let Some(Popup::Export(p)) = app.popups.pop() else {
+        panic!("Ctrl-e opens the export popup: {:?}", app.popups);
+    };
+    app.popups.push(Popup::Export(Box::new(ExportPopup::new(
+        p.kind,
+        p.counts,
+        fixed_now(),
+    ))));
+}
+
+fn export_popup(app: &App) -> &ExportPopup {
+    match app.popups.last() {
+        Some(Popup::Export(p)) => p,
+        other => panic!("no export popup: {other:?}"),
+    }
+}
+
+fn export_cmd(cmds: Vec<Command>) -> prospect::tui::msg::ExportFile {
+    cmds.into_iter()
+        .find_map(|c| match c {
+            Command::Export(f) => Some(f),
+            _ => None,
+        })
+        .expect("an export command")
+}
+
+// ------------------------------------------------------------------ export
+
+#[test]
+fn snapshot_export_popup() {
+    let mut app = with_companies();
+    open_export(&mut app);
+    let p = export_popup(&app);
+    assert_eq!(
+        p.counts,
+        ExportCounts {
+            page: 25,
+            fetched: 25,
+            marked: 0,
+            total: Some(39_726)
+        }
+    );
+    insta::assert_snapshot!(render_at(&app, 120, 34).backend());
+}
+
+#[test]
+fn export_of_this_page_writes_every_row_as_csv_that_parses_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = with_companies();
+    open_export(&mut app);
+    // Down to the file, replace the name by a path in the temp dir.
+    for _ in 0..3 {
+        app.update(key(KeyCode::Down));
+    }
+    for _ in 0..60 {
+        app.update(key(KeyCode::Backspace));
+    }
+    let path = dir.path().join("out.csv");
+    app.update(Msg::Paste(path.display().to_string()));
+    let file = export_cmd(app.update(key(KeyCode::Enter)));
+    assert!(app.popups.is_empty(), "the popup closes");
+    assert_eq!(file.path, path);
+    assert_eq!(file.format, Format::Csv);
+    assert_eq!(file.records.len(), 25);
+    let done = prospect::tui::components::export::write_file(&file).unwrap();
+    assert_eq!(done.count, 25);
+    let mut r = csv::Reader::from_path(&path).unwrap();
+    let header = r.headers().unwrap().clone();
+    assert_eq!(&header[0], "domain");
+    let rows: Vec<csv::StringRecord> = r.records().map(Result::unwrap).collect();
+    assert_eq!(rows.len(), 25);
+    assert_eq!(&rows[3][0], "acme3.com");
+    let kw = header.iter().position(|h| h == "keywords").unwrap();
+    assert_eq!(&rows[3][kw], "anvils;rockets", "lists joined with ;");
+    app.update(Msg::Exported(Ok(done)));
+    let status = app.status.as_ref().unwrap().text.clone();
+    assert!(status.starts_with("Exported 25 records to "), "{status}");
+}
+
+#[test]
+fn export_of_the_first_n_asks_for_the_missing_pages_fetches_them_and_writes_n_rows() {
+    let mut app = with_companies();
+    open_export(&mut app);
+    // Rows: this page → pages fetched → first N.
+    app.update(key(KeyCode::Tab));
+    app.update(key(KeyCode::Tab));
+    assert_eq!(export_popup(&app).scope, ExportScope::FirstN);
+    app.update(key(KeyCode::Down));
+    for _ in 0..8 {
+        app.update(key(KeyCode::Backspace));
+    }
+    for c in "80".chars() {
+        app.update(ch(c));
+    }
+    // JSONL.
+    app.update(key(KeyCode::Down));
+    app.update(key(KeyCode::Tab));
+    // 55 rows more at 25 a page: 3 pages × 5 credits = 15 > 10: asks first.
+    let cmds = app.update(key(KeyCode::Enter));
+    assert!(
+        cmds.is_empty(),
+        "nothing is sent before the answer: {cmds:?}"
+    );
+    match export_popup(&app).stage {
+        ExportStage::Confirm { pages, cost } => {
+            assert_eq!(pages, 3);
+            assert!((cost.standard - 15.0).abs() < 1e-9, "{cost:?}");
+        }
+        other => panic!("{other:?}"),
+    }
+    insta::assert_snapshot!("export_confirm", render_at(&app, 120, 34).backend());
+    let mut cmds = app.update(ch('y'));
+    let slot = Slot::Export(Kind::Companies);
+    for (i, cursor) in [(1, Some("c2")), (2, Some("c3")), (3, Some("c4"))] {
+        let sent = cmds.iter().find_map(|c| match c {
+            Command::Call {
+                call: prospect::tui::msg::Call::Search { request, page },
+                ..
+            } => Some((request.search_after().map(str::to_string), *page)),
+            _ => None,
+        });
+        assert_eq!(
+            sent,
+            Some((Some(format!("c{i}")), i as u32)),
+            "page {i} continues with the cursor"
+        );
+        if i == 2 {
+            insta::assert_snapshot!("export_fetching", render_at(&app, 120, 34).backend());
+        }
+        cmds = answer(
+            &mut app,
+            &cmds,
+            slot,
+            Outcome::Page(page(Kind::Companies, 25, i * 25, 39_726, cursor)),
+        );
+    }
+    assert_eq!(
+        app.results.companies.pages.len(),
+        4,
+        "bought pages join the tab"
+    );
+    let file = export_cmd(cmds);
+    assert_eq!(file.format, Format::Jsonl);
+    assert!(
+        file.path
+            .display()
+            .to_string()
+            .ends_with("prospect-companies-20261123-1439.jsonl")
+    );
+    match &file.records {
+        ExportRecords::Companies(c) => {
+            assert_eq!(c.len(), 80);
+            assert_eq!(c[79].company.domain, "acme79.com");
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(app.export_job.is_none());
+}
+
+#[test]
+fn stopping_a_first_n_export_keeps_the_pages_and_writes_nothing() {
+    let mut app = with_companies();
+    app.opts.confirm_above = 1000.0;
+    open_export(&mut app);
+    app.update(key(KeyCode::Tab));
+    app.update(key(KeyCode::Tab));
+    let cmds = app.update(key(KeyCode::Enter));
+    assert!(matches!(
+        export_popup(&app).stage,
+        ExportStage::Fetching { .. }
+    ));
+    // Esc while the page is on its way: it is not aborted (paid), no page follows it.
+    assert!(app.update(key(KeyCode::Esc)).is_empty());
+    let after = answer(
+        &mut app,
+        &cmds,
+        Slot::Export(Kind::Companies),
+        Outcome::Page(page(Kind::Companies, 25, 25, 39_726, Some("c2"))),
+    );
+    assert!(
+        !after
+            .iter()
+            .any(|c| matches!(c, Command::Call { .. } | Command::Export(_))),
+        "{after:?}"
+    );
+    assert_eq!(app.results.companies.pages.len(), 2);
+    assert!(app.popups.is_empty());
+    assert!(
+        app.status
+            .as_ref()
+            .unwrap()
+            .text
+            .contains("nothing written"),
+        "{:?}",
+        app.status
+    );
+}
+
+#[test]
+fn marked_rows_scope_says_none_are_marked() {
+    let mut app = with_companies();
+    open_export(&mut app);
+    for _ in 0..3 {
+        app.update(key(KeyCode::Tab));
+    }
+    assert_eq!(export_popup(&app).scope, ExportScope::Marked);
+    assert!(app.update(key(KeyCode::Enter)).is_empty());
+    assert_eq!(
+        export_popup(&app).problem.as_deref(),
+        Some("no rows are marked")
+    );
+}
+
+#[test]
+fn nothing_to_export_before_a_search() {
+    let mut app = started();
+    assert!(
+        app.update(ctrl('e'))
+            .iter()
+            .all(|c| !matches!(c, Command::Export(_)))
+    );
+    assert!(app.popups.is_empty());
+    assert!(
+        app.status
+            .as_ref()
+            .unwrap()
+            .text
+            .contains("run a search first")
+    );
+}
+
+// ------------------------------------------------------------------ copy
+
+fn copied(cmds: Vec<Command>) -> String {
+    cmds.into_iter()
+        .find_map(|c| match c {
+            Command::Copy(t) => Some(t),
+            _ => None,
+        })
+        .expect("a copy command")
+}
+
+#[test]
+fn y_copies_the_name_or_a_details_field_upper_y_the_row_and_c_the_curl() {
+    let mut app = with_companies();
+    app.focus = Pane::Results;
+    app.update(key(KeyCode::Down));
+    assert_eq!(copied(app.update(ch('y'))), "Acme 1");
+    let row: Value = serde_json::from_str(&copied(app.update(ch('Y')))).unwrap();
+    assert_eq!(row["domain"], "acme1.com");
+    assert_eq!(row["relevance"], "B");
+    assert_eq!(row["keywords"], json!(["anvils", "rockets"]));
+    let curl = copied(app.update(ch('C')));
+    assert!(curl.contains("$PROSPECT_API_TOKEN"), "{curl}");
+    assert!(
+        curl.contains("http://127.0.0.1:4000/v3/search/companies"),
+        "{curl}"
+    );
+    assert!(curl.contains(r#""size":25"#), "{curl}");
+    // In the details, the field at the top of the pane.
+    app.focus = Pane::Details;
+    let first = copied(app.update(ch('y')));
+    assert!(!first.is_empty());
+    app.update(Msg::Copied(Ok("312 bytes (OSC 52)".into())));
+    assert_eq!(
+        app.status.as_ref().unwrap().text,
+        "copied 312 bytes (OSC 52)"
+    );
+    app.update(Msg::Copied(Err("no clipboard".into())));
+    assert!(app.status.as_ref().unwrap().text.contains("Not copied"));
+}
+
+// ------------------------------------------------------------------ facets
+
+#[test]
+fn snapshot_facets_pane() {
+    let mut app = with_companies();
+    // A second page: the charts count over both.
+    let cmds = app.update(ch('n'));
+    answer(
+        &mut app,
+        &cmds,
+        Slot::Search(Kind::Companies),
+        Outcome::Page(page(Kind::Companies, 25, 25, 39_726, Some("c2"))),
+    );
+    app.update(ch('f'));
+    let Some(Popup::Facets(v)) = app.popups.last() else {
+        panic!("f opens the facets pane");
+    };
+    assert_eq!(v.loaded, 50);
+    assert_eq!(v.coverage(), "over 50 loaded of 39,726");
+    let t = render_at(&app, 120, 40);
+    assert!(screen(&t).contains("over 50 loaded of 39,726"));
+    insta::assert_snapshot!(t.backend());
+    app.update(ch('f'));
+    assert!(app.popups.is_empty(), "f closes it again");
+}
+
+#[test]
+fn people_facets_are_seniority_department_country() {
+    let mut app = started();
+    app.update(ch('t'));
+    let cmds = app.update(ctrl('r'));
+    answer(
+        &mut app,
+        &cmds,
+        Slot::Search(Kind::People),
+        Outcome::Page(page(Kind::People, 10, 0, 10, None)),
+    );
+    app.update(ch('f'));
+    let Some(Popup::Facets(v)) = app.popups.last() else {
+        panic!("f opens the facets pane");
+    };
+    let names: Vec<&str> = v.facets.iter().map(|f| f.name).collect();
+    assert_eq!(names, ["seniority", "department", "country"]);
+    assert!(screen(&render_at(&app, 120, 40)).contains("over 10 loaded of 10"));
+}
+
+// ------------------------------------------------------------------ help
+
+#[test]
+fn snapshot_help_lists_the_data_out_keys() {
+    let mut app = started();
+    app.update(ch('?'));
+    let t = render_at(&app, 120, 40);
+    let s = screen(&t);
+    for (k, what) in [
+        ("Ctrl-e", "export"),
+        ("y ", "copy the selected field"),
+        ("Y ", "copy the selected row as JSON"),
+        ("C ", "copy the request as curl"),
+        ("f ", "charts of the loaded results"),
+    ] {
+        assert!(
+            s.lines().any(|l| l.contains(k) && l.contains(what)),
+            "{k} {what} in\n{s}"
+        );
+    }
+    insta::assert_snapshot!(t.backend());
+}
+
+// ------------------------------------------------------------------ issue 8: new-user fixes
+
+#[test]
+fn a_pasted_list_becomes_one_item_per_line_or_comma_and_is_sanitized() {
+    let mut app = started();
+    // Find the keywords member and open its editor.
+    app.update(ch('/'));
+    for c in "keywords".chars() {
+        app.update(ch(c));
+    }
+    app.update(key(KeyCode::Enter));
+    assert!(matches!(app.popups.last(), Some(Popup::Editor(_))));
+    app.update(Msg::Paste("anvils\nrockets, \u{1b}[31mcoyote\r\n\n".into()));
+    let body = app.request_body().to_string();
+    assert!(body.contains(r#"["anvils","rockets","coyote"]"#), "{body}");
+}
+
+#[test]
+fn esc_in_a_list_editor_keeps_the_typed_text() {
+    let mut app = started();
+    app.update(ch('/'));
+    for c in "keywords".chars() {
+        app.update(ch(c));
+    }
+    app.update(key(KeyCode::Enter));
+    for c in "fintech".chars() {
+        app.update(ch(c));
+    }
+    app.update(key(KeyCode::Esc));
+    assert!(app.popups.is_empty());
+    assert!(
+        app.request_body().to_string().contains(r#"["fintech"]"#),
+        "{}",
+        app.request_body()
+    );
+}
+
+#[test]
+fn values_picked_from_suggestions_are_stored_sanitized() {
+    let mut app = started();
+    app.update(ch('/'));
+    for c in "keywords".chars() {
+        app.update(ch(c));
+    }
+    app.update(key(KeyCode::Enter));
+    let Some(Popup::Editor(ed)) = app.popups.last_mut() else {
+        panic!("editor");
+    };
+    ed.show_suggestions(vec![(
+        "evil".into(),
+        Value::String("ev\u{1b}]52;c;AAAA\u{7}il\u{7}".into()),
+    )]);
+    app.update(key(KeyCode::Down));
+    app.update(key(KeyCode::Enter));
+    let body = app.request_body().to_string();
+    assert!(body.contains(r#"["evil"]"#), "{body}");
+    assert!(!body.contains('\u{1b}') && !body.contains('\u{7}'));
+}
+
+#[test]
+fn ctrl_s_after_filters_file_writes_back_to_that_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("mine.json");
+    std::fs::write(
+        &file,
+        r#"{"endpoint": "/v3/search/companies", "companiesFilters": {"keywords": {"anyOf": ["a"]}}}"#,
+    )
+    .unwrap();
+    let mut o = opts();
+    o.filters_dir = dir.path().join("config-filters");
+    let mut app = App::new(o);
+    app.open_file(&file);
+    assert!(app.popups.is_empty(), "{:?}", app.popups);
+    schema::set(&mut app.form.body, &["size"], json!(7));
+    app.update(ctrl('s'));
+    let saved = std::fs::read_to_string(&file).unwrap();
+    assert!(saved.contains("\"size\": 7"), "{saved}");
+    assert!(
+        !dir.path().join("config-filters").exists(),
+        "nothing in the config dir"
+    );
+}
+
+#[test]
+fn details_end_goes_to_the_end_and_j_stops_there() {
+    let mut app = with_companies();
+    app.focus = Pane::Details;
+    render_at(&app, 120, 34);
+    let max = app.details.max_scroll.get();
+    assert!(max > 0, "the company details are longer than the pane");
+    app.update(ch('G'));
+    assert_eq!(app.details.scroll, max);
+    for _ in 0..50 {
+        app.update(ch('j'));
+    }
+    assert_eq!(app.details.scroll, max, "j does not scroll past the end");
+    app.update(ch('g'));
+    assert_eq!(app.details.scroll, 0);
+    app.update(key(KeyCode::End));
+    assert_eq!(app.details.scroll, max);
+    // The last line of the details is on screen at the end.
+    let s = screen(&render_at(&app, 120, 34));
+    assert!(s.contains("Department sizes"), "{s}");
+}
+
+#[test]
+fn backspace_returns_to_the_search_before_p_and_its_pages() {
+    let mut app = with_companies();
+    let cmds = app.update(ch('n'));
+    answer(
+        &mut app,
+        &cmds,
+        Slot::Search(Kind::Companies),
+        Outcome::Page(page(Kind::Companies, 25, 25, 39_726, Some("c2"))),
+    );
+    app.focus = Pane::Results;
+    app.update(key(KeyCode::Down));
+    let before = app.request_body();
+    // L replaces the companies search (lookalikes of acme26.com).
+    let cmds = app.update(ch('L'));
+    assert!(
+        app.request_body().to_string().contains("lookalikeDomains"),
+        "{}",
+        app.request_body()
+    );
+    answer(
+        &mut app,
+        &cmds,
+        Slot::Search(Kind::Companies),
+        Outcome::Page(page(Kind::Companies, 5, 100, 5, None)),
+    );
+    assert_eq!(app.results.companies.pages.len(), 1);
+    assert!(
+        !app.update(key(KeyCode::Backspace))
+            .iter()
+            .any(|c| matches!(c, Command::Call { .. })),
+        "no call"
+    );
+    assert_eq!(app.request_body(), before);
+    assert_eq!(app.results.companies.pages.len(), 2, "its pages are back");
+    assert_eq!(app.results.companies.page, 1);
+    assert_eq!(app.results.companies.sel, 1);
+    assert!(
+        app.status
+            .as_ref()
+            .unwrap()
+            .text
+            .starts_with("Back to the previous search (2 pages kept)")
+    );
+    app.update(key(KeyCode::Backspace));
+    assert!(
+        app.status
+            .as_ref()
+            .unwrap()
+            .text
+            .contains("No earlier search")
+    );
+}
+
+#[test]
+fn clear_all_and_deleting_a_filter_set_can_be_undone() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut o = opts();
+    o.filters_dir = dir.path().join("filters");
+    let mut app = App::new(o);
+    let body = json!({"size": 10, "companiesFilters": {"yearFounded": {"from": 1990}}});
+    app.form.body = body.clone();
+    app.update(ch('X'));
+    assert_eq!(app.form.body, json!({"size": 10}));
+    assert!(
+        app.status.as_ref().unwrap().text.contains("u undoes"),
+        "{:?}",
+        app.status
+    );
+    app.update(ch('u'));
+    assert_eq!(app.form.body, body);
+    // Save a set, delete it in the chooser, undo brings the file back.
+    app.update(ctrl('s'));
+    for c in "keep".chars() {
+        app.update(ch(c));
+    }
+    app.update(key(KeyCode::Enter));
+    let file = dir.path().join("filters").join("keep.json");
+    assert!(file.exists());
+    app.update(ctrl('o'));
+    app.update(ch('x'));
+    assert!(!file.exists(), "deleted");
+    assert!(app.status.as_ref().unwrap().text.contains("u undoes"));
+    app.update(ch('u'));
+    assert!(file.exists(), "restored");
+    assert!(
+        std::fs::read_to_string(&file)
+            .unwrap()
+            .contains("\"from\": 1990")
+    );
+}
+
+/// Companies with long names and the widest size range.
+fn long_companies() -> App {
+    let mut app = started();
+    let cmds = app.update(ctrl('r'));
+    let companies: Vec<Value> = (0..25)
+        .map(|i| {
+            let size = ["50001-100000", "11-50"][i % 2];
+            json!({"company": {
+                "name": format!("Globex International Holdings {i}"),
+                "domain": format!("globex-international-{i}.example.com"),
+                "primaryCountry": "de", "companySize": size,
+                "industries": ["Software Development"], "yearFounded": 1998,
+                "employeeCountService": 64_000 + i
+            }, "relevance": "A"})
+        })
+        .collect();
+    let resp = SearchResponse::CompaniesV3(
+        serde_json::from_value(
+            json!({"companies": companies, "total": 39_726, "searchAfter": "c1"}),
+        )
+        .unwrap(),
+    );
+    answer(
+        &mut app,
+        &cmds,
+        Slot::Search(Kind::Companies),
+        Outcome::Page(records::page(resp)),
+    );
+    app
+}
+
+#[test]
+fn snapshot_layout_80x24_keeps_names_readable_and_numbers_whole() {
+    let app = long_companies();
+    let t = render_at(&app, 80, 24);
+    let s = screen(&t);
+    assert!(s.contains("Globex Inter"), "names keep their minimum:\n{s}");
+    assert!(
+        s.contains("globex-inter"),
+        "domains keep their minimum:\n{s}"
+    );
+    assert!(
+        s.contains("50001-100000"),
+        "a size range is never cut:\n{s}"
+    );
+    // The gauge line shows every pool and the daily allowance whole.
+    let gauge = s.lines().find(|l| l.contains("Credits")).unwrap();
+    assert!(
+        gauge.contains("phone 0") && gauge.contains("daily 987"),
+        "{gauge}"
+    );
+    insta::assert_snapshot!(t.backend());
+}
+
+#[test]
+fn snapshot_layout_160x48_shows_every_column() {
+    let app = long_companies();
+    let t = render_at(&app, 160, 48);
+    let s = screen(&t);
+    for title in ["employees", "industry", "year", "rel."] {
+        assert!(s.contains(title), "{title}:\n{s}");
+    }
+    assert!(s.contains("50001-100000"));
+    assert!(s.contains("64000"));
+    assert!(
+        s.contains("rel. = relevance: A best match"),
+        "the legend:\n{s}"
+    );
+    assert!(s.contains("(one-time+recurrent)"));
+    insta::assert_snapshot!(t.backend());
+}
+
+#[test]
+fn the_status_line_follows_the_page_shown_and_drops_a_stale_error() {
+    let mut app = with_companies();
+    app.last_error = Some("The search failed: old".into());
+    let cmds = app.update(ch('n'));
+    answer(
+        &mut app,
+        &cmds,
+        Slot::Search(Kind::Companies),
+        Outcome::Page(page(Kind::Companies, 25, 25, 39_726, Some("c2"))),
+    );
+    assert_eq!(
+        app.last_error, None,
+        "a search that works clears the old error"
+    );
+    assert_eq!(app.status.as_ref().unwrap().text, "Rows 26–50 of 39726");
+    app.update(ch('p'));
+    assert_eq!(app.status.as_ref().unwrap().text, "Rows 1–25 of 39726");
+    app.update(ch('n'));
+    assert_eq!(app.status.as_ref().unwrap().text, "Rows 26–50 of 39726");
+    app.update(ch('t'));
+    assert_eq!(app.status, None, "the other tab's range is not shown");
+}
+
+#[test]
+fn the_country_picker_finds_germany_by_english_name_endonym_and_code() {
+    let df: prospect::api::types::DataFields = serde_json::from_value(json!({
+        "regions": {"bd": [], "de": [], "dk": [], "gb": [], "us": [], "at": []}
+    }))
+    .unwrap();
+    let opts = schema::SetId::Countries.options(&DataFields::from_api(&df));
+    for q in ["germany", "Deutschland", "de"] {
+        let hits = prospect::tui::app::fuzzy_filter(&opts, q);
+        assert_eq!(opts[hits[0]].value, json!("de"), "{q}: {:?}", opts[hits[0]]);
+    }
+    let hits = prospect::tui::app::fuzzy_filter(&opts, "uk");
+    assert_eq!(opts[hits[0]].value, json!("gb"));
+}
+
+#[test]
+fn a_rejected_token_at_start_is_said_once_with_the_fix_and_errors_are_plain_words() {
+    use prospect::api::error::ApiError;
+    use prospect::tui::msg::ApiFailure;
+    let mut app = App::new(opts());
+    let cmds = app.start();
+    for slot in [Slot::DataFields, Slot::Balance] {
+        let generation = generation(&cmds, slot);
+        app.update(Msg::Done {
+            slot,
+            generation,
+            result: Err(ApiFailure::from(ApiError::UnknownToken)),
+        });
+    }
+    let popups: Vec<&String> = app
+        .popups
+        .iter()
+        .filter_map(|p| match p {
+            Popup::Error(t) => Some(t),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(popups.len(), 1, "said once: {popups:?}");
+    assert!(
+        popups[0].starts_with("Token rejected by http://127.0.0.1:4000: check PROSPECT_API_TOKEN"),
+        "{}",
+        popups[0]
+    );
+    let net = ApiFailure::from(ApiError::Network(
+        "error sending request for url (http://x/): tcp connect error: Connection refused (os error 111)".into(),
+    ));
+    assert_eq!(
+        net.message,
+        "Cannot reach the service (network error; details in the log)"
+    );
+}
