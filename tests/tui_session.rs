@@ -540,6 +540,7 @@ async fn faults_between_explorer_and_service_lose_nothing_and_never_pay_twice() 
         "spent {spent} = stored {stored} + lost in transit {in_transit}"
     );
     assert!(stored > 0.0 && in_transit > 0.0, "{stored} {in_transit}");
+}
 
 /// `Ctrl-e`, first 60 results with pages of 25: the two missing pages are bought through the
 /// session (stored under the same history row), the file is written atomically to the path
