@@ -368,7 +368,6 @@ impl Autocompletes {
                 });
             }
             // (city, country) → (companies there, region code, region name)
-            type CityInfo = (usize, Option<String>, Option<String>);
             let mut cities: HashMap<(String, String), CityInfo> = HashMap::new();
             for c in companies {
                 if let Some(city) = c.city.filter(|s| !s.trim().is_empty()) {
@@ -420,9 +419,11 @@ impl Autocompletes {
     }
 }
 
-/// A city of the location autocomplete: (city, lowercase country) → (companies there, ISO
-/// 3166-2 region code, region name).
-type CityEntry = ((String, String), (usize, Option<String>, Option<String>));
+/// What is known of a city: (companies there, ISO 3166-2 region code, region name).
+type CityInfo = (usize, Option<String>, Option<String>);
+
+/// A city of the location autocomplete: (city, lowercase country) → [`CityInfo`].
+type CityEntry = ((String, String), CityInfo);
 
 /// The cities of `cities` that belong to their country. Sources sometimes give a company the
 /// city of one of its offices with the country of its home (a startup in "San Francisco" listed
@@ -432,9 +433,7 @@ type CityEntry = ((String, String), (usize, Option<String>, Option<String>));
 /// that city (same folded name) with a region: if its own country has one, its companies join
 /// that entry (the most used one); if another country has one, the city belongs there and the
 /// entry is dropped. Cities no source places in a region anywhere are kept as they are.
-fn real_cities(
-    cities: HashMap<(String, String), (usize, Option<String>, Option<String>)>,
-) -> Vec<CityEntry> {
+fn real_cities(cities: HashMap<(String, String), CityInfo>) -> Vec<CityEntry> {
     // folded name → countries where it has a region, with the index of its most used entry
     let mut all: Vec<CityEntry> = cities.into_iter().collect();
     all.sort_by(|a, b| a.0.cmp(&b.0));

@@ -1,26 +1,10 @@
 //! The one place where the service calls the query engine (`Db` methods, written by the engine's
-//! owner as pure functions). Each adapter returns the JSON answer plus what is needed to charge
-//! it, so the handlers stay independent of the engine's exact Rust signatures.
-
-use serde::Serialize;
-use serde_json::Value;
+//! owner as pure functions). Each adapter returns the engine's typed answer (`api::types`), an
+//! engine refusal as a 422, so the handlers stay independent of the engine's exact signatures.
 
 use super::error::Failure;
 use crate::api::types::*;
 use crate::sandbox::dataset::load::Db;
-
-/// Serializes a wire value (infallible for our types; a failure becomes a 500).
-pub(crate) fn to_json<T: Serialize>(v: &T) -> Result<Value, Failure> {
-    serde_json::to_value(v).map_err(|e| {
-        tracing::error!(error = %e, "cannot serialize an answer");
-        Failure::internal()
-    })
-}
-
-/// Length of the array member `key` of an object answer.
-pub(crate) fn count(v: &Value, key: &str) -> usize {
-    v.get(key).and_then(Value::as_array).map_or(0, Vec::len)
-}
 
 /// An engine refusal of a request (e.g. a `searchAfter` cursor it cannot read) → 422.
 fn refused(errors: Vec<ValidationError>) -> Failure {
@@ -31,36 +15,36 @@ fn refused(errors: Vec<ValidationError>) -> Failure {
 pub(crate) fn autocomplete_companies(
     db: &Db,
     r: &AutocompleteCompaniesRequest,
-) -> Result<Value, Failure> {
-    to_json(&db.autocomplete_companies(r))
+) -> Result<AutocompleteCompaniesResponse, Failure> {
+    Ok(db.autocomplete_companies(r))
 }
 /// Autocomplete of keywords.
 pub(crate) fn autocomplete_keywords(
     db: &Db,
     r: &AutocompleteKeywordsRequest,
-) -> Result<Value, Failure> {
-    to_json(&db.autocomplete_keywords(r))
+) -> Result<AutocompleteKeywordsResponse, Failure> {
+    Ok(db.autocomplete_keywords(r))
 }
 /// Autocomplete of job titles.
 pub(crate) fn autocomplete_job_titles(
     db: &Db,
     r: &AutocompleteJobTitlesRequest,
-) -> Result<Value, Failure> {
-    to_json(&db.autocomplete_job_titles(r))
+) -> Result<AutocompleteJobTitlesResponse, Failure> {
+    Ok(db.autocomplete_job_titles(r))
 }
 /// Autocomplete of locations.
 pub(crate) fn autocomplete_locations(
     db: &Db,
     r: &AutocompleteLocationsRequest,
-) -> Result<Value, Failure> {
-    to_json(&db.autocomplete_locations(r))
+) -> Result<AutocompleteLocationsResponse, Failure> {
+    Ok(db.autocomplete_locations(r))
 }
 /// Autocomplete of skills.
 pub(crate) fn autocomplete_skills(
     db: &Db,
     r: &AutocompleteSkillsRequest,
-) -> Result<Value, Failure> {
-    to_json(&db.autocomplete_skills(r))
+) -> Result<AutocompleteSkillsResponse, Failure> {
+    Ok(db.autocomplete_skills(r))
 }
 
 /// v2 company search (SPEC.md §4.2): the answer; `companies` are what is charged.
@@ -78,34 +62,57 @@ pub(crate) fn search_companies_v3(
     db.search_companies_v3(r).map_err(refused)
 }
 /// v2 people search (SPEC.md §4.3).
-pub(crate) fn search_people_v2(db: &Db, r: &SearchPeopleV2Request) -> Result<Value, Failure> {
-    to_json(&db.search_people_v2(r).map_err(refused)?)
+pub(crate) fn search_people_v2(
+    db: &Db,
+    r: &SearchPeopleV2Request,
+) -> Result<SearchPeopleV2Response, Failure> {
+    db.search_people_v2(r).map_err(refused)
 }
 /// v3 people search.
-pub(crate) fn search_people_v3(db: &Db, r: &SearchPeopleV3Request) -> Result<Value, Failure> {
-    to_json(&db.search_people_v3(r).map_err(refused)?)
+pub(crate) fn search_people_v3(
+    db: &Db,
+    r: &SearchPeopleV3Request,
+) -> Result<SearchPeopleV3Response, Failure> {
+    db.search_people_v3(r).map_err(refused)
 }
 /// v3 people preview search.
 pub(crate) fn search_people_preview(
     db: &Db,
     r: &SearchPeoplePreviewRequest,
-) -> Result<Value, Failure> {
-    to_json(&db.search_people_preview(r).map_err(refused)?)
+) -> Result<SearchPeoplePreviewResponse, Failure> {
+    db.search_people_preview(r).map_err(refused)
 }
 
 /// Enrich company: the matched company record, if any.
-pub(crate) fn enrich_company(db: &Db, r: &EnrichCompanyRequest) -> Result<Option<Value>, Failure> {
-    db.enrich_company(r).map(|c| to_json(&c)).transpose()
+pub(crate) fn enrich_company(
+    db: &Db,
+    r: &EnrichCompanyRequest,
+) -> Result<Option<EnrichCompanyResponse>, Failure> {
+    Ok(db.enrich_company(r))
 }
 
 /// Enrich person: the matched person record, if any.
-pub(crate) fn enrich_person(db: &Db, r: &EnrichPersonRequest) -> Result<Option<Value>, Failure> {
-    db.enrich_person(r).map(|p| to_json(&p)).transpose()
+pub(crate) fn enrich_person(
+    db: &Db,
+    r: &EnrichPersonRequest,
+) -> Result<Option<EnrichPersonResponse>, Failure> {
+    Ok(db.enrich_person(r))
+}
+
+/// Lookup companies (SPEC.md §4.5; gathered companies included).
+pub(crate) fn lookup_companies(
+    db: &Db,
+    r: &LookupCompaniesRequest,
+) -> Result<LookupCompaniesResponse, Failure> {
+    Ok(db.lookup_companies(r))
 }
 
 /// Lookup people (SPEC.md §4.6).
-pub(crate) fn lookup_people(db: &Db, r: &LookupPeopleRequest) -> Result<Value, Failure> {
-    to_json(&db.lookup_people(r))
+pub(crate) fn lookup_people(
+    db: &Db,
+    r: &LookupPeopleRequest,
+) -> Result<LookupPeopleResponse, Failure> {
+    Ok(db.lookup_people(r))
 }
 
 /// The email and phone of a person id as verification finds them (the engine's
@@ -118,6 +125,6 @@ pub(crate) fn person_contact(
 }
 
 /// Reference data (SPEC.md §2.8).
-pub(crate) fn data_fields(db: &Db) -> Result<Value, Failure> {
-    to_json(&db.data_fields())
+pub(crate) fn data_fields(db: &Db) -> Result<DataFields, Failure> {
+    Ok(db.data_fields())
 }

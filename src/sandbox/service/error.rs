@@ -63,12 +63,16 @@ impl Failure {
     }
 }
 
+/// `{"detail": text}` with `status`: the body of every `Detail` failure and of the 201 "Data
+/// gathering process has started" of enrich (SPEC.md §3, §7).
+pub fn detail_answer(status: StatusCode, text: &str) -> Response {
+    (status, axum::Json(json!({ "detail": text }))).into_response()
+}
+
 impl IntoResponse for Failure {
     fn into_response(self) -> Response {
         match self {
-            Failure::Detail(status, text) => {
-                (status, axum::Json(json!({ "detail": text }))).into_response()
-            }
+            Failure::Detail(status, text) => detail_answer(status, &text),
             Failure::NotFoundEmpty => StatusCode::NOT_FOUND.into_response(),
             Failure::Validation(detail) => (
                 StatusCode::UNPROCESSABLE_ENTITY,

@@ -11,6 +11,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::{Duration, Instant};
 
+use crate::api::types::WarmupCompaniesResponse;
 use crate::sandbox::dataset::load::Db;
 use crate::sandbox::engine::gathered::looks_like_domain;
 use crate::sandbox::engine::normalize_domain;
@@ -88,5 +89,21 @@ impl Gathering {
             return Started::There;
         }
         Started::UnderWay
+    }
+
+    /// Warms up `domains` (POST /v2/warmup/companies): each one the database has is a
+    /// `successfulDomain`, each plausible unknown one starts gathering (`triggeredDomains`),
+    /// the others are `ignoredDomains`; domains are reported as given.
+    pub fn warmup(&self, domains: &[String]) -> WarmupCompaniesResponse {
+        let mut answer = WarmupCompaniesResponse::default();
+        for raw in domains {
+            let list = match self.start(raw) {
+                Started::NotADomain => &mut answer.ignored_domains,
+                Started::There => &mut answer.successful_domains,
+                Started::UnderWay => &mut answer.triggered_domains,
+            };
+            list.push(raw.clone());
+        }
+        answer
     }
 }

@@ -22,6 +22,7 @@ pub mod shapes;
 pub mod validation;
 pub mod webhooks;
 
+mod billing;
 mod engine_calls;
 mod gathering;
 mod reveal;

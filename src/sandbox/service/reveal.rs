@@ -24,7 +24,7 @@ use super::accounts::{Account, Milli, Pool, from_milli, to_milli};
 use super::engine_calls;
 use super::error::Failure;
 use crate::api::cost::DEFAULT_PRICES;
-use crate::api::types::{EmailStatus, PhoneStatus, WebhookEvent};
+use crate::api::types::{Email, EmailStatus, Person, Phone, PhoneStatus, WebhookEvent};
 
 /// Email or phone.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -59,9 +59,40 @@ impl Channel {
     }
 }
 
-/// What verification found for one person: the `email` / `phone` object (SPEC.md §2.2) and
-/// whether it is chargeable (verified).
-pub(crate) fn verify(state: &AppState, channel: Channel, person_id: &str) -> (Value, bool) {
+/// What verification found for one person on one channel: the `email` or `phone` object of
+/// SPEC.md §2.2.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Contact {
+    /// The `email` object.
+    Email(Email),
+    /// The `phone` object.
+    Phone(Phone),
+}
+
+impl Contact {
+    /// Puts this object into the person record (`email` or `phone`).
+    pub fn apply(self, p: &mut Person) {
+        match self {
+            Contact::Email(e) => p.email = Some(e),
+            Contact::Phone(ph) => p.phone = Some(ph),
+        }
+    }
+
+    /// The object as webhook bodies carry it (`numbers: null` when a phone has none).
+    pub fn to_value(&self) -> Value {
+        match self {
+            Contact::Email(e) => json!({ "address": e.address, "status": e.status }),
+            Contact::Phone(p) if p.numbers.is_empty() => {
+                json!({ "numbers": null, "status": p.status })
+            }
+            Contact::Phone(p) => json!({ "numbers": p.numbers, "status": p.status }),
+        }
+    }
+}
+
+/// What verification finds for `person_id` on `channel`, and whether it is chargeable
+/// (verified).
+pub(crate) fn verify(state: &AppState, channel: Channel, person_id: &str) -> (Contact, bool) {
     let contact = engine_calls::person_contact(&state.db(), person_id);
     match (channel, contact) {
         (Channel::Email, Some(c))
@@ -69,7 +100,10 @@ pub(crate) fn verify(state: &AppState, channel: Channel, person_id: &str) -> (Va
         {
             let verified = c.email_status == EmailStatus::Verified;
             (
-                json!({ "address": c.email, "status": c.email_status }),
+                Contact::Email(Email {
+                    address: c.email,
+                    status: c.email_status,
+                }),
                 verified,
             )
         }
@@ -77,7 +111,10 @@ pub(crate) fn verify(state: &AppState, channel: Channel, person_id: &str) -> (Va
             if !c.phones.is_empty() && c.phone_status == PhoneStatus::Verified =>
         {
             (
-                json!({ "numbers": c.phones, "status": c.phone_status }),
+                Contact::Phone(Phone {
+                    numbers: c.phones,
+                    status: c.phone_status,
+                }),
                 true,
             )
         }
@@ -86,10 +123,16 @@ pub(crate) fn verify(state: &AppState, channel: Channel, person_id: &str) -> (Va
 }
 
 /// The "nothing revealed" object of a channel.
-pub(crate) fn not_found(channel: Channel) -> Value {
+pub(crate) fn not_found(channel: Channel) -> Contact {
     match channel {
-        Channel::Email => json!({ "address": null, "status": EmailStatus::NotFound }),
-        Channel::Phone => json!({ "numbers": null, "status": PhoneStatus::NotFound }),
+        Channel::Email => Contact::Email(Email {
+            address: None,
+            status: EmailStatus::NotFound,
+        }),
+        Channel::Phone => Contact::Phone(Phone {
+            numbers: Vec::new(),
+            status: PhoneStatus::NotFound,
+        }),
     }
 }
 
@@ -119,7 +162,7 @@ fn reveal_now(
     channel: Channel,
     ids: &[String],
     reserved: Milli,
-) -> (Vec<Value>, Milli) {
+) -> (Vec<Contact>, Milli) {
     let price = channel.unit_price();
     let mut budget = reserved;
     let mut due: Milli = 0;
@@ -164,9 +207,10 @@ pub(crate) fn queue_reveal_ids(
         Box::new(move || {
             let (objs, charged) = reveal_now(&st, &account, channel, &ids, reserved);
             let items: Vec<Value> = objs
-                .into_iter()
+                .iter()
                 .zip(&ids)
-                .map(|(mut o, id)| {
+                .map(|(o, id)| {
+                    let mut o = o.to_value();
                     o["personId"] = json!(id);
                     o
                 })
@@ -220,7 +264,7 @@ pub(crate) fn queue_people(
                 .zip(objs)
                 .map(|(mut p, o)| {
                     if let Some(m) = p.as_object_mut() {
-                        m.insert(channel.member().to_string(), o);
+                        m.insert(channel.member().to_string(), o.to_value());
                     }
                     p
                 })
@@ -234,32 +278,30 @@ pub(crate) fn queue_people(
     );
 }
 
-/// Inline reveal (no webhook): sets `email` / `phone` of each person object and returns the
+/// Inline reveal (no webhook): sets `email` / `phone` of each person and returns the
 /// thousandths to charge (verified results only). The caller charges them with the request.
-pub(crate) fn reveal_inline(state: &AppState, channel: Channel, people: &mut [Value]) -> Milli {
+pub(crate) fn reveal_inline(
+    state: &AppState,
+    channel: Channel,
+    people: &mut [&mut Person],
+) -> Milli {
     let mut due = 0;
     for p in people.iter_mut() {
-        let id = p
-            .get("id")
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-            .to_string();
-        let (obj, chargeable) = verify(state, channel, &id);
+        let (found, chargeable) = verify(state, channel, &p.id);
         if chargeable {
             due += channel.unit_price();
         }
-        if let Some(m) = p.as_object_mut() {
-            m.insert(channel.member().to_string(), obj);
-        }
+        found.apply(p);
     }
     due
 }
 
-/// Removes what was not revealed: `email` and `phone` become `null` in every person object.
-pub(crate) fn mask(people: &mut [Value], channel: Channel) {
+/// Removes what was not revealed: `email` or `phone` of every person is left out.
+pub(crate) fn mask(people: &mut [&mut Person], channel: Channel) {
     for p in people.iter_mut() {
-        if let Some(m) = p.as_object_mut() {
-            m.insert(channel.member().to_string(), Value::Null);
+        match channel {
+            Channel::Email => p.email = None,
+            Channel::Phone => p.phone = None,
         }
     }
 }

@@ -1,0 +1,51 @@
+//! 1-5. Autocomplete (SPEC.md §4.1, §4.10): 0.1 standard credit per call.
+
+use super::{Answer, Call, St, blocking, ok_typed};
+use crate::api::client::Endpoint;
+use crate::api::types::*;
+use crate::sandbox::service::error::texts;
+use crate::sandbox::service::{billing, engine_calls, validation};
+
+macro_rules! autocomplete_handler {
+    ($name:ident, $req:ty, $endpoint:ident) => {
+        /// POST autocomplete: 0.1 standard credit per call.
+        pub(in crate::sandbox::service) async fn $name(
+            axum::extract::State(st): St,
+            call: Call,
+        ) -> Answer {
+            let req: $req =
+                validation::parse_request(Endpoint::$endpoint, &call.headers, &call.body)?;
+            call.account.require_standard(texts::INSUFFICIENT_CREDITS)?;
+            let db = st.db();
+            let answer = blocking(move || engine_calls::$name(&db, &req)).await?;
+            billing::charge_results(&call.account, Endpoint::$endpoint, 1)?;
+            ok_typed(answer).await
+        }
+    };
+}
+
+autocomplete_handler!(
+    autocomplete_companies,
+    AutocompleteCompaniesRequest,
+    AutocompleteCompanies
+);
+autocomplete_handler!(
+    autocomplete_keywords,
+    AutocompleteKeywordsRequest,
+    AutocompleteKeywords
+);
+autocomplete_handler!(
+    autocomplete_job_titles,
+    AutocompleteJobTitlesRequest,
+    AutocompleteJobTitles
+);
+autocomplete_handler!(
+    autocomplete_locations,
+    AutocompleteLocationsRequest,
+    AutocompleteLocations
+);
+autocomplete_handler!(
+    autocomplete_skills,
+    AutocompleteSkillsRequest,
+    AutocompleteSkills
+);

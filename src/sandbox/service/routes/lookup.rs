@@ -1,0 +1,46 @@
+//! 13-14. Lookup (SPEC.md §4.5, §4.6): 0.05 credit per record found.
+
+use axum::extract::State;
+
+use super::{Answer, Call, St, blocking, ok_typed};
+use crate::api::client::Endpoint;
+use crate::api::types::*;
+use crate::sandbox::service::billing::{self, PersonRecord};
+use crate::sandbox::service::error::texts;
+use crate::sandbox::service::reveal::{self, Channel};
+use crate::sandbox::service::{engine_calls, validation};
+
+/// POST /v2/lookup/companies (SPEC.md §4.5; NOTES.md: one `{domain, company|null}` entry per
+/// requested domain plus the totals). Up to 1000 records, built and serialized off the async
+/// threads; gathered companies are in the database snapshot.
+pub(in crate::sandbox::service) async fn lookup_companies(State(st): St, call: Call) -> Answer {
+    let req: LookupCompaniesRequest =
+        validation::parse_request(Endpoint::LookupCompanies, &call.headers, &call.body)?;
+    call.account.require_standard(texts::INSUFFICIENT_CREDITS)?;
+    let db = st.db();
+    let mut answer = blocking(move || engine_calls::lookup_companies(&db, &req)).await?;
+    let found = answer.total_found.max(0) as usize;
+    answer.credits_used = billing::charge_results(&call.account, Endpoint::LookupCompanies, found)?;
+    ok_typed(answer).await
+}
+
+/// POST /v2/lookup/people (SPEC.md §4.6): only matched people; no email or phone revealed.
+pub(in crate::sandbox::service) async fn lookup_people(State(st): St, call: Call) -> Answer {
+    let req: LookupPeopleRequest =
+        validation::parse_request(Endpoint::LookupPeople, &call.headers, &call.body)?;
+    call.account.require_standard(texts::INSUFFICIENT_CREDITS)?;
+    let db = st.db();
+    let mut answer = blocking(move || engine_calls::lookup_people(&db, &req)).await?;
+    {
+        let mut people: Vec<_> = answer
+            .people
+            .iter_mut()
+            .map(PersonRecord::person_mut)
+            .collect();
+        reveal::mask(&mut people, Channel::Email);
+        reveal::mask(&mut people, Channel::Phone);
+    }
+    answer.credits_used =
+        billing::charge_results(&call.account, Endpoint::LookupPeople, answer.people.len())?;
+    ok_typed(answer).await
+}

@@ -1,0 +1,206 @@
+//! The router of the 19 endpoints (SPEC.md §4) and what every handler shares: the [`Call`]
+//! extractor (body read or drained, authenticate, limits), the panic guard, engine work off the
+//! async threads and typed 200 answers. The thin handlers live by area: `autocomplete`,
+//! `search` (companies and people), `enrich`, `lookup`, `reveal` (by ids), `reference`
+//! (data fields, warmup) and `credits`; each runs parse/validate → plan → engine → charge
+//! ([`super::billing`]) → typed answer.
+
+mod autocomplete;
+mod credits;
+mod enrich;
+mod lookup;
+mod reference;
+mod reveal;
+mod search;
+
+use std::panic::AssertUnwindSafe;
+use std::sync::Arc;
+
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::{FromRequest, Request, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use futures::FutureExt;
+
+use super::AppState;
+use super::accounts::Account;
+use super::auth;
+use super::error::{Failure, texts};
+use autocomplete::*;
+use credits::*;
+use enrich::*;
+use lookup::*;
+use reference::*;
+use reveal::*;
+use search::*;
+
+type St = State<Arc<AppState>>;
+
+/// An authenticated, admitted request with its body read (at most the body limit).
+pub(crate) struct Call {
+    /// The caller's account.
+    pub account: Arc<Account>,
+    /// Request headers (content type).
+    pub headers: HeaderMap,
+    /// The raw body.
+    pub body: Bytes,
+}
+
+impl FromRequest<Arc<AppState>> for Call {
+    type Rejection = Failure;
+
+    async fn from_request(req: Request, state: &Arc<AppState>) -> Result<Self, Failure> {
+        let (parts, body) = req.into_parts();
+        // The body is read (or drained) before any rejection is answered: a server that answers
+        // and closes while the client is still writing makes the client see a broken pipe
+        // instead of the 401/429/413 it was sent.
+        let declared = parts
+            .headers
+            .get(axum::http::header::CONTENT_LENGTH)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.parse::<u64>().ok());
+        let body = read_body(body, declared, state.body_limit).await;
+        let account = auth::authenticate(&state.accounts, &parts.headers, &parts.uri)?;
+        account.admit()?;
+        Ok(Call {
+            account,
+            headers: parts.headers,
+            body: body?,
+        })
+    }
+}
+
+/// Reads a request body of at most `limit` bytes. A larger one (declared or streamed) is read
+/// and thrown away (nothing kept) up to [`drain_cap`]`(limit)` bytes, so a client that writes
+/// the whole body before reading (Python's `http.client`) can finish writing and read the 413;
+/// only a body declared or streamed past that bound is answered at once and the connection let
+/// go unread (the client may then see a reset).
+///
+/// Errors: 413 `Request body too large` above the limit; 400 when the body stream breaks.
+async fn read_body(
+    body: axum::body::Body,
+    declared: Option<u64>,
+    limit: usize,
+) -> Result<Bytes, Failure> {
+    use futures::StreamExt;
+    let too_large = || Failure::detail(StatusCode::PAYLOAD_TOO_LARGE, texts::TOO_LARGE);
+    let drain_cap = drain_cap(limit);
+    if declared.is_some_and(|n| n > drain_cap as u64) {
+        return Err(too_large());
+    }
+    let mut over = declared.is_some_and(|n| n > limit as u64);
+    let mut buf = Vec::with_capacity(if over {
+        0
+    } else {
+        declared.unwrap_or(0) as usize
+    });
+    let mut seen = 0usize;
+    let mut stream = body.into_data_stream();
+    while let Some(chunk) = stream.next().await {
+        let chunk =
+            chunk.map_err(|_| Failure::detail(StatusCode::BAD_REQUEST, texts::BODY_UNREADABLE))?;
+        seen = seen.saturating_add(chunk.len());
+        if seen > drain_cap {
+            return Err(too_large());
+        }
+        if !over && seen > limit {
+            over = true;
+            buf = Vec::new();
+        }
+        if !over {
+            buf.extend_from_slice(&chunk);
+        }
+    }
+    if over {
+        Err(too_large())
+    } else {
+        Ok(Bytes::from(buf))
+    }
+}
+
+/// Most bytes of a too-large body read and thrown away before the 413: four times the body
+/// limit, and at least 64 MiB (about 50 ms of reading on the loopback; nothing is kept).
+fn drain_cap(limit: usize) -> usize {
+    limit.saturating_mul(4).max(64 << 20)
+}
+
+/// Last guard: a panic in a handler becomes a 500 JSON answer, never a dropped connection.
+async fn catch_panic(req: Request, next: Next) -> Response {
+    match AssertUnwindSafe(next.run(req)).catch_unwind().await {
+        Ok(r) => r,
+        Err(_) => {
+            tracing::error!("a handler panicked");
+            Failure::internal().into_response()
+        }
+    }
+}
+
+async fn not_found() -> Failure {
+    Failure::detail(StatusCode::NOT_FOUND, texts::NOT_FOUND)
+}
+
+async fn method_not_allowed() -> Failure {
+    Failure::detail(StatusCode::METHOD_NOT_ALLOWED, texts::METHOD_NOT_ALLOWED)
+}
+
+/// The router of the service.
+pub(crate) fn router(state: Arc<AppState>) -> Router {
+    Router::new()
+        .route("/v2/autocomplete/companies", post(autocomplete_companies))
+        .route("/v2/autocomplete/keywords", post(autocomplete_keywords))
+        .route("/v2/autocomplete/job-titles", post(autocomplete_job_titles))
+        .route("/v2/autocomplete/locations", post(autocomplete_locations))
+        .route("/v2/autocomplete/skills", post(autocomplete_skills))
+        .route("/v2/search/companies", post(search_companies_v2))
+        .route("/v3/search/companies", post(search_companies_v3))
+        .route("/v2/search/people", post(search_people_v2))
+        .route("/v3/search/people", post(search_people_v3))
+        .route("/v3/search/people/preview", post(search_people_preview))
+        .route("/v2/enrich/company", post(enrich_company))
+        .route("/v2/enrich/person", post(enrich_person))
+        .route("/v2/lookup/companies", post(lookup_companies))
+        .route("/v2/lookup/people", post(lookup_people))
+        .route("/v2/reveal/emails", post(reveal_emails))
+        .route("/v2/reveal/phones", post(reveal_phones))
+        .route("/v2/data-fields", get(data_fields))
+        .route("/v2/credits/balance", get(credit_balance))
+        .route("/v2/warmup/companies", post(warmup_companies))
+        .fallback(not_found)
+        .method_not_allowed_fallback(method_not_allowed)
+        .layer(axum::middleware::from_fn(catch_panic))
+        .with_state(state)
+}
+
+/// The result of a handler: an answer, or the failure it renders.
+type Answer = Result<Response, Failure>;
+
+/// A 200 with `v` serialized off the async threads (large answers take milliseconds).
+async fn ok_typed<T: serde::Serialize + Send + 'static>(v: T) -> Answer {
+    let body = blocking(move || {
+        serde_json::to_vec(&v).map_err(|e| {
+            tracing::error!(error = %e, "cannot serialize an answer");
+            Failure::internal()
+        })
+    })
+    .await?;
+    Ok((
+        [(
+            axum::http::header::CONTENT_TYPE,
+            axum::http::HeaderValue::from_static("application/json"),
+        )],
+        body,
+    )
+        .into_response())
+}
+
+/// Runs CPU-bound engine work off the async threads; a panic there becomes a 500.
+async fn blocking<T: Send + 'static>(
+    f: impl FnOnce() -> Result<T, Failure> + Send + 'static,
+) -> Result<T, Failure> {
+    tokio::task::spawn_blocking(f)
+        .await
+        .map_err(|_| Failure::internal())?
+}
