@@ -1830,7 +1830,6 @@ impl App {
         let Some(b) = self.back.pop() else {
             return self.info("No earlier search to go back to.");
         };
-        let n = b.state.pages.len();
         self.bump(Slot::Search(b.kind));
         *self.search_mut(b.kind) = SearchState {
             loading: false,
@@ -1840,6 +1839,7 @@ impl App {
         self.form.body = b.body;
         self.form.sel = self.form.sel.min(self.form_rows().len().saturating_sub(1));
         self.details.scroll = 0;
+        let n = self.search(b.shown).pages.len();
         self.info(&format!(
             "Back to the previous search ({n} page{} kept) · nothing spent",
             if n == 1 { "" } else { "s" }
