@@ -3,7 +3,12 @@
 //! 2. keystroke-to-screen latency while 16 requests are in flight against a slow HTTP server
 //!    (target p99 ≤ 16 ms).
 //!
-//! Run: `cargo bench --bench tui`. The latency part prints p50/p99/max after criterion's output.
+//! 3. start-up on the embedded sandbox (issue 8): time to the first frame (target ≤ 100 ms)
+//!    and until the explorer is usable, reference data and balance loaded (target ≤ 600 ms),
+//!    the dataset loaded cold each run, as `prospect` without a token does.
+//!
+//! Run: `cargo bench --bench tui`. The latency and start-up parts print their numbers after
+//! criterion's output.
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -184,8 +189,105 @@ fn latency() {
     });
 }
 
+/// Records when the first frame was drawn and when the explorer became usable.
+struct StartWatch {
+    t0: Instant,
+    first: Option<Duration>,
+    usable: Option<Duration>,
+    done: Option<futures::channel::mpsc::UnboundedSender<std::io::Result<Event>>>,
+}
+
+impl Hooks<TestBackend> for StartWatch {
+    fn drawn(&mut self, _t: &mut Terminal<TestBackend>) {
+        self.first.get_or_insert(self.t0.elapsed());
+    }
+    fn observe(&mut self, app: &App) {
+        let usable = matches!(app.data_fields_state, Some(Ok(()))) && app.gauge.balance().is_some();
+        if usable && self.usable.is_none() {
+            self.usable = Some(self.t0.elapsed());
+            if let Some(tx) = self.done.take() {
+                let _ = tx.unbounded_send(Ok(Event::Key(KeyEvent::new(
+                    KeyCode::Char('c'),
+                    KeyModifiers::CONTROL,
+                ))));
+            }
+        }
+    }
+}
+
+/// One start of the explorer on a sandbox that loads its dataset cold, as `prospect` without
+/// a token does (`tui::run_pending`): (first frame, usable).
+async fn one_start(store: &std::path::Path) -> (Duration, Duration) {
+    use prospect::sandbox::dataset::load::Db;
+    use prospect::sandbox::service::accounts::AccountSpec;
+    use prospect::sandbox::service::{SandboxConfig, spawn};
+    let t0 = Instant::now();
+    let store = store.to_path_buf();
+    let make: prospect::tui::backend::BoxFuture<anyhow::Result<SessionBackend>> =
+        Box::pin(async move {
+            let db = tokio::task::spawn_blocking(Db::load_embedded).await??;
+            let sb = spawn(SandboxConfig {
+                accounts: vec![AccountSpec::ample("bench-token")],
+                db: Some(Arc::new(db)),
+                ..SandboxConfig::default()
+            })
+            .await?;
+            let base = sb.base_url.clone();
+            sb.detach();
+            let client = prospect::api::client::Client::new(&base, "bench-token")?;
+            let st = prospect::store::Store::open(&store.join("store.sqlite"))?;
+            Ok(SessionBackend::new(prospect::core::session::Session::new(
+                client, st, "sandbox",
+            )))
+        });
+    let connected = prospect::tui::lazy::Connected::default();
+    let backend: Arc<dyn Backend> = Arc::new(prospect::tui::lazy::LazyBackend::spawn(
+        make,
+        |b| b.session().client().base_url().to_string(),
+        connected.clone(),
+    ));
+    let (tx, events) = futures::channel::mpsc::unbounded::<std::io::Result<Event>>();
+    let mut app = App::new(opts());
+    app.connected = Some(connected);
+    let initial = app.start();
+    let mut term = Terminal::new(TestBackend::new(160, 48)).unwrap();
+    let mut hooks = StartWatch {
+        t0,
+        first: None,
+        usable: None,
+        done: Some(tx.clone()),
+    };
+    run_loop(&mut term, &mut app, backend, events, initial, &mut hooks)
+        .await
+        .unwrap();
+    drop(tx);
+    (hooks.first.unwrap(), hooks.usable.unwrap())
+}
+
+fn startup() {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let mut first = Vec::new();
+    let mut usable = Vec::new();
+    for i in 0..5 {
+        let sub = dir.path().join(i.to_string());
+        std::fs::create_dir_all(&sub).unwrap();
+        let (f, u) = rt.block_on(one_start(&sub));
+        first.push(f);
+        usable.push(u);
+    }
+    first.sort();
+    usable.sort();
+    println!(
+        "startup on the embedded sandbox (5 cold starts): first frame p50 {:?} max {:?} (target ≤ 100 ms); \
+         usable p50 {:?} max {:?} (target ≤ 600 ms)",
+        first[2], first[4], usable[2], usable[4]
+    );
+}
+
 fn main() {
     benches();
     Criterion::default().configure_from_args().final_summary();
     latency();
+    startup();
 }

@@ -121,22 +121,13 @@ async fn async_main(cli: Cli) -> std::process::ExitCode {
                 );
                 return std::process::ExitCode::from(2);
             }
-            let target = match settings.target() {
-                Ok(Some(t)) => t,
-                Ok(None) => {
-                    // Before the alternate screen: loading the dataset takes a moment.
-                    eprintln!(
-                        "prospect: no API token set; starting the embedded SANDBOX \
-                         (real companies, synthetic people)..."
-                    );
-                    match start_sandbox().await {
-                        Ok(t) => t,
-                        Err(e) => return fail(1, e),
-                    }
-                }
+            let run = match settings.target() {
+                Ok(Some(t)) => prospect::tui::run(cli.tui, settings, t).await,
+                // The first screen is drawn at once; the sandbox loads behind it.
+                Ok(None) => prospect::tui::run_pending(cli.tui, settings, start_sandbox()).await,
                 Err(e) => return fail(2, e),
             };
-            match prospect::tui::run(cli.tui, settings, target).await {
+            match run {
                 Ok(()) => std::process::ExitCode::SUCCESS,
                 Err(e) => fail(1, e),
             }

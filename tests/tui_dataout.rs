@@ -247,6 +247,12 @@ fn export_of_this_page_writes_every_row_as_csv_that_parses_back() {
     assert_eq!(file.records.len(), 25);
     let done = prospect::tui::components::export::write_file(&file).unwrap();
     assert_eq!(done.count, 25);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o644, "an export is readable by other programs");
+    }
     let mut r = csv::Reader::from_path(&path).unwrap();
     let header = r.headers().unwrap().clone();
     assert_eq!(&header[0], "domain");
@@ -669,7 +675,9 @@ fn backspace_returns_to_the_search_before_p_and_its_pages() {
             .as_ref()
             .unwrap()
             .text
-            .starts_with("Back to the previous search (2 pages kept)")
+            .starts_with("Back to the previous search (2 pages kept)"),
+        "{:?}",
+        app.status
     );
     app.update(key(KeyCode::Backspace));
     assert!(

@@ -503,6 +503,8 @@ impl<T: Tabular> Writer<T> {
             Dest::Stdout(mut w) => w.flush()?,
             Dest::File { tmp, path } => {
                 let tmp = tmp.into_inner().map_err(|e| e.into_error())?;
+                // An export is for other programs: not the temp file's private mode.
+                crate::core::fsutil::make_shared(tmp.as_file())?;
                 tmp.as_file().sync_all()?;
                 tmp.persist(&path).map_err(|e| {
                     io::Error::new(e.error.kind(), format!("{}: {}", path.display(), e.error))

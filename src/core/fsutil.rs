@@ -28,15 +28,24 @@ pub fn write_atomic(path: &Path, bytes: &[u8], access: Access) -> std::io::Resul
     // NamedTempFile is created 0600 on unix.
     let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
     tmp.write_all(bytes)?;
-    #[cfg(unix)]
     if access == Access::Shared {
-        use std::os::unix::fs::PermissionsExt;
-        let mask = default_umask();
-        tmp.as_file()
-            .set_permissions(std::fs::Permissions::from_mode(0o666 & !mask))?;
+        make_shared(tmp.as_file())?;
     }
     tmp.as_file().sync_all()?;
     tmp.persist(path).map_err(|e| e.error)?;
+    Ok(())
+}
+
+/// Gives a temp file (created 0600) the usual mode of a new file shared with other programs
+/// (0644 on unix: exports, filter sets); nothing elsewhere.
+pub fn make_shared(file: &std::fs::File) -> std::io::Result<()> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        file.set_permissions(std::fs::Permissions::from_mode(0o666 & !default_umask()))?;
+    }
+    #[cfg(not(unix))]
+    let _ = file;
     Ok(())
 }
 

@@ -201,6 +201,9 @@ pub struct App {
     pub back: Vec<BackEntry>,
     /// What `Undo` restores: the form before clear-all, or a deleted filter set.
     pub undo: Option<Undo>,
+    /// For a service still starting (the embedded sandbox loading behind the first screen):
+    /// its base URL once known; [`App::base_url`] reads it.
+    pub connected: Option<super::lazy::Connected>,
 }
 
 /// A search replaced by `P` (people at the company) or `L` (lookalikes): the form and the
@@ -288,6 +291,7 @@ impl App {
             export_job: None,
             back: Vec::new(),
             undo: None,
+            connected: None,
         }
     }
 
@@ -1796,7 +1800,7 @@ impl App {
     /// `C`: the form's request as a curl command; the token is `$PROSPECT_API_TOKEN`.
     fn copy_curl(&mut self) -> Vec<Command> {
         let cmd = crate::core::curl::curl_command(
-            &self.opts.base_url,
+            self.base_url(),
             self.form.endpoint,
             &self.request_body(),
         );
@@ -1830,7 +1834,6 @@ impl App {
         let Some(b) = self.back.pop() else {
             return self.info("No earlier search to go back to.");
         };
-        let n = b.state.pages.len();
         self.bump(Slot::Search(b.kind));
         *self.search_mut(b.kind) = SearchState {
             loading: false,
@@ -1840,6 +1843,7 @@ impl App {
         self.form.body = b.body;
         self.form.sel = self.form.sel.min(self.form_rows().len().saturating_sub(1));
         self.details.scroll = 0;
+        let n = self.search(b.shown).pages.len();
         self.info(&format!(
             "Back to the previous search ({n} page{} kept) · nothing spent",
             if n == 1 { "" } else { "s" }
@@ -1909,8 +1913,19 @@ impl App {
         self.data_fields_state = Some(Err(e.message.clone()));
         self.error_popup(format!(
             "Token rejected by {}: check PROSPECT_API_TOKEN (or unset it to use the embedded sandbox).",
-            crate::core::sanitize::sanitize(&self.opts.base_url)
+            crate::core::sanitize::sanitize(self.base_url())
         ));
         true
+    }
+}
+
+impl App {
+    /// The service's base URL: the one it started with, or, while a service still starting
+    /// is loading, the address it got once known.
+    pub fn base_url(&self) -> &str {
+        self.connected
+            .as_ref()
+            .and_then(|c| c.get())
+            .map_or(self.opts.base_url.as_str(), String::as_str)
     }
 }

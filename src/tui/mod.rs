@@ -13,6 +13,7 @@ pub mod clipboard;
 pub mod components;
 pub mod countries;
 pub mod keymap;
+pub mod lazy;
 pub mod msg;
 pub mod records;
 pub mod runner;
@@ -73,24 +74,84 @@ impl runner::Hooks<ratatui::backend::CrosstermBackend<std::io::Stdout>> for Real
 /// Runs the explorer until the user quits; the terminal is restored on every exit path
 /// (quit, error, panic, Ctrl-C, SIGTERM/SIGHUP).
 pub async fn run(args: TuiArgs, settings: Settings, target: Target) -> anyhow::Result<()> {
-    let cfg = &settings.config;
-    let warning = settings.warning.clone();
     let _guard = settings.init_logging();
     tracing::info!(base_url = %target.base_url, sandbox = target.sandbox, "starting explorer");
-    let (keymap, key_warnings) =
-        keymap::Keymap::with_overrides(&cfg.keys).map_err(|e| anyhow::anyhow!(e))?;
     // Every call goes through the session, which stores each paid answer before it returns;
     // the embedded sandbox has its own store file.
     let session = crate::core::session::Session::open(&settings, &target)?;
     let backend: Arc<dyn backend::Backend> = Arc::new(backend::SessionBackend::new(session));
+    explore(
+        args,
+        &settings,
+        target.base_url.clone(),
+        target.sandbox,
+        backend,
+        None,
+    )
+    .await
+}
+
+/// Runs the explorer on a service that is still starting (the embedded sandbox): the first
+/// screen is drawn at once, the calls wait for `pending` (see [`lazy::LazyBackend`]), and the
+/// header shows the address once it is known.
+pub async fn run_pending(
+    args: TuiArgs,
+    settings: Settings,
+    pending: std::pin::Pin<Box<dyn std::future::Future<Output = anyhow::Result<Target>> + Send>>,
+) -> anyhow::Result<()> {
+    let _guard = settings.init_logging();
+    tracing::info!("starting explorer; the embedded sandbox loads behind it");
+    let connected = lazy::Connected::default();
+    let s2 = settings.clone();
+    let make: backend::BoxFuture<anyhow::Result<backend::SessionBackend>> = Box::pin(async move {
+        let target = pending.await?;
+        let session = crate::core::session::Session::open(&s2, &target)?;
+        Ok(backend::SessionBackend::new(session))
+    });
+    let backend: Arc<dyn backend::Backend> = Arc::new(lazy::LazyBackend::spawn(
+        make,
+        |b| {
+            b.session()
+                .client()
+                .base_url()
+                .as_str()
+                .trim_end_matches('/')
+                .to_string()
+        },
+        connected.clone(),
+    ));
+    explore(
+        args,
+        &settings,
+        "embedded sandbox (starting…)".into(),
+        true,
+        backend,
+        Some(connected),
+    )
+    .await
+}
+
+async fn explore(
+    args: TuiArgs,
+    settings: &Settings,
+    base_url: String,
+    sandbox: bool,
+    backend: Arc<dyn backend::Backend>,
+    connected: Option<lazy::Connected>,
+) -> anyhow::Result<()> {
+    let cfg = &settings.config;
+    let warning = settings.warning.clone();
+    let (keymap, key_warnings) =
+        keymap::Keymap::with_overrides(&cfg.keys).map_err(|e| anyhow::anyhow!(e))?;
     let filters_dir = settings.filters_dir();
     let mut app = app::App::new(app::AppOptions {
-        base_url: target.base_url.clone(),
-        sandbox: target.sandbox,
+        base_url,
+        sandbox,
         keymap,
         confirm_above: cfg.confirm_above(),
         filters_dir,
     });
+    app.connected = connected;
     let mut initial = app.start();
     if let Some(w) = warning.into_iter().chain(key_warnings).next() {
         tracing::warn!("{w}");

@@ -121,7 +121,7 @@ fn draw_header(f: &mut Frame<'_>, area: Rect, app: &App) {
         spans.push(Span::raw(" "));
     }
     spans.push(Span::styled(
-        crate::core::sanitize::sanitize(&app.opts.base_url),
+        crate::core::sanitize::sanitize(app.base_url()),
         Style::default().fg(Color::DarkGray),
     ));
     spans.push(Span::raw("  "));

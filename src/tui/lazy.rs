@@ -1,0 +1,71 @@
+//! Start-up without a blank terminal (issue 8, "Start-up"): the explorer draws its first
+//! screen at once while the embedded sandbox loads behind it. [`LazyBackend`] answers calls
+//! once the service is there (the first calls, reference data and balance, simply take longer)
+//! and [`Connected`] tells the view the service's address when it is known.
+use std::sync::{Arc, OnceLock};
+use std::time::Duration;
+
+use futures::FutureExt;
+use futures::future::Shared;
+
+use super::backend::{Backend, BoxFuture, SessionBackend};
+use super::msg::{ApiFailure, Call, Outcome};
+
+/// The service's base URL once it is known (shared by the loader and the state owner).
+pub type Connected = Arc<OnceLock<String>>;
+
+type Ready = Shared<BoxFuture<Result<Arc<SessionBackend>, String>>>;
+
+/// A backend whose session is still being made (e.g. the embedded sandbox loading its
+/// dataset): every call waits for it, then goes through it. If it could not be made, every
+/// call fails with the reason in plain words.
+pub struct LazyBackend {
+    ready: Ready,
+    timeout: Duration,
+}
+
+impl LazyBackend {
+    /// Starts making the session with `make` (spawned at once on the runtime, so it loads
+    /// while the first frame is drawn); `connected` gets the base URL when it is up.
+    pub fn spawn(
+        make: BoxFuture<anyhow::Result<SessionBackend>>,
+        base_url_of: fn(&SessionBackend) -> String,
+        connected: Connected,
+    ) -> LazyBackend {
+        let fut: BoxFuture<Result<Arc<SessionBackend>, String>> = Box::pin(async move {
+            match make.await {
+                Ok(b) => {
+                    let _ = connected.set(base_url_of(&b));
+                    Ok(Arc::new(b))
+                }
+                Err(e) => {
+                    tracing::error!(error = %format!("{e:#}"), "the service did not start");
+                    Err(format!("the sandbox did not start: {e}"))
+                }
+            }
+        });
+        let ready = fut.shared();
+        tokio::spawn(ready.clone());
+        LazyBackend {
+            ready,
+            timeout: Duration::from_secs(30),
+        }
+    }
+}
+
+impl Backend for LazyBackend {
+    fn call(&self, call: Call) -> BoxFuture<Result<Outcome, ApiFailure>> {
+        let ready = self.ready.clone();
+        Box::pin(async move {
+            let b = ready.await.map_err(|e| ApiFailure::other(&e))?;
+            b.call(call).await
+        })
+    }
+
+    fn timeout(&self) -> Duration {
+        match self.ready.peek() {
+            Some(Ok(b)) => b.timeout(),
+            _ => self.timeout,
+        }
+    }
+}
