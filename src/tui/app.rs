@@ -6,9 +6,11 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 use std::time::Duration;
 
+use chrono::{DateTime, Utc};
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use serde_json::Value;
 
+use super::components::activity::Activity;
 use super::components::details::{Details, DetailsEffect};
 pub use super::components::editor::{
     AcState, Editor, EditorBody, EditorEffect, ListEditor, TextEditor, parse_city,
@@ -17,6 +19,7 @@ pub use super::components::editor::{
 pub use super::components::form::{DEFAULT_SIZE, Form, FormEffect, FormRow, estimate_cost};
 use super::components::help;
 pub use super::components::history::{HistoryEffect, HistoryPopup};
+use super::components::lookup::LookupPopup;
 use super::components::picker::PickerEvent;
 pub use super::components::picker::{Picker, fuzzy_filter};
 pub use super::components::results::{Page, Results, ResultsEffect, SearchState};
@@ -25,7 +28,8 @@ pub use super::components::spend_gate::PendingSearch;
 use super::components::spend_gate::{self, Answer};
 use super::keymap::{Action, Keymap};
 use super::msg::{
-    ApiFailure, Call, Command, HistoryEntry, Msg, Outcome, PageData, Reopened, Slot, TimerId,
+    ApiFailure, Call, Command, HistoryEntry, Msg, Outcome, PageData, PaidAction, Prepared,
+    Reopened, Slot, TimerId,
 };
 use super::schema::{self, DataFields, Kind, Leaf, Opt};
 use crate::api::client::Endpoint;
@@ -36,6 +40,9 @@ use crate::core::filter_set::FilterSet;
 use crate::core::gauge::{Gauge, Refresh};
 use crate::core::request::{self, SearchRequest};
 use crate::core::spend::describe_age;
+
+mod jobs;
+pub use jobs::{ENRICH_PATIENCE, backoff};
 
 /// Autocomplete debounce: a lookup starts this long after the last keystroke.
 pub const DEBOUNCE: Duration = Duration::from_millis(120);
@@ -100,6 +107,13 @@ pub enum Popup {
     OpenSet(OpenSets),
     /// Past searches from the store: reopen one at no cost.
     History(HistoryPopup),
+    /// "This reveal / enrich / lookup may cost … Spend it?" (estimated above the threshold in
+    /// some pool; nothing sent yet).
+    ConfirmAction(Box<Prepared>),
+    /// The activity pane: jobs and webhook deliveries.
+    Activity,
+    /// The lookup popup: a pasted list or a file of domains / people.
+    Lookup(LookupPopup),
 }
 
 /// A call refused with a per-minute 429, waiting to be sent again.
@@ -167,6 +181,17 @@ pub struct App {
     pub dirty: bool,
     /// The user asked to quit.
     pub quit: bool,
+    /// The jobs (reveals, enrichments, lookups, warmups) and the webhook deliveries.
+    pub activity: Activity,
+    /// Why reveals cannot be delivered here (no webhook receiver), if they cannot: the reveal
+    /// keys then say so and spend nothing.
+    pub reveals_disabled: Option<String>,
+    /// The time as of the last message (the activity pane's "time since").
+    pub now: DateTime<Utc>,
+    /// A fixed time for `now` (tests); `None` reads the clock at each message.
+    pub frozen_now: Option<DateTime<Utc>>,
+    /// The last paid action the store answered at 0 credits: what the refresh key buys again.
+    pub last_stored: Option<PaidAction>,
 }
 
 /// The problems of a request in one line: the first one, and how many more.
@@ -216,6 +241,11 @@ impl App {
             timer_gens: HashMap::new(),
             dirty: true,
             quit: false,
+            activity: Activity::default(),
+            reveals_disabled: None,
+            now: Utc::now(),
+            frozen_now: None,
+            last_stored: None,
         }
     }
 
@@ -322,6 +352,7 @@ impl App {
 
     /// Handles one message; returns what the loop must do. Sets `dirty` when the screen changed.
     pub fn update(&mut self, msg: Msg) -> Vec<Command> {
+        self.now = self.frozen_now.unwrap_or_else(Utc::now);
         if matches!(msg, Msg::Key(_) | Msg::Paste(_)) {
             let selection = self.form.selection();
             let before = (self.form.endpoint, self.form.body.clone());
@@ -365,8 +396,11 @@ impl App {
                     }
                     TimerId::Debounce => self.start_autocomplete(),
                     TimerId::RateLimit => self.rate_tick(),
+                    TimerId::Retry(job) => self.retry_job(job),
+                    TimerId::Activity => self.activity_tick(),
                 }
             }
+            Msg::Webhook(d) => self.on_delivery(*d),
             Msg::Done {
                 slot,
                 generation,
@@ -609,6 +643,7 @@ impl App {
                 );
                 vec![]
             }
+            (Slot::Job(_) | Slot::Prepare, result) => self.on_job_done(slot, result),
             (slot, Ok(other)) => {
                 tracing::warn!(?slot, ?other, "unexpected outcome");
                 vec![]
@@ -736,6 +771,11 @@ impl App {
                 let action = self.opts.keymap.action(&k);
                 return self.confirm_key(action, k);
             }
+            Some(Popup::Lookup(_)) => return self.lookup_key(k),
+            Some(Popup::ConfirmAction(_)) => {
+                let action = self.opts.keymap.action(&k);
+                return self.confirm_action_key(action, k);
+            }
             _ => {}
         }
         let Some(action) = self.opts.keymap.action(&k) else {
@@ -752,8 +792,12 @@ impl App {
                 Popup::Confirm(_) => self.confirm_key(Some(action), k),
                 Popup::OpenSet(_) => self.open_set_key(action),
                 Popup::History(_) => self.history_key(action),
+                Popup::Activity => self.activity_key(action),
                 _ => vec![],
             };
+        }
+        if let Some(cmds) = self.action_key(action) {
+            return cmds;
         }
         match action {
             Action::Quit => {
@@ -851,6 +895,12 @@ impl App {
     }
 
     fn on_paste(&mut self, s: &str) {
+        if let Some(Popup::Lookup(l)) = self.popups.last_mut() {
+            // Line breaks separate the keys: kept, every line sanitized.
+            l.paste(s);
+            self.dirty = true;
+            return;
+        }
         let s = crate::core::sanitize::sanitize(s);
         match self.popups.last_mut() {
             Some(Popup::Editor(ed)) => {

@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use crate::core::config::Settings;
 
+pub mod actions;
 pub mod app;
 pub mod backend;
 pub mod clipboard;
@@ -52,7 +53,20 @@ pub async fn run(args: TuiArgs, settings: Settings, target: Target) -> anyhow::R
     // Every call goes through the session, which stores each paid answer before it returns;
     // the embedded sandbox has its own store file.
     let session = crate::core::session::Session::open(&settings, &target)?;
-    let backend: Arc<dyn backend::Backend> = Arc::new(backend::SessionBackend::new(session));
+    // The webhook receiver starts with the explorer: loopback on the embedded sandbox, the
+    // configured address for the real service; without one, reveals say why and spend nothing.
+    let receiver = match crate::core::webhooks::receiver_config(&settings, &target) {
+        Ok(cfg) => crate::core::webhooks::Receiver::start(cfg, session.clone())
+            .await
+            .map_err(|e| e.to_string()),
+        Err(e) => Err(e.to_string()),
+    };
+    let reveals_disabled = receiver.as_ref().err().cloned();
+    if let Some(why) = &reveals_disabled {
+        tracing::warn!("{why}");
+    }
+    let backend: Arc<dyn backend::Backend> =
+        Arc::new(backend::SessionBackend::new(session).with_receiver(receiver));
     let filters_dir = settings.filters_dir();
     let mut app = app::App::new(app::AppOptions {
         base_url: target.base_url.clone(),
@@ -61,6 +75,7 @@ pub async fn run(args: TuiArgs, settings: Settings, target: Target) -> anyhow::R
         confirm_above: cfg.confirm_above(),
         filters_dir,
     });
+    app.reveals_disabled = reveals_disabled;
     let mut initial = app.start();
     if let Some(w) = warning.into_iter().chain(key_warnings).next() {
         tracing::warn!("{w}");

@@ -5,11 +5,13 @@
 //!
 //! [`App`](super::app::App) stays the one state owner: it holds the components, routes each
 //! message to the one in charge, and turns their effects into [`Command`](super::msg::Command)s.
+pub mod activity;
 pub mod details;
 pub mod editor;
 pub mod form;
 pub mod help;
 pub mod history;
+pub mod lookup;
 pub mod picker;
 pub mod results;
 pub mod sets;

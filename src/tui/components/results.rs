@@ -59,6 +59,9 @@ pub struct SearchState {
     pub search_id: Option<SearchId>,
     /// For a search reopened from the store: the age of its stored pages (as of reopening).
     pub stored_age: Option<chrono::Duration>,
+    /// Keys ([`crate::tui::msg::Record::key`]) of the marked rows, across pages: the actions
+    /// apply to them, else to the selected row. A new search clears them.
+    pub marked: std::collections::BTreeSet<String>,
 }
 
 impl SearchState {
@@ -180,6 +183,9 @@ impl Results {
         if let Some(label) = s.stored_label() {
             title.push_str(&format!("· {label} "));
         }
+        if !s.marked.is_empty() {
+            title.push_str(&format!("· {} marked ", s.marked.len()));
+        }
         if s.loading {
             title.push_str("· loading… ");
         }
@@ -252,7 +258,13 @@ impl Results {
             .iter()
             .enumerate()
             .map(|(i, r)| {
-                let mark = if offset + i == sel { "›" } else { " " };
+                let marked = !s.marked.is_empty() && s.marked.contains(&r.record.key());
+                // The selected row is also highlighted: a marked one keeps its mark.
+                let mark = match (offset + i == sel, marked) {
+                    (_, true) => "●",
+                    (true, false) => "›",
+                    (false, false) => " ",
+                };
                 let row = Row::new(
                     std::iter::once(TableCell::from(mark))
                         .chain(r.cells.iter().map(|c| TableCell::from(c.as_str()))),

@@ -29,6 +29,11 @@ pub fn draw(f: &mut Frame<'_>, area: Rect, areas: &Areas, app: &App) {
             }
             Popup::Find(p) => p.draw_find(f, area, keys),
             Popup::History(h) => h.draw(f, area, keys),
+            Popup::ConfirmAction(p) => {
+                components::spend_gate::draw_action(f, area, p, app.opts.confirm_above, keys)
+            }
+            Popup::Activity => app.activity.draw(f, area, app.now, keys),
+            Popup::Lookup(l) => l.draw(f, area, keys),
         }
     }
 }
