@@ -160,7 +160,7 @@ fn contact_cell(p: &Person) -> String {
             (false, _) => format!("{first} ({status})"),
         };
         // An email that was revealed says enough; a phone not found adds nothing.
-        if !(part == "notFound" && !parts.is_empty()) {
+        if part != "notFound" || parts.is_empty() {
             parts.push(part);
         }
     }
