@@ -242,3 +242,100 @@ fn explore_the_sandbox_end_to_end() {
         .unwrap_or_default();
     assert!(log.contains("starting explorer"), "log: {log}");
 }
+
+/// The `domain:` line of the details pane, if shown.
+fn details_domain(screen: &str) -> Option<String> {
+    screen.lines().find_map(|l| {
+        let i = l.find("domain: ")?;
+        let rest = &l[i + "domain: ".len()..];
+        let d: String = rest
+            .chars()
+            .take_while(|c| !c.is_whitespace() && *c != '│')
+            .collect();
+        (!d.is_empty()).then_some(d)
+    })
+}
+
+/// Issue 8 on the real binary: people at one company, mark two, reveal their emails and see
+/// the addresses arrive in the table by webhook; reveal again from the store at 0 credits;
+/// look up a pasted list of 5 domains (one unknown: "not found"); enrich the unknown one: it
+/// goes pending, then arrives in place.
+#[test]
+fn reveal_lookup_and_enrich_end_to_end() {
+    let home = tempfile::tempdir().unwrap();
+    let mut t = start(home.path());
+    t.wait_for("SANDBOX");
+    t.wait_until("the credit balance", |s| {
+        s.contains("daily") && s.contains("standard")
+    });
+
+    // Four known domains, read from the details of the first four companies.
+    t.send(&ctrl('r'));
+    t.wait_for("rows 1–");
+    let mut known: Vec<String> = Vec::new();
+    for i in 0..4 {
+        let s = t.wait_until("a domain in the details", |s| {
+            details_domain(s).is_some_and(|d| !known.contains(&d))
+        });
+        known.push(details_domain(&s).unwrap());
+        if i < 3 {
+            t.keys("j");
+        }
+    }
+    t.keys("g");
+
+    // People at the first company; mark two; reveal their emails.
+    t.keys("P");
+    t.wait_until("people at the company", |s| {
+        s.contains("email / phone") && s.contains("rows 1–")
+    });
+    t.keys("  ");
+    t.wait_for("2 marked");
+    t.keys("r");
+    t.wait_for("Reveal of 2 emails sent");
+    let s = t.wait_for("2 emails arrived, 2 shown in the table");
+    let filled = s
+        .lines()
+        .filter(|l| l.contains('●') && (l.contains('@') || l.contains("notFound")))
+        .count();
+    assert_eq!(filled, 2, "both marked rows filled:\n{s}");
+
+    // Again: from the store, nothing spent.
+    t.keys("r");
+    t.wait_for("2 emails from the store, revealed just now · 0 credits");
+
+    // Look up a pasted list of 5 domains, one unknown.
+    t.send(&ctrl('l'));
+    t.wait_for("Look up people");
+    t.send(TAB);
+    t.wait_for("Look up companies");
+    let list = format!(
+        "{}\n{}, {}\n{} unknown-e2e-prospect.com\n",
+        known[0], known[1], known[2], known[3]
+    );
+    t.send(format!("\x1b[200~{list}\x1b[201~").as_bytes());
+    t.wait_for("5 domains");
+    t.send(ENTER);
+    let s = t.wait_for("Lookup: 4 found, 1 not found");
+    assert!(s.contains("not found"), "{s}");
+
+    // Enrich the unknown one: pending, then arrived in place.
+    t.keys("G");
+    t.wait_until("the unknown row selected", |s| {
+        details_domain(s).as_deref() == Some("unknown-e2e-prospect.com")
+    });
+    t.keys("E");
+    t.wait_for("trying again by itself");
+    t.wait_for("Enriched unknown-e2e-prospect.com");
+    t.keys("a");
+    let s = t.wait_for("Activity: jobs and webhook deliveries");
+    assert!(s.contains("reveal_emails"), "{s}");
+    assert!(s.contains("enrich unknown-e2e-prospect.com"), "{s}");
+    t.send(ESC);
+    t.keys("q");
+    let start = Instant::now();
+    while t.child.try_wait().unwrap().is_none() {
+        assert!(start.elapsed() < TIMEOUT, "prospect did not exit");
+        std::thread::sleep(Duration::from_millis(25));
+    }
+}

@@ -875,6 +875,28 @@ impl Session {
         )
     }
 
+    /// When the store's record of the company of `domain` was bought, if it holds one (an
+    /// enrich would answer at 0 credits with its age).
+    pub async fn stored_company_at(&self, domain: &str) -> Option<DateTime<Utc>> {
+        let d = domain.to_string();
+        with_store(&self.store, move |s| s.company(&d))
+            .await
+            .ok()
+            .flatten()
+            .map(|hit| hit.fetched_at)
+    }
+
+    /// When the store's record of person `id` was bought, if it holds one (an enrich by id
+    /// would answer at 0 credits with its age).
+    pub async fn stored_person_at(&self, id: &str) -> Option<DateTime<Utc>> {
+        let id = id.to_string();
+        with_store(&self.store, move |s| s.person(&id))
+            .await
+            .ok()
+            .flatten()
+            .map(|hit| hit.fetched_at)
+    }
+
     /// How many distinct `domains` (normalized) the store holds: a lookup sends the others.
     pub async fn stored_company_count(&self, domains: &[String]) -> usize {
         let d = domains.to_vec();

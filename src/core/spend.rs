@@ -47,6 +47,35 @@ pub fn describe_estimate(cost: &Cost) -> String {
     }
 }
 
+/// A cost in words, per pool, with the pool's name: `2 email credits`, `1 credit`,
+/// `0.2 credits + 1 phone credit`, `free`. Pools are never summed.
+pub fn describe_pools(cost: &Cost) -> String {
+    let c = cost.rounded();
+    if c.is_zero() {
+        return "free".to_string();
+    }
+    let word = |n: f64, pool: &str| {
+        let num = if (n - n.round()).abs() < 1e-9 {
+            format!("{}", n.round() as i64)
+        } else {
+            format!("{n}")
+        };
+        let s = if (n - 1.0).abs() < 1e-9 { "" } else { "s" };
+        format!("{num} {pool}credit{s}")
+    };
+    let mut parts = Vec::new();
+    if c.standard != 0.0 {
+        parts.push(word(c.standard, ""));
+    }
+    if c.email != 0.0 {
+        parts.push(word(c.email, "email "));
+    }
+    if c.phone != 0.0 {
+        parts.push(word(c.phone, "phone "));
+    }
+    parts.join(" + ")
+}
+
 /// How old a stored answer is, in plain words: `just now`, `5 min old`, `3 h old`,
 /// `2 days old`.
 pub fn describe_age(age: chrono::Duration) -> String {
@@ -94,6 +123,23 @@ mod tests {
             describe_estimate(&Cost::in_pool(CreditPool::Email, 2.0)),
             "≤ 2 email"
         );
+        assert_eq!(
+            describe_pools(&Cost::in_pool(CreditPool::Email, 2.0)),
+            "2 email credits"
+        );
+        assert_eq!(
+            describe_pools(&Cost {
+                standard: 1.0,
+                email: 0.0,
+                phone: 1.0
+            }),
+            "1 credit + 1 phone credit"
+        );
+        assert_eq!(
+            describe_pools(&Cost::in_pool(CreditPool::Standard, 0.2)),
+            "0.2 credits"
+        );
+        assert_eq!(describe_pools(&Cost::ZERO), "free");
         assert_eq!(describe_age(chrono::Duration::seconds(5)), "just now");
         assert_eq!(describe_age(chrono::Duration::minutes(5)), "5 min old");
         assert_eq!(describe_age(chrono::Duration::days(1)), "1 day old");

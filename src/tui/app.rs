@@ -6,9 +6,11 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 use std::time::Duration;
 
+use chrono::{DateTime, Utc};
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use serde_json::Value;
 
+use super::components::activity::Activity;
 use super::components::details::{Details, DetailsEffect};
 pub use super::components::editor::{
     AcState, Editor, EditorBody, EditorEffect, ListEditor, TextEditor, parse_city,
@@ -22,6 +24,7 @@ pub use super::components::facets::FacetsView;
 pub use super::components::form::{DEFAULT_SIZE, Form, FormEffect, FormRow, estimate_cost};
 use super::components::help;
 pub use super::components::history::{HistoryEffect, HistoryPopup};
+use super::components::lookup::LookupPopup;
 use super::components::picker::PickerEvent;
 pub use super::components::picker::{Picker, fuzzy_filter};
 pub use super::components::results::{Page, Results, ResultsEffect, SearchState};
@@ -30,8 +33,8 @@ pub use super::components::spend_gate::PendingSearch;
 use super::components::spend_gate::{self, Answer};
 use super::keymap::{Action, Keymap};
 use super::msg::{
-    ApiFailure, Call, Command, ExportFile, HistoryEntry, Msg, Outcome, PageData, Reopened, Slot,
-    TimerId,
+    ApiFailure, Call, Command, ExportFile, HistoryEntry, Msg, Outcome, PageData, PaidAction,
+    Prepared, Reopened, Slot, TimerId,
 };
 use super::schema::{self, DataFields, Kind, Leaf, Opt};
 use crate::api::client::Endpoint;
@@ -42,6 +45,9 @@ use crate::core::filter_set::FilterSet;
 use crate::core::gauge::{Gauge, Refresh};
 use crate::core::request::{self, SearchRequest};
 use crate::core::spend::describe_age;
+
+mod jobs;
+pub use jobs::{ENRICH_PATIENCE, backoff};
 
 /// Autocomplete debounce: a lookup starts this long after the last keystroke.
 pub const DEBOUNCE: Duration = Duration::from_millis(120);
@@ -110,6 +116,13 @@ pub enum Popup {
     Export(Box<ExportPopup>),
     /// Bar charts of the loaded results (`f`).
     Facets(FacetsView),
+    /// "This reveal / enrich / lookup may cost … Spend it?" (estimated above the threshold in
+    /// some pool; nothing sent yet).
+    ConfirmAction(Box<Prepared>),
+    /// The activity pane: jobs and webhook deliveries.
+    Activity,
+    /// The lookup popup: a pasted list or a file of domains / people.
+    Lookup(LookupPopup),
 }
 
 /// An export of the first N results whose missing pages are being fetched (a paid job in
@@ -204,6 +217,17 @@ pub struct App {
     /// For a service still starting (the embedded sandbox loading behind the first screen):
     /// its base URL once known; [`App::base_url`] reads it.
     pub connected: Option<super::lazy::Connected>,
+    /// The jobs (reveals, enrichments, lookups, warmups) and the webhook deliveries.
+    pub activity: Activity,
+    /// Why reveals cannot be delivered here (no webhook receiver), if they cannot: the reveal
+    /// keys then say so and spend nothing.
+    pub reveals_disabled: Option<String>,
+    /// The time as of the last message (the activity pane's "time since").
+    pub now: DateTime<Utc>,
+    /// A fixed time for `now` (tests); `None` reads the clock at each message.
+    pub frozen_now: Option<DateTime<Utc>>,
+    /// The last paid action the store answered at 0 credits: what the refresh key buys again.
+    pub last_stored: Option<PaidAction>,
 }
 
 /// A search replaced by `P` (people at the company) or `L` (lookalikes): the form and the
@@ -292,6 +316,11 @@ impl App {
             back: Vec::new(),
             undo: None,
             connected: None,
+            activity: Activity::default(),
+            reveals_disabled: None,
+            now: Utc::now(),
+            frozen_now: None,
+            last_stored: None,
         }
     }
 
@@ -398,6 +427,7 @@ impl App {
 
     /// Handles one message; returns what the loop must do. Sets `dirty` when the screen changed.
     pub fn update(&mut self, msg: Msg) -> Vec<Command> {
+        self.now = self.frozen_now.unwrap_or_else(Utc::now);
         if matches!(msg, Msg::Key(_) | Msg::Paste(_)) {
             let selection = self.form.selection();
             let before = (self.form.endpoint, self.form.body.clone());
@@ -460,8 +490,11 @@ impl App {
                     }
                     TimerId::Debounce => self.start_autocomplete(),
                     TimerId::RateLimit => self.rate_tick(),
+                    TimerId::Retry(job) => self.retry_job(job),
+                    TimerId::Activity => self.activity_tick(),
                 }
             }
+            Msg::Webhook(d) => self.on_delivery(*d),
             Msg::Done {
                 slot,
                 generation,
@@ -706,6 +739,7 @@ impl App {
                 );
                 vec![]
             }
+            (Slot::Job(_) | Slot::Prepare, result) => self.on_job_done(slot, result),
             (slot, Ok(other)) => {
                 tracing::warn!(?slot, ?other, "unexpected outcome");
                 vec![]
@@ -837,6 +871,11 @@ impl App {
                 let action = self.opts.keymap.action(&k);
                 return self.confirm_key(action, k);
             }
+            Some(Popup::Lookup(_)) => return self.lookup_key(k),
+            Some(Popup::ConfirmAction(_)) => {
+                let action = self.opts.keymap.action(&k);
+                return self.confirm_action_key(action, k);
+            }
             _ => {}
         }
         let Some(action) = self.opts.keymap.action(&k) else {
@@ -859,8 +898,12 @@ impl App {
                     }
                     vec![]
                 }
+                Popup::Activity => self.activity_key(action),
                 _ => vec![],
             };
+        }
+        if let Some(cmds) = self.action_key(action) {
+            return cmds;
         }
         match action {
             Action::Quit => {
@@ -974,6 +1017,12 @@ impl App {
     }
 
     fn on_paste(&mut self, raw: &str) {
+        if let Some(Popup::Lookup(l)) = self.popups.last_mut() {
+            // Line breaks separate the keys: kept, every line sanitized.
+            l.paste(raw);
+            self.dirty = true;
+            return;
+        }
         let s = crate::core::sanitize::sanitize(raw);
         match self.popups.last_mut() {
             Some(Popup::Editor(ed)) => {

@@ -12,12 +12,19 @@ use std::time::Duration;
 use chrono::Utc;
 use serde_json::Value;
 
+use super::actions;
 use super::msg::{ApiFailure, Call, Charge, HistoryEntry, Outcome, PageData, Reopened};
 use super::records;
 use super::schema::{self, DataFields};
 use crate::api::client::Endpoint;
+use crate::api::types::webhooks::WebhookEvent;
+use crate::core::request::SearchRequest;
 use crate::core::sanitize::sanitize;
 use crate::core::session::Session;
+use crate::core::webhooks::{Delivery, Receiver};
+use std::collections::HashMap;
+use std::sync::Arc;
+use tokio::sync::broadcast;
 
 /// A boxed future that owns its inputs.
 pub type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send + 'static>>;
@@ -39,17 +46,46 @@ pub trait Backend: Send + Sync + 'static {
     fn timeout(&self) -> Duration {
         Duration::from_secs(30)
     }
+
+    /// The webhook deliveries the receiver accepted, each after it was stored (SPEC.md §6);
+    /// the loop turns them into [`super::msg::Msg::Webhook`]. `None` (the default): no
+    /// receiver runs.
+    fn deliveries(&self) -> Option<broadcast::Receiver<Delivery>> {
+        None
+    }
 }
 
 /// The production backend: every call through the [`Session`] (client + store).
 pub struct SessionBackend {
     session: Session,
+    /// The webhook receiver reveals are delivered to, or why there is none (reveals are then
+    /// refused before anything is sent).
+    receiver: Result<Arc<Receiver>, String>,
 }
 
 impl SessionBackend {
     /// A backend over `session`.
     pub fn new(session: Session) -> SessionBackend {
-        SessionBackend { session }
+        SessionBackend {
+            session,
+            receiver: Err("no webhook receiver runs".to_string()),
+        }
+    }
+
+    /// The same backend with the webhook receiver reveals are delivered to (`Ok`), or the
+    /// reason there is none (`Err`, e.g. "reveals are disabled: … set webhook_public_url…"),
+    /// shown when a reveal is refused.
+    pub fn with_receiver(mut self, receiver: Result<Receiver, String>) -> SessionBackend {
+        self.receiver = receiver.map(Arc::new);
+        self
+    }
+
+    /// The callback URL of `event`, secret included, or why reveals are disabled.
+    fn webhook_url(&self, event: WebhookEvent) -> Result<String, String> {
+        match &self.receiver {
+            Ok(r) => Ok(r.url_for(event)),
+            Err(e) => Err(e.clone()),
+        }
     }
 
     /// The session (shared state: cloning it is cheap).
@@ -123,9 +159,53 @@ pub fn summarize_filters(body: &Value) -> String {
     }
 }
 
+/// A people search with `revealEmails` / `revealPhones` asked: their `webhookUrl` set to the
+/// receiver's (`people_search_emails` / `people_search_phones`), so the deliveries are handled
+/// like a reveal's. Unchanged when nothing is asked or no receiver runs (the service then
+/// answers inline where it can).
+fn with_search_webhooks(
+    request: SearchRequest,
+    url: impl Fn(WebhookEvent) -> Result<String, String>,
+) -> SearchRequest {
+    macro_rules! set {
+        ($r:expr) => {{
+            if let Some(e) = $r.reveal_emails.as_mut().filter(|e| e.include_emails) {
+                if let Ok(u) = url(WebhookEvent::PeopleSearchEmails) {
+                    e.webhook_url = Some(u);
+                }
+            }
+            if let Some(p) = $r.reveal_phones.as_mut().filter(|p| p.include_phones) {
+                if let Ok(u) = url(WebhookEvent::PeopleSearchPhones) {
+                    p.webhook_url = Some(u);
+                }
+            }
+        }};
+    }
+    let mut request = request;
+    match &mut request {
+        SearchRequest::PeopleV3(r) => set!(r),
+        SearchRequest::PeopleV2(r) => set!(r),
+        _ => {}
+    }
+    request
+}
+
 impl Backend for SessionBackend {
+    fn deliveries(&self) -> Option<broadcast::Receiver<Delivery>> {
+        self.receiver.as_ref().ok().map(|r| r.subscribe())
+    }
+
     fn call(&self, call: Call) -> BoxFuture<Result<Outcome, ApiFailure>> {
         let s = self.session.clone();
+        let urls: HashMap<WebhookEvent, Result<String, String>> = WebhookEvent::ALL
+            .into_iter()
+            .map(|e| (e, self.webhook_url(e)))
+            .collect();
+        let url = move |e: WebhookEvent| {
+            urls.get(&e)
+                .cloned()
+                .unwrap_or_else(|| Err("no webhook receiver runs".to_string()))
+        };
         Box::pin(async move {
             Ok(match call {
                 Call::DataFields => {
@@ -133,6 +213,7 @@ impl Backend for SessionBackend {
                 }
                 Call::Balance => Outcome::Balance(s.balance().await?),
                 Call::Search { request, page } => {
+                    let request = with_search_webhooks(request, &url);
                     let (paid, search_id) = s.search(&request, page).await?;
                     let mut data = records::page(paid.value);
                     data.charge = Charge {
@@ -202,6 +283,13 @@ impl Backend for SessionBackend {
                             .unwrap_or_default(),
                     })
                 }
+                Call::Prepare { action, fresh } => {
+                    Outcome::Prepared(actions::prepare(&s, action, fresh).await?)
+                }
+                Call::Run { action, fresh } => {
+                    Outcome::Ran(actions::run(&s, action, fresh, &url).await?)
+                }
+                Call::Warmup(domains) => Outcome::Warmed(actions::warmup(&s, &domains).await?),
             })
         })
     }

@@ -69,6 +69,14 @@ actions! {
     Facets => "facets", "charts of the loaded results", ["f"];
     Back => "back", "back to the search before P / L", ["backspace"];
     Undo => "undo", "undo clear all / a deleted filter set", ["u"];
+    Mark => "mark", "mark / unmark a row for the actions", ["space"];
+    RevealEmails => "reveal_emails", "reveal emails of marked / selected people", ["r"];
+    RevealPhones => "reveal_phones", "reveal phones of marked / selected people", ["R"];
+    Enrich => "enrich", "enrich the selected company or person", ["E"];
+    Warmup => "warmup", "warm up marked / selected domains (free)", ["W"];
+    Activity => "activity", "jobs and webhook deliveries", ["a"];
+    Lookup => "lookup", "look up a pasted list or a file", ["ctrl-l"];
+    Refresh => "refresh", "buy again what the store just answered", ["F"];
 }
 }
 

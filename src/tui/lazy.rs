@@ -1,15 +1,24 @@
 //! Start-up without a blank terminal (issue 8, "Start-up"): the explorer draws its first
 //! screen at once while the embedded sandbox loads behind it. [`LazyBackend`] answers calls
 //! once the service is there (the first calls, reference data and balance, simply take longer)
-//! and [`Connected`] tells the view the service's address when it is known.
+//! and [`Connected`] tells the view the service's address when it is known. Webhook deliveries
+//! are passed on from the session's receiver once it runs.
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use futures::FutureExt;
 use futures::future::Shared;
 
+use tokio::sync::broadcast;
+
+use crate::core::webhooks::Delivery;
+
 use super::backend::{Backend, BoxFuture, SessionBackend};
 use super::msg::{ApiFailure, Call, Outcome};
+
+/// How many webhook deliveries wait for the loop before the oldest are dropped (they are
+/// stored all the same).
+const DELIVERY_BUFFER: usize = 256;
 
 /// The service's base URL once it is known (shared by the loader and the state owner).
 pub type Connected = Arc<OnceLock<String>>;
@@ -22,6 +31,8 @@ type Ready = Shared<BoxFuture<Result<Arc<SessionBackend>, String>>>;
 pub struct LazyBackend {
     ready: Ready,
     timeout: Duration,
+    /// Deliveries of the session's receiver, passed on once it runs.
+    deliveries: broadcast::Sender<Delivery>,
 }
 
 impl LazyBackend {
@@ -32,10 +43,27 @@ impl LazyBackend {
         base_url_of: fn(&SessionBackend) -> String,
         connected: Connected,
     ) -> LazyBackend {
+        let (deliveries, _) = broadcast::channel(DELIVERY_BUFFER);
+        let forward = deliveries.clone();
         let fut: BoxFuture<Result<Arc<SessionBackend>, String>> = Box::pin(async move {
             match make.await {
                 Ok(b) => {
                     let _ = connected.set(base_url_of(&b));
+                    if let Some(mut rx) = b.deliveries() {
+                        tokio::spawn(async move {
+                            loop {
+                                match rx.recv().await {
+                                    Ok(d) => {
+                                        let _ = forward.send(d);
+                                    }
+                                    Err(broadcast::error::RecvError::Lagged(n)) => {
+                                        tracing::warn!(missed = n, "deliveries not passed on (stored)");
+                                    }
+                                    Err(broadcast::error::RecvError::Closed) => break,
+                                }
+                            }
+                        });
+                    }
                     Ok(Arc::new(b))
                 }
                 Err(e) => {
@@ -49,6 +77,7 @@ impl LazyBackend {
         LazyBackend {
             ready,
             timeout: Duration::from_secs(30),
+            deliveries,
         }
     }
 }
@@ -60,6 +89,10 @@ impl Backend for LazyBackend {
             let b = ready.await.map_err(|e| ApiFailure::other(&e))?;
             b.call(call).await
         })
+    }
+
+    fn deliveries(&self) -> Option<broadcast::Receiver<Delivery>> {
+        Some(self.deliveries.subscribe())
     }
 
     fn timeout(&self) -> Duration {

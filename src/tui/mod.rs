@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use crate::core::config::Settings;
 
+pub mod actions;
 pub mod app;
 pub mod backend;
 pub mod clipboard;
@@ -79,7 +80,10 @@ pub async fn run(args: TuiArgs, settings: Settings, target: Target) -> anyhow::R
     // Every call goes through the session, which stores each paid answer before it returns;
     // the embedded sandbox has its own store file.
     let session = crate::core::session::Session::open(&settings, &target)?;
-    let backend: Arc<dyn backend::Backend> = Arc::new(backend::SessionBackend::new(session));
+    let receiver = start_receiver(&settings, &target, &session).await;
+    let reveals_disabled = receiver.as_ref().err().cloned();
+    let backend: Arc<dyn backend::Backend> =
+        Arc::new(backend::SessionBackend::new(session).with_receiver(receiver));
     explore(
         args,
         &settings,
@@ -87,13 +91,35 @@ pub async fn run(args: TuiArgs, settings: Settings, target: Target) -> anyhow::R
         target.sandbox,
         backend,
         None,
+        reveals_disabled,
     )
     .await
 }
 
+/// Starts the webhook receiver with the explorer: loopback on the embedded sandbox, the
+/// configured address (`webhook_listen`, `webhook_public_url`) for the real service. `Err` says
+/// in plain words why there is none; reveals then say so and spend nothing.
+async fn start_receiver(
+    settings: &Settings,
+    target: &Target,
+    session: &crate::core::session::Session,
+) -> Result<crate::core::webhooks::Receiver, String> {
+    let receiver = match crate::core::webhooks::receiver_config(settings, target) {
+        Ok(cfg) => crate::core::webhooks::Receiver::start(cfg, session.clone())
+            .await
+            .map_err(|e| e.to_string()),
+        Err(e) => Err(e.to_string()),
+    };
+    if let Err(why) = &receiver {
+        tracing::warn!("{why}");
+    }
+    receiver
+}
+
 /// Runs the explorer on a service that is still starting (the embedded sandbox): the first
 /// screen is drawn at once, the calls wait for `pending` (see [`lazy::LazyBackend`]), and the
-/// header shows the address once it is known.
+/// header shows the address once it is known. The webhook receiver starts once the service is
+/// there; its deliveries reach the loop through the lazy backend.
 pub async fn run_pending(
     args: TuiArgs,
     settings: Settings,
@@ -106,7 +132,8 @@ pub async fn run_pending(
     let make: backend::BoxFuture<anyhow::Result<backend::SessionBackend>> = Box::pin(async move {
         let target = pending.await?;
         let session = crate::core::session::Session::open(&s2, &target)?;
-        Ok(backend::SessionBackend::new(session))
+        let receiver = start_receiver(&s2, &target, &session).await;
+        Ok(backend::SessionBackend::new(session).with_receiver(receiver))
     });
     let backend: Arc<dyn backend::Backend> = Arc::new(lazy::LazyBackend::spawn(
         make,
@@ -127,6 +154,7 @@ pub async fn run_pending(
         true,
         backend,
         Some(connected),
+        None,
     )
     .await
 }
@@ -138,6 +166,7 @@ async fn explore(
     sandbox: bool,
     backend: Arc<dyn backend::Backend>,
     connected: Option<lazy::Connected>,
+    reveals_disabled: Option<String>,
 ) -> anyhow::Result<()> {
     let cfg = &settings.config;
     let warning = settings.warning.clone();
@@ -152,6 +181,7 @@ async fn explore(
         filters_dir,
     });
     app.connected = connected;
+    app.reveals_disabled = reveals_disabled;
     let mut initial = app.start();
     if let Some(w) = warning.into_iter().chain(key_warnings).next() {
         tracing::warn!("{w}");

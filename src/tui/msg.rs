@@ -1,4 +1,5 @@
 //! The one message enum the state owner consumes, and the commands it hands back to the loop.
+use std::collections::HashMap;
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
@@ -9,10 +10,14 @@ use super::schema::{DataFields, Kind};
 use crate::api::client::Endpoint;
 use crate::api::cost::Cost;
 use crate::api::error::ApiError;
+use crate::api::types::WarmupCompaniesResponse;
 use crate::api::types::{Company, CreditBalance, Person, PersonCompany, Relevance};
 use crate::core::request::{AutocompleteRequest, SearchRequest};
 use crate::core::sanitize::sanitize;
-use crate::store::SearchId;
+use crate::core::session::Freshness;
+use crate::core::spend::Estimate;
+use crate::core::webhooks::Delivery;
+use crate::store::{Contact, ContactKind, SearchId};
 
 /// Everything that can change the explorer's state. The event loop turns terminal events,
 /// task results and timer expiries into `Msg`s and feeds them to [`super::app::App::update`].
@@ -41,6 +46,9 @@ pub enum Msg {
     Timer(TimerId, u64),
     /// The terminal came back from a suspend (Ctrl-Z); everything must be redrawn.
     Resumed,
+    /// A webhook delivery the receiver accepted and stored before its 200 (typed body,
+    /// SPEC.md §6); `new` is `false` for a retried delivery (it changes nothing).
+    Webhook(Box<Delivery>),
     /// A [`Command::Copy`] was carried out: `Ok("312 bytes (OSC 52)")` says how much went
     /// where, `Err` why nothing could be copied (plain words).
     Copied(Result<String, String>),
@@ -112,6 +120,11 @@ pub enum Slot {
     /// The pages an export of the first N results still needs (paid: each page is a job that
     /// is stored by the session; cancelling stops sending more pages).
     Export(Kind),
+    /// A job by id — a paid action (reveal, enrich, lookup) or a warmup — listed in the
+    /// activity pane; never superseded by another.
+    Job(u64),
+    /// The store check and estimate before a paid action (free; a new one supersedes).
+    Prepare,
 }
 
 /// Named timers; setting one replaces its previous deadline.
@@ -123,6 +136,10 @@ pub enum TimerId {
     Status,
     /// One second of a 429 countdown ("rate limited; retrying in 12 s").
     RateLimit,
+    /// The next try of a pending enrich job (by job id), with backoff.
+    Retry(u64),
+    /// One second while the activity pane is open (its "time since" column).
+    Activity,
 }
 
 /// What an answer cost and whether its call reached the service, for the credit gauge.
@@ -239,13 +256,32 @@ pub enum Call {
     History,
     /// Reads a stored search back, pages and all (free: the store).
     Reopen(SearchId),
+    /// Reads the store and estimates a paid action before it is sent (free): what the store
+    /// answers at 0 credits and what the rest may cost per pool ([`Outcome::Prepared`]). A
+    /// lookup's `file` is read here, off the UI loop.
+    Prepare {
+        /// The action.
+        action: PaidAction,
+        /// Whether the store may answer.
+        fresh: Freshness,
+    },
+    /// Sends a paid action as a job that is never aborted once sent; its answer is stored by
+    /// the session before it comes back ([`Outcome::Ran`]).
+    Run {
+        /// The action (keys resolved by its [`Call::Prepare`]).
+        action: PaidAction,
+        /// Whether the store may answer.
+        fresh: Freshness,
+    },
+    /// `POST /v2/warmup/companies` for these domains, in requests of at most 500 (free).
+    Warmup(Vec<String>),
 }
 
 impl Call {
     /// `true` for a paid call that must never be aborted once sent (a search page): its
     /// answer is stored and charged even when the explorer no longer wants it.
     pub fn is_paid_job(&self) -> bool {
-        matches!(self, Call::Search { .. })
+        matches!(self, Call::Search { .. } | Call::Run { .. })
     }
 }
 
@@ -271,6 +307,12 @@ pub enum Outcome {
     History(Vec<HistoryEntry>),
     /// A stored search read back at no cost.
     Reopened(Reopened),
+    /// A paid action checked against the store and estimated (nothing spent yet).
+    Prepared(Prepared),
+    /// A paid action's answer, stored by the session before it came back.
+    Ran(Ran),
+    /// What a warmup did (free).
+    Warmed(WarmupCompaniesResponse),
 }
 
 impl Outcome {
@@ -279,6 +321,11 @@ impl Outcome {
         match self {
             Outcome::Page(p) => p.charge,
             Outcome::Suggestions { charge, .. } => *charge,
+            Outcome::Ran(r) => r.charge,
+            Outcome::Warmed(_) => Charge {
+                cost: Cost::ZERO,
+                requests: 1,
+            },
             _ => Charge::default(),
         }
     }
@@ -351,6 +398,32 @@ impl Record {
             Record::Person { .. } => None,
         }
     }
+
+    /// The person of a person result; `None` for a company.
+    pub fn person(&self) -> Option<&Person> {
+        match self {
+            Record::Person { person, .. } => Some(person),
+            Record::Company { .. } => None,
+        }
+    }
+
+    /// What marks and actions know a row by: the person id, or the company domain
+    /// (normalized: lowercase, no `www.`); `""` when the record has neither.
+    pub fn key(&self) -> String {
+        match self {
+            Record::Person { person, .. } => person.id.trim().to_string(),
+            Record::Company { company, .. } => crate::store::normalize_domain(&company.domain),
+        }
+    }
+
+    /// The domain of the row: the company's, or the person's employer's; `None` when empty.
+    pub fn domain(&self) -> Option<&str> {
+        let d = match self {
+            Record::Person { person, .. } => person.domain.trim(),
+            Record::Company { company, .. } => company.domain.trim(),
+        };
+        (!d.is_empty()).then_some(d)
+    }
 }
 
 /// One row of a results table: sanitized cells for the key columns, and the whole record
@@ -385,4 +458,156 @@ pub struct PageData {
     pub search_id: Option<SearchId>,
     /// Why a paid page could not be stored, if it could not (it is shown all the same).
     pub store_error: Option<String>,
+}
+
+/// A paid action of the explorer (issue 8): what `r` / `R`, `E` and the lookup popup send.
+/// It is checked against the store and estimated first ([`Call::Prepare`]), then sent as a
+/// job ([`Call::Run`]).
+#[derive(Debug, Clone, PartialEq)]
+pub enum PaidAction {
+    /// `/v2/reveal/emails` or `/v2/reveal/phones` (SPEC.md §4.7, §4.10) for these person
+    /// ids, in requests of at most 500; results arrive by webhook.
+    Reveal {
+        /// Emails or phones.
+        kind: ContactKind,
+        /// Person ids, distinct.
+        ids: Vec<String>,
+    },
+    /// `/v2/enrich/company` by domain (SPEC.md §4.10).
+    EnrichCompany {
+        /// The domain as shown.
+        domain: String,
+    },
+    /// `/v2/enrich/person` (SPEC.md §4.4) by id, else name + domain, professional-network URL
+    /// or email.
+    EnrichPerson {
+        /// The request (already checked as the client will).
+        request: Box<crate::api::types::EnrichPersonRequest>,
+        /// The key of the row it updates (the person id; `""` when it has none).
+        key: String,
+        /// What the activity pane calls it, e.g. the person's name (sanitized).
+        label: String,
+    },
+    /// `/v2/lookup/companies` (domains) or `/v2/lookup/people` (handles / service ids)
+    /// (SPEC.md §4.5, §4.6), in requests of at most 1,000 keys.
+    Lookup {
+        /// Companies or people.
+        subject: Kind,
+        /// The keys, in the order given.
+        keys: Vec<String>,
+        /// A file to read the keys from instead (a plain list, or a CSV column), read by
+        /// [`Call::Prepare`].
+        file: Option<std::path::PathBuf>,
+    },
+}
+
+impl PaidAction {
+    /// A short description for the status line and the activity pane, e.g. `reveal emails of
+    /// 2 people`, `enrich acme.com`, `lookup of 5 domains`.
+    pub fn describe(&self) -> String {
+        fn plural(n: usize, one: &str, many: &str) -> String {
+            format!("{n} {}", if n == 1 { one } else { many })
+        }
+        match self {
+            PaidAction::Reveal { kind, ids } => format!(
+                "reveal {} of {}",
+                match kind {
+                    ContactKind::Email => "emails",
+                    ContactKind::Phone => "phones",
+                },
+                plural(ids.len(), "person", "people")
+            ),
+            PaidAction::EnrichCompany { domain } => format!("enrich {}", sanitize(domain)),
+            PaidAction::EnrichPerson { label, .. } => format!("enrich {label}"),
+            PaidAction::Lookup {
+                subject,
+                keys,
+                file,
+            } => match file {
+                Some(f) => format!("lookup of {}", sanitize(&f.display().to_string())),
+                None => format!(
+                    "lookup of {}",
+                    match subject {
+                        Kind::Companies => plural(keys.len(), "domain", "domains"),
+                        Kind::People => plural(keys.len(), "person", "people"),
+                    }
+                ),
+            },
+        }
+    }
+}
+
+/// A paid action checked against the store and estimated ([`Call::Prepare`]): nothing spent.
+#[derive(Debug, Clone)]
+pub struct Prepared {
+    /// The action, keys resolved (a lookup file read).
+    pub action: PaidAction,
+    /// Whether the store may answer (as asked).
+    pub fresh: Freshness,
+    /// The most the part still to send may cost, per pool, and how much the store answers.
+    pub estimate: Estimate,
+    /// Contacts the store already holds (reveals; by person id), answered at 0 credits.
+    pub stored_contacts: HashMap<String, Contact>,
+    /// When the oldest stored answer was bought (for "revealed 3 days ago").
+    pub stored_at: Option<DateTime<Utc>>,
+}
+
+/// A paid action's answer ([`Call::Run`]), stored by the session before it came back.
+#[derive(Debug, Clone)]
+pub struct Ran {
+    /// What it cost (zero when the store answered) and the requests it made.
+    pub charge: Charge,
+    /// When the stored answer was bought, when the store answered.
+    pub stored_at: Option<DateTime<Utc>>,
+    /// Why a paid answer could not be stored (it is shown all the same).
+    pub store_error: Option<String>,
+    /// The answer.
+    pub answer: RanAnswer,
+}
+
+/// The answer of each kind of paid action.
+#[derive(Debug, Clone)]
+pub enum RanAnswer {
+    /// A reveal: contacts from the store (by person id) and the ids sent (their results
+    /// arrive by webhook).
+    Reveal {
+        /// Emails or phones.
+        kind: ContactKind,
+        /// Answered at 0 credits.
+        from_store: HashMap<String, Contact>,
+        /// Sent to the service.
+        sent: Vec<String>,
+    },
+    /// An enrich of a company: the record, or `None` while the service gathers it (a 201:
+    /// the job retries by itself).
+    Company {
+        /// The domain asked for.
+        domain: String,
+        /// The record, sanitized when shown.
+        company: Option<Box<Company>>,
+        /// The 201's `detail`, sanitized.
+        detail: String,
+    },
+    /// An enrich of a person, as for a company.
+    Person {
+        /// The key of the row it updates.
+        key: String,
+        /// The record.
+        person: Option<Box<Person>>,
+        /// The 201's `detail`, sanitized.
+        detail: String,
+    },
+    /// A lookup: one row per distinct key, matched or not ("not found").
+    Lookup {
+        /// Companies or people.
+        subject: Kind,
+        /// The rows, in the order asked.
+        rows: Vec<ResultRow>,
+        /// Keys the service (or the store) did not find.
+        not_found: usize,
+        /// Keys answered from the store.
+        from_store: usize,
+        /// Keys sent.
+        sent: usize,
+    },
 }

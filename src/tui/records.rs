@@ -29,7 +29,7 @@ pub fn columns(kind: Kind) -> &'static [&'static str] {
             "company",
             "cc",
             "seniorities",
-            "email",
+            "email / phone",
             "rel.",
         ],
     }
@@ -105,9 +105,39 @@ fn person_cells(
                 .map(WireEnum::as_str)
                 .collect::<Vec<_>>(),
         ),
-        e(p.email.as_ref().map(|m| &m.status)),
+        contact_cell(p),
         e(relevance),
     ]
+}
+
+/// The email / phone cell of a person: the revealed address and first number (each with
+/// its status when not verified), the status alone when nothing was found, `""` when not
+/// revealed; e.g. `ann@x.io · +4512345678`, `notFound`, `inProgress`.
+fn contact_cell(p: &Person) -> String {
+    let mut parts = Vec::new();
+    if let Some(m) = &p.email {
+        let addr = t(m.address.as_deref());
+        let status = sanitize(m.status.as_str());
+        parts.push(match (addr.is_empty(), status.as_str()) {
+            (true, _) => status,
+            (false, "verified") => addr,
+            (false, _) => format!("{addr} ({status})"),
+        });
+    }
+    if let Some(ph) = &p.phone {
+        let first = ph.numbers.first().map(|n| sanitize(n)).unwrap_or_default();
+        let status = sanitize(ph.status.as_str());
+        let part = match (first.is_empty(), status.as_str()) {
+            (true, _) => status,
+            (false, "verified") => first,
+            (false, _) => format!("{first} ({status})"),
+        };
+        // An email that was revealed says enough; a phone not found adds nothing.
+        if part != "notFound" || parts.is_empty() {
+            parts.push(part);
+        }
+    }
+    parts.join(" · ")
 }
 
 impl Record {
@@ -639,7 +669,7 @@ mod tests {
         let p = page(SearchResponse::PeopleV3(v3));
         assert_eq!(
             p.rows[0].cells,
-            ["Ann", "Head", "X", "", "Head, VP", "verified", "B"]
+            ["Ann", "Head", "X", "", "Head, VP", "ann@x.io", "B"]
         );
         assert!(p.rows[0].record.company().is_none());
         let v2 = typed(

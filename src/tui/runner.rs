@@ -16,7 +16,7 @@ use std::task::Poll;
 
 use futures::{FutureExt, Stream, StreamExt};
 use ratatui::Terminal;
-use tokio::sync::mpsc;
+use tokio::sync::{broadcast, mpsc};
 use tokio::task::{AbortHandle, JoinHandle};
 use tokio::time::Instant;
 
@@ -24,6 +24,7 @@ use super::app::{App, Status, StatusKind};
 use super::backend::Backend;
 use super::msg::{ApiFailure, Command, Msg, Slot, TimerId};
 use super::view;
+use crate::core::webhooks::Delivery;
 
 /// Hooks the loop calls; the real terminal suspends, tests and benches observe frames.
 pub trait Hooks<B: ratatui::backend::Backend> {
@@ -224,6 +225,7 @@ where
     H: Hooks<B>,
 {
     let (tx, mut rx) = mpsc::unbounded_channel();
+    let mut deliveries = backend.deliveries();
     let mut exec = Executor::new(backend, tx);
     let mut pending = initial;
     let mut term_signals = TermSignals::new();
@@ -250,6 +252,11 @@ where
         for _ in 0..256 {
             if let Ok(m) = rx.try_recv() {
                 pending.extend(app.update(m));
+                drained = true;
+                continue;
+            }
+            if let Some(d) = try_delivery(&mut deliveries) {
+                pending.extend(app.update(Msg::Webhook(Box::new(d))));
                 drained = true;
                 continue;
             }
@@ -293,6 +300,7 @@ where
                 None => { app.quit = true; None }
             },
             Some(m) = rx.recv() => Some(m),
+            Some(d) = next_delivery(&mut deliveries) => Some(Msg::Webhook(Box::new(d))),
             _ = sleep => {
                 let (id, _, generation) = timer.expect("sleep only completes with a timer");
                 exec.timers.remove(&id);
@@ -307,6 +315,47 @@ where
     exec.abort_all();
     finish_paid_jobs(terminal, app, &mut exec, &mut term_signals, hooks).await?;
     Ok(())
+}
+
+/// The next webhook delivery, when a receiver runs; pending forever otherwise (and once the
+/// receiver is gone). Deliveries missed because the loop lagged are logged: they are in the
+/// store all the same. Cancel-safe.
+async fn next_delivery(rx: &mut Option<broadcast::Receiver<Delivery>>) -> Option<Delivery> {
+    loop {
+        let Some(r) = rx.as_mut() else {
+            return std::future::pending().await;
+        };
+        match r.recv().await {
+            Ok(d) => return Some(d),
+            Err(broadcast::error::RecvError::Lagged(n)) => {
+                tracing::warn!(
+                    missed = n,
+                    "webhook deliveries missed by the explorer (stored)"
+                );
+            }
+            Err(broadcast::error::RecvError::Closed) => *rx = None,
+        }
+    }
+}
+
+/// A webhook delivery already queued, if any (the loop drains before drawing).
+fn try_delivery(rx: &mut Option<broadcast::Receiver<Delivery>>) -> Option<Delivery> {
+    loop {
+        match rx.as_mut()?.try_recv() {
+            Ok(d) => return Some(d),
+            Err(broadcast::error::TryRecvError::Lagged(n)) => {
+                tracing::warn!(
+                    missed = n,
+                    "webhook deliveries missed by the explorer (stored)"
+                );
+            }
+            Err(broadcast::error::TryRecvError::Closed) => {
+                *rx = None;
+                return None;
+            }
+            Err(broadcast::error::TryRecvError::Empty) => return None,
+        }
+    }
 }
 
 /// Quitting: waits for paid jobs still in flight, so that no charged answer is thrown away

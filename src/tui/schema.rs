@@ -465,6 +465,18 @@ pub static LEAVES: &[Leaf] = &[
     l(&["peoplePerCompany"], Scalar(Num::Int), P2 | P3),
     l(&["onePersonPerDomain"], One(SetId::Bool), P2),
     l(&["jobTitleThreshold"], Scalar(Num::Float), P3),
+    // Reveals with the search (SPEC.md §2.6): the explorer sets their `webhookUrl` to its
+    // receiver, and the deliveries fill the rows like a reveal's.
+    l(
+        &["revealEmails", "includeEmails"],
+        One(SetId::Bool),
+        P2 | P3,
+    ),
+    l(
+        &["revealPhones", "includePhones"],
+        One(SetId::Bool),
+        P2 | P3,
+    ),
     // companiesFilters, both versions
     l(&[CF, "lookalikeDomains"], List(Ac(AcKind::Companies)), ALL),
     l(&[CF, "includeDomains"], List(Ac(AcKind::Companies)), ALL),

@@ -50,8 +50,8 @@ const fn value(index: usize, priority: u8) -> Col {
 }
 
 /// The columns of a tab (cells as built by `records`): companies name, domain, cc, size,
-/// industry, year, employees, rel.; people name, jobTitle, company, cc, seniorities, email,
-/// rel.
+/// industry, year, employees, rel.; people name, jobTitle, company, cc, seniorities,
+/// email / phone, rel.
 pub fn columns(kind: Kind) -> &'static [Col] {
     const COMPANIES: [Col; 8] = [
         text(0, 0, 12, 3),
@@ -63,14 +63,16 @@ pub fn columns(kind: Kind) -> &'static [Col] {
         value(6, 7),
         value(7, 2),
     ];
+    // The email / phone column is never cut and goes after name and company: it is what a
+    // reveal fills in.
     const PEOPLE: [Col; 7] = [
         text(0, 0, 12, 3),
-        text(1, 2, 10, 4),
+        text(1, 3, 10, 4),
         text(2, 1, 10, 3),
-        value(3, 4),
-        text(4, 5, 8, 2),
-        value(5, 6),
-        value(6, 3),
+        value(3, 5),
+        text(4, 6, 8, 2),
+        value(5, 2),
+        value(6, 4),
     ];
     match kind {
         Kind::Companies => &COMPANIES,

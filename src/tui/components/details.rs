@@ -51,6 +51,30 @@ pub fn lines(row: Option<&ResultRow>, keys: &Keymap) -> Vec<Line<'static>> {
             Style::default().fg(Color::DarkGray),
         )));
     }
+    if row.record.person().is_some() {
+        let k = keys;
+        out.push(Line::from(Span::styled(
+            format!(
+                "{} reveal email · {} reveal phone · {} enrich · {} mark",
+                k.first_key_of(Action::RevealEmails),
+                k.first_key_of(Action::RevealPhones),
+                k.first_key_of(Action::Enrich),
+                k.first_key_of(Action::Mark)
+            ),
+            Style::default().fg(Color::DarkGray),
+        )));
+    } else {
+        let k = keys;
+        out.push(Line::from(Span::styled(
+            format!(
+                "{} enrich · {} warm up · {} mark",
+                k.first_key_of(Action::Enrich),
+                k.first_key_of(Action::Warmup),
+                k.first_key_of(Action::Mark)
+            ),
+            Style::default().fg(Color::DarkGray),
+        )));
+    }
     for s in sections {
         out.push(Line::from(Span::styled(
             s.title.to_string(),

@@ -6,6 +6,7 @@
 //! [`App`](super::app::App) stays the one state owner: it holds the components, routes each
 //! message to the one in charge, and turns their effects into [`Command`](super::msg::Command)s.
 pub mod columns;
+pub mod activity;
 pub mod details;
 pub mod editor;
 pub mod export;
@@ -13,6 +14,7 @@ pub mod facets;
 pub mod form;
 pub mod help;
 pub mod history;
+pub mod lookup;
 pub mod picker;
 pub mod results;
 pub mod sets;

@@ -59,6 +59,9 @@ pub struct SearchState {
     pub search_id: Option<SearchId>,
     /// For a search reopened from the store: the age of its stored pages (as of reopening).
     pub stored_age: Option<chrono::Duration>,
+    /// Keys ([`crate::tui::msg::Record::key`]) of the marked rows, across pages: the actions
+    /// apply to them, else to the selected row. A new search clears them.
+    pub marked: std::collections::BTreeSet<String>,
 }
 
 impl SearchState {
@@ -130,12 +133,16 @@ impl Results {
         }
     }
 
-    /// The marked rows of the tab of `kind`, in page order (the export's "marked rows"
-    /// scope). Marking rows (`Space`) is issue 8's other half: until it is joined here this
-    /// returns no rows.
+    /// The marked rows (`Space`) of the tab of `kind`, in page order: what the actions and
+    /// the export's "marked rows" scope apply to. Empty when none is marked.
     pub fn marked(&self, kind: Kind) -> Vec<&ResultRow> {
-        let _ = self.get(kind);
-        Vec::new()
+        let s = self.get(kind);
+        if s.marked.is_empty() {
+            return Vec::new();
+        }
+        self.fetched(kind)
+            .filter(|r| s.marked.contains(&r.record.key()))
+            .collect()
     }
 
     /// Every fetched row of the tab of `kind`, page after page.
@@ -192,6 +199,9 @@ impl Results {
         }
         if let Some(label) = s.stored_label() {
             title.push_str(&format!("· {label} "));
+        }
+        if !s.marked.is_empty() {
+            title.push_str(&format!("· {} marked ", s.marked.len()));
         }
         if s.loading {
             title.push_str("· loading… ");
@@ -281,7 +291,13 @@ impl Results {
             .iter()
             .enumerate()
             .map(|(i, r)| {
-                let mark = if offset + i == sel { "›" } else { " " };
+                let marked = !s.marked.is_empty() && s.marked.contains(&r.record.key());
+                // The selected row is also highlighted: a marked one keeps its mark.
+                let mark = match (offset + i == sel, marked) {
+                    (_, true) => "●",
+                    (true, false) => "›",
+                    (false, false) => " ",
+                };
                 let row = Row::new(
                     std::iter::once(TableCell::from(mark)).chain(cols.iter().map(|(c, w)| {
                         TableCell::from(cut(r.cells.get(*c).map_or("", String::as_str), *w))

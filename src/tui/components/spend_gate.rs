@@ -115,3 +115,56 @@ pub fn draw(f: &mut Frame<'_>, area: Rect, p: &PendingSearch, confirm_above: f64
         r,
     );
 }
+
+/// Draws the confirmation of a paid action (reveal, enrich, lookup) estimated above
+/// `confirm_above` in some pool: what it does, its cost per pool, what the store answers at 0.
+pub fn draw_action(
+    f: &mut Frame<'_>,
+    area: Rect,
+    p: &crate::tui::msg::Prepared,
+    confirm_above: f64,
+    keys: &Keymap,
+) {
+    let r = centered(area, 64, 9);
+    f.render_widget(Clear, r);
+    let bold = Style::default().add_modifier(Modifier::BOLD);
+    let mut what = p.action.describe();
+    if let Some(c) = what.get(0..1) {
+        what.replace_range(0..1, &c.to_uppercase());
+    }
+    let mut lines = vec![
+        Line::from(what),
+        Line::from(vec![
+            Span::raw("may cost up to "),
+            Span::styled(
+                crate::core::spend::describe_pools(&p.estimate.cost),
+                Style::default()
+                    .fg(Color::Yellow)
+                    .add_modifier(Modifier::BOLD),
+            ),
+            Span::raw(format!(
+                " (asks above {} in any one pool).",
+                fmt_credits(confirm_above)
+            )),
+        ]),
+    ];
+    if p.estimate.from_store > 0 {
+        lines.push(Line::from(format!(
+            "{} answered from the store at 0 credits; {} to send.",
+            p.estimate.from_store, p.estimate.to_send
+        )));
+    }
+    lines.push(Line::from(""));
+    lines.push(Line::from(vec![
+        Span::styled(format!("{}/y", keys.keys_of(Action::Enter)), bold),
+        Span::raw(" spend it   "),
+        Span::styled(format!("{}/n", keys.keys_of(Action::Close)), bold),
+        Span::raw(" cancel"),
+    ]));
+    f.render_widget(
+        Paragraph::new(lines)
+            .block(frame(" Confirm spending ", Color::Yellow))
+            .wrap(Wrap { trim: true }),
+        r,
+    );
+}

@@ -31,6 +31,11 @@ pub fn draw(f: &mut Frame<'_>, area: Rect, areas: &Areas, app: &App) {
             Popup::History(h) => h.draw(f, area, keys),
             Popup::Export(p) => p.draw(f, area, app.opts.confirm_above, keys),
             Popup::Facets(v) => v.draw(f, area, keys),
+            Popup::ConfirmAction(p) => {
+                components::spend_gate::draw_action(f, area, p, app.opts.confirm_above, keys)
+            }
+            Popup::Activity => app.activity.draw(f, area, app.now, keys),
+            Popup::Lookup(l) => l.draw(f, area, keys),
         }
     }
 }

@@ -1,0 +1,562 @@
+//! The paid actions of the explorer (issue 8) on the backend side, off the UI loop: the store
+//! check and estimate before spending ([`prepare`]), sending them through the
+//! [`Session`] ([`run`]: reveal, enrich, lookup; stored before they come back), warmup, and
+//! reading a list of lookup keys from pasted text or a file ([`split_keys`], [`read_keys`]).
+//!
+//! Every key from a file or the clipboard is sanitized before it is sent or shown.
+use std::collections::HashMap;
+use std::path::Path;
+
+use chrono::{DateTime, Utc};
+
+use super::msg::{ApiFailure, Charge, PaidAction, Prepared, Ran, RanAnswer, Record, ResultRow};
+use super::schema::Kind;
+use crate::api::client::{Endpoint, Enriched};
+use crate::api::cost::{Cost, DEFAULT_PRICES, Quantities};
+use crate::api::types::webhooks::WebhookEvent;
+use crate::api::types::{
+    Company, CompanyMatch, EnrichCompanyRequest, LookalikePerson, Person, WARMUP_MAX_DOMAINS,
+    WarmupCompaniesRequest, WarmupCompaniesResponse,
+};
+use crate::core::sanitize::sanitize;
+use crate::core::session::{Freshness, Session};
+use crate::core::spend::Estimate;
+use crate::store::ContactKind;
+
+/// Splits pasted text into keys: on newlines, commas, semicolons, tabs and spaces; empty
+/// pieces dropped, each sanitized and trimmed; duplicates kept once (first occurrence).
+pub fn split_keys(text: &str) -> Vec<String> {
+    let mut seen = std::collections::HashSet::new();
+    sanitize_keys(
+        text.split(|c: char| c == ',' || c == ';' || c.is_whitespace())
+            .map(str::to_string),
+    )
+    .into_iter()
+    .filter(|k| seen.insert(k.clone()))
+    .collect()
+}
+
+fn sanitize_keys(keys: impl Iterator<Item = String>) -> Vec<String> {
+    keys.map(|k| {
+        sanitize(&k)
+            .trim()
+            .trim_matches(|c| c == '"' || c == '\'')
+            .to_string()
+    })
+    .filter(|k| !k.is_empty())
+    .collect()
+}
+
+/// Column names a CSV file's header may use for the keys, by subject (lowercase, compared
+/// without spaces, `_` and `-`).
+fn key_columns(subject: Kind) -> &'static [&'static str] {
+    match subject {
+        Kind::Companies => &["domain", "domains", "website", "url", "companydomain"],
+        Kind::People => &[
+            "linkedin",
+            "linkedinurl",
+            "linkedinhandle",
+            "handle",
+            "id",
+            "personid",
+            "serviceid",
+        ],
+    }
+}
+
+/// Reads lookup keys from `path`: a `.csv` / `.tsv` file gives the column whose header names
+/// the keys (`domain`, `website`... for companies; `linkedinUrl`, `handle`, `id`... for
+/// people), else its first column (header row included when it does not name a column); any
+/// other file is a plain list split like pasted text ([`split_keys`]).
+///
+/// Errors, in one line naming the file: it cannot be read, it is not UTF-8 or not CSV, or it
+/// holds no key.
+pub fn read_keys(path: &Path, subject: Kind) -> Result<Vec<String>, String> {
+    let shown = sanitize(&path.display().to_string());
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {shown}: {e}"))?;
+    let text = String::from_utf8(bytes).map_err(|_| format!("{shown} is not UTF-8 text"))?;
+    let ext = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase);
+    let keys = match ext.as_deref() {
+        Some(e @ ("csv" | "tsv")) => {
+            let mut rdr = csv::ReaderBuilder::new()
+                .has_headers(false)
+                .flexible(true)
+                .delimiter(if e == "tsv" { b'\t' } else { b',' })
+                .from_reader(text.as_bytes());
+            let mut rows = Vec::new();
+            for r in rdr.records() {
+                rows.push(r.map_err(|e| format!("{shown} is not CSV: {e}"))?);
+            }
+            let wanted = key_columns(subject);
+            let norm = |s: &str| s.trim().to_ascii_lowercase().replace([' ', '_', '-'], "");
+            let col = rows
+                .first()
+                .and_then(|h| h.iter().position(|c| wanted.contains(&norm(c).as_str())));
+            let (skip, col) = match col {
+                Some(c) => (1, c),
+                None => (0, 0),
+            };
+            let mut seen = std::collections::HashSet::new();
+            sanitize_keys(
+                rows.iter()
+                    .skip(skip)
+                    .filter_map(|r| r.get(col).map(str::to_string)),
+            )
+            .into_iter()
+            .filter(|k| seen.insert(k.clone()))
+            .collect()
+        }
+        _ => split_keys(&text),
+    };
+    if keys.is_empty() {
+        return Err(format!("{shown} holds no key to look up"));
+    }
+    Ok(keys)
+}
+
+/// Splits people keys into professional-network handles (anything with `linkedin.` or `/in/`
+/// in it, or an `in/` prefix) and service person ids (the rest).
+pub fn split_people_keys(keys: &[String]) -> (Vec<String>, Vec<String>) {
+    keys.iter().cloned().partition(|k| {
+        let l = k.to_ascii_lowercase();
+        l.contains("linkedin.") || l.contains("/in/") || l.starts_with("in/")
+    })
+}
+
+/// A company row for a lookup key the service did not find: the domain, "not found".
+pub fn not_found_company(key: &str) -> ResultRow {
+    let record = Record::Company {
+        company: Company {
+            domain: sanitize(key),
+            ..Company::default()
+        },
+        relevance: None,
+        score: None,
+    };
+    let mut cells = record.cells();
+    if let Some(c) = cells.first_mut() {
+        *c = "not found".to_string();
+    }
+    ResultRow { cells, record }
+}
+
+/// A person row for a lookup key the service did not find: the key, "not found".
+pub fn not_found_person(key: &str) -> ResultRow {
+    let record = Record::Person {
+        person: Person::default(),
+        company: None,
+        relevance: None,
+    };
+    let mut cells = record.cells();
+    if let Some(c) = cells.first_mut() {
+        *c = format!("not found: {}", sanitize(key));
+    }
+    ResultRow { cells, record }
+}
+
+fn company_row(c: Company) -> ResultRow {
+    let record = Record::Company {
+        company: c,
+        relevance: None,
+        score: None,
+    };
+    ResultRow {
+        cells: record.cells(),
+        record,
+    }
+}
+
+fn person_row(p: LookalikePerson) -> ResultRow {
+    let record = Record::Person {
+        person: p.person,
+        company: p.company,
+        relevance: p.relevance,
+    };
+    ResultRow {
+        cells: record.cells(),
+        record,
+    }
+}
+
+fn estimate(cost: Cost, from_store: usize, to_send: usize) -> Estimate {
+    Estimate {
+        cost: cost.rounded(),
+        from_store,
+        to_send,
+    }
+}
+
+fn enrich_company_request(domain: &str) -> EnrichCompanyRequest {
+    EnrichCompanyRequest {
+        company: Some(CompanyMatch {
+            domain: Some(domain.trim().to_string()),
+            ..CompanyMatch::default()
+        }),
+        ..EnrichCompanyRequest::default()
+    }
+}
+
+/// The reveal event of `kind` (where its webhook is delivered).
+pub fn reveal_event(kind: ContactKind) -> WebhookEvent {
+    match kind {
+        ContactKind::Email => WebhookEvent::RevealEmails,
+        ContactKind::Phone => WebhookEvent::RevealPhones,
+    }
+}
+
+/// Checks `action` against the store and estimates what the rest may cost per pool (SPEC.md
+/// §5 prices through the one price table); reads a lookup's file. Free: nothing is sent.
+/// Errors: a lookup file that cannot be read, a request the client would refuse.
+pub async fn prepare(
+    s: &Session,
+    action: PaidAction,
+    fresh: Freshness,
+) -> Result<Prepared, ApiFailure> {
+    let stored_ok = fresh == Freshness::Stored;
+    let mut out = Prepared {
+        action: action.clone(),
+        fresh,
+        estimate: Estimate::default(),
+        stored_contacts: HashMap::new(),
+        stored_at: None,
+    };
+    match action {
+        PaidAction::Reveal { kind, ids } => {
+            let stored = if stored_ok {
+                s.stored_contacts(&ids, kind).await
+            } else {
+                HashMap::new()
+            };
+            let to_send = ids.iter().filter(|i| !stored.contains_key(*i)).count();
+            let mut q = Quantities::default();
+            let endpoint = match kind {
+                ContactKind::Email => {
+                    q.emails = to_send as u64;
+                    Endpoint::RevealEmails
+                }
+                ContactKind::Phone => {
+                    q.phones = to_send as u64;
+                    Endpoint::RevealPhones
+                }
+            };
+            out.stored_at = stored.values().map(|c| c.revealed_at).min();
+            out.estimate = estimate(
+                DEFAULT_PRICES.charge_for(endpoint, &q),
+                stored.len(),
+                to_send,
+            );
+            out.stored_contacts = stored;
+        }
+        PaidAction::EnrichCompany { domain } => {
+            let req = enrich_company_request(&domain);
+            crate::api::client::check(&req).map_err(ApiFailure::from)?;
+            let at = if stored_ok {
+                s.stored_company_at(&domain).await
+            } else {
+                None
+            };
+            out.stored_at = at;
+            out.estimate = match at {
+                Some(_) => estimate(Cost::ZERO, 1, 0),
+                None => estimate(crate::api::cost::estimate(&req), 0, 1),
+            };
+        }
+        PaidAction::EnrichPerson { request, key, .. } => {
+            crate::api::client::check(&*request).map_err(ApiFailure::from)?;
+            let at = if stored_ok && !key.is_empty() {
+                s.stored_person_at(&key).await
+            } else {
+                None
+            };
+            out.stored_at = at;
+            out.estimate = match at {
+                Some(_) => estimate(Cost::ZERO, 1, 0),
+                None => estimate(crate::api::cost::estimate(&*request), 0, 1),
+            };
+        }
+        PaidAction::Lookup {
+            subject,
+            keys,
+            file,
+        } => {
+            let keys = match &file {
+                Some(path) => {
+                    let path = path.clone();
+                    tokio::task::spawn_blocking(move || read_keys(&path, subject))
+                        .await
+                        .map_err(|e| ApiFailure::other(&format!("reading the list failed: {e}")))?
+                        .map_err(|e| ApiFailure::other(&e))?
+                }
+                None => keys,
+            };
+            if keys.is_empty() {
+                return Err(ApiFailure::other("nothing to look up: the list is empty"));
+            }
+            let (endpoint, from_store) = match subject {
+                Kind::Companies => (
+                    Endpoint::LookupCompanies,
+                    if stored_ok {
+                        s.stored_company_count(&keys).await
+                    } else {
+                        0
+                    },
+                ),
+                Kind::People => (Endpoint::LookupPeople, 0),
+            };
+            let to_send = keys.len().saturating_sub(from_store);
+            out.estimate = estimate(
+                DEFAULT_PRICES.charge_for(
+                    endpoint,
+                    &Quantities {
+                        results: to_send as u64,
+                        ..Quantities::default()
+                    },
+                ),
+                from_store,
+                to_send,
+            );
+            out.action = PaidAction::Lookup {
+                subject,
+                keys,
+                file: None,
+            };
+        }
+    }
+    Ok(out)
+}
+
+/// Sends `action` through the session (which answers from the store when `fresh` allows it
+/// and stores every paid answer before returning). A reveal's results arrive by webhook at
+/// `webhook_url(event)`; `Err` from it (no receiver) refuses the reveal before anything is
+/// sent. Errors: the client's, in plain words ([`ApiFailure`]).
+pub async fn run(
+    s: &Session,
+    action: PaidAction,
+    fresh: Freshness,
+    webhook_url: impl Fn(WebhookEvent) -> Result<String, String>,
+) -> Result<Ran, ApiFailure> {
+    let mut ran = Ran {
+        charge: Charge::default(),
+        stored_at: None,
+        store_error: None,
+        answer: RanAnswer::Reveal {
+            kind: ContactKind::Email,
+            from_store: HashMap::new(),
+            sent: Vec::new(),
+        },
+    };
+    match action {
+        PaidAction::Reveal { kind, ids } => {
+            let url = webhook_url(reveal_event(kind)).map_err(|e| ApiFailure::other(&e))?;
+            let r = s.reveal(kind, &ids, &url, fresh).await?;
+            ran.charge.requests = r.sent.len().div_ceil(crate::api::types::REVEAL_MAX_IDS) as u32;
+            ran.stored_at = r.from_store.values().map(|c| c.revealed_at).min();
+            ran.answer = RanAnswer::Reveal {
+                kind,
+                from_store: r.from_store,
+                sent: r.sent,
+            };
+        }
+        PaidAction::EnrichCompany { domain } => {
+            let req = enrich_company_request(&domain);
+            let paid = s.enrich_company(&req, fresh).await?;
+            ran.charge = charge_of(paid.charged, paid.stored_at);
+            ran.stored_at = paid.stored_at;
+            ran.store_error = paid.store_error.map(|e| sanitize(&e));
+            ran.answer = match paid.value {
+                Enriched::Found(r) => RanAnswer::Company {
+                    domain,
+                    company: Some(Box::new(r.company)),
+                    detail: String::new(),
+                },
+                Enriched::Gathering { detail } => RanAnswer::Company {
+                    domain,
+                    company: None,
+                    detail: sanitize(&detail),
+                },
+            };
+        }
+        PaidAction::EnrichPerson { request, key, .. } => {
+            let paid = s.enrich_person(&request, fresh).await?;
+            ran.charge = charge_of(paid.charged, paid.stored_at);
+            ran.stored_at = paid.stored_at;
+            ran.store_error = paid.store_error.map(|e| sanitize(&e));
+            ran.answer = match paid.value {
+                Enriched::Found(r) => RanAnswer::Person {
+                    key,
+                    person: Some(Box::new(r.person)),
+                    detail: String::new(),
+                },
+                Enriched::Gathering { detail } => RanAnswer::Person {
+                    key,
+                    person: None,
+                    detail: sanitize(&detail),
+                },
+            };
+        }
+        PaidAction::Lookup { subject, keys, .. } => {
+            let (rows, not_found, from_store, sent, charged, purchases, store_error, oldest) =
+                match subject {
+                    Kind::Companies => {
+                        let l = s.lookup_companies(&keys, fresh).await?;
+                        let oldest = l.entries.iter().filter_map(|e| e.stored_at).min();
+                        let nf = l.entries.iter().filter(|e| e.record.is_none()).count();
+                        let rows = l
+                            .entries
+                            .into_iter()
+                            .map(|e| match e.record {
+                                Some(c) => company_row(c),
+                                None => not_found_company(&e.key),
+                            })
+                            .collect();
+                        (
+                            rows,
+                            nf,
+                            l.from_store,
+                            l.sent,
+                            l.charged,
+                            l.purchases.len(),
+                            l.store_error,
+                            oldest,
+                        )
+                    }
+                    Kind::People => {
+                        let (handles, ids) = split_people_keys(&keys);
+                        let l = s.lookup_people(&handles, &ids, fresh).await?;
+                        let oldest = l.entries.iter().filter_map(|e| e.stored_at).min();
+                        let nf = l.entries.iter().filter(|e| e.record.is_none()).count();
+                        let rows = l
+                            .entries
+                            .into_iter()
+                            .map(|e| match e.record {
+                                Some(p) => person_row(p),
+                                None => not_found_person(&e.key),
+                            })
+                            .collect();
+                        (
+                            rows,
+                            nf,
+                            l.from_store,
+                            l.sent,
+                            l.charged,
+                            l.purchases.len(),
+                            l.store_error,
+                            oldest,
+                        )
+                    }
+                };
+            ran.charge = Charge {
+                cost: charged,
+                requests: purchases.max(usize::from(sent > 0)) as u32,
+            };
+            ran.stored_at = oldest;
+            ran.store_error = store_error.map(|e| sanitize(&e));
+            ran.answer = RanAnswer::Lookup {
+                subject,
+                rows,
+                not_found,
+                from_store,
+                sent,
+            };
+        }
+    }
+    Ok(ran)
+}
+
+fn charge_of(charged: Cost, stored_at: Option<DateTime<Utc>>) -> Charge {
+    Charge {
+        cost: charged,
+        requests: u32::from(stored_at.is_none()),
+    }
+}
+
+/// Warms up `domains` (free), in requests of at most 500, the answers merged.
+pub async fn warmup(
+    s: &Session,
+    domains: &[String],
+) -> Result<WarmupCompaniesResponse, ApiFailure> {
+    let mut all = WarmupCompaniesResponse::default();
+    for chunk in domains.chunks(WARMUP_MAX_DOMAINS) {
+        let r = s
+            .warmup(&WarmupCompaniesRequest {
+                domains: chunk.to_vec(),
+            })
+            .await?;
+        all.successful_domains.extend(r.successful_domains);
+        all.triggered_domains.extend(r.triggered_domains);
+        all.ignored_domains.extend(r.ignored_domains);
+        if let Some(m) = r.missing_domains {
+            all.missing_domains
+                .get_or_insert_with(Default::default)
+                .extend(m);
+        }
+    }
+    Ok(all)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pasted_text_splits_on_newlines_commas_and_spaces() {
+        assert_eq!(
+            split_keys("a.com, b.io\nc.de\r\n  d.fr;e.org\ta.com\u{1b}[31m"),
+            ["a.com", "b.io", "c.de", "d.fr", "e.org"]
+        );
+        assert!(split_keys(" \n , ").is_empty());
+    }
+
+    #[test]
+    fn csv_files_give_the_named_column_else_the_first() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("accounts.csv");
+        std::fs::write(&p, "name,Website\nAcme,acme.com\nBeta,\"beta.io\"\n").unwrap();
+        assert_eq!(
+            read_keys(&p, Kind::Companies).unwrap(),
+            ["acme.com", "beta.io"]
+        );
+        let p2 = dir.path().join("plain.csv");
+        std::fs::write(&p2, "acme.com,x\nbeta.io,y\n").unwrap();
+        assert_eq!(
+            read_keys(&p2, Kind::Companies).unwrap(),
+            ["acme.com", "beta.io"]
+        );
+        let p3 = dir.path().join("list.txt");
+        std::fs::write(&p3, "acme.com\nbeta.io, gamma.de\n").unwrap();
+        assert_eq!(
+            read_keys(&p3, Kind::Companies).unwrap(),
+            ["acme.com", "beta.io", "gamma.de"]
+        );
+        let e = read_keys(&dir.path().join("missing.txt"), Kind::Companies).unwrap_err();
+        assert!(e.starts_with("cannot read "), "{e}");
+        let empty = dir.path().join("empty.txt");
+        std::fs::write(&empty, "\n\n").unwrap();
+        assert!(
+            read_keys(&empty, Kind::People)
+                .unwrap_err()
+                .contains("no key")
+        );
+    }
+
+    #[test]
+    fn people_keys_split_into_handles_and_ids() {
+        let keys: Vec<String> = ["https://www.linkedin.com/in/ann", "p123", "in/bob"]
+            .map(String::from)
+            .to_vec();
+        let (h, i) = split_people_keys(&keys);
+        assert_eq!(h, ["https://www.linkedin.com/in/ann", "in/bob"]);
+        assert_eq!(i, ["p123"]);
+    }
+
+    #[test]
+    fn not_found_rows_say_so() {
+        let r = not_found_company("ghost.example");
+        assert_eq!(r.cells[0], "not found");
+        assert_eq!(r.cells[1], "ghost.example");
+        assert_eq!(r.record.key(), "ghost.example");
+    }
+}

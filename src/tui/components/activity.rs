@@ -1,0 +1,291 @@
+//! The activity pane (`a`): the explorer's jobs (reveals, enrichments, lookups, warmups) and
+//! the webhook deliveries that arrived — pending, arrived or failed, the credits per pool
+//! (estimated before sending, charged once known) and the time since each was sent. It owns
+//! the list and its scroll position, moves on keymap actions and draws itself; the state owner
+//! changes the jobs as their answers and deliveries come in.
+use std::collections::BTreeSet;
+
+use chrono::{DateTime, Utc};
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Clear, Paragraph};
+
+use super::widgets::{centered, dim, frame, truncate};
+use crate::api::cost::Cost;
+use crate::api::types::webhooks::WebhookEvent;
+use crate::core::session::Freshness;
+use crate::core::spend::describe_pools;
+use crate::tui::keymap::{Action, Keymap};
+use crate::tui::msg::PaidAction;
+
+/// Where a job is.
+#[derive(Debug, Clone, PartialEq)]
+pub enum JobState {
+    /// Sent; its answer is on its way.
+    Sent,
+    /// Answered, its results still to come: a reveal waiting for its webhook, an enrich whose
+    /// data the service is gathering (it retries by itself).
+    Pending,
+    /// Done: the results are in the table, the details and the store.
+    Arrived,
+    /// Answered from the store at 0 credits.
+    FromStore,
+    /// Failed, with the plain words of why.
+    Failed(String),
+}
+
+impl JobState {
+    /// The word shown in the pane.
+    pub fn word(&self) -> &'static str {
+        match self {
+            JobState::Sent => "sent",
+            JobState::Pending => "pending",
+            JobState::Arrived => "arrived",
+            JobState::FromStore => "from store",
+            JobState::Failed(_) => "failed",
+        }
+    }
+}
+
+/// One job: a paid action (or a free warmup) with its id.
+#[derive(Debug, Clone)]
+pub struct Job {
+    /// Its id (also its slot, `Slot::Job(id)`).
+    pub id: u64,
+    /// What it does, e.g. `reveal emails of 2 people`.
+    pub label: String,
+    /// The action, to retry a pending enrich; `None` for a warmup.
+    pub action: Option<PaidAction>,
+    /// Whether the store may answer its retries.
+    pub fresh: Freshness,
+    /// Where it is.
+    pub state: JobState,
+    /// The most it may cost, per pool, as estimated before it was sent.
+    pub estimate: Cost,
+    /// What it was charged so far (a reveal's charge arrives with its webhook).
+    pub charged: Cost,
+    /// When it was sent.
+    pub sent_at: DateTime<Utc>,
+    /// Person ids whose webhook results are still to come (reveals).
+    pub waiting: BTreeSet<String>,
+    /// Person ids the reveal was sent for.
+    pub sent_ids: usize,
+    /// Tries so far (an enrich that answered 201 is tried again with backoff).
+    pub attempts: u32,
+    /// A short note, e.g. `data gathering has started`, sanitized.
+    pub note: String,
+}
+
+/// One webhook delivery that arrived.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DeliveryEntry {
+    /// Its event.
+    pub event: WebhookEvent,
+    /// Results it carried.
+    pub results: usize,
+    /// Credits it reports, per pool.
+    pub credits: Cost,
+    /// When it arrived.
+    pub at: DateTime<Utc>,
+    /// `false` for a retried delivery (already stored; it changed nothing).
+    pub new: bool,
+}
+
+/// The activity list and its scroll position.
+#[derive(Debug, Clone, Default)]
+pub struct Activity {
+    /// Jobs, oldest first.
+    pub jobs: Vec<Job>,
+    /// Deliveries, oldest first.
+    pub deliveries: Vec<DeliveryEntry>,
+    /// First line shown.
+    pub scroll: usize,
+    next_id: u64,
+}
+
+/// What a key on the pane wants.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ActivityEffect {
+    /// Nothing beyond a redraw.
+    Nothing,
+    /// Close the pane.
+    Close,
+}
+
+/// `12 s`, `3 min`, `2 h`, `4 d`: the time since `then`, as of `now` (never negative).
+pub fn since(then: DateTime<Utc>, now: DateTime<Utc>) -> String {
+    let s = (now - then).num_seconds().max(0);
+    match s {
+        0..=59 => format!("{s} s"),
+        60..=3599 => format!("{} min", s / 60),
+        3600..=86_399 => format!("{} h", s / 3600),
+        _ => format!("{} d", s / 86_400),
+    }
+}
+
+impl Activity {
+    /// A new job id (1, 2, ...).
+    pub fn next_id(&mut self) -> u64 {
+        self.next_id += 1;
+        self.next_id
+    }
+
+    /// The job of `id`.
+    pub fn job_mut(&mut self, id: u64) -> Option<&mut Job> {
+        self.jobs.iter_mut().find(|j| j.id == id)
+    }
+
+    /// Jobs not yet done (sent or pending).
+    pub fn open_jobs(&self) -> usize {
+        self.jobs
+            .iter()
+            .filter(|j| matches!(j.state, JobState::Sent | JobState::Pending))
+            .count()
+    }
+
+    /// Handles an action while the pane is open.
+    pub fn handle(&mut self, action: Action) -> ActivityEffect {
+        match action {
+            Action::Up => self.scroll = self.scroll.saturating_sub(1),
+            Action::Down => self.scroll = self.scroll.saturating_add(1),
+            Action::PageUp => self.scroll = self.scroll.saturating_sub(10),
+            Action::PageDown => self.scroll = self.scroll.saturating_add(10),
+            Action::Top => self.scroll = 0,
+            Action::Bottom => self.scroll = usize::MAX,
+            Action::Close | Action::Activity | Action::Quit | Action::Enter => {
+                return ActivityEffect::Close;
+            }
+            _ => {}
+        }
+        ActivityEffect::Nothing
+    }
+
+    fn lines(&self, now: DateTime<Utc>) -> Vec<Line<'static>> {
+        let bold = Style::default()
+            .fg(Color::Blue)
+            .add_modifier(Modifier::BOLD);
+        let mut out = vec![Line::from(Span::styled(
+            format!("Jobs ({} open)", self.open_jobs()),
+            bold,
+        ))];
+        if self.jobs.is_empty() {
+            out.push(Line::from(dim(
+                "  none yet: r / R reveal, E enrich, W warm up, Ctrl-l look up",
+            )));
+        }
+        for j in self.jobs.iter().rev() {
+            let color = match j.state {
+                JobState::Sent | JobState::Pending => Color::Yellow,
+                JobState::Arrived | JobState::FromStore => Color::Green,
+                JobState::Failed(_) => Color::Red,
+            };
+            let mut state = j.state.word().to_string();
+            if j.sent_ids > 0 && j.state == JobState::Pending {
+                state.push_str(&format!(" {}/{}", j.sent_ids - j.waiting.len(), j.sent_ids));
+            }
+            let credits = if j.state == JobState::FromStore {
+                "0 credits".to_string()
+            } else if j.charged.is_zero() {
+                if j.estimate.is_zero() {
+                    "free".to_string()
+                } else {
+                    format!("≤ {}", describe_pools(&j.estimate))
+                }
+            } else {
+                describe_pools(&j.charged)
+            };
+            let mut spans = vec![
+                Span::raw(format!("  #{:<3} ", j.id)),
+                Span::raw(format!("{:<34} ", j.label)),
+                Span::styled(format!("{state:<13} "), Style::default().fg(color)),
+                Span::raw(format!("{credits:<22} ")),
+                Span::styled(
+                    format!("{} ago", since(j.sent_at, now)),
+                    Style::default().fg(Color::DarkGray),
+                ),
+            ];
+            let note = match &j.state {
+                JobState::Failed(why) => why.clone(),
+                _ => j.note.clone(),
+            };
+            if !note.is_empty() {
+                spans.push(Span::styled(
+                    format!(" · {note}"),
+                    Style::default().fg(Color::DarkGray),
+                ));
+            }
+            out.push(Line::from(spans));
+        }
+        out.push(Line::from(""));
+        out.push(Line::from(Span::styled(
+            format!("Webhook deliveries ({})", self.deliveries.len()),
+            bold,
+        )));
+        if self.deliveries.is_empty() {
+            out.push(Line::from(dim(
+                "  none yet: reveal results arrive here by webhook",
+            )));
+        }
+        for d in self.deliveries.iter().rev() {
+            let mut spans = vec![
+                Span::raw(format!("  {:<22} ", d.event.name())),
+                Span::raw(format!(
+                    "{:<12} ",
+                    format!(
+                        "{} result{}",
+                        d.results,
+                        if d.results == 1 { "" } else { "s" }
+                    )
+                )),
+                Span::styled("arrived       ", Style::default().fg(Color::Green)),
+                Span::raw(format!(
+                    "{:<22} ",
+                    if d.credits.is_zero() {
+                        "0 credits".to_string()
+                    } else {
+                        describe_pools(&d.credits)
+                    }
+                )),
+                Span::styled(
+                    format!("{} ago", since(d.at, now)),
+                    Style::default().fg(Color::DarkGray),
+                ),
+            ];
+            if !d.new {
+                spans.push(Span::styled(
+                    " · a retry, already stored",
+                    Style::default().fg(Color::DarkGray),
+                ));
+            }
+            out.push(Line::from(spans));
+        }
+        out
+    }
+
+    /// Draws the pane over `area` as of `now`.
+    pub fn draw(&self, f: &mut Frame<'_>, area: Rect, now: DateTime<Utc>, keys: &Keymap) {
+        let r = centered(area, 120, area.height.saturating_sub(4).max(8));
+        f.render_widget(Clear, r);
+        let block = frame(" Activity: jobs and webhook deliveries ", Color::Cyan);
+        let inner = block.inner(r);
+        f.render_widget(block, r);
+        let mut lines = self.lines(now);
+        let h = inner.height.saturating_sub(1) as usize;
+        let max = lines.len().saturating_sub(h);
+        let top = self.scroll.min(max);
+        let w = inner.width as usize;
+        let mut shown: Vec<Line> = lines.drain(top..).take(h).map(|l| truncate(l, w)).collect();
+        while shown.len() < h {
+            shown.push(Line::from(""));
+        }
+        shown.push(Line::from(dim(format!(
+            "{} scroll · {} or {} closes · paid jobs are never aborted once sent",
+            keys.keys_of(Action::Down),
+            keys.keys_of(Action::Activity),
+            keys.keys_of(Action::Close)
+        ))));
+        f.render_widget(Paragraph::new(shown), inner);
+    }
+}

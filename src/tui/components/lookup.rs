@@ -1,0 +1,257 @@
+//! The lookup popup (`Ctrl-l`): takes pasted or typed text (split on newlines, commas and
+//! spaces) or a file path (a plain list, or a CSV column), for companies (domains) or people
+//! (professional-network handles / URLs and service ids). It owns its text and subject,
+//! answers to the keymap's text layer (submit looks up, next field switches companies ↔
+//! people, cancel closes) and hands the keys — or the file, read off the UI loop — to the
+//! state owner, which checks the store and the cost before anything is sent.
+use std::path::PathBuf;
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Clear, Paragraph};
+
+use super::widgets::{centered, dim, frame, truncate};
+use crate::api::types::LOOKUP_COMPANIES_MAX;
+use crate::core::sanitize::sanitize;
+use crate::tui::actions::split_keys;
+use crate::tui::keymap::{Keymap, TextAction};
+use crate::tui::schema::Kind;
+
+/// The popup's state.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LookupPopup {
+    /// Companies (domains) or people (handles, ids).
+    pub subject: Kind,
+    /// The text as typed or pasted: line breaks kept, every line sanitized.
+    pub text: String,
+}
+
+/// What the popup wants.
+#[derive(Debug, Clone, PartialEq)]
+pub enum LookupEffect {
+    /// Keep editing.
+    Nothing,
+    /// Closed; nothing looked up.
+    Cancelled,
+    /// Look these up (keys parsed, or a file to read).
+    Run {
+        /// Companies or people.
+        subject: Kind,
+        /// The keys (empty when `file` is given).
+        keys: Vec<String>,
+        /// A file to read the keys from.
+        file: Option<PathBuf>,
+    },
+    /// Nothing to look up yet: say why, keep the popup.
+    Invalid(String),
+}
+
+impl LookupPopup {
+    /// An empty popup for `subject`.
+    pub fn new(subject: Kind) -> LookupPopup {
+        LookupPopup {
+            subject,
+            text: String::new(),
+        }
+    }
+
+    /// The file the text names, when it is one path: it starts with `/`, `./`, `../` or `~/`
+    /// (home expanded), or ends with `.csv`, `.tsv` or `.txt`, and holds no space or comma.
+    pub fn file(&self) -> Option<PathBuf> {
+        let t = self.text.trim();
+        if t.is_empty() || t.contains([',', ' ', '\n', '\t', ';']) || t.contains("://") {
+            return None;
+        }
+        let lower = t.to_ascii_lowercase();
+        let pathy = t.starts_with('/')
+            || t.starts_with("./")
+            || t.starts_with("../")
+            || t.starts_with("~/")
+            || [".csv", ".tsv", ".txt"].iter().any(|e| lower.ends_with(e));
+        if !pathy {
+            return None;
+        }
+        match t.strip_prefix("~/") {
+            Some(rest) => std::env::var_os("HOME").map(|h| PathBuf::from(h).join(rest)),
+            None => Some(PathBuf::from(t)),
+        }
+    }
+
+    /// The keys of the text ([`split_keys`]); empty when the text names a file.
+    pub fn keys(&self) -> Vec<String> {
+        if self.file().is_some() {
+            Vec::new()
+        } else {
+            split_keys(&self.text)
+        }
+    }
+
+    /// Inserts pasted text: line breaks kept (they separate keys), every line sanitized.
+    pub fn paste(&mut self, raw: &str) {
+        let lines: Vec<String> = raw.lines().map(sanitize).collect();
+        self.text.push_str(&lines.join("\n"));
+    }
+
+    /// Handles a key; `action` is its meaning in a text field (anything else is text).
+    pub fn handle(&mut self, key: KeyEvent, action: Option<TextAction>) -> LookupEffect {
+        match action {
+            Some(TextAction::Cancel) => return LookupEffect::Cancelled,
+            Some(TextAction::Submit) => return self.submit(),
+            Some(TextAction::NextField | TextAction::PrevField) => {
+                self.subject = match self.subject {
+                    Kind::Companies => Kind::People,
+                    Kind::People => Kind::Companies,
+                };
+            }
+            Some(TextAction::RemoveLast) => {
+                self.text.pop();
+            }
+            _ => match key.code {
+                KeyCode::Char(c)
+                    if !key
+                        .modifiers
+                        .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) =>
+                {
+                    self.text.push_str(&sanitize(&c.to_string()));
+                }
+                KeyCode::Backspace => {
+                    self.text.pop();
+                }
+                _ => {}
+            },
+        }
+        LookupEffect::Nothing
+    }
+
+    fn submit(&self) -> LookupEffect {
+        if let Some(file) = self.file() {
+            return LookupEffect::Run {
+                subject: self.subject,
+                keys: Vec::new(),
+                file: Some(file),
+            };
+        }
+        let keys = self.keys();
+        if keys.is_empty() {
+            return LookupEffect::Invalid(format!(
+                "Nothing to look up: paste or type {}, or a file path.",
+                self.noun()
+            ));
+        }
+        LookupEffect::Run {
+            subject: self.subject,
+            keys,
+            file: None,
+        }
+    }
+
+    fn noun(&self) -> &'static str {
+        match self.subject {
+            Kind::Companies => "domains",
+            Kind::People => "professional-network handles / URLs or person ids",
+        }
+    }
+
+    /// Draws the popup over `area`.
+    pub fn draw(&self, f: &mut Frame<'_>, area: Rect, keys: &Keymap) {
+        let r = centered(area, 84, 16);
+        f.render_widget(Clear, r);
+        let title = match self.subject {
+            Kind::Companies => " Look up companies ",
+            Kind::People => " Look up people ",
+        };
+        let block = frame(title, Color::Cyan);
+        let inner = block.inner(r);
+        f.render_widget(block, r);
+        let w = inner.width as usize;
+        let mut lines = vec![
+            Line::from(format!(
+                "Paste or type {} (newlines, commas or spaces),",
+                self.noun()
+            )),
+            Line::from("or the path of a file (a plain list, or a CSV column)."),
+            Line::from(""),
+        ];
+        let text_rows = inner.height.saturating_sub(7) as usize;
+        let all: Vec<&str> = self.text.split('\n').collect();
+        let first = all.len().saturating_sub(text_rows);
+        for (i, l) in all[first..].iter().enumerate() {
+            let last = first + i + 1 == all.len();
+            let mut spans = vec![Span::styled("› ", Style::default().fg(Color::Cyan))];
+            spans.push(Span::raw(l.to_string()));
+            if last {
+                spans.push(Span::styled(
+                    "▏",
+                    Style::default().add_modifier(Modifier::SLOW_BLINK),
+                ));
+            }
+            lines.push(truncate(Line::from(spans), w));
+        }
+        while lines.len() < 3 + text_rows {
+            lines.push(Line::from(""));
+        }
+        let count = match self.file() {
+            Some(p) => format!("file {}", sanitize(&p.display().to_string())),
+            None => {
+                let n = self.keys().len();
+                let unit = match self.subject {
+                    Kind::Companies => "domain",
+                    Kind::People => "key",
+                };
+                format!(
+                    "{n} {unit}{} · requests of ≤ {} · stored ones cost 0",
+                    if n == 1 { "" } else { "s" },
+                    fmt_thousands(LOOKUP_COMPANIES_MAX)
+                )
+            }
+        };
+        lines.push(Line::from(Span::styled(
+            count,
+            Style::default().fg(Color::Yellow),
+        )));
+        lines.push(Line::from(""));
+        lines.push(Line::from(dim(format!(
+            "{} looks up (cost shown first) · {} companies ↔ people · {} cancels",
+            keys.text_keys_of(TextAction::Submit),
+            keys.text_keys_of(TextAction::NextField),
+            keys.text_keys_of(TextAction::Cancel)
+        ))));
+        f.render_widget(Paragraph::new(lines), inner);
+    }
+}
+
+fn fmt_thousands(n: usize) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_or_a_file() {
+        let mut p = LookupPopup::new(Kind::Companies);
+        p.paste("a.com\nb.io, c.de\u{1b}[2J\n");
+        assert_eq!(p.keys(), ["a.com", "b.io", "c.de"]);
+        assert_eq!(p.file(), None);
+        let mut f = LookupPopup::new(Kind::Companies);
+        f.paste("./accounts.csv");
+        assert_eq!(f.file(), Some(PathBuf::from("./accounts.csv")));
+        assert!(f.keys().is_empty());
+        let mut h = LookupPopup::new(Kind::People);
+        h.paste("https://linkedin.com/in/ann");
+        assert_eq!(h.file(), None);
+        assert_eq!(fmt_thousands(1000), "1,000");
+    }
+}

@@ -1,0 +1,700 @@
+//! The explorer's actions (issue 8) driven through the state owner with messages only: marks,
+//! reveal (cost shown, store first, confirm per pool, webhook fills the rows), enrich (a 201
+//! becomes a pending job retried with backoff), lookup, warmup, refresh; and snapshots of the
+//! new panes on ratatui's TestBackend (marked rows, the filled email column, the confirm line,
+//! the activity pane, the lookup popup).
+use std::collections::HashMap;
+
+use chrono::{DateTime, TimeZone, Utc};
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use prospect::api::cost::{Cost, CreditPool};
+use prospect::api::types::webhooks::{RevealEmailsWebhook, WebhookBody, WebhookEvent};
+use prospect::core::request::SearchResponse;
+use prospect::core::session::Freshness;
+use prospect::core::spend::Estimate;
+use prospect::core::webhooks::Delivery;
+use prospect::store::{Contact, ContactKind};
+use prospect::tui::app::{App, AppOptions, Popup, backoff};
+use prospect::tui::components::activity::JobState;
+use prospect::tui::keymap::{Action, Keymap};
+use prospect::tui::msg::{
+    Call, Charge, Command, Msg, Outcome, PaidAction, Prepared, Ran, RanAnswer, Slot, TimerId,
+};
+use prospect::tui::records;
+use prospect::tui::schema::{DataFields, Kind};
+use prospect::tui::view;
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use serde_json::{Value, json};
+
+fn opts(confirm_above: f64) -> AppOptions {
+    AppOptions {
+        base_url: "http://127.0.0.1:4000".into(),
+        sandbox: true,
+        keymap: Keymap::default(),
+        confirm_above,
+        filters_dir: "/home/user/.config/prospect/filters".into(),
+    }
+}
+
+fn key(c: KeyCode) -> Msg {
+    Msg::Key(KeyEvent::new(c, KeyModifiers::NONE))
+}
+
+fn ch(c: char) -> Msg {
+    key(KeyCode::Char(c))
+}
+
+fn ctrl(c: char) -> Msg {
+    Msg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL))
+}
+
+fn typed<T: serde::de::DeserializeOwned>(v: Value) -> T {
+    serde_json::from_value(v).unwrap()
+}
+
+fn t0() -> DateTime<Utc> {
+    Utc.with_ymd_and_hms(2026, 11, 23, 12, 0, 0).unwrap()
+}
+
+/// The call the commands started in `slot`: its generation and the call.
+fn call_in(cmds: &[Command], slot: Slot) -> (u64, Call) {
+    cmds.iter()
+        .find_map(|c| match c {
+            Command::Call {
+                slot: s,
+                generation,
+                call,
+            } if *s == slot => Some((*generation, call.clone())),
+            _ => None,
+        })
+        .unwrap_or_else(|| panic!("no call in {slot:?}: {cmds:?}"))
+}
+
+fn answer(app: &mut App, cmds: &[Command], slot: Slot, outcome: Outcome) -> Vec<Command> {
+    let (generation, _) = call_in(cmds, slot);
+    app.update(Msg::Done {
+        slot,
+        generation,
+        result: Ok(outcome),
+    })
+}
+
+fn started(confirm_above: f64) -> App {
+    let mut app = App::new(opts(confirm_above));
+    app.frozen_now = Some(t0());
+    let cmds = app.start();
+    let df = json!({"seniorities": ["Head"], "departments": ["Engineering"]});
+    answer(
+        &mut app,
+        &cmds,
+        Slot::DataFields,
+        Outcome::DataFields(DataFields::from_api(&typed(df))),
+    );
+    let balance = json!({"credits": {"oneTime": 950, "recurrent": 0}, "emailCredits": {"oneTime": 100, "recurrent": 0},
+        "phoneCredits": {"oneTime": 10, "recurrent": 0}, "dailyLimitRateLeft": 987, "dailyLimitRateSecondsToReset": 3725});
+    answer(
+        &mut app,
+        &cmds,
+        Slot::Balance,
+        Outcome::Balance(typed(balance)),
+    );
+    app.status = None;
+    app
+}
+
+fn person(i: usize) -> Value {
+    json!({"id": format!("p{i}"), "domain": "acme.com", "name": format!("Person {i}"),
+           "jobTitle": "Head of Sales", "country": "de", "seniorities": ["Head"],
+           "company": {"name": "Acme"}, "relevance": "A"})
+}
+
+fn company(i: usize) -> Value {
+    json!({"company": {"name": format!("Acme {i}"), "domain": format!("acme{i}.com"), "primaryCountry": "de",
+           "companySize": "51-200", "industries": ["Software"], "yearFounded": 2000, "employeeCountService": 120}, "relevance": "A"})
+}
+
+/// The app on the people tab with `n` people (no contacts revealed).
+fn with_people(confirm_above: f64, n: usize) -> App {
+    let mut app = started(confirm_above);
+    app.update(ch('t'));
+    let cmds = app.update(ctrl('r'));
+    let page = records::page(SearchResponse::PeopleV3(typed(
+        json!({"people": (0..n).map(person).collect::<Vec<_>>(), "total": n}),
+    )));
+    answer(
+        &mut app,
+        &cmds,
+        Slot::Search(Kind::People),
+        Outcome::Page(page),
+    );
+    app.status = None;
+    app
+}
+
+fn render(app: &App, w: u16, h: u16) -> Terminal<TestBackend> {
+    let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
+    t.draw(|f| view::draw(f, app)).unwrap();
+    t
+}
+
+fn screen(t: &Terminal<TestBackend>) -> String {
+    let buf = t.backend().buffer();
+    let mut s = String::new();
+    for y in 0..buf.area.height {
+        for x in 0..buf.area.width {
+            s.push_str(buf[(x, y)].symbol());
+        }
+        s.push('\n');
+    }
+    s
+}
+
+fn prepared(action: PaidAction, cost: Cost, from_store: usize, to_send: usize) -> Prepared {
+    Prepared {
+        action,
+        fresh: Freshness::Stored,
+        estimate: Estimate {
+            cost,
+            from_store,
+            to_send,
+        },
+        stored_contacts: HashMap::new(),
+        stored_at: None,
+    }
+}
+
+fn emails_delivery(ids: &[&str], new: bool) -> Msg {
+    let body: RevealEmailsWebhook = typed(json!({
+        "emails": ids.iter().map(|i| json!({"personId": i, "address": format!("{i}@acme.com"), "status": "verified"})).collect::<Vec<_>>(),
+        "creditsUsed": ids.len()
+    }));
+    Msg::Webhook(Box::new(Delivery {
+        event: WebhookEvent::RevealEmails,
+        body: WebhookBody::RevealEmails(body),
+        new,
+        received_at: t0() + chrono::Duration::seconds(3),
+    }))
+}
+
+fn contact_cells(app: &App) -> Vec<String> {
+    app.search(Kind::People)
+        .rows()
+        .iter()
+        .map(|r| r.cells[5].clone())
+        .collect()
+}
+
+/// Marks two people and reveals their emails: the store check comes first (free), the job is
+/// sent with the estimate on the status line, the webhook fills exactly those rows, the
+/// details and the gauge's email pool; a retried delivery changes nothing.
+#[test]
+fn reveal_marked_people_then_the_webhook_fills_the_rows() {
+    let mut app = with_people(10.0, 4);
+    app.update(ch(' '));
+    app.update(ch(' '));
+    assert_eq!(app.search(Kind::People).marked.len(), 2);
+    insta::assert_snapshot!("marked_rows", render(&app, 120, 30).backend());
+
+    let cmds = app.update(ch('r'));
+    let (_, call) = call_in(&cmds, Slot::Prepare);
+    let Call::Prepare { action, fresh } = call else {
+        panic!("a store check first: {call:?}")
+    };
+    assert_eq!(fresh, Freshness::Stored);
+    assert_eq!(
+        action,
+        PaidAction::Reveal {
+            kind: ContactKind::Email,
+            ids: vec!["p0".into(), "p1".into()]
+        }
+    );
+    let two = Cost::in_pool(CreditPool::Email, 2.0);
+    let cmds = answer(
+        &mut app,
+        &cmds,
+        Slot::Prepare,
+        Outcome::Prepared(prepared(action.clone(), two, 0, 2)),
+    );
+    let (_, run) = call_in(&cmds, Slot::Job(1));
+    assert!(matches!(run, Call::Run { .. }), "{run:?}");
+    assert!(run.is_paid_job());
+    let status = app.status.clone().unwrap().text;
+    assert_eq!(status, "Reveal emails of 2 people · ≤ 2 email credits…");
+    answer(
+        &mut app,
+        &cmds,
+        Slot::Job(1),
+        Outcome::Ran(Ran {
+            charge: Charge {
+                cost: Cost::ZERO,
+                requests: 1,
+            },
+            stored_at: None,
+            store_error: None,
+            answer: RanAnswer::Reveal {
+                kind: ContactKind::Email,
+                from_store: HashMap::new(),
+                sent: vec!["p0".into(), "p1".into()],
+            },
+        }),
+    );
+    assert_eq!(app.activity.jobs[0].state, JobState::Pending);
+    let email_before = app.gauge.left(CreditPool::Email).unwrap();
+    app.update(emails_delivery(&["p0", "p1"], true));
+    assert_eq!(
+        contact_cells(&app),
+        ["p0@acme.com", "p1@acme.com", "", ""],
+        "exactly the marked rows are filled"
+    );
+    assert_eq!(app.activity.jobs[0].state, JobState::Arrived);
+    assert_eq!(app.activity.jobs[0].charged, two);
+    assert_eq!(
+        app.gauge.left(CreditPool::Email).unwrap(),
+        email_before - 2.0
+    );
+    app.status = None;
+    insta::assert_snapshot!("filled_email_column", render(&app, 120, 30).backend());
+    // A retried delivery: stored once, charged once.
+    app.update(emails_delivery(&["p0", "p1"], false));
+    assert_eq!(
+        app.gauge.left(CreditPool::Email).unwrap(),
+        email_before - 2.0
+    );
+    assert!(
+        app.status
+            .unwrap()
+            .text
+            .contains("a retry: nothing changed")
+    );
+}
+
+/// What the store holds is shown at once at 0 credits with its age; nothing is sent. The
+/// refresh key buys it again (after a new store-less check).
+#[test]
+fn a_reveal_the_store_answers_spends_nothing_and_refresh_buys_again() {
+    let mut app = with_people(10.0, 2);
+    let cmds = app.update(ch('r'));
+    let (_, Call::Prepare { action, .. }) = call_in(&cmds, Slot::Prepare) else {
+        panic!()
+    };
+    let mut p = prepared(action, Cost::ZERO, 1, 0);
+    let at = t0() - chrono::Duration::days(3);
+    p.stored_contacts.insert(
+        "p0".into(),
+        Contact {
+            person_id: "p0".into(),
+            kind: ContactKind::Email,
+            email: Some("p0@acme.com".into()),
+            phones: vec![],
+            status: "verified".into(),
+            revealed_at: at,
+        },
+    );
+    p.stored_at = Some(at);
+    let out = answer(&mut app, &cmds, Slot::Prepare, Outcome::Prepared(p));
+    assert!(
+        !out.iter().any(|c| matches!(c, Command::Call { .. })),
+        "nothing sent: {out:?}"
+    );
+    assert_eq!(
+        app.status.clone().unwrap().text,
+        "1 email from the store, revealed 3 days ago · 0 credits · F to refresh"
+    );
+    assert_eq!(contact_cells(&app)[0], "p0@acme.com");
+    assert_eq!(app.activity.jobs[0].state, JobState::FromStore);
+    let cmds = app.update(ch('F'));
+    let (_, Call::Prepare { fresh, .. }) = call_in(&cmds, Slot::Prepare) else {
+        panic!()
+    };
+    assert_eq!(fresh, Freshness::Refresh);
+}
+
+/// Above `confirm_above` in one pool the reveal waits for a yes; `n` cancels and nothing is
+/// sent.
+#[test]
+fn a_reveal_above_the_threshold_asks_first() {
+    let mut app = with_people(10.0, 3);
+    app.opts.confirm_above = 1.0;
+    for _ in 0..3 {
+        app.update(ch(' '));
+    }
+    let cmds = app.update(ch('r'));
+    let (_, Call::Prepare { action, .. }) = call_in(&cmds, Slot::Prepare) else {
+        panic!()
+    };
+    let out = answer(
+        &mut app,
+        &cmds,
+        Slot::Prepare,
+        Outcome::Prepared(prepared(
+            action,
+            Cost::in_pool(CreditPool::Email, 3.0),
+            0,
+            3,
+        )),
+    );
+    assert!(out.is_empty(), "nothing sent before the yes: {out:?}");
+    assert!(matches!(app.popups.last(), Some(Popup::ConfirmAction(_))));
+    assert_eq!(
+        app.status.clone().unwrap().text,
+        "Reveal emails of 3 people may cost ≤ 3 email credits: confirm first"
+    );
+    insta::assert_snapshot!("reveal_confirm", render(&app, 120, 30).backend());
+    let out = app.update(ch('n'));
+    assert!(out.iter().all(|c| !matches!(c, Command::Call { .. })));
+    assert!(app.popups.is_empty());
+    assert_eq!(app.activity.jobs.len(), 0);
+}
+
+/// Without a webhook receiver the reveal keys say why and spend nothing.
+#[test]
+fn reveals_disabled_say_why() {
+    let mut app = with_people(10.0, 1);
+    app.reveals_disabled = Some("reveals are disabled: set webhook_public_url".into());
+    let cmds = app.update(ch('R'));
+    assert!(cmds.iter().all(|c| !matches!(c, Command::Call { .. })));
+    let Some(Popup::Error(text)) = app.popups.last() else {
+        panic!("an error popup")
+    };
+    assert_eq!(
+        text,
+        "Reveals are disabled: set webhook_public_url (nothing was spent)"
+    );
+}
+
+/// `E` on a company that answers 201 makes a pending job that tries again by itself with
+/// backoff; when the record arrives it replaces the row in place.
+#[test]
+fn enrich_pending_retries_with_backoff_then_updates_in_place() {
+    let mut app = started(10.0);
+    let cmds = app.update(ctrl('r'));
+    let page = records::page(SearchResponse::CompaniesV3(typed(
+        json!({"companies": (0..3).map(company).collect::<Vec<_>>(), "total": 3}),
+    )));
+    answer(
+        &mut app,
+        &cmds,
+        Slot::Search(Kind::Companies),
+        Outcome::Page(page),
+    );
+    app.update(ch('j'));
+    let cmds = app.update(ch('E'));
+    let (_, Call::Prepare { action, .. }) = call_in(&cmds, Slot::Prepare) else {
+        panic!()
+    };
+    assert_eq!(
+        action,
+        PaidAction::EnrichCompany {
+            domain: "acme1.com".into()
+        }
+    );
+    let cmds = answer(
+        &mut app,
+        &cmds,
+        Slot::Prepare,
+        Outcome::Prepared(prepared(
+            action,
+            Cost::in_pool(CreditPool::Standard, 1.0),
+            0,
+            1,
+        )),
+    );
+    let gathering = |app: &mut App, cmds: &[Command]| {
+        answer(
+            app,
+            cmds,
+            Slot::Job(1),
+            Outcome::Ran(Ran {
+                charge: Charge {
+                    cost: Cost::ZERO,
+                    requests: 1,
+                },
+                stored_at: None,
+                store_error: None,
+                answer: RanAnswer::Company {
+                    domain: "acme1.com".into(),
+                    company: None,
+                    detail: "Data gathering process has started. Please try again later.".into(),
+                },
+            }),
+        )
+    };
+    let out = gathering(&mut app, &cmds);
+    assert_eq!(app.activity.jobs[0].state, JobState::Pending);
+    let timer = out
+        .iter()
+        .find_map(|c| match c {
+            Command::Timer {
+                id: TimerId::Retry(1),
+                after,
+                generation,
+            } => Some((*after, *generation)),
+            _ => None,
+        })
+        .expect("a retry timer");
+    assert_eq!(timer.0, backoff(1));
+    let retry = app.update(Msg::Timer(TimerId::Retry(1), timer.1));
+    let (_, again) = call_in(&retry, Slot::Job(1));
+    assert!(matches!(again, Call::Run { .. }));
+    let out = gathering(&mut app, &retry);
+    assert!(out.iter().any(|c| matches!(
+        c,
+        Command::Timer {
+            id: TimerId::Retry(1),
+            after,
+            ..
+        } if *after == backoff(2)
+    )));
+    let retry = app.update(Msg::Timer(TimerId::Retry(1), timer.1 + 1));
+    let mut found: prospect::api::types::Company =
+        typed(json!({"name": "Acme One Enriched", "domain": "acme1.com"}));
+    found.year_founded = Some(1999);
+    answer(
+        &mut app,
+        &retry,
+        Slot::Job(1),
+        Outcome::Ran(Ran {
+            charge: Charge {
+                cost: Cost::in_pool(CreditPool::Standard, 1.0),
+                requests: 1,
+            },
+            stored_at: None,
+            store_error: None,
+            answer: RanAnswer::Company {
+                domain: "acme1.com".into(),
+                company: Some(Box::new(found)),
+                detail: String::new(),
+            },
+        }),
+    );
+    assert_eq!(app.activity.jobs[0].state, JobState::Arrived);
+    assert_eq!(app.activity.jobs[0].attempts, 3);
+    let rows = app.search(Kind::Companies).rows();
+    assert_eq!(rows[1].cells[0], "Acme One Enriched");
+    assert_eq!(rows[1].cells[5], "1999");
+    assert_eq!(rows[0].cells[0], "Acme 0", "the other rows are untouched");
+    assert_eq!(backoff(1).as_secs(), 1);
+    assert_eq!(backoff(4).as_secs(), 8);
+    assert_eq!(backoff(20).as_secs(), 60);
+}
+
+/// The lookup popup takes a pasted list (line breaks kept), Enter checks the store and the
+/// cost first; the answer opens in the results with "not found" rows.
+#[test]
+fn lookup_a_pasted_list() {
+    let mut app = started(10.0);
+    app.update(ctrl('l'));
+    app.update(Msg::Paste(
+        "acme0.com\nacme1.com, acme2.com\nacme3.com ghost-nowhere.com\n".into(),
+    ));
+    insta::assert_snapshot!("lookup_popup", render(&app, 120, 30).backend());
+    let cmds = app.update(key(KeyCode::Enter));
+    let (_, Call::Prepare { action, .. }) = call_in(&cmds, Slot::Prepare) else {
+        panic!()
+    };
+    let PaidAction::Lookup {
+        subject,
+        keys,
+        file,
+    } = &action
+    else {
+        panic!("{action:?}")
+    };
+    assert_eq!(*subject, Kind::Companies);
+    assert_eq!(keys.len(), 5);
+    assert_eq!(file, &None);
+    let cmds = answer(
+        &mut app,
+        &cmds,
+        Slot::Prepare,
+        Outcome::Prepared(prepared(
+            action.clone(),
+            Cost::in_pool(CreditPool::Standard, 0.6),
+            2,
+            3,
+        )),
+    );
+    assert_eq!(
+        app.status.clone().unwrap().text,
+        "Lookup of 5 domains · ≤ 0.6 credits (2 from the store at 0)…"
+    );
+    let mut rows: Vec<_> = (0..4)
+        .map(|i| {
+            records::page(SearchResponse::CompaniesV3(typed(
+                json!({"companies": [company(i)]}),
+            )))
+            .rows
+            .remove(0)
+        })
+        .collect();
+    rows.push(prospect::tui::actions::not_found_company(
+        "ghost-nowhere.com",
+    ));
+    answer(
+        &mut app,
+        &cmds,
+        Slot::Job(1),
+        Outcome::Ran(Ran {
+            charge: Charge {
+                cost: Cost::in_pool(CreditPool::Standard, 0.6),
+                requests: 1,
+            },
+            stored_at: Some(t0() - chrono::Duration::hours(2)),
+            store_error: None,
+            answer: RanAnswer::Lookup {
+                subject: Kind::Companies,
+                rows,
+                not_found: 1,
+                from_store: 2,
+                sent: 3,
+            },
+        }),
+    );
+    assert_eq!(app.tab(), Kind::Companies);
+    let names: Vec<String> = app
+        .search(Kind::Companies)
+        .rows()
+        .iter()
+        .map(|r| r.cells[0].clone())
+        .collect();
+    assert_eq!(names[4], "not found");
+    assert_eq!(
+        app.status.clone().unwrap().text,
+        "Lookup: 4 found, 1 not found · 2 from the store (2 h ago) · 0.6 credits"
+    );
+    // An empty popup says what it wants.
+    app.update(ctrl('l'));
+    app.update(key(KeyCode::Enter));
+    assert!(matches!(app.popups.last(), Some(Popup::Lookup(_))));
+    assert!(
+        app.status
+            .clone()
+            .unwrap()
+            .text
+            .starts_with("Nothing to look up")
+    );
+}
+
+/// `W` warms up the marked / selected domains: free, listed as a job.
+#[test]
+fn warmup_the_selected_domain() {
+    let mut app = with_people(10.0, 2);
+    let cmds = app.update(ch('W'));
+    let (_, call) = call_in(&cmds, Slot::Job(1));
+    assert_eq!(call, Call::Warmup(vec!["acme.com".into()]));
+    assert!(!call.is_paid_job());
+    answer(
+        &mut app,
+        &cmds,
+        Slot::Job(1),
+        Outcome::Warmed(typed(json!({"successfulDomains": ["acme.com"]}))),
+    );
+    assert_eq!(app.activity.jobs[0].state, JobState::Arrived);
+    assert_eq!(
+        app.status.unwrap().text,
+        "Warmup: 1 known, 0 being crawled, 0 ignored · free"
+    );
+}
+
+/// The activity pane lists jobs (pending, arrived, failed, from the store) with credits per
+/// pool and the time since they were sent, then the deliveries.
+#[test]
+fn snapshot_activity_pane() {
+    let mut app = with_people(10.0, 3);
+    app.update(ch(' '));
+    app.update(ch(' '));
+    let cmds = app.update(ch('r'));
+    let (_, Call::Prepare { action, .. }) = call_in(&cmds, Slot::Prepare) else {
+        panic!()
+    };
+    let cmds = answer(
+        &mut app,
+        &cmds,
+        Slot::Prepare,
+        Outcome::Prepared(prepared(
+            action,
+            Cost::in_pool(CreditPool::Email, 2.0),
+            0,
+            2,
+        )),
+    );
+    answer(
+        &mut app,
+        &cmds,
+        Slot::Job(1),
+        Outcome::Ran(Ran {
+            charge: Charge::default(),
+            stored_at: None,
+            store_error: None,
+            answer: RanAnswer::Reveal {
+                kind: ContactKind::Email,
+                from_store: HashMap::new(),
+                sent: vec!["p0".into(), "p1".into()],
+            },
+        }),
+    );
+    app.update(emails_delivery(&["p0"], true));
+    let cmds = app.update(ch('W'));
+    app.update(Msg::Done {
+        slot: Slot::Job(2),
+        generation: call_in(&cmds, Slot::Job(2)).0,
+        result: Err(prospect::tui::msg::ApiFailure::other(
+            "the service is unreachable",
+        )),
+    });
+    app.frozen_now = Some(t0() + chrono::Duration::seconds(75));
+    let cmds = app.update(ch('a'));
+    assert!(
+        cmds.iter().any(|c| matches!(
+            c,
+            Command::Timer {
+                id: TimerId::Activity,
+                ..
+            }
+        )),
+        "the pane ticks while open"
+    );
+    assert!(matches!(app.popups.last(), Some(Popup::Activity)));
+    let t = render(&app, 130, 30);
+    let s = screen(&t);
+    assert!(s.contains("pending 1/2"), "{s}");
+    insta::assert_snapshot!("activity_pane", t.backend());
+    app.update(ch('a'));
+    assert!(app.popups.is_empty());
+}
+
+/// The help overlay lists every action of issue 8, from the keymap.
+#[test]
+fn help_lists_every_new_action() {
+    let k = Keymap::default();
+    let help = k.help();
+    for (a, keys) in [
+        (Action::Mark, "Space"),
+        (Action::RevealEmails, "r"),
+        (Action::RevealPhones, "R"),
+        (Action::Enrich, "E"),
+        (Action::Warmup, "W"),
+        (Action::Activity, "a"),
+        (Action::Lookup, "Ctrl-l"),
+        (Action::Refresh, "F"),
+    ] {
+        assert!(
+            help.iter().any(|(k, d)| k == keys && *d == a.help()),
+            "{a:?} missing from help: {help:?}"
+        );
+    }
+    let mut app = started(10.0);
+    app.update(ch('?'));
+    let s = screen(&render(&app, 120, 40));
+    for d in [
+        "reveal emails",
+        "reveal phones",
+        "enrich",
+        "warm up",
+        "jobs and webhook",
+        "look up",
+    ] {
+        assert!(s.contains(d), "{d} not on the help screen:\n{s}");
+    }
+}

@@ -1,0 +1,429 @@
+//! The explorer's actions (issue 8) through the real run loop: `runner::run_loop` with the
+//! real `Session` (real client, a store in a temp dir), the real webhook receiver on
+//! 127.0.0.1 and an in-process sandbox (`sandbox::service::spawn`, fast webhook and gathering
+//! timings). Keys are fed from a channel; balances are checked at the sandbox and what was
+//! persisted is read back from the store.
+
+#[path = "sandbox_service/support.rs"]
+mod support;
+
+use std::io;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
+use prospect::api::client::Client;
+use prospect::core::session::Session;
+use prospect::core::webhooks::{Receiver, ReceiverConfig};
+use prospect::sandbox::service::SandboxHandle;
+use prospect::store::{ContactKind, Store};
+use prospect::tui::app::{App, AppOptions};
+use prospect::tui::backend::{Backend, SessionBackend};
+use prospect::tui::components::activity::JobState;
+use prospect::tui::keymap::Keymap;
+use prospect::tui::runner::{Hooks, run_loop};
+use prospect::tui::schema::Kind;
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use support::{RICH, client, start};
+
+const WAIT: Duration = Duration::from_secs(30);
+
+/// What one drawn frame showed.
+#[derive(Debug, Clone)]
+struct Seen {
+    screen: String,
+    status: Option<String>,
+    ready: bool,
+    /// The email / phone cells of the people tab's shown page.
+    people_contacts: Vec<String>,
+    people_rows: usize,
+    marked: usize,
+    /// Name cells of the companies tab's shown page.
+    company_names: Vec<String>,
+    jobs: Vec<(String, JobState)>,
+    deliveries: usize,
+}
+
+#[derive(Clone, Default)]
+struct Observer(Arc<Mutex<Vec<Seen>>>);
+
+struct Recorder {
+    seen: Observer,
+    screen: String,
+}
+
+impl Hooks<TestBackend> for Recorder {
+    fn drawn(&mut self, t: &mut Terminal<TestBackend>) {
+        let buf = t.backend().buffer();
+        let mut s = String::new();
+        for y in 0..buf.area.height {
+            for x in 0..buf.area.width {
+                s.push_str(buf[(x, y)].symbol());
+            }
+            s.push('\n');
+        }
+        self.screen = s;
+    }
+    fn observe(&mut self, app: &App) {
+        let people = app.search(Kind::People);
+        let companies = app.search(Kind::Companies);
+        self.seen.0.lock().unwrap().push(Seen {
+            screen: self.screen.clone(),
+            status: app.status.as_ref().map(|s| s.text.clone()),
+            ready: matches!(app.data_fields_state, Some(Ok(()))) && app.gauge.balance().is_some(),
+            people_contacts: people.rows().iter().map(|r| r.cells[5].clone()).collect(),
+            people_rows: people.rows().len(),
+            marked: people.marked.len(),
+            company_names: companies
+                .rows()
+                .iter()
+                .map(|r| r.cells[0].clone())
+                .collect(),
+            jobs: app
+                .activity
+                .jobs
+                .iter()
+                .map(|j| (j.label.clone(), j.state.clone()))
+                .collect(),
+            deliveries: app.activity.deliveries.len(),
+        });
+    }
+}
+
+struct Explorer {
+    keys: futures::channel::mpsc::UnboundedSender<io::Result<Event>>,
+    seen: Observer,
+    ui: tokio::task::JoinHandle<(App, anyhow::Result<()>)>,
+    session: Session,
+    _dir: tempfile::TempDir,
+}
+
+impl Explorer {
+    /// The explorer on `sb` as `token`, with a fresh store and a loopback webhook receiver.
+    async fn open(sb: &SandboxHandle, token: &str) -> Explorer {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("store.sqlite")).unwrap();
+        let session = Session::new(client(sb, token), store, "sandbox");
+        let receiver = Receiver::start(
+            ReceiverConfig::loopback("a-test-secret-0123456789abcdef"),
+            session.clone(),
+        )
+        .await
+        .expect("the receiver starts");
+        let backend: Arc<dyn Backend> =
+            Arc::new(SessionBackend::new(session.clone()).with_receiver(Ok(receiver)));
+        let mut app = App::new(AppOptions {
+            base_url: sb.base_url.clone(),
+            sandbox: true,
+            keymap: Keymap::default(),
+            confirm_above: 10.0,
+            filters_dir: dir.path().join("filters"),
+        });
+        let (keys, events) = futures::channel::mpsc::unbounded::<io::Result<Event>>();
+        let seen = Observer::default();
+        let mut hooks = Recorder {
+            seen: seen.clone(),
+            screen: String::new(),
+        };
+        let ui = tokio::spawn(async move {
+            let mut term = Terminal::new(TestBackend::new(140, 36)).unwrap();
+            let initial = app.start();
+            let r = run_loop(&mut term, &mut app, backend, events, initial, &mut hooks).await;
+            (app, r)
+        });
+        Explorer {
+            keys,
+            seen,
+            ui,
+            session,
+            _dir: dir,
+        }
+    }
+
+    fn key(&self, code: KeyCode, mods: KeyModifiers) {
+        self.keys
+            .unbounded_send(Ok(Event::Key(KeyEvent::new(code, mods))))
+            .unwrap();
+    }
+
+    fn ch(&self, c: char) {
+        self.key(KeyCode::Char(c), KeyModifiers::NONE);
+    }
+
+    fn ctrl(&self, c: char) {
+        self.key(KeyCode::Char(c), KeyModifiers::CONTROL);
+    }
+
+    fn paste(&self, s: &str) {
+        self.keys
+            .unbounded_send(Ok(Event::Paste(s.to_string())))
+            .unwrap();
+    }
+
+    /// Waits until a drawn frame satisfies `pred` (frames from `since` on); returns it.
+    async fn wait_from(&self, since: usize, what: &str, pred: impl Fn(&Seen) -> bool) -> Seen {
+        let t0 = Instant::now();
+        loop {
+            let found = {
+                let seen = self.seen.0.lock().unwrap();
+                seen[since.min(seen.len())..]
+                    .iter()
+                    .rev()
+                    .find(|s| pred(s))
+                    .cloned()
+            };
+            if let Some(s) = found {
+                return s;
+            }
+            if t0.elapsed() > WAIT {
+                let last = self.seen.0.lock().unwrap().last().cloned();
+                panic!("timed out waiting for {what}; last frame: {last:#?}");
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    }
+
+    fn frames(&self) -> usize {
+        self.seen.0.lock().unwrap().len()
+    }
+
+    async fn wait(&self, what: &str, pred: impl Fn(&Seen) -> bool) -> Seen {
+        self.wait_from(0, what, pred).await
+    }
+
+    async fn quit(self) -> (App, Session, tempfile::TempDir) {
+        self.ch('q');
+        let (app, r) = tokio::time::timeout(WAIT + Duration::from_secs(10), self.ui)
+            .await
+            .expect("the loop ends")
+            .unwrap();
+        r.expect("the loop ends without error");
+        (app, self.session, self._dir)
+    }
+}
+
+async fn email_credits_at_sandbox(c: &Client) -> f64 {
+    let b = c.credit_balance().await.expect("balance");
+    let p = b.email_credits.expect("email pool");
+    p.one_time + p.recurrent
+}
+
+fn reveal_purchases(session: &Session) -> usize {
+    let st = session.store().lock().unwrap();
+    st.purchases(1000)
+        .unwrap()
+        .into_iter()
+        .filter(|p| p.endpoint == "/v2/reveal/emails")
+        .count()
+}
+
+/// Search people, mark two, `r`: the cost is shown, the reveal goes out with the receiver's
+/// URL, the webhook fills the email column of exactly those two rows, the store holds the
+/// contacts and the sandbox charged email credits. `r` again answers from the store: nothing
+/// is sent and the email pool does not move.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn reveal_fills_the_rows_by_webhook_and_again_spends_nothing() {
+    let sb = start(vec![]).await;
+    let c = client(&sb, RICH);
+    let ex = Explorer::open(&sb, RICH).await;
+    ex.wait("ready", |s| s.ready).await;
+    ex.ch('t'); // people tab
+    ex.ctrl('r');
+    ex.wait("people", |s| s.people_rows > 2).await;
+    let before = email_credits_at_sandbox(&c).await;
+    ex.ch(' ');
+    ex.ch(' ');
+    let marked = ex.wait("two marked", |s| s.marked == 2).await;
+    assert!(marked.screen.contains("2 marked"), "{}", marked.screen);
+    assert!(
+        marked.people_contacts.iter().all(|e| e.is_empty()),
+        "search results are not revealed: {:?}",
+        marked.people_contacts
+    );
+    ex.ch('r');
+    let sent = ex
+        .wait("the reveal sent", |s| {
+            s.status
+                .as_deref()
+                .is_some_and(|t| t.starts_with("Reveal of 2 emails sent"))
+        })
+        .await;
+    assert!(
+        ex.seen.0.lock().unwrap().iter().any(|s| s
+            .status
+            .as_deref()
+            .is_some_and(|t| t.contains("≤ 2 email credits"))),
+        "the cost was shown: {:?}",
+        sent.status
+    );
+    let arrived = ex
+        .wait("the emails in the table", |s| {
+            s.people_contacts.len() > 2
+                && s.people_contacts[..2].iter().all(|e| !e.is_empty())
+                && s.deliveries == 1
+        })
+        .await;
+    assert!(
+        arrived.people_contacts[2..].iter().all(|e| e.is_empty()),
+        "only the marked rows are filled: {:?}",
+        arrived.people_contacts
+    );
+    assert!(
+        arrived
+            .jobs
+            .iter()
+            .any(|(l, st)| l == "reveal emails of 2 people" && *st == JobState::Arrived),
+        "{:?}",
+        arrived.jobs
+    );
+    let verified = arrived.people_contacts[..2]
+        .iter()
+        .filter(|e| e.contains('@') && !e.contains('('))
+        .count();
+    let spent = before - email_credits_at_sandbox(&c).await;
+    assert!(
+        (spent - verified as f64).abs() < 1e-9,
+        "one email credit per verified email: spent {spent}, {verified} verified"
+    );
+    assert_eq!(reveal_purchases(&ex.session), 1);
+
+    // Again: from the store, nothing sent, nothing spent.
+    let n = ex.frames();
+    ex.ch('r');
+    let again = ex
+        .wait_from(n, "the store's answer", |s| {
+            s.status
+                .as_deref()
+                .is_some_and(|t| t.contains("from the store"))
+        })
+        .await;
+    let text = again.status.unwrap();
+    assert!(
+        text.starts_with("2 emails from the store, revealed just now · 0 credits · F to refresh"),
+        "{text}"
+    );
+    assert_eq!(email_credits_at_sandbox(&c).await, before - spent);
+    let (app, session, _dir) = ex.quit().await;
+    assert_eq!(
+        reveal_purchases(&session),
+        1,
+        "the second reveal was not sent"
+    );
+    let ids: Vec<String> = app.search(Kind::People).rows()[..2]
+        .iter()
+        .map(|r| r.record.key())
+        .collect();
+    let stored = session
+        .store()
+        .lock()
+        .unwrap()
+        .contacts_for(&ids, ContactKind::Email)
+        .unwrap();
+    assert_eq!(stored.len(), 2, "the receiver stored both contacts");
+}
+
+/// Look up a pasted list of 5 domains, one unknown: both kinds of rows are shown ("not
+/// found"); `E` on the unknown one answers 201, the job waits and tries again by itself, and
+/// the row is filled in place when the service has gathered it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn lookup_then_enrich_an_unknown_domain_pending_then_arrived() {
+    let sb = start(vec![]).await;
+    let c = client(&sb, RICH);
+    let ex = Explorer::open(&sb, RICH).await;
+    ex.wait("ready", |s| s.ready).await;
+    // Four known domains from a search, one unknown.
+    let req = serde_json::from_value(serde_json::json!({ "size": 4 })).unwrap();
+    let known: Vec<String> = c
+        .search_companies_v3(&req)
+        .await
+        .unwrap()
+        .companies
+        .into_iter()
+        .map(|c| c.company.domain)
+        .collect();
+    assert_eq!(known.len(), 4);
+    ex.ctrl('l');
+    ex.paste(&format!(
+        "{}\n{}, {}\n{} unknown-prospect-test.com\n",
+        known[0], known[1], known[2], known[3]
+    ));
+    ex.key(KeyCode::Enter, KeyModifiers::NONE);
+    let looked = ex
+        .wait("the lookup rows", |s| s.company_names.len() == 5)
+        .await;
+    assert_eq!(looked.company_names[4], "not found");
+    assert!(
+        looked.company_names[..4]
+            .iter()
+            .all(|n| n != "not found" && !n.is_empty()),
+        "{:?}",
+        looked.company_names
+    );
+    assert!(
+        looked
+            .status
+            .as_deref()
+            .is_some_and(|t| t.starts_with("Lookup: 4 found, 1 not found")),
+        "{:?}",
+        looked.status
+    );
+    // Select the unknown row and enrich it.
+    ex.key(KeyCode::End, KeyModifiers::NONE);
+    ex.ch('E');
+    ex.wait("pending", |s| {
+        s.jobs
+            .iter()
+            .any(|(l, st)| l == "enrich unknown-prospect-test.com" && *st == JobState::Pending)
+    })
+    .await;
+    let done = ex
+        .wait("arrived", |s| {
+            s.jobs
+                .iter()
+                .any(|(l, st)| l == "enrich unknown-prospect-test.com" && *st == JobState::Arrived)
+        })
+        .await;
+    assert_ne!(
+        done.company_names[4], "not found",
+        "the row was filled in place"
+    );
+    assert!(!done.company_names[4].is_empty());
+    let (_app, session, _dir) = ex.quit().await;
+    assert!(
+        session
+            .store()
+            .lock()
+            .unwrap()
+            .company("unknown-prospect-test.com")
+            .unwrap()
+            .is_some(),
+        "the enriched company is stored"
+    );
+}
+
+/// Without a webhook receiver, `r` says why reveals are disabled and sends nothing.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn reveals_without_a_receiver_spend_nothing() {
+    let sb = start(vec![]).await;
+    let c = client(&sb, RICH);
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(&dir.path().join("store.sqlite")).unwrap();
+    let session = Session::new(client(&sb, RICH), store, "sandbox");
+    let backend = SessionBackend::new(session.clone())
+        .with_receiver(Err("reveals are disabled: no receiver in this test".into()));
+    assert!(backend.deliveries().is_none());
+    let out = backend
+        .call(prospect::tui::msg::Call::Run {
+            action: prospect::tui::msg::PaidAction::Reveal {
+                kind: ContactKind::Email,
+                ids: vec!["p1".into()],
+            },
+            fresh: prospect::core::session::Freshness::Stored,
+        })
+        .await;
+    let e = out.expect_err("refused");
+    assert!(e.message.contains("reveals are disabled"), "{}", e.message);
+    assert_eq!(reveal_purchases(&session), 0);
+    let _ = c;
+}
