@@ -162,7 +162,7 @@ impl Activity {
         ActivityEffect::Nothing
     }
 
-    fn lines(&self, now: DateTime<Utc>, width: usize) -> Vec<Line<'static>> {
+    fn lines(&self, now: DateTime<Utc>, width: usize, keys: &Keymap) -> Vec<Line<'static>> {
         // Narrow screens: the label and credits columns give way so the age stays visible.
         let narrow = width < 110;
         let label_w = if narrow {
@@ -179,9 +179,14 @@ impl Activity {
             bold,
         ))];
         if self.jobs.is_empty() {
-            out.push(Line::from(dim(
-                "  none yet: r / R reveal, E enrich, W warm up, Ctrl-l look up",
-            )));
+            out.push(Line::from(dim(format!(
+                "  none yet: {} / {} reveal, {} enrich, {} warm up, {} look up",
+                keys.first_key_of(Action::RevealEmails),
+                keys.first_key_of(Action::RevealPhones),
+                keys.first_key_of(Action::Enrich),
+                keys.first_key_of(Action::Warmup),
+                keys.first_key_of(Action::Lookup)
+            ))));
         }
         for j in self.jobs.iter().rev() {
             let color = match j.state {
@@ -283,7 +288,7 @@ impl Activity {
         let block = frame(" Activity: jobs and webhook deliveries ", Color::Cyan);
         let inner = block.inner(r);
         f.render_widget(block, r);
-        let mut lines = self.lines(now, inner.width as usize);
+        let mut lines = self.lines(now, inner.width as usize, keys);
         let h = inner.height.saturating_sub(1) as usize;
         let max = lines.len().saturating_sub(h);
         let top = self.scroll.min(max);
