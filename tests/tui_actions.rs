@@ -660,6 +660,9 @@ fn snapshot_activity_pane() {
     let s = screen(&t);
     assert!(s.contains("pending 1/2"), "{s}");
     insta::assert_snapshot!("activity_pane", t.backend());
+    // At 80 columns the age of every job and delivery stays visible.
+    let narrow = screen(&render(&app, 80, 24));
+    assert_eq!(narrow.matches(" ago").count(), 3, "{narrow}");
     app.update(ch('a'));
     assert!(app.popups.is_empty());
 }

@@ -246,7 +246,7 @@ async fn reveal_fills_the_rows_by_webhook_and_again_spends_nothing() {
         .wait("the reveal sent", |s| {
             s.status
                 .as_deref()
-                .is_some_and(|t| t.starts_with("Reveal of 2 emails sent"))
+                .is_some_and(|t| t.starts_with("Reveal of 2 emails sent (≤ 2 email credits)"))
         })
         .await;
     assert!(

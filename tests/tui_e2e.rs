@@ -332,6 +332,10 @@ fn reveal_lookup_and_enrich_end_to_end() {
     assert!(s.contains("reveal_emails"), "{s}");
     assert!(s.contains("enrich unknown-e2e-prospect.com"), "{s}");
     t.send(ESC);
+    // (Esc and q sent together would read as Alt-q.)
+    t.wait_until("the activity pane closed", |s| {
+        !s.contains("Activity: jobs and webhook deliveries")
+    });
     t.keys("q");
     let start = Instant::now();
     while t.child.try_wait().unwrap().is_none() {

@@ -538,6 +538,11 @@ impl App {
                     .filter(|i| !self.has_final_contact(kind, i))
                     .cloned()
                     .collect();
+                let estimate = self
+                    .activity
+                    .job_mut(id)
+                    .map(|j| j.estimate)
+                    .unwrap_or_default();
                 if let Some(j) = self.activity.job_mut(id) {
                     j.sent_ids = sent.len();
                     j.state = if waiting.is_empty() {
@@ -554,8 +559,9 @@ impl App {
                     format!(" · {} from the store", from_store.len())
                 };
                 self.info(&format!(
-                    "Reveal of {} sent; they arrive by webhook{stored}{stored_note}",
-                    plural(sent.len(), kind_word(kind))
+                    "Reveal of {} sent (≤ {}); they arrive by webhook{stored}{stored_note}",
+                    plural(sent.len(), kind_word(kind)),
+                    describe_pools(&estimate)
                 ))
             }
             RanAnswer::Company {

@@ -162,7 +162,15 @@ impl Activity {
         ActivityEffect::Nothing
     }
 
-    fn lines(&self, now: DateTime<Utc>) -> Vec<Line<'static>> {
+    fn lines(&self, now: DateTime<Utc>, width: usize, keys: &Keymap) -> Vec<Line<'static>> {
+        // Narrow screens: the label and credits columns give way so the age stays visible.
+        let narrow = width < 110;
+        let label_w = if narrow {
+            width.saturating_sub(4 + 6 + 14 + 17 + 9).clamp(12, 34)
+        } else {
+            34
+        };
+        let credits_w = if narrow { 16 } else { 22 };
         let bold = Style::default()
             .fg(Color::Blue)
             .add_modifier(Modifier::BOLD);
@@ -171,9 +179,14 @@ impl Activity {
             bold,
         ))];
         if self.jobs.is_empty() {
-            out.push(Line::from(dim(
-                "  none yet: r / R reveal, E enrich, W warm up, Ctrl-l look up",
-            )));
+            out.push(Line::from(dim(format!(
+                "  none yet: {} / {} reveal, {} enrich, {} warm up, {} look up",
+                keys.first_key_of(Action::RevealEmails),
+                keys.first_key_of(Action::RevealPhones),
+                keys.first_key_of(Action::Enrich),
+                keys.first_key_of(Action::Warmup),
+                keys.first_key_of(Action::Lookup)
+            ))));
         }
         for j in self.jobs.iter().rev() {
             let color = match j.state {
@@ -185,7 +198,8 @@ impl Activity {
             if j.sent_ids > 0 && j.state == JobState::Pending {
                 state.push_str(&format!(" {}/{}", j.sent_ids - j.waiting.len(), j.sent_ids));
             }
-            let credits = if j.state == JobState::FromStore {
+            let done = matches!(j.state, JobState::Arrived | JobState::FromStore);
+            let credits = if done && j.charged.is_zero() {
                 "0 credits".to_string()
             } else if j.charged.is_zero() {
                 if j.estimate.is_zero() {
@@ -198,9 +212,12 @@ impl Activity {
             };
             let mut spans = vec![
                 Span::raw(format!("  #{:<3} ", j.id)),
-                Span::raw(format!("{:<34} ", j.label)),
+                Span::raw(format!(
+                    "{:<label_w$} ",
+                    j.label.chars().take(label_w).collect::<String>()
+                )),
                 Span::styled(format!("{state:<13} "), Style::default().fg(color)),
-                Span::raw(format!("{credits:<22} ")),
+                Span::raw(format!("{credits:<credits_w$} ")),
                 Span::styled(
                     format!("{} ago", since(j.sent_at, now)),
                     Style::default().fg(Color::DarkGray),
@@ -241,7 +258,7 @@ impl Activity {
                 )),
                 Span::styled("arrived       ", Style::default().fg(Color::Green)),
                 Span::raw(format!(
-                    "{:<22} ",
+                    "{:<credits_w$} ",
                     if d.credits.is_zero() {
                         "0 credits".to_string()
                     } else {
@@ -271,7 +288,7 @@ impl Activity {
         let block = frame(" Activity: jobs and webhook deliveries ", Color::Cyan);
         let inner = block.inner(r);
         f.render_widget(block, r);
-        let mut lines = self.lines(now);
+        let mut lines = self.lines(now, inner.width as usize, keys);
         let h = inner.height.saturating_sub(1) as usize;
         let max = lines.len().saturating_sub(h);
         let top = self.scroll.min(max);
