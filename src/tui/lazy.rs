@@ -57,7 +57,10 @@ impl LazyBackend {
                                         let _ = forward.send(d);
                                     }
                                     Err(broadcast::error::RecvError::Lagged(n)) => {
-                                        tracing::warn!(missed = n, "deliveries not passed on (stored)");
+                                        tracing::warn!(
+                                            missed = n,
+                                            "deliveries not passed on (stored)"
+                                        );
                                     }
                                     Err(broadcast::error::RecvError::Closed) => break,
                                 }

@@ -5,8 +5,8 @@
 //!
 //! [`App`](super::app::App) stays the one state owner: it holds the components, routes each
 //! message to the one in charge, and turns their effects into [`Command`](super::msg::Command)s.
-pub mod columns;
 pub mod activity;
+pub mod columns;
 pub mod details;
 pub mod editor;
 pub mod export;
