@@ -626,7 +626,8 @@ impl Client {
             let status = resp.status().as_u16();
             let retry_after = parse_retry_after(resp.headers());
             let bytes = match resp.bytes().await {
-                Ok(b) => b.to_vec(),
+                // Takes over the buffer when it is the only owner (no copy of a 6 MB answer).
+                Ok(b) => Vec::from(b),
                 Err(e) => {
                     let retry = !last && liberal;
                     let err = ApiError::transport(e, &inner.token.0);

@@ -19,6 +19,7 @@ use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 
 use chrono::{DateTime, Utc};
+use futures::StreamExt;
 use serde::Serialize;
 use serde_json::Value;
 
@@ -284,6 +285,9 @@ nothing_bought!(
     RevealPhonesResponse
 );
 
+/// Lookup batches [`Session::lookup_companies`] has on their way at once.
+const LOOKUP_IN_FLIGHT: usize = 2;
+
 /// One entry of a company lookup, in the order the domains were asked for.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LookupEntry<T> {
@@ -475,41 +479,44 @@ impl Session {
     /// Sends a paid request, stores it (purchase + entities, plus `extra` in the same
     /// blocking task), and returns it. Errors are the client's ([`ApiError`]); a failed store
     /// write is reported in [`Paid::store_error`], never by dropping the answer.
+    ///
+    /// The typed answer goes to the store as it is (shared with the blocking task, not copied
+    /// into a `serde_json::Value`): the store writes it out to JSON once.
     async fn buy<R>(
         &self,
         req: &R,
-        extra: impl FnOnce(&mut Store, PurchaseId, &Value, &Value) -> Result<(), StoreError>
-        + Send
-        + 'static,
+        extra: impl FnOnce(&mut Store, PurchaseId, &Value) -> Result<(), StoreError> + Send + 'static,
     ) -> Result<Paid<R::Response>, ApiError>
     where
         R: ApiRequest,
-        R::Response: Bought + Serialize,
+        R::Response: Bought + Serialize + Clone + Send + Sync + 'static,
     {
-        let value = self.client.send(req).await?;
+        let value = Arc::new(self.client.send(req).await?);
         let at = Utc::now();
         let request = serde_json::to_value(req).unwrap_or(Value::Null);
-        let response = serde_json::to_value(&value).unwrap_or(Value::Null);
-        let charged = self.charge(R::ENDPOINT, &request, &value);
+        let charged = self.charge(R::ENDPOINT, &request, &*value);
         let entities = value.entities(at);
         let target = self.target.clone();
+        let answer = value.clone();
         let stored = with_store(&self.store, move |s| {
             let id = s.record_purchase(&NewPurchase {
                 endpoint: R::ENDPOINT,
                 request: &request,
-                response: &response,
+                response: &*answer,
                 charged,
                 target: &target,
                 at,
                 entities: &entities,
             })?;
-            extra(s, id, &request, &response)?;
+            extra(s, id, &request)?;
             Ok(id)
         })
         .await;
         if let Err(e) = &stored {
             tracing::error!(endpoint = %R::ENDPOINT, error = %e, "a paid answer could not be stored");
         }
+        // The blocking task has ended (its copy is dropped), so this is the only one left.
+        let value = Arc::try_unwrap(value).unwrap_or_else(|shared| (*shared).clone());
         Ok(Paid::fresh(value, charged, stored))
     }
 
@@ -518,9 +525,9 @@ impl Session {
     pub async fn send<R>(&self, req: &R) -> Result<Paid<R::Response>, ApiError>
     where
         R: ApiRequest,
-        R::Response: Bought + Serialize,
+        R::Response: Bought + Serialize + Clone + Send + Sync + 'static,
     {
-        self.buy(req, |_, _, _, _| Ok(())).await
+        self.buy(req, |_, _, _| Ok(())).await
     }
 
     /// One page (0-based `page`) of a search: bought, stored, and recorded in the search
@@ -533,16 +540,17 @@ impl Session {
     ) -> Result<(Paid<R::Response>, Option<SearchId>), ApiError>
     where
         R: ApiRequest,
-        R::Response: Bought + Serialize,
+        R::Response: Bought + Serialize + Clone + Send + Sync + 'static,
     {
         let target = self.target.clone();
         let search = Arc::new(Mutex::new(None));
         let out = search.clone();
         let paid = self
-            .buy(req, move |s, id, request, response| {
+            .buy(req, move |s, id, request| {
                 let at = Utc::now();
                 let sid = s.record_search(R::ENDPOINT, &search_identity(request), &target, at)?;
-                s.record_page(sid, page, request, response, Some(id), at)?;
+                // A page bought by a purchase is read back through it: no answer given here.
+                s.record_page(sid, page, request, &Value::Null, Some(id), at)?;
                 if let Ok(mut o) = out.lock() {
                     *o = Some(sid);
                 }
@@ -652,8 +660,10 @@ impl Session {
     /// at 0 credits (unless refreshing); the rest are sent in batches of at most 1,000 and
     /// stored. Duplicates (after normalization: case, `www.`, scheme) are asked once.
     ///
-    /// Errors: the first failing batch's error; batches bought before it are stored, so a
-    /// retry answers them from the store.
+    /// Two batches are in flight at once (the next is sent while the last is stored).
+    ///
+    /// Errors: the first failing batch's error (in batch order); batches bought before it, and
+    /// any already sent beside it, are stored, so a retry answers them from the store.
     pub async fn lookup_companies(
         &self,
         domains: &[String],
@@ -685,12 +695,31 @@ impl Session {
         let mut charged = Cost::ZERO;
         let mut purchases = Vec::new();
         let mut store_error = None;
-        for batch in missing.chunks(LOOKUP_COMPANIES_MAX) {
-            let req = LookupCompaniesRequest {
+        // Up to `LOOKUP_IN_FLIGHT` batches at once: the next one is on its way while the last
+        // is being stored. After a failure no new batch starts, and those already sent are
+        // awaited (and stored), never dropped.
+        let requests: Vec<LookupCompaniesRequest> = missing
+            .chunks(LOOKUP_COMPANIES_MAX)
+            .map(|batch| LookupCompaniesRequest {
                 domains: batch.to_vec(),
                 fields: None,
+            })
+            .collect();
+        let failed = std::cell::Cell::new(false);
+        let mut answers = futures::stream::iter(&requests)
+            .take_while(|_| std::future::ready(!failed.get()))
+            .map(|req| self.send(req))
+            .buffered(LOOKUP_IN_FLIGHT);
+        let mut first_error = None;
+        while let Some(answer) = answers.next().await {
+            let paid = match answer {
+                Ok(paid) => paid,
+                Err(e) => {
+                    failed.set(true);
+                    first_error.get_or_insert(e);
+                    continue;
+                }
             };
-            let paid = self.send(&req).await?;
             charged += paid.charged;
             purchases.extend(paid.purchase);
             store_error = store_error.or(paid.store_error);
@@ -717,7 +746,12 @@ impl Session {
                     .or_insert(company);
             }
         }
-        let mut stored = stored;
+        drop(answers);
+        if let Some(e) = first_error {
+            return Err(e);
+        }
+        let (mut stored, mut bought) = (stored, bought);
+        // Keys are distinct: each record moves into its entry (10,000 companies are not copied).
         let entries = keys
             .iter()
             .map(|(asked, n)| match stored.remove(n) {
@@ -728,7 +762,7 @@ impl Session {
                 },
                 None => LookupEntry {
                     key: asked.clone(),
-                    record: bought.get(n).cloned().flatten(),
+                    record: bought.remove(n).flatten(),
                     stored_at: None,
                 },
             })

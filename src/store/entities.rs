@@ -11,17 +11,13 @@ use rusqlite::types::Value as SqlValue;
 use rusqlite::vtab::array::Array;
 use rusqlite::{Connection, OptionalExtension, params};
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
 use super::{
     PurchaseId, Result, Store, StoreError, Stored, clean_json, clean_key, from_millis,
     linkedin_handle, normalize_domain, read_json, to_millis,
 };
-use crate::api::client::Endpoint;
-use crate::api::types::company::{Company, SearchCompaniesV2Response, SearchCompaniesV3Response};
-use crate::api::types::enrich::{EnrichCompanyResponse, EnrichPersonResponse};
-use crate::api::types::lookup::{LookupCompaniesResponse, LookupPeopleResponse};
-use crate::api::types::person::{Person, SearchPeopleV2Response, SearchPeopleV3Response};
+use crate::api::types::company::Company;
+use crate::api::types::person::Person;
 use crate::api::types::webhooks::WebhookBody;
 use crate::core::sanitize::sanitize;
 
@@ -140,54 +136,6 @@ impl Entities {
     /// `true` when there is nothing to store.
     pub fn is_empty(&self) -> bool {
         self.companies.is_empty() && self.people.is_empty() && self.contacts.is_empty()
-    }
-
-    /// The records of a 200 answer of `endpoint`: companies of company search v2/v3, enrich
-    /// company and lookup companies (matched entries); people of people search v2/v3, enrich
-    /// person and lookup people. Empty for every other endpoint, and (with a warning) for an
-    /// answer that does not read as that endpoint's response.
-    pub fn from_response(endpoint: Endpoint, response: &Value) -> Entities {
-        fn read<'a, T: Deserialize<'a>>(endpoint: Endpoint, v: &'a Value) -> Option<T> {
-            match T::deserialize(v) {
-                Ok(t) => Some(t),
-                Err(error) => {
-                    tracing::warn!(endpoint = endpoint.path(), %error, "store: answer not read for entities");
-                    None
-                }
-            }
-        }
-        let companies = |c: Vec<Company>| Entities::companies(c);
-        let people = |p: Vec<Person>| Entities::people(p);
-        let e = match endpoint {
-            Endpoint::SearchCompaniesV2 => read::<SearchCompaniesV2Response>(endpoint, response)
-                .map(|r| companies(r.companies.into_iter().map(|c| c.company).collect())),
-            Endpoint::SearchCompaniesV3 => read::<SearchCompaniesV3Response>(endpoint, response)
-                .map(|r| companies(r.companies.into_iter().map(|c| c.company).collect())),
-            Endpoint::EnrichCompany => read::<EnrichCompanyResponse>(endpoint, response)
-                .map(|r| companies(vec![r.company])),
-            Endpoint::LookupCompanies => {
-                read::<LookupCompaniesResponse>(endpoint, response).map(|r| {
-                    companies(
-                        r.companies
-                            .into_iter()
-                            .filter_map(|e| e.company().cloned())
-                            .collect(),
-                    )
-                })
-            }
-            Endpoint::SearchPeopleV2 => {
-                read::<SearchPeopleV2Response>(endpoint, response).map(|r| people(r.people))
-            }
-            Endpoint::SearchPeopleV3 => read::<SearchPeopleV3Response>(endpoint, response)
-                .map(|r| people(r.people.into_iter().map(|p| p.person).collect())),
-            Endpoint::EnrichPerson => {
-                read::<EnrichPersonResponse>(endpoint, response).map(|r| people(vec![r.person]))
-            }
-            Endpoint::LookupPeople => read::<LookupPeopleResponse>(endpoint, response)
-                .map(|r| people(r.people.into_iter().map(|p| p.person).collect())),
-            _ => None,
-        };
-        e.unwrap_or_default()
     }
 
     /// The contacts a webhook body brings (reveal results, or the `email` / `phone` of the
@@ -427,6 +375,9 @@ pub(super) const CONTACTS_IN: &str =
     "SELECT person_id, email, phones, status, revealed_at FROM contacts
      WHERE kind = ?2 AND person_id IN rarray(?1)";
 
+/// Rows from which the batch getters read records on two threads.
+const PARALLEL_PARSE_FROM: usize = 256;
+
 /// One entity row: record JSON, fetched_at, purchase_id.
 type EntityRow = (String, i64, Option<i64>);
 
@@ -445,7 +396,7 @@ impl Store {
     /// oldest first) once for all keys and reads the typed records: for a key with several
     /// rows the newest readable one is kept; keys without a row, or with only bad rows, are
     /// absent.
-    fn entities_in<T: serde::de::DeserializeOwned>(
+    fn entities_in<T: serde::de::DeserializeOwned + Send>(
         &self,
         sql: &str,
         table: &str,
@@ -455,15 +406,40 @@ impl Store {
         if keys.is_empty() {
             return Ok(out);
         }
-        let mut st = self.conn.prepare_cached(sql)?;
-        let mut rows = st.query([keys])?;
-        while let Some(r) = rows.next()? {
-            let key: String = r.get(0)?;
-            let row: EntityRow = (r.get(1)?, r.get(2)?, r.get(3)?);
-            if let Some(s) = stored(row, table, &key) {
-                out.insert(key, s);
+        let mut raw: Vec<(String, EntityRow)> = Vec::with_capacity(keys.len());
+        {
+            let mut st = self.conn.prepare_cached(sql)?;
+            let mut rows = st.query([keys])?;
+            while let Some(r) = rows.next()? {
+                raw.push((r.get(0)?, (r.get(1)?, r.get(2)?, r.get(3)?)));
             }
         }
+        // Reading the JSON is most of the work for large records (a 1,000-company answer is
+        // about 6 MB): from `PARALLEL_PARSE_FROM` rows the second half is read on a second
+        // thread. Rows keep their order, so the newest readable row of a key still wins.
+        let parse = |part: Vec<(String, EntityRow)>| -> Vec<(String, Option<Stored<T>>)> {
+            part.into_iter()
+                .map(|(key, row)| {
+                    let s = stored(row, table, &key);
+                    (key, s)
+                })
+                .collect()
+        };
+        let parsed = if raw.len() >= PARALLEL_PARSE_FROM {
+            let second = raw.split_off(raw.len() / 2);
+            std::thread::scope(|s| {
+                let later = s.spawn(|| parse(second));
+                let mut first = parse(raw);
+                let later = later
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+                first.extend(later);
+                first
+            })
+        } else {
+            parse(raw)
+        };
+        out.extend(parsed.into_iter().filter_map(|(key, s)| Some((key, s?))));
         Ok(out)
     }
 

@@ -3,6 +3,7 @@
 
 use chrono::{DateTime, Utc};
 use rusqlite::{OptionalExtension, TransactionBehavior, params};
+use serde::Serialize;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
@@ -16,22 +17,24 @@ use crate::api::cost::Cost;
 use crate::api::types::webhooks::WebhookEvent;
 use crate::core::sanitize::{sanitize, sanitize_value};
 
-/// A paid call to record with [`Store::record_purchase`].
-#[derive(Debug, Clone, Copy)]
-pub struct NewPurchase<'a> {
+/// A paid call to record with [`Store::record_purchase`]. `A` is the type of the answer: the
+/// typed response the session decoded (written out to JSON once, by the store), or a
+/// [`Value`].
+#[derive(Debug)]
+pub struct NewPurchase<'a, A: ?Sized = Value> {
     /// The endpoint called (stored as its path).
     pub endpoint: Endpoint,
     /// The request body sent.
     pub request: &'a Value,
-    /// The full answer (stored sanitized).
-    pub response: &'a Value,
+    /// The full answer (stored as sanitized JSON).
+    pub response: &'a A,
     /// Credits charged, per pool.
     pub charged: Cost,
     /// Where it went: `"sandbox"` or the base URL. Never a token.
     pub target: &'a str,
     /// When it was answered.
     pub at: DateTime<Utc>,
-    /// The records the answer returned (see [`Entities::from_response`]).
+    /// The records the answer returned (the session's [`Bought::entities`](crate::core::session::Bought::entities)).
     pub entities: &'a Entities,
 }
 
@@ -172,7 +175,10 @@ impl Store {
     ///
     /// # Errors
     /// [`StoreError::Sqlite`] (nothing written), [`StoreError::Json`].
-    pub fn record_purchase(&mut self, p: &NewPurchase<'_>) -> Result<PurchaseId> {
+    pub fn record_purchase<A: Serialize + Sync + ?Sized>(
+        &mut self,
+        p: &NewPurchase<'_, A>,
+    ) -> Result<PurchaseId> {
         let request = clean_json(p.request)?;
         let target = clean_key(p.target);
         // The answer and the records are written out to JSON (most of the work of a large

@@ -6,7 +6,7 @@
 //! sanitized text, credits are `REAL`.
 
 /// The migration steps, in order; `MIGRATIONS[0]` is version 1 (the initial schema).
-pub(super) const MIGRATIONS: &[&str] = &[V1];
+pub(super) const MIGRATIONS: &[&str] = &[V1, V2];
 
 /// Version 1: purchases, entities (companies, people, contacts), webhook deliveries, search
 /// history.
@@ -81,4 +81,54 @@ CREATE TABLE pages (
     fetched_at  INTEGER NOT NULL,
     PRIMARY KEY (search_id, page)
 );
+"#;
+
+/// Version 2: `purchase_id` of companies, people and contacts is a plain column, no longer a
+/// foreign key. The store checks the purchase itself when it writes (a purchase's own entities
+/// are written in its transaction; `put_contacts` checks the id it is given), and nothing
+/// deletes purchases. As a foreign key it made every entity upsert "may abort after writing",
+/// so SQLite saved each page it changed into a statement journal first: about half the time of
+/// storing a 1,000-company answer (`benches/store.rs`).
+///
+/// SQLite cannot drop a constraint, so each table is rebuilt (rows copied as they are) and its
+/// index made again.
+const V2: &str = r#"
+CREATE TABLE companies_v2 (
+    domain      TEXT    PRIMARY KEY,     -- normalize_domain
+    record      TEXT    NOT NULL,        -- JSON of api::types::company::Company
+    fetched_at  INTEGER NOT NULL,
+    purchase_id INTEGER                  -- purchases(id), checked by the store
+);
+INSERT INTO companies_v2 (domain, record, fetched_at, purchase_id)
+    SELECT domain, record, fetched_at, purchase_id FROM companies;
+DROP TABLE companies;
+ALTER TABLE companies_v2 RENAME TO companies;
+
+CREATE TABLE people_v2 (
+    id          TEXT    PRIMARY KEY,     -- the service's person id
+    handle      TEXT,                    -- linkedin_handle(linkedinUrl)
+    record      TEXT    NOT NULL,        -- JSON of api::types::person::Person
+    fetched_at  INTEGER NOT NULL,
+    purchase_id INTEGER                  -- purchases(id), checked by the store
+);
+INSERT INTO people_v2 (id, handle, record, fetched_at, purchase_id)
+    SELECT id, handle, record, fetched_at, purchase_id FROM people;
+DROP TABLE people;
+ALTER TABLE people_v2 RENAME TO people;
+CREATE INDEX people_handle ON people(handle) WHERE handle IS NOT NULL;
+
+CREATE TABLE contacts_v2 (
+    person_id   TEXT    NOT NULL,
+    kind        TEXT    NOT NULL CHECK (kind IN ('email', 'phone')),
+    email       TEXT,
+    phones      TEXT    NOT NULL,        -- JSON array of strings
+    status      TEXT    NOT NULL,
+    revealed_at INTEGER NOT NULL,
+    purchase_id INTEGER,                 -- purchases(id), checked by the store
+    PRIMARY KEY (person_id, kind)
+) WITHOUT ROWID;
+INSERT INTO contacts_v2 (person_id, kind, email, phones, status, revealed_at, purchase_id)
+    SELECT person_id, kind, email, phones, status, revealed_at, purchase_id FROM contacts;
+DROP TABLE contacts;
+ALTER TABLE contacts_v2 RENAME TO contacts;
 "#;

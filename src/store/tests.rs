@@ -261,7 +261,7 @@ fn an_empty_file_migrates_to_the_latest_schema() {
     let path = dir.path().join("new").join("s.sqlite");
     let store = Store::open(&path).unwrap();
     assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
-    assert_eq!(SCHEMA_VERSION, 1);
+    assert_eq!(SCHEMA_VERSION, 2);
     let mode: String = store
         .conn
         .query_row("PRAGMA journal_mode", [], |r| r.get(0))
@@ -279,6 +279,7 @@ fn an_empty_file_migrates_to_the_latest_schema() {
     assert_eq!(pragma("page_size"), PAGE_SIZE);
     assert_eq!(pragma("wal_autocheckpoint"), WAL_CHECKPOINT_PAGES);
     assert_eq!(pragma("journal_size_limit"), WAL_LIMIT_BYTES);
+    assert_eq!(pragma("temp_store"), 2, "MEMORY");
     let mut tables: Vec<String> = store
         .conn
         .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
@@ -353,7 +354,7 @@ fn a_newer_schema_is_refused_and_left_untouched() {
     let msg = err.to_string();
     assert!(msg.contains(&path.display().to_string()), "{msg}");
     assert!(
-        msg.contains("newer prospect (schema 999, this build reads up to 1); not opened"),
+        msg.contains("newer prospect (schema 999, this build reads up to 2); not opened"),
         "{msg}"
     );
     assert_eq!(std::fs::read(&path).unwrap(), before);
@@ -670,13 +671,20 @@ fn bad_stored_rows_are_skipped() {
 }
 
 #[test]
-fn entities_are_read_from_answers() {
-    let lookup = json!({"companies": [
+fn entities_are_read_from_typed_answers() {
+    use crate::api::types::enrich::EnrichPersonResponse;
+    use crate::api::types::lookup::LookupCompaniesResponse;
+    use crate::api::types::person::SearchPeopleV3Response;
+    use crate::core::session::Bought;
+
+    // A lookup entry with a record (nested or flat) is a company; one without is none.
+    let lookup: LookupCompaniesResponse = serde_json::from_value(json!({"companies": [
         {"domain": "a.com", "company": {"domain": "a.com", "name": "A"}},
         {"domain": "b.com", "company": null},
         {"domain": "c.com", "name": "C"}
-    ], "totalRequested": 3, "totalFound": 2});
-    let e = Entities::from_response(Endpoint::LookupCompanies, &lookup);
+    ], "totalRequested": 3, "totalFound": 2}))
+    .unwrap();
+    let e = lookup.entities(t(0));
     assert_eq!(
         e.companies
             .iter()
@@ -684,26 +692,101 @@ fn entities_are_read_from_answers() {
             .collect::<Vec<_>>(),
         ["a.com", "c.com"]
     );
-    let people = json!({"people": [{"id": "x", "domain": "a.com", "relevance": "A"}], "total": 1});
-    assert_eq!(
-        Entities::from_response(Endpoint::SearchPeopleV3, &people).people[0].id,
-        "x"
-    );
-    let enrich = json!({"id": "y", "domain": "a.com", "email": {"address": "y@a.com", "status": "verified"}});
-    let e = Entities::from_response(Endpoint::EnrichPerson, &enrich);
+    let people: SearchPeopleV3Response = serde_json::from_value(
+        json!({"people": [{"id": "x", "domain": "a.com", "relevance": "A"}], "total": 1}),
+    )
+    .unwrap();
+    assert_eq!(people.entities(t(0)).people[0].id, "x");
+    let enrich: EnrichPersonResponse = serde_json::from_value(json!({"id": "y", "domain": "a.com", "email": {"address": "y@a.com", "status": "verified"}})).unwrap();
+    let e = crate::api::client::Enriched::Found(enrich).entities(t(0));
     assert_eq!(contacts_of(&e.people[0], t(0)).len(), 1);
-    assert!(Entities::from_response(Endpoint::CreditBalance, &json!({})).is_empty());
-    assert!(Entities::from_response(Endpoint::SearchPeopleV2, &json!({"people": 3})).is_empty());
+    assert_eq!(e.contacts.len(), 1, "the contact it carries");
 
+    // The typed answer is stored as it is, with its records.
     let mut store = Store::open_in_memory().unwrap();
-    let e = Entities::from_response(Endpoint::LookupCompanies, &lookup);
-    buy(&mut store, Endpoint::LookupCompanies, lookup, &e, t(0));
+    let e = lookup.entities(t(0));
+    let id = store
+        .record_purchase(&NewPurchase {
+            endpoint: Endpoint::LookupCompanies,
+            request: &json!({"domains": ["a.com", "b.com", "c.com"]}),
+            response: &lookup,
+            charged: Cost::ZERO,
+            target: "sandbox",
+            at: t(0),
+            entities: &e,
+        })
+        .unwrap();
     let found = store
         .companies_by_domains(&["A.com".into(), "b.com".into(), "https://c.com/".into()])
         .unwrap();
     let mut keys: Vec<_> = found.keys().cloned().collect();
     keys.sort();
     assert_eq!(keys, ["a.com", "c.com"]);
+    assert_eq!(found["a.com"].purchase_id, Some(id));
+    let p = &store.purchases(1).unwrap()[0];
+    assert_eq!(p.response, serde_json::to_value(&lookup).unwrap());
+}
+
+#[test]
+fn a_version_1_file_migrates_keeping_its_rows() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("v1.sqlite");
+    {
+        // A file as version 1 wrote it: its schema, and one row of each entity table.
+        let conn = rusqlite::Connection::open(&path).unwrap();
+        conn.execute_batch(schema::MIGRATIONS[0]).unwrap();
+        conn.execute_batch(
+            r#"PRAGMA user_version = 1;
+            INSERT INTO purchases VALUES (1, '/v2/lookup/companies', '{}', '{}', 1, 0, 0, 'sandbox', 1700000000000);
+            INSERT INTO companies VALUES ('acme.com', '{"domain":"acme.com","name":"Acme"}', 1700000000000, 1);
+            INSERT INTO people VALUES ('p1', 'jane', '{"id":"p1","domain":"acme.com"}', 1700000000000, 1);
+            INSERT INTO contacts VALUES ('p1', 'email', 'j@acme.com', '[]', 'verified', 1700000000000, 1);"#,
+        )
+        .unwrap();
+        let fks: i64 = conn
+            .query_row(
+                "SELECT count(*) FROM pragma_foreign_key_list('companies')",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(fks, 1, "version 1 has the foreign key");
+    }
+    let store = Store::open(&path).unwrap();
+    assert_eq!(store.schema_version().unwrap(), 2);
+    let c = store.company("ACME.com").unwrap().unwrap();
+    assert_eq!(c.value.name.as_deref(), Some("Acme"));
+    assert_eq!(c.purchase_id, Some(PurchaseId(1)));
+    assert_eq!(store.person("p1").unwrap().unwrap().fetched_at, t(0));
+    assert_eq!(
+        store.person_by_handle("jane").unwrap().unwrap().value.id,
+        "p1"
+    );
+    let mail = store.contact("p1", ContactKind::Email).unwrap().unwrap();
+    assert_eq!(mail.email.as_deref(), Some("j@acme.com"));
+    assert_eq!(store.purchases(10).unwrap().len(), 1);
+    for table in ["companies", "people", "contacts"] {
+        let fks: i64 = store
+            .conn
+            .query_row(
+                &format!("SELECT count(*) FROM pragma_foreign_key_list('{table}')"),
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(
+            fks, 0,
+            "{table}: purchase_id is a plain column in version 2"
+        );
+    }
+    let ok: String = store
+        .conn
+        .query_row("PRAGMA integrity_check", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(ok, "ok");
+    drop(store);
+    // Opening again runs nothing more.
+    assert_eq!(Store::open(&path).unwrap().schema_version().unwrap(), 2);
 }
 
 #[test]
