@@ -48,6 +48,9 @@ pub struct Db {
     pub(crate) gathered: Arc<Gathered>,
     /// Autocomplete structures.
     pub(crate) ac: Arc<Autocompletes>,
+    /// The lookalike postings of the dataset's companies, built on the first lookalike search
+    /// and shared by every snapshot (gathered companies are scored without them).
+    pub(crate) look: Arc<std::sync::OnceLock<crate::sandbox::engine::lookalike::BaseIndex>>,
 }
 
 impl std::fmt::Debug for Db {
@@ -158,6 +161,7 @@ impl Db {
             person_rows: Layered::new(person_rows),
             gathered: Arc::default(),
             ac: Arc::new(ac),
+            look: Arc::default(),
         }
     }
 

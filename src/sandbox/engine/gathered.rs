@@ -220,6 +220,7 @@ impl Db {
             person_rows: self.person_rows.with_more(people),
             gathered: Arc::new(g),
             ac: self.ac.clone(),
+            look: self.look.clone(),
         })
     }
 

@@ -260,6 +260,214 @@ impl TargetSet {
     }
 }
 
+/// The lookalike postings of the dataset's companies (the base layer; gathered companies are
+/// scored through [`TargetSet`]): for each industry, category, keyword and technology id the
+/// companies that have it (one entry per occurrence, as [`TargetSet`] counts them), and each
+/// company's list lengths, size and country in one compact array. A search then counts, per
+/// target, the shared ids of every company by walking the target's postings once, instead of
+/// reading every company's lists.
+#[derive(Debug, Default)]
+pub struct BaseIndex {
+    profiles: Vec<Profile>,
+    industries: Postings,
+    categories: Postings,
+    keywords: Postings,
+    technologies: Postings,
+}
+
+/// What the score needs of a company besides the shared ids.
+#[derive(Debug, Clone, Copy, Default)]
+struct Profile {
+    log_emp: f32,
+    country: u32,
+    n_industries: u32,
+    n_keywords: u32,
+    n_technologies: u32,
+}
+
+/// id → company indexes, flattened (`ids[start[id]..start[id + 1]]`).
+#[derive(Debug, Default)]
+struct Postings {
+    start: Vec<u32>,
+    ids: Vec<u32>,
+}
+
+impl Postings {
+    fn build(
+        n_ids: usize,
+        lists: impl Iterator<Item = (u32, impl Iterator<Item = u32>)> + Clone,
+    ) -> Postings {
+        let mut start = vec![0u32; n_ids + 2];
+        for (_, l) in lists.clone() {
+            for x in l {
+                if let Some(s) = start.get_mut(x as usize + 2) {
+                    *s += 1;
+                }
+            }
+        }
+        for i in 2..start.len() {
+            start[i] += start[i - 1];
+        }
+        let mut ids = vec![0u32; start[start.len() - 1] as usize];
+        for (c, l) in lists {
+            for x in l {
+                if let Some(s) = start.get_mut(x as usize + 1) {
+                    ids[*s as usize] = c;
+                    *s += 1;
+                }
+            }
+        }
+        start.pop();
+        Postings { start, ids }
+    }
+
+    fn of(&self, id: u32) -> &[u32] {
+        match (self.start.get(id as usize), self.start.get(id as usize + 1)) {
+            (Some(&a), Some(&b)) => &self.ids[a as usize..b as usize],
+            _ => &[],
+        }
+    }
+}
+
+impl BaseIndex {
+    /// Builds the postings of the base layer of `db`.
+    pub fn build(db: &Db) -> BaseIndex {
+        let cols = db.cols.base();
+        let v = &db.vocab;
+        let lists = |f: fn(&CompanyCols) -> &[u32]| {
+            cols.iter()
+                .enumerate()
+                .map(move |(i, c)| (i as u32, f(c).iter().copied()))
+        };
+        BaseIndex {
+            profiles: cols
+                .iter()
+                .map(|c| Profile {
+                    log_emp: c.log_emp,
+                    country: c.country,
+                    n_industries: c.industries.len() as u32,
+                    n_keywords: c.keywords.len() as u32,
+                    n_technologies: c.technologies.len() as u32,
+                })
+                .collect(),
+            industries: Postings::build(v.industries.len(), lists(|c| &c.industries)),
+            categories: Postings::build(v.categories.len(), lists(|c| &c.categories)),
+            keywords: Postings::build(v.keywords.len(), lists(|c| &c.keywords)),
+            technologies: Postings::build(v.technologies.len(), lists(|c| &c.technologies)),
+        }
+    }
+}
+
+/// Shared-id counts of one company against one target.
+#[derive(Debug, Clone, Copy, Default)]
+struct Hits {
+    industries: u16,
+    categories: u16,
+    keywords: u16,
+    technologies: u16,
+}
+
+/// The lookalike targets of one company search, ready to score every company: the shared-id
+/// counts of each base company against each target (from [`BaseIndex`]), and a [`TargetSet`]
+/// for gathered companies. Scores are the same values as [`TargetSet::score_min`] gives.
+#[derive(Debug)]
+pub struct CompanyScorer<'a> {
+    base: &'a BaseIndex,
+    set: TargetSet,
+    /// `hits[c * k + t]` for base company `c` and target `t` (`k` targets).
+    hits: Vec<Hits>,
+    /// Per target: list lengths, size and country.
+    targets: Vec<Profile>,
+}
+
+impl<'a> CompanyScorer<'a> {
+    /// Prepares `targets` (company indexes) for scoring every company of `db`.
+    pub fn new(db: &'a Db, targets: &[u32]) -> CompanyScorer<'a> {
+        let base = db.look.get_or_init(|| BaseIndex::build(db));
+        let k = targets.len();
+        let n = base.profiles.len();
+        let mut hits = if k == 0 {
+            Vec::new()
+        } else {
+            vec![Hits::default(); n * k]
+        };
+        let mut profiles = Vec::with_capacity(k);
+        for (t, &ti) in targets.iter().enumerate() {
+            let c = &db.cols[ti as usize];
+            profiles.push(Profile {
+                log_emp: c.log_emp,
+                country: c.country,
+                n_industries: c.industries.len() as u32,
+                n_keywords: c.keywords.len() as u32,
+                n_technologies: c.technologies.len() as u32,
+            });
+            // Each distinct id of the target once (as its bitmap holds it).
+            let mut walk = |ids: &[u32], postings: &Postings, field: fn(&mut Hits) -> &mut u16| {
+                let mut ids = ids.to_vec();
+                ids.sort_unstable();
+                ids.dedup();
+                for id in ids {
+                    for &c in postings.of(id) {
+                        let h = field(&mut hits[c as usize * k + t]);
+                        *h = h.saturating_add(1);
+                    }
+                }
+            };
+            walk(&c.industries, &base.industries, |h| &mut h.industries);
+            walk(&c.categories, &base.categories, |h| &mut h.categories);
+            walk(&c.keywords, &base.keywords, |h| &mut h.keywords);
+            walk(&c.technologies, &base.technologies, |h| &mut h.technologies);
+        }
+        CompanyScorer {
+            base,
+            set: TargetSet::new(db, targets),
+            hits,
+            targets: profiles,
+        }
+    }
+
+    /// The lookalike score of company `c`, or `None` below `min_score` (as
+    /// [`TargetSet::score_min`], with the same values).
+    pub fn score_min(&self, db: &Db, c: u32, min_score: f64) -> Option<f64> {
+        let Some(p) = self.base.profiles.get(c as usize) else {
+            return self.set.score_min(db, c, min_score);
+        };
+        let k = self.targets.len();
+        if k == 0 {
+            return None;
+        }
+        let hits = &self.hits[c as usize * k..(c as usize + 1) * k];
+        let (mut max, mut sum) = (0.0f64, 0.0);
+        for (t, h) in self.targets.iter().zip(hits) {
+            let ni = h.industries as usize;
+            let jac = if p.n_industries == 0 || t.n_industries == 0 {
+                0.0
+            } else {
+                ni as f64 / (p.n_industries as usize + t.n_industries as usize - ni) as f64
+            };
+            let size = 1.0 - ((p.log_emp - t.log_emp).abs() as f64 / 2.0);
+            let cheap = 0.30 * jac
+                + 0.15 * f64::from(h.categories > 0)
+                + 0.12 * size.max(0.0)
+                + 0.08 * f64::from(p.country == t.country);
+            let och = |n: u16, len: u32, tn: u32| {
+                if len == 0 || tn == 0 {
+                    0.0
+                } else {
+                    n as f64 / ((len as usize * tn as usize) as f64).sqrt()
+                }
+            };
+            let raw = cheap
+                + 0.25 * och(h.keywords, p.n_keywords, t.n_keywords)
+                + 0.10 * och(h.technologies, p.n_technologies, t.n_technologies);
+            max = max.max(raw);
+            sum += raw;
+        }
+        let s = score_of(0.5 * max + 0.5 * sum / k as f64);
+        (s >= min_score).then_some(s)
+    }
+}
+
 /// The lowest score of the band of rank `worst` (0 = A, 1 = B, 2 = C).
 pub fn band_floor(worst: u8, broad: bool) -> f64 {
     match worst {
@@ -417,6 +625,7 @@ mod tests {
         let n = db.company_count() as u32;
         let targets: Vec<u32> = (0..n).step_by(7).take(3).collect();
         let set = TargetSet::new(&db, &targets);
+        let scorer = CompanyScorer::new(&db, &targets);
         let mut raws = Vec::new();
         for c in 0..n {
             set.raws(&db, c, &mut raws);
@@ -426,6 +635,12 @@ mod tests {
             }
             let s = company_score(&db, c, &targets);
             assert_eq!(set.score_min(&db, c, 0.0), Some(s));
+            assert_eq!(scorer.score_min(&db, c, 0.0), Some(s), "company {c}");
+            assert_eq!(
+                scorer.score_min(&db, c, 0.8),
+                set.score_min(&db, c, 0.8),
+                "company {c}"
+            );
         }
         let people: Vec<u32> = (0..db.person_count() as u32).step_by(11).take(4).collect();
         let mut pt = PersonTargets::new(&db, &people);

@@ -161,7 +161,8 @@ impl Db {
             r.bands
                 .map_or(0.0, |(_, w)| lookalike::band_floor(w, r.broad)),
         );
-        let targets = lookalike::TargetSet::new(self, &r.targets);
+        let targets =
+            (!r.targets.is_empty()).then(|| lookalike::CompanyScorer::new(self, &r.targets));
         for i in 0..self.companies.len() as u32 {
             if !empty && !q.matches(self, i) {
                 continue;
@@ -172,7 +173,7 @@ impl Db {
                 if r.targets.contains(&i) {
                     continue;
                 }
-                let Some(s) = targets.score_min(self, i, floor) else {
+                let Some(s) = targets.as_ref().and_then(|t| t.score_min(self, i, floor)) else {
                     continue;
                 };
                 if let Some((best, worst)) = r.bands {

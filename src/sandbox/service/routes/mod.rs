@@ -196,11 +196,32 @@ async fn ok_typed<T: serde::Serialize + Send + 'static>(v: T) -> Answer {
         .into_response())
 }
 
-/// Runs CPU-bound engine work off the async threads; a panic there becomes a 500.
+/// Slots for engine work: as many as the machine has cores. A burst of requests queues for a
+/// slot instead of running hundreds of searches (each with its own buffers) at once, which
+/// bounds the memory a burst takes (issue 10, item 6) and costs no throughput.
+fn engine_slots() -> &'static Arc<tokio::sync::Semaphore> {
+    static SLOTS: std::sync::OnceLock<Arc<tokio::sync::Semaphore>> = std::sync::OnceLock::new();
+    SLOTS.get_or_init(|| {
+        let cores = std::thread::available_parallelism().map_or(2, usize::from);
+        Arc::new(tokio::sync::Semaphore::new(cores))
+    })
+}
+
+/// Runs CPU-bound engine work off the async threads, at most one piece per core at a time
+/// ([`engine_slots`]; the slot is held until the work ends, even if the request is dropped);
+/// a panic there becomes a 500.
 async fn blocking<T: Send + 'static>(
     f: impl FnOnce() -> Result<T, Failure> + Send + 'static,
 ) -> Result<T, Failure> {
-    tokio::task::spawn_blocking(f)
+    let slot = engine_slots()
+        .clone()
+        .acquire_owned()
         .await
-        .map_err(|_| Failure::internal())?
+        .map_err(|_| Failure::internal())?;
+    tokio::task::spawn_blocking(move || {
+        let _slot = slot;
+        f()
+    })
+    .await
+    .map_err(|_| Failure::internal())?
 }
