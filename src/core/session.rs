@@ -705,21 +705,29 @@ impl Session {
                 fields: None,
             })
             .collect();
-        let failed = std::cell::Cell::new(false);
-        let mut answers = futures::stream::iter(&requests)
-            .take_while(|_| std::future::ready(!failed.get()))
-            .map(|req| self.send(req))
-            .buffered(LOOKUP_IN_FLIGHT);
+        let start = |req: LookupCompaniesRequest| {
+            let s = self.clone();
+            async move { s.send(&req).await }
+        };
+        let mut waiting = requests.into_iter();
+        let mut answers = futures::stream::FuturesOrdered::new();
+        for req in waiting.by_ref().take(LOOKUP_IN_FLIGHT) {
+            answers.push_back(start(req));
+        }
         let mut first_error = None;
         while let Some(answer) = answers.next().await {
             let paid = match answer {
                 Ok(paid) => paid,
                 Err(e) => {
-                    failed.set(true);
                     first_error.get_or_insert(e);
                     continue;
                 }
             };
+            if first_error.is_none()
+                && let Some(req) = waiting.next()
+            {
+                answers.push_back(start(req));
+            }
             charged += paid.charged;
             purchases.extend(paid.purchase);
             store_error = store_error.or(paid.store_error);
