@@ -3,10 +3,13 @@
 //! becomes a pending job retried with backoff), lookup, warmup, refresh; and snapshots of the
 //! new panes on ratatui's TestBackend (marked rows, the filled email column, the confirm line,
 //! the activity pane, the lookup popup).
+#[path = "support/app.rs"]
+mod app_support;
+use app_support::{ch, ctrl, key, opts_above};
 use std::collections::HashMap;
 
 use chrono::{DateTime, TimeZone, Utc};
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crossterm::event::KeyCode;
 use prospect::api::cost::{Cost, CreditPool};
 use prospect::api::types::webhooks::{RevealEmailsWebhook, WebhookBody, WebhookEvent};
 use prospect::core::request::SearchResponse;
@@ -14,7 +17,7 @@ use prospect::core::session::Freshness;
 use prospect::core::spend::Estimate;
 use prospect::core::webhooks::Delivery;
 use prospect::store::{Contact, ContactKind};
-use prospect::tui::app::{App, AppOptions, Popup, backoff};
+use prospect::tui::app::{App, Popup, backoff};
 use prospect::tui::components::activity::JobState;
 use prospect::tui::keymap::{Action, Keymap};
 use prospect::tui::msg::{
@@ -26,28 +29,6 @@ use prospect::tui::view;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use serde_json::{Value, json};
-
-fn opts(confirm_above: f64) -> AppOptions {
-    AppOptions {
-        base_url: "http://127.0.0.1:4000".into(),
-        sandbox: true,
-        keymap: Keymap::default(),
-        confirm_above,
-        filters_dir: "/home/user/.config/prospect/filters".into(),
-    }
-}
-
-fn key(c: KeyCode) -> Msg {
-    Msg::Key(KeyEvent::new(c, KeyModifiers::NONE))
-}
-
-fn ch(c: char) -> Msg {
-    key(KeyCode::Char(c))
-}
-
-fn ctrl(c: char) -> Msg {
-    Msg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL))
-}
 
 fn typed<T: serde::de::DeserializeOwned>(v: Value) -> T {
     serde_json::from_value(v).unwrap()
@@ -81,7 +62,7 @@ fn answer(app: &mut App, cmds: &[Command], slot: Slot, outcome: Outcome) -> Vec<
 }
 
 fn started(confirm_above: f64) -> App {
-    let mut app = App::new(opts(confirm_above));
+    let mut app = App::new(opts_above(confirm_above));
     app.frozen_now = Some(t0());
     let cmds = app.start();
     let df = json!({"seniorities": ["Head"], "departments": ["Engineering"]});

@@ -1,13 +1,13 @@
 //! Data out of the explorer (issue 9: export, copy, facets, help) and the new-user fixes of
 //! issue 8 ("What a new user tripped over"), driving `App` with messages only; snapshots on
 //! ratatui's TestBackend.
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+#[path = "support/app.rs"]
+mod app_support;
+use app_support::{ch, ctrl, key, opts};
+use crossterm::event::KeyCode;
 use prospect::core::export::Format;
 use prospect::core::request::SearchResponse;
-use prospect::tui::app::{
-    App, AppOptions, ExportCounts, ExportPopup, ExportScope, ExportStage, Pane, Popup,
-};
-use prospect::tui::keymap::Keymap;
+use prospect::tui::app::{App, ExportCounts, ExportPopup, ExportScope, ExportStage, Pane, Popup};
 use prospect::tui::msg::{Command, ExportRecords, Msg, Outcome, PageData, Slot};
 use prospect::tui::records;
 use prospect::tui::schema::{self, DataFields, Kind};
@@ -15,28 +15,6 @@ use prospect::tui::view;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use serde_json::{Value, json};
-
-fn opts() -> AppOptions {
-    AppOptions {
-        base_url: "http://127.0.0.1:4000".into(),
-        sandbox: true,
-        keymap: Keymap::default(),
-        confirm_above: 10.0,
-        filters_dir: "/home/user/.config/prospect/filters".into(),
-    }
-}
-
-fn key(c: KeyCode) -> Msg {
-    Msg::Key(KeyEvent::new(c, KeyModifiers::NONE))
-}
-
-fn ch(c: char) -> Msg {
-    key(KeyCode::Char(c))
-}
-
-fn ctrl(c: char) -> Msg {
-    Msg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL))
-}
 
 fn data_fields() -> Value {
     json!({

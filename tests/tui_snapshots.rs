@@ -1,10 +1,12 @@
 //! Snapshot tests of every pane and popup on ratatui's TestBackend, plus behaviour tests of
 //! the state owner (generations, debounce, paging), driving `App` with messages only.
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+#[path = "support/app.rs"]
+mod app_support;
+use app_support::{ch, ctrl, key, opts};
+use crossterm::event::KeyCode;
 use prospect::api::client::Endpoint;
 use prospect::core::request::{AutocompleteResponse, SearchRequest, SearchResponse};
-use prospect::tui::app::{App, AppOptions, Pane, Popup};
-use prospect::tui::keymap::Keymap;
+use prospect::tui::app::{App, Pane, Popup};
 use prospect::tui::msg::{Call, Command, Msg, Outcome, PageData, Slot, TimerId};
 use prospect::tui::records;
 use prospect::tui::schema::{DataFields, Kind};
@@ -12,28 +14,6 @@ use prospect::tui::view;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use serde_json::{Value, json};
-
-fn opts() -> AppOptions {
-    AppOptions {
-        base_url: "http://127.0.0.1:4000".into(),
-        sandbox: true,
-        keymap: Keymap::default(),
-        confirm_above: 10.0,
-        filters_dir: "/home/user/.config/prospect/filters".into(),
-    }
-}
-
-fn key(c: KeyCode) -> Msg {
-    Msg::Key(KeyEvent::new(c, KeyModifiers::NONE))
-}
-
-fn ch(c: char) -> Msg {
-    key(KeyCode::Char(c))
-}
-
-fn ctrl(c: char) -> Msg {
-    Msg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL))
-}
 
 fn data_fields() -> Value {
     json!({

@@ -832,7 +832,7 @@ async fn search(
 }
 
 /// Records per search page the CLI asks for (fewer requests against the 60-a-minute limit).
-const SEARCH_PAGE: u64 = 1000;
+const SEARCH_PAGE: u64 = 500;
 
 /// The pages of one search, fetched with `searchAfter` until `limit` records.
 struct Pages<'a> {
