@@ -63,15 +63,16 @@ pub fn columns(kind: Kind) -> &'static [Col] {
         value(6, 7),
         value(7, 2),
     ];
-    // The email / phone column is never cut and goes after name and company: it is what a
-    // reveal fills in.
+    // The email / phone column is kept right after the name: it is what a reveal fills in. It
+    // is text (an address too long for a narrow pane is shortened, the details pane has it
+    // whole) so that it is never dropped, and it pushes the company out first.
     const PEOPLE: [Col; 7] = [
         text(0, 0, 12, 3),
         text(1, 3, 10, 4),
-        text(2, 1, 10, 3),
+        text(2, 2, 10, 3),
         value(3, 5),
         text(4, 6, 8, 2),
-        value(5, 2),
+        text(5, 1, 16, 8),
         value(6, 4),
     ];
     match kind {
