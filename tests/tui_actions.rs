@@ -17,7 +17,7 @@ use prospect::core::session::Freshness;
 use prospect::core::spend::Estimate;
 use prospect::core::webhooks::Delivery;
 use prospect::store::{Contact, ContactKind};
-use prospect::tui::app::{App, Popup, backoff};
+use prospect::tui::app::{App, Popup, REVEAL_PATIENCE, backoff};
 use prospect::tui::components::activity::JobState;
 use prospect::tui::keymap::{Action, Keymap};
 use prospect::tui::msg::{
@@ -247,6 +247,81 @@ fn reveal_marked_people_then_the_webhook_fills_the_rows() {
             .unwrap()
             .text
             .contains("a retry: nothing changed")
+    );
+}
+
+/// A reveal whose webhook never comes does not stay "pending" for good: after
+/// `REVEAL_PATIENCE` the job is marked failed, saying how many deliveries are missing, and
+/// nothing is sent again (it may have been charged). A delivery that comes later still fills
+/// the rows.
+#[test]
+fn a_reveal_whose_webhook_never_comes_is_reported_overdue() {
+    let mut app = with_people(10.0, 2);
+    let cmds = app.update(ch('r'));
+    let (_, Call::Prepare { action, .. }) = call_in(&cmds, Slot::Prepare) else {
+        panic!("a store check first")
+    };
+    let one = Cost::in_pool(CreditPool::Email, 1.0);
+    let cmds = answer(
+        &mut app,
+        &cmds,
+        Slot::Prepare,
+        Outcome::Prepared(prepared(action, one, 0, 1)),
+    );
+    let out = answer(
+        &mut app,
+        &cmds,
+        Slot::Job(1),
+        Outcome::Ran(Ran {
+            charge: Charge {
+                cost: Cost::ZERO,
+                requests: 1,
+            },
+            stored_at: None,
+            store_error: None,
+            answer: RanAnswer::Reveal {
+                kind: ContactKind::Email,
+                from_store: HashMap::new(),
+                sent: vec!["p0".into()],
+            },
+        }),
+    );
+    assert_eq!(app.activity.jobs[0].state, JobState::Pending);
+    let generation = out
+        .iter()
+        .find_map(|c| match c {
+            Command::Timer {
+                id: TimerId::RevealDeadline(1),
+                after,
+                generation,
+            } if *after == REVEAL_PATIENCE => Some(*generation),
+            _ => None,
+        })
+        .expect("a deadline for the webhook");
+    let after = app.update(Msg::Timer(TimerId::RevealDeadline(1), generation));
+    assert!(
+        !after.iter().any(|c| matches!(c, Command::Call { .. })),
+        "nothing is sent again: {after:?}"
+    );
+    let JobState::Failed(why) = &app.activity.jobs[0].state else {
+        panic!("overdue: {:?}", app.activity.jobs[0].state)
+    };
+    assert_eq!(
+        why,
+        "no webhook for 1 of 1 after 15 min; a later delivery is still stored"
+    );
+    assert!(
+        app.status
+            .as_ref()
+            .unwrap()
+            .text
+            .starts_with("Reveal #1: no webhook")
+    );
+    app.update(emails_delivery(&["p0"], true));
+    assert_eq!(
+        contact_cells(&app)[0],
+        "p0@acme.com",
+        "a late delivery still fills the row"
     );
 }
 

@@ -47,7 +47,7 @@ use crate::core::request::{self, SearchRequest};
 use crate::core::spend::describe_age;
 
 mod jobs;
-pub use jobs::{ENRICH_PATIENCE, backoff};
+pub use jobs::{ENRICH_PATIENCE, REVEAL_PATIENCE, backoff};
 
 /// Autocomplete debounce: a lookup starts this long after the last keystroke.
 pub const DEBOUNCE: Duration = Duration::from_millis(120);
@@ -491,6 +491,7 @@ impl App {
                     TimerId::Debounce => self.start_autocomplete(),
                     TimerId::RateLimit => self.rate_tick(),
                     TimerId::Retry(job) => self.retry_job(job),
+                    TimerId::RevealDeadline(job) => self.reveal_overdue(job),
                     TimerId::Activity => self.activity_tick(),
                 }
             }

@@ -138,6 +138,9 @@ pub enum TimerId {
     RateLimit,
     /// The next try of a pending enrich job (by job id), with backoff.
     Retry(u64),
+    /// A reveal job (by id) has waited [`crate::tui::app::REVEAL_PATIENCE`] for its webhook
+    /// deliveries: what has not arrived by then is reported as overdue.
+    RevealDeadline(u64),
     /// One second while the activity pane is open (its "time since" column).
     Activity,
 }

@@ -38,6 +38,11 @@ use crate::tui::schema::Kind;
 /// How long a pending enrich (a 201, "data gathering has started") keeps trying by itself.
 pub const ENRICH_PATIENCE: Duration = Duration::from_secs(600);
 
+/// How long a reveal job waits for its webhook deliveries before it is reported overdue
+/// (SPEC.md §6: the service delivers within minutes and retries failed deliveries). A delivery
+/// that comes later is still stored and still fills the rows.
+pub const REVEAL_PATIENCE: Duration = Duration::from_secs(900);
+
 /// The wait before the next try of a pending enrich after `attempt` tries: 1 s, 2 s, 4 s …
 /// doubling, at most 60 s.
 pub fn backoff(attempt: u32) -> Duration {
@@ -543,6 +548,7 @@ impl App {
                     .job_mut(id)
                     .map(|j| j.estimate)
                     .unwrap_or_default();
+                let overdue_check = !waiting.is_empty();
                 if let Some(j) = self.activity.job_mut(id) {
                     j.sent_ids = sent.len();
                     j.state = if waiting.is_empty() {
@@ -558,11 +564,15 @@ impl App {
                 } else {
                     format!(" · {} from the store", from_store.len())
                 };
-                self.info(&format!(
+                let mut cmds = self.info(&format!(
                     "Reveal of {} sent (≤ {}); they arrive by webhook{stored}{stored_note}",
                     plural(sent.len(), kind_word(kind)),
                     describe_pools(&estimate)
-                ))
+                ));
+                if overdue_check {
+                    cmds.push(self.timer(TimerId::RevealDeadline(id), REVEAL_PATIENCE));
+                }
+                cmds
             }
             RanAnswer::Company {
                 domain,
@@ -732,6 +742,28 @@ impl App {
         );
         self.set_status(&text, StatusKind::Progress);
         vec![self.timer(TimerId::Retry(id), wait)]
+    }
+
+    /// The reveal job `id` waited [`REVEAL_PATIENCE`]: if deliveries are still missing it is
+    /// marked failed, saying how many did not arrive (what comes later is still stored and
+    /// shown; nothing is sent again, since the reveal may have been charged).
+    pub(super) fn reveal_overdue(&mut self, id: u64) -> Vec<Command> {
+        let Some(j) = self.activity.job_mut(id) else {
+            return vec![];
+        };
+        if j.state != JobState::Pending || j.waiting.is_empty() {
+            return vec![];
+        }
+        let why = format!(
+            "no webhook for {} of {} after {} min; a later delivery is still stored",
+            j.waiting.len(),
+            j.sent_ids,
+            REVEAL_PATIENCE.as_secs() / 60
+        );
+        j.state = JobState::Failed(why.clone());
+        j.note.clear();
+        self.set_status(&format!("Reveal #{id}: {why}"), StatusKind::Error);
+        vec![]
     }
 
     pub(super) fn retry_job(&mut self, id: u64) -> Vec<Command> {
