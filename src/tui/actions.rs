@@ -400,51 +400,17 @@ pub async fn run(
         PaidAction::Lookup { subject, keys, .. } => {
             let (rows, not_found, from_store, sent, charged, purchases, store_error, oldest) =
                 match subject {
-                    Kind::Companies => {
-                        let l = s.lookup_companies(&keys, fresh).await?;
-                        let oldest = l.entries.iter().filter_map(|e| e.stored_at).min();
-                        let nf = l.entries.iter().filter(|e| e.record.is_none()).count();
-                        let rows = l
-                            .entries
-                            .into_iter()
-                            .map(|e| match e.record {
-                                Some(c) => company_row(c),
-                                None => not_found_company(&e.key),
-                            })
-                            .collect();
-                        (
-                            rows,
-                            nf,
-                            l.from_store,
-                            l.sent,
-                            l.charged,
-                            l.purchases.len(),
-                            l.store_error,
-                            oldest,
-                        )
-                    }
+                    Kind::Companies => lookup_rows(
+                        s.lookup_companies(&keys, fresh).await?,
+                        company_row,
+                        not_found_company,
+                    ),
                     Kind::People => {
                         let (handles, ids) = split_people_keys(&keys);
-                        let l = s.lookup_people(&handles, &ids, fresh).await?;
-                        let oldest = l.entries.iter().filter_map(|e| e.stored_at).min();
-                        let nf = l.entries.iter().filter(|e| e.record.is_none()).count();
-                        let rows = l
-                            .entries
-                            .into_iter()
-                            .map(|e| match e.record {
-                                Some(p) => person_row(p),
-                                None => not_found_person(&e.key),
-                            })
-                            .collect();
-                        (
-                            rows,
-                            nf,
-                            l.from_store,
-                            l.sent,
-                            l.charged,
-                            l.purchases.len(),
-                            l.store_error,
-                            oldest,
+                        lookup_rows(
+                            s.lookup_people(&handles, &ids, fresh).await?,
+                            person_row,
+                            not_found_person,
                         )
                     }
                 };
@@ -464,6 +430,49 @@ pub async fn run(
         }
     }
     Ok(ran)
+}
+
+/// What a lookup through the session gave, as the explorer shows it: one row per key in
+/// request order (a "not found" row for a key with no record), then the number not found, the
+/// keys answered from the store, the keys sent, the charge, the purchases made, why a bought
+/// batch could not be stored (if so) and the age of the oldest stored answer.
+type LookupRows = (
+    Vec<ResultRow>,
+    usize,
+    usize,
+    usize,
+    Cost,
+    usize,
+    Option<String>,
+    Option<DateTime<Utc>>,
+);
+
+/// The rows of lookup `l`: `row` for a found record, `missing` for a key with none.
+fn lookup_rows<T>(
+    l: crate::core::session::Lookup<T>,
+    row: fn(T) -> ResultRow,
+    missing: fn(&str) -> ResultRow,
+) -> LookupRows {
+    let oldest = l.entries.iter().filter_map(|e| e.stored_at).min();
+    let not_found = l.entries.iter().filter(|e| e.record.is_none()).count();
+    let rows = l
+        .entries
+        .into_iter()
+        .map(|e| match e.record {
+            Some(r) => row(r),
+            None => missing(&e.key),
+        })
+        .collect();
+    (
+        rows,
+        not_found,
+        l.from_store,
+        l.sent,
+        l.charged,
+        l.purchases.len(),
+        l.store_error,
+        oldest,
+    )
 }
 
 fn charge_of(charged: Cost, stored_at: Option<DateTime<Utc>>) -> Charge {

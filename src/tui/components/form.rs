@@ -300,7 +300,7 @@ impl Form {
                 _ => {}
             },
             Action::ClearAll => {
-                let size = self.body.get("size").cloned();
+                let size = schema::get(&self.body, &["size"]).cloned();
                 self.body = serde_json::json!({});
                 if let Some(s) = size {
                     schema::set(&mut self.body, &["size"], s);
