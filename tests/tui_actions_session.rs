@@ -4,30 +4,24 @@
 //! timings). Keys are fed from a channel; balances are checked at the sandbox and what was
 //! persisted is read back from the store.
 
+#[path = "support/run_loop.rs"]
+mod run_loop;
 #[path = "sandbox_service/support.rs"]
 mod support;
 
-use std::io;
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::sync::Arc;
 
-use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
+use crossterm::event::{KeyCode, KeyModifiers};
 use prospect::api::client::Client;
 use prospect::core::session::Session;
 use prospect::core::webhooks::{Receiver, ReceiverConfig};
 use prospect::sandbox::service::SandboxHandle;
 use prospect::store::{ContactKind, Store};
-use prospect::tui::app::{App, AppOptions};
+use prospect::tui::app::App;
 use prospect::tui::backend::{Backend, SessionBackend};
 use prospect::tui::components::activity::JobState;
-use prospect::tui::keymap::Keymap;
-use prospect::tui::runner::{Hooks, run_loop};
 use prospect::tui::schema::Kind;
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
 use support::{RICH, client, start};
-
-const WAIT: Duration = Duration::from_secs(30);
 
 /// What one drawn frame showed.
 #[derive(Debug, Clone)]
@@ -45,162 +39,48 @@ struct Seen {
     deliveries: usize,
 }
 
-#[derive(Clone, Default)]
-struct Observer(Arc<Mutex<Vec<Seen>>>);
-
-struct Recorder {
-    seen: Observer,
-    screen: String,
-}
-
-impl Hooks<TestBackend> for Recorder {
-    fn drawn(&mut self, t: &mut Terminal<TestBackend>) {
-        let buf = t.backend().buffer();
-        let mut s = String::new();
-        for y in 0..buf.area.height {
-            for x in 0..buf.area.width {
-                s.push_str(buf[(x, y)].symbol());
-            }
-            s.push('\n');
-        }
-        self.screen = s;
-    }
-    fn observe(&mut self, app: &App) {
-        let people = app.search(Kind::People);
-        let companies = app.search(Kind::Companies);
-        self.seen.0.lock().unwrap().push(Seen {
-            screen: self.screen.clone(),
-            status: app.status.as_ref().map(|s| s.text.clone()),
-            ready: matches!(app.data_fields_state, Some(Ok(()))) && app.gauge.balance().is_some(),
-            people_contacts: people.rows().iter().map(|r| r.cells[5].clone()).collect(),
-            people_rows: people.rows().len(),
-            marked: people.marked.len(),
-            company_names: companies
-                .rows()
-                .iter()
-                .map(|r| r.cells[0].clone())
-                .collect(),
-            jobs: app
-                .activity
-                .jobs
-                .iter()
-                .map(|j| (j.label.clone(), j.state.clone()))
-                .collect(),
-            deliveries: app.activity.deliveries.len(),
-        });
+/// The state a frame shows.
+fn observe(app: &App, screen: &str) -> Seen {
+    let people = app.search(Kind::People);
+    let companies = app.search(Kind::Companies);
+    Seen {
+        screen: screen.to_string(),
+        status: app.status.as_ref().map(|s| s.text.clone()),
+        ready: matches!(app.data_fields_state, Some(Ok(()))) && app.gauge.balance().is_some(),
+        people_contacts: people.rows().iter().map(|r| r.cells[5].clone()).collect(),
+        people_rows: people.rows().len(),
+        marked: people.marked.len(),
+        company_names: companies
+            .rows()
+            .iter()
+            .map(|r| r.cells[0].clone())
+            .collect(),
+        jobs: app
+            .activity
+            .jobs
+            .iter()
+            .map(|j| (j.label.clone(), j.state.clone()))
+            .collect(),
+        deliveries: app.activity.deliveries.len(),
     }
 }
 
-struct Explorer {
-    keys: futures::channel::mpsc::UnboundedSender<io::Result<Event>>,
-    seen: Observer,
-    ui: tokio::task::JoinHandle<(App, anyhow::Result<()>)>,
-    session: Session,
-    _dir: tempfile::TempDir,
-}
+type Explorer = run_loop::Explorer<Seen>;
 
-impl Explorer {
-    /// The explorer on `sb` as `token`, with a fresh store and a loopback webhook receiver.
-    async fn open(sb: &SandboxHandle, token: &str) -> Explorer {
-        let dir = tempfile::tempdir().unwrap();
-        let store = Store::open(&dir.path().join("store.sqlite")).unwrap();
-        let session = Session::new(client(sb, token), store, "sandbox");
-        let receiver = Receiver::start(
-            ReceiverConfig::loopback("a-test-secret-0123456789abcdef"),
-            session.clone(),
-        )
-        .await
-        .expect("the receiver starts");
-        let backend: Arc<dyn Backend> =
-            Arc::new(SessionBackend::new(session.clone()).with_receiver(Ok(receiver)));
-        let mut app = App::new(AppOptions {
-            base_url: sb.base_url.clone(),
-            sandbox: true,
-            keymap: Keymap::default(),
-            confirm_above: 10.0,
-            filters_dir: dir.path().join("filters"),
-        });
-        let (keys, events) = futures::channel::mpsc::unbounded::<io::Result<Event>>();
-        let seen = Observer::default();
-        let mut hooks = Recorder {
-            seen: seen.clone(),
-            screen: String::new(),
-        };
-        let ui = tokio::spawn(async move {
-            let mut term = Terminal::new(TestBackend::new(140, 36)).unwrap();
-            let initial = app.start();
-            let r = run_loop(&mut term, &mut app, backend, events, initial, &mut hooks).await;
-            (app, r)
-        });
-        Explorer {
-            keys,
-            seen,
-            ui,
-            session,
-            _dir: dir,
-        }
-    }
-
-    fn key(&self, code: KeyCode, mods: KeyModifiers) {
-        self.keys
-            .unbounded_send(Ok(Event::Key(KeyEvent::new(code, mods))))
-            .unwrap();
-    }
-
-    fn ch(&self, c: char) {
-        self.key(KeyCode::Char(c), KeyModifiers::NONE);
-    }
-
-    fn ctrl(&self, c: char) {
-        self.key(KeyCode::Char(c), KeyModifiers::CONTROL);
-    }
-
-    fn paste(&self, s: &str) {
-        self.keys
-            .unbounded_send(Ok(Event::Paste(s.to_string())))
-            .unwrap();
-    }
-
-    /// Waits until a drawn frame satisfies `pred` (frames from `since` on); returns it.
-    async fn wait_from(&self, since: usize, what: &str, pred: impl Fn(&Seen) -> bool) -> Seen {
-        let t0 = Instant::now();
-        loop {
-            let found = {
-                let seen = self.seen.0.lock().unwrap();
-                seen[since.min(seen.len())..]
-                    .iter()
-                    .rev()
-                    .find(|s| pred(s))
-                    .cloned()
-            };
-            if let Some(s) = found {
-                return s;
-            }
-            if t0.elapsed() > WAIT {
-                let last = self.seen.0.lock().unwrap().last().cloned();
-                panic!("timed out waiting for {what}; last frame: {last:#?}");
-            }
-            tokio::time::sleep(Duration::from_millis(10)).await;
-        }
-    }
-
-    fn frames(&self) -> usize {
-        self.seen.0.lock().unwrap().len()
-    }
-
-    async fn wait(&self, what: &str, pred: impl Fn(&Seen) -> bool) -> Seen {
-        self.wait_from(0, what, pred).await
-    }
-
-    async fn quit(self) -> (App, Session, tempfile::TempDir) {
-        self.ch('q');
-        let (app, r) = tokio::time::timeout(WAIT + Duration::from_secs(10), self.ui)
-            .await
-            .expect("the loop ends")
-            .unwrap();
-        r.expect("the loop ends without error");
-        (app, self.session, self._dir)
-    }
+/// The explorer on `sb` as `token`, with a fresh store and a loopback webhook receiver.
+async fn open(sb: &SandboxHandle, token: &str) -> Explorer {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(&dir.path().join("store.sqlite")).unwrap();
+    let session = Session::new(client(sb, token), store, "sandbox");
+    let receiver = Receiver::start(
+        ReceiverConfig::loopback("a-test-secret-0123456789abcdef"),
+        session.clone(),
+    )
+    .await
+    .expect("the receiver starts");
+    let backend: Arc<dyn Backend> =
+        Arc::new(SessionBackend::new(session.clone()).with_receiver(Ok(receiver)));
+    Explorer::start(session, backend, &sb.base_url, dir, (140, 36), observe)
 }
 
 async fn email_credits_at_sandbox(c: &Client) -> f64 {
@@ -226,7 +106,7 @@ fn reveal_purchases(session: &Session) -> usize {
 async fn reveal_fills_the_rows_by_webhook_and_again_spends_nothing() {
     let sb = start(vec![]).await;
     let c = client(&sb, RICH);
-    let ex = Explorer::open(&sb, RICH).await;
+    let ex = open(&sb, RICH).await;
     ex.wait("ready", |s| s.ready).await;
     ex.ch('t'); // people tab
     ex.ctrl('r');
@@ -250,7 +130,7 @@ async fn reveal_fills_the_rows_by_webhook_and_again_spends_nothing() {
         })
         .await;
     assert!(
-        ex.seen.0.lock().unwrap().iter().any(|s| s
+        ex.frames().iter().any(|s| s
             .status
             .as_deref()
             .is_some_and(|t| t.contains("≤ 2 email credits"))),
@@ -289,10 +169,10 @@ async fn reveal_fills_the_rows_by_webhook_and_again_spends_nothing() {
     assert_eq!(reveal_purchases(&ex.session), 1);
 
     // Again: from the store, nothing sent, nothing spent.
-    let n = ex.frames();
+    let n = ex.mark();
     ex.ch('r');
     let again = ex
-        .wait_from(n, "the store's answer", |s| {
+        .wait_since(n, "the store's answer", |s| {
             s.status
                 .as_deref()
                 .is_some_and(|t| t.contains("from the store"))
@@ -330,7 +210,7 @@ async fn reveal_fills_the_rows_by_webhook_and_again_spends_nothing() {
 async fn lookup_then_enrich_an_unknown_domain_pending_then_arrived() {
     let sb = start(vec![]).await;
     let c = client(&sb, RICH);
-    let ex = Explorer::open(&sb, RICH).await;
+    let ex = open(&sb, RICH).await;
     ex.wait("ready", |s| s.ready).await;
     // Four known domains from a search, one unknown.
     let req = serde_json::from_value(serde_json::json!({ "size": 4 })).unwrap();

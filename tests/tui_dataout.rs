@@ -378,6 +378,20 @@ fn marked_rows_scope_says_none_are_marked() {
     );
 }
 
+/// With rows marked, the export starts on them (issue 8: the default ignored the marks).
+#[test]
+fn export_starts_on_the_marked_rows_when_rows_are_marked() {
+    let mut app = with_companies();
+    app.focus = Pane::Results;
+    app.update(ch(' '));
+    app.update(ch('j'));
+    app.update(ch(' '));
+    open_export(&mut app);
+    assert_eq!(export_popup(&app).scope, ExportScope::Marked);
+    let file = export_cmd(app.update(key(KeyCode::Enter)));
+    assert_eq!(file.records.len(), 2, "the two marked rows");
+}
+
 #[test]
 fn nothing_to_export_before_a_search() {
     let mut app = started();
@@ -504,6 +518,45 @@ fn snapshot_help_lists_the_data_out_keys() {
         );
     }
     insta::assert_snapshot!(t.backend());
+}
+
+/// At 80×24 the help does not fit: it is one column (no description cut to a stub), says which
+/// lines it shows, and scrolls with the movement keys to its last line and back.
+#[test]
+fn help_at_80x24_is_one_column_and_scrolls_to_every_binding() {
+    let mut app = started();
+    app.update(ch('?'));
+    let s = screen(&render_at(&app, 80, 24));
+    assert!(s.contains("lines 1–"), "position shown:\n{s}");
+    assert!(
+        s.lines()
+            .any(|l| l.contains("Ctrl-r") && l.contains("run the search")),
+        "whole descriptions in one column:\n{s}"
+    );
+    assert!(!s.contains("Bindings can be changed"), "{s}");
+    app.update(ch('G'));
+    let bottom = screen(&render_at(&app, 80, 24));
+    assert!(bottom.contains("Bindings can be changed"), "{bottom}");
+    // Every binding of the keymap is reachable by scrolling.
+    let mut seen = String::new();
+    app.update(ch('g'));
+    for _ in 0..80 {
+        seen.push_str(&screen(&render_at(&app, 80, 24)));
+        app.update(ch('j'));
+    }
+    for (keys, what) in app.opts.keymap.help() {
+        let first = keys.split(' ').next().unwrap();
+        assert!(
+            seen.lines().any(|l| l.contains(first) && l.contains(what)),
+            "{keys} {what} reachable"
+        );
+    }
+    // One step up from the bottom moves at once (no dead scroll past the end).
+    app.update(ch('G'));
+    app.update(ch('k'));
+    assert!(!screen(&render_at(&app, 80, 24)).contains("Bindings can be changed"));
+    app.update(key(KeyCode::Esc));
+    assert!(app.popups.is_empty());
 }
 
 // ------------------------------------------------------------------ issue 8: new-user fixes

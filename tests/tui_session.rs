@@ -6,29 +6,24 @@
 
 #[path = "support/fault_proxy.rs"]
 mod fault_proxy;
+#[path = "support/run_loop.rs"]
+mod run_loop;
 #[path = "sandbox_service/support.rs"]
 mod support;
 
-use std::io;
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::sync::Arc;
+use std::time::Duration;
 
-use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
+use crossterm::event::{KeyCode, KeyModifiers};
 use prospect::api::client::{Client, Endpoint};
 use prospect::api::cost::CreditPool;
 use prospect::core::session::Session;
 use prospect::sandbox::service::SandboxHandle;
 use prospect::sandbox::service::accounts::AccountSpec;
 use prospect::store::Store;
-use prospect::tui::app::{App, AppOptions, Popup};
+use prospect::tui::app::{App, Popup};
 use prospect::tui::backend::{Backend, SessionBackend};
-use prospect::tui::keymap::Keymap;
-use prospect::tui::runner::{Hooks, run_loop};
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
 use support::{RICH, client, start};
-
-const WAIT: Duration = Duration::from_secs(30);
 
 /// What one drawn frame showed.
 #[derive(Debug, Clone)]
@@ -46,151 +41,47 @@ struct Seen {
     help_open: bool,
 }
 
-#[derive(Clone, Default)]
-struct Observer(Arc<Mutex<Vec<Seen>>>);
-
-/// Records every frame (screen text and the state it shows).
-struct Recorder {
-    seen: Observer,
-    screen: String,
-}
-
-impl Hooks<TestBackend> for Recorder {
-    fn drawn(&mut self, t: &mut Terminal<TestBackend>) {
-        let buf = t.backend().buffer();
-        let mut s = String::new();
-        for y in 0..buf.area.height {
-            for x in 0..buf.area.width {
-                s.push_str(buf[(x, y)].symbol());
-            }
-            s.push('\n');
-        }
-        self.screen = s;
-    }
-    fn observe(&mut self, app: &App) {
-        let history_entries = match app.popups.last() {
-            Some(Popup::History(h)) => h.entries.as_ref().map(Vec::len),
-            _ => None,
-        };
-        self.seen.0.lock().unwrap().push(Seen {
-            screen: self.screen.clone(),
-            endpoint: app.form.endpoint,
-            companies_pages: app.results.companies.pages.len(),
-            stored_label: app.results.companies.stored_label(),
-            standard_left: app.gauge.left(CreditPool::Standard),
-            spent_standard: app.gauge.spent_since_refresh().standard,
-            status: app.status.as_ref().map(|s| s.text.clone()),
-            history_entries,
-            data_fields_loaded: matches!(app.data_fields_state, Some(Ok(()))),
-            popups: app.popups.len(),
-            help_open: matches!(app.popups.last(), Some(Popup::Help)),
-        });
+/// The state a frame shows.
+fn observe(app: &App, screen: &str) -> Seen {
+    let history_entries = match app.popups.last() {
+        Some(Popup::History(h)) => h.entries.as_ref().map(Vec::len),
+        _ => None,
+    };
+    Seen {
+        screen: screen.to_string(),
+        endpoint: app.form.endpoint,
+        companies_pages: app.results.companies.pages.len(),
+        stored_label: app.results.companies.stored_label(),
+        standard_left: app.gauge.left(CreditPool::Standard),
+        spent_standard: app.gauge.spent_since_refresh().standard,
+        status: app.status.as_ref().map(|s| s.text.clone()),
+        history_entries,
+        data_fields_loaded: matches!(app.data_fields_state, Some(Ok(()))),
+        popups: app.popups.len(),
+        help_open: matches!(app.popups.last(), Some(Popup::Help(_))),
     }
 }
 
-struct Explorer {
-    keys: futures::channel::mpsc::UnboundedSender<io::Result<Event>>,
-    seen: Observer,
-    ui: tokio::task::JoinHandle<(App, anyhow::Result<()>)>,
-    session: Session,
-    _dir: tempfile::TempDir,
+type Explorer = run_loop::Explorer<Seen>;
+
+/// The explorer on `sb` as the account of `token`, with a fresh store.
+fn open(sb: &SandboxHandle, token: &str) -> Explorer {
+    open_at(&sb.base_url, token)
+}
+
+/// The explorer on the service at `base_url` (a sandbox, or a proxy in front of one).
+fn open_at(base_url: &str, token: &str) -> Explorer {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(&dir.path().join("store.sqlite")).unwrap();
+    let client = Client::new(base_url, token).expect("client builds");
+    let session = Session::new(client, store, "sandbox");
+    let backend: Arc<dyn Backend> = Arc::new(SessionBackend::new(session.clone()));
+    Explorer::start(session, backend, base_url, dir, (120, 34), observe)
 }
 
 impl Explorer {
-    /// The explorer on `sb` as the account of `token`, with a fresh store.
-    fn open(sb: &SandboxHandle, token: &str) -> Explorer {
-        Explorer::open_at(&sb.base_url, token)
-    }
-
-    /// The explorer on the service at `base_url` (a sandbox, or a proxy in front of one).
-    fn open_at(base_url: &str, token: &str) -> Explorer {
-        let dir = tempfile::tempdir().unwrap();
-        let store = Store::open(&dir.path().join("store.sqlite")).unwrap();
-        let client = Client::new(base_url, token).expect("client builds");
-        let session = Session::new(client, store, "sandbox");
-        let backend: Arc<dyn Backend> = Arc::new(SessionBackend::new(session.clone()));
-        let mut app = App::new(AppOptions {
-            base_url: base_url.to_string(),
-            sandbox: true,
-            keymap: Keymap::default(),
-            confirm_above: 10.0,
-            filters_dir: dir.path().join("filters"),
-        });
-        let (keys, events) = futures::channel::mpsc::unbounded::<io::Result<Event>>();
-        let seen = Observer::default();
-        let mut hooks = Recorder {
-            seen: seen.clone(),
-            screen: String::new(),
-        };
-        let ui = tokio::spawn(async move {
-            let mut term = Terminal::new(TestBackend::new(120, 34)).unwrap();
-            let initial = app.start();
-            let r = run_loop(&mut term, &mut app, backend, events, initial, &mut hooks).await;
-            (app, r)
-        });
-        Explorer {
-            keys,
-            seen,
-            ui,
-            session,
-            _dir: dir,
-        }
-    }
-
-    fn key(&self, code: KeyCode, mods: KeyModifiers) {
-        self.keys
-            .unbounded_send(Ok(Event::Key(KeyEvent::new(code, mods))))
-            .unwrap();
-    }
-
-    fn ch(&self, c: char) {
-        self.key(KeyCode::Char(c), KeyModifiers::NONE);
-    }
-
     fn ctrl_r(&self) {
-        self.key(KeyCode::Char('r'), KeyModifiers::CONTROL);
-    }
-
-    /// Waits until a drawn frame satisfies `pred`; returns it.
-    async fn wait(&self, what: &str, pred: impl Fn(&Seen) -> bool) -> Seen {
-        let t0 = Instant::now();
-        loop {
-            if let Some(s) = self.seen.0.lock().unwrap().iter().rev().find(|s| pred(s)) {
-                return s.clone();
-            }
-            if t0.elapsed() > WAIT {
-                let last = self.seen.0.lock().unwrap().last().cloned();
-                panic!("timed out waiting for {what}; last frame: {last:#?}");
-            }
-            tokio::time::sleep(Duration::from_millis(10)).await;
-        }
-    }
-
-    /// How many frames have been drawn so far (for [`Explorer::wait_since`]).
-    fn mark(&self) -> usize {
-        self.seen.0.lock().unwrap().len()
-    }
-
-    /// The newest frame.
-    fn latest(&self) -> Option<Seen> {
-        self.seen.0.lock().unwrap().last().cloned()
-    }
-
-    /// Waits until a frame drawn after `mark` satisfies `pred`; returns it.
-    async fn wait_since(&self, mark: usize, what: &str, pred: impl Fn(&Seen) -> bool) -> Seen {
-        let t0 = Instant::now();
-        loop {
-            if let Some(s) = self.seen.0.lock().unwrap()[mark..].iter().find(|s| pred(s)) {
-                return s.clone();
-            }
-            if t0.elapsed() > WAIT {
-                panic!(
-                    "timed out waiting for {what}; last frame: {:#?}",
-                    self.latest()
-                );
-            }
-            tokio::time::sleep(Duration::from_millis(10)).await;
-        }
+        self.ctrl('r');
     }
 
     /// Closes popups (errors a failure opened, help) with `Esc` until none is open.
@@ -213,25 +104,8 @@ impl Explorer {
         .await
     }
 
-    /// Quits (`q`) and returns the app once the loop has ended.
-    async fn quit(self) -> (App, Session, tempfile::TempDir) {
-        self.ch('q');
-        let (app, r) = tokio::time::timeout(WAIT + Duration::from_secs(10), self.ui)
-            .await
-            .expect("the loop ends")
-            .unwrap();
-        r.expect("the loop ends without error");
-        (app, self.session, self._dir)
-    }
-
     fn every_status(&self) -> Vec<String> {
-        self.seen
-            .0
-            .lock()
-            .unwrap()
-            .iter()
-            .filter_map(|s| s.status.clone())
-            .collect()
+        self.frames().into_iter().filter_map(|s| s.status).collect()
     }
 }
 
@@ -260,7 +134,7 @@ async fn six_requests_a_minute_are_enough_for_a_search_and_two_more_pages() {
         ..AccountSpec::ample("six-a-minute")
     }])
     .await;
-    let ex = Explorer::open(&sb, "six-a-minute");
+    let ex = open(&sb, "six-a-minute");
     let start = ex.ready().await.standard_left.unwrap();
     ex.ctrl_r();
     let p1 = ex.wait("page 1", |s| s.companies_pages == 1).await;
@@ -296,7 +170,7 @@ async fn six_requests_a_minute_are_enough_for_a_search_and_two_more_pages() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_superseded_paid_search_is_stored_and_charged() {
     let sb = start(vec![]).await;
-    let ex = Explorer::open(&sb, RICH);
+    let ex = open(&sb, RICH);
     ex.ready().await;
     // Run v3, switch to the legacy v2 company search, run again: both are queued before
     // either can answer, so the first is superseded while in flight.
@@ -335,7 +209,7 @@ async fn a_superseded_paid_search_is_stored_and_charged() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn quitting_with_a_paid_call_in_flight_still_stores_it() {
     let sb = start(vec![]).await;
-    let ex = Explorer::open(&sb, RICH);
+    let ex = open(&sb, RICH);
     ex.ready().await;
     ex.ctrl_r();
     let (app, session, _dir) = ex.quit().await;
@@ -354,7 +228,7 @@ async fn quitting_with_a_paid_call_in_flight_still_stores_it() {
 async fn reopening_a_stored_search_spends_nothing_and_paging_past_it_continues() {
     let sb = start(vec![]).await;
     let c = client(&sb, RICH);
-    let ex = Explorer::open(&sb, RICH);
+    let ex = open(&sb, RICH);
     ex.ready().await;
     ex.ctrl_r();
     ex.wait("page 1", |s| s.companies_pages == 1).await;
@@ -423,12 +297,12 @@ async fn faults_between_explorer_and_service_lose_nothing_and_never_pay_twice() 
         .unwrap_or(7);
     let proxy = FaultProxy::start(&sb.base_url, RICH, seed).await;
     let initial = proxy.balance().await;
-    let ex = Explorer::open_at(&proxy.base_url, RICH);
+    let ex = open_at(&proxy.base_url, RICH);
     ex.wait("the first frame", |_| true).await;
     let quiet = Duration::from_millis(1800);
 
     for _ in 0..12 {
-        proxy.settle(quiet, WAIT).await;
+        proxy.settle(quiet, run_loop::WAIT).await;
         ex.close_popups().await;
         let pages = ex.latest().map_or(0, |s| s.companies_pages);
         proxy.begin_action();
@@ -447,7 +321,7 @@ async fn faults_between_explorer_and_service_lose_nothing_and_never_pay_twice() 
 
     // Faults off: the balance asked for with `c` is the sandbox's own.
     proxy.set_faults(false);
-    proxy.settle(quiet, WAIT).await;
+    proxy.settle(quiet, run_loop::WAIT).await;
     ex.close_popups().await;
     let standard_now = standard_at_sandbox(&direct).await;
     let m = ex.mark();
@@ -548,7 +422,7 @@ async fn faults_between_explorer_and_service_lose_nothing_and_never_pay_twice() 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn exporting_the_first_60_buys_the_missing_pages_and_writes_60_rows() {
     let sb = start(vec![]).await;
-    let ex = Explorer::open(&sb, RICH);
+    let ex = open(&sb, RICH);
     ex.ready().await;
     ex.ctrl_r();
     ex.wait("page 1", |s| s.companies_pages == 1).await;
@@ -572,10 +446,8 @@ async fn exporting_the_first_60_buys_the_missing_pages_and_writes_60_rows() {
     for _ in 0..80 {
         ex.key(KeyCode::Backspace, KeyModifiers::NONE);
     }
-    let path = ex._dir.path().join("first-60.jsonl");
-    ex.keys
-        .unbounded_send(Ok(Event::Paste(path.display().to_string())))
-        .unwrap();
+    let path = ex.dir().join("first-60.jsonl");
+    ex.paste(&path.display().to_string());
     // 2 pages × 25 × 0.2 = 10 credits: not above confirm_above (10), no question.
     ex.key(KeyCode::Enter, KeyModifiers::NONE);
     let done = ex

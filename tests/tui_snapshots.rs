@@ -205,7 +205,7 @@ fn snapshot_empty_state_and_loading() {
 fn snapshot_help_popup() {
     let mut app = started();
     app.update(ch('?'));
-    assert!(matches!(app.popups.last(), Some(Popup::Help)));
+    assert!(matches!(app.popups.last(), Some(Popup::Help(_))));
     insta::assert_snapshot!(render(&app).backend());
     app.update(key(KeyCode::Esc));
     assert!(app.popups.is_empty());

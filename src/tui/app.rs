@@ -96,8 +96,8 @@ pub struct Status {
 /// Popups, drawn over the panes; the top one gets the keys.
 #[derive(Debug)]
 pub enum Popup {
-    /// Help generated from the keymap.
-    Help,
+    /// Help generated from the keymap, with its scroll position.
+    Help(help::HelpView),
     /// "This will cost about N credits. Run it?"
     Confirm(PendingSearch),
     /// An error worth reading in full.
@@ -882,9 +882,15 @@ impl App {
         let Some(action) = self.opts.keymap.action(&k) else {
             return vec![];
         };
+        if let Some(Popup::Help(h)) = self.popups.last_mut() {
+            if h.handle(action) {
+                self.popups.pop();
+            }
+            return vec![];
+        }
         if let Some(p) = self.popups.last() {
             return match p {
-                Popup::Help | Popup::Error(_) => {
+                Popup::Error(_) => {
                     if help::closes(action) {
                         self.popups.pop();
                     }
@@ -912,7 +918,7 @@ impl App {
                 vec![Command::Quit]
             }
             Action::Help => {
-                self.popups.push(Popup::Help);
+                self.popups.push(Popup::Help(help::HelpView::default()));
                 vec![]
             }
             Action::NextPane | Action::PrevPane => {

@@ -12,7 +12,7 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Clear, Paragraph};
 
-use super::widgets::{centered, dim, frame, truncate};
+use super::widgets::{Scroll, centered, dim, frame, truncate};
 use crate::api::cost::Cost;
 use crate::api::types::webhooks::WebhookEvent;
 use crate::core::session::Freshness;
@@ -100,8 +100,8 @@ pub struct Activity {
     pub jobs: Vec<Job>,
     /// Deliveries, oldest first.
     pub deliveries: Vec<DeliveryEntry>,
-    /// First line shown.
-    pub scroll: usize,
+    /// The scroll position.
+    pub scroll: Scroll,
     next_id: u64,
 }
 
@@ -147,13 +147,10 @@ impl Activity {
 
     /// Handles an action while the pane is open.
     pub fn handle(&mut self, action: Action) -> ActivityEffect {
+        if self.scroll.handle(action) {
+            return ActivityEffect::Nothing;
+        }
         match action {
-            Action::Up => self.scroll = self.scroll.saturating_sub(1),
-            Action::Down => self.scroll = self.scroll.saturating_add(1),
-            Action::PageUp => self.scroll = self.scroll.saturating_sub(10),
-            Action::PageDown => self.scroll = self.scroll.saturating_add(10),
-            Action::Top => self.scroll = 0,
-            Action::Bottom => self.scroll = usize::MAX,
             Action::Close | Action::Activity | Action::Quit | Action::Enter => {
                 return ActivityEffect::Close;
             }
@@ -290,8 +287,7 @@ impl Activity {
         f.render_widget(block, r);
         let mut lines = self.lines(now, inner.width as usize, keys);
         let h = inner.height.saturating_sub(1) as usize;
-        let max = lines.len().saturating_sub(h);
-        let top = self.scroll.min(max);
+        let top = self.scroll.window(lines.len(), h);
         let w = inner.width as usize;
         let mut shown: Vec<Line> = lines.drain(top..).take(h).map(|l| truncate(l, w)).collect();
         while shown.len() < h {

@@ -187,8 +187,9 @@ pub fn thousands(n: u64) -> String {
 }
 
 impl ExportPopup {
-    /// A popup for the tab of `kind` with `counts`; N starts at the total (at most 1,000) or
-    /// what is fetched; the file is [`default_file`] for `now`.
+    /// A popup for the tab of `kind` with `counts`; the scope starts at the marked rows when
+    /// some are marked, else this page; N starts at the total (at most 1,000) or what is
+    /// fetched; the file is [`default_file`] for `now`.
     pub fn new(kind: Kind, counts: Counts, now: NaiveDateTime) -> ExportPopup {
         let n = counts
             .total
@@ -197,7 +198,12 @@ impl ExportPopup {
         ExportPopup {
             kind,
             field: F_SCOPE,
-            scope: Scope::Page,
+            // Marked rows are what the user picked: export them unless told otherwise.
+            scope: if counts.marked > 0 {
+                Scope::Marked
+            } else {
+                Scope::Page
+            },
             format: Format::Csv,
             counts,
             stage: Stage::Edit,

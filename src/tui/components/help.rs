@@ -6,7 +6,7 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Clear, Paragraph, Wrap};
 
-use super::widgets::{centered, dim, frame};
+use super::widgets::{Scroll, centered, dim, frame, truncate};
 use crate::core::sanitize::sanitize;
 use crate::tui::app::{autocomplete_cost, fmt_credits};
 use crate::tui::keymap::{Action, Keymap};
@@ -19,15 +19,75 @@ pub fn closes(action: Action) -> bool {
     )
 }
 
-/// Draws the help: the pane bindings in two columns, then the text-field layer.
-pub fn draw_help(f: &mut Frame<'_>, area: Rect, keymap: &Keymap) {
+/// Widest the help popup gets (two columns of bindings).
+const HELP_WIDTH: u16 = 116;
+
+/// Below this popup width the bindings go in one column, so descriptions are not cut.
+const TWO_COLUMNS_FROM: u16 = 100;
+
+/// The help popup: every binding, scrolled with the keymap's movement actions when it is
+/// taller than the screen (at 80×24 it is).
+#[derive(Debug, Clone, Default)]
+pub struct HelpView {
+    scroll: Scroll,
+}
+
+impl HelpView {
+    /// Handles an action while the help is open: `true` when it closes the help (see
+    /// [`closes`]); movement actions scroll.
+    pub fn handle(&mut self, action: Action) -> bool {
+        if self.scroll.handle(action) {
+            return false;
+        }
+        closes(action)
+    }
+
+    /// Draws the help over `area`: the pane bindings (two columns when the popup is at least
+    /// [`TWO_COLUMNS_FROM`] wide, else one), then the text-field layer, then notes; the bottom
+    /// line says which lines are shown and how to scroll when they do not all fit.
+    pub fn draw(&self, f: &mut Frame<'_>, area: Rect, keymap: &Keymap) {
+        let width = area.width.min(HELP_WIDTH);
+        let lines = help_lines(keymap, width.saturating_sub(2));
+        let h = (lines.len() as u16 + 2).min(area.height);
+        let r = centered(area, width, h);
+        f.render_widget(Clear, r);
+        let block = frame(" Keys ", Color::Cyan);
+        let inner = block.inner(r);
+        f.render_widget(block, r);
+        let window = inner.height as usize;
+        let mut shown: Vec<Line> = if lines.len() <= window {
+            lines
+        } else {
+            // One line goes to the position and the scroll hint.
+            let h = window.saturating_sub(1);
+            let top = self.scroll.window(lines.len(), h);
+            let total = lines.len();
+            let mut shown: Vec<Line> = lines.into_iter().skip(top).take(h).collect();
+            shown.push(Line::from(dim(format!(
+                " lines {}–{} of {total} · {} {} scroll · {} closes",
+                top + 1,
+                (top + h).min(total),
+                keymap.keys_of(Action::Down),
+                keymap.keys_of(Action::Up),
+                keymap.keys_of(Action::Close)
+            ))));
+            shown
+        };
+        let w = inner.width as usize;
+        shown = shown.into_iter().map(|l| truncate(l, w)).collect();
+        f.render_widget(Paragraph::new(shown), inner);
+    }
+}
+
+/// The help's lines for a popup whose inside is `inner` columns wide.
+fn help_lines(keymap: &Keymap, inner: u16) -> Vec<Line<'static>> {
     let entries = keymap.help();
     let key_style = Style::default()
         .fg(Color::Cyan)
         .add_modifier(Modifier::BOLD);
-    // Each of the two columns: 14 for the keys, the rest for the description.
-    let r_width = area.width.min(116);
-    let desc_w = (r_width.saturating_sub(2) / 2).saturating_sub(15) as usize;
+    let columns: usize = if inner + 2 >= TWO_COLUMNS_FROM { 2 } else { 1 };
+    // Each column: 14 for the keys, the rest for the description.
+    let desc_w = (inner as usize / columns).saturating_sub(15);
     let cell = |keys: &str, d: &str| -> Vec<Span<'static>> {
         let d: String = d.chars().take(desc_w).collect();
         vec![
@@ -35,30 +95,28 @@ pub fn draw_help(f: &mut Frame<'_>, area: Rect, keymap: &Keymap) {
             Span::raw(format!("{d:<desc_w$} ")),
         ]
     };
-    // Two columns of bindings.
-    let half = entries.len().div_ceil(2);
-    let mut lines: Vec<Line> = (0..half)
-        .map(|i| {
-            let mut spans = cell(&entries[i].0, entries[i].1);
-            if let Some((k, d)) = entries.get(i + half) {
-                spans.extend(cell(k, d));
-            }
-            Line::from(spans)
-        })
-        .collect();
+    // Row i holds entries i and i + rows (when two columns).
+    let rows_of = |items: &[(String, &'static str)]| -> Vec<Line<'static>> {
+        let rows = items.len().div_ceil(columns);
+        (0..rows)
+            .map(|i| {
+                let mut spans = Vec::new();
+                for c in 0..columns {
+                    if let Some((k, d)) = items.get(i + c * rows) {
+                        spans.extend(cell(k, d));
+                    }
+                }
+                Line::from(spans)
+            })
+            .collect()
+    };
+    let mut lines = rows_of(&entries);
     lines.push(Line::from(""));
     lines.push(Line::from(Span::styled(
         " In a text field every printable key is text:",
         Style::default().add_modifier(Modifier::BOLD),
     )));
-    let pairs = keymap.text_help();
-    for ch in pairs.chunks(2) {
-        let mut spans = cell(&ch[0].0, ch[0].1);
-        if let Some((k, d)) = ch.get(1) {
-            spans.extend(cell(k, d));
-        }
-        lines.push(Line::from(spans));
-    }
+    lines.extend(rows_of(&keymap.text_help()));
     lines.push(Line::from(dim(format!(
         " Autocomplete costs {} credit per lookup and runs after a short pause in typing.",
         fmt_credits(autocomplete_cost())
@@ -66,10 +124,7 @@ pub fn draw_help(f: &mut Frame<'_>, area: Rect, keymap: &Keymap) {
     lines.push(Line::from(dim(
         " Bindings can be changed in the [keys] table of config.toml.",
     )));
-    let h = (lines.len() as u16 + 2).min(area.height);
-    let r = centered(area, 116, h);
-    f.render_widget(Clear, r);
-    f.render_widget(Paragraph::new(lines).block(frame(" Keys ", Color::Cyan)), r);
+    lines
 }
 
 /// Draws an error popup with `text` (sanitized here) and how to close it.

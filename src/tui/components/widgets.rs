@@ -5,6 +5,8 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders};
 
+use crate::tui::keymap::Action;
+
 /// A `w` × `h` rectangle centred in `area` (clipped to it).
 pub fn centered(area: Rect, w: u16, h: u16) -> Rect {
     let w = w.min(area.width);
@@ -35,6 +37,44 @@ pub fn selected() -> Style {
     Style::default()
         .bg(Color::Rgb(40, 60, 90))
         .add_modifier(Modifier::BOLD)
+}
+
+/// The scroll position of a read-only list drawn in a window of a few lines (help, activity):
+/// the first line shown, kept within `0..=max`, where `max` (lines − window height) is learnt
+/// at each draw, so `Bottom` then `Up` moves at once.
+#[derive(Debug, Clone, Default)]
+pub struct Scroll {
+    top: usize,
+    max: std::cell::Cell<usize>,
+}
+
+impl Scroll {
+    /// Lines moved by `PageUp` / `PageDown`.
+    const PAGE: usize = 10;
+
+    /// Moves on a scroll action (`Up`, `Down`, `PageUp`, `PageDown`, `Top`, `Bottom`);
+    /// `false` for any other action.
+    pub fn handle(&mut self, action: Action) -> bool {
+        let max = self.max.get();
+        self.top = match action {
+            Action::Up => self.top.saturating_sub(1),
+            Action::Down => self.top.saturating_add(1).min(max),
+            Action::PageUp => self.top.saturating_sub(Self::PAGE),
+            Action::PageDown => self.top.saturating_add(Self::PAGE).min(max),
+            Action::Top => 0,
+            Action::Bottom => max,
+            _ => return false,
+        };
+        true
+    }
+
+    /// The first line to show of `len` lines in a window of `height` lines (and remembers the
+    /// largest first line for the next move).
+    pub fn window(&self, len: usize, height: usize) -> usize {
+        let max = len.saturating_sub(height);
+        self.max.set(max);
+        self.top.min(max)
+    }
 }
 
 /// Keeps `sel` inside the window `[offset, offset + height)`, moving `offset` as little as possible.

@@ -14,7 +14,7 @@ pub fn draw(f: &mut Frame<'_>, area: Rect, areas: &Areas, app: &App) {
     let keys = &app.opts.keymap;
     for p in &app.popups {
         match p {
-            Popup::Help => components::help::draw_help(f, area, keys),
+            Popup::Help(h) => h.draw(f, area, keys),
             Popup::Confirm(p) => {
                 components::spend_gate::draw(f, area, p, app.opts.confirm_above, keys)
             }

@@ -1,0 +1,200 @@
+//! The explorer's real run loop driven from a test: `runner::run_loop` on a `TestBackend`
+//! terminal with a caller-made `Session` and backend, keys fed from a channel as the event
+//! stream, and every drawn frame recorded as the caller's snapshot type `S` (made by an
+//! `observe` function from the state and the screen text).
+#![allow(dead_code)]
+
+use std::io;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
+use prospect::core::session::Session;
+use prospect::tui::app::{App, AppOptions};
+use prospect::tui::backend::Backend;
+use prospect::tui::keymap::Keymap;
+use prospect::tui::runner::{Hooks, run_loop};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+
+/// How long a wait for a frame may take before the test fails.
+pub const WAIT: Duration = Duration::from_secs(30);
+
+/// Makes a frame's record from the state it shows and its screen text (rows joined by `\n`).
+type Observe<S> = Box<dyn FnMut(&App, &str) -> S + Send>;
+
+/// Records every frame: the screen text, then the caller's record of it.
+struct Recorder<S> {
+    frames: Arc<Mutex<Vec<S>>>,
+    screen: String,
+    observe: Observe<S>,
+}
+
+impl<S: Send> Hooks<TestBackend> for Recorder<S> {
+    fn drawn(&mut self, t: &mut Terminal<TestBackend>) {
+        let buf = t.backend().buffer();
+        let mut s = String::new();
+        for y in 0..buf.area.height {
+            for x in 0..buf.area.width {
+                s.push_str(buf[(x, y)].symbol());
+            }
+            s.push('\n');
+        }
+        self.screen = s;
+    }
+    fn observe(&mut self, app: &App) {
+        let seen = (self.observe)(app, &self.screen);
+        self.frames.lock().unwrap().push(seen);
+    }
+}
+
+/// The explorer running in a task, with its key channel and the frames it drew.
+pub struct Explorer<S> {
+    keys: futures::channel::mpsc::UnboundedSender<io::Result<Event>>,
+    frames: Arc<Mutex<Vec<S>>>,
+    ui: tokio::task::JoinHandle<(App, anyhow::Result<()>)>,
+    /// The session every call goes through (its store can be read while the loop runs).
+    pub session: Session,
+    dir: tempfile::TempDir,
+}
+
+impl<S: Clone + Send + std::fmt::Debug + 'static> Explorer<S> {
+    /// Starts the loop on a `width` × `height` terminal over `backend` (which wraps
+    /// `session`), for the service at `base_url`, with the sandbox marker, the default keymap,
+    /// a 10-credit confirmation threshold and filter sets under `dir`.
+    pub fn start(
+        session: Session,
+        backend: Arc<dyn Backend>,
+        base_url: &str,
+        dir: tempfile::TempDir,
+        (width, height): (u16, u16),
+        observe: impl FnMut(&App, &str) -> S + Send + 'static,
+    ) -> Explorer<S> {
+        let mut app = App::new(AppOptions {
+            base_url: base_url.to_string(),
+            sandbox: true,
+            keymap: Keymap::default(),
+            confirm_above: 10.0,
+            filters_dir: dir.path().join("filters"),
+        });
+        let (keys, events) = futures::channel::mpsc::unbounded::<io::Result<Event>>();
+        let frames = Arc::new(Mutex::new(Vec::new()));
+        let mut hooks = Recorder {
+            frames: frames.clone(),
+            screen: String::new(),
+            observe: Box::new(observe),
+        };
+        let ui = tokio::spawn(async move {
+            let mut term = Terminal::new(TestBackend::new(width, height)).unwrap();
+            let initial = app.start();
+            let r = run_loop(&mut term, &mut app, backend, events, initial, &mut hooks).await;
+            (app, r)
+        });
+        Explorer {
+            keys,
+            frames,
+            ui,
+            session,
+            dir,
+        }
+    }
+
+    /// Sends a key with `mods`.
+    pub fn key(&self, code: KeyCode, mods: KeyModifiers) {
+        self.keys
+            .unbounded_send(Ok(Event::Key(KeyEvent::new(code, mods))))
+            .unwrap();
+    }
+
+    /// Sends a plain character key.
+    pub fn ch(&self, c: char) {
+        self.key(KeyCode::Char(c), KeyModifiers::NONE);
+    }
+
+    /// Sends `Ctrl-c` for the character `c`.
+    pub fn ctrl(&self, c: char) {
+        self.key(KeyCode::Char(c), KeyModifiers::CONTROL);
+    }
+
+    /// Sends a bracketed paste of `s`.
+    pub fn paste(&self, s: &str) {
+        self.keys
+            .unbounded_send(Ok(Event::Paste(s.to_string())))
+            .unwrap();
+    }
+
+    /// The temp dir of the store and filter sets (the test may write files there).
+    pub fn dir(&self) -> &std::path::Path {
+        self.dir.path()
+    }
+
+    /// How many frames have been drawn so far (for [`Explorer::wait_since`]).
+    pub fn mark(&self) -> usize {
+        self.frames.lock().unwrap().len()
+    }
+
+    /// The newest frame.
+    pub fn latest(&self) -> Option<S> {
+        self.frames.lock().unwrap().last().cloned()
+    }
+
+    /// Every frame drawn so far, oldest first.
+    pub fn frames(&self) -> Vec<S> {
+        self.frames.lock().unwrap().clone()
+    }
+
+    /// Waits until some frame satisfies `pred` (the newest such); fails the test after
+    /// [`WAIT`] naming `what` and showing the last frame.
+    pub async fn wait(&self, what: &str, pred: impl Fn(&S) -> bool) -> S {
+        self.wait_for(what, || {
+            self.frames
+                .lock()
+                .unwrap()
+                .iter()
+                .rev()
+                .find(|s| pred(s))
+                .cloned()
+        })
+        .await
+    }
+
+    /// Waits until a frame drawn after `mark` satisfies `pred` (the first such).
+    pub async fn wait_since(&self, mark: usize, what: &str, pred: impl Fn(&S) -> bool) -> S {
+        self.wait_for(what, || {
+            let frames = self.frames.lock().unwrap();
+            frames[mark.min(frames.len())..]
+                .iter()
+                .find(|s| pred(s))
+                .cloned()
+        })
+        .await
+    }
+
+    async fn wait_for(&self, what: &str, find: impl Fn() -> Option<S>) -> S {
+        let t0 = Instant::now();
+        loop {
+            if let Some(s) = find() {
+                return s;
+            }
+            if t0.elapsed() > WAIT {
+                panic!(
+                    "timed out waiting for {what}; last frame: {:#?}",
+                    self.latest()
+                );
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    }
+
+    /// Quits (`q`) and returns the app, the session and the temp dir once the loop has ended
+    /// without error.
+    pub async fn quit(self) -> (App, Session, tempfile::TempDir) {
+        self.ch('q');
+        let (app, r) = tokio::time::timeout(WAIT + Duration::from_secs(10), self.ui)
+            .await
+            .expect("the loop ends")
+            .unwrap();
+        r.expect("the loop ends without error");
+        (app, self.session, self.dir)
+    }
+}
