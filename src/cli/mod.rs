@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 use crate::api::client::{Endpoint, Enriched};
-use crate::api::cost::{Cost, DEFAULT_PRICES, Quantities, max_quantities};
+use crate::api::cost::{Cost, DEFAULT_PRICES, max_quantities};
 use crate::api::error::ApiError;
 use crate::api::types::webhooks::WebhookEvent;
 use crate::api::types::*;
@@ -27,7 +27,7 @@ use crate::core::config::{Settings, Target};
 use crate::core::export::{CompanyOut, ContactOut, Format, LookupOut, Pair, Tabular, Writer};
 use crate::core::request::{SearchResponse, build_search};
 use crate::core::session::{Freshness, Session};
-use crate::core::spend;
+use crate::core::spend::{self, lookup_cost, reveal_cost};
 use crate::store::ContactKind;
 
 /// The exit codes of every command (documented in README.md "Scripting").
@@ -1065,13 +1065,7 @@ async fn lookup(
             } else {
                 values.len() - s.stored_company_count(&values).await
             };
-            let est = DEFAULT_PRICES.charge_for(
-                Endpoint::LookupCompanies,
-                &Quantities {
-                    results: to_send as u64,
-                    ..Quantities::default()
-                },
-            );
+            let est = lookup_cost(Endpoint::LookupCompanies, to_send);
             ctx.confirm(
                 &format!("lookup of {} domains ({to_send} not stored)", values.len()),
                 est,
@@ -1105,13 +1099,7 @@ async fn lookup(
                 (values, Vec::new())
             };
             let n = handles.len() + service_ids.len();
-            let est = DEFAULT_PRICES.charge_for(
-                Endpoint::LookupPeople,
-                &Quantities {
-                    results: n as u64,
-                    ..Quantities::default()
-                },
-            );
+            let est = lookup_cost(Endpoint::LookupPeople, n);
             ctx.confirm(&format!("lookup of {n} people"), est, spend)?;
             let l = s.lookup_people(&handles, &service_ids, fresh).await?;
             let mut w = Writer::<LookupOut<LookalikePerson>>::new(format, out.out.as_ref())?;
@@ -1144,17 +1132,9 @@ async fn reveal(
     out: &OutArgs,
 ) -> CliResult {
     let s = ctx.session();
-    let (ck, event, endpoint) = match kind {
-        RevealKind::Emails => (
-            ContactKind::Email,
-            WebhookEvent::RevealEmails,
-            Endpoint::RevealEmails,
-        ),
-        RevealKind::Phones => (
-            ContactKind::Phone,
-            WebhookEvent::RevealPhones,
-            Endpoint::RevealPhones,
-        ),
+    let (ck, event) = match kind {
+        RevealKind::Emails => (ContactKind::Email, WebhookEvent::RevealEmails),
+        RevealKind::Phones => (ContactKind::Phone, WebhookEvent::RevealPhones),
     };
     let ids: Vec<String> = ids
         .into_iter()
@@ -1170,18 +1150,13 @@ async fn reveal(
         s.stored_contacts(&ids, ck).await
     };
     let to_send = ids.iter().filter(|i| !stored.contains_key(*i)).count();
-    let mut q = Quantities::default();
-    match ck {
-        ContactKind::Email => q.emails = to_send as u64,
-        ContactKind::Phone => q.phones = to_send as u64,
-    }
     ctx.confirm(
         &format!(
             "reveal {} of {} people ({to_send} not stored)",
             ck.as_str(),
             ids.len()
         ),
-        DEFAULT_PRICES.charge_for(endpoint, &q),
+        reveal_cost(ck, to_send),
         spend,
     )?;
     let target = ctx.target.clone().unwrap_or(Target {

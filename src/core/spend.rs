@@ -5,7 +5,9 @@
 //! pool** is above the threshold. Pools are never added together: 3 standard credits and 3
 //! email credits are different money.
 
-use crate::api::cost::{Cost, CreditPool};
+use crate::api::client::Endpoint;
+use crate::api::cost::{Cost, CreditPool, DEFAULT_PRICES, Quantities};
+use crate::store::ContactKind;
 
 /// The three pools in display order; the one list front ends iterate.
 pub const POOLS: [CreditPool; 3] = [CreditPool::Standard, CreditPool::Email, CreditPool::Phone];
@@ -27,6 +29,39 @@ impl Estimate {
     pub fn pools_above(&self, confirm_above: f64) -> Vec<CreditPool> {
         pools_above(&self.cost, confirm_above)
     }
+}
+
+/// The reveal endpoint of a contact kind: `/v2/reveal/emails` (SPEC.md §4.10) for emails,
+/// `/v2/reveal/phones` (§4.7) for phones.
+pub fn reveal_endpoint(kind: ContactKind) -> Endpoint {
+    match kind {
+        ContactKind::Email => Endpoint::RevealEmails,
+        ContactKind::Phone => Endpoint::RevealPhones,
+    }
+}
+
+/// The most a reveal of `to_send` people's contacts of `kind` can spend, from the one price
+/// table (NOTES.md: one email or phone credit per person revealed, charged only for what is
+/// found; the estimate is the most).
+pub fn reveal_cost(kind: ContactKind, to_send: usize) -> Cost {
+    let mut q = Quantities::default();
+    match kind {
+        ContactKind::Email => q.emails = to_send as u64,
+        ContactKind::Phone => q.phones = to_send as u64,
+    }
+    DEFAULT_PRICES.charge_for(reveal_endpoint(kind), &q)
+}
+
+/// The most a lookup of `to_send` keys can spend at `endpoint` (`LookupCompanies`, SPEC.md
+/// §4.5, or `LookupPeople`, §4.6), from the one price table: each key may match one record.
+pub fn lookup_cost(endpoint: Endpoint, to_send: usize) -> Cost {
+    DEFAULT_PRICES.charge_for(
+        endpoint,
+        &Quantities {
+            results: to_send as u64,
+            ..Quantities::default()
+        },
+    )
 }
 
 /// The pools of `cost` above `confirm_above` credits (per pool, never summed).
@@ -94,6 +129,24 @@ pub fn describe_age(age: chrono::Duration) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Reveals charge their own pool only; lookups charge the standard pool per key
+    /// (NOTES.md price table), and nothing to send costs nothing.
+    #[test]
+    fn reveal_and_lookup_estimates_come_from_the_price_table() {
+        let e = reveal_cost(ContactKind::Email, 3);
+        assert_eq!((e.standard, e.email, e.phone), (0.0, 3.0, 0.0));
+        let p = reveal_cost(ContactKind::Phone, 2);
+        assert_eq!((p.standard, p.email, p.phone), (0.0, 0.0, 2.0));
+        assert!(reveal_cost(ContactKind::Email, 0).rounded().is_zero());
+        let l = lookup_cost(Endpoint::LookupCompanies, 600);
+        assert!(l.standard > 0.0 && l.email == 0.0 && l.phone == 0.0);
+        assert_eq!(
+            lookup_cost(Endpoint::LookupCompanies, 600).standard,
+            2.0 * lookup_cost(Endpoint::LookupCompanies, 300).standard
+        );
+        assert!(lookup_cost(Endpoint::LookupPeople, 0).rounded().is_zero());
+    }
 
     #[test]
     fn confirmation_is_per_pool() {

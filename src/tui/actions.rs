@@ -12,7 +12,7 @@ use chrono::{DateTime, Utc};
 use super::msg::{ApiFailure, Charge, PaidAction, Prepared, Ran, RanAnswer, Record, ResultRow};
 use super::schema::Kind;
 use crate::api::client::{Endpoint, Enriched};
-use crate::api::cost::{Cost, DEFAULT_PRICES, Quantities};
+use crate::api::cost::Cost;
 use crate::api::types::webhooks::WebhookEvent;
 use crate::api::types::{
     Company, CompanyMatch, EnrichCompanyRequest, LookalikePerson, Person, WARMUP_MAX_DOMAINS,
@@ -20,7 +20,7 @@ use crate::api::types::{
 };
 use crate::core::sanitize::sanitize;
 use crate::core::session::{Freshness, Session};
-use crate::core::spend::Estimate;
+use crate::core::spend::{Estimate, lookup_cost, reveal_cost};
 use crate::store::ContactKind;
 
 /// Splits pasted text into keys: on newlines, commas, semicolons, tabs and spaces; empty
@@ -231,23 +231,8 @@ pub async fn prepare(
                 HashMap::new()
             };
             let to_send = ids.iter().filter(|i| !stored.contains_key(*i)).count();
-            let mut q = Quantities::default();
-            let endpoint = match kind {
-                ContactKind::Email => {
-                    q.emails = to_send as u64;
-                    Endpoint::RevealEmails
-                }
-                ContactKind::Phone => {
-                    q.phones = to_send as u64;
-                    Endpoint::RevealPhones
-                }
-            };
             out.stored_at = stored.values().map(|c| c.revealed_at).min();
-            out.estimate = estimate(
-                DEFAULT_PRICES.charge_for(endpoint, &q),
-                stored.len(),
-                to_send,
-            );
+            out.estimate = estimate(reveal_cost(kind, to_send), stored.len(), to_send);
             out.stored_contacts = stored;
         }
         PaidAction::EnrichCompany { domain } => {
@@ -307,17 +292,7 @@ pub async fn prepare(
                 Kind::People => (Endpoint::LookupPeople, 0),
             };
             let to_send = keys.len().saturating_sub(from_store);
-            out.estimate = estimate(
-                DEFAULT_PRICES.charge_for(
-                    endpoint,
-                    &Quantities {
-                        results: to_send as u64,
-                        ..Quantities::default()
-                    },
-                ),
-                from_store,
-                to_send,
-            );
+            out.estimate = estimate(lookup_cost(endpoint, to_send), from_store, to_send);
             out.action = PaidAction::Lookup {
                 subject,
                 keys,
