@@ -5,7 +5,9 @@
 //! the activity pane, the lookup popup).
 #[path = "support/app.rs"]
 mod app_support;
-use app_support::{ch, ctrl, key, opts_above};
+use app_support::{
+    answer, call_in, ch, ctrl, key, opts_above, render_at, screen, started_with, typed,
+};
 use std::collections::HashMap;
 
 use chrono::{DateTime, TimeZone, Utc};
@@ -24,63 +26,19 @@ use prospect::tui::msg::{
     Call, Charge, Command, Msg, Outcome, PaidAction, Prepared, Ran, RanAnswer, Slot, TimerId,
 };
 use prospect::tui::records;
-use prospect::tui::schema::{DataFields, Kind};
-use prospect::tui::view;
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
+use prospect::tui::schema::Kind;
 use serde_json::{Value, json};
-
-fn typed<T: serde::de::DeserializeOwned>(v: Value) -> T {
-    serde_json::from_value(v).unwrap()
-}
 
 fn t0() -> DateTime<Utc> {
     Utc.with_ymd_and_hms(2026, 11, 23, 12, 0, 0).unwrap()
 }
 
-/// The call the commands started in `slot`: its generation and the call.
-fn call_in(cmds: &[Command], slot: Slot) -> (u64, Call) {
-    cmds.iter()
-        .find_map(|c| match c {
-            Command::Call {
-                slot: s,
-                generation,
-                call,
-            } if *s == slot => Some((*generation, call.clone())),
-            _ => None,
-        })
-        .unwrap_or_else(|| panic!("no call in {slot:?}: {cmds:?}"))
-}
-
-fn answer(app: &mut App, cmds: &[Command], slot: Slot, outcome: Outcome) -> Vec<Command> {
-    let (generation, _) = call_in(cmds, slot);
-    app.update(Msg::Done {
-        slot,
-        generation,
-        result: Ok(outcome),
-    })
-}
-
 fn started(confirm_above: f64) -> App {
-    let mut app = App::new(opts_above(confirm_above));
-    app.frozen_now = Some(t0());
-    let cmds = app.start();
     let df = json!({"seniorities": ["Head"], "departments": ["Engineering"]});
-    answer(
-        &mut app,
-        &cmds,
-        Slot::DataFields,
-        Outcome::DataFields(DataFields::from_api(&typed(df))),
-    );
     let balance = json!({"credits": {"oneTime": 950, "recurrent": 0}, "emailCredits": {"oneTime": 100, "recurrent": 0},
         "phoneCredits": {"oneTime": 10, "recurrent": 0}, "dailyLimitRateLeft": 987, "dailyLimitRateSecondsToReset": 3725});
-    answer(
-        &mut app,
-        &cmds,
-        Slot::Balance,
-        Outcome::Balance(typed(balance)),
-    );
-    app.status = None;
+    let mut app = started_with(opts_above(confirm_above), df, balance);
+    app.frozen_now = Some(t0());
     app
 }
 
@@ -111,24 +69,6 @@ fn with_people(confirm_above: f64, n: usize) -> App {
     );
     app.status = None;
     app
-}
-
-fn render(app: &App, w: u16, h: u16) -> Terminal<TestBackend> {
-    let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
-    t.draw(|f| view::draw(f, app)).unwrap();
-    t
-}
-
-fn screen(t: &Terminal<TestBackend>) -> String {
-    let buf = t.backend().buffer();
-    let mut s = String::new();
-    for y in 0..buf.area.height {
-        for x in 0..buf.area.width {
-            s.push_str(buf[(x, y)].symbol());
-        }
-        s.push('\n');
-    }
-    s
 }
 
 fn prepared(action: PaidAction, cost: Cost, from_store: usize, to_send: usize) -> Prepared {
@@ -175,7 +115,7 @@ fn reveal_marked_people_then_the_webhook_fills_the_rows() {
     app.update(ch(' '));
     app.update(ch(' '));
     assert_eq!(app.search(Kind::People).marked.len(), 2);
-    insta::assert_snapshot!("marked_rows", render(&app, 120, 30).backend());
+    insta::assert_snapshot!("marked_rows", render_at(&app, 120, 30).backend());
 
     let cmds = app.update(ch('r'));
     let (_, call) = call_in(&cmds, Slot::Prepare);
@@ -235,7 +175,7 @@ fn reveal_marked_people_then_the_webhook_fills_the_rows() {
         email_before - 2.0
     );
     app.status = None;
-    insta::assert_snapshot!("filled_email_column", render(&app, 120, 30).backend());
+    insta::assert_snapshot!("filled_email_column", render_at(&app, 120, 30).backend());
     // A retried delivery: stored once, charged once.
     app.update(emails_delivery(&["p0", "p1"], false));
     assert_eq!(
@@ -396,7 +336,7 @@ fn a_reveal_above_the_threshold_asks_first() {
         app.status.clone().unwrap().text,
         "Reveal emails of 3 people may cost ≤ 3 email credits: confirm first"
     );
-    insta::assert_snapshot!("reveal_confirm", render(&app, 120, 30).backend());
+    insta::assert_snapshot!("reveal_confirm", render_at(&app, 120, 30).backend());
     let out = app.update(ch('n'));
     assert!(out.iter().all(|c| !matches!(c, Command::Call { .. })));
     assert!(app.popups.is_empty());
@@ -544,7 +484,7 @@ fn lookup_a_pasted_list() {
     app.update(Msg::Paste(
         "acme0.com\nacme1.com, acme2.com\nacme3.com ghost-nowhere.com\n".into(),
     ));
-    insta::assert_snapshot!("lookup_popup", render(&app, 120, 30).backend());
+    insta::assert_snapshot!("lookup_popup", render_at(&app, 120, 30).backend());
     let cmds = app.update(key(KeyCode::Enter));
     let (_, Call::Prepare { action, .. }) = call_in(&cmds, Slot::Prepare) else {
         panic!()
@@ -712,12 +652,12 @@ fn snapshot_activity_pane() {
         "the pane ticks while open"
     );
     assert!(matches!(app.popups.last(), Some(Popup::Activity)));
-    let t = render(&app, 130, 30);
+    let t = render_at(&app, 130, 30);
     let s = screen(&t);
     assert!(s.contains("pending 1/2"), "{s}");
     insta::assert_snapshot!("activity_pane", t.backend());
     // At 80 columns the age of every job and delivery stays visible.
-    let narrow = screen(&render(&app, 80, 24));
+    let narrow = screen(&render_at(&app, 80, 24));
     assert_eq!(narrow.matches(" ago").count(), 3, "{narrow}");
     app.update(ch('a'));
     assert!(app.popups.is_empty());
@@ -745,7 +685,7 @@ fn help_lists_every_new_action() {
     }
     let mut app = started(10.0);
     app.update(ch('?'));
-    let s = screen(&render(&app, 120, 40));
+    let s = screen(&render_at(&app, 120, 40));
     for d in [
         "reveal emails",
         "reveal phones",

@@ -3,7 +3,7 @@
 //! ratatui's TestBackend.
 #[path = "support/app.rs"]
 mod app_support;
-use app_support::{ch, ctrl, key, opts};
+use app_support::{answer, call_in, ch, ctrl, key, opts, render_at, screen, started_with};
 use crossterm::event::KeyCode;
 use prospect::core::export::Format;
 use prospect::core::request::SearchResponse;
@@ -11,9 +11,6 @@ use prospect::tui::app::{App, ExportCounts, ExportPopup, ExportScope, ExportStag
 use prospect::tui::msg::{Command, ExportRecords, Msg, Outcome, PageData, Slot};
 use prospect::tui::records;
 use prospect::tui::schema::{self, DataFields, Kind};
-use prospect::tui::view;
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
 use serde_json::{Value, json};
 
 fn data_fields() -> Value {
@@ -74,47 +71,8 @@ fn page(kind: Kind, n: usize, from: usize, total: u64, cursor: Option<&str>) -> 
 }
 
 /// The generation of the call the commands started in `slot`.
-fn generation(cmds: &[Command], slot: Slot) -> u64 {
-    cmds.iter()
-        .find_map(|c| match c {
-            Command::Call {
-                slot: s,
-                generation,
-                ..
-            } if *s == slot => Some(*generation),
-            _ => None,
-        })
-        .unwrap_or_else(|| panic!("no call in {slot:?}: {cmds:?}"))
-}
-
-fn answer(app: &mut App, cmds: &[Command], slot: Slot, outcome: Outcome) -> Vec<Command> {
-    let generation = generation(cmds, slot);
-    app.update(Msg::Done {
-        slot,
-        generation,
-        result: Ok(outcome),
-    })
-}
-
 fn started() -> App {
-    let mut app = App::new(opts());
-    let cmds = app.start();
-    answer(
-        &mut app,
-        &cmds,
-        Slot::DataFields,
-        Outcome::DataFields(DataFields::from_api(
-            &serde_json::from_value(data_fields()).unwrap(),
-        )),
-    );
-    answer(
-        &mut app,
-        &cmds,
-        Slot::Balance,
-        Outcome::Balance(serde_json::from_value(balance()).unwrap()),
-    );
-    app.status = None;
-    app
+    started_with(opts(), data_fields(), balance())
 }
 
 /// The app with one page of 25 companies of a total of 39,726 (cursor "c1").
@@ -129,24 +87,6 @@ fn with_companies() -> App {
     );
     app.status = None;
     app
-}
-
-fn render_at(app: &App, w: u16, h: u16) -> Terminal<TestBackend> {
-    let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
-    t.draw(|f| view::draw(f, app)).unwrap();
-    t
-}
-
-fn screen(t: &Terminal<TestBackend>) -> String {
-    let buf = t.backend().buffer();
-    let mut s = String::new();
-    for y in 0..buf.area.height {
-        for x in 0..buf.area.width {
-            s.push_str(buf[(x, y)].symbol());
-        }
-        s.push('\n');
-    }
-    s
 }
 
 fn fixed_now() -> chrono::NaiveDateTime {
@@ -876,7 +816,7 @@ fn a_rejected_token_at_start_is_said_once_with_the_fix_and_errors_are_plain_word
     let mut app = App::new(opts());
     let cmds = app.start();
     for slot in [Slot::DataFields, Slot::Balance] {
-        let generation = generation(&cmds, slot);
+        let (generation, _) = call_in(&cmds, slot);
         app.update(Msg::Done {
             slot,
             generation,

@@ -2,7 +2,7 @@
 //! the state owner (generations, debounce, paging), driving `App` with messages only.
 #[path = "support/app.rs"]
 mod app_support;
-use app_support::{ch, ctrl, key, opts};
+use app_support::{answer, ch, ctrl, key, opts, started_with, typed};
 use crossterm::event::KeyCode;
 use prospect::api::client::Endpoint;
 use prospect::core::request::{AutocompleteResponse, SearchRequest, SearchResponse};
@@ -36,10 +36,6 @@ fn page_from_response(kind: Kind, resp: &Value) -> PageData {
         Kind::People => SearchResponse::PeopleV3(serde_json::from_value(resp.clone()).unwrap()),
     };
     records::page(resp)
-}
-
-fn typed<T: serde::de::DeserializeOwned>(v: Value) -> T {
-    serde_json::from_value(v).unwrap()
 }
 
 fn balance() -> Value {
@@ -85,43 +81,8 @@ fn companies_page(n: usize, total: u64, cursor: Option<&str>) -> Value {
     json!({"companies": (0..n).map(company).collect::<Vec<_>>(), "total": total, "searchAfter": cursor})
 }
 
-/// Feeds the result of the call the commands started in `slot`, with the generation it got.
-fn answer(app: &mut App, cmds: &[Command], slot: Slot, outcome: Outcome) -> Vec<Command> {
-    let generation = cmds
-        .iter()
-        .find_map(|c| match c {
-            Command::Call {
-                slot: s,
-                generation,
-                ..
-            } if *s == slot => Some(*generation),
-            _ => None,
-        })
-        .unwrap_or_else(|| panic!("no call in {slot:?}: {cmds:?}"));
-    app.update(Msg::Done {
-        slot,
-        generation,
-        result: Ok(outcome),
-    })
-}
-
 fn started() -> App {
-    let mut app = App::new(opts());
-    let cmds = app.start();
-    answer(
-        &mut app,
-        &cmds,
-        Slot::DataFields,
-        Outcome::DataFields(DataFields::from_api(&typed(data_fields()))),
-    );
-    answer(
-        &mut app,
-        &cmds,
-        Slot::Balance,
-        Outcome::Balance(typed(balance())),
-    );
-    app.status = None;
-    app
+    started_with(opts(), data_fields(), balance())
 }
 
 fn render(app: &App) -> Terminal<TestBackend> {

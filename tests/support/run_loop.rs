@@ -4,6 +4,9 @@
 //! `observe` function from the state and the screen text).
 #![allow(dead_code)]
 
+#[path = "app.rs"]
+mod app_support;
+
 use std::io;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -32,15 +35,7 @@ struct Recorder<S> {
 
 impl<S: Send> Hooks<TestBackend> for Recorder<S> {
     fn drawn(&mut self, t: &mut Terminal<TestBackend>) {
-        let buf = t.backend().buffer();
-        let mut s = String::new();
-        for y in 0..buf.area.height {
-            for x in 0..buf.area.width {
-                s.push_str(buf[(x, y)].symbol());
-            }
-            s.push('\n');
-        }
-        self.screen = s;
+        self.screen = app_support::screen(t);
     }
     fn observe(&mut self, app: &App) {
         let seen = (self.observe)(app, &self.screen);

@@ -177,17 +177,6 @@ mod tests {
         }
     }
 
-    const TITLES: [&str; 8] = [
-        "name",
-        "domain",
-        "cc",
-        "size",
-        "industry",
-        "year",
-        "employees",
-        "rel.",
-    ];
-
     #[test]
     fn values_are_never_cut_and_low_priority_columns_go_first() {
         let rows = vec![row(&[
@@ -201,12 +190,24 @@ mod tests {
             "A",
         ])];
         // Wide: every column, the size range whole.
-        let wide = layout(Kind::Companies, &TITLES, &rows, 150, 1);
+        let wide = layout(
+            Kind::Companies,
+            crate::tui::records::columns(Kind::Companies),
+            &rows,
+            150,
+            1,
+        );
         assert_eq!(wide.len(), 8);
         assert_eq!(wide[3], (3, 12), "50001-100000 is 12 wide");
         // 46 columns (80×24 screen): names keep their minimum, values stay whole, the
         // least important columns are left out.
-        let narrow = layout(Kind::Companies, &TITLES, &rows, 46, 1);
+        let narrow = layout(
+            Kind::Companies,
+            crate::tui::records::columns(Kind::Companies),
+            &rows,
+            46,
+            1,
+        );
         let idx: Vec<usize> = narrow.iter().map(|c| c.0).collect();
         assert_eq!(idx, vec![0, 1, 2, 3, 7], "{narrow:?}");
         assert!(narrow[0].1 >= 12 && narrow[1].1 >= 12, "{narrow:?}");
