@@ -118,7 +118,7 @@ fn help_lines(keymap: &Keymap, inner: u16) -> Vec<Line<'static>> {
     )));
     lines.extend(rows_of(&keymap.text_help()));
     lines.push(Line::from(dim(format!(
-        " Autocomplete costs {} credit per lookup and runs after a short pause in typing.",
+        " Autocomplete: {} credit per lookup, sent after a short pause in typing.",
         fmt_credits(autocomplete_cost())
     ))));
     lines.push(Line::from(dim(
