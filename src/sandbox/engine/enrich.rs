@@ -302,9 +302,18 @@ impl Db {
     /// `GET /v2/data-fields` (SPEC.md §2.8, NOTES.md: technologies as an array): industries by
     /// category, LinkedIn industries, technologies with categories, regions per lowercase country
     /// code (`code` is the abbreviation used by `states` filters, e.g. `CA` of `US-CA`),
-    /// seniorities and departments.
+    /// seniorities and departments: [`data_fields`] of the dataset's reference data.
     pub fn data_fields(&self) -> DataFields {
-        let r = &self.reference;
+        data_fields(&self.reference)
+    }
+}
+
+/// `GET /v2/data-fields` (SPEC.md §2.8, NOTES.md: technologies as an array) from the reference
+/// data alone (the service answers it before the companies are indexed): industries by
+/// category, LinkedIn industries, technologies with categories, regions per lowercase country
+/// code (`code` is the abbreviation used by `states` filters, e.g. `CA` of `US-CA`),
+/// seniorities and departments.
+pub fn data_fields(r: &crate::sandbox::dataset::format::Reference) -> DataFields {
         let mut regions: BTreeMap<String, Vec<Region>> = BTreeMap::new();
         for (cc, code, en, local) in &r.regions {
             regions.entry(cc.clone()).or_default().push(Region {
@@ -340,7 +349,6 @@ impl Db {
             seniorities: Seniority::ALL.to_vec(),
             departments: Department::ALL.to_vec(),
         }
-    }
 }
 
 #[cfg(test)]

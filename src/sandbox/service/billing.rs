@@ -10,6 +10,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::AppState;
+use crate::sandbox::dataset::load::Db;
 use super::accounts::{Account, Milli, Pool, from_milli, to_milli};
 use super::error::{Failure, texts};
 use super::reveal::{self, Channel};
@@ -113,6 +114,7 @@ fn unrevealed<T: PersonRecord>(people: &[T]) -> Vec<Value> {
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn settle_people<T: PersonRecord>(
     st: &Arc<AppState>,
+    db: &Db,
     account: &Arc<Account>,
     standard_text: &'static str,
     standard: Milli,
@@ -132,7 +134,7 @@ pub(crate) fn settle_people<T: PersonRecord>(
         match opt {
             None => reveal::mask(&mut persons, channel),
             Some(None) => {
-                let due = reveal::reveal_inline(st, channel, &mut persons);
+                let due = reveal::reveal_inline(db, channel, &mut persons);
                 charges.push((channel.pool(), due));
             }
             Some(Some(url)) => {
