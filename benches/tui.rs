@@ -247,7 +247,10 @@ async fn one_start(store: &std::path::Path) -> (Duration, Duration, Duration) {
                         "companiesFilters": {"primaryLocations": {"includeCountries": ["us"]}}
                     }))
                     .unwrap();
-                let found = searcher.search_companies_v3(&req).await.expect("first search");
+                let found = searcher
+                    .search_companies_v3(&req)
+                    .await
+                    .expect("first search");
                 assert!(!found.companies.is_empty());
                 let _ = searched_tx.send(t0.elapsed());
             });

@@ -264,11 +264,7 @@ impl OpenedAsset {
                 format!("parsing company frame {} of assets/{DATASET_FILE}", i + 1)
             })?);
         }
-        check_counts(
-            (company_frames, companies),
-            frames.len() - 1,
-            views.len(),
-        )?;
+        check_counts((company_frames, companies), frames.len() - 1, views.len())?;
         phases.mark("parse (parallel)");
         let db = Db::build(&views, reference, &mut phases);
         drop(views);

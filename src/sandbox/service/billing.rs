@@ -10,7 +10,6 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::AppState;
-use crate::sandbox::dataset::load::Db;
 use super::accounts::{Account, Milli, Pool, from_milli, to_milli};
 use super::error::{Failure, texts};
 use super::reveal::{self, Channel};
@@ -18,6 +17,7 @@ use super::validation;
 use crate::api::client::Endpoint;
 use crate::api::cost::{DEFAULT_PRICES, Quantities};
 use crate::api::types::{LookalikePerson, Person, Phone, PhoneStatus, RevealEmails, RevealPhones};
+use crate::sandbox::dataset::load::Db;
 
 /// Standard price (thousandths of a credit) of `results` results of `endpoint`; `lookalike`
 /// for a v2 people search with `lookalikeDomains` (3 credits per person instead of 1).

@@ -302,11 +302,7 @@ pub(crate) fn queue_people(
 
 /// Inline reveal (no webhook): sets `email` / `phone` of each person and returns the
 /// thousandths to charge (verified results only). The caller charges them with the request.
-pub(crate) fn reveal_inline(
-    db: &Db,
-    channel: Channel,
-    people: &mut [&mut Person],
-) -> Milli {
+pub(crate) fn reveal_inline(db: &Db, channel: Channel, people: &mut [&mut Person]) -> Milli {
     let mut due = 0;
     for p in people.iter_mut() {
         let (found, chargeable) = verify(db, channel, &p.id);

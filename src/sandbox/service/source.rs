@@ -112,3 +112,102 @@ impl DbSource {
         }
     }
 }
+
+#[cfg(test)]
+impl DbSource {
+    /// A source still loading, and the sender that finishes it (tests).
+    fn pending(reference: Arc<Reference>) -> (DbSource, watch::Sender<Slot>) {
+        let (tx, rx) = watch::channel(None);
+        (DbSource { reference, db: rx }, tx)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::client::Client;
+    use crate::api::types::SearchCompaniesV3Request;
+    use crate::sandbox::engine::testdata;
+    use crate::sandbox::service::accounts::AccountSpec;
+    use crate::sandbox::service::{SandboxConfig, spawn};
+
+    /// While the companies load, the balance and the data fields answer; a search waits and
+    /// then answers from the loaded dataset (charged once, as ever); a failed load is a 500.
+    #[tokio::test]
+    async fn answers_what_needs_no_company_while_loading() {
+        let db = Arc::new(testdata::db());
+        let (source, finish) = DbSource::pending(db.reference.clone());
+        let sb = spawn(SandboxConfig {
+            accounts: vec![AccountSpec::ample("t")],
+            db: Some(source),
+            ..SandboxConfig::default()
+        })
+        .await
+        .unwrap();
+        let c = Client::new(&sb.base_url, "t").unwrap();
+        let before = c.credit_balance().await.unwrap();
+        let fields = c.data_fields().await.unwrap();
+        assert_eq!(fields.industries.len(), 4);
+        let req: SearchCompaniesV3Request = serde_json::from_value(serde_json::json!({
+            "size": 10,
+            "companiesFilters": {"primaryLocations": {"includeCountries": ["us"]}}
+        }))
+        .unwrap();
+        let search = tokio::spawn({
+            let c = c.clone();
+            async move { c.search_companies_v3(&req).await }
+        });
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+        assert!(
+            !search.is_finished(),
+            "a search answered before the dataset loaded"
+        );
+        finish.send(Some(Ok(db.clone()))).unwrap();
+        let found = search.await.unwrap().unwrap();
+        let expected = db
+            .search_companies_v3(
+                &serde_json::from_value(serde_json::json!({
+                    "size": 10,
+                    "companiesFilters": {"primaryLocations": {"includeCountries": ["us"]}}
+                }))
+                .unwrap(),
+            )
+            .unwrap();
+        assert!(!found.companies.is_empty());
+        assert_eq!(
+            found
+                .companies
+                .iter()
+                .map(|c| &c.company.domain)
+                .collect::<Vec<_>>(),
+            expected
+                .companies
+                .iter()
+                .map(|c| &c.company.domain)
+                .collect::<Vec<_>>()
+        );
+        let after = c.credit_balance().await.unwrap();
+        let spent = before.credits.unwrap().one_time - after.credits.unwrap().one_time;
+        assert!(
+            (spent - 0.2 * found.companies.len() as f64).abs() < 1e-9,
+            "{spent}"
+        );
+
+        let (failing, fail) = DbSource::pending(db.reference.clone());
+        let broken = spawn(SandboxConfig {
+            accounts: vec![AccountSpec::ample("t")],
+            db: Some(failing),
+            ..SandboxConfig::default()
+        })
+        .await
+        .unwrap();
+        fail.send(Some(Err(Arc::from("frame 3 is damaged"))))
+            .unwrap();
+        let c = Client::new(&broken.base_url, "t").unwrap();
+        assert!(c.data_fields().await.is_ok());
+        let req: SearchCompaniesV3Request =
+            serde_json::from_value(serde_json::json!({"size": 1})).unwrap();
+        let err = c.search_companies_v3(&req).await.unwrap_err();
+        assert!(format!("{err:?}").contains("500"), "{err:?}");
+    }
+}
