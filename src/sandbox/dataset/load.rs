@@ -46,8 +46,10 @@ pub struct Db {
     pub(crate) person_rows: Layered<PersonRow>,
     /// The key maps of the companies gathered after loading and of their people.
     pub(crate) gathered: Arc<Gathered>,
-    /// Autocomplete structures.
-    pub(crate) ac: Arc<Autocompletes>,
+    /// Autocomplete structures of the dataset's companies, built on first use
+    /// ([`Db::autocompletes`]; the service builds them in the background right after loading)
+    /// and shared by every snapshot.
+    pub(crate) ac: Arc<std::sync::OnceLock<Autocompletes>>,
     /// The lookalike postings of the dataset's companies, built on the first lookalike search
     /// and shared by every snapshot (gathered companies are scored without them).
     pub(crate) look: Arc<std::sync::OnceLock<crate::sandbox::engine::lookalike::BaseIndex>>,
@@ -110,7 +112,7 @@ impl Db {
         // The slim owned rows depend on nothing else: build them on their own thread while
         // the columns, key maps, people and autocompletes are built.
         let refs = &*reference;
-        let (companies, vocab, cols, index, (people, person_rows), ac) = std::thread::scope(|s| {
+        let (companies, vocab, cols, index, (people, person_rows)) = std::thread::scope(|s| {
             let slim = s.spawn(|| {
                 let t = std::time::Instant::now();
                 let v = views.iter().map(RowView::slim).collect::<Vec<CompanyRow>>();
@@ -121,27 +123,16 @@ impl Db {
             let (vocab, mut cols, index) = index::build(views, refs);
             let people_vocab = people_vocab.join().expect("people vocabulary thread");
             phases.mark("index (intern, columns, maps) | people vocab");
-            // People and autocompletes need the columns; they are independent of each other.
-            let ((people, person_rows, ranges), ac) = std::thread::scope(|s2| {
-                let people = s2.spawn(|| {
-                    let t = std::time::Instant::now();
-                    (people_vocab.clone().generate(views, &cols), t.elapsed())
-                });
-                let t = std::time::Instant::now();
-                let ac = Autocompletes::build(views, refs, &vocab, &people_vocab, &cols);
-                phases.extra("  (thread) autocompletes", t.elapsed());
-                let (people, people_time) = people.join().expect("people thread");
-                phases.extra("  (thread) people", people_time);
-                (people, ac)
-            });
-            phases.mark("people | autocompletes");
+            // People need the columns. (The autocompletes are built later, on first use.)
+            let (people, person_rows, ranges) = people_vocab.generate(views, &cols);
+            phases.mark("people");
             for (c, r) in cols.iter_mut().zip(ranges) {
                 c.people = r;
             }
             let (companies, slim_time) = slim.join().expect("slim rows thread");
             phases.extra("  (thread, from the start) slim rows", slim_time);
             phases.mark("wait for slim rows");
-            (companies, vocab, cols, index, (people, person_rows), ac)
+            (companies, vocab, cols, index, (people, person_rows))
         });
         Db {
             companies: Layered::new(companies),
@@ -152,7 +143,7 @@ impl Db {
             people: Arc::new(people),
             person_rows: Layered::new(person_rows),
             gathered: Arc::default(),
-            ac: Arc::new(ac),
+            ac: Arc::default(),
             look: Arc::default(),
         }
     }
@@ -204,6 +195,21 @@ impl Db {
     /// The reference data of the dataset.
     pub fn reference(&self) -> &Reference {
         &self.reference
+    }
+
+    /// The autocomplete indexes of the dataset's companies and vocabularies, built on the
+    /// first call (about a third of the load's work, so loading leaves them out); a call while
+    /// another thread builds them waits for that build.
+    pub fn autocompletes(&self) -> &Autocompletes {
+        self.ac.get_or_init(|| {
+            Autocompletes::build(
+                self.companies.base(),
+                &self.reference,
+                &self.vocab,
+                &self.people,
+                self.cols.base(),
+            )
+        })
     }
 }
 
