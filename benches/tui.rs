@@ -226,10 +226,12 @@ async fn one_start(store: &std::path::Path) -> (Duration, Duration, Duration) {
     let t0 = Instant::now();
     let store = store.to_path_buf();
     let (searched_tx, searched_rx) = tokio::sync::oneshot::channel::<Duration>();
+    let (source_tx, source_rx) = tokio::sync::oneshot::channel();
     let make: prospect::tui::backend::BoxFuture<anyhow::Result<SessionBackend>> =
         Box::pin(async move {
             // A fresh load each run (the process-wide `embedded_source` would load only once).
             let source = DbSource::load_embedded()?;
+            let _ = source_tx.send(source.clone());
             let sb = spawn(SandboxConfig {
                 accounts: vec![AccountSpec::ample("bench-token")],
                 db: Some(source),
@@ -281,6 +283,13 @@ async fn one_start(store: &std::path::Path) -> (Duration, Duration, Duration) {
         .unwrap();
     drop(tx);
     let searched = searched_rx.await.expect("the first search answered");
+    // Let the background work of this start (the autocompletes) end before the next start.
+    let db = source_rx.await.unwrap().db().await.unwrap();
+    tokio::task::spawn_blocking(move || {
+        db.autocompletes();
+    })
+    .await
+    .unwrap();
     (hooks.first.unwrap(), hooks.usable.unwrap(), searched)
 }
 

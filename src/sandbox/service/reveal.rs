@@ -223,9 +223,7 @@ pub(crate) fn queue_reveal_ids(
         event.name(),
         url,
         Box::pin(async move {
-            let Some(db) = loaded(&st, &account, channel, reserved).await else {
-                return None;
-            };
+            let db = loaded(&st, &account, channel, reserved).await?;
             let (objs, charged) = reveal_now(&db, &account, channel, &ids, reserved);
             let items: Vec<Value> = objs
                 .iter()
