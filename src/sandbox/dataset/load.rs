@@ -46,8 +46,10 @@ pub struct Db {
     pub(crate) person_rows: Layered<PersonRow>,
     /// The key maps of the companies gathered after loading and of their people.
     pub(crate) gathered: Arc<Gathered>,
-    /// Autocomplete structures.
-    pub(crate) ac: Arc<Autocompletes>,
+    /// Autocomplete structures of the dataset's companies, built on first use
+    /// ([`Db::autocompletes`]; the service builds them in the background right after loading)
+    /// and shared by every snapshot.
+    pub(crate) ac: Arc<std::sync::OnceLock<Autocompletes>>,
     /// The lookalike postings of the dataset's companies, built on the first lookalike search
     /// and shared by every snapshot (gathered companies are scored without them).
     pub(crate) look: Arc<std::sync::OnceLock<crate::sandbox::engine::lookalike::BaseIndex>>,
@@ -75,50 +77,42 @@ impl Db {
     /// [`Db::load_embedded`], also returning how long each phase took (phase name, time), in
     /// order; for the start-up benchmark (issue 3, "Speed").
     pub fn load_embedded_timed() -> anyhow::Result<(Db, Vec<(&'static str, std::time::Duration)>)> {
-        crate::alloc::begin_bulk_load();
-        let mut phases = Phases::new();
+        Db::open_embedded()?.index()
+    }
+
+    /// The first step of [`Db::load_embedded`]: splits the embedded asset into its frames and
+    /// decodes its header, whose reference data (`/v2/data-fields`, SPEC.md §2.8) is usable at
+    /// once; [`OpenedAsset::index`] then decodes and indexes the companies (the long part).
+    ///
+    /// Errors as [`Db::load_embedded`] for the header (another format version, a cut frame).
+    pub fn open_embedded() -> anyhow::Result<OpenedAsset> {
+        let phases = Phases::new();
         let frames = split_frames(EMBEDDED)?;
         let header = decode_header(frames[0])?;
-        phases.mark("header and reference");
-        // The company frames are independent: decompress them on every core, then parse them
-        // on every core (strings stay borrowed from the buffers while indexing; only what the
-        // engine keeps is copied).
-        let buffers = crate::sandbox::engine::par_map(&frames[1..], |f| decompress_frame(f))
-            .into_iter()
-            .collect::<anyhow::Result<Vec<Vec<u8>>>>()?;
-        phases.mark("decompress (parallel)");
-        let parsed = crate::sandbox::engine::par_map(&buffers, |b| {
-            postcard::from_bytes::<Vec<RowView<'_>>>(b)
-        });
-        let mut views: Vec<RowView<'_>> = Vec::with_capacity(header.companies as usize);
-        for (i, part) in parsed.into_iter().enumerate() {
-            views.extend(part.with_context(|| {
-                format!("parsing company frame {} of assets/{DATASET_FILE}", i + 1)
-            })?);
-        }
-        check_counts(&header, frames.len() - 1, views.len())?;
-        phases.mark("parse (parallel)");
-        let db = Db::build(&views, header.reference, &mut phases);
-        drop(views);
-        drop(buffers);
-        crate::alloc::end_bulk_load();
-        phases.mark("drop temporaries");
-        Ok((db, phases.done))
+        let mut opened = OpenedAsset {
+            frames,
+            company_frames: header.company_frames,
+            companies: header.companies,
+            reference: Arc::new(header.reference),
+            phases,
+        };
+        opened.phases.mark("header and reference");
+        Ok(opened)
     }
 
     /// Indexes a dataset (any version; used by tests with small hand-made datasets). Companies
     /// are kept in the given order; people are generated deterministically.
     pub fn from_dataset(ds: Dataset) -> Db {
         let views: Vec<RowView<'_>> = ds.companies.iter().map(RowView::of).collect();
-        Db::build(&views, ds.reference.clone(), &mut Phases::new())
+        Db::build(&views, Arc::new(ds.reference.clone()), &mut Phases::new())
     }
 
     /// Indexes borrowed rows: vocabularies and columns, the slim owned rows, people, autocompletes.
-    fn build(views: &[RowView<'_>], reference: Reference, phases: &mut Phases) -> Db {
+    fn build(views: &[RowView<'_>], reference: Arc<Reference>, phases: &mut Phases) -> Db {
         // The slim owned rows depend on nothing else: build them on their own thread while
         // the columns, key maps, people and autocompletes are built.
-        let refs = &reference;
-        let (companies, vocab, cols, index, (people, person_rows), ac) = std::thread::scope(|s| {
+        let refs = &*reference;
+        let (companies, vocab, cols, index, (people, person_rows)) = std::thread::scope(|s| {
             let slim = s.spawn(|| {
                 let t = std::time::Instant::now();
                 let v = views.iter().map(RowView::slim).collect::<Vec<CompanyRow>>();
@@ -129,38 +123,27 @@ impl Db {
             let (vocab, mut cols, index) = index::build(views, refs);
             let people_vocab = people_vocab.join().expect("people vocabulary thread");
             phases.mark("index (intern, columns, maps) | people vocab");
-            // People and autocompletes need the columns; they are independent of each other.
-            let ((people, person_rows, ranges), ac) = std::thread::scope(|s2| {
-                let people = s2.spawn(|| {
-                    let t = std::time::Instant::now();
-                    (people_vocab.clone().generate(views, &cols), t.elapsed())
-                });
-                let t = std::time::Instant::now();
-                let ac = Autocompletes::build(views, refs, &vocab, &people_vocab, &cols);
-                phases.extra("  (thread) autocompletes", t.elapsed());
-                let (people, people_time) = people.join().expect("people thread");
-                phases.extra("  (thread) people", people_time);
-                (people, ac)
-            });
-            phases.mark("people | autocompletes");
+            // People need the columns. (The autocompletes are built later, on first use.)
+            let (people, person_rows, ranges) = people_vocab.generate(views, &cols);
+            phases.mark("people");
             for (c, r) in cols.iter_mut().zip(ranges) {
                 c.people = r;
             }
             let (companies, slim_time) = slim.join().expect("slim rows thread");
             phases.extra("  (thread, from the start) slim rows", slim_time);
             phases.mark("wait for slim rows");
-            (companies, vocab, cols, index, (people, person_rows), ac)
+            (companies, vocab, cols, index, (people, person_rows))
         });
         Db {
             companies: Layered::new(companies),
-            reference: Arc::new(reference),
+            reference,
             vocab: Arc::new(vocab),
             cols: Layered::new(cols),
             index: Arc::new(index),
             people: Arc::new(people),
             person_rows: Layered::new(person_rows),
             gathered: Arc::default(),
-            ac: Arc::new(ac),
+            ac: Arc::default(),
             look: Arc::default(),
         }
     }
@@ -212,6 +195,89 @@ impl Db {
     /// The reference data of the dataset.
     pub fn reference(&self) -> &Reference {
         &self.reference
+    }
+
+    /// The autocomplete indexes of the dataset's companies and vocabularies, built on the
+    /// first call (about a third of the load's work, so loading leaves them out); a call while
+    /// another thread builds them waits for that build.
+    pub fn autocompletes(&self) -> &Autocompletes {
+        self.ac.get_or_init(|| {
+            Autocompletes::build(
+                self.companies.base(),
+                &self.reference,
+                &self.vocab,
+                &self.people,
+                self.cols.base(),
+            )
+        })
+    }
+}
+
+/// The embedded asset split into frames with its header decoded ([`Db::open_embedded`]).
+pub struct OpenedAsset {
+    /// Frame 0 (the header), then the company frames.
+    frames: Vec<&'static [u8]>,
+    /// Company frames and companies the header announces.
+    company_frames: u32,
+    companies: u32,
+    /// The header's reference data, shared with the [`Db`] it becomes.
+    reference: Arc<Reference>,
+    phases: Phases,
+}
+
+impl std::fmt::Debug for OpenedAsset {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("OpenedAsset")
+            .field("company_frames", &self.company_frames)
+            .field("companies", &self.companies)
+            .finish_non_exhaustive()
+    }
+}
+
+impl OpenedAsset {
+    /// The reference data of the asset (the same `Arc` the indexed [`Db`] keeps).
+    pub fn reference(&self) -> &Arc<Reference> {
+        &self.reference
+    }
+
+    /// Decompresses, parses and indexes the company frames: the [`Db`], and how long each
+    /// load phase took (the header's phase first), in order.
+    ///
+    /// Errors when a frame cannot be decompressed or parsed, or the asset holds fewer frames or
+    /// companies than its header announces.
+    pub fn index(self) -> anyhow::Result<(Db, Vec<(&'static str, std::time::Duration)>)> {
+        let OpenedAsset {
+            frames,
+            company_frames,
+            companies,
+            reference,
+            mut phases,
+        } = self;
+        crate::alloc::begin_bulk_load();
+        // The company frames are independent: decompress them on every core, then parse them
+        // on every core (strings stay borrowed from the buffers while indexing; only what the
+        // engine keeps is copied).
+        let buffers = crate::sandbox::engine::par_map(&frames[1..], |f| decompress_frame(f))
+            .into_iter()
+            .collect::<anyhow::Result<Vec<Vec<u8>>>>()?;
+        phases.mark("decompress (parallel)");
+        let parsed = crate::sandbox::engine::par_map(&buffers, |b| {
+            postcard::from_bytes::<Vec<RowView<'_>>>(b)
+        });
+        let mut views: Vec<RowView<'_>> = Vec::with_capacity(companies as usize);
+        for (i, part) in parsed.into_iter().enumerate() {
+            views.extend(part.with_context(|| {
+                format!("parsing company frame {} of assets/{DATASET_FILE}", i + 1)
+            })?);
+        }
+        check_counts((company_frames, companies), frames.len() - 1, views.len())?;
+        phases.mark("parse (parallel)");
+        let db = Db::build(&views, reference, &mut phases);
+        drop(views);
+        drop(buffers);
+        crate::alloc::end_bulk_load();
+        phases.mark("drop temporaries");
+        Ok((db, phases.done))
     }
 }
 
@@ -296,13 +362,14 @@ fn decode_header(frame: &[u8]) -> anyhow::Result<Header> {
 }
 
 /// Errors unless the asset has as many company frames and companies as its header says.
-fn check_counts(header: &Header, frames: usize, companies: usize) -> anyhow::Result<()> {
-    if frames != header.company_frames as usize || companies != header.companies as usize {
+/// `announced` is the header's (company frames, companies).
+fn check_counts(announced: (u32, u32), frames: usize, companies: usize) -> anyhow::Result<()> {
+    if frames != announced.0 as usize || companies != announced.1 as usize {
         bail!(
             "assets/{DATASET_FILE} is truncated or damaged: its header announces {} company \
              frames and {} companies, it holds {frames} and {companies}",
-            header.company_frames,
-            header.companies
+            announced.0,
+            announced.1
         );
     }
     Ok(())
@@ -320,7 +387,11 @@ pub fn decode(bytes: &[u8]) -> anyhow::Result<Dataset> {
             .with_context(|| format!("parsing company frame {} of assets/{DATASET_FILE}", i + 1))?;
         companies.extend(part);
     }
-    check_counts(&header, frames.len() - 1, companies.len())?;
+    check_counts(
+        (header.company_frames, header.companies),
+        frames.len() - 1,
+        companies.len(),
+    )?;
     Ok(Dataset {
         version: header.version,
         companies,

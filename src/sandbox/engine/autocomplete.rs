@@ -17,10 +17,10 @@ use crate::api::types::autocomplete::{
     AutocompleteLocationsResponse, AutocompleteSkillsRequest, AutocompleteSkillsResponse,
 };
 use crate::api::types::common::LocationType;
-use crate::sandbox::dataset::format::Reference;
+use crate::sandbox::dataset::format::{CompanyRow, Reference};
 use crate::sandbox::dataset::load::Db;
 
-use super::index::{CompanyCols, RowView, Vocab};
+use super::index::{CompanyCols, Vocab};
 use super::people::People;
 use super::{ascii_fold, caps, normalize_domain};
 
@@ -291,7 +291,7 @@ impl Autocompletes {
     /// Builds the indexes. Company ranks come from the default order; keyword ranks from how
     /// many companies use the keyword.
     pub fn build(
-        companies: &[RowView<'_>],
+        companies: &[CompanyRow],
         reference: &Reference,
         vocab: &Vocab,
         people: &People,
@@ -302,7 +302,10 @@ impl Autocompletes {
             let company_index = s.spawn(|| {
                 let rank: Vec<u32> = cols.iter().map(|c| c.default_rank).collect();
                 TextIndex::build(companies.iter().enumerate().flat_map(|(i, c)| {
-                    [(c.name, i as u32, rank[i]), (c.domain, i as u32, rank[i])]
+                    [
+                        (c.name.as_str(), i as u32, rank[i]),
+                        (c.domain.as_str(), i as u32, rank[i]),
+                    ]
                 }))
             });
             let mut kw_count = vec![0u32; vocab.keywords.len()];
@@ -343,7 +346,7 @@ impl Autocompletes {
             let mut ranks = Vec::new();
             let mut company_count: HashMap<&str, u32> = HashMap::new();
             for c in companies {
-                *company_count.entry(c.country).or_default() += 1;
+                *company_count.entry(c.country.as_str()).or_default() += 1;
             }
             for (cc, name) in &reference.countries {
                 ranks.push(u32::MAX - company_count.get(cc.as_str()).copied().unwrap_or(0));
@@ -370,14 +373,10 @@ impl Autocompletes {
             // (city, country) → (companies there, region code, region name)
             let mut cities: HashMap<(String, String), CityInfo> = HashMap::new();
             for c in companies {
-                if let Some(city) = c.city.filter(|s| !s.trim().is_empty()) {
+                if let Some(city) = c.city.as_deref().filter(|s| !s.trim().is_empty()) {
                     let e = cities
                         .entry((city.trim().to_string(), c.country.to_string()))
-                        .or_insert((
-                            0,
-                            c.region_code.map(str::to_string),
-                            c.region.map(str::to_string),
-                        ));
+                        .or_insert((0, c.region_code.clone(), c.region.clone()));
                     e.0 += 1;
                 }
             }
@@ -507,17 +506,20 @@ impl Db {
             .map(|d| normalize_domain(d))
             .collect();
         let lookalike = req.for_lookalike_search.unwrap_or(true);
-        let hits = self.ac.companies.search(&req.name, COMPANY_LIMIT, |i| {
-            let c = &self.cols[i as usize];
-            countries
-                .as_ref()
-                .is_none_or(|cs| c.countries.iter().any(|x| cs.contains(x)))
-                && !excluded.contains(&self.companies[i as usize].domain)
-                && !(lookalike
-                    && c.industries.is_empty()
-                    && c.keywords.is_empty()
-                    && c.technologies.is_empty())
-        });
+        let hits = self
+            .autocompletes()
+            .companies
+            .search(&req.name, COMPANY_LIMIT, |i| {
+                let c = &self.cols[i as usize];
+                countries
+                    .as_ref()
+                    .is_none_or(|cs| c.countries.iter().any(|x| cs.contains(x)))
+                    && !excluded.contains(&self.companies[i as usize].domain)
+                    && !(lookalike
+                        && c.industries.is_empty()
+                        && c.keywords.is_empty()
+                        && c.technologies.is_empty())
+            });
         AutocompleteCompaniesResponse {
             companies: hits
                 .into_iter()
@@ -540,7 +542,7 @@ impl Db {
         req: &AutocompleteKeywordsRequest,
     ) -> AutocompleteKeywordsResponse {
         let hits = self
-            .ac
+            .autocompletes()
             .keywords
             .search(&req.query, limit(req.limit), |_| true);
         AutocompleteKeywordsResponse {
@@ -558,7 +560,7 @@ impl Db {
         req: &AutocompleteJobTitlesRequest,
     ) -> AutocompleteJobTitlesResponse {
         let hits = self
-            .ac
+            .autocompletes()
             .job_titles
             .search(&req.query, limit(req.limit), |_| true);
         AutocompleteJobTitlesResponse {
@@ -577,15 +579,15 @@ impl Db {
         &self,
         req: &AutocompleteLocationsRequest,
     ) -> AutocompleteLocationsResponse {
-        let hits = self
-            .ac
+        let ac = self.autocompletes();
+        let hits = ac
             .location_index
             .search(&req.query, limit(req.limit), |_| true);
         AutocompleteLocationsResponse {
             locations: hits
                 .into_iter()
                 .map(|i| {
-                    let l = &self.ac.locations[i as usize];
+                    let l = &ac.locations[i as usize];
                     AutocompleteLocation {
                         country_code: l.country.clone(),
                         filter_code: l.filter_code.clone(),
@@ -609,7 +611,7 @@ impl Db {
         req: &AutocompleteSkillsRequest,
     ) -> AutocompleteSkillsResponse {
         let hits = self
-            .ac
+            .autocompletes()
             .skills
             .search(&req.query, limit(req.limit), |_| true);
         AutocompleteSkillsResponse {

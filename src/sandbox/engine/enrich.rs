@@ -302,44 +302,52 @@ impl Db {
     /// `GET /v2/data-fields` (SPEC.md §2.8, NOTES.md: technologies as an array): industries by
     /// category, LinkedIn industries, technologies with categories, regions per lowercase country
     /// code (`code` is the abbreviation used by `states` filters, e.g. `CA` of `US-CA`),
-    /// seniorities and departments.
+    /// seniorities and departments: [`data_fields`] of the dataset's reference data.
     pub fn data_fields(&self) -> DataFields {
-        let r = &self.reference;
-        let mut regions: BTreeMap<String, Vec<Region>> = BTreeMap::new();
-        for (cc, code, en, local) in &r.regions {
-            regions.entry(cc.clone()).or_default().push(Region {
-                code: Some(
-                    code.split_once('-')
-                        .map(|x| x.1)
-                        .unwrap_or(code)
-                        .to_string(),
-                ),
-                english_name: Some(en.clone()),
-                local_name: Some(local.clone()),
-            });
-        }
-        DataFields {
-            industries: r
-                .industries
-                .iter()
-                .map(|(cat, inds)| IndustryGroup {
-                    industries: inds.clone(),
-                    industry_category: Some(cat.clone()),
-                })
-                .collect(),
-            linkedin_industries: r.linkedin_industries.clone(),
-            technologies: r
-                .technologies
-                .iter()
-                .map(|(n, c)| Technology {
-                    name: Some(n.clone()),
-                    categories: c.clone(),
-                })
-                .collect(),
-            regions,
-            seniorities: Seniority::ALL.to_vec(),
-            departments: Department::ALL.to_vec(),
-        }
+        data_fields(&self.reference)
+    }
+}
+
+/// `GET /v2/data-fields` (SPEC.md §2.8, NOTES.md: technologies as an array) from the reference
+/// data alone (the service answers it before the companies are indexed): industries by
+/// category, LinkedIn industries, technologies with categories, regions per lowercase country
+/// code (`code` is the abbreviation used by `states` filters, e.g. `CA` of `US-CA`),
+/// seniorities and departments.
+pub fn data_fields(r: &crate::sandbox::dataset::format::Reference) -> DataFields {
+    let mut regions: BTreeMap<String, Vec<Region>> = BTreeMap::new();
+    for (cc, code, en, local) in &r.regions {
+        regions.entry(cc.clone()).or_default().push(Region {
+            code: Some(
+                code.split_once('-')
+                    .map(|x| x.1)
+                    .unwrap_or(code)
+                    .to_string(),
+            ),
+            english_name: Some(en.clone()),
+            local_name: Some(local.clone()),
+        });
+    }
+    DataFields {
+        industries: r
+            .industries
+            .iter()
+            .map(|(cat, inds)| IndustryGroup {
+                industries: inds.clone(),
+                industry_category: Some(cat.clone()),
+            })
+            .collect(),
+        linkedin_industries: r.linkedin_industries.clone(),
+        technologies: r
+            .technologies
+            .iter()
+            .map(|(n, c)| Technology {
+                name: Some(n.clone()),
+                categories: c.clone(),
+            })
+            .collect(),
+        regions,
+        seniorities: Seniority::ALL.to_vec(),
+        departments: Department::ALL.to_vec(),
     }
 }
 

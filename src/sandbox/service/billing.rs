@@ -17,6 +17,7 @@ use super::validation;
 use crate::api::client::Endpoint;
 use crate::api::cost::{DEFAULT_PRICES, Quantities};
 use crate::api::types::{LookalikePerson, Person, Phone, PhoneStatus, RevealEmails, RevealPhones};
+use crate::sandbox::dataset::load::Db;
 
 /// Standard price (thousandths of a credit) of `results` results of `endpoint`; `lookalike`
 /// for a v2 people search with `lookalikeDomains` (3 credits per person instead of 1).
@@ -113,6 +114,7 @@ fn unrevealed<T: PersonRecord>(people: &[T]) -> Vec<Value> {
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn settle_people<T: PersonRecord>(
     st: &Arc<AppState>,
+    db: &Db,
     account: &Arc<Account>,
     standard_text: &'static str,
     standard: Milli,
@@ -132,7 +134,7 @@ pub(crate) fn settle_people<T: PersonRecord>(
         match opt {
             None => reveal::mask(&mut persons, channel),
             Some(None) => {
-                let due = reveal::reveal_inline(st, channel, &mut persons);
+                let due = reveal::reveal_inline(db, channel, &mut persons);
                 charges.push((channel.pool(), due));
             }
             Some(Some(url)) => {

@@ -124,7 +124,9 @@ pub(crate) fn person_contact(
     db.person_contact(id)
 }
 
-/// Reference data (SPEC.md §2.8).
-pub(crate) fn data_fields(db: &Db) -> Result<DataFields, Failure> {
-    Ok(db.data_fields())
+/// Reference data (SPEC.md §2.8), from the dataset's reference data alone.
+pub(crate) fn data_fields(
+    reference: &crate::sandbox::dataset::format::Reference,
+) -> Result<DataFields, Failure> {
+    Ok(crate::sandbox::engine::enrich::data_fields(reference))
 }

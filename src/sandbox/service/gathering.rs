@@ -6,11 +6,16 @@
 //! request after that adds the company to a new snapshot of the database
 //! ([`Db::with_gathered`]), so from then on enrich, lookup, every search and the lookalike
 //! ranking find it and its people. A request works on the snapshot it took at its start.
+//! While the dataset is still loading ([`DbSource`]), taking a snapshot waits for it.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::{Duration, Instant};
 
+use tokio::sync::OnceCell;
+
+use super::error::Failure;
+use super::source::DbSource;
 use crate::api::types::WarmupCompaniesResponse;
 use crate::sandbox::dataset::load::Db;
 use crate::sandbox::engine::gathered::looks_like_domain;
@@ -18,7 +23,10 @@ use crate::sandbox::engine::normalize_domain;
 
 /// The current database snapshot and the gatherings under way.
 pub(crate) struct Gathering {
-    db: RwLock<Arc<Db>>,
+    /// The dataset, possibly still loading.
+    source: DbSource,
+    /// The current snapshot, from when the dataset is loaded.
+    db: OnceCell<RwLock<Arc<Db>>>,
     /// Normalized domain → when its gathering started (removed once added to the database).
     pending: Mutex<HashMap<String, Instant>>,
     delay: Duration,
@@ -36,17 +44,41 @@ pub(crate) enum Started {
 }
 
 impl Gathering {
-    /// Gathering over `db`; a gathering takes `delay`.
-    pub fn new(db: Arc<Db>, delay: Duration) -> Gathering {
+    /// Gathering over the dataset of `source`; a gathering takes `delay`.
+    pub fn new(source: DbSource, delay: Duration) -> Gathering {
         Gathering {
-            db: RwLock::new(db),
+            source,
+            db: OnceCell::new(),
             pending: Mutex::new(HashMap::new()),
             delay,
         }
     }
 
-    /// The current snapshot, with every company whose gathering has finished added.
-    pub fn db(&self) -> Arc<Db> {
+    /// The dataset's reference data (there while the companies still load).
+    pub fn reference(&self) -> &Arc<crate::sandbox::dataset::format::Reference> {
+        self.source.reference()
+    }
+
+    /// The current snapshot, with every company whose gathering has finished added; waits
+    /// while the dataset loads.
+    ///
+    /// Errors: 500 when the dataset failed to load (logged; a damaged asset).
+    pub async fn db(&self) -> Result<Arc<Db>, Failure> {
+        let lock = self
+            .db
+            .get_or_try_init(|| async {
+                self.source.db().await.map(RwLock::new).map_err(|e| {
+                    tracing::error!(error = %format!("{e:#}"), "no dataset to answer from");
+                    Failure::internal()
+                })
+            })
+            .await?;
+        Ok(self.snapshot(lock))
+    }
+
+    /// [`Gathering::db`] once loaded: the snapshot in `lock`, updated with the finished
+    /// gatherings.
+    fn snapshot(&self, lock: &RwLock<Arc<Db>>) -> Arc<Db> {
         let due: Vec<String> = {
             let pending = self.pending.lock().unwrap_or_else(|e| e.into_inner());
             pending
@@ -56,9 +88,9 @@ impl Gathering {
                 .collect()
         };
         if due.is_empty() {
-            return self.db.read().unwrap_or_else(|e| e.into_inner()).clone();
+            return lock.read().unwrap_or_else(|e| e.into_inner()).clone();
         }
-        let mut db = self.db.write().unwrap_or_else(|e| e.into_inner());
+        let mut db = lock.write().unwrap_or_else(|e| e.into_inner());
         // Another request may have added some meanwhile: `with_gathered` skips known domains.
         if let Some(next) = db.with_gathered(&due) {
             *db = Arc::new(next);
@@ -72,38 +104,42 @@ impl Gathering {
 
     /// Starts gathering `domain` (normalized first) unless the database has it or it is under
     /// way; with no delay it is there at once.
-    pub fn start(&self, domain: &str) -> Started {
+    ///
+    /// Errors as [`Gathering::db`].
+    pub async fn start(&self, domain: &str) -> Result<Started, Failure> {
         let d = normalize_domain(domain);
         if !looks_like_domain(&d) {
-            return Started::NotADomain;
+            return Ok(Started::NotADomain);
         }
-        if self.db().company_index(&d).is_some() {
-            return Started::There;
+        if self.db().await?.company_index(&d).is_some() {
+            return Ok(Started::There);
         }
         self.pending
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .entry(d.clone())
             .or_insert_with(Instant::now);
-        if self.delay.is_zero() && self.db().company_index(&d).is_some() {
-            return Started::There;
+        if self.delay.is_zero() && self.db().await?.company_index(&d).is_some() {
+            return Ok(Started::There);
         }
-        Started::UnderWay
+        Ok(Started::UnderWay)
     }
 
     /// Warms up `domains` (POST /v2/warmup/companies): each one the database has is a
     /// `successfulDomain`, each plausible unknown one starts gathering (`triggeredDomains`),
     /// the others are `ignoredDomains`; domains are reported as given.
-    pub fn warmup(&self, domains: &[String]) -> WarmupCompaniesResponse {
+    ///
+    /// Errors as [`Gathering::db`].
+    pub async fn warmup(&self, domains: &[String]) -> Result<WarmupCompaniesResponse, Failure> {
         let mut answer = WarmupCompaniesResponse::default();
         for raw in domains {
-            let list = match self.start(raw) {
+            let list = match self.start(raw).await? {
                 Started::NotADomain => &mut answer.ignored_domains,
                 Started::There => &mut answer.successful_domains,
                 Started::UnderWay => &mut answer.triggered_domains,
             };
             list.push(raw.clone());
         }
-        answer
+        Ok(answer)
     }
 }

@@ -27,6 +27,9 @@ mod engine_calls;
 mod gathering;
 mod reveal;
 mod routes;
+mod source;
+
+pub use source::DbSource;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -102,8 +105,9 @@ pub struct SandboxConfig {
     pub enrich_delay: Duration,
     /// Largest request body accepted (bytes); larger ones get 413.
     pub body_limit: usize,
-    /// The dataset to serve; `None` uses the embedded one ([`embedded_db`]).
-    pub db: Option<Arc<Db>>,
+    /// The dataset to serve (`Some(Arc<Db>.into())` for one already loaded); `None` uses the
+    /// embedded one, loaded once per process ([`embedded_source`]).
+    pub db: Option<DbSource>,
 }
 
 impl Default for SandboxConfig {
@@ -135,9 +139,10 @@ pub(crate) struct AppState {
 }
 
 impl AppState {
-    /// The current database snapshot (every company whose gathering finished included).
-    pub fn db(&self) -> Arc<Db> {
-        self.gathering.db()
+    /// The current database snapshot (every company whose gathering finished included); waits
+    /// while the dataset loads. Errors: 500 when it failed to load.
+    pub async fn db(&self) -> Result<Arc<Db>, error::Failure> {
+        self.gathering.db().await
     }
 }
 
@@ -152,6 +157,8 @@ pub struct SandboxHandle {
     pub tokens: Vec<String>,
     /// Counters of the webhook queue.
     pub webhook_stats: Arc<WebhookStats>,
+    /// The dataset it serves (e.g. to wait until it is indexed: [`DbSource::db`]).
+    pub source: DbSource,
     cancel: CancellationToken,
     task: Option<tokio::task::JoinHandle<()>>,
     detached: bool,
@@ -191,24 +198,28 @@ impl Drop for SandboxHandle {
     }
 }
 
-/// The embedded dataset, loaded once per process (on a blocking thread) and shared read-only
-/// by every sandbox started with `db: None`.
-pub async fn embedded_db() -> anyhow::Result<Arc<Db>> {
-    static DB: tokio::sync::OnceCell<Arc<Db>> = tokio::sync::OnceCell::const_new();
-    DB.get_or_try_init(|| async {
-        let db = tokio::task::spawn_blocking(Db::load_embedded).await??;
-        Ok::<_, anyhow::Error>(Arc::new(db))
-    })
-    .await
-    .cloned()
+/// The embedded dataset, loaded once per process and shared read-only by every sandbox
+/// started with `db: None`: its header (the reference data) is decoded on the first call, its
+/// companies are indexed in the background ([`DbSource::load_embedded`]).
+///
+/// Errors when the asset's header cannot be read (a later failure is answered 500 by the
+/// endpoints that need the companies, and logged).
+pub async fn embedded_source() -> anyhow::Result<DbSource> {
+    static SOURCE: tokio::sync::OnceCell<DbSource> = tokio::sync::OnceCell::const_new();
+    SOURCE
+        .get_or_try_init(|| async { DbSource::load_embedded() })
+        .await
+        .cloned()
 }
 
-/// Starts a sandbox with `config` in the background of the current runtime.
-/// Errors: the address cannot be bound, the dataset does not load.
+/// Starts a sandbox with `config` in the background of the current runtime. It listens at
+/// once: while its dataset still loads, the endpoints that need no company (the balance, the
+/// data fields) answer, and the others wait for it.
+/// Errors: the address cannot be bound, the dataset's header does not load.
 pub async fn spawn(config: SandboxConfig) -> anyhow::Result<SandboxHandle> {
-    let db = match config.db.clone() {
-        Some(db) => db,
-        None => embedded_db().await?,
+    let source = match config.db.clone() {
+        Some(source) => source,
+        None => embedded_source().await?,
     };
     let listener = tokio::net::TcpListener::bind(config.addr)
         .await
@@ -218,7 +229,7 @@ pub async fn spawn(config: SandboxConfig) -> anyhow::Result<SandboxHandle> {
     let webhooks = Webhooks::new(config.webhooks.clone(), cancel.child_token());
     let webhook_stats = webhooks.stats.clone();
     let state = Arc::new(AppState {
-        gathering: gathering::Gathering::new(db, config.enrich_delay),
+        gathering: gathering::Gathering::new(source.clone(), config.enrich_delay),
         accounts: Accounts::new(&config.accounts, config.rate_per_minute, config.daily_limit),
         webhooks,
         body_limit: config.body_limit,
@@ -236,6 +247,7 @@ pub async fn spawn(config: SandboxConfig) -> anyhow::Result<SandboxHandle> {
         addr,
         tokens: config.accounts.iter().map(|a| a.token.clone()).collect(),
         webhook_stats,
+        source,
         cancel,
         task: Some(task),
         detached: false,
@@ -275,12 +287,23 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     })
     .await?;
     eprintln!(
-        "prospect sandbox listening on {} ({n} account{}, ready in {} ms); Ctrl-C stops it",
+        "prospect sandbox listening on {} ({n} account{}, in {} ms); Ctrl-C stops it",
         handle.base_url,
         if n == 1 { "" } else { "s" },
         started.elapsed().as_millis()
     );
-    tokio::signal::ctrl_c().await?;
+    let source = handle.source.clone();
+    tokio::select! {
+        loaded = source.db() => {
+            loaded?;
+            eprintln!(
+                "prospect sandbox: dataset indexed, every endpoint ready in {} ms",
+                started.elapsed().as_millis()
+            );
+            tokio::signal::ctrl_c().await?;
+        }
+        stop = tokio::signal::ctrl_c() => stop?,
+    }
     handle.shutdown().await;
     Ok(())
 }

@@ -25,6 +25,7 @@ use super::engine_calls;
 use super::error::Failure;
 use crate::api::cost::DEFAULT_PRICES;
 use crate::api::types::{Email, EmailStatus, Person, Phone, PhoneStatus, WebhookEvent};
+use crate::sandbox::dataset::load::Db;
 
 /// Email or phone.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -92,8 +93,8 @@ impl Contact {
 
 /// What verification finds for `person_id` on `channel`, and whether it is chargeable
 /// (verified).
-pub(crate) fn verify(state: &AppState, channel: Channel, person_id: &str) -> (Contact, bool) {
-    let contact = engine_calls::person_contact(&state.db(), person_id);
+pub(crate) fn verify(db: &Db, channel: Channel, person_id: &str) -> (Contact, bool) {
+    let contact = engine_calls::person_contact(db, person_id);
     match (channel, contact) {
         (Channel::Email, Some(c))
             if c.email.is_some() && c.email_status != EmailStatus::NotFound =>
@@ -157,7 +158,7 @@ pub(crate) fn release(account: &Account, channel: Channel, reserved: Milli) {
 /// Reveals `ids` at verification time, charging at most `reserved`: the per-id objects and the
 /// thousandths charged.
 fn reveal_now(
-    state: &AppState,
+    db: &Db,
     account: &Account,
     channel: Channel,
     ids: &[String],
@@ -169,7 +170,7 @@ fn reveal_now(
     let out = ids
         .iter()
         .map(|id| {
-            let (obj, chargeable) = verify(state, channel, id);
+            let (obj, chargeable) = verify(db, channel, id);
             if !chargeable {
                 return obj;
             }
@@ -184,6 +185,23 @@ fn reveal_now(
         .collect();
     let charged = account.ledger().settle(channel.pool(), reserved, due);
     (out, charged)
+}
+
+/// The database snapshot a webhook job verifies against (waiting while the dataset loads);
+/// `None` when it failed to load: the reservation is given back and nothing is delivered.
+async fn loaded(
+    state: &AppState,
+    account: &Account,
+    channel: Channel,
+    reserved: Milli,
+) -> Option<Arc<Db>> {
+    match state.db().await {
+        Ok(db) => Some(db),
+        Err(_) => {
+            release(account, channel, reserved);
+            None
+        }
+    }
 }
 
 /// Queues the `reveal_emails` / `reveal_phones` webhook of `/v2/reveal/*` (body: openapi
@@ -204,8 +222,9 @@ pub(crate) fn queue_reveal_ids(
     state.webhooks.enqueue(
         event.name(),
         url,
-        Box::new(move || {
-            let (objs, charged) = reveal_now(&st, &account, channel, &ids, reserved);
+        Box::pin(async move {
+            let db = loaded(&st, &account, channel, reserved).await?;
+            let (objs, charged) = reveal_now(&db, &account, channel, &ids, reserved);
             let items: Vec<Value> = objs
                 .iter()
                 .zip(&ids)
@@ -219,7 +238,7 @@ pub(crate) fn queue_reveal_ids(
                 Channel::Email => "emails",
                 Channel::Phone => "phones",
             };
-            json!({ key: items, "creditsUsed": from_milli(charged) })
+            Some(json!({ key: items, "creditsUsed": from_milli(charged) }))
         }),
     );
 }
@@ -248,7 +267,8 @@ pub(crate) fn queue_people(
     state.webhooks.enqueue(
         event.name(),
         url,
-        Box::new(move || {
+        Box::pin(async move {
+            let db = loaded(&st, &account, channel, reserved).await?;
             let ids: Vec<String> = people
                 .iter()
                 .map(|p| {
@@ -258,7 +278,7 @@ pub(crate) fn queue_people(
                         .to_string()
                 })
                 .collect();
-            let (objs, _charged) = reveal_now(&st, &account, channel, &ids, reserved);
+            let (objs, _charged) = reveal_now(&db, &account, channel, &ids, reserved);
             let mut people: Vec<Value> = people
                 .into_iter()
                 .zip(objs)
@@ -269,25 +289,21 @@ pub(crate) fn queue_people(
                     p
                 })
                 .collect();
-            if single {
+            Some(if single {
                 people.pop().unwrap_or(Value::Null)
             } else {
                 json!({ "people": people, "detail": "OK", "total": total })
-            }
+            })
         }),
     );
 }
 
 /// Inline reveal (no webhook): sets `email` / `phone` of each person and returns the
 /// thousandths to charge (verified results only). The caller charges them with the request.
-pub(crate) fn reveal_inline(
-    state: &AppState,
-    channel: Channel,
-    people: &mut [&mut Person],
-) -> Milli {
+pub(crate) fn reveal_inline(db: &Db, channel: Channel, people: &mut [&mut Person]) -> Milli {
     let mut due = 0;
     for p in people.iter_mut() {
-        let (found, chargeable) = verify(state, channel, &p.id);
+        let (found, chargeable) = verify(db, channel, &p.id);
         if chargeable {
             due += channel.unit_price();
         }

@@ -50,8 +50,9 @@ pub struct WebhookStats {
     pub failed: AtomicU64,
 }
 
-/// Builds a job's body when its verification is done (and charges what it reveals).
-pub type BuildBody = Box<dyn FnOnce() -> Value + Send + 'static>;
+/// Builds a job's body when its verification is done (and charges what it reveals); polled
+/// only after the delay. `None`: nothing to deliver (the dataset failed to load; logged).
+pub type BuildBody = futures::future::BoxFuture<'static, Option<Value>>;
 
 /// The delivery queue: one background task per pending job, cancelled on shutdown.
 #[derive(Debug, Clone)]
@@ -102,7 +103,7 @@ impl Webhooks {
 
     /// Queues a delivery of event `event` to `url` (already checked to be http(s)); `build`
     /// runs once, after the delay, even if the delivery later fails. On shutdown before the
-    /// delay ends, `build` is dropped unrun (nothing is charged).
+    /// delay ends, `build` is dropped unpolled (nothing is charged).
     pub fn enqueue(&self, event: &'static str, url: String, build: BuildBody) {
         let this = self.clone();
         tokio::spawn(async move {
@@ -110,8 +111,9 @@ impl Webhooks {
                 _ = this.cancel.cancelled() => return,
                 _ = tokio::time::sleep(this.config.delay) => {}
             }
-            let body = build();
-            this.deliver(event, &url, &body).await;
+            if let Some(body) = build.await {
+                this.deliver(event, &url, &body).await;
+            }
         });
     }
 

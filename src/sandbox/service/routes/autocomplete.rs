@@ -16,7 +16,7 @@ macro_rules! autocomplete_handler {
             let req: $req =
                 validation::parse_request(Endpoint::$endpoint, &call.headers, &call.body)?;
             call.account.require_standard(texts::INSUFFICIENT_CREDITS)?;
-            let db = st.db();
+            let db = st.db().await?;
             let answer = blocking(move || engine_calls::$name(&db, &req)).await?;
             billing::charge_results(&call.account, Endpoint::$endpoint, 1)?;
             ok_typed(answer).await

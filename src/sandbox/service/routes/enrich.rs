@@ -55,7 +55,7 @@ pub(in crate::sandbox::service) async fn enrich_company(State(st): St, call: Cal
         return Err(Failure::bad_request(texts::EMPTY_BODY));
     }
     call.account.require_standard(texts::INSUFFICIENT_CREDITS)?;
-    let db = st.db();
+    let db = st.db().await?;
     let found = {
         let req = req.clone();
         blocking(move || engine_calls::enrich_company(&db, &req)).await?
@@ -66,7 +66,7 @@ pub(in crate::sandbox::service) async fn enrich_company(State(st): St, call: Cal
             let Some(domain) = requested_domain(&req) else {
                 return Err(Failure::NotFoundEmpty);
             };
-            match st.gathering.start(&domain) {
+            match st.gathering.start(&domain).await? {
                 Started::NotADomain => return Err(Failure::NotFoundEmpty),
                 Started::UnderWay => {
                     return Ok(
@@ -75,7 +75,7 @@ pub(in crate::sandbox::service) async fn enrich_company(State(st): St, call: Cal
                     );
                 }
                 Started::There => {
-                    let db = st.db();
+                    let db = st.db().await?;
                     blocking(move || engine_calls::enrich_company(&db, &req))
                         .await?
                         .ok_or(Failure::NotFoundEmpty)?
@@ -101,8 +101,11 @@ pub(in crate::sandbox::service) async fn enrich_person(State(st): St, call: Call
     }
     let opts = reveal_opts(req.reveal_emails.as_ref(), req.reveal_phones.as_ref())?;
     call.account.require_standard(texts::INSUFFICIENT_CREDITS)?;
-    let db = st.db();
-    let found = blocking(move || engine_calls::enrich_person(&db, &req)).await?;
+    let db = st.db().await?;
+    let found = {
+        let db = db.clone();
+        blocking(move || engine_calls::enrich_person(&db, &req)).await?
+    };
     let Some(mut answer) = found else {
         return Err(Failure::detail(
             StatusCode::NOT_FOUND,
@@ -112,6 +115,7 @@ pub(in crate::sandbox::service) async fn enrich_person(State(st): St, call: Call
     let price = standard_price(Endpoint::EnrichPerson, 1, false);
     answer.credits_used = settle_people(
         &st,
+        &db,
         &call.account,
         texts::INSUFFICIENT_CREDITS,
         price,

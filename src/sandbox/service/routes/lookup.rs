@@ -17,7 +17,7 @@ pub(in crate::sandbox::service) async fn lookup_companies(State(st): St, call: C
     let req: LookupCompaniesRequest =
         validation::parse_request(Endpoint::LookupCompanies, &call.headers, &call.body)?;
     call.account.require_standard(texts::INSUFFICIENT_CREDITS)?;
-    let db = st.db();
+    let db = st.db().await?;
     let mut answer = blocking(move || engine_calls::lookup_companies(&db, &req)).await?;
     let found = answer.total_found.max(0) as usize;
     answer.credits_used = billing::charge_results(&call.account, Endpoint::LookupCompanies, found)?;
@@ -29,7 +29,7 @@ pub(in crate::sandbox::service) async fn lookup_people(State(st): St, call: Call
     let req: LookupPeopleRequest =
         validation::parse_request(Endpoint::LookupPeople, &call.headers, &call.body)?;
     call.account.require_standard(texts::INSUFFICIENT_CREDITS)?;
-    let db = st.db();
+    let db = st.db().await?;
     let mut answer = blocking(move || engine_calls::lookup_people(&db, &req)).await?;
     {
         let mut people: Vec<_> = answer

@@ -7,10 +7,11 @@ use crate::api::client::Endpoint;
 use crate::api::types::*;
 use crate::sandbox::service::{engine_calls, validation};
 
-/// GET /v2/data-fields (SPEC.md §4.8): free.
+/// GET /v2/data-fields (SPEC.md §4.8): free; answered from the reference data, so also while
+/// the companies are still loading.
 pub(in crate::sandbox::service) async fn data_fields(State(st): St, _call: Call) -> Answer {
-    let db = st.db();
-    ok_typed(blocking(move || engine_calls::data_fields(&db)).await?).await
+    let reference = st.gathering.reference().clone();
+    ok_typed(blocking(move || engine_calls::data_fields(&reference)).await?).await
 }
 
 /// POST /v2/warmup/companies (openapi `WarmupCompaniesBody`): free; known domains are
@@ -19,5 +20,5 @@ pub(in crate::sandbox::service) async fn data_fields(State(st): St, _call: Call)
 pub(in crate::sandbox::service) async fn warmup_companies(State(st): St, call: Call) -> Answer {
     let req: WarmupCompaniesRequest =
         validation::parse_request(Endpoint::WarmupCompanies, &call.headers, &call.body)?;
-    ok_typed(st.gathering.warmup(&req.domains)).await
+    ok_typed(st.gathering.warmup(&req.domains).await?).await
 }

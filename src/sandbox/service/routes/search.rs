@@ -19,7 +19,7 @@ pub(in crate::sandbox::service) async fn search_companies_v2(State(st): St, call
         return Err(Failure::bad_request(texts::PLAN_NOT_SUPPORTED));
     }
     call.account.require_standard(texts::INSUFFICIENT_CREDITS)?;
-    let db = st.db();
+    let db = st.db().await?;
     let mut answer = blocking(move || engine_calls::search_companies_v2(&db, &req)).await?;
     answer.credits_used = billing::charge_results(
         &call.account,
@@ -34,7 +34,7 @@ pub(in crate::sandbox::service) async fn search_companies_v3(State(st): St, call
     let req: SearchCompaniesV3Request =
         validation::parse_request(Endpoint::SearchCompaniesV3, &call.headers, &call.body)?;
     call.account.require_standard(texts::INSUFFICIENT_CREDITS)?;
-    let db = st.db();
+    let db = st.db().await?;
     let mut answer = blocking(move || engine_calls::search_companies_v3(&db, &req)).await?;
     answer.credits_used = billing::charge_results(
         &call.account,
@@ -60,11 +60,15 @@ pub(in crate::sandbox::service) async fn search_people_v2(State(st): St, call: C
         .as_ref()
         .and_then(|f| f.lookalike_domains.as_ref())
         .is_some_and(|d| !d.is_empty());
-    let db = st.db();
-    let mut answer = blocking(move || engine_calls::search_people_v2(&db, &req)).await?;
+    let db = st.db().await?;
+    let mut answer = {
+        let db = db.clone();
+        blocking(move || engine_calls::search_people_v2(&db, &req)).await?
+    };
     let price = standard_price(Endpoint::SearchPeopleV2, answer.people.len(), lookalike);
     answer.credits_used = settle_people(
         &st,
+        &db,
         &call.account,
         texts::INSUFFICIENT_STANDARD_CREDITS,
         price,
@@ -82,11 +86,15 @@ pub(in crate::sandbox::service) async fn search_people_v3(State(st): St, call: C
         validation::parse_request(Endpoint::SearchPeopleV3, &call.headers, &call.body)?;
     let opts = reveal_opts(req.reveal_emails.as_ref(), req.reveal_phones.as_ref())?;
     call.account.require_standard(texts::INSUFFICIENT_CREDITS)?;
-    let db = st.db();
-    let mut answer = blocking(move || engine_calls::search_people_v3(&db, &req)).await?;
+    let db = st.db().await?;
+    let mut answer = {
+        let db = db.clone();
+        blocking(move || engine_calls::search_people_v3(&db, &req)).await?
+    };
     let price = standard_price(Endpoint::SearchPeopleV3, answer.people.len(), false);
     answer.credits_used = settle_people(
         &st,
+        &db,
         &call.account,
         texts::INSUFFICIENT_CREDITS,
         price,
@@ -110,7 +118,7 @@ pub(in crate::sandbox::service) async fn search_people_preview(
         return Err(Failure::forbidden(texts::FEATURE_NOT_ALLOWED));
     }
     call.account.require_standard(texts::INSUFFICIENT_CREDITS)?;
-    let db = st.db();
+    let db = st.db().await?;
     let mut answer = blocking(move || engine_calls::search_people_preview(&db, &req)).await?;
     answer.credits_used = billing::charge_results(
         &call.account,

@@ -1,0 +1,222 @@
+//! The dataset a sandbox serves, possibly still loading (issue 8, "Start-up").
+//!
+//! Indexing the embedded dataset takes a few hundred milliseconds, but the asset's header
+//! frame, decoded first, already holds the reference data. So a sandbox binds and answers at
+//! once: what needs no company (`/v2/credits/balance`, `/v2/data-fields`, authentication, the
+//! limits) is served immediately, and every handler that needs the companies awaits the
+//! [`Db`] ([`DbSource::db`]) instead of failing. Nothing is answered differently; answers that
+//! need the companies only take longer while the dataset loads.
+
+use std::sync::Arc;
+
+use tokio::sync::watch;
+
+use crate::sandbox::dataset::format::Reference;
+use crate::sandbox::dataset::load::Db;
+
+/// What the loading thread publishes: nothing yet, the indexed database, or why it failed.
+type Slot = Option<Result<Arc<Db>, Arc<str>>>;
+
+/// A sandbox dataset: its reference data at once, its indexed [`Db`] once loaded. Cheap to
+/// clone (every clone waits for the same load).
+#[derive(Clone)]
+pub struct DbSource {
+    reference: Arc<Reference>,
+    db: watch::Receiver<Slot>,
+}
+
+impl std::fmt::Debug for DbSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let state = match &*self.db.borrow() {
+            None => "loading",
+            Some(Ok(_)) => "ready",
+            Some(Err(_)) => "failed",
+        };
+        f.debug_struct("DbSource").field("db", &state).finish()
+    }
+}
+
+impl From<Arc<Db>> for DbSource {
+    /// A source whose database is already there.
+    fn from(db: Arc<Db>) -> DbSource {
+        let (_tx, rx) = watch::channel(Some(Ok(db.clone())));
+        DbSource {
+            reference: db.reference.clone(),
+            db: rx,
+        }
+    }
+}
+
+impl DbSource {
+    /// Starts loading the dataset embedded in the binary: decodes its header now (a few
+    /// milliseconds) and indexes the companies on a background thread, which then builds the
+    /// autocomplete indexes ([`Db::autocompletes`]). Each call loads anew
+    /// (the benchmark measures cold starts); [`super::embedded_source`] shares one load per
+    /// process.
+    ///
+    /// Errors when the header cannot be read ([`Db::open_embedded`]); a later failure is
+    /// reported by [`DbSource::db`].
+    pub fn load_embedded() -> anyhow::Result<DbSource> {
+        let opened = Db::open_embedded()?;
+        let reference = opened.reference().clone();
+        let (tx, rx) = watch::channel(None);
+        std::thread::Builder::new()
+            .name("sandbox-load".into())
+            .spawn(move || {
+                let t = std::time::Instant::now();
+                match opened.index() {
+                    Ok((db, _)) => {
+                        tracing::info!(
+                            ms = t.elapsed().as_millis() as u64,
+                            companies = db.company_count(),
+                            "sandbox dataset indexed"
+                        );
+                        let db = Arc::new(db);
+                        // Nobody may be listening any more (the sandbox stopped): fine.
+                        let _ = tx.send(Some(Ok(db.clone())));
+                        // Searches are answered from here on; the autocompletes (left out of
+                        // the load) are built now rather than on the first autocomplete call.
+                        let t = std::time::Instant::now();
+                        db.autocompletes();
+                        tracing::info!(
+                            ms = t.elapsed().as_millis() as u64,
+                            "sandbox autocompletes built"
+                        );
+                    }
+                    Err(e) => {
+                        tracing::error!(error = %format!("{e:#}"), "the sandbox dataset did not load");
+                        let _ = tx.send(Some(Err(Arc::from(format!("{e:#}")))));
+                    }
+                }
+            })?;
+        Ok(DbSource { reference, db: rx })
+    }
+
+    /// The reference data (SPEC.md §2.8), there from the start.
+    pub fn reference(&self) -> &Arc<Reference> {
+        &self.reference
+    }
+
+    /// The indexed database, waiting for the load to finish if it has not.
+    ///
+    /// Errors when the load failed (a damaged company frame), with the loader's message.
+    pub async fn db(&self) -> anyhow::Result<Arc<Db>> {
+        let mut rx = self.db.clone();
+        let slot = rx
+            .wait_for(Option::is_some)
+            .await
+            .map_err(|_| anyhow::anyhow!("the sandbox dataset loader stopped"))?;
+        match &*slot {
+            Some(Ok(db)) => Ok(db.clone()),
+            Some(Err(e)) => Err(anyhow::anyhow!("the sandbox dataset did not load: {e}")),
+            None => Err(anyhow::anyhow!("the sandbox dataset loader stopped")),
+        }
+    }
+
+    /// The database if it is loaded already (never waits).
+    pub fn try_db(&self) -> Option<Arc<Db>> {
+        match &*self.db.borrow() {
+            Some(Ok(db)) => Some(db.clone()),
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+impl DbSource {
+    /// A source still loading, and the sender that finishes it (tests).
+    fn pending(reference: Arc<Reference>) -> (DbSource, watch::Sender<Slot>) {
+        let (tx, rx) = watch::channel(None);
+        (DbSource { reference, db: rx }, tx)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::client::Client;
+    use crate::api::types::SearchCompaniesV3Request;
+    use crate::sandbox::engine::testdata;
+    use crate::sandbox::service::accounts::AccountSpec;
+    use crate::sandbox::service::{SandboxConfig, spawn};
+
+    /// While the companies load, the balance and the data fields answer; a search waits and
+    /// then answers from the loaded dataset (charged once, as ever); a failed load is a 500.
+    #[tokio::test]
+    async fn answers_what_needs_no_company_while_loading() {
+        let db = Arc::new(testdata::db());
+        let (source, finish) = DbSource::pending(db.reference.clone());
+        let sb = spawn(SandboxConfig {
+            accounts: vec![AccountSpec::ample("t")],
+            db: Some(source),
+            ..SandboxConfig::default()
+        })
+        .await
+        .unwrap();
+        let c = Client::new(&sb.base_url, "t").unwrap();
+        let before = c.credit_balance().await.unwrap();
+        let fields = c.data_fields().await.unwrap();
+        assert_eq!(fields.industries.len(), 4);
+        let req: SearchCompaniesV3Request = serde_json::from_value(serde_json::json!({
+            "size": 10,
+            "companiesFilters": {"primaryLocations": {"includeCountries": ["us"]}}
+        }))
+        .unwrap();
+        let search = tokio::spawn({
+            let c = c.clone();
+            async move { c.search_companies_v3(&req).await }
+        });
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+        assert!(
+            !search.is_finished(),
+            "a search answered before the dataset loaded"
+        );
+        finish.send(Some(Ok(db.clone()))).unwrap();
+        let found = search.await.unwrap().unwrap();
+        let expected = db
+            .search_companies_v3(
+                &serde_json::from_value(serde_json::json!({
+                    "size": 10,
+                    "companiesFilters": {"primaryLocations": {"includeCountries": ["us"]}}
+                }))
+                .unwrap(),
+            )
+            .unwrap();
+        assert!(!found.companies.is_empty());
+        assert_eq!(
+            found
+                .companies
+                .iter()
+                .map(|c| &c.company.domain)
+                .collect::<Vec<_>>(),
+            expected
+                .companies
+                .iter()
+                .map(|c| &c.company.domain)
+                .collect::<Vec<_>>()
+        );
+        let after = c.credit_balance().await.unwrap();
+        let spent = before.credits.unwrap().one_time - after.credits.unwrap().one_time;
+        assert!(
+            (spent - 0.2 * found.companies.len() as f64).abs() < 1e-9,
+            "{spent}"
+        );
+
+        let (failing, fail) = DbSource::pending(db.reference.clone());
+        let broken = spawn(SandboxConfig {
+            accounts: vec![AccountSpec::ample("t")],
+            db: Some(failing),
+            ..SandboxConfig::default()
+        })
+        .await
+        .unwrap();
+        fail.send(Some(Err(Arc::from("frame 3 is damaged"))))
+            .unwrap();
+        let c = Client::new(&broken.base_url, "t").unwrap();
+        assert!(c.data_fields().await.is_ok());
+        let req: SearchCompaniesV3Request =
+            serde_json::from_value(serde_json::json!({"size": 1})).unwrap();
+        let err = c.search_companies_v3(&req).await.unwrap_err();
+        assert!(format!("{err:?}").contains("500"), "{err:?}");
+    }
+}
