@@ -219,6 +219,9 @@ impl Store {
         let id = PurchaseId(id);
         rows.write(&tx, at, Some(id))?;
         tx.commit()?;
+        if let Some(c) = &mut self.checkpointer {
+            c.wrote(response.len() + rows.bytes());
+        }
         Ok(id)
     }
 

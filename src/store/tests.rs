@@ -280,6 +280,8 @@ fn an_empty_file_migrates_to_the_latest_schema() {
     assert_eq!(pragma("wal_autocheckpoint"), WAL_CHECKPOINT_PAGES);
     assert_eq!(pragma("journal_size_limit"), WAL_LIMIT_BYTES);
     assert_eq!(pragma("temp_store"), 2, "MEMORY");
+    assert_eq!(pragma("cache_size"), -CACHE_KIB);
+    assert_eq!(pragma("mmap_size"), MMAP_BYTES);
     let mut tables: Vec<String> = store
         .conn
         .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
@@ -836,8 +838,12 @@ fn a_shared_handle_finds_the_newest_person() {
 #[test]
 fn a_large_answer_is_stored_whole() {
     let mut store = Store::open_in_memory().unwrap();
+    // About 600 KB of records: read back on two threads too.
     let companies: Vec<Company> = (0..150)
-        .map(|i| company(&format!("c{i}.com"), &format!("C\u{1b}[1m{i}")))
+        .map(|i| Company {
+            description: Some(format!("{i} ").repeat(1500)),
+            ..company(&format!("c{i}.com"), &format!("C\u{1b}[1m{i}"))
+        })
         .collect();
     let response = json!({"companies": companies, "totalFound": 150});
     let e = Entities::companies(companies);
@@ -847,6 +853,14 @@ fn a_large_answer_is_stored_whole() {
     let found = store.companies_by_domains(&domains).unwrap();
     assert_eq!(found.len(), 150);
     assert_eq!(found["c7.com"].value.name.as_deref(), Some("C7"));
+    assert!(
+        found["c149.com"]
+            .value
+            .description
+            .as_deref()
+            .unwrap()
+            .starts_with("149 149 ")
+    );
     let p = &store.purchases(1).unwrap()[0];
     assert_eq!(p.response["companies"][149]["name"], "C149");
     assert_eq!(p.response["totalFound"], 150);
@@ -886,4 +900,47 @@ fn getters_use_the_indexes() {
         assert!(!plan.contains(&format!("SCAN {table}")), "{sql}: {plan}");
         assert!(plan.contains(&format!("SEARCH {table}")), "{sql}: {plan}");
     }
+}
+
+#[test]
+fn the_checkpoint_thread_copies_the_log_into_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("s.sqlite");
+    let mut store = Store::open(&path).unwrap();
+    // Only the checkpoint thread may copy the log into the file in this test.
+    store
+        .conn
+        .pragma_update(None, "wal_autocheckpoint", 0)
+        .unwrap();
+    let big = "x".repeat(4 * 1024 * 1024);
+    let id = buy(
+        &mut store,
+        Endpoint::LookupCompanies,
+        json!({ "text": big }),
+        &Entities::none(),
+        t(0),
+    );
+    let file_len = || std::fs::metadata(&path).unwrap().len();
+    assert!(
+        file_len() < 1024 * 1024,
+        "the answer is still only in the log"
+    );
+    // Asked to run, then ended and waited for: the writer's connection stays open, so any
+    // copy into the file is the thread's.
+    let mut c = store
+        .checkpointer
+        .take()
+        .expect("a file store has a checkpointer");
+    c.wrote(checkpoint::NUDGE_BYTES);
+    drop(c);
+    assert!(file_len() > 4 * 1024 * 1024, "copied into the file");
+    assert_eq!(store.purchases(1).unwrap()[0].id, id);
+    drop(store);
+    let store = Store::open(&path).unwrap();
+    assert_eq!(
+        store.purchases(1).unwrap()[0].response["text"]
+            .as_str()
+            .map(str::len),
+        Some(big.len())
+    );
 }
