@@ -242,14 +242,34 @@ impl Rows {
     /// Sanitizes and keys `e`; records without a key (empty domain or id) are left out with a
     /// warning. People's contacts are revealed at `at`.
     pub(super) fn of(e: &Entities, at: DateTime<Utc>) -> Result<Rows> {
+        Rows::of_reusing(e, at, &[])
+    }
+
+    /// [`Rows::of`], taking the JSON of a company from `known` (companies with their
+    /// sanitized JSON, in the order `e.companies` has them, e.g. those of the answer it came
+    /// from) where the company is equal, instead of writing it out again.
+    pub(super) fn of_reusing(
+        e: &Entities,
+        at: DateTime<Utc>,
+        known: &[(&Company, &str)],
+    ) -> Result<Rows> {
         let mut rows = Rows::default();
+        let mut known = known.iter();
         for c in &e.companies {
             let key = normalize_domain(&c.domain);
             if key.is_empty() {
                 tracing::warn!(domain = %sanitize(&c.domain), "store: company without a domain not stored");
                 continue;
             }
-            rows.companies.push((key, clean_json(c)?));
+            // Both lists are in answer order: look ahead from the last match.
+            let text = match known.clone().position(|(k, _)| *k == c) {
+                Some(i) => {
+                    let (_, text) = known.nth(i).expect("found above");
+                    text.to_string()
+                }
+                None => clean_json(c)?,
+            };
+            rows.companies.push((key, text));
         }
         for p in &e.people {
             let id = clean_key(&p.id);

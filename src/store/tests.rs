@@ -944,3 +944,73 @@ fn the_checkpoint_thread_copies_the_log_into_the_file() {
         Some(big.len())
     );
 }
+
+#[test]
+fn a_lookup_answer_is_stored_as_written_whole() {
+    use crate::api::types::lookup::{LookupCompaniesResponse, LookupCompanyEntry};
+    use crate::core::session::Bought;
+    let dirty = |i: usize| Company {
+        domain: format!("c{i}.com"),
+        name: Some(format!("C\u{1b}[1m{i} \"q\" \\ é\u{202e}")),
+        keywords: vec!["a\nb".into(), String::new()],
+        year_founded: Some(1990 + i as i64),
+        ..Default::default()
+    };
+    for n in [3, 150] {
+        for by_domain in [true, false] {
+            let companies = (0..n)
+                .map(|i| match (by_domain, i % 3) {
+                    (true, 0) => LookupCompanyEntry::ByDomain {
+                        domain: format!("C{i}.com\u{7}"),
+                        company: None,
+                    },
+                    (true, _) => LookupCompanyEntry::ByDomain {
+                        domain: format!("c{i}.com"),
+                        company: Some(Box::new(dirty(i))),
+                    },
+                    (false, _) => LookupCompanyEntry::Matched(Box::new(dirty(i))),
+                })
+                .collect();
+            let answer = LookupCompaniesResponse {
+                companies,
+                total_requested: n as i64,
+                total_found: 2,
+                redirect_map: by_domain
+                    .then(|| [("old\u{1b}.com".to_string(), "c1.com".to_string())].into()),
+                credits_used: 0.15,
+            };
+            let mut store = Store::open_in_memory().unwrap();
+            let e = answer.entities(t(0));
+            store
+                .record_purchase(&NewPurchase {
+                    endpoint: Endpoint::LookupCompanies,
+                    request: &json!({}),
+                    response: &answer,
+                    charged: Cost::ZERO,
+                    target: "sandbox",
+                    at: t(0),
+                    entities: &e,
+                })
+                .unwrap();
+            let text: String = store
+                .conn
+                .query_row("SELECT response FROM purchases", [], |r| r.get(0))
+                .unwrap();
+            assert_eq!(text, clean_json(&answer).unwrap(), "{n} {by_domain}");
+            let mut st = store
+                .conn
+                .prepare("SELECT domain, record FROM companies")
+                .unwrap();
+            let rows: Vec<(String, String)> = st
+                .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+                .unwrap()
+                .collect::<Result<_, _>>()
+                .unwrap();
+            assert_eq!(rows.len(), e.companies.len(), "{n} {by_domain}");
+            for (domain, record) in rows {
+                let c = e.companies.iter().find(|c| c.domain == domain).unwrap();
+                assert_eq!(record, clean_json(c).unwrap());
+            }
+        }
+    }
+}
