@@ -35,7 +35,7 @@ fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1000.0
 }
 
-fn purchase<A: serde::Serialize + Sync + ?Sized>(
+fn purchase<A: serde::Serialize + Sync + std::any::Any>(
     store: &mut Store,
     endpoint: Endpoint,
     response: &A,

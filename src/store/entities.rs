@@ -242,14 +242,34 @@ impl Rows {
     /// Sanitizes and keys `e`; records without a key (empty domain or id) are left out with a
     /// warning. People's contacts are revealed at `at`.
     pub(super) fn of(e: &Entities, at: DateTime<Utc>) -> Result<Rows> {
+        Rows::of_reusing(e, at, &[])
+    }
+
+    /// [`Rows::of`], taking the JSON of a company from `known` (companies with their
+    /// sanitized JSON, in the order `e.companies` has them, e.g. those of the answer it came
+    /// from) where the company is equal, instead of writing it out again.
+    pub(super) fn of_reusing(
+        e: &Entities,
+        at: DateTime<Utc>,
+        known: &[(&Company, &str)],
+    ) -> Result<Rows> {
         let mut rows = Rows::default();
+        let mut known = known.iter();
         for c in &e.companies {
             let key = normalize_domain(&c.domain);
             if key.is_empty() {
                 tracing::warn!(domain = %sanitize(&c.domain), "store: company without a domain not stored");
                 continue;
             }
-            rows.companies.push((key, clean_json(c)?));
+            // Both lists are in answer order: look ahead from the last match.
+            let text = match known.clone().position(|(k, _)| *k == c) {
+                Some(i) => {
+                    let (_, text) = known.nth(i).expect("found above");
+                    text.to_string()
+                }
+                None => clean_json(c)?,
+            };
+            rows.companies.push((key, text));
         }
         for p in &e.people {
             let id = clean_key(&p.id);
@@ -263,6 +283,13 @@ impl Rows {
         let carried: Vec<Contact> = e.people.iter().flat_map(|p| contacts_of(p, at)).collect();
         rows.contacts = Rows::contact_rows(carried.iter().chain(&e.contacts))?;
         Ok(rows)
+    }
+
+    /// Bytes of record JSON in the rows (about what they add to the log).
+    pub(super) fn bytes(&self) -> usize {
+        let companies: usize = self.companies.iter().map(|(_, r)| r.len()).sum();
+        let people: usize = self.people.iter().map(|(_, _, r)| r.len()).sum();
+        companies + people
     }
 
     /// Sanitizes and keys contacts; those without a person id are left out with a warning.
@@ -363,11 +390,13 @@ pub(super) const PERSON_BY_HANDLE: &str = "SELECT record, fetched_at, purchase_i
      WHERE handle = ?1 ORDER BY fetched_at DESC, id LIMIT 1";
 pub(super) const CONTACT: &str = "SELECT email, phones, status, revealed_at FROM contacts
      WHERE person_id = ?1 AND kind = ?2";
+// The keys drive the loop (one index search each, in the caller's order): `IN rarray(?1)`
+// would first copy them into a temporary sorted index.
 pub(super) const COMPANIES_IN: &str =
-    "SELECT domain, record, fetched_at, purchase_id FROM companies
-     WHERE domain IN rarray(?1)";
-pub(super) const PEOPLE_IN: &str = "SELECT id, record, fetched_at, purchase_id FROM people
-     WHERE id IN rarray(?1)";
+    "SELECT domain, record, fetched_at, purchase_id FROM rarray(?1) AS k
+     JOIN companies ON companies.domain = k.value";
+pub(super) const PEOPLE_IN: &str = "SELECT id, record, fetched_at, purchase_id FROM rarray(?1) AS k
+     JOIN people ON people.id = k.value";
 pub(super) const PEOPLE_BY_HANDLE_IN: &str =
     "SELECT handle, record, fetched_at, purchase_id FROM people
      WHERE handle IN rarray(?1) ORDER BY fetched_at, id DESC";
@@ -375,8 +404,9 @@ pub(super) const CONTACTS_IN: &str =
     "SELECT person_id, email, phones, status, revealed_at FROM contacts
      WHERE kind = ?2 AND person_id IN rarray(?1)";
 
-/// Rows from which the batch getters read records on two threads.
-const PARALLEL_PARSE_FROM: usize = 256;
+/// Bytes of record JSON from which the batch getters read records on two threads (below it,
+/// starting a thread costs more than it saves).
+const PARALLEL_PARSE_BYTES: usize = 512 * 1024;
 
 /// One entity row: record JSON, fetched_at, purchase_id.
 type EntityRow = (String, i64, Option<i64>);
@@ -407,39 +437,53 @@ impl Store {
             return Ok(out);
         }
         let mut raw: Vec<(String, EntityRow)> = Vec::with_capacity(keys.len());
+        let mut bytes = 0;
         {
             let mut st = self.conn.prepare_cached(sql)?;
             let mut rows = st.query([keys])?;
             while let Some(r) = rows.next()? {
-                raw.push((r.get(0)?, (r.get(1)?, r.get(2)?, r.get(3)?)));
+                let row: EntityRow = (r.get(1)?, r.get(2)?, r.get(3)?);
+                bytes += row.0.len();
+                raw.push((r.get(0)?, row));
             }
         }
-        // Reading the JSON is most of the work for large records (a 1,000-company answer is
-        // about 6 MB): from `PARALLEL_PARSE_FROM` rows the second half is read on a second
-        // thread. Rows keep their order, so the newest readable row of a key still wins.
-        let parse = |part: Vec<(String, EntityRow)>| -> Vec<(String, Option<Stored<T>>)> {
-            part.into_iter()
-                .map(|(key, row)| {
-                    let s = stored(row, table, &key);
-                    (key, s)
-                })
-                .collect()
+        // Rows keep their order, so the newest readable row of a key wins (a later bad row
+        // does not hide an earlier good one).
+        let mut keep = |key: String, s: Option<Stored<T>>| {
+            if let Some(s) = s {
+                out.insert(key, s);
+            }
         };
-        let parsed = if raw.len() >= PARALLEL_PARSE_FROM {
+        // Reading the JSON is most of the work for large records (a 1,000-company answer is
+        // about 6 MB): from `PARALLEL_PARSE_BYTES` of JSON the second half of the rows is read
+        // on a second thread. Small records (or few) are read here, straight into the map.
+        if bytes >= PARALLEL_PARSE_BYTES && raw.len() >= 2 {
             let second = raw.split_off(raw.len() / 2);
-            std::thread::scope(|s| {
+            let parse = |part: Vec<(String, EntityRow)>| -> Vec<(String, Option<Stored<T>>)> {
+                part.into_iter()
+                    .map(|(key, row)| {
+                        let s = stored(row, table, &key);
+                        (key, s)
+                    })
+                    .collect()
+            };
+            let (first, later) = std::thread::scope(|s| {
                 let later = s.spawn(|| parse(second));
-                let mut first = parse(raw);
+                let first = parse(raw);
                 let later = later
                     .join()
                     .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-                first.extend(later);
-                first
-            })
+                (first, later)
+            });
+            for (key, s) in first.into_iter().chain(later) {
+                keep(key, s);
+            }
         } else {
-            parse(raw)
-        };
-        out.extend(parsed.into_iter().filter_map(|(key, s)| Some((key, s?))));
+            for (key, row) in raw {
+                let s = stored(row, table, &key);
+                keep(key, s);
+            }
+        }
         Ok(out)
     }
 

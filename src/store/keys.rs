@@ -10,6 +10,15 @@ use crate::core::sanitize::sanitize;
 /// `"https://WWW.Acme.com/about?x=1"` → `"acme.com"`; `"  acme.com. "` → `"acme.com"`.
 /// An input with no host part gives `""` (such a company is not stored).
 pub fn normalize_domain(input: &str) -> String {
+    if is_normal_domain(input) {
+        // Already a key (the common case: the session normalizes before it asks the store).
+        return input.to_string();
+    }
+    normalize_domain_full(input)
+}
+
+/// [`normalize_domain`] without its fast path.
+fn normalize_domain_full(input: &str) -> String {
     let clean = sanitize(input);
     let mut s = clean.trim().to_lowercase();
     if let Some(p) = s.find("://") {
@@ -26,6 +35,19 @@ pub fn normalize_domain(input: &str) -> String {
     }
     let s = s.trim().trim_matches('.');
     s.strip_prefix("www.").unwrap_or(s).to_string()
+}
+
+/// `true` when [`normalize_domain`] would return `s` unchanged because there is nothing to
+/// take away: only `a-z`, `0-9`, `-`, `_` and `.`, no leading or trailing dot, no leading `www.`.
+/// Checked on bytes without allocating; anything else (uppercase, non-ASCII, `/`, `:`, spaces,
+/// controls) takes the full path.
+fn is_normal_domain(s: &str) -> bool {
+    !s.is_empty()
+        && s.bytes()
+            .all(|b| matches!(b, b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.'))
+        && !s.starts_with('.')
+        && !s.ends_with('.')
+        && !s.starts_with("www.")
 }
 
 /// The professional-network handle of a profile URL, or of a bare handle: the path segment
@@ -103,8 +125,36 @@ mod tests {
             ("München.DE", "münchen.de"),
             ("", ""),
             ("https://", ""),
+            ("www.acme.com", "acme.com"),
+            (".acme.com", "acme.com"),
+            ("acme.com.", "acme.com"),
+            ("acme.com..", "acme.com"),
+            ("a_b-c.example", "a_b-c.example"),
         ] {
             assert_eq!(normalize_domain(input), want, "{input:?}");
+        }
+    }
+
+    #[test]
+    fn the_fast_path_agrees_with_the_full_one() {
+        // Every string of up to three of these pieces: the fast path must only ever take
+        // strings the full normalization leaves unchanged.
+        let pieces = [
+            "a", "Z", "0", "-", "_", ".", "www.", "w", "/", ":", "@", " ", "é", "\u{1b}",
+        ];
+        let mut all = vec![String::new()];
+        for _ in 0..3 {
+            let next: Vec<String> = all
+                .iter()
+                .flat_map(|s| pieces.iter().map(move |p| format!("{s}{p}")))
+                .collect();
+            all.extend(next);
+        }
+        for s in all {
+            if is_normal_domain(&s) {
+                assert_eq!(normalize_domain_full(&s), s, "{s:?}");
+            }
+            assert_eq!(normalize_domain(&s), normalize_domain_full(&s), "{s:?}");
         }
     }
 

@@ -280,6 +280,8 @@ fn an_empty_file_migrates_to_the_latest_schema() {
     assert_eq!(pragma("wal_autocheckpoint"), WAL_CHECKPOINT_PAGES);
     assert_eq!(pragma("journal_size_limit"), WAL_LIMIT_BYTES);
     assert_eq!(pragma("temp_store"), 2, "MEMORY");
+    assert_eq!(pragma("cache_size"), -CACHE_KIB);
+    assert_eq!(pragma("mmap_size"), MMAP_BYTES);
     let mut tables: Vec<String> = store
         .conn
         .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
@@ -836,8 +838,12 @@ fn a_shared_handle_finds_the_newest_person() {
 #[test]
 fn a_large_answer_is_stored_whole() {
     let mut store = Store::open_in_memory().unwrap();
+    // About 600 KB of records: read back on two threads too.
     let companies: Vec<Company> = (0..150)
-        .map(|i| company(&format!("c{i}.com"), &format!("C\u{1b}[1m{i}")))
+        .map(|i| Company {
+            description: Some(format!("{i} ").repeat(1500)),
+            ..company(&format!("c{i}.com"), &format!("C\u{1b}[1m{i}"))
+        })
         .collect();
     let response = json!({"companies": companies, "totalFound": 150});
     let e = Entities::companies(companies);
@@ -847,6 +853,14 @@ fn a_large_answer_is_stored_whole() {
     let found = store.companies_by_domains(&domains).unwrap();
     assert_eq!(found.len(), 150);
     assert_eq!(found["c7.com"].value.name.as_deref(), Some("C7"));
+    assert!(
+        found["c149.com"]
+            .value
+            .description
+            .as_deref()
+            .unwrap()
+            .starts_with("149 149 ")
+    );
     let p = &store.purchases(1).unwrap()[0];
     assert_eq!(p.response["companies"][149]["name"], "C149");
     assert_eq!(p.response["totalFound"], 150);
@@ -885,5 +899,118 @@ fn getters_use_the_indexes() {
         let plan = plan.join("; ");
         assert!(!plan.contains(&format!("SCAN {table}")), "{sql}: {plan}");
         assert!(plan.contains(&format!("SEARCH {table}")), "{sql}: {plan}");
+    }
+}
+
+#[test]
+fn the_checkpoint_thread_copies_the_log_into_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("s.sqlite");
+    let mut store = Store::open(&path).unwrap();
+    // Only the checkpoint thread may copy the log into the file in this test.
+    store
+        .conn
+        .pragma_update(None, "wal_autocheckpoint", 0)
+        .unwrap();
+    let big = "x".repeat(4 * 1024 * 1024);
+    let id = buy(
+        &mut store,
+        Endpoint::LookupCompanies,
+        json!({ "text": big }),
+        &Entities::none(),
+        t(0),
+    );
+    let file_len = || std::fs::metadata(&path).unwrap().len();
+    assert!(
+        file_len() < 1024 * 1024,
+        "the answer is still only in the log"
+    );
+    // Asked to run, then ended and waited for: the writer's connection stays open, so any
+    // copy into the file is the thread's.
+    let mut c = store
+        .checkpointer
+        .take()
+        .expect("a file store has a checkpointer");
+    c.wrote(checkpoint::NUDGE_BYTES);
+    drop(c);
+    assert!(file_len() > 4 * 1024 * 1024, "copied into the file");
+    assert_eq!(store.purchases(1).unwrap()[0].id, id);
+    drop(store);
+    let store = Store::open(&path).unwrap();
+    assert_eq!(
+        store.purchases(1).unwrap()[0].response["text"]
+            .as_str()
+            .map(str::len),
+        Some(big.len())
+    );
+}
+
+#[test]
+fn a_lookup_answer_is_stored_as_written_whole() {
+    use crate::api::types::lookup::{LookupCompaniesResponse, LookupCompanyEntry};
+    use crate::core::session::Bought;
+    let dirty = |i: usize| Company {
+        domain: format!("c{i}.com"),
+        name: Some(format!("C\u{1b}[1m{i} \"q\" \\ é\u{202e}")),
+        keywords: vec!["a\nb".into(), String::new()],
+        year_founded: Some(1990 + i as i64),
+        ..Default::default()
+    };
+    for n in [3, 150] {
+        for by_domain in [true, false] {
+            let companies = (0..n)
+                .map(|i| match (by_domain, i % 3) {
+                    (true, 0) => LookupCompanyEntry::ByDomain {
+                        domain: format!("C{i}.com\u{7}"),
+                        company: None,
+                    },
+                    (true, _) => LookupCompanyEntry::ByDomain {
+                        domain: format!("c{i}.com"),
+                        company: Some(Box::new(dirty(i))),
+                    },
+                    (false, _) => LookupCompanyEntry::Matched(Box::new(dirty(i))),
+                })
+                .collect();
+            let answer = LookupCompaniesResponse {
+                companies,
+                total_requested: n as i64,
+                total_found: 2,
+                redirect_map: by_domain
+                    .then(|| [("old\u{1b}.com".to_string(), "c1.com".to_string())].into()),
+                credits_used: 0.15,
+            };
+            let mut store = Store::open_in_memory().unwrap();
+            let e = answer.entities(t(0));
+            store
+                .record_purchase(&NewPurchase {
+                    endpoint: Endpoint::LookupCompanies,
+                    request: &json!({}),
+                    response: &answer,
+                    charged: Cost::ZERO,
+                    target: "sandbox",
+                    at: t(0),
+                    entities: &e,
+                })
+                .unwrap();
+            let text: String = store
+                .conn
+                .query_row("SELECT response FROM purchases", [], |r| r.get(0))
+                .unwrap();
+            assert_eq!(text, clean_json(&answer).unwrap(), "{n} {by_domain}");
+            let mut st = store
+                .conn
+                .prepare("SELECT domain, record FROM companies")
+                .unwrap();
+            let rows: Vec<(String, String)> = st
+                .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+                .unwrap()
+                .collect::<Result<_, _>>()
+                .unwrap();
+            assert_eq!(rows.len(), e.companies.len(), "{n} {by_domain}");
+            for (domain, record) in rows {
+                let c = e.companies.iter().find(|c| c.domain == domain).unwrap();
+                assert_eq!(record, clean_json(c).unwrap());
+            }
+        }
     }
 }
