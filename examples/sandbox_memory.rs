@@ -43,7 +43,11 @@ fn mix() -> Vec<(&'static str, Value)> {
         ),
         (
             "/v3/search/companies",
-            json!({"size": 100, "companiesFilters": {"countries": {"anyOf": ["us", "de"]}, "yearFounded": {"from": 2000}}}),
+            json!({"size": 100, "companiesFilters": {"primaryLocations": {"includeCountries": ["us", "de"]}, "yearFounded": {"from": 2000}}}),
+        ),
+        (
+            "/v2/search/companies",
+            json!({"size": 100, "companiesFilters": {"primaryCountries": ["us", "gb"], "companySizes": ["51-200", "201-500"]}}),
         ),
         (
             "/v2/search/people",
@@ -96,16 +100,27 @@ async fn main() {
                 .json(body);
             async move {
                 match req.send().await {
-                    Ok(r) if r.status().is_success() => r.bytes().await.is_ok(),
-                    _ => false,
+                    Ok(r) if r.status().is_success() => r.bytes().await.map_err(|e| e.to_string()),
+                    Ok(r) => {
+                        let s = r.status();
+                        Err(format!(
+                            "{path}: {s} {}",
+                            r.text().await.unwrap_or_default()
+                        ))
+                    }
+                    Err(e) => Err(format!("{path}: {e}")),
                 }
+                .map(|_| ())
             }
         });
-        failures += futures::future::join_all(calls)
-            .await
-            .into_iter()
-            .filter(|ok| !ok)
-            .count();
+        for r in futures::future::join_all(calls).await {
+            if let Err(e) = r {
+                if failures < 5 {
+                    eprintln!("failure: {}", e.chars().take(400).collect::<String>());
+                }
+                failures += 1;
+            }
+        }
         if burst % 10 == 0 || burst == bursts {
             let (rss, hwm) = memory_mb();
             println!(
