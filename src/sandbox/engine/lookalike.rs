@@ -104,7 +104,106 @@ pub const SCORE_EXPONENT: f64 = 0.4;
 
 /// The reported score of a raw similarity: `raw^0.4`, clamped to `0..=1`, 4 decimals.
 pub fn score_of(raw: f64) -> f64 {
-    (raw.clamp(0.0, 1.0).powf(SCORE_EXPONENT) * 10_000.0).round() / 10_000.0
+    round_units(raw.clamp(0.0, 1.0).powf(SCORE_EXPONENT) * 10_000.0) / 10_000.0
+}
+
+/// `x.round()` for `0 <= x < 2^52` (half away from zero), without a call into libm (`round` is
+/// a function call on the baseline x86-64 target, a tenth of a lookalike search).
+#[inline]
+pub fn round_units(x: f64) -> f64 {
+    let whole = x as u64 as f64;
+    if x - whole >= 0.5 { whole + 1.0 } else { whole }
+}
+
+/// The score level of a raw similarity: `score_of(raw) · 10000` as an integer (`0..=10000`).
+fn level_of(raw: f64) -> usize {
+    round_units(raw.clamp(0.0, 1.0).powf(SCORE_EXPONENT) * 10_000.0) as usize
+}
+
+/// Buckets of [`Levels::bucket`]: bucket `b` starts at raw similarity `(b / LEVEL_BUCKETS)²`, so
+/// a bucket never spans more than about one score level above a score of 0.01.
+const LEVEL_BUCKETS: usize = 1 << 15;
+
+/// [`score_of`] without `powf`: the smallest raw similarity of every score level, found against
+/// [`level_of`] itself (so the levels are the same), and the level at the start of each bucket
+/// of `sqrt(raw)`. Built once per process on the first lookalike search (about 40,000 `powf`,
+/// a millisecond or two; 200 KB).
+#[derive(Debug)]
+struct Levels {
+    /// `lo[l]`: the smallest raw similarity of level `l` or more.
+    lo: Vec<f64>,
+    /// The level at the start of each bucket.
+    bucket: Vec<u16>,
+}
+
+impl Levels {
+    fn get() -> &'static Levels {
+        static LEVELS: std::sync::OnceLock<Levels> = std::sync::OnceLock::new();
+        LEVELS.get_or_init(Levels::build)
+    }
+
+    fn build() -> Levels {
+        let next = |x: f64| f64::from_bits(x.to_bits() + 1);
+        let prev = |x: f64| f64::from_bits(x.to_bits() - 1);
+        let mut lo = vec![0.0f64; 10_001];
+        for (l, slot) in lo.iter_mut().enumerate().skip(1) {
+            // The formula's inverse lands within a few units in the last place; walk to the
+            // exact boundary (bisection if it is ever far).
+            let mut x = ((l as f64 - 0.5) / 10_000.0)
+                .powf(1.0 / SCORE_EXPONENT)
+                .min(1.0);
+            let mut steps = 0;
+            if level_of(x) >= l {
+                while x > 0.0 && level_of(prev(x)) >= l && steps < 64 {
+                    x = prev(x);
+                    steps += 1;
+                }
+            } else {
+                while level_of(x) < l && steps < 64 {
+                    x = next(x);
+                    steps += 1;
+                }
+            }
+            if steps == 64 {
+                let (mut a, mut b) = (0u64, 1.0f64.to_bits());
+                while a < b {
+                    let m = a + (b - a) / 2;
+                    if level_of(f64::from_bits(m)) >= l {
+                        b = m;
+                    } else {
+                        a = m + 1;
+                    }
+                }
+                x = f64::from_bits(a);
+            }
+            *slot = x;
+        }
+        let mut bucket = Vec::with_capacity(LEVEL_BUCKETS);
+        let mut l = 0usize;
+        for b in 0..LEVEL_BUCKETS {
+            let start = (b as f64 / LEVEL_BUCKETS as f64).powi(2);
+            while l < 10_000 && lo[l + 1] <= start {
+                l += 1;
+            }
+            bucket.push(l as u16);
+        }
+        Levels { lo, bucket }
+    }
+
+    /// `score_of(raw)`, the same value.
+    #[inline]
+    fn score(&self, raw: f64) -> f64 {
+        let raw = raw.clamp(0.0, 1.0);
+        let b = ((raw.sqrt() * LEVEL_BUCKETS as f64) as usize).min(LEVEL_BUCKETS - 1);
+        let mut l = self.bucket[b] as usize;
+        while l > 0 && self.lo[l] > raw {
+            l -= 1;
+        }
+        while l < 10_000 && self.lo[l + 1] <= raw {
+            l += 1;
+        }
+        l as f64 / 10_000.0
+    }
 }
 
 /// The raw similarity needed for a score (inverse of [`score_of`], before rounding).
@@ -383,11 +482,10 @@ struct Hits {
 
 /// The per-search work space of a [`CompanyScorer`], kept per thread between searches so a
 /// search allocates nothing large: `hits[t * n + c]`, the shared-id counts of base company `c`
-/// against target `t` (`n` base companies), and `max`/`sum` of `raw(c, t)` over the targets.
+/// against target `t` (`n` base companies), and `sum[c]`, its combined raw similarity.
 #[derive(Debug, Default)]
 struct Buffers {
     hits: Vec<Hits>,
-    max: Vec<f64>,
     sum: Vec<f64>,
 }
 
@@ -424,12 +522,14 @@ pub struct CompanyScorer<'a> {
     k: usize,
     /// The last `min_score` asked for and the raw similarity below which it cannot be reached.
     needed: std::cell::Cell<(f64, f64)>,
+    /// [`score_of`] by table.
+    levels: &'static Levels,
 }
 
 impl Drop for CompanyScorer<'_> {
     fn drop(&mut self) {
         // Kept for the thread's next search unless a search with many targets made it large.
-        if self.buf.hits.capacity() <= self.buf.max.capacity() * KEPT_TARGETS {
+        if self.buf.hits.capacity() <= self.buf.sum.capacity() * KEPT_TARGETS {
             let buf = std::mem::take(&mut self.buf);
             BUFFERS.with(|b| *b.borrow_mut() = buf);
         }
@@ -445,11 +545,10 @@ impl<'a> CompanyScorer<'a> {
         let mut buf = BUFFERS.with(|b| std::mem::take(&mut *b.borrow_mut()));
         buf.hits.clear();
         buf.hits.resize(n * k, Hits::default());
-        buf.max.clear();
-        buf.max.resize(n, 0.0);
         buf.sum.clear();
         buf.sum.resize(n, 0.0);
         let mut ids = Vec::new();
+        let mut tables = Vec::with_capacity(k);
         for (t, &ti) in targets.iter().enumerate() {
             let c = &db.cols[ti as usize];
             let hits = &mut buf.hits[t * n..(t + 1) * n];
@@ -472,48 +571,49 @@ impl<'a> CompanyScorer<'a> {
             walk(&c.categories, &base.categories, |h| &mut h.categories);
             walk(&c.keywords, &base.keywords, |h| &mut h.keywords);
             walk(&c.technologies, &base.technologies, |h| &mut h.technologies);
-            // raw(c, t) of every base company, computed as `TargetSet::score_min` does (same
-            // values; a zero count skips its division, whose quotient would be 0).
             let tp = Profile::of(c);
-            let kw = sqrt_table(tp.n_keywords, base.longest.0);
-            let tech = sqrt_table(tp.n_technologies, base.longest.1);
-            for ((p, h), (max, sum)) in base
-                .profiles
-                .iter()
-                .zip(hits.iter())
-                .zip(buf.max.iter_mut().zip(buf.sum.iter_mut()))
-            {
-                let ni = h.industries as usize;
-                let jac = if ni == 0 || p.n_industries == 0 || tp.n_industries == 0 {
-                    0.0
-                } else {
-                    ni as f64 / (p.n_industries as usize + tp.n_industries as usize - ni) as f64
-                };
-                let size = 1.0 - ((p.log_emp - tp.log_emp).abs() as f64 / 2.0);
-                let cheap = 0.30 * jac
-                    + 0.15 * f64::from(h.categories > 0)
-                    + 0.12 * size.max(0.0)
-                    + 0.08 * f64::from(p.country == tp.country);
-                let och = |n: u16, table: &[f64], len: u32| {
-                    if n == 0 {
+            tables.push((
+                tp,
+                sqrt_table(tp.n_keywords, base.longest.0),
+                sqrt_table(tp.n_technologies, base.longest.1),
+            ));
+        }
+        // raw(c, t) of every base company against every target, computed as
+        // `TargetSet::score_min` does (same values; a zero count skips its division, whose
+        // quotient would be 0), combined into `0.5·max + 0.5·mean`.
+        let och = |n: u16, table: &[f64], len: u32| {
+            if n == 0 {
+                0.0
+            } else {
+                match table.get(len as usize) {
+                    Some(&d) if d > 0.0 => n as f64 / d,
+                    _ => 0.0,
+                }
+            }
+        };
+        if k > 0 {
+            for (c, (p, out)) in base.profiles.iter().zip(buf.sum.iter_mut()).enumerate() {
+                let (mut max, mut sum) = (0.0f64, 0.0);
+                for (t, (tp, kw, tech)) in tables.iter().enumerate() {
+                    let h = &buf.hits[t * n + c];
+                    let ni = h.industries as usize;
+                    let jac = if ni == 0 || p.n_industries == 0 || tp.n_industries == 0 {
                         0.0
                     } else {
-                        match table.get(len as usize) {
-                            Some(&d) if d > 0.0 => n as f64 / d,
-                            _ => 0.0,
-                        }
-                    }
-                };
-                let raw = cheap
-                    + 0.25 * och(h.keywords, &kw, p.n_keywords)
-                    + 0.10 * och(h.technologies, &tech, p.n_technologies);
-                *max = max.max(raw);
-                *sum += raw;
-            }
-        }
-        if k > 0 {
-            for (max, sum) in buf.max.iter().zip(buf.sum.iter_mut()) {
-                *sum = 0.5 * max + 0.5 * *sum / k as f64;
+                        ni as f64 / (p.n_industries as usize + tp.n_industries as usize - ni) as f64
+                    };
+                    let size = 1.0 - ((p.log_emp - tp.log_emp).abs() as f64 / 2.0);
+                    let cheap = 0.30 * jac
+                        + 0.15 * f64::from(h.categories > 0)
+                        + 0.12 * size.max(0.0)
+                        + 0.08 * f64::from(p.country == tp.country);
+                    let raw = cheap
+                        + 0.25 * och(h.keywords, kw, p.n_keywords)
+                        + 0.10 * och(h.technologies, tech, p.n_technologies);
+                    max = max.max(raw);
+                    sum += raw;
+                }
+                *out = 0.5 * max + 0.5 * sum / k as f64;
             }
         }
         CompanyScorer {
@@ -522,6 +622,7 @@ impl<'a> CompanyScorer<'a> {
             buf,
             k,
             needed: std::cell::Cell::new((0.0, 0.0)),
+            levels: Levels::get(),
         }
     }
 
@@ -551,7 +652,7 @@ impl<'a> CompanyScorer<'a> {
         if raw < needed {
             return None;
         }
-        let s = score_of(raw);
+        let s = self.levels.score(raw);
         (s >= min_score).then_some(s)
     }
 
@@ -713,6 +814,36 @@ mod tests {
         assert_eq!(relevance_of(0.9, false), Some(Relevance::A));
         assert_eq!(relevance_of(0.4, false), None);
         assert_eq!(relevance_of(0.4, true), Some(Relevance::C));
+    }
+
+    /// The score table gives `score_of` exactly: at every level boundary, next to it, and at
+    /// spread raw similarities.
+    #[test]
+    fn score_table_is_score_of() {
+        let levels = Levels::get();
+        let mut raws: Vec<f64> = (0..=200_000).map(|i| i as f64 / 200_000.0).collect();
+        for &b in &levels.lo {
+            raws.push(b);
+            raws.push(f64::from_bits(b.to_bits() + 1));
+            if b > 0.0 {
+                raws.push(f64::from_bits(b.to_bits() - 1));
+            }
+        }
+        for raw in raws {
+            assert_eq!(levels.score(raw), score_of(raw), "raw {raw:e}");
+        }
+        for x in [
+            0.0,
+            0.4,
+            0.5,
+            0.49999999999999994,
+            1.5,
+            2.5,
+            9999.5,
+            1234.4999,
+        ] {
+            assert_eq!(round_units(x), x.round(), "{x}");
+        }
     }
 
     /// The prepared forms give the formula's values.

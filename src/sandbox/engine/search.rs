@@ -66,7 +66,7 @@ fn company_key(db: &Db, c: u32, score: Option<f64>) -> u64 {
 
 /// [`company_key`] of a scored company of default rank `rank`.
 fn score_key(rank: u32, score: f64) -> u64 {
-    ((10_000 - (score * 10_000.0).round() as u64) << 32) | rank as u64
+    ((10_000 - lookalike::round_units(score * 10_000.0) as u64) << 32) | rank as u64
 }
 
 /// The lookalike score encoded in a key.
@@ -483,7 +483,10 @@ impl Db {
                     }
                     let rank = self.cols[self.person_rows[pi as usize].company as usize]
                         .default_rank as u64;
-                    Some((((10_000 - (s * 10_000.0).round() as u64) << 32) | rank, pi))
+                    Some((
+                        ((10_000 - lookalike::round_units(s * 10_000.0) as u64) << 32) | rank,
+                        pi,
+                    ))
                 })
                 .collect();
         }
