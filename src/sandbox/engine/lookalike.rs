@@ -628,6 +628,7 @@ impl<'a> CompanyScorer<'a> {
 
     /// The lookalike score of company `c`, or `None` below `min_score` (as
     /// [`TargetSet::score_min`], with the same values).
+    #[inline]
     pub fn score_min(&self, db: &Db, c: u32, min_score: f64) -> Option<f64> {
         let Some(&raw) = self.buf.sum.get(c as usize) else {
             return self.set.score_min(db, c, min_score);
@@ -658,6 +659,7 @@ impl<'a> CompanyScorer<'a> {
 
     /// The position of company `c` in the default order, for sort keys (read from the compact
     /// profiles for base companies).
+    #[inline]
     pub fn default_rank(&self, db: &Db, c: u32) -> u32 {
         match self.base.profiles.get(c as usize) {
             Some(p) => p.default_rank,
