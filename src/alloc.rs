@@ -2,11 +2,13 @@
 //!
 //! Loading the sandbox makes about a million small allocations (strings, id lists, index
 //! entries) and a 1000-domain lookup about 100,000; with glibc's allocator they were a quarter
-//! of start-up and lookup time (issue 3, "Speed"). mimalloc's defaults then hand freed memory
-//! back to the system about a second after it is freed, so large answers (a 1000-domain lookup
-//! builds about 5 MB of records) paid again for fresh, zeroed pages: a third of its time on
-//! this machine. The sandbox therefore releases what loading freed once, then keeps freed
-//! memory for reuse ([`begin_bulk_load`], [`end_bulk_load`]).
+//! of start-up and lookup time (issue 3, "Speed"). The sandbox releases what loading freed at
+//! once ([`end_bulk_load`]), then hands freed memory back to the system only after it has lain
+//! unused for [`SERVING_PURGE_DELAY`] ms: long enough that a sandbox answering requests one after
+//! another reuses warm pages rather than paying for fresh, zeroed ones, short enough that what a
+//! burst of concurrent searches took is returned once the burst is over (issue 10, item 6: never
+//! returning it kept resident memory at the largest burst seen, about 1 GB).
+//! `MIMALLOC_PURGE_DELAY` in the environment (mimalloc's own setting, ms, -1 never) overrides it.
 
 /// The process allocator.
 #[global_allocator]
@@ -18,6 +20,18 @@ const MI_OPTION_PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
 
 /// mimalloc v3's default `purge_delay` (ms, `src/options.c`).
 const DEFAULT_PURGE_DELAY: std::ffi::c_long = 1000;
+
+/// `purge_delay` once the dataset is loaded (ms): freed memory unused this long is handed back.
+pub const SERVING_PURGE_DELAY: std::ffi::c_long = 100;
+
+/// The `purge_delay` to serve with: `MIMALLOC_PURGE_DELAY` when set to a number, else
+/// [`SERVING_PURGE_DELAY`].
+fn serving_purge_delay() -> std::ffi::c_long {
+    std::env::var("MIMALLOC_PURGE_DELAY")
+        .ok()
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or(SERVING_PURGE_DELAY)
+}
 
 /// Called before the sandbox loads its dataset: memory freed from now on is scheduled to be
 /// handed back (mimalloc's default; a load after an earlier one in the same process would
@@ -32,16 +46,15 @@ pub(crate) fn begin_bulk_load() {
 /// Called once the dataset is loaded: hands back at once what loading freed (the ~60 MB of
 /// decompressed asset, the row views and build-only maps, much of it freed on threads that have
 /// ended), so resident memory after start-up is what the sandbox keeps; from then on freed
-/// memory is kept for reuse rather than handed back, since a long-running sandbox answers the
-/// same kinds of requests again and warm pages are cheaper than fresh ones. Resident memory then
-/// stays near the largest working set seen.
+/// memory is handed back after [`serving_purge_delay`] ms unused.
 #[allow(unsafe_code)]
 pub(crate) fn end_bulk_load() {
+    let delay = serving_purge_delay();
     // SAFETY: `mi_collect` only walks mimalloc's own free lists and pages, and setting an
     // option is a plain store; neither takes pointers or has preconditions.
     unsafe {
         libmimalloc_sys::mi_collect(true);
-        libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, -1);
+        libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, delay);
     }
 }
 
@@ -55,7 +68,7 @@ mod tests {
         // SAFETY: reading an option has no preconditions.
         let v = unsafe { libmimalloc_sys::mi_option_get(super::MI_OPTION_PURGE_DELAY) };
         assert!(
-            v == super::DEFAULT_PURGE_DELAY || v == -1,
+            v == super::DEFAULT_PURGE_DELAY || v == super::serving_purge_delay(),
             "mimalloc option 15 is {v}: not purge_delay?"
         );
     }

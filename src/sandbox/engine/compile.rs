@@ -386,8 +386,10 @@ pub fn companies_v2(db: &Db, f: &CompaniesFiltersV2) -> CompanyQuery {
     hq.include_cities = f.primary_cities.as_deref().map(|c| company_cities(db, c));
     hq.geo = f.headquarter_geolocation.as_ref().map(geo);
     any.geo = f.geolocation.as_ref().map(geo);
-    q.locations.push(any);
-    q.locations.push(hq);
+    // Empty scopes match every company: left out, so a query without filters stays empty
+    // (and is not checked company by company).
+    q.locations
+        .extend([any, hq].into_iter().filter(|l| !l.is_empty()));
     range(&mut q, NumField::Visits, &f.web_traffic_visits);
     if let Some(k) = &f.keywords {
         q.lists.push(list(
@@ -423,10 +425,12 @@ pub fn companies_v3(db: &Db, f: &CompaniesFiltersV3) -> CompanyQuery {
     common_company_members!(db, &mut q, f);
     let v = &db.vocab;
     if let Some(l) = &f.primary_locations {
-        q.locations.push(locations_filter(db, l, true));
+        q.locations
+            .extend(Some(locations_filter(db, l, true)).filter(|l| !l.is_empty()));
     }
     if let Some(l) = &f.other_locations {
-        q.locations.push(locations_filter(db, l, false));
+        q.locations
+            .extend(Some(locations_filter(db, l, false)).filter(|l| !l.is_empty()));
     }
     if let Some(w) = &f.web_traffic {
         range(&mut q, NumField::Visits, &w.visits);

@@ -119,6 +119,19 @@ pub struct LocPred {
     pub geo: Option<(f64, f64, f64)>,
 }
 
+impl LocPred {
+    /// `true` when it has no condition (it matches every company, whatever its scope).
+    pub fn is_empty(&self) -> bool {
+        self.include_countries.is_none()
+            && self.exclude_countries.is_empty()
+            && self.include_regions.is_none()
+            && self.exclude_regions.is_empty()
+            && self.include_cities.is_none()
+            && self.exclude_cities.is_empty()
+            && self.geo.is_none()
+    }
+}
+
 /// A funding round condition.
 #[derive(Debug, Clone, Default)]
 pub struct FundingPred {

@@ -104,7 +104,106 @@ pub const SCORE_EXPONENT: f64 = 0.4;
 
 /// The reported score of a raw similarity: `raw^0.4`, clamped to `0..=1`, 4 decimals.
 pub fn score_of(raw: f64) -> f64 {
-    (raw.clamp(0.0, 1.0).powf(SCORE_EXPONENT) * 10_000.0).round() / 10_000.0
+    round_units(raw.clamp(0.0, 1.0).powf(SCORE_EXPONENT) * 10_000.0) / 10_000.0
+}
+
+/// `x.round()` for `0 <= x < 2^52` (half away from zero), without a call into libm (`round` is
+/// a function call on the baseline x86-64 target, a tenth of a lookalike search).
+#[inline]
+pub fn round_units(x: f64) -> f64 {
+    let whole = x as u64 as f64;
+    if x - whole >= 0.5 { whole + 1.0 } else { whole }
+}
+
+/// The score level of a raw similarity: `score_of(raw) · 10000` as an integer (`0..=10000`).
+fn level_of(raw: f64) -> usize {
+    round_units(raw.clamp(0.0, 1.0).powf(SCORE_EXPONENT) * 10_000.0) as usize
+}
+
+/// Buckets of [`Levels::bucket`]: bucket `b` starts at raw similarity `(b / LEVEL_BUCKETS)²`, so
+/// a bucket never spans more than about one score level above a score of 0.01.
+const LEVEL_BUCKETS: usize = 1 << 15;
+
+/// [`score_of`] without `powf`: the smallest raw similarity of every score level, found against
+/// [`level_of`] itself (so the levels are the same), and the level at the start of each bucket
+/// of `sqrt(raw)`. Built once per process on the first lookalike search (about 40,000 `powf`,
+/// a millisecond or two; 200 KB).
+#[derive(Debug)]
+struct Levels {
+    /// `lo[l]`: the smallest raw similarity of level `l` or more.
+    lo: Vec<f64>,
+    /// The level at the start of each bucket.
+    bucket: Vec<u16>,
+}
+
+impl Levels {
+    fn get() -> &'static Levels {
+        static LEVELS: std::sync::OnceLock<Levels> = std::sync::OnceLock::new();
+        LEVELS.get_or_init(Levels::build)
+    }
+
+    fn build() -> Levels {
+        let next = |x: f64| f64::from_bits(x.to_bits() + 1);
+        let prev = |x: f64| f64::from_bits(x.to_bits() - 1);
+        let mut lo = vec![0.0f64; 10_001];
+        for (l, slot) in lo.iter_mut().enumerate().skip(1) {
+            // The formula's inverse lands within a few units in the last place; walk to the
+            // exact boundary (bisection if it is ever far).
+            let mut x = ((l as f64 - 0.5) / 10_000.0)
+                .powf(1.0 / SCORE_EXPONENT)
+                .min(1.0);
+            let mut steps = 0;
+            if level_of(x) >= l {
+                while x > 0.0 && level_of(prev(x)) >= l && steps < 64 {
+                    x = prev(x);
+                    steps += 1;
+                }
+            } else {
+                while level_of(x) < l && steps < 64 {
+                    x = next(x);
+                    steps += 1;
+                }
+            }
+            if steps == 64 {
+                let (mut a, mut b) = (0u64, 1.0f64.to_bits());
+                while a < b {
+                    let m = a + (b - a) / 2;
+                    if level_of(f64::from_bits(m)) >= l {
+                        b = m;
+                    } else {
+                        a = m + 1;
+                    }
+                }
+                x = f64::from_bits(a);
+            }
+            *slot = x;
+        }
+        let mut bucket = Vec::with_capacity(LEVEL_BUCKETS);
+        let mut l = 0usize;
+        for b in 0..LEVEL_BUCKETS {
+            let start = (b as f64 / LEVEL_BUCKETS as f64).powi(2);
+            while l < 10_000 && lo[l + 1] <= start {
+                l += 1;
+            }
+            bucket.push(l as u16);
+        }
+        Levels { lo, bucket }
+    }
+
+    /// `score_of(raw)`, the same value.
+    #[inline]
+    fn score(&self, raw: f64) -> f64 {
+        let raw = raw.clamp(0.0, 1.0);
+        let b = ((raw.sqrt() * LEVEL_BUCKETS as f64) as usize).min(LEVEL_BUCKETS - 1);
+        let mut l = self.bucket[b] as usize;
+        while l > 0 && self.lo[l] > raw {
+            l -= 1;
+        }
+        while l < 10_000 && self.lo[l + 1] <= raw {
+            l += 1;
+        }
+        l as f64 / 10_000.0
+    }
 }
 
 /// The raw similarity needed for a score (inverse of [`score_of`], before rounding).
@@ -269,6 +368,8 @@ impl TargetSet {
 #[derive(Debug, Default)]
 pub struct BaseIndex {
     profiles: Vec<Profile>,
+    /// The longest keyword and technology lists of a company.
+    longest: (u32, u32),
     industries: Postings,
     categories: Postings,
     keywords: Postings,
@@ -283,6 +384,21 @@ struct Profile {
     n_industries: u32,
     n_keywords: u32,
     n_technologies: u32,
+    /// Position in the default order (`CompanyCols::default_rank`), for the sort key.
+    default_rank: u32,
+}
+
+impl Profile {
+    fn of(c: &CompanyCols) -> Profile {
+        Profile {
+            log_emp: c.log_emp,
+            country: c.country,
+            n_industries: c.industries.len() as u32,
+            n_keywords: c.keywords.len() as u32,
+            n_technologies: c.technologies.len() as u32,
+            default_rank: c.default_rank,
+        }
+    }
 }
 
 /// id → company indexes, flattened (`ids[start[id]..start[id + 1]]`).
@@ -340,16 +456,13 @@ impl BaseIndex {
                 .map(move |(i, c)| (i as u32, f(c).iter().copied()))
         };
         BaseIndex {
-            profiles: cols
-                .iter()
-                .map(|c| Profile {
-                    log_emp: c.log_emp,
-                    country: c.country,
-                    n_industries: c.industries.len() as u32,
-                    n_keywords: c.keywords.len() as u32,
-                    n_technologies: c.technologies.len() as u32,
-                })
-                .collect(),
+            profiles: cols.iter().map(Profile::of).collect(),
+            longest: cols.iter().fold((0, 0), |(k, t), c| {
+                (
+                    k.max(c.keywords.len() as u32),
+                    t.max(c.technologies.len() as u32),
+                )
+            }),
             industries: Postings::build(v.industries.len(), lists(|c| &c.industries)),
             categories: Postings::build(v.categories.len(), lists(|c| &c.categories)),
             keywords: Postings::build(v.keywords.len(), lists(|c| &c.keywords)),
@@ -367,49 +480,90 @@ struct Hits {
     technologies: u16,
 }
 
-/// The lookalike targets of one company search, ready to score every company: the shared-id
-/// counts of each base company against each target (from [`BaseIndex`]), and a [`TargetSet`]
-/// for gathered companies. Scores are the same values as [`TargetSet::score_min`] gives.
+/// The per-search work space of a [`CompanyScorer`], kept per thread between searches so a
+/// search allocates nothing large: `hits[t * n + c]`, the shared-id counts of base company `c`
+/// against target `t` (`n` base companies), and `sum[c]`, its combined raw similarity.
+#[derive(Debug, Default)]
+struct Buffers {
+    hits: Vec<Hits>,
+    sum: Vec<f64>,
+}
+
+/// A thread keeps its [`Buffers`] between searches when they hold at most this many targets'
+/// counts (about 1 MB on the real dataset).
+const KEPT_TARGETS: usize = 4;
+
+thread_local! {
+    static BUFFERS: std::cell::RefCell<Buffers> = std::cell::RefCell::default();
+}
+
+/// `sqrt(len · target_len)` for every company list length `len` up to `longest` (the Ochiai
+/// denominator, the same value the formula computes).
+fn sqrt_table(target_len: u32, longest: u32) -> Vec<f64> {
+    (0..=longest)
+        .map(|len| ((len as usize * target_len as usize) as f64).sqrt())
+        .collect()
+}
+
+/// The lookalike targets of one company search, with every base company already scored: the
+/// shared-id counts of each base company against each target come from walking the targets'
+/// [`BaseIndex`] postings once (cost: the companies sharing an id with a target), then one pass
+/// over the compact profiles gives each company's combined raw similarity. Gathered companies
+/// are scored through a [`TargetSet`]. Scores are the same values as [`TargetSet::score_min`]
+/// gives.
 #[derive(Debug)]
 pub struct CompanyScorer<'a> {
     base: &'a BaseIndex,
     set: TargetSet,
-    /// `hits[c * k + t]` for base company `c` and target `t` (`k` targets).
-    hits: Vec<Hits>,
-    /// Per target: list lengths, size and country.
-    targets: Vec<Profile>,
+    /// Work space, taken from the thread's [`BUFFERS`] and given back on drop; `sum` holds the
+    /// combined raw similarity `0.5·max + 0.5·mean` of each base company once built.
+    buf: Buffers,
+    /// Number of targets.
+    k: usize,
+    /// The last `min_score` asked for and the raw similarity below which it cannot be reached.
+    needed: std::cell::Cell<(f64, f64)>,
+    /// [`score_of`] by table.
+    levels: &'static Levels,
+}
+
+impl Drop for CompanyScorer<'_> {
+    fn drop(&mut self) {
+        // Kept for the thread's next search unless a search with many targets made it large.
+        if self.buf.hits.capacity() <= self.buf.sum.capacity() * KEPT_TARGETS {
+            let buf = std::mem::take(&mut self.buf);
+            BUFFERS.with(|b| *b.borrow_mut() = buf);
+        }
+    }
 }
 
 impl<'a> CompanyScorer<'a> {
-    /// Prepares `targets` (company indexes) for scoring every company of `db`.
+    /// Prepares `targets` (company indexes) and scores every base company of `db` against them.
     pub fn new(db: &'a Db, targets: &[u32]) -> CompanyScorer<'a> {
         let base = db.look.get_or_init(|| BaseIndex::build(db));
         let k = targets.len();
         let n = base.profiles.len();
-        let mut hits = if k == 0 {
-            Vec::new()
-        } else {
-            vec![Hits::default(); n * k]
-        };
-        let mut profiles = Vec::with_capacity(k);
+        let mut buf = BUFFERS.with(|b| std::mem::take(&mut *b.borrow_mut()));
+        buf.hits.clear();
+        buf.hits.resize(n * k, Hits::default());
+        buf.sum.clear();
+        buf.sum.resize(n, 0.0);
+        let mut ids = Vec::new();
+        let mut tables = Vec::with_capacity(k);
         for (t, &ti) in targets.iter().enumerate() {
             let c = &db.cols[ti as usize];
-            profiles.push(Profile {
-                log_emp: c.log_emp,
-                country: c.country,
-                n_industries: c.industries.len() as u32,
-                n_keywords: c.keywords.len() as u32,
-                n_technologies: c.technologies.len() as u32,
-            });
+            let hits = &mut buf.hits[t * n..(t + 1) * n];
             // Each distinct id of the target once (as its bitmap holds it).
-            let mut walk = |ids: &[u32], postings: &Postings, field: fn(&mut Hits) -> &mut u16| {
-                let mut ids = ids.to_vec();
+            let mut walk = |list: &[u32], postings: &Postings, field: fn(&mut Hits) -> &mut u16| {
+                ids.clear();
+                ids.extend_from_slice(list);
                 ids.sort_unstable();
                 ids.dedup();
-                for id in ids {
+                for &id in &ids {
                     for &c in postings.of(id) {
-                        let h = field(&mut hits[c as usize * k + t]);
-                        *h = h.saturating_add(1);
+                        if let Some(h) = hits.get_mut(c as usize) {
+                            let h = field(h);
+                            *h = h.saturating_add(1);
+                        }
                     }
                 }
             };
@@ -417,54 +571,100 @@ impl<'a> CompanyScorer<'a> {
             walk(&c.categories, &base.categories, |h| &mut h.categories);
             walk(&c.keywords, &base.keywords, |h| &mut h.keywords);
             walk(&c.technologies, &base.technologies, |h| &mut h.technologies);
+            let tp = Profile::of(c);
+            tables.push((
+                tp,
+                sqrt_table(tp.n_keywords, base.longest.0),
+                sqrt_table(tp.n_technologies, base.longest.1),
+            ));
+        }
+        // raw(c, t) of every base company against every target, computed as
+        // `TargetSet::score_min` does (same values; a zero count skips its division, whose
+        // quotient would be 0), combined into `0.5·max + 0.5·mean`.
+        let och = |n: u16, table: &[f64], len: u32| {
+            if n == 0 {
+                0.0
+            } else {
+                match table.get(len as usize) {
+                    Some(&d) if d > 0.0 => n as f64 / d,
+                    _ => 0.0,
+                }
+            }
+        };
+        if k > 0 {
+            for (c, (p, out)) in base.profiles.iter().zip(buf.sum.iter_mut()).enumerate() {
+                let (mut max, mut sum) = (0.0f64, 0.0);
+                for (t, (tp, kw, tech)) in tables.iter().enumerate() {
+                    let h = &buf.hits[t * n + c];
+                    let ni = h.industries as usize;
+                    let jac = if ni == 0 || p.n_industries == 0 || tp.n_industries == 0 {
+                        0.0
+                    } else {
+                        ni as f64 / (p.n_industries as usize + tp.n_industries as usize - ni) as f64
+                    };
+                    let size = 1.0 - ((p.log_emp - tp.log_emp).abs() as f64 / 2.0);
+                    let cheap = 0.30 * jac
+                        + 0.15 * f64::from(h.categories > 0)
+                        + 0.12 * size.max(0.0)
+                        + 0.08 * f64::from(p.country == tp.country);
+                    let raw = cheap
+                        + 0.25 * och(h.keywords, kw, p.n_keywords)
+                        + 0.10 * och(h.technologies, tech, p.n_technologies);
+                    max = max.max(raw);
+                    sum += raw;
+                }
+                *out = 0.5 * max + 0.5 * sum / k as f64;
+            }
         }
         CompanyScorer {
             base,
             set: TargetSet::new(db, targets),
-            hits,
-            targets: profiles,
+            buf,
+            k,
+            needed: std::cell::Cell::new((0.0, 0.0)),
+            levels: Levels::get(),
         }
     }
 
     /// The lookalike score of company `c`, or `None` below `min_score` (as
     /// [`TargetSet::score_min`], with the same values).
+    #[inline]
     pub fn score_min(&self, db: &Db, c: u32, min_score: f64) -> Option<f64> {
-        let Some(p) = self.base.profiles.get(c as usize) else {
+        let Some(&raw) = self.buf.sum.get(c as usize) else {
             return self.set.score_min(db, c, min_score);
         };
-        let k = self.targets.len();
-        if k == 0 {
+        if self.k == 0 {
             return None;
         }
-        let hits = &self.hits[c as usize * k..(c as usize + 1) * k];
-        let (mut max, mut sum) = (0.0f64, 0.0);
-        for (t, h) in self.targets.iter().zip(hits) {
-            let ni = h.industries as usize;
-            let jac = if p.n_industries == 0 || t.n_industries == 0 {
-                0.0
-            } else {
-                ni as f64 / (p.n_industries as usize + t.n_industries as usize - ni) as f64
-            };
-            let size = 1.0 - ((p.log_emp - t.log_emp).abs() as f64 / 2.0);
-            let cheap = 0.30 * jac
-                + 0.15 * f64::from(h.categories > 0)
-                + 0.12 * size.max(0.0)
-                + 0.08 * f64::from(p.country == t.country);
-            let och = |n: u16, len: u32, tn: u32| {
-                if len == 0 || tn == 0 {
-                    0.0
+        // A raw similarity below this cannot round up to `min_score` (the score is rounded to
+        // 4 decimals: half a unit of margin, and some more); `powf` only for the others.
+        let needed = match self.needed.get() {
+            (m, needed) if m == min_score => needed,
+            _ => {
+                let needed = if min_score > 0.0 {
+                    raw_for_score(min_score - 0.000_1)
                 } else {
-                    n as f64 / ((len as usize * tn as usize) as f64).sqrt()
-                }
-            };
-            let raw = cheap
-                + 0.25 * och(h.keywords, p.n_keywords, t.n_keywords)
-                + 0.10 * och(h.technologies, p.n_technologies, t.n_technologies);
-            max = max.max(raw);
-            sum += raw;
+                    0.0
+                };
+                self.needed.set((min_score, needed));
+                needed
+            }
+        };
+        if raw < needed {
+            return None;
         }
-        let s = score_of(0.5 * max + 0.5 * sum / k as f64);
+        let s = self.levels.score(raw);
         (s >= min_score).then_some(s)
+    }
+
+    /// The position of company `c` in the default order, for sort keys (read from the compact
+    /// profiles for base companies).
+    #[inline]
+    pub fn default_rank(&self, db: &Db, c: u32) -> u32 {
+        match self.base.profiles.get(c as usize) {
+            Some(p) => p.default_rank,
+            None => db.cols[c as usize].default_rank,
+        }
     }
 }
 
@@ -616,6 +816,36 @@ mod tests {
         assert_eq!(relevance_of(0.9, false), Some(Relevance::A));
         assert_eq!(relevance_of(0.4, false), None);
         assert_eq!(relevance_of(0.4, true), Some(Relevance::C));
+    }
+
+    /// The score table gives `score_of` exactly: at every level boundary, next to it, and at
+    /// spread raw similarities.
+    #[test]
+    fn score_table_is_score_of() {
+        let levels = Levels::get();
+        let mut raws: Vec<f64> = (0..=200_000).map(|i| i as f64 / 200_000.0).collect();
+        for &b in &levels.lo {
+            raws.push(b);
+            raws.push(f64::from_bits(b.to_bits() + 1));
+            if b > 0.0 {
+                raws.push(f64::from_bits(b.to_bits() - 1));
+            }
+        }
+        for raw in raws {
+            assert_eq!(levels.score(raw), score_of(raw), "raw {raw:e}");
+        }
+        for x in [
+            0.0,
+            0.4,
+            0.5,
+            0.49999999999999994,
+            1.5,
+            2.5,
+            9999.5,
+            1234.4999,
+        ] {
+            assert_eq!(round_units(x), x.round(), "{x}");
+        }
     }
 
     /// The prepared forms give the formula's values.

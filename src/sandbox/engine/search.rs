@@ -57,11 +57,16 @@ pub struct Ranking {
 /// Sort key of a company: without lookalike its default rank; with lookalike
 /// `(10000 − score·10000) << 32 | default rank`, so better scores come first.
 fn company_key(db: &Db, c: u32, score: Option<f64>) -> u64 {
-    let rank = db.cols[c as usize].default_rank as u64;
+    let rank = db.cols[c as usize].default_rank;
     match score {
-        None => rank,
-        Some(s) => ((10_000 - (s * 10_000.0).round() as u64) << 32) | rank,
+        None => rank as u64,
+        Some(s) => score_key(rank, s),
     }
+}
+
+/// [`company_key`] of a scored company of default rank `rank`.
+fn score_key(rank: u32, score: f64) -> u64 {
+    ((10_000 - lookalike::round_units(score * 10_000.0) as u64) << 32) | rank as u64
 }
 
 /// The lookalike score encoded in a key.
@@ -190,7 +195,11 @@ impl Db {
                     continue;
                 }
             }
-            out.push((company_key(self, i, score), i));
+            let key = match (&targets, score) {
+                (Some(t), Some(s)) => score_key(t.default_rank(self, i), s),
+                _ => company_key(self, i, score),
+            };
+            out.push((key, i));
         }
         out
     }
@@ -474,7 +483,10 @@ impl Db {
                     }
                     let rank = self.cols[self.person_rows[pi as usize].company as usize]
                         .default_rank as u64;
-                    Some((((10_000 - (s * 10_000.0).round() as u64) << 32) | rank, pi))
+                    Some((
+                        ((10_000 - lookalike::round_units(s * 10_000.0) as u64) << 32) | rank,
+                        pi,
+                    ))
                 })
                 .collect();
         }

@@ -1,6 +1,6 @@
 //! 1-5. Autocomplete (SPEC.md §4.1, §4.10): 0.1 standard credit per call.
 
-use super::{Answer, Call, St, blocking, ok_typed};
+use super::{Answer, Call, St, answer_with};
 use crate::api::client::Endpoint;
 use crate::api::types::*;
 use crate::sandbox::service::error::texts;
@@ -17,9 +17,12 @@ macro_rules! autocomplete_handler {
                 validation::parse_request(Endpoint::$endpoint, &call.headers, &call.body)?;
             call.account.require_standard(texts::INSUFFICIENT_CREDITS)?;
             let db = st.db().await?;
-            let answer = blocking(move || engine_calls::$name(&db, &req)).await?;
-            billing::charge_results(&call.account, Endpoint::$endpoint, 1)?;
-            ok_typed(answer).await
+            answer_with(move || {
+                let answer = engine_calls::$name(&db, &req)?;
+                billing::charge_results(&call.account, Endpoint::$endpoint, 1)?;
+                Ok(answer)
+            })
+            .await
         }
     };
 }

@@ -2,7 +2,7 @@
 
 use axum::extract::State;
 
-use super::{Answer, Call, St, blocking, ok_typed};
+use super::{Answer, Call, St, answer_with};
 use crate::api::client::Endpoint;
 use crate::api::types::*;
 use crate::sandbox::service::billing::{self, PersonRecord};
@@ -18,10 +18,14 @@ pub(in crate::sandbox::service) async fn lookup_companies(State(st): St, call: C
         validation::parse_request(Endpoint::LookupCompanies, &call.headers, &call.body)?;
     call.account.require_standard(texts::INSUFFICIENT_CREDITS)?;
     let db = st.db().await?;
-    let mut answer = blocking(move || engine_calls::lookup_companies(&db, &req)).await?;
-    let found = answer.total_found.max(0) as usize;
-    answer.credits_used = billing::charge_results(&call.account, Endpoint::LookupCompanies, found)?;
-    ok_typed(answer).await
+    answer_with(move || {
+        let mut answer = engine_calls::lookup_companies(&db, &req)?;
+        let found = answer.total_found.max(0) as usize;
+        answer.credits_used =
+            billing::charge_results(&call.account, Endpoint::LookupCompanies, found)?;
+        Ok(answer)
+    })
+    .await
 }
 
 /// POST /v2/lookup/people (SPEC.md §4.6): only matched people; no email or phone revealed.
@@ -30,17 +34,20 @@ pub(in crate::sandbox::service) async fn lookup_people(State(st): St, call: Call
         validation::parse_request(Endpoint::LookupPeople, &call.headers, &call.body)?;
     call.account.require_standard(texts::INSUFFICIENT_CREDITS)?;
     let db = st.db().await?;
-    let mut answer = blocking(move || engine_calls::lookup_people(&db, &req)).await?;
-    {
-        let mut people: Vec<_> = answer
-            .people
-            .iter_mut()
-            .map(PersonRecord::person_mut)
-            .collect();
-        reveal::mask(&mut people, Channel::Email);
-        reveal::mask(&mut people, Channel::Phone);
-    }
-    answer.credits_used =
-        billing::charge_results(&call.account, Endpoint::LookupPeople, answer.people.len())?;
-    ok_typed(answer).await
+    answer_with(move || {
+        let mut answer = engine_calls::lookup_people(&db, &req)?;
+        {
+            let mut people: Vec<_> = answer
+                .people
+                .iter_mut()
+                .map(PersonRecord::person_mut)
+                .collect();
+            reveal::mask(&mut people, Channel::Email);
+            reveal::mask(&mut people, Channel::Phone);
+        }
+        answer.credits_used =
+            billing::charge_results(&call.account, Endpoint::LookupPeople, answer.people.len())?;
+        Ok(answer)
+    })
+    .await
 }

@@ -179,7 +179,17 @@ type Answer = Result<Response, Failure>;
 
 /// A 200 with `v` serialized off the async threads (large answers take milliseconds).
 async fn ok_typed<T: serde::Serialize + Send + 'static>(v: T) -> Answer {
+    answer_with(move || Ok(v)).await
+}
+
+/// A 200 with the answer `f` builds (engine work, then billing), serialized in the same engine
+/// slot ([`blocking`]): a typed answer never waits for a second slot, so at most one per core
+/// is alive at a time and a burst of requests holds only their JSON bodies (issue 10, item 6).
+async fn answer_with<T: serde::Serialize>(
+    f: impl FnOnce() -> Result<T, Failure> + Send + 'static,
+) -> Answer {
     let body = blocking(move || {
+        let v = f()?;
         serde_json::to_vec(&v).map_err(|e| {
             tracing::error!(error = %e, "cannot serialize an answer");
             Failure::internal()

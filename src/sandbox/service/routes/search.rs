@@ -4,7 +4,7 @@
 
 use axum::extract::State;
 
-use super::{Answer, Call, St, blocking, ok_typed};
+use super::{Answer, Call, St, answer_with};
 use crate::api::client::Endpoint;
 use crate::api::types::*;
 use crate::sandbox::service::billing::{self, reveal_opts, settle_people, standard_price};
@@ -20,13 +20,16 @@ pub(in crate::sandbox::service) async fn search_companies_v2(State(st): St, call
     }
     call.account.require_standard(texts::INSUFFICIENT_CREDITS)?;
     let db = st.db().await?;
-    let mut answer = blocking(move || engine_calls::search_companies_v2(&db, &req)).await?;
-    answer.credits_used = billing::charge_results(
-        &call.account,
-        Endpoint::SearchCompaniesV2,
-        answer.companies.len(),
-    )?;
-    ok_typed(answer).await
+    answer_with(move || {
+        let mut answer = engine_calls::search_companies_v2(&db, &req)?;
+        answer.credits_used = billing::charge_results(
+            &call.account,
+            Endpoint::SearchCompaniesV2,
+            answer.companies.len(),
+        )?;
+        Ok(answer)
+    })
+    .await
 }
 
 /// POST /v3/search/companies (SPEC.md §4.10; openapi `PublicSearchCompaniesBodyV3`).
@@ -35,13 +38,16 @@ pub(in crate::sandbox::service) async fn search_companies_v3(State(st): St, call
         validation::parse_request(Endpoint::SearchCompaniesV3, &call.headers, &call.body)?;
     call.account.require_standard(texts::INSUFFICIENT_CREDITS)?;
     let db = st.db().await?;
-    let mut answer = blocking(move || engine_calls::search_companies_v3(&db, &req)).await?;
-    answer.credits_used = billing::charge_results(
-        &call.account,
-        Endpoint::SearchCompaniesV3,
-        answer.companies.len(),
-    )?;
-    ok_typed(answer).await
+    answer_with(move || {
+        let mut answer = engine_calls::search_companies_v3(&db, &req)?;
+        answer.credits_used = billing::charge_results(
+            &call.account,
+            Endpoint::SearchCompaniesV3,
+            answer.companies.len(),
+        )?;
+        Ok(answer)
+    })
+    .await
 }
 
 /// POST /v2/search/people (SPEC.md §4.3): legacy plan only; 3 credits per person with
@@ -61,23 +67,23 @@ pub(in crate::sandbox::service) async fn search_people_v2(State(st): St, call: C
         .and_then(|f| f.lookalike_domains.as_ref())
         .is_some_and(|d| !d.is_empty());
     let db = st.db().await?;
-    let mut answer = {
-        let db = db.clone();
-        blocking(move || engine_calls::search_people_v2(&db, &req)).await?
-    };
-    let price = standard_price(Endpoint::SearchPeopleV2, answer.people.len(), lookalike);
-    answer.credits_used = settle_people(
-        &st,
-        &db,
-        &call.account,
-        texts::INSUFFICIENT_STANDARD_CREDITS,
-        price,
-        &mut answer.people,
-        &opts,
-        answer.total,
-        false,
-    )?;
-    ok_typed(answer).await
+    answer_with(move || {
+        let mut answer = engine_calls::search_people_v2(&db, &req)?;
+        let price = standard_price(Endpoint::SearchPeopleV2, answer.people.len(), lookalike);
+        answer.credits_used = settle_people(
+            &st,
+            &db,
+            &call.account,
+            texts::INSUFFICIENT_STANDARD_CREDITS,
+            price,
+            &mut answer.people,
+            &opts,
+            answer.total,
+            false,
+        )?;
+        Ok(answer)
+    })
+    .await
 }
 
 /// POST /v3/search/people (SPEC.md §4.10): 0.2 credit per person; reveal options as NOTES.md.
@@ -87,23 +93,23 @@ pub(in crate::sandbox::service) async fn search_people_v3(State(st): St, call: C
     let opts = reveal_opts(req.reveal_emails.as_ref(), req.reveal_phones.as_ref())?;
     call.account.require_standard(texts::INSUFFICIENT_CREDITS)?;
     let db = st.db().await?;
-    let mut answer = {
-        let db = db.clone();
-        blocking(move || engine_calls::search_people_v3(&db, &req)).await?
-    };
-    let price = standard_price(Endpoint::SearchPeopleV3, answer.people.len(), false);
-    answer.credits_used = settle_people(
-        &st,
-        &db,
-        &call.account,
-        texts::INSUFFICIENT_CREDITS,
-        price,
-        &mut answer.people,
-        &opts,
-        answer.total,
-        false,
-    )?;
-    ok_typed(answer).await
+    answer_with(move || {
+        let mut answer = engine_calls::search_people_v3(&db, &req)?;
+        let price = standard_price(Endpoint::SearchPeopleV3, answer.people.len(), false);
+        answer.credits_used = settle_people(
+            &st,
+            &db,
+            &call.account,
+            texts::INSUFFICIENT_CREDITS,
+            price,
+            &mut answer.people,
+            &opts,
+            answer.total,
+            false,
+        )?;
+        Ok(answer)
+    })
+    .await
 }
 
 /// POST /v3/search/people/preview (SPEC.md §4.10): enterprise and legacy plans only (403
@@ -119,11 +125,14 @@ pub(in crate::sandbox::service) async fn search_people_preview(
     }
     call.account.require_standard(texts::INSUFFICIENT_CREDITS)?;
     let db = st.db().await?;
-    let mut answer = blocking(move || engine_calls::search_people_preview(&db, &req)).await?;
-    answer.credits_used = billing::charge_results(
-        &call.account,
-        Endpoint::SearchPeoplePreview,
-        answer.people.len(),
-    )?;
-    ok_typed(answer).await
+    answer_with(move || {
+        let mut answer = engine_calls::search_people_preview(&db, &req)?;
+        answer.credits_used = billing::charge_results(
+            &call.account,
+            Endpoint::SearchPeoplePreview,
+            answer.people.len(),
+        )?;
+        Ok(answer)
+    })
+    .await
 }
