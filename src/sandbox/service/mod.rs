@@ -235,6 +235,7 @@ pub async fn spawn(config: SandboxConfig) -> anyhow::Result<SandboxHandle> {
         body_limit: config.body_limit,
     });
     let app = routes::router(state);
+    tokio::spawn(routes::collect_when_idle(cancel.child_token()));
     let stop = cancel.clone();
     let task = tokio::spawn(async move {
         let server = axum::serve(listener, app).with_graceful_shutdown(stop.cancelled_owned());

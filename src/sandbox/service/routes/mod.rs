@@ -206,6 +206,35 @@ async fn answer_with<T: serde::Serialize>(
         .into_response())
 }
 
+/// How many pieces of engine work have ended (for [`collect_when_idle`]).
+static WORK_DONE: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// How often [`collect_when_idle`] looks whether the engine went idle.
+const IDLE_CHECK: std::time::Duration = std::time::Duration::from_millis(500);
+
+/// Hands back the memory a burst of engine work freed once the engine is idle (issue 10, item
+/// 6), until `stop`: every [`IDLE_CHECK`], when work ended since the last look and none is
+/// running now, mimalloc collects ([`crate::alloc::collect`]). Freed memory is otherwise handed
+/// back lazily, by the thread that owns it the next time it allocates, so threads a burst used
+/// and then left idle kept it; requests that follow each other closely are not slowed.
+pub(in crate::sandbox::service) async fn collect_when_idle(
+    stop: tokio_util::sync::CancellationToken,
+) {
+    let cores = std::thread::available_parallelism().map_or(2, usize::from);
+    let mut seen = WORK_DONE.load(std::sync::atomic::Ordering::Relaxed);
+    loop {
+        tokio::select! {
+            _ = stop.cancelled() => return,
+            _ = tokio::time::sleep(IDLE_CHECK) => {}
+        }
+        let done = WORK_DONE.load(std::sync::atomic::Ordering::Relaxed);
+        if done != seen && engine_slots().available_permits() == cores {
+            seen = done;
+            let _ = tokio::task::spawn_blocking(crate::alloc::collect).await;
+        }
+    }
+}
+
 /// Slots for engine work: as many as the machine has cores. A burst of requests queues for a
 /// slot instead of running hundreds of searches (each with its own buffers) at once, which
 /// bounds the memory a burst takes (issue 10, item 6) and costs no throughput.
@@ -230,7 +259,9 @@ async fn blocking<T: Send + 'static>(
         .map_err(|_| Failure::internal())?;
     tokio::task::spawn_blocking(move || {
         let _slot = slot;
-        f()
+        let r = f();
+        WORK_DONE.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        r
     })
     .await
     .map_err(|_| Failure::internal())?
