@@ -220,16 +220,25 @@ fn lookup_json(
     answer: &LookupCompaniesResponse,
     texts: &[Option<String>],
 ) -> serde_json::Result<String> {
+    // Every member named, no `..`: a field added to the answer or an entry is a compile error
+    // here, not a member silently missing from the stored answer.
+    let LookupCompaniesResponse {
+        companies,
+        total_requested,
+        total_found,
+        redirect_map,
+        credits_used,
+    } = answer;
     let size: usize = texts.iter().flatten().map(String::len).sum();
     let mut out = String::with_capacity(size + 64 * texts.len() + 256);
     out.push_str(r#"{"companies":["#);
-    for (i, (entry, text)) in answer.companies.iter().zip(texts).enumerate() {
+    for (i, (entry, text)) in companies.iter().zip(texts).enumerate() {
         if i > 0 {
             out.push(',');
         }
         let text = text.as_deref().unwrap_or("null");
         match entry {
-            LookupCompanyEntry::ByDomain { domain, .. } => {
+            LookupCompanyEntry::ByDomain { domain, company: _ } => {
                 out.push_str(r#"{"domain":"#);
                 out.push_str(&clean_json(domain)?);
                 out.push_str(r#","company":"#);
@@ -240,15 +249,15 @@ fn lookup_json(
         }
     }
     out.push_str(r#"],"totalRequested":"#);
-    out.push_str(&clean_json(&answer.total_requested)?);
+    out.push_str(&clean_json(total_requested)?);
     out.push_str(r#","totalFound":"#);
-    out.push_str(&clean_json(&answer.total_found)?);
-    if let Some(m) = &answer.redirect_map {
+    out.push_str(&clean_json(total_found)?);
+    if let Some(m) = redirect_map {
         out.push_str(r#","redirectMap":"#);
         out.push_str(&clean_json(m)?);
     }
     out.push_str(r#","creditsUsed":"#);
-    out.push_str(&clean_json(&answer.credits_used)?);
+    out.push_str(&clean_json(credits_used)?);
     out.push('}');
     Ok(out)
 }
