@@ -85,6 +85,24 @@ fn prepared(action: PaidAction, cost: Cost, from_store: usize, to_send: usize) -
     }
 }
 
+/// The outcome of a reveal job that sent `ids` (one request, nothing charged yet: emails are
+/// charged when their webhook arrives) and found none of them in the store.
+fn reveal_sent(ids: &[&str]) -> Outcome {
+    Outcome::Ran(Ran {
+        charge: Charge {
+            cost: Cost::ZERO,
+            requests: 1,
+        },
+        stored_at: None,
+        store_error: None,
+        answer: RanAnswer::Reveal {
+            kind: ContactKind::Email,
+            from_store: HashMap::new(),
+            sent: ids.iter().map(|i| i.to_string()).collect(),
+        },
+    })
+}
+
 fn emails_delivery(ids: &[&str], new: bool) -> Msg {
     let body: RevealEmailsWebhook = typed(json!({
         "emails": ids.iter().map(|i| json!({"personId": i, "address": format!("{i}@acme.com"), "status": "verified"})).collect::<Vec<_>>(),
@@ -142,24 +160,7 @@ fn reveal_marked_people_then_the_webhook_fills_the_rows() {
     assert!(run.is_paid_job());
     let status = app.status.clone().unwrap().text;
     assert_eq!(status, "Reveal emails of 2 people · ≤ 2 email credits…");
-    answer(
-        &mut app,
-        &cmds,
-        Slot::Job(1),
-        Outcome::Ran(Ran {
-            charge: Charge {
-                cost: Cost::ZERO,
-                requests: 1,
-            },
-            stored_at: None,
-            store_error: None,
-            answer: RanAnswer::Reveal {
-                kind: ContactKind::Email,
-                from_store: HashMap::new(),
-                sent: vec!["p0".into(), "p1".into()],
-            },
-        }),
-    );
+    answer(&mut app, &cmds, Slot::Job(1), reveal_sent(&["p0", "p1"]));
     assert_eq!(app.activity.jobs[0].state, JobState::Pending);
     let email_before = app.gauge.left(CreditPool::Email).unwrap();
     app.update(emails_delivery(&["p0", "p1"], true));
@@ -208,24 +209,7 @@ fn a_reveal_whose_webhook_never_comes_is_reported_overdue() {
         Slot::Prepare,
         Outcome::Prepared(prepared(action, one, 0, 1)),
     );
-    let out = answer(
-        &mut app,
-        &cmds,
-        Slot::Job(1),
-        Outcome::Ran(Ran {
-            charge: Charge {
-                cost: Cost::ZERO,
-                requests: 1,
-            },
-            stored_at: None,
-            store_error: None,
-            answer: RanAnswer::Reveal {
-                kind: ContactKind::Email,
-                from_store: HashMap::new(),
-                sent: vec!["p0".into()],
-            },
-        }),
-    );
+    let out = answer(&mut app, &cmds, Slot::Job(1), reveal_sent(&["p0"]));
     assert_eq!(app.activity.jobs[0].state, JobState::Pending);
     let generation = out
         .iter()
