@@ -50,12 +50,10 @@ pub(crate) fn begin_bulk_load() {
 #[allow(unsafe_code)]
 pub(crate) fn end_bulk_load() {
     let delay = serving_purge_delay();
-    // SAFETY: `mi_collect` only walks mimalloc's own free lists and pages, and setting an
-    // option is a plain store; neither takes pointers or has preconditions.
-    unsafe {
-        libmimalloc_sys::mi_collect(true);
-        libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, delay);
-    }
+    collect();
+    // SAFETY: setting an option is a plain store into mimalloc's option table; any value is
+    // valid for `purge_delay`.
+    unsafe { libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, delay) }
 }
 
 /// Hands back to the system the memory mimalloc holds free: what freed pages of every heap and

@@ -220,7 +220,6 @@ const IDLE_CHECK: std::time::Duration = std::time::Duration::from_millis(500);
 pub(in crate::sandbox::service) async fn collect_when_idle(
     stop: tokio_util::sync::CancellationToken,
 ) {
-    let cores = std::thread::available_parallelism().map_or(2, usize::from);
     let mut seen = WORK_DONE.load(std::sync::atomic::Ordering::Relaxed);
     loop {
         tokio::select! {
@@ -228,7 +227,7 @@ pub(in crate::sandbox::service) async fn collect_when_idle(
             _ = tokio::time::sleep(IDLE_CHECK) => {}
         }
         let done = WORK_DONE.load(std::sync::atomic::Ordering::Relaxed);
-        if done != seen && engine_slots().available_permits() == cores {
+        if done != seen && engine_slots().available_permits() == engine_cores() {
             seen = done;
             let _ = tokio::task::spawn_blocking(crate::alloc::collect).await;
         }
@@ -240,10 +239,12 @@ pub(in crate::sandbox::service) async fn collect_when_idle(
 /// bounds the memory a burst takes (issue 10, item 6) and costs no throughput.
 fn engine_slots() -> &'static Arc<tokio::sync::Semaphore> {
     static SLOTS: std::sync::OnceLock<Arc<tokio::sync::Semaphore>> = std::sync::OnceLock::new();
-    SLOTS.get_or_init(|| {
-        let cores = std::thread::available_parallelism().map_or(2, usize::from);
-        Arc::new(tokio::sync::Semaphore::new(cores))
-    })
+    SLOTS.get_or_init(|| Arc::new(tokio::sync::Semaphore::new(engine_cores())))
+}
+
+/// How many pieces of engine work may run at once: the machine's cores (2 when unknown).
+fn engine_cores() -> usize {
+    std::thread::available_parallelism().map_or(2, usize::from)
 }
 
 /// Runs CPU-bound engine work off the async threads, at most one piece per core at a time
