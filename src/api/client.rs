@@ -410,6 +410,10 @@ pub struct ClientOptions {
     pub max_retry_after: Duration,
     /// `User-Agent` header. Default `prospect/<version>`.
     pub user_agent: String,
+    /// Requests per minute every request of the client (free ones too) is paced to
+    /// ([`crate::api::pace::Pacer`]); `None` sends at once. Default `None`; a front end's
+    /// session sets the account's allowance (config `rate_per_minute`).
+    pub rate_per_minute: Option<u32>,
 }
 
 impl Default for ClientOptions {
@@ -421,6 +425,7 @@ impl Default for ClientOptions {
             base_backoff: Duration::from_millis(250),
             max_retry_after: Duration::from_secs(10),
             user_agent: concat!("prospect/", env!("CARGO_PKG_VERSION")).to_string(),
+            rate_per_minute: None,
         }
     }
 }
@@ -441,6 +446,7 @@ struct Inner {
     token: Token,
     header: Option<HeaderValue>,
     options: ClientOptions,
+    pacer: Option<crate::api::pace::Pacer>,
 }
 
 /// The client of the service (SPEC.md §4, §5, §7). Cheap to clone (shared connection pool).
@@ -529,6 +535,7 @@ impl Client {
                 base,
                 token,
                 header,
+                pacer: options.rate_per_minute.map(crate::api::pace::Pacer::new),
                 options,
             }),
         })
@@ -570,7 +577,17 @@ impl Client {
         decode(&body)
     }
 
-    async fn send_raw<R: ApiRequest>(&self, req: &R) -> Result<(u16, Vec<u8>), ApiError> {
+    /// The pacer every request of this client waits on, when it paces
+    /// ([`ClientOptions::rate_per_minute`]).
+    pub fn pacer(&self) -> Option<&crate::api::pace::Pacer> {
+        self.inner.pacer.as_ref()
+    }
+
+    /// Checks and sends `req` and returns the 2xx status and the answer's bytes exactly as
+    /// received, undecoded (the spend engine keeps them raw, then decodes).
+    ///
+    /// Errors: as [`Client::send`], but never [`ApiError::Decode`].
+    pub async fn send_raw<R: ApiRequest>(&self, req: &R) -> Result<(u16, Vec<u8>), ApiError> {
         check(req)?;
         let body = serde_json::to_vec(req).map_err(|e| {
             ApiError::Invalid(vec![ValidationError::new(
@@ -597,6 +614,9 @@ impl Client {
         loop {
             attempt += 1;
             let last = attempt >= max_attempts;
+            if let Some(p) = &inner.pacer {
+                p.admit().await;
+            }
             let started = Instant::now();
             let mut rb = inner.http.request(endpoint.method(), url.clone());
             if let Some(h) = &inner.header {
@@ -650,6 +670,11 @@ impl Client {
                     elapsed_ms, bytes = bytes.len(), "answer"
                 );
                 return Ok((status, bytes));
+            }
+            if status == 429
+                && let Some(p) = &inner.pacer
+            {
+                p.pause(retry_after.unwrap_or(Duration::from_secs(1)));
             }
             let retryable = match status {
                 429 | 503 => true,

@@ -399,6 +399,21 @@ impl ApiError {
         })
     }
 
+    /// `true` when a paid request that ended in this error may still have been processed and
+    /// charged (5xx, a timeout, a broken connection after sending, an answer that did not
+    /// read): it is never resent by itself; resume decides from the store. `false` for the
+    /// refusals where the service charges nothing (4xx) and for what never left the client.
+    pub fn may_have_charged(&self) -> bool {
+        matches!(
+            self,
+            ApiError::Server { .. }
+                | ApiError::Timeout
+                | ApiError::Network(_)
+                | ApiError::Decode { .. }
+                | ApiError::Unexpected { .. }
+        )
+    }
+
     /// Builds `Decode` from a `serde_path_to_error` failure (path of the failing field). Quoted
     /// input values in serde's message (`invalid type: string "ada@example.com"`) are blanked,
     /// so contact data in a malformed answer never reaches the error text or logs.

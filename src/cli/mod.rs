@@ -11,24 +11,28 @@
 //! - **Errors**: one line on stderr, `prospect: …`, and an [`ExitCode`] per class; details go
 //!   to the log, never a backtrace.
 
-use std::collections::HashMap;
 use std::io::{BufRead, IsTerminal, Read, Write};
 use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicI32, Ordering};
 use std::time::{Duration, Instant};
+
+use tokio_util::sync::CancellationToken;
 
 use serde_json::Value;
 
 use crate::api::client::{Endpoint, Enriched};
-use crate::api::cost::{Cost, DEFAULT_PRICES, max_quantities};
+use crate::api::cost::Cost;
 use crate::api::error::ApiError;
 use crate::api::types::webhooks::WebhookEvent;
 use crate::api::types::*;
 use crate::core::config::{Settings, Target};
+use crate::core::engine::{self, Action, KeySource, Plan, PlanError, RunError, RunReport};
 use crate::core::export::{CompanyOut, ContactOut, Format, LookupOut, Pair, Tabular, Writer};
-use crate::core::request::{SearchResponse, build_search};
+use crate::core::request::SearchResponse;
 use crate::core::session::{Freshness, Session};
-use crate::core::spend::{self, lookup_cost, reveal_cost};
-use crate::store::ContactKind;
+use crate::core::spend;
+use crate::store::{ContactKind, JobId};
 
 /// The exit codes of every command (documented in README.md "Scripting").
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -52,8 +56,21 @@ pub enum ExitCode {
     NotFound = 7,
     /// The request was refused as invalid, by the client before sending or by the service (422).
     Validation = 8,
-    /// The network or the service failed (timeouts, 5xx, unreadable answers).
+    /// The network or the service failed (timeouts, 5xx, unreadable answers). A paid request
+    /// that may have been charged is not resent: run the same command again, and what was
+    /// kept is not bought again.
     Network = 9,
+    /// A paid answer did not read whole: what read was written and stored, the raw answer is
+    /// kept in the store, and the message names the field that failed.
+    Partial = 10,
+    /// The store could not write a paid answer (busy, disk full, read-only): it is in the
+    /// recovery file the message names, imported at the next start. Nothing was lost.
+    Recovery = 11,
+    /// Stopped by Ctrl-C (SIGINT) after the paid calls in flight were kept; the same command
+    /// run again buys only the rest.
+    Interrupted = 130,
+    /// Stopped by SIGTERM, as [`ExitCode::Interrupted`].
+    Terminated = 143,
 }
 
 /// A command's failure: the one line to print and its exit code.
@@ -135,12 +152,28 @@ pub struct OutArgs {
 #[derive(Debug, Clone, clap::Args)]
 pub struct SpendArgs {
     /// Most credits this command may spend in any one pool without asking (default: config
-    /// `confirm_above`). Above it, prospect asks on a terminal and refuses otherwise (exit 5).
-    #[arg(long)]
+    /// `confirm_above`); a finite number ≥ 0. Above it, prospect asks on a terminal and
+    /// refuses otherwise (exit 5).
+    #[arg(long, value_parser = parse_credits)]
     pub max_credits: Option<f64>,
-    /// Buy again even what the store already holds.
+    /// Buy again even what the store already holds (a search bought within
+    /// `search_fresh_for` too).
     #[arg(long)]
     pub refresh: bool,
+    /// Print the plan (owned, to buy per pool, requests, ETA) and send nothing paid; as JSON
+    /// with `--format json`.
+    #[arg(long)]
+    pub dry_run: bool,
+}
+
+/// `--max-credits`: a finite number of credits ≥ 0.
+fn parse_credits(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
+        _ => Err(format!(
+            "{text:?} is not a number of credits (a finite number, 0 or more)"
+        )),
+    }
 }
 
 /// Companies or people.
@@ -267,7 +300,8 @@ pub enum Command {
     Lookup {
         /// Companies or people.
         subject: Subject,
-        /// A file: one value per line, or a CSV with --column.
+        /// A file: one value per line, or a CSV with --column; `-` reads stdin. Read as a
+        /// stream (at most 256 MiB, lines of at most 4 KiB, 5,000,000 keys).
         #[arg(long)]
         file: Option<PathBuf>,
         /// The CSV column holding the values (name from the header, or a 1-based number).
@@ -287,9 +321,12 @@ pub enum Command {
     Reveal {
         /// Emails or phones.
         kind: RevealKind,
-        /// Person ids, comma-separated.
-        #[arg(long, value_delimiter = ',', required = true)]
+        /// Person ids, comma-separated; `-` reads them from stdin, one per line.
+        #[arg(long, value_delimiter = ',', required_unless_present = "ids_file")]
         ids: Vec<String>,
+        /// A file of person ids, one per line (UTF-8, BOM and CRLF accepted).
+        #[arg(long, conflicts_with = "ids")]
+        ids_file: Option<PathBuf>,
         /// Seconds to wait for the webhook deliveries (0: do not wait).
         #[arg(long, default_value_t = 180)]
         wait: u64,
@@ -336,13 +373,50 @@ pub enum Command {
         /// The filter-set file.
         file: PathBuf,
     },
+    /// Paid actions recorded in the store: those not done (interrupted by a kill, a crash or
+    /// Ctrl-C, or failed), or all with --all.
+    Jobs {
+        /// List every job, done ones too.
+        #[arg(long)]
+        all: bool,
+        /// How many, newest first.
+        #[arg(long, default_value_t = 50)]
+        limit: usize,
+        #[command(flatten)]
+        out: OutArgs,
+    },
+    /// Run a job again: only what it has not bought yet is bought.
+    Resume {
+        /// The job id (from `prospect jobs`).
+        id: i64,
+        #[command(flatten)]
+        spend: SpendArgs,
+        #[command(flatten)]
+        out: OutArgs,
+    },
 }
 
 impl Command {
+    /// `true` for the commands that can spend credits (they stop gracefully on a signal).
+    fn is_paid(&self) -> bool {
+        matches!(
+            self,
+            Command::Search { .. }
+                | Command::Autocomplete { .. }
+                | Command::Enrich(_)
+                | Command::Lookup { .. }
+                | Command::Reveal { .. }
+                | Command::Resume { .. }
+        )
+    }
+
     fn needs_service(&self) -> bool {
         !matches!(
             self,
-            Command::History { .. } | Command::Export { .. } | Command::Curl { .. }
+            Command::History { .. }
+                | Command::Export { .. }
+                | Command::Curl { .. }
+                | Command::Jobs { .. }
         )
     }
 }
@@ -360,6 +434,11 @@ struct Ctx {
     session: Option<Session>,
     target: Option<Target>,
     quiet: bool,
+    /// Cancelled on the first SIGINT / SIGTERM: no new paid request starts, those in flight
+    /// are awaited and kept.
+    stop: CancellationToken,
+    /// The signal that stopped the command (2 or 15); 0 when none.
+    signal: Arc<AtomicI32>,
 }
 
 impl Ctx {
@@ -422,6 +501,133 @@ impl Ctx {
         }
     }
 
+    /// The spend engine's plan of `action`, shown and gated: with `--dry-run` it is printed
+    /// (JSON with `--format json`) and `Ok(None)` is returned, nothing paid sent; a plan the
+    /// engine refuses (budget, daily allowance) is exit 5; above `--max-credits` it asks on a
+    /// terminal and refuses otherwise.
+    async fn plan(
+        &self,
+        action: &Action,
+        spend: &SpendArgs,
+        out: &OutArgs,
+    ) -> CliResult<Option<Plan>> {
+        let plan = engine::plan(self.session(), action, freshness(spend))
+            .await
+            .map_err(plan_error)?;
+        if spend.dry_run {
+            let text = if out.format == Some(Format::Json) {
+                serde_json::to_string_pretty(&plan).unwrap_or_default() + "\n"
+            } else {
+                plan.lines().join("\n") + "\n"
+            };
+            write_text(out, &text)?;
+            return Ok(None);
+        }
+        if let Some(why) = &plan.refusal {
+            return Err(CliError {
+                code: ExitCode::SpendRefused,
+                message: format!("{}: {why}", plan.action),
+            });
+        }
+        if !self.quiet && std::io::stderr().is_terminal() {
+            for l in plan.lines() {
+                eprintln!("{l}");
+            }
+        }
+        self.confirm(&plan.action, plan.cost, spend)?;
+        Ok(Some(plan))
+    }
+
+    /// The exit of a run: output closed → quiet success; a recovery file → exit 11 naming it;
+    /// a partial answer → exit 10; stopped on a signal → 130 / 143 saying how to resume; the
+    /// first error → its code; else a note of what it cost.
+    fn settle(&self, report: RunReport, job: Option<JobId>) -> CliResult {
+        let job_hint = job
+            .map(|j| format!(" (or `prospect resume {j}`)"))
+            .unwrap_or_default();
+        if let Some(RunError::Output(e)) = &report.error
+            && e.kind() == std::io::ErrorKind::BrokenPipe
+        {
+            return Ok(());
+        }
+        if !report.recovery.is_empty() || !report.store_errors.is_empty() {
+            let files = report
+                .recovery
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ");
+            return Err(CliError {
+                code: ExitCode::Recovery,
+                message: match report.recovery.is_empty() {
+                    false => format!(
+                        "the store could not write {} paid answer(s); they are kept in {files} \
+                         and imported at the next start",
+                        report.recovery.len()
+                    ),
+                    true => report.store_errors.join("; "),
+                },
+            });
+        }
+        let sig = self.signal.load(Ordering::SeqCst);
+        if report.interrupted || sig != 0 {
+            return Err(CliError {
+                code: if sig == 15 {
+                    ExitCode::Terminated
+                } else {
+                    ExitCode::Interrupted
+                },
+                message: format!(
+                    "stopped: {} bought and kept, {} from the store, charged {}; run the same \
+                     command again{job_hint} to buy only the rest",
+                    report.bought,
+                    report.owned,
+                    spend::describe_pools(&report.charged)
+                ),
+            });
+        }
+        if let Some(e) = report.error {
+            let kept = if report.bought > 0 {
+                format!(
+                    " ({} bought before it are kept; the same command run again does not buy them \
+                     again)",
+                    report.bought
+                )
+            } else {
+                String::new()
+            };
+            return Err(match e {
+                RunError::Api(a) => {
+                    let mut c = CliError::from(a);
+                    c.message.push_str(&kept);
+                    c
+                }
+                RunError::Keys(k) => CliError::usage(k.0),
+                RunError::Plan(p) => plan_error(p),
+                RunError::Output(o) => CliError::other(format!("writing the output: {o}{kept}")),
+                RunError::Store(m) => CliError::other(format!("the store: {m}{kept}")),
+            });
+        }
+        if let Some(first) = report.decode_errors.first() {
+            return Err(CliError {
+                code: ExitCode::Partial,
+                message: format!(
+                    "{first} ({} answer(s) read in part; what read was written)",
+                    report.decode_errors.len()
+                ),
+            });
+        }
+        self.note(&format!(
+            "{} records: {} from the store, {} bought in {} requests; charged {}",
+            report.records,
+            report.owned,
+            report.bought,
+            report.requests,
+            spend::describe_pools(&report.charged)
+        ));
+        Ok(())
+    }
+
     fn progress(&self, len: u64, what: &str) -> indicatif::ProgressBar {
         if self.quiet || !std::io::stderr().is_terminal() {
             return indicatif::ProgressBar::hidden();
@@ -443,6 +649,10 @@ pub type StartSandbox =
     fn() -> std::pin::Pin<Box<dyn std::future::Future<Output = anyhow::Result<Target>> + Send>>;
 
 /// Runs one command; returns its exit code after printing any error as one line.
+///
+/// A paid command stops on the first SIGINT or SIGTERM: nothing new is sent, the paid calls in
+/// flight are awaited and kept, and it exits 130 (143 for SIGTERM) saying how to buy the rest;
+/// a second Ctrl-C exits at once. Other commands exit at once on a signal.
 pub async fn run(
     cmd: Command,
     flags: CliFlags,
@@ -450,14 +660,59 @@ pub async fn run(
     start_sandbox: StartSandbox,
 ) -> ExitCode {
     let _guard = settings.init_logging();
-    match run_inner(cmd, flags, settings, start_sandbox).await {
+    let stop = CancellationToken::new();
+    let signal = Arc::new(AtomicI32::new(0));
+    watch_signals(cmd.is_paid(), flags.quiet, stop.clone(), signal.clone());
+    match run_inner(cmd, flags, settings, start_sandbox, stop, signal).await {
         Ok(()) => ExitCode::Ok,
         Err(e) => {
             tracing::error!(code = ?e.code, message = %e.message, "command failed");
-            eprintln!("prospect: {}", crate::core::sanitize::sanitize(&e.message));
+            if !e.message.is_empty() {
+                eprintln!("prospect: {}", crate::core::sanitize::sanitize(&e.message));
+            }
             e.code
         }
     }
+}
+
+/// SIGINT / SIGTERM: a paid command stops gracefully on the first (see [`run`]) and at once on
+/// a second; any other command at once.
+fn watch_signals(paid: bool, quiet: bool, stop: CancellationToken, signal: Arc<AtomicI32>) {
+    #[cfg(unix)]
+    tokio::spawn(async move {
+        use tokio::signal::unix::{SignalKind, signal as listen};
+        let (Ok(mut int), Ok(mut term)) = (
+            listen(SignalKind::interrupt()),
+            listen(SignalKind::terminate()),
+        ) else {
+            return;
+        };
+        loop {
+            let n = tokio::select! {
+                _ = int.recv() => 2,
+                _ = term.recv() => 15,
+            };
+            if !paid || stop.is_cancelled() {
+                if paid {
+                    eprintln!(
+                        "prospect: stopped at once; answers still in flight may be lost. Run the \
+                         same command again (what was kept is not bought again); `prospect jobs` \
+                         lists what is left"
+                    );
+                }
+                std::process::exit(128 + n);
+            }
+            signal.store(n, Ordering::SeqCst);
+            stop.cancel();
+            if !quiet {
+                eprintln!(
+                    "prospect: stopping: keeping the paid calls in flight (Ctrl-C again quits at once)"
+                );
+            }
+        }
+    });
+    #[cfg(not(unix))]
+    let _ = (paid, quiet, stop, signal);
 }
 
 async fn run_inner(
@@ -465,14 +720,18 @@ async fn run_inner(
     flags: CliFlags,
     settings: Settings,
     start_sandbox: StartSandbox,
+    stop: CancellationToken,
+    signal: Arc<AtomicI32>,
 ) -> CliResult {
     let mut ctx = Ctx {
         settings,
         session: None,
         target: None,
         quiet: flags.quiet,
+        stop,
+        signal,
     };
-    if cmd.needs_service() || matches!(cmd, Command::History { .. } | Command::Export { .. }) {
+    if cmd.needs_service() || !matches!(cmd, Command::Curl { .. }) {
         let target = match ctx
             .settings
             .target()
@@ -511,14 +770,26 @@ async fn run_inner(
             limit,
             spend,
             out,
-        } => search(&ctx, subject, v2, filters, body, limit, &spend, &out).await,
+        } => {
+            let endpoint = match (subject, v2) {
+                (Subject::Companies, false) => Endpoint::SearchCompaniesV3,
+                (Subject::Companies, true) => Endpoint::SearchCompaniesV2,
+                (Subject::People, false) => Endpoint::SearchPeopleV3,
+                (Subject::People, true) => Endpoint::SearchPeopleV2,
+            };
+            let action = search_action(endpoint, filters, body, limit)?;
+            run_action(&ctx, action, &spend, &out).await
+        }
         Command::Autocomplete {
             kind,
             text,
             spend,
             out,
         } => autocomplete(&ctx, kind, &text, &spend, &out).await,
-        Command::Enrich(e) => enrich(&ctx, e).await,
+        Command::Enrich(e) => {
+            let (action, spend, out) = enrich_action(e)?;
+            run_action(&ctx, action, &spend, &out).await
+        }
         Command::Lookup {
             subject,
             file,
@@ -528,22 +799,42 @@ async fn run_inner(
             spend,
             out,
         } => {
-            let mut all = values;
-            if let Some(f) = &file {
-                all.extend(read_values(f, column.as_deref())?);
-            }
-            if all.is_empty() {
-                return Err(CliError::usage("lookup: give values or --file"));
-            }
-            lookup(&ctx, subject, all, ids, &spend, &out).await
+            let keys = key_source(values, file, column)?;
+            let action = match subject {
+                Subject::Companies => Action::LookupCompanies { keys },
+                Subject::People => Action::LookupPeople { keys, ids },
+            };
+            run_action(&ctx, action, &spend, &out).await
         }
         Command::Reveal {
             kind,
             ids,
+            ids_file,
             wait,
             spend,
             out,
-        } => reveal(&ctx, kind, ids, wait, &spend, &out).await,
+        } => {
+            let keys = match (ids_file, ids.as_slice()) {
+                (Some(f), _) => KeySource::File {
+                    path: f,
+                    column: None,
+                },
+                (None, [one]) if one.trim() == "-" => KeySource::List(
+                    engine::read_key_list(std::io::stdin(), "stdin")
+                        .map_err(|e| CliError::usage(e.0))?,
+                ),
+                (None, _) => KeySource::List(ids),
+            };
+            let contact = match kind {
+                RevealKind::Emails => ContactKind::Email,
+                RevealKind::Phones => ContactKind::Phone,
+            };
+            let keys = KeySource::List(keys.read_all().map_err(|e| CliError::usage(e.0))?);
+            if matches!(&keys, KeySource::List(l) if l.is_empty()) {
+                return Err(CliError::usage("reveal: no person ids given"));
+            }
+            reveal(&ctx, Action::Reveal { contact, keys }, wait, &spend, &out).await
+        }
         Command::Warmup { domains, out } => {
             let r = ctx
                 .session()
@@ -569,6 +860,28 @@ async fn run_inner(
         }
         Command::History { limit, out } => history(&ctx, limit, &out),
         Command::Export { kind, out } => export(&ctx, kind, &out),
+        Command::Jobs { all, limit, out } => jobs(&ctx, all, limit, &out),
+        Command::Resume { id, spend, out } => {
+            let job = ctx
+                .session()
+                .store()
+                .lock()
+                .map_err(|_| CliError::other("the store is unusable"))?
+                .job(JobId(id))
+                .map_err(|e| CliError::other(e.to_string()))?
+                .ok_or_else(|| {
+                    CliError::usage(format!("no job {id} in the store (see `prospect jobs`)"))
+                })?;
+            let action: Action = serde_json::from_value(job.spec.clone()).map_err(|e| {
+                CliError::usage(format!(
+                    "job {id} cannot be run again by this prospect: {e}"
+                ))
+            })?;
+            match action {
+                Action::Reveal { .. } => reveal(&ctx, action, 180, &spend, &out).await,
+                other => run_action(&ctx, other, &spend, &out).await,
+            }
+        }
         Command::Curl { file } => {
             let set =
                 crate::core::filter_set::load(&file).map_err(|e| CliError::usage(e.to_string()))?;
@@ -579,13 +892,74 @@ async fn run_inner(
                 .clone()
                 .or(ctx.settings.config.base_url.clone())
                 .unwrap_or_else(|| "$PROSPECT_BASE_URL".to_string());
-            println!(
-                "{}",
-                crate::core::curl::curl_command(&base, set.endpoint, &set.body)
-            );
-            Ok(())
+            let text = crate::core::curl::curl_command(&base, set.endpoint, &set.body) + "\n";
+            match std::io::stdout().write_all(text.as_bytes()) {
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+                r => Ok(r?),
+            }
         }
     }
+}
+
+/// A plan error as the CLI reports it: a key list is a usage error (exit 2), a request the
+/// service would refuse a validation error (exit 8).
+fn plan_error(e: PlanError) -> CliError {
+    match e {
+        PlanError::Keys(k) => CliError::usage(k.0),
+        PlanError::Invalid(a) => CliError::from(a),
+        PlanError::Other(m) => CliError {
+            code: ExitCode::Validation,
+            message: m,
+        },
+    }
+}
+
+/// Writes `text` to `--out` (atomically) or stdout.
+fn write_text(out: &OutArgs, text: &str) -> CliResult {
+    match &out.out {
+        Some(p) => Ok(crate::core::fsutil::write_atomic(
+            p,
+            text.as_bytes(),
+            crate::core::fsutil::Access::Shared,
+        )?),
+        None => match std::io::stdout().write_all(text.as_bytes()) {
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+            r => Ok(r?),
+        },
+    }
+}
+
+/// The keys of a lookup: values, a file (`-`: stdin, read whole), or both.
+fn key_source(
+    values: Vec<String>,
+    file: Option<PathBuf>,
+    column: Option<String>,
+) -> CliResult<KeySource> {
+    let keys = match file {
+        Some(f) if f.as_os_str() == "-" => {
+            let mut all = values;
+            all.extend(
+                engine::read_key_list(std::io::stdin(), "stdin")
+                    .map_err(|e| CliError::usage(e.0))?,
+            );
+            KeySource::List(all)
+        }
+        Some(path) if values.is_empty() => KeySource::File { path, column },
+        Some(path) => {
+            let mut all = values;
+            all.extend(
+                KeySource::File { path, column }
+                    .read_all()
+                    .map_err(|e| CliError::usage(e.0))?,
+            );
+            KeySource::List(all)
+        }
+        None => KeySource::List(values),
+    };
+    if matches!(&keys, KeySource::List(l) if l.is_empty()) {
+        return Err(CliError::usage("lookup: give values or --file"));
+    }
+    Ok(keys)
 }
 
 fn write_raw(out: &OutArgs, v: &Value) -> CliResult {
@@ -636,50 +1010,6 @@ fn write_pairs(out: &OutArgs, v: Value) -> CliResult {
     Ok(())
 }
 
-/// Reads values from a file: one per line (blank lines and `#` comments skipped), or the
-/// column `column` (header name or 1-based number) of a CSV file.
-fn read_values(path: &PathBuf, column: Option<&str>) -> CliResult<Vec<String>> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| CliError::usage(format!("{}: {e}", path.display())))?;
-    let Some(column) = column else {
-        return Ok(text
-            .lines()
-            .map(str::trim)
-            .filter(|l| !l.is_empty() && !l.starts_with('#'))
-            .map(str::to_string)
-            .collect());
-    };
-    let mut rd = csv::ReaderBuilder::new()
-        .flexible(true)
-        .from_reader(text.as_bytes());
-    let headers = rd
-        .headers()
-        .map_err(|e| CliError::usage(format!("{}: {e}", path.display())))?
-        .clone();
-    let idx = match column.parse::<usize>() {
-        Ok(n) if n >= 1 => n - 1,
-        _ => headers
-            .iter()
-            .position(|h| h.trim().eq_ignore_ascii_case(column.trim()))
-            .ok_or_else(|| {
-                CliError::usage(format!(
-                    "{}: no column {column:?} (columns: {})",
-                    path.display(),
-                    headers.iter().collect::<Vec<_>>().join(", ")
-                ))
-            })?,
-    };
-    let mut out = Vec::new();
-    for (i, rec) in rd.records().enumerate() {
-        let rec =
-            rec.map_err(|e| CliError::usage(format!("{} row {}: {e}", path.display(), i + 2)))?;
-        if let Some(v) = rec.get(idx).map(str::trim).filter(|v| !v.is_empty()) {
-            out.push(v.to_string());
-        }
-    }
-    Ok(out)
-}
-
 /// Reads the search body from `--filters`, `--body JSON` or `--body -` (stdin).
 fn search_body(
     filters: Option<PathBuf>,
@@ -717,23 +1047,15 @@ fn invalid(problems: Vec<ValidationError>) -> CliError {
     CliError::from(ApiError::Invalid(problems))
 }
 
-#[allow(clippy::too_many_arguments)]
-async fn search(
-    ctx: &Ctx,
-    subject: Subject,
-    v2: bool,
+/// The search action of the command line: the body from `--filters` / `--body`, checked
+/// (its `size` and `from`, when given, must be whole numbers in range: never replaced), and
+/// the limit (`--limit`, else the body's `size`, else 50).
+fn search_action(
+    endpoint: Endpoint,
     filters: Option<PathBuf>,
     body: Option<String>,
     limit: Option<u64>,
-    spend: &SpendArgs,
-    out: &OutArgs,
-) -> CliResult {
-    let endpoint = match (subject, v2) {
-        (Subject::Companies, false) => Endpoint::SearchCompaniesV3,
-        (Subject::Companies, true) => Endpoint::SearchCompaniesV2,
-        (Subject::People, false) => Endpoint::SearchPeopleV3,
-        (Subject::People, true) => Endpoint::SearchPeopleV2,
-    };
+) -> CliResult<Action> {
     let (file_endpoint, mut body) = search_body(filters, body)?;
     if let Some(fe) = file_endpoint
         && fe.search_subject() != endpoint.search_subject()
@@ -744,6 +1066,10 @@ async fn search(
             endpoint.path()
         )));
     }
+    engine::check_paging(&body).map_err(|m| CliError {
+        code: ExitCode::Validation,
+        message: m,
+    })?;
     let limit = limit
         .or_else(|| body.get("size").and_then(Value::as_u64))
         .unwrap_or(50);
@@ -753,129 +1079,153 @@ async fn search(
     if let Value::Object(m) = &mut body {
         m.remove("searchAfter");
         m.remove("from");
+        m.remove("size");
     }
-    // Validate the first page before anything is estimated or sent.
-    let mut first_body = body.clone();
-    first_body["size"] = Value::from(limit.min(SEARCH_PAGE));
-    let first = build_search(endpoint, &first_body).map_err(invalid)?;
-    let mut est_body = body.clone();
-    est_body["size"] = Value::from(limit);
-    let est = DEFAULT_PRICES.charge_for(endpoint, &max_quantities(endpoint, &est_body));
-    ctx.confirm(
-        &format!("search {} (up to {limit})", endpoint.path()),
-        est,
-        spend,
-    )?;
-    let format = Format::resolve(out.format, &out.out);
-    let pb = ctx.progress(limit, "fetching");
-    let pages = Pages {
-        ctx,
-        endpoint,
-        body: &body,
+    Ok(Action::Search {
+        endpoint: endpoint.path().to_string(),
+        body,
         limit,
-        first,
-        pb: &pb,
+    })
+}
+
+/// Plans, gates and runs a search, lookup or enrich through the spend engine as a job, writing
+/// its records as they are kept; the exit says what happened ([`Ctx::settle`]).
+async fn run_action(ctx: &Ctx, action: Action, spend: &SpendArgs, out: &OutArgs) -> CliResult {
+    let Some(plan) = ctx.plan(&action, spend, out).await? else {
+        return Ok(());
     };
-    let result = match subject {
-        Subject::Companies => {
-            pages
-                .write(format, out, |r| match r {
-                    SearchResponse::CompaniesV3(r) => (
-                        r.companies
-                            .into_iter()
-                            .map(|c| CompanyOut {
-                                company: c.company,
-                                relevance: c.relevance,
-                                score: None,
-                            })
-                            .collect(),
-                        r.search_after,
-                    ),
-                    SearchResponse::CompaniesV2(r) => (
-                        r.companies
-                            .into_iter()
-                            .map(|c| CompanyOut {
-                                company: c.company,
-                                relevance: None,
-                                score: c.score,
-                            })
-                            .collect(),
-                        r.search_after,
-                    ),
-                    _ => (Vec::new(), None),
-                })
-                .await
+    let s = ctx.session();
+    let fresh = freshness(spend);
+    let format = Format::resolve(out.format, &out.out);
+    let stamp = |at: Option<chrono::DateTime<chrono::Utc>>| at.map(|t| t.to_rfc3339());
+    match &action {
+        Action::EnrichCompany { .. } | Action::EnrichPerson { .. } => {
+            return enrich(ctx, &action, fresh, out).await;
         }
-        Subject::People => {
-            pages
-                .write(format, out, |r| match r {
-                    SearchResponse::PeopleV3(r) => (r.people, r.search_after),
-                    SearchResponse::PeopleV2(r) => (
-                        r.people
-                            .into_iter()
-                            .map(|person| LookalikePerson {
-                                person,
-                                ..LookalikePerson::default()
-                            })
-                            .collect(),
-                        r.search_after,
-                    ),
-                    _ => (Vec::new(), None),
+        _ => {}
+    }
+    let job = engine::start_job(s, &action, &plan).await;
+    let pb = ctx.progress(plan.asked, "buying");
+    let report = match &action {
+        Action::Search {
+            endpoint,
+            body,
+            limit,
+        } => {
+            let ep = Endpoint::from_path(endpoint).unwrap_or(Endpoint::SearchCompaniesV3);
+            if ep.search_subject() == Some(crate::api::client::SearchSubject::People) {
+                let mut w = Writer::<LookalikePerson>::new(format, out.out.as_ref())?;
+                let r = engine::search(s, endpoint, body, *limit, fresh, job, &ctx.stop, |page| {
+                    pb.inc(page.take as u64);
+                    for p in people_of(page.response).into_iter().take(page.take) {
+                        w.write(&p)?;
+                    }
+                    Ok(())
                 })
-                .await
+                .await;
+                finish_writer(w, r)
+            } else {
+                let mut w = Writer::<CompanyOut>::new(format, out.out.as_ref())?;
+                let r = engine::search(s, endpoint, body, *limit, fresh, job, &ctx.stop, |page| {
+                    pb.inc(page.take as u64);
+                    for c in companies_of(page.response).into_iter().take(page.take) {
+                        w.write(&c)?;
+                    }
+                    Ok(())
+                })
+                .await;
+                finish_writer(w, r)
+            }
         }
+        Action::LookupCompanies { keys } => {
+            let mut w = Writer::<LookupOut<Company>>::new(format, out.out.as_ref())?;
+            let r = engine::lookup_companies(s, &plan, keys, fresh, job, &ctx.stop, |entries| {
+                pb.inc(entries.len() as u64);
+                for e in entries {
+                    w.write(&LookupOut {
+                        query: e.key,
+                        found: e.record.is_some(),
+                        stored_at: stamp(e.stored_at),
+                        record: e.record,
+                    })?;
+                }
+                Ok(())
+            })
+            .await;
+            finish_writer(w, r)
+        }
+        Action::LookupPeople { keys, ids } => {
+            let mut w = Writer::<LookupOut<LookalikePerson>>::new(format, out.out.as_ref())?;
+            let r = engine::lookup_people(s, keys, *ids, fresh, |entries| {
+                pb.inc(entries.len() as u64);
+                for e in entries {
+                    w.write(&LookupOut {
+                        query: e.key,
+                        found: e.record.is_some(),
+                        stored_at: stamp(e.stored_at),
+                        record: e.record,
+                    })?;
+                }
+                Ok(())
+            })
+            .await;
+            finish_writer(w, r)
+        }
+        _ => RunReport::default(),
     };
     pb.finish_and_clear();
-    let (n, charged) = result?;
-    ctx.note(&format!("{n} records; charged {}", charged.rounded()));
-    Ok(())
+    engine::finish_job(s, job, &report).await;
+    ctx.settle(report, job)
 }
 
-/// Records per search page the CLI asks for (fewer requests against the 60-a-minute limit).
-const SEARCH_PAGE: u64 = 500;
-
-/// The pages of one search, fetched with `searchAfter` until `limit` records.
-struct Pages<'a> {
-    ctx: &'a Ctx,
-    endpoint: Endpoint,
-    body: &'a Value,
-    limit: u64,
-    first: crate::core::request::SearchRequest,
-    pb: &'a indicatif::ProgressBar,
+/// Finishes the output (the temp file renamed into place) unless the run already failed on it.
+fn finish_writer<T: Tabular>(w: Writer<T>, mut report: RunReport) -> RunReport {
+    if !matches!(report.error, Some(RunError::Output(_)))
+        && let Err(e) = w.finish()
+    {
+        report.error = Some(RunError::Output(e));
+    }
+    report
 }
 
-impl Pages<'_> {
-    /// Fetches page after page through the session (each stored before it is written out),
-    /// writes up to `limit` records of `split`'s type, and returns (records, charged).
-    async fn write<T: Tabular>(
-        self,
-        format: Format,
-        out: &OutArgs,
-        split: impl Fn(SearchResponse) -> (Vec<T>, Option<String>),
-    ) -> CliResult<(usize, Cost)> {
-        let mut w = Writer::<T>::new(format, out.out.as_ref())?;
-        let (mut req, mut page, mut got, mut charged) = (self.first, 0u32, 0u64, Cost::ZERO);
-        loop {
-            let (paid, _) = self.ctx.session().search(&req, page).await?;
-            charged += paid.charged;
-            let (items, next) = split(paid.value);
-            let n = items.len() as u64;
-            for it in items.iter().take((self.limit - got) as usize) {
-                w.write(it)?;
-            }
-            got = (got + n).min(self.limit);
-            self.pb.set_position(got);
-            if got >= self.limit || n == 0 || next.is_none() {
-                break;
-            }
-            page += 1;
-            let mut b = self.body.clone();
-            b["size"] = Value::from((self.limit - got).min(SEARCH_PAGE));
-            req = build_search(self.endpoint, &b)
-                .map_err(invalid)?
-                .with_search_after(next);
-        }
-        Ok((w.finish()?, charged))
+/// The companies of a search answer as the CLI writes them.
+fn companies_of(r: SearchResponse) -> Vec<CompanyOut> {
+    match r {
+        SearchResponse::CompaniesV3(r) => r
+            .companies
+            .into_iter()
+            .map(|c| CompanyOut {
+                company: c.company,
+                relevance: c.relevance,
+                score: None,
+            })
+            .collect(),
+        SearchResponse::CompaniesV2(r) => r
+            .companies
+            .into_iter()
+            .map(|c| CompanyOut {
+                company: c.company,
+                relevance: None,
+                score: c.score,
+            })
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// The people of a search answer as the CLI writes them.
+fn people_of(r: SearchResponse) -> Vec<LookalikePerson> {
+    match r {
+        SearchResponse::PeopleV3(r) => r.people,
+        SearchResponse::PeopleV2(r) => r
+            .people
+            .into_iter()
+            .map(|person| LookalikePerson {
+                person,
+                ..LookalikePerson::default()
+            })
+            .collect(),
+        _ => Vec::new(),
     }
 }
 
@@ -961,41 +1311,11 @@ fn freshness(spend: &SpendArgs) -> Freshness {
     }
 }
 
-async fn enrich(ctx: &Ctx, cmd: EnrichCmd) -> CliResult {
-    let s = ctx.session();
+/// The enrich action of the command line and its spend and output options.
+fn enrich_action(cmd: EnrichCmd) -> CliResult<(Action, SpendArgs, OutArgs)> {
     match cmd {
         EnrichCmd::Company { domain, spend, out } => {
-            let req = EnrichCompanyRequest {
-                company: Some(crate::api::types::CompanyMatch {
-                    domain: Some(domain.clone()),
-                    ..Default::default()
-                }),
-                ..EnrichCompanyRequest::default()
-            };
-            crate::api::client::check(&req)?;
-            let stored = !spend.refresh && s.store_has_company(&domain).await;
-            let est = if stored {
-                Cost::ZERO
-            } else {
-                crate::api::cost::estimate(&req)
-            };
-            ctx.confirm("enrich company", est, &spend)?;
-            let paid = s.enrich_company(&req, freshness(&spend)).await?;
-            ctx.note_stored(paid.stored_at);
-            match paid.value {
-                Enriched::Found(r) => write_one(
-                    &out,
-                    &CompanyOut {
-                        company: r.company,
-                        relevance: None,
-                        score: None,
-                    },
-                ),
-                Enriched::Gathering { detail } => Err(CliError {
-                    code: ExitCode::NotFound,
-                    message: format!("{domain}: {detail} (try again in a few minutes)"),
-                }),
-            }
+            Ok((Action::EnrichCompany { domain }, spend, out))
         }
         EnrichCmd::Person {
             id,
@@ -1025,146 +1345,114 @@ async fn enrich(ctx: &Ctx, cmd: EnrichCmd) -> CliResult {
                 }),
                 ..EnrichPersonRequest::default()
             };
-            crate::api::client::check(&req)?;
-            ctx.confirm("enrich person", crate::api::cost::estimate(&req), &spend)?;
-            let paid = s.enrich_person(&req, freshness(&spend)).await?;
+            let request = serde_json::to_value(&req).unwrap_or(Value::Null);
+            Ok((Action::EnrichPerson { request }, spend, out))
+        }
+    }
+}
+
+/// Runs a planned enrich through the session (answered from the store when owned) and writes
+/// the record.
+async fn enrich(ctx: &Ctx, action: &Action, fresh: Freshness, out: &OutArgs) -> CliResult {
+    let s = ctx.session();
+    let paid_note = |store_error: &Option<String>, decode: &Option<String>| -> CliResult {
+        if let Some(e) = store_error {
+            return Err(CliError {
+                code: ExitCode::Recovery,
+                message: e.clone(),
+            });
+        }
+        if let Some(d) = decode {
+            return Err(CliError {
+                code: ExitCode::Partial,
+                message: d.clone(),
+            });
+        }
+        Ok(())
+    };
+    match action {
+        Action::EnrichCompany { domain } => {
+            let req = EnrichCompanyRequest {
+                company: Some(crate::api::types::CompanyMatch {
+                    domain: Some(domain.clone()),
+                    ..Default::default()
+                }),
+                ..EnrichCompanyRequest::default()
+            };
+            let paid = s.enrich_company(&req, fresh).await?;
             ctx.note_stored(paid.stored_at);
             match paid.value {
                 Enriched::Found(r) => write_one(
-                    &out,
+                    out,
+                    &CompanyOut {
+                        company: r.company,
+                        relevance: None,
+                        score: None,
+                    },
+                )?,
+                Enriched::Gathering { detail } => {
+                    return Err(CliError {
+                        code: ExitCode::NotFound,
+                        message: format!("{domain}: {detail} (try again in a few minutes)"),
+                    });
+                }
+            }
+            paid_note(&paid.store_error, &paid.decode_error)
+        }
+        Action::EnrichPerson { request } => {
+            let req: EnrichPersonRequest = serde_json::from_value(request.clone())
+                .map_err(|e| CliError::usage(format!("enrich person: {e}")))?;
+            let paid = s.enrich_person(&req, fresh).await?;
+            ctx.note_stored(paid.stored_at);
+            match paid.value {
+                Enriched::Found(r) => write_one(
+                    out,
                     &LookalikePerson {
                         person: r.person,
                         ..LookalikePerson::default()
                     },
-                ),
-                Enriched::Gathering { detail } => Err(CliError {
-                    code: ExitCode::NotFound,
-                    message: format!("{detail} (try again in a few minutes)"),
-                }),
+                )?,
+                Enriched::Gathering { detail } => {
+                    return Err(CliError {
+                        code: ExitCode::NotFound,
+                        message: format!("{detail} (try again in a few minutes)"),
+                    });
+                }
             }
+            paid_note(&paid.store_error, &paid.decode_error)
         }
+        _ => Ok(()),
     }
 }
 
-async fn lookup(
-    ctx: &Ctx,
-    subject: Subject,
-    values: Vec<String>,
-    ids: bool,
-    spend: &SpendArgs,
-    out: &OutArgs,
-) -> CliResult {
-    let s = ctx.session();
-    let format = Format::resolve(out.format, &out.out);
-    let fresh = freshness(spend);
-    let stamp = |at: Option<chrono::DateTime<chrono::Utc>>| at.map(|t| t.to_rfc3339());
-    match subject {
-        Subject::Companies => {
-            let to_send = if spend.refresh {
-                values.len()
-            } else {
-                values.len() - s.stored_company_count(&values).await
-            };
-            let est = lookup_cost(Endpoint::LookupCompanies, to_send);
-            ctx.confirm(
-                &format!("lookup of {} domains ({to_send} not stored)", values.len()),
-                est,
-                spend,
-            )?;
-            let pb = ctx.progress(to_send as u64, "looking up");
-            let l = s.lookup_companies(&values, fresh).await;
-            pb.finish_and_clear();
-            let l = l?;
-            let mut w = Writer::<LookupOut<Company>>::new(format, out.out.as_ref())?;
-            for e in l.entries {
-                w.write(&LookupOut {
-                    query: e.key,
-                    found: e.record.is_some(),
-                    stored_at: stamp(e.stored_at),
-                    record: e.record,
-                })?;
-            }
-            w.finish()?;
-            ctx.note(&format!(
-                "{} from the store, {} sent; charged {}",
-                l.from_store,
-                l.sent,
-                l.charged.rounded()
-            ));
-        }
-        Subject::People => {
-            let (handles, service_ids) = if ids {
-                (Vec::new(), values)
-            } else {
-                (values, Vec::new())
-            };
-            let n = handles.len() + service_ids.len();
-            let est = lookup_cost(Endpoint::LookupPeople, n);
-            ctx.confirm(&format!("lookup of {n} people"), est, spend)?;
-            let l = s.lookup_people(&handles, &service_ids, fresh).await?;
-            let mut w = Writer::<LookupOut<LookalikePerson>>::new(format, out.out.as_ref())?;
-            for e in l.entries {
-                w.write(&LookupOut {
-                    query: e.key,
-                    found: e.record.is_some(),
-                    stored_at: stamp(e.stored_at),
-                    record: e.record,
-                })?;
-            }
-            w.finish()?;
-            ctx.note(&format!(
-                "{} from the store, {} sent; charged {}",
-                l.from_store,
-                l.sent,
-                l.charged.rounded()
-            ));
-        }
-    }
-    Ok(())
-}
-
+/// Plans, gates and sends a reveal as a job; waits up to `wait` seconds for its webhook
+/// deliveries (stopping early on Ctrl-C), then writes the contacts that arrived and those the
+/// store had.
 async fn reveal(
     ctx: &Ctx,
-    kind: RevealKind,
-    ids: Vec<String>,
+    action: Action,
     wait: u64,
     spend: &SpendArgs,
     out: &OutArgs,
 ) -> CliResult {
+    let Action::Reveal { contact, keys } = &action else {
+        return Ok(());
+    };
+    let (contact, ids) = (*contact, keys.read_all().map_err(|e| CliError::usage(e.0))?);
+    let Some(plan) = ctx.plan(&action, spend, out).await? else {
+        return Ok(());
+    };
     let s = ctx.session();
-    let (ck, event) = match kind {
-        RevealKind::Emails => (ContactKind::Email, WebhookEvent::RevealEmails),
-        RevealKind::Phones => (ContactKind::Phone, WebhookEvent::RevealPhones),
+    let event = match contact {
+        ContactKind::Email => WebhookEvent::RevealEmails,
+        ContactKind::Phone => WebhookEvent::RevealPhones,
     };
-    let ids: Vec<String> = ids
-        .into_iter()
-        .map(|i| i.trim().to_string())
-        .filter(|i| !i.is_empty())
-        .collect();
-    if ids.is_empty() {
-        return Err(CliError::usage("reveal: --ids is empty"));
-    }
-    let stored = if spend.refresh {
-        HashMap::new()
-    } else {
-        s.stored_contacts(&ids, ck).await
-    };
-    let to_send = ids.iter().filter(|i| !stored.contains_key(*i)).count();
-    ctx.confirm(
-        &format!(
-            "reveal {} of {} people ({to_send} not stored)",
-            ck.as_str(),
-            ids.len()
-        ),
-        reveal_cost(ck, to_send),
-        spend,
-    )?;
     let target = ctx.target.clone().unwrap_or(Target {
         base_url: String::new(),
         token: String::new(),
         sandbox: true,
     });
-    let receiver = if to_send > 0 {
+    let receiver = if plan.to_buy > 0 || plan.pending > 0 {
         let cfg = crate::core::webhooks::receiver_config(&ctx.settings, &target)
             .map_err(|e| CliError::usage(e.to_string()))?;
         Some(
@@ -1179,21 +1467,36 @@ async fn reveal(
         .as_ref()
         .map(|r| r.url_for(event))
         .unwrap_or_default();
-    let r = s.reveal(ck, &ids, &url, freshness(spend)).await?;
-    if !r.sent.is_empty() && wait > 0 {
-        let pb = ctx.progress(r.sent.len() as u64, "waiting for the webhook");
+    let job = engine::start_job(s, &action, &plan).await;
+    let r = match s
+        .reveal_in(contact, &ids, &url, freshness(spend), job)
+        .await
+    {
+        Ok(r) => r,
+        Err(e) => {
+            let report = RunReport {
+                error: Some(RunError::Api(e)),
+                ..RunReport::default()
+            };
+            engine::finish_job(s, job, &report).await;
+            return ctx.settle(report, job);
+        }
+    };
+    let awaited: Vec<String> = r.sent.iter().chain(&r.pending).cloned().collect();
+    if !awaited.is_empty() && wait > 0 {
+        let pb = ctx.progress(awaited.len() as u64, "waiting for the webhook");
         let deadline = Instant::now() + Duration::from_secs(wait);
         loop {
-            let got = s.stored_contacts(&r.sent, ck).await.len();
+            let got = s.stored_contacts(&awaited, contact).await.len();
             pb.set_position(got as u64);
-            if got >= r.sent.len() || Instant::now() >= deadline {
+            if got >= awaited.len() || Instant::now() >= deadline || ctx.stop.is_cancelled() {
                 break;
             }
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
         pb.finish_and_clear();
     }
-    let arrived = s.stored_contacts(&r.sent, ck).await;
+    let arrived = s.stored_contacts(&awaited, contact).await;
     let mut w = Writer::<ContactOut>::new(Format::resolve(out.format, &out.out), out.out.as_ref())?;
     for id in &ids {
         if let Some(c) = r.from_store.get(id) {
@@ -1203,24 +1506,71 @@ async fn reveal(
         }
     }
     w.finish()?;
-    let missing = r.sent.len() - arrived.len().min(r.sent.len());
+    let report = RunReport {
+        owned: r.from_store.len() as u64,
+        bought: r.sent.len() as u64,
+        requests: r.purchases.len() as u32,
+        records: (r.from_store.len() + arrived.len()) as u64,
+        store_errors: r.store_error.into_iter().collect(),
+        ..RunReport::default()
+    };
+    engine::finish_job(s, job, &report).await;
+    let missing = awaited.len() - arrived.len().min(awaited.len());
     ctx.note(&format!(
-        "{} from the store, {} sent, {} arrived",
+        "{} from the store, {} sent, {} awaited from before, {} arrived",
         r.from_store.len(),
         r.sent.len(),
+        r.pending.len(),
         arrived.len()
     ));
-    if missing > 0 {
+    if missing > 0 && ctx.signal.load(Ordering::SeqCst) == 0 {
         return Err(CliError {
             code: ExitCode::Network,
             message: format!(
                 "{missing} of {} results had not arrived after {wait} s; they are stored when \
-                 they arrive while prospect runs (run the same reveal again later: it costs \
-                 nothing for what arrived)",
-                r.sent.len()
+                 they arrive while prospect runs, and are not sent again meanwhile (run the \
+                 same reveal again later: it costs nothing for what arrived)",
+                awaited.len()
             ),
         });
     }
+    ctx.settle(report, job)
+}
+
+/// `prospect jobs`: the jobs of the store (open ones, or all), newest first.
+fn jobs(ctx: &Ctx, all: bool, limit: usize, out: &OutArgs) -> CliResult {
+    let Some(path) = ctx
+        .target
+        .as_ref()
+        .and_then(|t| ctx.settings.store_path(t.sandbox))
+    else {
+        return Err(CliError::usage("no data directory: pass --data-dir"));
+    };
+    let mut store = crate::store::Store::open(&path).map_err(|e| CliError::usage(e.to_string()))?;
+    store
+        .mark_interrupted()
+        .map_err(|e| CliError::other(e.to_string()))?;
+    let list = store
+        .jobs(limit, !all)
+        .map_err(|e| CliError::other(e.to_string()))?;
+    let mut w = Writer::<Pair>::new(Format::resolve(out.format, &out.out), out.out.as_ref())?;
+    for j in list {
+        w.write(&Pair {
+            key: format!("{} {} {}", j.id, j.state, j.kind),
+            value: serde_json::json!({
+                "id": j.id.0,
+                "kind": j.kind,
+                "state": j.state,
+                "bought": j.bought,
+                "createdAt": j.created_at.to_rfc3339(),
+                "updatedAt": j.updated_at.to_rfc3339(),
+                "detail": j.detail,
+                "action": j.plan.get("action"),
+                "resume": format!("prospect resume {}", j.id),
+            }),
+        })?;
+    }
+    w.finish()?;
     Ok(())
 }
 

@@ -45,6 +45,55 @@ pub struct Config {
     pub webhook_listen: Option<String>,
     /// Keymap overrides: action name -> key strings (see [`crate::tui::keymap`]).
     pub keys: BTreeMap<String, Vec<String>>,
+    /// The account's per-minute request allowance every request is paced to (default 60,
+    /// NOTES.md "Rate limits"; the embedded sandbox allows 600).
+    pub rate_per_minute: Option<u32>,
+    /// How long a bought search is answered from the store at 0 credits: a number with a unit,
+    /// `90s`, `30m`, `24h`, `7d` (default `24h`; `0s` buys every search again).
+    pub search_fresh_for: Option<String>,
+    /// Credits that may be spent per UTC day, per pool, by every process on this store.
+    pub budget: Budget,
+}
+
+/// `[budget]` of `config.toml`: credits per UTC day, per pool (absent: no limit). Enforced by
+/// the spend engine on each plan against the store's ledger (what every process spent today).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Deserialize)]
+#[serde(default)]
+pub struct Budget {
+    /// Standard credits per day.
+    pub standard_per_day: Option<f64>,
+    /// Email credits per day.
+    pub email_per_day: Option<f64>,
+    /// Phone credits per day.
+    pub phone_per_day: Option<f64>,
+}
+
+/// Default of [`Config::search_fresh_for`]: 24 hours.
+pub const DEFAULT_SEARCH_FRESH_FOR: std::time::Duration = std::time::Duration::from_secs(24 * 3600);
+
+/// Default of [`Config::rate_per_minute`] for the real service (NOTES.md "Rate limits").
+pub const DEFAULT_RATE_PER_MINUTE: u32 = 60;
+
+/// Reads a duration written as a number and a unit: `90s`, `30m`, `24h`, `7d` (a bare number
+/// is seconds). Errors: anything else, in words naming the text.
+pub fn parse_duration(text: &str) -> Result<std::time::Duration, String> {
+    let t = text.trim();
+    let (num, unit) = t.split_at(t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len()));
+    let n: u64 = num
+        .parse()
+        .map_err(|_| format!("{text:?} is not a duration like 90s, 30m, 24h or 7d"))?;
+    let secs = match unit.trim() {
+        "" | "s" => n,
+        "m" => n * 60,
+        "h" => n * 3600,
+        "d" => n * 86_400,
+        _ => {
+            return Err(format!(
+                "{text:?} is not a duration like 90s, 30m, 24h or 7d"
+            ));
+        }
+    };
+    Ok(std::time::Duration::from_secs(secs))
 }
 
 impl std::fmt::Debug for Config {
@@ -57,6 +106,9 @@ impl std::fmt::Debug for Config {
             .field("webhook_public_url", &self.webhook_public_url)
             .field("webhook_listen", &self.webhook_listen)
             .field("keys", &self.keys)
+            .field("rate_per_minute", &self.rate_per_minute)
+            .field("search_fresh_for", &self.search_fresh_for)
+            .field("budget", &self.budget)
             .finish()
     }
 }
@@ -202,6 +254,10 @@ pub struct ConnectArgs {
     /// e.g. `~/.local/share/prospect`).
     #[arg(long, env = "PROSPECT_DATA_DIR", global = true)]
     pub data_dir: Option<PathBuf>,
+    /// The account's requests per minute, which every request is paced to (default: config
+    /// `rate_per_minute`, else 60; 600 for the embedded sandbox).
+    #[arg(long, env = "PROSPECT_RATE_PER_MINUTE", global = true, value_parser = clap::value_parser!(u32).range(1..))]
+    pub rate_per_minute: Option<u32>,
 }
 
 /// Which service to talk to.
@@ -315,6 +371,30 @@ impl Settings {
             .clone()
             .or(self.config.data_dir.clone())
             .or(self.dirs.as_ref().map(|d| d.data_dir.clone()))
+    }
+
+    /// The per-minute allowance to pace to: `--rate-per-minute`, else config
+    /// `rate_per_minute`, else [`DEFAULT_RATE_PER_MINUTE`] (600 for the embedded sandbox, which
+    /// allows that many).
+    pub fn rate_per_minute(&self, sandbox: bool) -> u32 {
+        self.args
+            .rate_per_minute
+            .or(self.config.rate_per_minute)
+            .filter(|n| *n > 0)
+            .unwrap_or(if sandbox {
+                600
+            } else {
+                DEFAULT_RATE_PER_MINUTE
+            })
+    }
+
+    /// How long a bought search is answered from the store (config `search_fresh_for`,
+    /// default 24 h). Errors: a value that is not a duration, naming it.
+    pub fn search_fresh_for(&self) -> anyhow::Result<std::time::Duration> {
+        match &self.config.search_fresh_for {
+            None => Ok(DEFAULT_SEARCH_FRESH_FOR),
+            Some(t) => parse_duration(t).map_err(|e| anyhow::anyhow!("search_fresh_for: {e}")),
+        }
     }
 
     /// The store file for `target`: `prospect.sqlite` for the real service, `sandbox.sqlite`

@@ -5,6 +5,7 @@
 //! The explorer (`crate::tui`) and the headless commands are thin front ends over this module.
 pub mod config;
 pub mod curl;
+pub mod engine;
 pub mod export;
 pub mod facets;
 pub mod filter_set;

@@ -31,8 +31,8 @@ use crate::core::request::{
     AutocompleteRequest, AutocompleteResponse, SearchRequest, SearchResponse, build_search,
 };
 use crate::store::{
-    Contact, ContactKind, Entities, NewPurchase, PurchaseId, SearchId, SearchSummary, Store,
-    StoreError, normalize_domain,
+    Contact, ContactKind, Entities, PurchaseId, SearchId, SearchSummary, Store, StoreError,
+    normalize_domain,
 };
 
 /// A paid answer and what it cost.
@@ -46,22 +46,27 @@ pub struct Paid<T> {
     pub purchase: Option<PurchaseId>,
     /// `Some(time it was bought)` when the answer came from the store at 0 credits.
     pub stored_at: Option<DateTime<Utc>>,
-    /// Why a paid answer could not be stored (disk full, ...); `None` when it was.
+    /// Why a paid answer could not be stored (disk full, ...); `None` when it was. The answer
+    /// is then in [`Paid::recovery`].
     pub store_error: Option<String>,
+    /// The recovery file a paid answer went to when the store could not write it (imported at
+    /// the next start).
+    pub recovery: Option<std::path::PathBuf>,
+    /// When the answer did not decode whole: the first failing field and how many records were
+    /// left out. The raw answer is kept whole all the same.
+    pub decode_error: Option<String>,
 }
 
 impl<T> Paid<T> {
-    fn fresh(value: T, charged: Cost, stored: Result<PurchaseId, String>) -> Paid<T> {
-        let (purchase, store_error) = match stored {
-            Ok(id) => (Some(id), None),
-            Err(e) => (None, Some(e)),
-        };
+    fn fresh(value: T, charged: Cost, kept: crate::core::engine::KeepReport) -> Paid<T> {
         Paid {
             value,
             charged,
-            purchase,
+            purchase: kept.purchase,
             stored_at: None,
-            store_error,
+            store_error: kept.store_error,
+            recovery: kept.recovery,
+            decode_error: None,
         }
     }
 
@@ -74,16 +79,20 @@ impl<T> Paid<T> {
             purchase: self.purchase,
             stored_at: self.stored_at,
             store_error: self.store_error,
+            recovery: self.recovery,
+            decode_error: self.decode_error,
         }
     }
 
-    fn from_store(value: T, at: DateTime<Utc>) -> Paid<T> {
+    pub(crate) fn from_store(value: T, at: DateTime<Utc>) -> Paid<T> {
         Paid {
             value,
             charged: Cost::ZERO,
             purchase: None,
             stored_at: Some(at),
             store_error: None,
+            recovery: None,
+            decode_error: None,
         }
     }
 }
@@ -99,6 +108,10 @@ pub trait Bought {
     fn quantities(&self) -> Quantities;
     /// Companies, people and contacts in the answer, for the entity tables.
     fn entities(&self, at: DateTime<Utc>) -> Entities;
+    /// The paging facts of a search answer (next cursor, records, total); `None` for others.
+    fn page_facts(&self) -> Option<crate::store::PageFacts> {
+        None
+    }
 }
 
 fn used(x: f64) -> Option<f64> {
@@ -167,6 +180,10 @@ macro_rules! bought_list {
                 let $c = self;
                 companies_entities($companies)
             }
+            fn page_facts(&self) -> Option<crate::store::PageFacts> {
+                let $c = self;
+                <$t as Paging>::facts($c, $companies.count())
+            }
         }
     };
     ($t:ty, people: |$p:ident| $people:expr) => {
@@ -182,9 +199,48 @@ macro_rules! bought_list {
                 let $p = self;
                 people_entities($people, at)
             }
+            fn page_facts(&self) -> Option<crate::store::PageFacts> {
+                let $p = self;
+                <$t as Paging>::facts($p, $people.count())
+            }
         }
     };
 }
+
+/// The cursor and total of an answer, for [`Bought::page_facts`]: the four searches have them,
+/// a lookup does not.
+trait Paging {
+    fn facts(&self, n: usize) -> Option<crate::store::PageFacts>;
+}
+
+macro_rules! paging {
+    ($($t:ty: $yes:tt),+) => {$(
+        impl Paging for $t {
+            fn facts(&self, n: usize) -> Option<crate::store::PageFacts> {
+                paging!(@ $yes self n)
+            }
+        }
+    )+};
+    (@ yes $s:ident $n:ident) => {
+        Some(crate::store::PageFacts {
+            cursor_out: $s.search_after.clone().filter(|c| !c.is_empty()),
+            n: $n as u64,
+            total: $s.total,
+        })
+    };
+    (@ no $s:ident $n:ident) => {{
+        let _ = ($s, $n);
+        None
+    }};
+}
+
+paging!(
+    SearchCompaniesV3Response: yes,
+    SearchCompaniesV2Response: yes,
+    SearchPeopleV3Response: yes,
+    SearchPeopleV2Response: yes,
+    LookupPeopleResponse: no
+);
 
 bought_list!(SearchCompaniesV3Response, companies: |r| r.companies.iter().map(|c| &c.company));
 bought_list!(SearchCompaniesV2Response, companies: |r| r.companies.iter().map(|c| &c.company));
@@ -327,6 +383,11 @@ pub struct Reveal {
     pub sent: Vec<String>,
     /// The purchases the sent batches were stored as.
     pub purchases: Vec<PurchaseId>,
+    /// Person ids sent before (by this or another process) whose webhook is still awaited:
+    /// not sent again.
+    pub pending: Vec<String>,
+    /// Why a sent batch's acknowledgement could not be stored (the ids were sent all the same).
+    pub store_error: Option<String>,
 }
 
 /// Which store reads a paid call may be answered from, and whether to skip them.
@@ -369,7 +430,7 @@ pub struct StoredSearch {
 
 type AutocompleteCache = HashMap<(Endpoint, String), Arc<dyn Any + Send + Sync>>;
 
-/// Client + store + price table; cheap to clone (shared state).
+/// Client + store + price table + spend policy; cheap to clone (shared state).
 #[derive(Clone)]
 pub struct Session {
     client: Client,
@@ -377,6 +438,11 @@ pub struct Session {
     target: String,
     prices: PriceTable,
     autocomplete: Arc<Mutex<AutocompleteCache>>,
+    policy: crate::core::engine::SpendPolicy,
+    /// This process's name on claims and jobs: `pid-nonce`.
+    owner: Arc<str>,
+    /// Where answers the store could not write go (imported at the next start).
+    recovery_dir: Option<std::path::PathBuf>,
 }
 
 impl std::fmt::Debug for Session {
@@ -389,7 +455,7 @@ impl std::fmt::Debug for Session {
 }
 
 /// Runs `f` on the store off the async threads.
-async fn with_store<T: Send + 'static>(
+pub(crate) async fn with_store<T: Send + 'static>(
     store: &Arc<Mutex<Store>>,
     f: impl FnOnce(&mut Store) -> Result<T, StoreError> + Send + 'static,
 ) -> Result<T, String> {
@@ -419,14 +485,43 @@ pub fn search_identity(request: &Value) -> Value {
 impl Session {
     /// A session over `client` and `store`; `target` is what purchases record as their target
     /// (`sandbox` or the base URL, never the token; see `core::config::Target::label`).
+    ///
+    /// The spend policy is the default ([`crate::core::engine::SpendPolicy::default`]); answers
+    /// the store cannot write go to `recovery/` beside the store file (none for a store in
+    /// memory).
     pub fn new(client: Client, store: Store, target: impl Into<String>) -> Session {
+        let recovery_dir = crate::core::engine::recovery_dir_of(store.path());
         Session {
             client,
             store: Arc::new(Mutex::new(store)),
             target: target.into(),
             prices: DEFAULT_PRICES,
             autocomplete: Arc::new(Mutex::new(HashMap::new())),
+            policy: crate::core::engine::SpendPolicy::default(),
+            owner: crate::core::engine::new_owner().into(),
+            recovery_dir,
         }
+    }
+
+    /// The same session with spend policy `policy` (search freshness, budgets).
+    pub fn with_policy(mut self, policy: crate::core::engine::SpendPolicy) -> Session {
+        self.policy = policy;
+        self
+    }
+
+    /// The spend policy plans are made with.
+    pub fn policy(&self) -> &crate::core::engine::SpendPolicy {
+        &self.policy
+    }
+
+    /// This process's owner name on claims and jobs.
+    pub fn owner(&self) -> &str {
+        &self.owner
+    }
+
+    /// Where answers the store could not write go; `None` for a store in memory.
+    pub fn recovery_dir(&self) -> Option<&std::path::Path> {
+        self.recovery_dir.as_deref()
     }
 
     /// The session of a front end: a client for `target` and the store file of
@@ -439,14 +534,27 @@ impl Session {
         settings: &crate::core::config::Settings,
         target: &crate::core::config::Target,
     ) -> anyhow::Result<Session> {
-        let client = Client::new(&target.base_url, target.token.clone())
+        let options = crate::api::client::ClientOptions {
+            rate_per_minute: Some(settings.rate_per_minute(target.sandbox)),
+            ..Default::default()
+        };
+        let client = Client::with_options(&target.base_url, target.token.clone(), options)
             .map_err(|e| anyhow::anyhow!(e.user_message()))?;
         let path = settings.store_path(target.sandbox).ok_or_else(|| {
             anyhow::anyhow!("no data directory for the store: pass --data-dir or set data_dir")
         })?;
-        let store = Store::open(&path).map_err(|e| anyhow::anyhow!(e.to_string()))?;
+        let policy = crate::core::engine::SpendPolicy {
+            search_fresh_for: settings.search_fresh_for()?,
+            budget: settings.config.budget,
+        };
+        let mut store = Store::open(&path).map_err(|e| anyhow::anyhow!(e.to_string()))?;
         tracing::info!(store = %path.display(), "store opened");
-        Ok(Session::new(client, store, target.label()))
+        if let Err(e) = store.mark_interrupted() {
+            tracing::warn!(error = %e, "jobs: could not mark interrupted jobs");
+        }
+        let session = Session::new(client, store, target.label()).with_policy(policy);
+        crate::core::engine::import_recovery(&session);
+        Ok(session)
     }
 
     /// The client (for free reads a front end makes directly).
@@ -476,63 +584,123 @@ impl Session {
         cost.rounded()
     }
 
-    /// Sends a paid request, stores it (purchase + entities, plus `extra` in the same
-    /// blocking task), and returns it. Errors are the client's ([`ApiError`]); a failed store
-    /// write is reported in [`Paid::store_error`], never by dropping the answer.
+    /// The one paid call of every front end and every action (issue 15: paced call → keep the
+    /// raw answer → entities): sends `req` (paced by the client; never resent after a possible
+    /// charge), keeps the answer's bytes as received with the entities that decode from it in
+    /// one transaction, or in a recovery file when the store cannot write, and returns it.
     ///
-    /// The typed answer goes to the store as it is (shared with the blocking task, not copied
-    /// into a `serde_json::Value`): the store writes it out to JSON once.
-    async fn buy<R>(
+    /// `job`, `settles` and `page` go with the purchase (see [`crate::store::Kept`]).
+    ///
+    /// Errors: the client's ([`ApiError`]); [`ApiError::Decode`] when nothing of the answer
+    /// decodes, after its raw bytes were kept. A failed store write is reported in
+    /// [`Paid::store_error`] / [`Paid::recovery`], never by dropping the answer; an answer that
+    /// decoded only in part in [`Paid::decode_error`].
+    pub(crate) async fn buy<R>(
         &self,
         req: &R,
-        extra: impl FnOnce(&mut Store, PurchaseId, &Value) -> Result<(), StoreError> + Send + 'static,
+        job: Option<crate::store::JobId>,
+        settles: Vec<String>,
+        page: Option<(Value, u32)>,
     ) -> Result<Paid<R::Response>, ApiError>
     where
         R: ApiRequest,
         R::Response: Bought + Serialize + Clone + Send + Sync + 'static,
     {
-        let value = Arc::new(self.client.send(req).await?);
-        let at = Utc::now();
+        let (status, raw) = self.client.send_raw(req).await?;
         let request = serde_json::to_value(req).unwrap_or(Value::Null);
-        let charged = self.charge(R::ENDPOINT, &request, &*value);
+        self.keep_answer::<R>(request, status, raw, job, settles, page)
+            .await
+    }
+
+    /// The keeping half of [`Session::buy`], for an answer already received (`status`,
+    /// `raw`) to `request`: decode what decodes, keep the raw bytes and the entities, return
+    /// the typed answer. A pipeline calls it on its own task while the next request goes out.
+    ///
+    /// Errors: [`ApiError::Decode`] when nothing decodes (the raw bytes are kept first).
+    pub(crate) async fn keep_answer<R>(
+        &self,
+        request: Value,
+        status: u16,
+        raw: Vec<u8>,
+        job: Option<crate::store::JobId>,
+        settles: Vec<String>,
+        page: Option<(Value, u32)>,
+    ) -> Result<Paid<R::Response>, ApiError>
+    where
+        R: ApiRequest,
+        R::Response: Bought + Serialize + Clone + Send + Sync + 'static,
+    {
+        let at = Utc::now();
+        let read = crate::core::engine::read_lenient::<R>(status, &raw);
+        let (value, decode_error) = match read {
+            Ok(v) => v,
+            Err(e) => {
+                // Nothing decoded: the raw answer is kept all the same, with no entities.
+                let kept = crate::core::engine::keep(
+                    self,
+                    crate::core::engine::ToKeep {
+                        endpoint: R::ENDPOINT,
+                        request,
+                        raw,
+                        charged: Cost::ZERO,
+                        at,
+                        entities: Entities::default(),
+                        job,
+                        settles,
+                        page: None,
+                    },
+                )
+                .await;
+                tracing::error!(endpoint = %R::ENDPOINT, error = %e, purchase = ?kept.purchase,
+                    recovery = ?kept.recovery, "a paid answer did not decode; its raw bytes are kept");
+                return Err(e);
+            }
+        };
+        let charged = self.charge(R::ENDPOINT, &request, &value);
         let entities = value.entities(at);
-        let target = self.target.clone();
-        let answer = value.clone();
-        let stored = with_store(&self.store, move |s| {
-            let id = s.record_purchase(&NewPurchase {
+        let page = page.and_then(|(identity, n)| {
+            value
+                .page_facts()
+                .map(|facts| crate::core::engine::PageToKeep {
+                    identity,
+                    page: n,
+                    facts,
+                })
+        });
+        let kept = crate::core::engine::keep(
+            self,
+            crate::core::engine::ToKeep {
                 endpoint: R::ENDPOINT,
-                request: &request,
-                response: &*answer,
+                request,
+                raw,
                 charged,
-                target: &target,
                 at,
-                entities: &entities,
-            })?;
-            extra(s, id, &request)?;
-            Ok(id)
-        })
+                entities,
+                job,
+                settles,
+                page,
+            },
+        )
         .await;
-        if let Err(e) = &stored {
-            tracing::error!(endpoint = %R::ENDPOINT, error = %e, "a paid answer could not be stored");
-        }
-        // The blocking task has ended (its copy is dropped), so this is the only one left.
-        let value = Arc::try_unwrap(value).unwrap_or_else(|shared| (*shared).clone());
-        Ok(Paid::fresh(value, charged, stored))
+        let mut paid = Paid::fresh(value, charged, kept);
+        paid.decode_error = decode_error;
+        Ok(paid)
     }
 
     /// A paid call with no store-first answer (searches without history, autocompletes not
-    /// cached, preview): sent, stored, returned.
+    /// cached, preview): sent, kept, returned (see [`Session::buy`]).
     pub async fn send<R>(&self, req: &R) -> Result<Paid<R::Response>, ApiError>
     where
         R: ApiRequest,
         R::Response: Bought + Serialize + Clone + Send + Sync + 'static,
     {
-        self.buy(req, |_, _, _| Ok(())).await
+        self.buy(req, None, Vec::new(), None).await
     }
 
-    /// One page (0-based `page`) of a search: bought, stored, and recorded in the search
-    /// history under its identity (the body without paging members), so it can be reopened at
-    /// no cost. Returns the answer and the history id.
+    /// One page (0-based position `page` in its chain) of a search: bought, kept, and recorded
+    /// in the search history under its identity (the body without paging members) and the
+    /// cursor it asked with, so it can be reopened and resumed at no cost. Returns the answer
+    /// and the history id.
     pub async fn search_page<R>(
         &self,
         req: &R,
@@ -542,22 +710,32 @@ impl Session {
         R: ApiRequest,
         R::Response: Bought + Serialize + Clone + Send + Sync + 'static,
     {
-        let target = self.target.clone();
-        let search = Arc::new(Mutex::new(None));
-        let out = search.clone();
+        self.search_page_in(req, page, None).await
+    }
+
+    /// [`Session::search_page`] as part of job `job`.
+    pub(crate) async fn search_page_in<R>(
+        &self,
+        req: &R,
+        page: u32,
+        job: Option<crate::store::JobId>,
+    ) -> Result<(Paid<R::Response>, Option<SearchId>), ApiError>
+    where
+        R: ApiRequest,
+        R::Response: Bought + Serialize + Clone + Send + Sync + 'static,
+    {
+        let request = serde_json::to_value(req).unwrap_or(Value::Null);
+        let identity = search_identity(&request);
         let paid = self
-            .buy(req, move |s, id, request| {
-                let at = Utc::now();
-                let sid = s.record_search(R::ENDPOINT, &search_identity(request), &target, at)?;
-                // A page bought by a purchase is read back through it: no answer given here.
-                s.record_page(sid, page, request, &Value::Null, Some(id), at)?;
-                if let Ok(mut o) = out.lock() {
-                    *o = Some(sid);
-                }
-                Ok(())
-            })
+            .buy(req, job, Vec::new(), Some((identity.clone(), page)))
             .await?;
-        let sid = search.lock().ok().and_then(|g| *g);
+        let target = self.target.clone();
+        let sid = with_store(&self.store, move |s| {
+            s.find_search(R::ENDPOINT, &identity, &target)
+        })
+        .await
+        .ok()
+        .flatten();
         Ok((paid, sid))
     }
 
@@ -576,13 +754,9 @@ impl Session {
             .and_then(|m| m.get(&key).cloned())
             .and_then(|a| a.downcast_ref::<R::Response>().cloned());
         if let Some(v) = hit {
-            return Ok(Paid {
-                value: v,
-                charged: Cost::ZERO,
-                purchase: None,
-                stored_at: None,
-                store_error: None,
-            });
+            let mut paid = Paid::from_store(v, Utc::now());
+            paid.stored_at = None;
+            return Ok(paid);
         }
         let paid = self.send(req).await?;
         if let Ok(mut m) = self.autocomplete.lock() {
@@ -965,15 +1139,32 @@ impl Session {
     }
 
     /// Reveals emails (`kind` Email, SPEC.md §4.10) or phones (`kind` Phone, §4.7) of
-    /// `person_ids`: contacts already stored are answered at 0 credits (unless refreshing);
-    /// the other ids are sent in batches of at most 500 with `webhook_url`, and their results
-    /// arrive by webhook.
+    /// `person_ids` through the spend engine: contacts already stored are answered at 0
+    /// credits (unless refreshing); ids sent before whose webhook is still awaited (by any
+    /// process on the store) are not sent again ([`Reveal::pending`]); the rest are claimed,
+    /// sent in batches of at most 500 with `webhook_url`, and marked sent, so nobody sends them
+    /// again while their results come by webhook.
+    ///
+    /// Errors: the client's; ids of batches sent before the error stay marked sent.
     pub async fn reveal(
         &self,
         kind: ContactKind,
         person_ids: &[String],
         webhook_url: &str,
         fresh: Freshness,
+    ) -> Result<Reveal, ApiError> {
+        self.reveal_in(kind, person_ids, webhook_url, fresh, None)
+            .await
+    }
+
+    /// [`Session::reveal`] as part of job `job`.
+    pub async fn reveal_in(
+        &self,
+        kind: ContactKind,
+        person_ids: &[String],
+        webhook_url: &str,
+        fresh: Freshness,
+        job: Option<crate::store::JobId>,
     ) -> Result<Reveal, ApiError> {
         let mut seen = HashSet::new();
         let ids: Vec<String> = person_ids
@@ -986,36 +1177,118 @@ impl Session {
         } else {
             HashMap::new()
         };
-        let sent: Vec<String> = ids
+        let rest: Vec<String> = ids
             .into_iter()
             .filter(|i| !from_store.contains_key(i))
             .collect();
+        let keys: Vec<String> = rest
+            .iter()
+            .map(|i| crate::core::engine::contact_key(kind, i))
+            .collect();
+        let owner = self.owner.to_string();
+        let planned_at = Utc::now();
+        let lease = planned_at
+            + chrono::Duration::from_std(crate::core::engine::CLAIM_LEASE).unwrap_or_default();
+        let n_keys = keys.len();
+        let verdicts = {
+            let keys = keys.clone();
+            let owner = owner.clone();
+            with_store(&self.store, move |s| {
+                let pending: HashSet<String> = s.pending(&keys)?.into_iter().collect();
+                let free: Vec<String> =
+                    keys.iter().filter(|k| !pending.contains(*k)).cloned().collect();
+                let claimed = s.claim(&free, &owner, job, lease, planned_at)?;
+                let mut it = claimed.into_iter();
+                Ok(keys
+                    .iter()
+                    .map(|k| {
+                        if pending.contains(k) {
+                            crate::store::Claim::Held
+                        } else {
+                            it.next().unwrap_or(crate::store::Claim::Held)
+                        }
+                    })
+                    .collect::<Vec<_>>())
+            })
+            .await
+            .unwrap_or_else(|e| {
+                tracing::warn!(error = %e, "reveal: claims could not be written; sending unclaimed");
+                vec![crate::store::Claim::Mine; n_keys]
+            })
+        };
+        let mut to_send = Vec::new();
+        let mut pending = Vec::new();
+        for ((id, key), v) in rest.iter().zip(&keys).zip(verdicts) {
+            match v {
+                crate::store::Claim::Mine => to_send.push((id.clone(), key.clone())),
+                _ => pending.push(id.clone()),
+            }
+        }
         let mut purchases = Vec::new();
-        for batch in sent.chunks(REVEAL_MAX_IDS) {
-            let paid = match kind {
-                ContactKind::Email => {
-                    self.send(&RevealEmailsRequest {
-                        person_ids: batch.to_vec(),
-                        webhook_url: webhook_url.to_string(),
-                    })
-                    .await?
-                    .purchase
-                }
-                ContactKind::Phone => {
-                    self.send(&RevealPhonesRequest {
-                        person_ids: batch.to_vec(),
-                        webhook_url: webhook_url.to_string(),
-                    })
-                    .await?
-                    .purchase
-                }
+        let mut sent = Vec::new();
+        let mut store_error = None;
+        for batch in to_send.chunks(REVEAL_MAX_IDS) {
+            let ids: Vec<String> = batch.iter().map(|b| b.0.clone()).collect();
+            let batch_keys: Vec<String> = batch.iter().map(|b| b.1.clone()).collect();
+            let result = match kind {
+                ContactKind::Email => self
+                    .buy(
+                        &RevealEmailsRequest {
+                            person_ids: ids.clone(),
+                            webhook_url: webhook_url.to_string(),
+                        },
+                        job,
+                        Vec::new(),
+                        None,
+                    )
+                    .await
+                    .map(|p| (p.purchase, p.store_error)),
+                ContactKind::Phone => self
+                    .buy(
+                        &RevealPhonesRequest {
+                            person_ids: ids.clone(),
+                            webhook_url: webhook_url.to_string(),
+                        },
+                        job,
+                        Vec::new(),
+                        None,
+                    )
+                    .await
+                    .map(|p| (p.purchase, p.store_error)),
             };
-            purchases.extend(paid);
+            match result {
+                Ok((purchase, err)) => {
+                    purchases.extend(purchase);
+                    store_error = store_error.or(err);
+                    let owner = owner.clone();
+                    let until = Utc::now()
+                        + chrono::Duration::from_std(crate::core::engine::REVEAL_LEASE)
+                            .unwrap_or_default();
+                    if let Err(e) = with_store(&self.store, move |s| {
+                        s.mark_sent(&batch_keys, &owner, purchase, until)
+                    })
+                    .await
+                    {
+                        tracing::warn!(error = %e, "reveal: could not mark ids sent");
+                    }
+                    sent.extend(ids);
+                }
+                Err(e) => {
+                    if !e.may_have_charged() {
+                        let owner = owner.clone();
+                        let _ =
+                            with_store(&self.store, move |s| s.release(&batch_keys, &owner)).await;
+                    }
+                    return Err(e);
+                }
+            }
         }
         Ok(Reveal {
             from_store,
             sent,
             purchases,
+            pending,
+            store_error,
         })
     }
 

@@ -51,7 +51,8 @@ pub struct Purchase {
     pub endpoint: String,
     /// The request body sent (sanitized).
     pub request: Value,
-    /// The full answer (sanitized).
+    /// The full answer, sanitized: read from the raw answer kept (zstd) for purchases of
+    /// schema 3 on, from the stored JSON before.
     pub response: Value,
     /// Credits charged, per pool.
     pub charged: Cost,
@@ -59,6 +60,34 @@ pub struct Purchase {
     pub target: String,
     /// When it was answered (millisecond precision).
     pub at: DateTime<Utc>,
+}
+
+/// A purchase's answer as JSON (sanitized): the raw bytes kept (zstd) when there are, else the
+/// stored JSON text; `None` (with a warning naming the row) when neither reads.
+pub(super) fn answer_of(
+    text: &str,
+    raw: Option<&[u8]>,
+    id: &dyn std::fmt::Display,
+) -> Option<Value> {
+    match raw {
+        Some(z) => {
+            let bytes = match zstd::decode_all(z) {
+                Ok(b) => b,
+                Err(error) => {
+                    tracing::warn!(table = "purchases", %id, %error, "store: raw answer does not decompress");
+                    return None;
+                }
+            };
+            let mut v: Value = match serde_json::from_slice(&bytes) {
+                Ok(v) => v,
+                // A raw answer that was not JSON is kept as a JSON string of its text.
+                Err(_) => Value::String(String::from_utf8_lossy(&bytes).into_owned()),
+            };
+            sanitize_value(&mut v);
+            Some(v)
+        }
+        None => read_json(text, "purchases", id),
+    }
 }
 
 impl Purchase {
@@ -77,6 +106,22 @@ pub enum DeliveryOutcome {
     New(DeliveryId),
     /// The same event with the same body was stored before; nothing changed.
     Duplicate,
+}
+
+/// What a delivery's results cost: one email or phone credit per verified contact it
+/// brings (NOTES.md: reveals are charged for what is found, with the delivery), from the one
+/// price table.
+fn delivery_charge(e: &Entities) -> Cost {
+    let mut cost = Cost::ZERO;
+    for kind in [super::ContactKind::Email, super::ContactKind::Phone] {
+        let found = e
+            .contacts
+            .iter()
+            .filter(|c| c.kind == kind && c.status.eq_ignore_ascii_case("verified"))
+            .count();
+        cost += crate::core::spend::reveal_cost(kind, found);
+    }
+    cost
 }
 
 /// A stored webhook delivery.
@@ -140,18 +185,7 @@ const PAGING_MEMBERS: [&str; 3] = ["size", "from", "searchAfter"];
 
 /// The canonical text of a search body: sanitized, paging members removed from the top level,
 /// object keys sorted at every depth, no whitespace.
-fn canonical_search_body(body: &Value) -> String {
-    fn sorted(v: Value) -> Value {
-        match v {
-            Value::Object(m) => {
-                let mut entries: Vec<(String, Value)> = m.into_iter().collect();
-                entries.sort_by(|a, b| a.0.cmp(&b.0));
-                Value::Object(entries.into_iter().map(|(k, v)| (k, sorted(v))).collect())
-            }
-            Value::Array(a) => Value::Array(a.into_iter().map(sorted).collect()),
-            other => other,
-        }
-    }
+pub(super) fn canonical_search_body(body: &Value) -> String {
     let mut v = body.clone();
     sanitize_value(&mut v);
     if let Value::Object(m) = &mut v {
@@ -159,7 +193,26 @@ fn canonical_search_body(body: &Value) -> String {
             m.remove(k);
         }
     }
-    sorted(v).to_string()
+    canonical_json(&v).to_string()
+}
+
+/// `v` with object keys sorted at every depth (arrays keep their order): equal JSON values
+/// give equal text.
+pub fn canonical_json(v: &Value) -> Value {
+    match v {
+        Value::Object(m) => {
+            let mut entries: Vec<(&String, &Value)> = m.iter().collect();
+            entries.sort_by(|a, b| a.0.cmp(b.0));
+            Value::Object(
+                entries
+                    .into_iter()
+                    .map(|(k, v)| (k.clone(), canonical_json(v)))
+                    .collect(),
+            )
+        }
+        Value::Array(a) => Value::Array(a.iter().map(canonical_json).collect()),
+        other => other.clone(),
+    }
 }
 
 fn hex(bytes: &[u8]) -> String {
@@ -335,7 +388,7 @@ impl Store {
     pub fn purchases(&self, limit: usize) -> Result<Vec<Purchase>> {
         let mut st = self.conn.prepare_cached(
             "SELECT id, endpoint, request, response, credits_standard, credits_email,
-               credits_phone, target, at
+               credits_phone, target, at, raw
              FROM purchases ORDER BY at DESC, id DESC LIMIT ?1",
         )?;
         let rows = st.query_map([sql_limit(limit)], |r| {
@@ -351,17 +404,18 @@ impl Store {
                 },
                 r.get::<_, String>(7)?,
                 r.get::<_, i64>(8)?,
+                r.get::<_, Option<Vec<u8>>>(9)?,
             ))
         })?;
         let mut out = Vec::new();
         for row in rows {
-            let (id, endpoint, request, response, charged, target, at) = row?;
+            let (id, endpoint, request, response, charged, target, at, raw) = row?;
             let parsed = (|| {
                 Some(Purchase {
                     id: PurchaseId(id),
                     endpoint,
                     request: read_json(&request, "purchases", &id)?,
-                    response: read_json(&response, "purchases", &id)?,
+                    response: answer_of(&response, raw.as_deref(), &id)?,
                     charged,
                     target,
                     at: from_millis(at, "purchases", &id)?,
@@ -406,16 +460,25 @@ impl Store {
             None => Entities::none(),
         };
         let rows = Rows::of(&entities, received_at)?;
+        let charged = delivery_charge(&entities);
         let at = to_millis(received_at);
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
         let inserted = tx
             .prepare_cached(
-                "INSERT INTO deliveries (event, sha256, body, received_at) VALUES (?1, ?2, ?3, ?4)
+                "INSERT INTO deliveries (event, sha256, body, received_at, credits_email,
+                   credits_phone) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
                  ON CONFLICT (event, sha256) DO NOTHING",
             )?
-            .execute(params![event_key, sha.as_slice(), text, at])?;
+            .execute(params![
+                event_key,
+                sha.as_slice(),
+                text,
+                at,
+                charged.email,
+                charged.phone
+            ])?;
         if inserted == 0 {
             return Ok(DeliveryOutcome::Duplicate); // dropping `tx` rolls back (nothing written)
         }
@@ -496,14 +559,16 @@ impl Store {
         Ok(SearchId(id))
     }
 
-    /// Stores page `page` (0-based) of a search: the request as sent, the answer, the
-    /// purchase that paid for it. A page stored before is replaced unless it was fetched later.
-    /// With a `purchase`, the answer is not written again: it is that purchase's response
-    /// (which [`Store::pages`] and [`Store::searches`] read through `purchase_id`).
+    /// Stores a page of a search: the request as sent (its `searchAfter`, or `from` for a v2
+    /// window, is the page's `cursor_in`; its `size` the size asked), the answer's paging facts
+    /// ([`PageFacts`]: the next cursor, the record count, `total`), the answer itself unless a
+    /// `purchase` holds it, and `page`, its position in the chain. The same search, cursor and
+    /// size stored before is replaced unless it was fetched later.
     ///
     /// # Errors
     /// [`StoreError::NoSuchSearch`] / [`StoreError::NoSuchPurchase`] when `search` /
     /// `purchase` is not stored (nothing written); [`StoreError::Sqlite`].
+    #[allow(clippy::too_many_arguments)]
     pub fn record_page(
         &mut self,
         search: SearchId,
@@ -513,40 +578,11 @@ impl Store {
         purchase: Option<PurchaseId>,
         at: DateTime<Utc>,
     ) -> Result<()> {
-        let request = clean_json(request)?;
-        // A page bought by a purchase is not kept twice: its answer is the purchase's (an
-        // empty `response` means "see purchase_id"; a 1,000-company page is about 8 MB).
-        let response = match purchase {
-            Some(_) => String::new(),
-            None => clean_json(response)?,
-        };
+        let facts = PageFacts::of_answer(response);
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let found = tx
-            .prepare_cached("SELECT 1 FROM searches WHERE id = ?1")?
-            .query_row([search.0], |_| Ok(()))
-            .optional()?;
-        if found.is_none() {
-            return Err(StoreError::NoSuchSearch(search));
-        }
-        check_purchase(&tx, purchase)?;
-        tx.prepare_cached(
-            "INSERT INTO pages (search_id, page, request, response, purchase_id, fetched_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6)
-             ON CONFLICT (search_id, page) DO UPDATE SET request = excluded.request,
-               response = excluded.response, purchase_id = excluded.purchase_id,
-               fetched_at = excluded.fetched_at
-             WHERE excluded.fetched_at >= pages.fetched_at",
-        )?
-        .execute(params![
-            search.0,
-            page,
-            request,
-            response,
-            purchase.map(|p| p.0),
-            to_millis(at)
-        ])?;
+        write_page(&tx, search, page, request, response, &facts, purchase, at)?;
         tx.commit()?;
         Ok(())
     }
@@ -561,12 +597,8 @@ impl Store {
         let mut st = self.conn.prepare_cached(
             "SELECT s.id, s.endpoint, s.body, s.target, s.first_run_at, s.last_run_at,
                (SELECT count(*) FROM pages p WHERE p.search_id = s.id),
-               (SELECT CASE WHEN json_valid(r.response) THEN json_extract(r.response, '$.total') END
-                  FROM (SELECT p.fetched_at, p.page, CASE WHEN p.response = '' THEN pu.response
-                          ELSE p.response END AS response
-                        FROM pages p LEFT JOIN purchases pu ON pu.id = p.purchase_id
-                        WHERE p.search_id = s.id) r
-                  ORDER BY r.fetched_at DESC, r.page DESC LIMIT 1)
+               (SELECT p.total FROM pages p WHERE p.search_id = s.id
+                  ORDER BY p.fetched_at DESC, p.page DESC LIMIT 1)
              FROM searches s ORDER BY s.last_run_at DESC, s.id DESC LIMIT ?1",
         )?;
         let rows = st.query_map([sql_limit(limit)], |r| {
@@ -606,45 +638,234 @@ impl Store {
         Ok(out)
     }
 
-    /// The stored pages of a search, by page number; empty for an unknown search. Pages whose
-    /// JSON no longer parses are skipped.
+    /// The stored pages of a search in cursor order: the first page (no cursor), then the
+    /// page asked with its `cursor_out`, and so on until a cursor has no stored page (or
+    /// repeats). Where pages of several sizes start at one cursor, the most recently fetched is
+    /// followed. Pages are numbered 0.. in that order; only pages fetched at or after `since`
+    /// count (`None`: all). Empty for an unknown search. Pages whose JSON no longer parses end
+    /// the chain.
+    ///
+    /// # Errors
+    /// [`StoreError::Sqlite`].
+    pub fn pages_since(
+        &self,
+        search: SearchId,
+        since: Option<DateTime<Utc>>,
+    ) -> Result<Vec<StoredPage>> {
+        let chain = self.chain(search, since)?;
+        let mut out = Vec::with_capacity(chain.len());
+        for (i, link) in chain.into_iter().enumerate() {
+            let key = format!("{search}/{i}");
+            let response = match link.purchase_id {
+                Some(p) if link.response.is_empty() => self.purchase_answer(p)?,
+                _ => read_json(&link.response, "pages", &key),
+            };
+            let (Some(request), Some(response)) =
+                (read_json(&link.request, "pages", &key), response)
+            else {
+                break;
+            };
+            out.push(StoredPage {
+                page: i as u32,
+                request,
+                response,
+                purchase_id: link.purchase_id,
+                fetched_at: link.fetched_at,
+            });
+        }
+        Ok(out)
+    }
+
+    /// [`Store::pages_since`] with every page, whenever fetched.
     ///
     /// # Errors
     /// [`StoreError::Sqlite`].
     pub fn pages(&self, search: SearchId) -> Result<Vec<StoredPage>> {
+        self.pages_since(search, None)
+    }
+
+    /// The chain of stored pages of `search` (see [`Store::pages_since`]), without reading the
+    /// answers.
+    pub(super) fn chain(
+        &self,
+        search: SearchId,
+        since: Option<DateTime<Utc>>,
+    ) -> Result<Vec<ChainLink>> {
         let mut st = self.conn.prepare_cached(
-            "SELECT p.page, p.request,
-               CASE WHEN p.response = '' THEN coalesce(pu.response, '') ELSE p.response END,
-               p.purchase_id, p.fetched_at
-             FROM pages p LEFT JOIN purchases pu ON pu.id = p.purchase_id
-             WHERE p.search_id = ?1 ORDER BY p.page",
+            "SELECT cursor_in, cursor_out, n, size, total, request, response, purchase_id,
+               fetched_at
+             FROM pages WHERE search_id = ?1 AND fetched_at >= ?2
+             ORDER BY fetched_at DESC",
         )?;
-        let rows = st.query_map([search.0], |r| {
+        let since = since.map(to_millis).unwrap_or(i64::MIN);
+        let rows = st.query_map(params![search.0, since], |r| {
             Ok((
-                r.get::<_, i64>(0)?,
-                r.get::<_, String>(1)?,
-                r.get::<_, String>(2)?,
-                r.get::<_, Option<i64>>(3)?,
-                r.get::<_, i64>(4)?,
+                r.get::<_, String>(0)?,
+                r.get::<_, Option<String>>(1)?,
+                r.get::<_, i64>(2)?,
+                r.get::<_, i64>(3)?,
+                r.get::<_, Option<i64>>(4)?,
+                r.get::<_, String>(5)?,
+                r.get::<_, String>(6)?,
+                r.get::<_, Option<i64>>(7)?,
+                r.get::<_, i64>(8)?,
             ))
         })?;
-        let mut out = Vec::new();
+        // The newest page of each cursor.
+        let mut by_cursor: std::collections::HashMap<String, ChainLink> = Default::default();
         for row in rows {
-            let (page, request, response, purchase_id, fetched_at) = row?;
-            let key = format!("{search}/{page}");
-            let parsed = (|| {
-                Some(StoredPage {
-                    page: u32::try_from(page).ok()?,
-                    request: read_json(&request, "pages", &key)?,
-                    response: read_json(&response, "pages", &key)?,
-                    purchase_id: purchase_id.map(PurchaseId),
-                    fetched_at: from_millis(fetched_at, "pages", &key)?,
-                })
-            })();
-            out.extend(parsed);
+            let (cursor_in, cursor_out, n, size, total, request, response, purchase_id, at) = row?;
+            let Some(fetched_at) = from_millis(at, "pages", &search) else {
+                continue;
+            };
+            let _ = (size, total);
+            by_cursor.entry(cursor_in).or_insert(ChainLink {
+                cursor_out,
+                n: u64::try_from(n).unwrap_or(0),
+                request,
+                response,
+                purchase_id: purchase_id.map(PurchaseId),
+                fetched_at,
+            });
+        }
+        let mut out: Vec<ChainLink> = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        let mut cursor = String::new();
+        while let Some(link) = by_cursor.remove(&cursor) {
+            if !seen.insert(cursor.clone()) {
+                break;
+            }
+            let next = link.cursor_out.clone();
+            let full = link.n > 0;
+            out.push(link);
+            match next {
+                Some(c) if full && !seen.contains(&c) => cursor = c,
+                _ => break,
+            }
         }
         Ok(out)
     }
+}
+
+/// One stored page as a link of its search's chain.
+#[derive(Debug, Clone)]
+pub(super) struct ChainLink {
+    pub(super) cursor_out: Option<String>,
+    pub(super) n: u64,
+    pub(super) request: String,
+    pub(super) response: String,
+    pub(super) purchase_id: Option<PurchaseId>,
+    pub(super) fetched_at: DateTime<Utc>,
+}
+
+/// The paging facts of a search answer: the cursor of the next page (`searchAfter`), its
+/// record count (`companies` or `people`), and `total`.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct PageFacts {
+    /// The answer's `searchAfter` (`None` at the end).
+    pub cursor_out: Option<String>,
+    /// Records in the answer.
+    pub n: u64,
+    /// The answer's `total`.
+    pub total: Option<i64>,
+}
+
+impl PageFacts {
+    /// The facts of an answer given as JSON (members absent: `None`, 0, `None`).
+    pub fn of_answer(answer: &Value) -> PageFacts {
+        let n = ["companies", "people"]
+            .iter()
+            .find_map(|k| answer.get(*k).and_then(Value::as_array))
+            .map_or(0, |a| a.len() as u64);
+        PageFacts {
+            cursor_out: answer
+                .get("searchAfter")
+                .and_then(Value::as_str)
+                .filter(|s| !s.is_empty())
+                .map(sanitize),
+            n,
+            total: answer.get("total").and_then(|t| {
+                t.as_i64().or_else(|| {
+                    t.as_f64()
+                        .filter(|x| x.is_finite())
+                        .map(|x| x.round() as i64)
+                })
+            }),
+        }
+    }
+}
+
+/// The cursor a page request asks with: `''` for a first page, its `searchAfter`, or `from:N`
+/// for a v2 window past the first (`from` > 1).
+pub fn cursor_in(request: &Value) -> String {
+    if let Some(s) = request
+        .get("searchAfter")
+        .and_then(Value::as_str)
+        .filter(|s| !s.is_empty())
+    {
+        return sanitize(s);
+    }
+    match request.get("from").and_then(Value::as_i64) {
+        Some(f) if f > 1 => format!("from:{f}"),
+        _ => String::new(),
+    }
+}
+
+/// Writes a page row inside the caller's transaction (see [`Store::record_page`]).
+#[allow(clippy::too_many_arguments)]
+pub(super) fn write_page(
+    tx: &rusqlite::Connection,
+    search: SearchId,
+    page: u32,
+    request: &Value,
+    response: &Value,
+    facts: &PageFacts,
+    purchase: Option<PurchaseId>,
+    at: DateTime<Utc>,
+) -> Result<()> {
+    let cursor = cursor_in(request);
+    let size = request
+        .get("size")
+        .and_then(Value::as_i64)
+        .unwrap_or(crate::api::cost::DEFAULT_SEARCH_SIZE as i64);
+    let request = clean_json(request)?;
+    // A page bought by a purchase is not kept twice: its answer is the purchase's.
+    let response = match purchase {
+        Some(_) => String::new(),
+        None => clean_json(response)?,
+    };
+    let found = tx
+        .prepare_cached("SELECT 1 FROM searches WHERE id = ?1")?
+        .query_row([search.0], |_| Ok(()))
+        .optional()?;
+    if found.is_none() {
+        return Err(StoreError::NoSuchSearch(search));
+    }
+    check_purchase(tx, purchase)?;
+    tx.prepare_cached(
+        "INSERT INTO pages (search_id, cursor_in, size, page, cursor_out, n, total, request,
+           response, purchase_id, fetched_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
+         ON CONFLICT (search_id, cursor_in, size) DO UPDATE SET page = excluded.page,
+           cursor_out = excluded.cursor_out, n = excluded.n, total = excluded.total,
+           request = excluded.request, response = excluded.response,
+           purchase_id = excluded.purchase_id, fetched_at = excluded.fetched_at
+         WHERE excluded.fetched_at >= pages.fetched_at",
+    )?
+    .execute(params![
+        search.0,
+        cursor,
+        size,
+        page,
+        facts.cursor_out,
+        i64::try_from(facts.n).unwrap_or(i64::MAX),
+        facts.total,
+        request,
+        response,
+        purchase.map(|p| p.0),
+        to_millis(at)
+    ])?;
+    Ok(())
 }
 
 #[cfg(test)]

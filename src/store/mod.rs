@@ -33,6 +33,7 @@ mod error;
 mod export;
 mod history;
 mod keys;
+mod ledger;
 mod schema;
 #[cfg(test)]
 mod tests;
@@ -51,8 +52,12 @@ use clean::clean_json;
 
 pub use entities::{Contact, ContactKind, Entities, contacts_of};
 pub use error::{Result, StoreError};
-pub use history::{Delivery, DeliveryOutcome, NewPurchase, Purchase, SearchSummary, StoredPage};
+pub use history::{
+    Delivery, DeliveryOutcome, NewPurchase, PageFacts, Purchase, SearchSummary, StoredPage,
+    canonical_json, cursor_in,
+};
 pub use keys::{linkedin_handle, normalize_domain};
+pub use ledger::{Claim, JobId, JobRow, Kept, PageOf, pid_alive};
 
 /// The newest schema version this build reads and writes (`PRAGMA user_version`).
 pub const SCHEMA_VERSION: i64 = schema::MIGRATIONS.len() as i64;

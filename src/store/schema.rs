@@ -6,7 +6,90 @@
 //! sanitized text, credits are `REAL`.
 
 /// The migration steps, in order; `MIGRATIONS[0]` is version 1 (the initial schema).
-pub(super) const MIGRATIONS: &[&str] = &[V1, V2];
+pub(super) const MIGRATIONS: &[&str] = &[V1, V2, V3];
+
+/// Version 3: the spend engine's ledger (issue 15).
+///
+/// - `purchases.raw`: the answer's bytes exactly as received, zstd-compressed. A purchase of
+///   v3 or later keeps `response` empty: its records are kept once, as entities (whose
+///   `purchase_id` points back at it), and its answer is `raw`. Purchases stored before keep
+///   their `response` JSON and have no `raw`.
+/// - `purchases.job_id`: the job that bought it, if any.
+/// - `deliveries.credits_email` / `credits_phone`: what a reveal's results cost, recorded with
+///   the delivery that brings them (one credit per verified contact).
+/// - `pages` is keyed by the cursor that asked for it (`cursor_in`: `''` for the first page,
+///   else the `searchAfter` sent, or `from:N` for a v2 window) and its `size`, and records the
+///   cursor of the next page (`cursor_out`), its record count `n` and `total`: a search is read
+///   back by following cursors, whatever page sizes bought it. `page` is its position in the
+///   chain when it was bought.
+/// - `jobs`: every paid action as planned (kind, fingerprint of what it asks, the spec to run it
+///   again, the plan), its state (`running`, `done`, `failed`, `interrupted`) and owner process.
+/// - `claims`: one row per item being bought or bought (a company domain, a person's email, a
+///   search page), written before the call. `state` is `claimed` (lease until `lease_until`),
+///   `sent` (a reveal whose answer comes by webhook) or `done` (kept, with its purchase).
+const V3: &str = r#"
+ALTER TABLE purchases ADD COLUMN raw BLOB;
+ALTER TABLE purchases ADD COLUMN job_id INTEGER;
+ALTER TABLE deliveries ADD COLUMN credits_email REAL NOT NULL DEFAULT 0;
+ALTER TABLE deliveries ADD COLUMN credits_phone REAL NOT NULL DEFAULT 0;
+
+CREATE TABLE pages_v3 (
+    search_id   INTEGER NOT NULL REFERENCES searches(id) ON DELETE CASCADE,
+    cursor_in   TEXT    NOT NULL,        -- '' for the first page, the searchAfter sent, or from:N
+    size        INTEGER NOT NULL,        -- the size asked
+    page        INTEGER NOT NULL,        -- 0-based position in the chain when bought
+    cursor_out  TEXT,                    -- the answer's searchAfter (NULL at the end)
+    n           INTEGER NOT NULL,        -- records in the answer
+    total       INTEGER,                 -- the answer's total
+    request     TEXT    NOT NULL,        -- JSON
+    response    TEXT    NOT NULL,        -- JSON; '' when the purchase holds the answer
+    purchase_id INTEGER,
+    fetched_at  INTEGER NOT NULL,
+    PRIMARY KEY (search_id, cursor_in, size)
+);
+INSERT OR REPLACE INTO pages_v3 (search_id, cursor_in, size, page, cursor_out, n, total, request,
+                                 response, purchase_id, fetched_at)
+    SELECT p.search_id,
+           coalesce(json_extract(p.request, '$.searchAfter'), ''),
+           coalesce(json_extract(p.request, '$.size'), 50),
+           p.page,
+           json_extract(CASE WHEN p.response = '' THEN pu.response ELSE p.response END, '$.searchAfter'),
+           coalesce(json_array_length(CASE WHEN p.response = '' THEN pu.response ELSE p.response END, '$.companies'),
+                    json_array_length(CASE WHEN p.response = '' THEN pu.response ELSE p.response END, '$.people'), 0),
+           json_extract(CASE WHEN p.response = '' THEN pu.response ELSE p.response END, '$.total'),
+           p.request, p.response, p.purchase_id, p.fetched_at
+    FROM pages p LEFT JOIN purchases pu ON pu.id = p.purchase_id
+    WHERE json_valid(p.request);
+DROP TABLE pages;
+ALTER TABLE pages_v3 RENAME TO pages;
+
+CREATE TABLE jobs (
+    id          INTEGER PRIMARY KEY,
+    kind        TEXT    NOT NULL,        -- search, lookup_companies, reveal_emails, ...
+    fingerprint TEXT    NOT NULL,        -- what it asks, canonical (same command, same text)
+    spec        TEXT    NOT NULL,        -- JSON: what runs it again
+    plan        TEXT    NOT NULL,        -- JSON of core::engine::Plan
+    state       TEXT    NOT NULL,        -- running | done | failed | interrupted
+    owner       TEXT    NOT NULL,        -- the process that runs it (pid-nonce)
+    pid         INTEGER NOT NULL,
+    detail      TEXT    NOT NULL DEFAULT '',
+    bought      INTEGER NOT NULL DEFAULT 0,  -- items kept so far
+    created_at  INTEGER NOT NULL,
+    updated_at  INTEGER NOT NULL
+);
+CREATE INDEX jobs_state ON jobs(state, updated_at);
+CREATE INDEX jobs_fingerprint ON jobs(fingerprint, updated_at);
+
+CREATE TABLE claims (
+    key         TEXT    PRIMARY KEY,     -- kind:canonical key, e.g. company:acme.com
+    state       TEXT    NOT NULL CHECK (state IN ('claimed', 'sent', 'done')),
+    owner       TEXT    NOT NULL,
+    job_id      INTEGER,
+    purchase_id INTEGER,
+    lease_until INTEGER NOT NULL,        -- unix ms; a claimed item past it may be taken over
+    at          INTEGER NOT NULL         -- unix ms of the last change
+) WITHOUT ROWID;
+"#;
 
 /// Version 1: purchases, entities (companies, people, contacts), webhook deliveries, search
 /// history.

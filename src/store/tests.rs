@@ -261,7 +261,7 @@ fn an_empty_file_migrates_to_the_latest_schema() {
     let path = dir.path().join("new").join("s.sqlite");
     let store = Store::open(&path).unwrap();
     assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
-    assert_eq!(SCHEMA_VERSION, 2);
+    assert_eq!(SCHEMA_VERSION, 3);
     let mode: String = store
         .conn
         .query_row("PRAGMA journal_mode", [], |r| r.get(0))
@@ -294,9 +294,11 @@ fn an_empty_file_migrates_to_the_latest_schema() {
     assert_eq!(
         tables,
         [
+            "claims",
             "companies",
             "contacts",
             "deliveries",
+            "jobs",
             "pages",
             "people",
             "purchases",
@@ -356,7 +358,7 @@ fn a_newer_schema_is_refused_and_left_untouched() {
     let msg = err.to_string();
     assert!(msg.contains(&path.display().to_string()), "{msg}");
     assert!(
-        msg.contains("newer prospect (schema 999, this build reads up to 2); not opened"),
+        msg.contains("newer prospect (schema 999, this build reads up to 3); not opened"),
         "{msg}"
     );
     assert_eq!(std::fs::read(&path).unwrap(), before);
@@ -603,30 +605,49 @@ fn searches_are_found_again_and_pages_upserted() {
         )
         .unwrap();
     assert_ne!(other, s1);
+    // Pages are chained by cursor: the first (no cursor), then the one asked with its
+    // `searchAfter`; the same cursor and size stored again replaces the older.
+    let page0 = |total: i64| json!({"total": total, "searchAfter": "c1", "companies": [{}]});
     store
-        .record_page(s1, 0, &json!({"from": 0}), &json!({"total": 5}), None, t(0))
+        .record_page(s1, 0, &json!({"size": 1}), &page0(5), None, t(0))
         .unwrap();
     store
         .record_page(
             s1,
             1,
-            &json!({"from": 10}),
-            &json!({"total": 7.0}),
+            &json!({"size": 1, "searchAfter": "c1"}),
+            &json!({"total": 7.0, "companies": [{}]}),
             None,
             t(2),
         )
         .unwrap();
     store
-        .record_page(s1, 0, &json!({"from": 0}), &json!({"total": 6}), None, t(1))
+        .record_page(s1, 0, &json!({"size": 1}), &page0(6), None, t(1))
+        .unwrap();
+    // A page asked with a cursor no stored page gives is not part of the chain.
+    store
+        .record_page(
+            s1,
+            5,
+            &json!({"size": 1, "searchAfter": "zz"}),
+            &page0(1),
+            None,
+            t(1),
+        )
         .unwrap();
     let list = store.searches(10).unwrap();
     assert_eq!(list.iter().map(|s| s.id).collect::<Vec<_>>(), [s1, other]);
     assert_eq!((list[0].first_run_at, list[0].last_run_at), (t(0), t(9)));
-    assert_eq!((list[0].pages, list[0].total), (2, Some(7)));
+    assert_eq!((list[0].pages, list[0].total), (3, Some(7)));
     assert_eq!((list[1].pages, list[1].total), (0, None));
     let pages = store.pages(s1).unwrap();
     assert_eq!(pages.iter().map(|p| p.page).collect::<Vec<_>>(), [0, 1]);
-    assert_eq!(pages[0].response, json!({"total": 6}));
+    assert_eq!(pages[0].response, page0(6));
+    assert_eq!(
+        store.pages_since(s1, Some(t(2))).unwrap().len(),
+        0,
+        "page 0 is older"
+    );
     assert!(matches!(
         store.record_page(SearchId(42), 0, &json!({}), &json!({}), None, t(0)),
         Err(StoreError::NoSuchSearch(SearchId(42)))
@@ -755,7 +776,7 @@ fn a_version_1_file_migrates_keeping_its_rows() {
         assert_eq!(fks, 1, "version 1 has the foreign key");
     }
     let store = Store::open(&path).unwrap();
-    assert_eq!(store.schema_version().unwrap(), 2);
+    assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
     let c = store.company("ACME.com").unwrap().unwrap();
     assert_eq!(c.value.name.as_deref(), Some("Acme"));
     assert_eq!(c.purchase_id, Some(PurchaseId(1)));
@@ -788,7 +809,10 @@ fn a_version_1_file_migrates_keeping_its_rows() {
     assert_eq!(ok, "ok");
     drop(store);
     // Opening again runs nothing more.
-    assert_eq!(Store::open(&path).unwrap().schema_version().unwrap(), 2);
+    assert_eq!(
+        Store::open(&path).unwrap().schema_version().unwrap(),
+        SCHEMA_VERSION
+    );
 }
 
 #[test]

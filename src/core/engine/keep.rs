@@ -1,0 +1,441 @@
+//! Keep what was paid for (issue 15): a charged answer's raw bytes and the entities that decode
+//! from it go to the store in one transaction ([`keep`]); an answer that decodes only in part
+//! keeps every record that does ([`read_lenient`]); an answer the store cannot write goes to a
+//! recovery file beside the store, imported at the next start ([`import_recovery`]).
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use base64::Engine as _;
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::api::client::{ApiRequest, Endpoint};
+use crate::api::cost::Cost;
+use crate::api::error::ApiError;
+use crate::core::session::Session;
+use crate::store::{Entities, JobId, Kept, PageFacts, PageOf, PurchaseId};
+
+/// A search page to record with the purchase that bought it.
+#[derive(Debug, Clone)]
+pub struct PageToKeep {
+    /// The request body without paging members.
+    pub identity: Value,
+    /// 0-based position in its chain.
+    pub page: u32,
+    /// Its paging facts.
+    pub facts: PageFacts,
+}
+
+/// A charged answer to keep ([`keep`]); owned, so it can go to the store's thread.
+#[derive(Debug, Clone)]
+pub struct ToKeep {
+    /// The endpoint called.
+    pub endpoint: Endpoint,
+    /// The request body sent.
+    pub request: Value,
+    /// The answer's bytes as received.
+    pub raw: Vec<u8>,
+    /// Credits charged, per pool.
+    pub charged: Cost,
+    /// When it was answered.
+    pub at: DateTime<Utc>,
+    /// The records that decoded.
+    pub entities: Entities,
+    /// The job that bought it.
+    pub job: Option<JobId>,
+    /// Claim keys it settles.
+    pub settles: Vec<String>,
+    /// The search page it is.
+    pub page: Option<PageToKeep>,
+}
+
+/// Where a kept answer went.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct KeepReport {
+    /// The purchase row, when the store wrote it.
+    pub purchase: Option<PurchaseId>,
+    /// Why the store could not write it (then it is in `recovery`), in one line.
+    pub store_error: Option<String>,
+    /// The recovery file it went to; `None` when stored (or when even that failed: then
+    /// `store_error` says both).
+    pub recovery: Option<PathBuf>,
+}
+
+/// The recovery folder of a store file: `recovery/` beside it; `None` for a store in memory.
+pub fn recovery_dir_of(store: &Path) -> Option<PathBuf> {
+    if store.as_os_str() == ":memory:" {
+        return None;
+    }
+    Some(
+        store
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .unwrap_or(Path::new("."))
+            .join("recovery"),
+    )
+}
+
+/// The recovery file's content: everything [`keep`] needs to write the answer later.
+#[derive(Debug, Serialize, Deserialize)]
+struct Recovery {
+    /// Format version (1).
+    version: u32,
+    endpoint: String,
+    request: Value,
+    /// The raw answer, standard base64.
+    raw: String,
+    charged: Cost,
+    target: String,
+    at: DateTime<Utc>,
+    job: Option<JobId>,
+    settles: Vec<String>,
+    /// `(identity, page)` of a search page.
+    page: Option<(Value, u32)>,
+}
+
+/// Keeps `k` in `s`'s store (see [`crate::store::Store::keep`]) off the async threads; when the
+/// store cannot write (busy past its timeout, disk full, read-only, schema missing), writes it
+/// to a recovery file instead (atomically, mode 0600) and says so in the report. Never drops it.
+pub async fn keep(s: &Session, k: ToKeep) -> KeepReport {
+    let target = s.target().to_string();
+    let store = s.store().clone();
+    let task = {
+        let k = k.clone();
+        let target = target.clone();
+        tokio::task::spawn_blocking(move || {
+            let mut guard = store
+                .lock()
+                .map_err(|_| "the store is unusable after an earlier failure".to_string())?;
+            let page = k.page.as_ref().map(|p| PageOf {
+                endpoint: k.endpoint,
+                identity: &p.identity,
+                page: p.page,
+                facts: p.facts.clone(),
+            });
+            guard
+                .keep(&Kept {
+                    endpoint: k.endpoint,
+                    request: &k.request,
+                    raw: &k.raw,
+                    charged: k.charged,
+                    target: &target,
+                    at: k.at,
+                    entities: &k.entities,
+                    job: k.job,
+                    settles: &k.settles,
+                    page,
+                })
+                .map_err(|e| e.to_string())
+        })
+    };
+    let stored = match task.await {
+        Ok(r) => r,
+        Err(e) => Err(format!("store task failed: {e}")),
+    };
+    match stored {
+        Ok(id) => KeepReport {
+            purchase: Some(id),
+            ..KeepReport::default()
+        },
+        Err(e) => {
+            tracing::error!(endpoint = %k.endpoint, error = %e, "a paid answer could not be stored; writing a recovery file");
+            match write_recovery(s.recovery_dir(), &k, &target) {
+                Ok(path) => KeepReport {
+                    purchase: None,
+                    store_error: Some(format!(
+                        "the store could not write a paid answer ({e}); it is kept in {}",
+                        path.display()
+                    )),
+                    recovery: Some(path),
+                },
+                Err(w) => KeepReport {
+                    purchase: None,
+                    store_error: Some(format!(
+                        "the store could not write a paid answer ({e}), nor the recovery file ({w})"
+                    )),
+                    recovery: None,
+                },
+            }
+        }
+    }
+}
+
+static RECOVERY_SEQ: AtomicU64 = AtomicU64::new(0);
+
+fn write_recovery(dir: Option<&Path>, k: &ToKeep, target: &str) -> std::io::Result<PathBuf> {
+    let dir = dir
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| std::env::temp_dir().join("prospect-recovery"));
+    let rec = Recovery {
+        version: 1,
+        endpoint: k.endpoint.path().to_string(),
+        request: k.request.clone(),
+        raw: base64::engine::general_purpose::STANDARD.encode(&k.raw),
+        charged: k.charged,
+        target: target.to_string(),
+        at: k.at,
+        job: k.job,
+        settles: k.settles.clone(),
+        page: k.page.as_ref().map(|p| (p.identity.clone(), p.page)),
+    };
+    let name = format!(
+        "{}-{}-{}.json",
+        k.at.timestamp_millis(),
+        std::process::id(),
+        RECOVERY_SEQ.fetch_add(1, Ordering::Relaxed)
+    );
+    let path = dir.join(name);
+    let text = serde_json::to_vec(&rec).map_err(std::io::Error::other)?;
+    crate::core::fsutil::write_atomic(&path, &text, crate::core::fsutil::Access::Private)?;
+    Ok(path)
+}
+
+/// Imports the recovery files of `s`'s store (answers a store could not write before): each
+/// is decoded as its endpoint's answer (what decodes), kept in the store with its raw bytes,
+/// and its file removed. A file that cannot be read is left in place with a warning. Returns
+/// how many were imported.
+pub fn import_recovery(s: &Session) -> usize {
+    let Some(dir) = s.recovery_dir() else {
+        return 0;
+    };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return 0;
+    };
+    let mut files: Vec<PathBuf> = entries
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    files.sort();
+    let mut n = 0;
+    for path in files {
+        match import_one(s, &path) {
+            Ok(()) => {
+                if let Err(e) = std::fs::remove_file(&path) {
+                    tracing::warn!(file = %path.display(), error = %e, "recovery: imported but not removed");
+                }
+                n += 1;
+            }
+            Err(e) => {
+                tracing::warn!(file = %path.display(), error = %e, "recovery: file not imported");
+            }
+        }
+    }
+    if n > 0 {
+        tracing::info!(files = n, "recovery: answers imported into the store");
+    }
+    n
+}
+
+fn import_one(s: &Session, path: &Path) -> Result<(), String> {
+    let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
+    let rec: Recovery = serde_json::from_slice(&bytes).map_err(|e| e.to_string())?;
+    let endpoint = Endpoint::from_path(&rec.endpoint)
+        .ok_or_else(|| format!("unknown endpoint {}", rec.endpoint))?;
+    let raw = base64::engine::general_purpose::STANDARD
+        .decode(rec.raw.as_bytes())
+        .map_err(|e| e.to_string())?;
+    let (entities, facts) = super::decode::entities_of(endpoint, &rec.request, &raw, rec.at);
+    let page = match (rec.page, facts) {
+        (Some((identity, page)), Some(facts)) => Some((identity, page, facts)),
+        _ => None,
+    };
+    let mut guard = s
+        .store()
+        .lock()
+        .map_err(|_| "the store is unusable".to_string())?;
+    let page_of = page.as_ref().map(|(identity, page, facts)| PageOf {
+        endpoint,
+        identity,
+        page: *page,
+        facts: facts.clone(),
+    });
+    guard
+        .keep(&Kept {
+            endpoint,
+            request: &rec.request,
+            raw: &raw,
+            charged: rec.charged,
+            target: &rec.target,
+            at: rec.at,
+            entities: &entities,
+            job: rec.job,
+            settles: &rec.settles,
+            page: page_of,
+        })
+        .map_err(|e| e.to_string())?;
+    Ok(())
+}
+
+/// One step of a path of serde_path_to_error (`companies[3].company.yearFounded`).
+#[derive(Debug, Clone, PartialEq)]
+enum Step {
+    Key(String),
+    Index(usize),
+}
+
+fn parse_path(path: &str) -> Option<Vec<Step>> {
+    let mut out = Vec::new();
+    let mut key = String::new();
+    let mut chars = path.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '.' => {
+                if !key.is_empty() {
+                    out.push(Step::Key(std::mem::take(&mut key)));
+                }
+            }
+            '[' => {
+                if !key.is_empty() {
+                    out.push(Step::Key(std::mem::take(&mut key)));
+                }
+                let mut num = String::new();
+                for d in chars.by_ref() {
+                    if d == ']' {
+                        break;
+                    }
+                    num.push(d);
+                }
+                out.push(Step::Index(num.parse().ok()?));
+            }
+            '?' => return if out.is_empty() { None } else { Some(out) },
+            c => key.push(c),
+        }
+    }
+    if !key.is_empty() {
+        out.push(Step::Key(key));
+    }
+    Some(out)
+}
+
+/// Removes from `v` the record (the first array element on `path`) or, without one, the
+/// member at `path`; `false` when nothing could be removed.
+fn remove_at(v: &mut Value, path: &[Step]) -> bool {
+    if let Some(i) = path.iter().position(|s| matches!(s, Step::Index(_))) {
+        let Some(parent) = walk(v, &path[..i]) else {
+            return false;
+        };
+        let Step::Index(n) = path[i] else {
+            return false;
+        };
+        return match parent {
+            Value::Array(a) if n < a.len() => {
+                a.remove(n);
+                true
+            }
+            _ => false,
+        };
+    }
+    let Some((Step::Key(last), head)) = path.split_last() else {
+        return false;
+    };
+    match walk(v, head) {
+        Some(Value::Object(m)) => m.remove(last).is_some(),
+        _ => false,
+    }
+}
+
+fn walk<'a>(v: &'a mut Value, path: &[Step]) -> Option<&'a mut Value> {
+    let mut cur = v;
+    for s in path {
+        cur = match (s, cur) {
+            (Step::Key(k), Value::Object(m)) => m.get_mut(k)?,
+            (Step::Index(i), Value::Array(a)) => a.get_mut(*i)?,
+            _ => return None,
+        };
+    }
+    Some(cur)
+}
+
+/// Most repairs [`read_lenient`] tries before giving up (one per failing record or member).
+const MAX_REPAIRS: usize = 10_000;
+
+/// Reads a 2xx answer of `R` ([`ApiRequest::read_answer`]); when it does not decode whole,
+/// leaves out each record (an element of a list on the failing path) or member that fails,
+/// and reads the rest: `Ok((answer, Some(why)))` names the first failing field and how many
+/// parts were left out. `Err` ([`ApiError::Decode`], the first failure) when nothing reads.
+pub fn read_lenient<R: ApiRequest>(
+    status: u16,
+    raw: &[u8],
+) -> Result<(R::Response, Option<String>), ApiError> {
+    let first = match R::read_answer(status, raw) {
+        Ok(v) => return Ok((v, None)),
+        Err(e @ ApiError::Decode { .. }) => e,
+        Err(e) => return Err(e),
+    };
+    let Ok(mut v) = serde_json::from_slice::<Value>(raw) else {
+        return Err(first);
+    };
+    let mut err = first.clone();
+    for dropped in 1..=MAX_REPAIRS {
+        let ApiError::Decode { path, .. } = &err else {
+            return Err(first);
+        };
+        let Some(steps) = parse_path(path) else {
+            return Err(first);
+        };
+        if steps.is_empty() || !remove_at(&mut v, &steps) {
+            return Err(first);
+        }
+        let bytes = serde_json::to_vec(&v).unwrap_or_default();
+        match R::read_answer(status, &bytes) {
+            Ok(answer) => {
+                let why = match &first {
+                    ApiError::Decode { path, message } => format!(
+                        "the answer did not read whole: at {path}: {message}; {dropped} part(s) left out, the raw answer is kept"
+                    ),
+                    other => other.to_string(),
+                };
+                return Ok((answer, Some(why)));
+            }
+            Err(e @ ApiError::Decode { .. }) => err = e,
+            Err(_) => return Err(first),
+        }
+    }
+    Err(first)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::types::LookupCompaniesRequest;
+
+    #[test]
+    fn paths_parse() {
+        assert_eq!(
+            parse_path("companies[3].company.yearFounded"),
+            Some(vec![
+                Step::Key("companies".into()),
+                Step::Index(3),
+                Step::Key("company".into()),
+                Step::Key("yearFounded".into())
+            ])
+        );
+        assert_eq!(parse_path("."), Some(vec![]));
+    }
+
+    #[test]
+    fn a_record_that_does_not_read_is_left_out_and_the_rest_kept() {
+        let body = serde_json::json!({
+            "companies": [
+                {"domain": "a.com", "company": {"domain": "a.com", "name": "A"}},
+                {"domain": "b.com", "company": {"domain": "b.com", "name": {"bad": 1}}},
+                {"domain": "c.com", "company": {"domain": "c.com", "name": "C"}}
+            ],
+            "totalRequested": 3, "totalFound": 3, "creditsUsed": 0.15
+        });
+        let raw = serde_json::to_vec(&body).unwrap();
+        let (answer, why) = read_lenient::<LookupCompaniesRequest>(200, &raw).unwrap();
+        assert_eq!(answer.companies.len(), 2);
+        let why = why.unwrap();
+        assert!(why.contains("companies[1]"), "{why}");
+        assert!(why.contains("1 part(s) left out"), "{why}");
+    }
+
+    #[test]
+    fn an_answer_that_is_not_json_is_an_error() {
+        assert!(read_lenient::<LookupCompaniesRequest>(200, b"<html>").is_err());
+    }
+}

@@ -1,0 +1,760 @@
+//! The spend engine (issue 15): the one lifecycle of every paid action of every front end,
+//! **plan → confirm → claim → paced call → keep the raw answer → entities**.
+//!
+//! - **Plan** ([`plan`]): before anything paid is sent, what the store already owns (0 credits,
+//!   with its age), what is pending (a reveal awaiting its webhook) or refused (a key that is
+//!   not one), what is to buy with the credits per pool, the requests against the per-minute
+//!   and daily allowances, an ETA, and the budget check ([`SpendPolicy::budget`], per pool per
+//!   UTC day, against the store's ledger of every process). The explorer's confirm popup and
+//!   the CLI's `--dry-run` print this one value.
+//! - **Claim**: each item (a company domain, a person's email, …) is claimed in the store before
+//!   its call ([`crate::store::Store::claim`]); a second process planning the same item waits for
+//!   the first one's answer and reads it at 0 credits. A claim whose lease expired (its buyer
+//!   died) is taken over.
+//! - **Paced call**: the client paces every request to the per-minute allowance
+//!   ([`crate::api::pace`]) and never resends a paid request after a possible charge.
+//! - **Keep**: the raw answer, byte for byte (zstd), with the entities that decode from it, in
+//!   one transaction ([`keep()`]); what does not decode is left out and named; a store that
+//!   cannot write hands the answer to a recovery file imported at the next start.
+//! - **Jobs**: an action is a job in the store with its spec, so an interrupted one is listed
+//!   (`prospect jobs`) and run again (`prospect resume ID`, or the same command): what was bought
+//!   is owned, so only the rest is bought. A search resumes from its stored `searchAfter`.
+
+mod decode;
+mod keep;
+mod keys;
+mod run;
+
+use std::collections::HashSet;
+use std::time::Duration;
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+pub use decode::entities_of;
+pub use keep::{
+    KeepReport, PageToKeep, ToKeep, import_recovery, keep, read_lenient, recovery_dir_of,
+};
+pub use keys::{KeyError, KeySource, MAX_INPUT_BYTES, MAX_KEYS, MAX_LINE_BYTES, read_key_list};
+pub use run::{
+    Progress, RunError, RunReport, SearchRecords, contact_key, lookup_companies, lookup_people,
+    search,
+};
+
+use crate::api::client::Endpoint;
+use crate::api::cost::{Cost, CreditPool, DEFAULT_PRICES, max_quantities};
+use crate::api::types::{LOOKUP_COMPANIES_MAX, LOOKUP_PEOPLE_MAX, REVEAL_MAX_IDS};
+use crate::core::config::Budget;
+use crate::core::session::{Freshness, Session, with_store};
+use crate::core::spend::{POOLS, describe_pools};
+use crate::store::{ContactKind, normalize_domain};
+
+/// How the engine spends, from the config: how long a bought search is answered from the
+/// store, and the daily budget per pool.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SpendPolicy {
+    /// A search bought within this long is answered from the store at 0 credits.
+    pub search_fresh_for: Duration,
+    /// Credits per pool per UTC day, for every process on the store.
+    pub budget: Budget,
+}
+
+impl Default for SpendPolicy {
+    fn default() -> Self {
+        SpendPolicy {
+            search_fresh_for: crate::core::config::DEFAULT_SEARCH_FRESH_FOR,
+            budget: Budget::default(),
+        }
+    }
+}
+
+/// A new owner name for this process's claims and jobs: `pid-nonce`.
+pub fn new_owner() -> String {
+    use rand::Rng;
+    format!("{}-{:08x}", std::process::id(), rand::rng().random::<u32>())
+}
+
+/// Records per search page the engine asks for (fewer requests against the allowance).
+pub const SEARCH_PAGE: u64 = 500;
+
+/// How long a claim holds an item while its call is under way: the client's whole-request
+/// timeout with room to spare. A buyer that died is taken over after it.
+pub const CLAIM_LEASE: Duration = Duration::from_secs(120);
+
+/// How long a reveal's ids stay `sent` (not sent again) while their webhook is awaited.
+pub const REVEAL_LEASE: Duration = Duration::from_secs(30 * 60);
+
+/// A paid action, as a job stores it to run it again: what to buy, never how.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Action {
+    /// Up to `limit` results of a list search (SPEC.md §4.2, §4.3), paging with `searchAfter`.
+    Search {
+        /// The search endpoint's path, e.g. `/v3/search/companies`.
+        endpoint: String,
+        /// The request body without paging members.
+        body: Value,
+        /// Most results.
+        limit: u64,
+    },
+    /// A lookup of companies by domain (SPEC.md §4.5).
+    LookupCompanies {
+        /// The domains.
+        keys: KeySource,
+    },
+    /// A lookup of people by professional-network handle, or service id with `ids` (§4.6).
+    LookupPeople {
+        /// The handles or ids.
+        keys: KeySource,
+        /// The keys are service ids.
+        ids: bool,
+    },
+    /// A reveal of emails or phones of person ids (§4.10, §4.7); results by webhook.
+    Reveal {
+        /// Email or phone.
+        contact: ContactKind,
+        /// The person ids.
+        keys: KeySource,
+    },
+    /// An enrichment of one company by domain (§4.10).
+    EnrichCompany {
+        /// The domain.
+        domain: String,
+    },
+    /// An enrichment of one person (§4.4): the request body.
+    EnrichPerson {
+        /// `EnrichPersonRequest` as JSON.
+        request: Value,
+    },
+}
+
+impl Action {
+    /// The job kind: `search`, `lookup_companies`, `lookup_people`, `reveal_emails`,
+    /// `reveal_phones`, `enrich_company`, `enrich_person`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Action::Search { .. } => "search",
+            Action::LookupCompanies { .. } => "lookup_companies",
+            Action::LookupPeople { .. } => "lookup_people",
+            Action::Reveal {
+                contact: ContactKind::Email,
+                ..
+            } => "reveal_emails",
+            Action::Reveal {
+                contact: ContactKind::Phone,
+                ..
+            } => "reveal_phones",
+            Action::EnrichCompany { .. } => "enrich_company",
+            Action::EnrichPerson { .. } => "enrich_person",
+        }
+    }
+
+    /// What it asks, canonical: the same command gives the same text (a job's fingerprint).
+    pub fn fingerprint(&self) -> String {
+        serde_json::to_string(&crate::store::canonical_json(
+            &serde_json::to_value(self).unwrap_or(Value::Null),
+        ))
+        .unwrap_or_default()
+    }
+
+    /// The endpoint it buys from.
+    pub fn endpoint(&self) -> Option<Endpoint> {
+        Some(match self {
+            Action::Search { endpoint, .. } => return Endpoint::from_path(endpoint),
+            Action::LookupCompanies { .. } => Endpoint::LookupCompanies,
+            Action::LookupPeople { .. } => Endpoint::LookupPeople,
+            Action::Reveal { contact, .. } => crate::core::spend::reveal_endpoint(*contact),
+            Action::EnrichCompany { .. } => Endpoint::EnrichCompany,
+            Action::EnrichPerson { .. } => Endpoint::EnrichPerson,
+        })
+    }
+}
+
+/// What a paid action will do and cost, computed before anything paid is sent: the one value
+/// the explorer's confirm popup, its status line and the CLI's `--dry-run` show.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Plan {
+    /// The action in words, e.g. `lookup of 2,000 domains`.
+    pub action: String,
+    /// The job kind ([`Action::kind`]).
+    pub kind: String,
+    /// Items asked: distinct keys, or results for a search.
+    pub asked: u64,
+    /// Items the store already owns (0 credits).
+    pub owned: u64,
+    /// When the oldest owned item was bought.
+    pub owned_oldest: Option<DateTime<Utc>>,
+    /// Items under way elsewhere (a reveal awaiting its webhook): not sent again.
+    pub pending: u64,
+    /// Items suppressed (none yet: suppression lists come with issue 16).
+    pub suppressed: u64,
+    /// Keys refused before sending (not a domain, empty), with the first few.
+    pub refused: u64,
+    /// Up to 5 refused keys, as given.
+    pub refused_examples: Vec<String>,
+    /// Items to buy.
+    pub to_buy: u64,
+    /// The most the items to buy can cost, per pool.
+    pub cost: Cost,
+    /// Requests it takes.
+    pub requests: u32,
+    /// The per-minute allowance it is paced to.
+    pub rate_per_minute: Option<u32>,
+    /// Requests left today (from the credit balance), when known.
+    pub daily_left: Option<i64>,
+    /// Seconds the requests take at that pace (not counting the answers' own time).
+    pub eta_seconds: u64,
+    /// Why it may not run (over a daily budget, or over the daily request allowance); `None`
+    /// when it may.
+    pub refusal: Option<String>,
+    /// Buys again what the store owns.
+    pub refresh: bool,
+    /// When it was planned (claims settled after it are read, not bought).
+    pub planned_at: DateTime<Utc>,
+}
+
+impl Plan {
+    fn new(action: String, kind: &str, refresh: bool) -> Plan {
+        Plan {
+            action,
+            kind: kind.to_string(),
+            asked: 0,
+            owned: 0,
+            owned_oldest: None,
+            pending: 0,
+            suppressed: 0,
+            refused: 0,
+            refused_examples: Vec::new(),
+            to_buy: 0,
+            cost: Cost::ZERO,
+            requests: 0,
+            rate_per_minute: None,
+            daily_left: None,
+            eta_seconds: 0,
+            refusal: None,
+            refresh,
+            planned_at: Utc::now(),
+        }
+    }
+
+    /// Notes a refused key.
+    fn refuse(&mut self, key: &str) {
+        self.refused += 1;
+        if self.refused_examples.len() < 5 {
+            self.refused_examples.push(
+                crate::core::sanitize::sanitize(key)
+                    .chars()
+                    .take(80)
+                    .collect(),
+            );
+        }
+    }
+
+    /// Notes an owned item bought at `at`.
+    fn own(&mut self, at: DateTime<Utc>) {
+        self.owned += 1;
+        self.owned_oldest = Some(self.owned_oldest.map_or(at, |o| o.min(at)));
+    }
+
+    /// `true` when it sends nothing paid.
+    pub fn is_free(&self) -> bool {
+        self.requests == 0
+    }
+
+    /// The plan as lines for a person: owned, pending, refused, to buy with cost, requests
+    /// and ETA, and the refusal when there is one.
+    pub fn lines(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        let age = |at: Option<DateTime<Utc>>| {
+            at.map(|t| format!(" ({})", crate::core::spend::describe_age(Utc::now() - t)))
+                .unwrap_or_default()
+        };
+        out.push(format!("{}: {} asked", self.action, self.asked));
+        out.push(format!(
+            "  owned      {} (0 credits){}",
+            self.owned,
+            age(self.owned_oldest)
+        ));
+        if self.pending > 0 {
+            out.push(format!(
+                "  pending    {} (sent before, awaiting the webhook; not sent again)",
+                self.pending
+            ));
+        }
+        if self.suppressed > 0 {
+            out.push(format!("  suppressed {}", self.suppressed));
+        }
+        if self.refused > 0 {
+            out.push(format!(
+                "  refused    {} (not a key: {})",
+                self.refused,
+                self.refused_examples.join(", ")
+            ));
+        }
+        out.push(format!(
+            "  to buy     {} (at most {})",
+            self.to_buy,
+            describe_pools(&self.cost)
+        ));
+        let pace = self
+            .rate_per_minute
+            .map(|r| format!(" at {r}/min"))
+            .unwrap_or_default();
+        let daily = self
+            .daily_left
+            .map(|d| format!(", {d} left today"))
+            .unwrap_or_default();
+        out.push(format!(
+            "  requests   {}{pace}{daily}, ETA {}",
+            self.requests,
+            describe_eta(self.eta_seconds)
+        ));
+        if let Some(r) = &self.refusal {
+            out.push(format!("  refused: {r}"));
+        }
+        out
+    }
+}
+
+/// `0 s`, `45 s`, `3 min`, `2 h 5 min`.
+pub fn describe_eta(secs: u64) -> String {
+    match secs {
+        0..=59 => format!("{secs} s"),
+        60..=3599 => format!("{} min", secs.div_ceil(60)),
+        _ => format!("{} h {} min", secs / 3600, (secs % 3600) / 60),
+    }
+}
+
+/// Why planning failed: a key list that cannot be read, a request the client would refuse, or
+/// a store that cannot be read. One line naming what was wrong.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum PlanError {
+    /// The key list (file, stdin) could not be read or is past a limit.
+    #[error("{0}")]
+    Keys(#[from] KeyError),
+    /// The request would be refused by the service; nothing is sent.
+    #[error("{0}")]
+    Invalid(crate::api::error::ApiError),
+    /// Anything else, in words.
+    #[error("{0}")]
+    Other(String),
+}
+
+/// Plans `action` against `s`'s store and allowances (see the module docs). Free: nothing paid
+/// is sent (the credit balance, a free read, is asked for the daily allowance when the plan
+/// has requests).
+///
+/// Errors: [`PlanError`].
+pub async fn plan(s: &Session, action: &Action, fresh: Freshness) -> Result<Plan, PlanError> {
+    let refresh = fresh == Freshness::Refresh;
+    let mut p = match action {
+        Action::Search {
+            endpoint,
+            body,
+            limit,
+        } => run::plan_search(s, endpoint, body, *limit, refresh).await?,
+        Action::LookupCompanies { keys } => plan_lookup_companies(s, keys, refresh).await?,
+        Action::LookupPeople { keys, ids } => plan_lookup_people(s, keys, *ids, refresh).await?,
+        Action::Reveal { contact, keys } => plan_reveal(s, *contact, keys, refresh).await?,
+        Action::EnrichCompany { domain } => plan_enrich_company(s, domain, refresh).await?,
+        Action::EnrichPerson { request } => plan_enrich_person(s, request, refresh).await?,
+    };
+    finish_plan(s, &mut p).await;
+    Ok(p)
+}
+
+/// Pace, ETA, the daily allowance and the budget of a plan whose items are counted.
+async fn finish_plan(s: &Session, p: &mut Plan) {
+    if let Some(pacer) = s.client().pacer() {
+        p.rate_per_minute = Some(pacer.per_minute());
+        p.eta_seconds = pacer.eta(p.requests).as_secs();
+    }
+    if p.requests == 0 {
+        return;
+    }
+    if let Ok(b) = s.balance().await {
+        p.daily_left = b.daily_limit_rate_left;
+        if let (Some(left), Some(reset)) =
+            (b.daily_limit_rate_left, b.daily_limit_rate_seconds_to_reset)
+            && i64::from(p.requests) > left
+        {
+            p.refusal = Some(format!(
+                "it needs {} requests and the account has {left} left today (the allowance \
+                 resets in {}); nothing was sent",
+                p.requests,
+                describe_eta(reset.max(0) as u64)
+            ));
+            return;
+        }
+    }
+    if let Some(r) = budget_refusal(s, &p.cost).await {
+        p.refusal = Some(r);
+    }
+}
+
+/// The budget a plan costing `cost` would pass, per pool, from the store's ledger of today
+/// (UTC); `Some(words)` naming the budget and the amount over when one would be.
+async fn budget_refusal(s: &Session, cost: &Cost) -> Option<String> {
+    let b = s.policy().budget;
+    if b == Budget::default() {
+        return None;
+    }
+    let midnight = Utc::now()
+        .date_naive()
+        .and_hms_opt(0, 0, 0)
+        .map(|t| t.and_utc())
+        .unwrap_or_else(Utc::now);
+    let spent = with_store(s.store(), move |st| st.spent_since(midnight))
+        .await
+        .unwrap_or_default();
+    for pool in POOLS {
+        let limit = match pool {
+            CreditPool::Standard => b.standard_per_day,
+            CreditPool::Email => b.email_per_day,
+            CreditPool::Phone => b.phone_per_day,
+        };
+        let Some(limit) = limit else { continue };
+        let after = spent.get(pool) + cost.get(pool);
+        if after > limit + 1e-9 {
+            let name = match pool {
+                CreditPool::Standard => "standard",
+                CreditPool::Email => "email",
+                CreditPool::Phone => "phone",
+            };
+            return Some(format!(
+                "over the {name} budget of {limit} credits a day: {} spent today, this needs up \
+                 to {}, {} over; nothing was sent",
+                round2(spent.get(pool)),
+                round2(cost.get(pool)),
+                round2(after - limit)
+            ));
+        }
+    }
+    None
+}
+
+fn round2(x: f64) -> f64 {
+    (x * 100.0).round() / 100.0
+}
+
+async fn plan_lookup_companies(
+    s: &Session,
+    keys: &KeySource,
+    refresh: bool,
+) -> Result<Plan, PlanError> {
+    let mut p = Plan::new(String::new(), "lookup_companies", refresh);
+    let store = s.store().clone();
+    let keys = keys.clone();
+    let (asked, owned, oldest, refused, examples) = tokio::task::spawn_blocking(move || {
+        let mut plan = Plan::new(String::new(), "", refresh);
+        let mut seen = HashSet::new();
+        let mut chunk: Vec<String> = Vec::with_capacity(LOOKUP_COMPANIES_MAX);
+        let count = |chunk: &mut Vec<String>, plan: &mut Plan| -> Result<(), PlanError> {
+            if !refresh && !chunk.is_empty() {
+                let g = store
+                    .lock()
+                    .map_err(|_| PlanError::Other("the store is unusable".into()))?;
+                let found = g
+                    .companies_by_domains(chunk)
+                    .map_err(|e| PlanError::Other(e.to_string()))?;
+                for hit in found.values() {
+                    plan.own(hit.fetched_at);
+                }
+            }
+            chunk.clear();
+            Ok(())
+        };
+        for key in keys.iter()? {
+            let key = key?;
+            let n = normalize_domain(&key);
+            if n.is_empty() || !n.contains('.') {
+                plan.refuse(&key);
+                continue;
+            }
+            if !seen.insert(keys::hash_key(&n)) {
+                continue;
+            }
+            plan.asked += 1;
+            chunk.push(n);
+            if chunk.len() == LOOKUP_COMPANIES_MAX {
+                count(&mut chunk, &mut plan)?;
+            }
+        }
+        count(&mut chunk, &mut plan)?;
+        Ok::<_, PlanError>((
+            plan.asked,
+            plan.owned,
+            plan.owned_oldest,
+            plan.refused,
+            plan.refused_examples,
+        ))
+    })
+    .await
+    .map_err(|e| PlanError::Other(format!("planning failed: {e}")))??;
+    p.asked = asked;
+    p.owned = owned;
+    p.owned_oldest = oldest;
+    p.refused = refused;
+    p.refused_examples = examples;
+    p.to_buy = asked - owned;
+    p.cost = crate::core::spend::lookup_cost(Endpoint::LookupCompanies, p.to_buy as usize);
+    p.requests = p.to_buy.div_ceil(LOOKUP_COMPANIES_MAX as u64) as u32;
+    p.action = format!("lookup of {asked} domains");
+    Ok(p)
+}
+
+async fn plan_lookup_people(
+    s: &Session,
+    keys: &KeySource,
+    ids: bool,
+    refresh: bool,
+) -> Result<Plan, PlanError> {
+    let list = keys.read_all()?;
+    let mut p = Plan::new(String::new(), "lookup_people", refresh);
+    let mut seen = HashSet::new();
+    let mut wanted = Vec::new();
+    for k in &list {
+        let n = if ids {
+            Some(k.trim().to_string()).filter(|x| !x.is_empty())
+        } else {
+            crate::store::linkedin_handle(k)
+        };
+        match n {
+            Some(n) if seen.insert(n.clone()) => wanted.push(n),
+            Some(_) => {}
+            None => p.refuse(k),
+        }
+    }
+    p.asked = wanted.len() as u64;
+    if !refresh {
+        let w = wanted.clone();
+        let found = with_store(s.store(), move |st| {
+            if ids {
+                st.people_by_ids(&w)
+            } else {
+                st.people_by_handles(&w)
+            }
+        })
+        .await
+        .map_err(PlanError::Other)?;
+        for hit in found.values() {
+            p.own(hit.fetched_at);
+        }
+    }
+    p.to_buy = p.asked - p.owned;
+    p.cost = crate::core::spend::lookup_cost(Endpoint::LookupPeople, p.to_buy as usize);
+    p.requests = p.to_buy.div_ceil(LOOKUP_PEOPLE_MAX as u64) as u32;
+    p.action = format!("lookup of {} people", p.asked);
+    Ok(p)
+}
+
+async fn plan_reveal(
+    s: &Session,
+    contact: ContactKind,
+    keys: &KeySource,
+    refresh: bool,
+) -> Result<Plan, PlanError> {
+    let list = keys.read_all()?;
+    let mut p = Plan::new(String::new(), "", refresh);
+    p.kind = match contact {
+        ContactKind::Email => "reveal_emails".into(),
+        ContactKind::Phone => "reveal_phones".into(),
+    };
+    let mut seen = HashSet::new();
+    let ids: Vec<String> = list
+        .iter()
+        .map(|i| i.trim().to_string())
+        .filter(|i| !i.is_empty() && seen.insert(i.clone()))
+        .collect();
+    p.asked = ids.len() as u64;
+    let claim_keys: Vec<String> = ids.iter().map(|i| run::contact_key(contact, i)).collect();
+    let (stored, pending) = {
+        let ids = ids.clone();
+        with_store(s.store(), move |st| {
+            Ok((st.contacts_for(&ids, contact)?, st.pending(&claim_keys)?))
+        })
+        .await
+        .map_err(PlanError::Other)?
+    };
+    let pending: HashSet<String> = pending.into_iter().collect();
+    for id in &ids {
+        let final_contact = stored.get(id).filter(|c| c.status != "inProgress");
+        match final_contact {
+            Some(c) if !refresh => p.own(c.revealed_at),
+            _ if pending.contains(&run::contact_key(contact, id)) => p.pending += 1,
+            _ => p.to_buy += 1,
+        }
+    }
+    p.cost = crate::core::spend::reveal_cost(contact, p.to_buy as usize);
+    p.requests = p.to_buy.div_ceil(REVEAL_MAX_IDS as u64) as u32;
+    p.action = format!("reveal of {} {}s", p.asked, contact.as_str());
+    Ok(p)
+}
+
+async fn plan_enrich_company(s: &Session, domain: &str, refresh: bool) -> Result<Plan, PlanError> {
+    let req = run::enrich_company_request(domain);
+    crate::api::client::check(&req).map_err(PlanError::Invalid)?;
+    let mut p = Plan::new(
+        format!("enrich of {}", domain.trim()),
+        "enrich_company",
+        refresh,
+    );
+    p.asked = 1;
+    match (refresh, s.stored_company_at(domain).await) {
+        (false, Some(at)) => p.own(at),
+        _ => {
+            p.to_buy = 1;
+            p.cost = crate::api::cost::estimate(&req);
+            p.requests = 1;
+        }
+    }
+    Ok(p)
+}
+
+async fn plan_enrich_person(
+    s: &Session,
+    request: &Value,
+    refresh: bool,
+) -> Result<Plan, PlanError> {
+    let req: crate::api::types::EnrichPersonRequest = serde_json::from_value(request.clone())
+        .map_err(|e| PlanError::Other(format!("the enrich request does not read: {e}")))?;
+    crate::api::client::check(&req).map_err(PlanError::Invalid)?;
+    let mut p = Plan::new("enrich of one person".into(), "enrich_person", refresh);
+    p.asked = 1;
+    let reveals = req.reveal_emails.as_ref().is_some_and(|r| r.include_emails)
+        || req.reveal_phones.as_ref().is_some_and(|r| r.include_phones);
+    let stored = match (&req.person.id, &req.person.linkedin) {
+        (Some(id), _) if !id.trim().is_empty() => s.stored_person_at(id).await,
+        (_, Some(l)) => match crate::store::linkedin_handle(l) {
+            Some(h) => with_store(s.store(), move |st| st.person_by_handle(&h))
+                .await
+                .ok()
+                .flatten()
+                .map(|hit| hit.fetched_at),
+            None => None,
+        },
+        _ => None,
+    };
+    match (refresh || reveals, stored) {
+        (false, Some(at)) => p.own(at),
+        _ => {
+            p.to_buy = 1;
+            p.cost = crate::api::cost::estimate(&req);
+            p.requests = 1;
+        }
+    }
+    Ok(p)
+}
+
+/// Records `action` with its `plan` as a running job of this process before its first paid
+/// request, and returns its id; `None` (with a warning) when the store cannot write it (the
+/// action still runs; it just cannot be listed as interrupted).
+pub async fn start_job(s: &Session, action: &Action, plan: &Plan) -> Option<crate::store::JobId> {
+    let kind = action.kind();
+    let fp = action.fingerprint();
+    let spec = serde_json::to_value(action).unwrap_or(Value::Null);
+    let plan = serde_json::to_value(plan).unwrap_or(Value::Null);
+    let owner = s.owner().to_string();
+    match with_store(s.store(), move |st| {
+        st.create_job(kind, &fp, &spec, &plan, &owner)
+    })
+    .await
+    {
+        Ok(id) => Some(id),
+        Err(e) => {
+            tracing::warn!(error = %e, "jobs: could not record the job");
+            None
+        }
+    }
+}
+
+/// Records how job `job` ended: `done`, `interrupted` (stopped on a signal; run it again to
+/// buy the rest) or `failed` (with why).
+pub async fn finish_job(s: &Session, job: Option<crate::store::JobId>, report: &RunReport) {
+    let Some(id) = job else { return };
+    let (state, detail) = if report.interrupted {
+        ("interrupted", "stopped on a signal".to_string())
+    } else if let Some(e) = &report.error {
+        ("failed", e.to_string())
+    } else {
+        ("done", String::new())
+    };
+    if let Err(e) = with_store(s.store(), move |st| st.set_job_state(id, state, &detail)).await {
+        tracing::warn!(error = %e, "jobs: could not record the end of a job");
+    }
+}
+
+/// The most a search of `limit` results at `endpoint` can cost with this body (the body's
+/// lookalike domains priced too), from the one price table.
+pub fn search_cost(endpoint: Endpoint, body: &Value, results: u64) -> Cost {
+    let mut b = body.clone();
+    if let Value::Object(m) = &mut b {
+        m.insert("size".into(), Value::from(results));
+    }
+    DEFAULT_PRICES.charge_for(endpoint, &max_quantities(endpoint, &b))
+}
+
+/// Checks a search body's paging members before anything is planned or sent: `size` and
+/// `from`, when present, must be integers in range (SPEC.md §8: size 1..=10000, from
+/// 1..=10001), never replaced by a default. Errors name the member and the value.
+pub fn check_paging(body: &Value) -> Result<(), String> {
+    for (member, lo, hi) in [("size", 1i64, 10_000i64), ("from", 1, 10_001)] {
+        let Some(v) = body.get(member) else { continue };
+        let ok = match v {
+            Value::Number(n) => n.as_i64().is_some_and(|x| (lo..=hi).contains(&x)),
+            _ => false,
+        };
+        if !ok {
+            return Err(format!(
+                "body member {member} is {v}; it must be a whole number from {lo} to {hi}"
+            ));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paging_members_are_refused_not_replaced() {
+        assert!(check_paging(&serde_json::json!({"size": 25})).is_ok());
+        for bad in [
+            serde_json::json!({"size": -5}),
+            serde_json::json!({"size": 2.5}),
+            serde_json::json!({"size": 1e300}),
+            serde_json::json!({"size": "10"}),
+            serde_json::json!({"size": 0}),
+            serde_json::json!({"from": 10_002}),
+        ] {
+            let e = check_paging(&bad).unwrap_err();
+            assert!(e.contains("must be a whole number"), "{e}");
+        }
+    }
+
+    #[test]
+    fn the_same_action_has_the_same_fingerprint() {
+        let a = Action::Search {
+            endpoint: "/v3/search/companies".into(),
+            body: serde_json::json!({"b": 1, "a": {"y": 2, "x": 1}}),
+            limit: 100,
+        };
+        let b = Action::Search {
+            endpoint: "/v3/search/companies".into(),
+            body: serde_json::json!({"a": {"x": 1, "y": 2}, "b": 1}),
+            limit: 100,
+        };
+        assert_eq!(a.fingerprint(), b.fingerprint());
+        assert_eq!(a.kind(), "search");
+    }
+
+    #[test]
+    fn eta_words() {
+        assert_eq!(describe_eta(0), "0 s");
+        assert_eq!(describe_eta(61), "2 min");
+        assert_eq!(describe_eta(3660), "1 h 1 min");
+    }
+}
