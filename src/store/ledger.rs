@@ -115,6 +115,19 @@ pub struct JobRow {
     pub updated_at: DateTime<Utc>,
 }
 
+/// `true` unless `owner` (`pid-nonce`, see `core::engine::new_owner`) names a process of this
+/// machine that is gone: a claim of a buyer that crashed or was killed is taken over at once,
+/// not only when its lease ends. An owner of another form is taken as alive.
+fn owner_alive(owner: &str) -> bool {
+    match owner
+        .split_once('-')
+        .and_then(|(pid, _)| pid.parse::<i64>().ok())
+    {
+        Some(pid) => pid_alive(pid),
+        None => true,
+    }
+}
+
 /// `true` when a process with id `pid` is running on this machine.
 pub fn pid_alive(pid: i64) -> bool {
     if pid <= 0 {
@@ -257,7 +270,8 @@ impl Store {
 
     /// Claims `keys` for `owner` in one transaction, until `lease_until`. For each key:
     /// [`Claim::Mine`] when it was free, released, settled before `planned_at` (the caller's
-    /// plan already knew the store then), or held under a lease that expired (taken over);
+    /// plan already knew the store then), or held under a lease that expired or by a process of
+    /// this machine that is gone (taken over);
     /// [`Claim::Held`] when another owner holds it under a live lease; [`Claim::Settled`] when
     /// it was kept at or after `planned_at` (read it from the store).
     ///
@@ -303,7 +317,10 @@ impl Store {
                 let verdict = match found {
                     Some((state, _, _, at)) if state == "done" && at >= planned => Claim::Settled,
                     Some((state, who, until, _))
-                        if state != "done" && who != owner && until > now =>
+                        if state != "done"
+                            && who != owner
+                            && until > now
+                            && (state == "sent" || owner_alive(&who)) =>
                     {
                         Claim::Held
                     }

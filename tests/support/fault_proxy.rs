@@ -34,12 +34,19 @@ pub enum Fault {
     ServerErrorAfter,
     /// Forwarded, then the answer was cut off halfway through its body.
     CutMidBody,
+    /// Forwarded (charged), then answered with this status instead of the sandbox's answer.
+    StatusAfter(u16),
+    /// Answered `307 Temporary Redirect` to this port on 127.0.0.1 (same path), not forwarded.
+    Redirect(u16),
+    /// Forwarded, then one record's `name` in the answer replaced by an object (an answer
+    /// that does not decode whole).
+    Mutate,
 }
 
 impl Fault {
     /// Whether the sandbox saw the request.
     pub fn forwarded(self) -> bool {
-        !matches!(self, Fault::Refuse(_))
+        !matches!(self, Fault::Refuse(_) | Fault::Redirect(_))
     }
 
     /// Whether the client got the sandbox's whole answer.
@@ -99,6 +106,10 @@ struct Inner {
     inflight: AtomicUsize,
     last_activity: Mutex<Instant>,
     log: Mutex<Vec<Exchange>>,
+    /// Faults for the next paid requests, in order, before the random ones.
+    script: Mutex<std::collections::VecDeque<Fault>>,
+    /// Requests that arrived, counted before anything is done with them.
+    arrived: AtomicUsize,
 }
 
 /// A running proxy on 127.0.0.1.
@@ -125,6 +136,8 @@ impl FaultProxy {
             inflight: AtomicUsize::new(0),
             last_activity: Mutex::new(Instant::now()),
             log: Mutex::new(Vec::new()),
+            script: Mutex::new(Default::default()),
+            arrived: AtomicUsize::new(0),
         });
         let app = axum::Router::new()
             .fallback(handle)
@@ -144,6 +157,17 @@ impl FaultProxy {
     /// Turns faults on or off (off: every request passes).
     pub fn set_faults(&self, on: bool) {
         self.inner.enabled.store(on, Ordering::SeqCst);
+    }
+
+    /// Faults for the next paid requests (every endpoint but the free reads), in order; once
+    /// used up, faults are drawn as before (or none, with [`FaultProxy::set_faults`] off).
+    pub fn script(&self, faults: impl IntoIterator<Item = Fault>) {
+        self.inner.script.lock().unwrap().extend(faults);
+    }
+
+    /// Requests that have arrived so far (counted on arrival, before any fault or forwarding).
+    pub fn arrived(&self) -> usize {
+        self.inner.arrived.load(Ordering::SeqCst)
     }
 
     /// Marks the start of the next user action; exchanges are tagged with it.
@@ -192,6 +216,15 @@ async fn total_balance(c: &Client) -> f64 {
 
 impl Inner {
     fn pick(&self, path: &str) -> Fault {
+        let paid = Endpoint::from_path(path).is_some_and(|e| {
+            !matches!(
+                e,
+                Endpoint::DataFields | Endpoint::CreditBalance | Endpoint::WarmupCompanies
+            )
+        });
+        if paid && let Some(f) = self.script.lock().unwrap().pop_front() {
+            return f;
+        }
         if !self.enabled.load(Ordering::SeqCst) {
             return Fault::Pass;
         }
@@ -240,6 +273,7 @@ fn json(status: u16, text: &str) -> Response {
 
 async fn handle(State(p): State<Arc<Inner>>, req: Request) -> Response {
     p.inflight.fetch_add(1, Ordering::SeqCst);
+    p.arrived.fetch_add(1, Ordering::SeqCst);
     p.touch();
     let _guard = InFlight(&p);
     let (parts, body) = req.into_parts();
@@ -276,6 +310,15 @@ async fn handle(State(p): State<Arc<Inner>>, req: Request) -> Response {
             return json(code, detail::INTERNAL);
         }
         Fault::Delay(ms) => tokio::time::sleep(Duration::from_millis(ms)).await,
+        Fault::Redirect(port) => {
+            record(0.0, 0);
+            let mut r = json(307, "moved");
+            r.headers_mut().insert(
+                header::LOCATION,
+                HeaderValue::from_str(&format!("http://127.0.0.1:{port}{path}")).unwrap(),
+            );
+            return r;
+        }
         _ => {}
     }
 
@@ -313,6 +356,27 @@ async fn handle(State(p): State<Arc<Inner>>, req: Request) -> Response {
 
     match fault {
         Fault::ServerErrorAfter => json(500, detail::INTERNAL),
+        Fault::StatusAfter(code) => json(code, detail::INTERNAL),
+        Fault::Mutate => {
+            let mut v: serde_json::Value = serde_json::from_slice(&answer).unwrap_or_default();
+            if let Some(list) = v.get_mut("companies").and_then(|c| c.as_array_mut()) {
+                let i = 1.min(list.len().saturating_sub(1));
+                if let Some(item) = list.get_mut(i) {
+                    let target = match item.get_mut("company") {
+                        Some(c) if c.is_object() => c,
+                        _ => item,
+                    };
+                    target["name"] = serde_json::json!({"mutated": true});
+                }
+            }
+            let mut r = Response::new(Body::from(serde_json::to_vec(&v).unwrap()));
+            *r.status_mut() = StatusCode::from_u16(status.as_u16()).unwrap();
+            r.headers_mut().insert(
+                header::CONTENT_TYPE,
+                HeaderValue::from_static("application/json"),
+            );
+            r
+        }
         Fault::CutMidBody => {
             let half = answer.slice(..answer.len() / 2);
             let chunks: Vec<Result<Bytes, std::io::Error>> = vec![
