@@ -82,6 +82,7 @@ fn prepared(action: PaidAction, cost: Cost, from_store: usize, to_send: usize) -
         },
         stored_contacts: HashMap::new(),
         stored_at: None,
+        plan: None,
     }
 }
 

@@ -221,7 +221,7 @@ fn export_of_the_first_n_asks_for_the_missing_pages_fetches_them_and_writes_n_ro
     for (i, cursor) in [(1, Some("c2")), (2, Some("c3")), (3, Some("c4"))] {
         let sent = cmds.iter().find_map(|c| match c {
             Command::Call {
-                call: prospect::tui::msg::Call::Search { request, page },
+                call: prospect::tui::msg::Call::Search { request, page, .. },
                 ..
             } => Some((request.search_after().map(str::to_string), *page)),
             _ => None,

@@ -425,6 +425,7 @@ fn superseded_search_result_is_dropped_and_paging_uses_cursors() {
                     Call::Search {
                         request: SearchRequest::CompaniesV3(r),
                         page,
+                        ..
                     },
                 ..
             },
@@ -1036,6 +1037,7 @@ fn snapshot_history_popup_and_reopened_search() {
                     Call::Search {
                         request: SearchRequest::CompaniesV3(r),
                         page: 2,
+                        ..
                     },
                 ..
             },

@@ -1321,14 +1321,31 @@ impl Session {
         self.client.warmup_companies(req).await
     }
 
-    /// One page (0-based) of any of the four list searches ([`SearchRequest`]) through
-    /// [`Session::search_page`]: bought, stored with its history row, returned as the
+    /// One page (0-based) of any of the four list searches ([`SearchRequest`]): the same page
+    /// (same body, cursor and size) bought within the policy's `search_fresh_for` is read from
+    /// the store at 0 credits ([`Paid::stored_at`]); else bought through
+    /// [`Session::search_page`], stored with its history row. Returned as the
     /// endpoint-independent [`SearchResponse`]. Errors: the client's ([`ApiError`]).
     pub async fn search(
         &self,
         req: &SearchRequest,
         page: u32,
     ) -> Result<(Paid<SearchResponse>, Option<SearchId>), ApiError> {
+        self.search_with(req, page, Freshness::Stored).await
+    }
+
+    /// [`Session::search`], buying again when `fresh` is [`Freshness::Refresh`].
+    pub async fn search_with(
+        &self,
+        req: &SearchRequest,
+        page: u32,
+        fresh: Freshness,
+    ) -> Result<(Paid<SearchResponse>, Option<SearchId>), ApiError> {
+        if fresh == Freshness::Stored
+            && let Some(hit) = self.stored_search_page(req).await
+        {
+            return Ok(hit);
+        }
         Ok(match req {
             SearchRequest::CompaniesV3(r) => {
                 let (p, id) = self.search_page(&**r, page).await?;
@@ -1347,6 +1364,39 @@ impl Session {
                 (p.map(SearchResponse::PeopleV2), id)
             }
         })
+    }
+
+    /// The stored answer of the page `req` asks for, bought within `search_fresh_for`.
+    async fn stored_search_page(
+        &self,
+        req: &SearchRequest,
+    ) -> Option<(Paid<SearchResponse>, Option<SearchId>)> {
+        let endpoint = req.endpoint();
+        let body = match req {
+            SearchRequest::CompaniesV3(r) => serde_json::to_value(&**r),
+            SearchRequest::CompaniesV2(r) => serde_json::to_value(&**r),
+            SearchRequest::PeopleV3(r) => serde_json::to_value(&**r),
+            SearchRequest::PeopleV2(r) => serde_json::to_value(&**r),
+        }
+        .ok()?;
+        let identity = search_identity(&body);
+        let cursor = crate::store::cursor_in(&body);
+        let size = req.page_size() as i64;
+        let target = self.target.clone();
+        let fresh_for =
+            chrono::Duration::from_std(self.policy.search_fresh_for).unwrap_or_default();
+        let since = Utc::now() - fresh_for;
+        let (id, page) = with_store(&self.store, move |s| {
+            let Some(id) = s.find_search(endpoint, &identity, &target)? else {
+                return Ok(None);
+            };
+            Ok(s.stored_page(id, &cursor, size, since)?.map(|p| (id, p)))
+        })
+        .await
+        .ok()
+        .flatten()?;
+        let response = SearchResponse::decode(endpoint, page.response).ok()?;
+        Some((Paid::from_store(response, page.fetched_at), Some(id)))
     }
 
     /// Any of the five autocompletes ([`AutocompleteRequest`], 0.1 credit a call) through

@@ -676,6 +676,53 @@ impl Store {
         Ok(out)
     }
 
+    /// The stored page of `search` asked with `cursor` ([`cursor_in`]) and `size`, fetched at
+    /// or after `since`, with its answer; `None` when there is none (or it does not read).
+    ///
+    /// # Errors
+    /// [`StoreError::Sqlite`].
+    pub fn stored_page(
+        &self,
+        search: SearchId,
+        cursor: &str,
+        size: i64,
+        since: DateTime<Utc>,
+    ) -> Result<Option<StoredPage>> {
+        let row = self
+            .conn
+            .prepare_cached(
+                "SELECT page, request, response, purchase_id, fetched_at FROM pages
+                 WHERE search_id = ?1 AND cursor_in = ?2 AND size = ?3 AND fetched_at >= ?4",
+            )?
+            .query_row(params![search.0, cursor, size, to_millis(since)], |r| {
+                Ok((
+                    r.get::<_, i64>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, String>(2)?,
+                    r.get::<_, Option<i64>>(3)?,
+                    r.get::<_, i64>(4)?,
+                ))
+            })
+            .optional()?;
+        let Some((page, request, response, purchase_id, at)) = row else {
+            return Ok(None);
+        };
+        let key = format!("{search}/{page}");
+        let response = match purchase_id {
+            Some(p) if response.is_empty() => self.purchase_answer(PurchaseId(p))?,
+            _ => read_json(&response, "pages", &key),
+        };
+        Ok((|| {
+            Some(StoredPage {
+                page: u32::try_from(page).ok()?,
+                request: read_json(&request, "pages", &key)?,
+                response: response?,
+                purchase_id: purchase_id.map(PurchaseId),
+                fetched_at: from_millis(at, "pages", &key)?,
+            })
+        })())
+    }
+
     /// [`Store::pages_since`] with every page, whenever fetched.
     ///
     /// # Errors

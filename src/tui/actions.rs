@@ -11,16 +11,17 @@ use chrono::{DateTime, Utc};
 
 use super::msg::{ApiFailure, Charge, PaidAction, Prepared, Ran, RanAnswer, Record, ResultRow};
 use super::schema::Kind;
-use crate::api::client::{Endpoint, Enriched};
+use crate::api::client::Enriched;
 use crate::api::cost::Cost;
 use crate::api::types::webhooks::WebhookEvent;
 use crate::api::types::{
-    Company, CompanyMatch, EnrichCompanyRequest, LookalikePerson, Person, WARMUP_MAX_DOMAINS,
-    WarmupCompaniesRequest, WarmupCompaniesResponse,
+    Company, LookalikePerson, Person, WARMUP_MAX_DOMAINS, WarmupCompaniesRequest,
+    WarmupCompaniesResponse,
 };
+use crate::core::engine::{self, KeySource, PlanError};
 use crate::core::sanitize::sanitize;
 use crate::core::session::{Freshness, Session};
-use crate::core::spend::{Estimate, lookup_cost, reveal_cost};
+use crate::core::spend::Estimate;
 use crate::store::ContactKind;
 
 /// Splits pasted text into keys: on newlines, commas, semicolons, tabs and spaces; empty
@@ -181,24 +182,6 @@ fn person_row(p: LookalikePerson) -> ResultRow {
     }
 }
 
-fn estimate(cost: Cost, from_store: usize, to_send: usize) -> Estimate {
-    Estimate {
-        cost: cost.rounded(),
-        from_store,
-        to_send,
-    }
-}
-
-fn enrich_company_request(domain: &str) -> EnrichCompanyRequest {
-    EnrichCompanyRequest {
-        company: Some(CompanyMatch {
-            domain: Some(domain.trim().to_string()),
-            ..CompanyMatch::default()
-        }),
-        ..EnrichCompanyRequest::default()
-    }
-}
-
 /// The reveal event of `kind` (where its webhook is delivered).
 pub fn reveal_event(kind: ContactKind) -> WebhookEvent {
     match kind {
@@ -207,100 +190,102 @@ pub fn reveal_event(kind: ContactKind) -> WebhookEvent {
     }
 }
 
-/// Checks `action` against the store and estimates what the rest may cost per pool (SPEC.md
-/// §5 prices through the one price table); reads a lookup's file. Free: nothing is sent.
-/// Errors: a lookup file that cannot be read, a request the client would refuse.
+/// Plans `action` through the spend engine ([`crate::core::engine::plan`]: what the store
+/// owns, what is to buy per pool, requests and ETA, the budget) and reads a lookup's file. Free:
+/// nothing paid is sent. The stored contacts of a reveal come along to fill its rows at once.
+/// Errors: a lookup file that cannot be read, a request the client would refuse, a plan the
+/// engine cannot make.
 pub async fn prepare(
     s: &Session,
     action: PaidAction,
     fresh: Freshness,
 ) -> Result<Prepared, ApiFailure> {
-    let stored_ok = fresh == Freshness::Stored;
-    let mut out = Prepared {
-        action: action.clone(),
-        fresh,
-        estimate: Estimate::default(),
-        stored_contacts: HashMap::new(),
-        stored_at: None,
-    };
-    match action {
-        PaidAction::Reveal { kind, ids } => {
-            let stored = if stored_ok {
-                s.stored_contacts(&ids, kind).await
-            } else {
-                HashMap::new()
-            };
-            let to_send = ids.iter().filter(|i| !stored.contains_key(*i)).count();
-            out.stored_at = stored.values().map(|c| c.revealed_at).min();
-            out.estimate = estimate(reveal_cost(kind, to_send), stored.len(), to_send);
-            out.stored_contacts = stored;
-        }
-        PaidAction::EnrichCompany { domain } => {
-            let req = enrich_company_request(&domain);
-            crate::api::client::check(&req).map_err(ApiFailure::from)?;
-            let at = if stored_ok {
-                s.stored_company_at(&domain).await
-            } else {
-                None
-            };
-            out.stored_at = at;
-            out.estimate = match at {
-                Some(_) => estimate(Cost::ZERO, 1, 0),
-                None => estimate(crate::api::cost::estimate(&req), 0, 1),
-            };
-        }
-        PaidAction::EnrichPerson { request, key, .. } => {
-            crate::api::client::check(&*request).map_err(ApiFailure::from)?;
-            let at = if stored_ok && !key.is_empty() {
-                s.stored_person_at(&key).await
-            } else {
-                None
-            };
-            out.stored_at = at;
-            out.estimate = match at {
-                Some(_) => estimate(Cost::ZERO, 1, 0),
-                None => estimate(crate::api::cost::estimate(&*request), 0, 1),
-            };
-        }
+    let action = match action {
         PaidAction::Lookup {
             subject,
-            keys,
-            file,
+            keys: _,
+            file: Some(path),
         } => {
-            let keys = match &file {
-                Some(path) => {
-                    let path = path.clone();
-                    tokio::task::spawn_blocking(move || read_keys(&path, subject))
-                        .await
-                        .map_err(|e| ApiFailure::other(&format!("reading the list failed: {e}")))?
-                        .map_err(|e| ApiFailure::other(&e))?
-                }
-                None => keys,
-            };
-            if keys.is_empty() {
-                return Err(ApiFailure::other("nothing to look up: the list is empty"));
-            }
-            let (endpoint, from_store) = match subject {
-                Kind::Companies => (
-                    Endpoint::LookupCompanies,
-                    if stored_ok {
-                        s.stored_company_count(&keys).await
-                    } else {
-                        0
-                    },
-                ),
-                Kind::People => (Endpoint::LookupPeople, 0),
-            };
-            let to_send = keys.len().saturating_sub(from_store);
-            out.estimate = estimate(lookup_cost(endpoint, to_send), from_store, to_send);
-            out.action = PaidAction::Lookup {
+            let keys = tokio::task::spawn_blocking(move || read_keys(&path, subject))
+                .await
+                .map_err(|e| ApiFailure::other(&format!("reading the list failed: {e}")))?
+                .map_err(|e| ApiFailure::other(&e))?;
+            PaidAction::Lookup {
                 subject,
                 keys,
                 file: None,
-            };
+            }
+        }
+        PaidAction::Lookup { keys, .. } if keys.is_empty() => {
+            return Err(ApiFailure::other("nothing to look up: the list is empty"));
+        }
+        other => other,
+    };
+    let spec = engine_action(&action);
+    let plan = engine::plan(s, &spec, fresh).await.map_err(|e| match e {
+        PlanError::Invalid(api) => ApiFailure::from(api),
+        other => ApiFailure::other(&other.to_string()),
+    })?;
+    let stored_contacts = match (&action, fresh) {
+        (PaidAction::Reveal { kind, ids }, Freshness::Stored) => {
+            s.stored_contacts(ids, *kind).await
+        }
+        _ => HashMap::new(),
+    };
+    Ok(Prepared {
+        estimate: Estimate {
+            cost: plan.cost.rounded(),
+            from_store: plan.owned as usize,
+            to_send: plan.to_buy as usize,
+        },
+        stored_at: plan.owned_oldest,
+        stored_contacts,
+        plan: Some(plan),
+        action,
+        fresh,
+    })
+}
+
+/// The spend engine's action of an explorer action (its keys already read).
+fn engine_action(action: &PaidAction) -> engine::Action {
+    match action {
+        PaidAction::Reveal { kind, ids } => engine::Action::Reveal {
+            contact: *kind,
+            keys: KeySource::List(ids.clone()),
+        },
+        PaidAction::EnrichCompany { domain } => engine::Action::EnrichCompany {
+            domain: domain.clone(),
+        },
+        PaidAction::EnrichPerson { request, .. } => engine::Action::EnrichPerson {
+            request: serde_json::to_value(&**request).unwrap_or_default(),
+        },
+        PaidAction::Lookup {
+            subject: Kind::Companies,
+            keys,
+            ..
+        } => engine::Action::LookupCompanies {
+            keys: KeySource::List(keys.clone()),
+        },
+        PaidAction::Lookup {
+            subject: Kind::People,
+            keys,
+            ..
+        } => {
+            // Handles and ids mixed: the plan counts them as handles where they are ones.
+            let (handles, ids) = split_people_keys(keys);
+            if handles.is_empty() {
+                engine::Action::LookupPeople {
+                    keys: KeySource::List(ids),
+                    ids: true,
+                }
+            } else {
+                engine::Action::LookupPeople {
+                    keys: KeySource::List(keys.clone()),
+                    ids: false,
+                }
+            }
         }
     }
-    Ok(out)
 }
 
 /// Sends `action` through the session (which answers from the store when `fresh` allows it
@@ -336,7 +321,7 @@ pub async fn run(
             };
         }
         PaidAction::EnrichCompany { domain } => {
-            let req = enrich_company_request(&domain);
+            let req = engine::enrich_company_request(&domain);
             let paid = s.enrich_company(&req, fresh).await?;
             ran.charge = charge_of(paid.charged, paid.stored_at);
             ran.stored_at = paid.stored_at;

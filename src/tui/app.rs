@@ -228,6 +228,9 @@ pub struct App {
     pub frozen_now: Option<DateTime<Utc>>,
     /// The last paid action the store answered at 0 credits: what the refresh key buys again.
     pub last_stored: Option<PaidAction>,
+    /// The tab whose last search page the store answered at 0 credits (a search bought within
+    /// `search_fresh_for`): the refresh key buys the search again.
+    pub last_stored_search: Option<Kind>,
 }
 
 /// A search replaced by `P` (people at the company) or `L` (lookalikes): the form and the
@@ -321,6 +324,7 @@ impl App {
             now: Utc::now(),
             frozen_now: None,
             last_stored: None,
+            last_stored_search: None,
         }
     }
 
@@ -810,10 +814,11 @@ impl App {
         s.notes = page.notes;
         s.search_id = page.search_id.or(s.search_id);
         let n = page.rows.len();
+        let stored_at = page.stored_at;
         s.pages.push(Page {
             rows: page.rows,
             next: page.search_after,
-            stored: false,
+            stored: stored_at.is_some(),
         });
         s.page = s.pages.len() - 1;
         s.sel = 0;
@@ -830,6 +835,14 @@ impl App {
         };
         if let Some(e) = &page.store_error {
             used.push_str(&format!(" · NOT stored: {e}"));
+        }
+        if let Some(at) = stored_at {
+            let refresh = self.opts.keymap.first_key_of(Action::Refresh);
+            used.push_str(&format!(
+                " · from the store ({}) · 0 credits · {refresh} buys it again",
+                crate::core::spend::describe_age(self.now - at)
+            ));
+            self.last_stored_search = Some(kind);
         }
         let text = match (n, total) {
             (0, _) => format!(
@@ -1297,6 +1310,19 @@ impl App {
         }
     }
 
+    /// The search of `request` bought again from its first page (the refresh key after the
+    /// store answered it), through the same gate as any search.
+    pub(super) fn refresh_search(&mut self, request: SearchRequest) -> Vec<Command> {
+        let mut p = PendingSearch::new(request, false);
+        p.fresh = crate::core::session::Freshness::Refresh;
+        if p.needs_confirmation(self.opts.confirm_above) {
+            self.popups.push(Popup::Confirm(p));
+            vec![]
+        } else {
+            self.start_search(p)
+        }
+    }
+
     fn start_search(&mut self, p: PendingSearch) -> Vec<Command> {
         let kind = p.request.subject();
         let noun = if kind == Kind::Companies {
@@ -1339,6 +1365,7 @@ impl App {
             Call::Search {
                 request: p.request,
                 page,
+                fresh: p.fresh,
             },
         )]
     }
@@ -1744,7 +1771,14 @@ impl App {
             ),
             StatusKind::Progress,
         );
-        vec![self.call(Slot::Export(job.kind), Call::Search { request, page })]
+        vec![self.call(
+            Slot::Export(job.kind),
+            Call::Search {
+                request,
+                page,
+                fresh: crate::core::session::Freshness::Stored,
+            },
+        )]
     }
 
     /// A page of the export job arrived (it was stored by the session): it joins its tab's

@@ -212,13 +212,18 @@ impl Backend for SessionBackend {
                     Outcome::DataFields(DataFields::from_api(&s.data_fields().await?))
                 }
                 Call::Balance => Outcome::Balance(s.balance().await?),
-                Call::Search { request, page } => {
+                Call::Search {
+                    request,
+                    page,
+                    fresh,
+                } => {
                     let request = with_search_webhooks(request, &url);
-                    let (paid, search_id) = s.search(&request, page).await?;
+                    let (paid, search_id) = s.search_with(&request, page, fresh).await?;
                     let mut data = records::page(paid.value);
+                    data.stored_at = paid.stored_at;
                     data.charge = Charge {
                         cost: paid.charged,
-                        requests: 1,
+                        requests: u32::from(paid.stored_at.is_none()),
                     };
                     data.search_id = search_id;
                     data.store_error = paid.store_error.map(|e| sanitize(&e));

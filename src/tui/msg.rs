@@ -251,6 +251,9 @@ pub enum Call {
         request: SearchRequest,
         /// 0-based page number (the history keeps one row per page).
         page: u32,
+        /// [`Freshness::Stored`]: a page bought within `search_fresh_for` is read from the
+        /// store at 0 credits; [`Freshness::Refresh`] (the refresh key) buys it again.
+        fresh: crate::core::session::Freshness,
     },
     /// An autocomplete lookup (0.1 credit; SPEC.md §4.1, §4.10; free when the session
     /// remembers the same request).
@@ -553,6 +556,9 @@ pub struct Prepared {
     pub stored_contacts: HashMap<String, Contact>,
     /// When the oldest stored answer was bought (for "revealed 3 days ago").
     pub stored_at: Option<DateTime<Utc>>,
+    /// The spend engine's plan (owned, to buy per pool, requests, ETA), which the confirm
+    /// popup shows; `None` only in tests that build a `Prepared` by hand.
+    pub plan: Option<crate::core::engine::Plan>,
 }
 
 /// A paid action's answer ([`Call::Run`]), stored by the session before it came back.

@@ -38,8 +38,8 @@ pub use keep::{
 };
 pub use keys::{KeyError, KeySource, MAX_INPUT_BYTES, MAX_KEYS, MAX_LINE_BYTES, read_key_list};
 pub use run::{
-    Progress, RunError, RunReport, SearchRecords, contact_key, lookup_companies, lookup_people,
-    search,
+    Progress, RunError, RunReport, SearchRecords, contact_key, enrich_company_request,
+    lookup_companies, lookup_people, search,
 };
 
 use crate::api::client::Endpoint;

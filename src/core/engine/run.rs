@@ -31,8 +31,8 @@ pub fn contact_key(kind: ContactKind, id: &str) -> String {
     format!("{}:{}", kind.as_str(), id.trim())
 }
 
-/// The enrich request of one company by domain.
-pub(crate) fn enrich_company_request(domain: &str) -> EnrichCompanyRequest {
+/// The enrich request of one company by domain (SPEC.md §4.10): `{"company": {"domain"}}`.
+pub fn enrich_company_request(domain: &str) -> EnrichCompanyRequest {
     EnrichCompanyRequest {
         company: Some(CompanyMatch {
             domain: Some(domain.trim().to_string()),

@@ -284,6 +284,11 @@ impl App {
     // ---------------------------------------------------------------- refresh
 
     fn refresh(&mut self) -> Vec<Command> {
+        if let Some(kind) = self.last_stored_search.take()
+            && let Some(request) = self.search(kind).request.clone()
+        {
+            return self.refresh_search(request);
+        }
         match self.last_stored.take() {
             Some(action) => self.prepare(action, Freshness::Refresh),
             None => self.info("Nothing to refresh: the store answered nothing just now."),

@@ -26,6 +26,8 @@ pub struct PendingSearch {
     pub estimate: f64,
     /// Estimated cost per pool.
     pub cost: Cost,
+    /// Whether a fresh stored page may answer (the refresh key asks for a new one).
+    pub fresh: crate::core::session::Freshness,
 }
 
 impl PendingSearch {
@@ -37,6 +39,7 @@ impl PendingSearch {
             next_page,
             estimate: cost.standard + cost.email + cost.phone,
             cost,
+            fresh: crate::core::session::Freshness::Stored,
         }
     }
 
