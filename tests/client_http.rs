@@ -1,6 +1,7 @@
 //! The client against real HTTP: limits refused without any traffic (closed port), the retry
 //! policy (429 / 503 retried, 500 and timeouts never retried for a paid endpoint), the token
-//! only in the `x-api-token` header, enrich's 201, decode paths, and the pager.
+//! only in the `x-api-token` header, enrich's 201, decode paths, and the spend engine's pager
+//! (`core::engine::search`).
 //! The servers here are tiny axum routers on 127.0.0.1; nothing of the client is mocked.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -12,11 +13,12 @@ use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use futures::StreamExt;
 use prospect::api::client::{Client, ClientOptions, Enriched};
 use prospect::api::error::ApiError;
-use prospect::api::pager::{Pager, search_stream};
 use prospect::api::types::*;
+use prospect::core::engine;
+use prospect::core::request::SearchResponse;
+use prospect::core::session::{Freshness, Session};
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
@@ -470,11 +472,15 @@ async fn pager_v2_stays_inside_the_from_window() {
         .with_state(seen.clone());
     let c = Client::with_options(&serve(router).await, TOKEN, fast_options()).unwrap();
     // onePersonPerDomain cannot be combined with searchAfter: pages with `from` only.
-    let r: SearchPeopleV2Request =
-        req(json!({"size": 50, "from": 9990, "onePersonPerDomain": true}));
-    let items: Vec<_> = search_stream(&c, &r, 1000).collect().await;
+    let (items, report) = engine_search(
+        &c,
+        prospect::api::client::Endpoint::SearchPeopleV2,
+        json!({"from": 9990, "onePersonPerDomain": true}),
+        1000,
+    )
+    .await;
     assert_eq!(items.len(), 11, "9990..=10000");
-    assert!(items.iter().all(Result::is_ok));
+    assert!(report.error.is_none(), "{:?}", report.error);
     let bodies = seen.bodies.lock().unwrap().clone();
     assert_eq!(bodies.len(), 1);
     assert_eq!(
@@ -482,6 +488,48 @@ async fn pager_v2_stays_inside_the_from_window() {
         (Some(9990), Some(11))
     );
     assert!(bodies[0].get("searchAfter").is_none_or(Value::is_null));
+}
+
+/// Pages through a search with the spend engine's pager over `c` and a store in memory:
+/// the keys of the records (company domains, person ids) and the report.
+async fn engine_search(
+    c: &Client,
+    endpoint: prospect::api::client::Endpoint,
+    body: Value,
+    limit: u64,
+) -> (Vec<String>, engine::RunReport) {
+    let s = Session::new(
+        c.clone(),
+        prospect::store::Store::open_in_memory().unwrap(),
+        "test",
+    );
+    let stop = tokio_util::sync::CancellationToken::new();
+    let mut keys = Vec::new();
+    let report = engine::search(
+        &s,
+        endpoint.path(),
+        &body,
+        limit,
+        Freshness::Refresh,
+        None,
+        &stop,
+        |page| {
+            let all: Vec<String> = match page.response {
+                SearchResponse::CompaniesV3(r) => {
+                    r.companies.into_iter().map(|c| c.company.domain).collect()
+                }
+                SearchResponse::CompaniesV2(r) => {
+                    r.companies.into_iter().map(|c| c.company.domain).collect()
+                }
+                SearchResponse::PeopleV3(r) => r.people.into_iter().map(|p| p.person.id).collect(),
+                SearchResponse::PeopleV2(r) => r.people.into_iter().map(|p| p.id).collect(),
+            };
+            keys.extend(all.into_iter().take(page.take));
+            Ok(())
+        },
+    )
+    .await;
+    (keys, report)
 }
 
 /// A v3 company search over `total` companies `d0.com`.. that pages with `searchAfter`.
@@ -518,57 +566,45 @@ fn v3_search_server(total: usize, repeat_cursor: bool) -> (Router, Seen) {
     (router, seen)
 }
 
-fn domain_of<T: serde::Serialize>(item: &T) -> String {
-    serde_json::to_value(item).unwrap()["company"]["domain"]
-        .as_str()
-        .unwrap()
-        .to_string()
-}
-
 #[tokio::test]
 async fn pager_follows_search_after_and_asks_only_for_what_is_needed() {
     let (router, seen) = v3_search_server(7, false);
     let c = Client::with_options(&serve(router).await, TOKEN, fast_options()).unwrap();
-    let r: SearchCompaniesV3Request = req(json!({"size": 3}));
-    let items: Vec<_> = search_stream(&c, &r, 5).collect().await;
-    let domains: Vec<String> = items
-        .iter()
-        .map(|i| domain_of(i.as_ref().unwrap()))
-        .collect();
+    let v3 = prospect::api::client::Endpoint::SearchCompaniesV3;
+    // 505 results: pages of 500, the last asks only for what is needed.
+    let (domains, _) = engine_search(&c, v3, json!({}), 5).await;
     assert_eq!(domains, ["d0.com", "d1.com", "d2.com", "d3.com", "d4.com"]);
     let bodies = seen.bodies.lock().unwrap().clone();
-    assert_eq!(bodies.len(), 2);
-    assert_eq!(bodies[0]["size"], 3);
+    assert_eq!(bodies.len(), 1);
+    assert_eq!(bodies[0]["size"], 5, "asks only for what is needed");
     assert!(bodies[0].get("searchAfter").is_none_or(Value::is_null));
-    assert_eq!(
-        bodies[1]["size"], 2,
-        "the last page asks only for what is needed"
-    );
-    assert_eq!(bodies[1]["searchAfter"], "c3");
 
     // All of them: stops at the end of the cursor / total, never asks for an empty page.
     seen.bodies.lock().unwrap().clear();
-    let all: Vec<_> = search_stream(&c, &r, 100).collect().await;
+    let (all, report) = engine_search(&c, v3, json!({}), 100).await;
     assert_eq!(all.len(), 7);
+    assert_eq!(report.requests, 1);
     let bodies = seen.bodies.lock().unwrap().clone();
     let sizes: Vec<u64> = bodies.iter().map(|b| b["size"].as_u64().unwrap()).collect();
-    assert_eq!(sizes, [3, 3, 1]);
+    assert_eq!(sizes, [100]);
 }
 
 #[tokio::test]
 async fn pager_never_requests_a_page_twice() {
     let (router, seen) = v3_search_server(100, true);
     let c = Client::with_options(&serve(router).await, TOKEN, fast_options()).unwrap();
-    let r: SearchCompaniesV3Request = req(json!({"size": 10}));
-    let mut pager = Pager::new(&c, &r, 1000);
-    let mut pages = 0;
-    while let Some(p) = pager.next_page().await {
-        p.unwrap();
-        pages += 1;
-    }
-    assert_eq!(pages, 2, "the repeated cursor is not followed again");
-    assert_eq!(seen.hits.load(Ordering::SeqCst), 2);
-    assert_eq!(pager.total(), Some(100));
+    let v3 = prospect::api::client::Endpoint::SearchCompaniesV3;
+    let (items, report) = engine_search(&c, v3, json!({}), 1000).await;
+    assert!(
+        report.stuck_cursor,
+        "a cursor that does not advance stops the pager"
+    );
+    assert_eq!(
+        seen.hits.load(Ordering::SeqCst),
+        2,
+        "the repeated cursor is not followed again"
+    );
+    assert_eq!(items.len(), 200, "the two pages it paid for, nothing more");
 }
 
 #[tokio::test]
@@ -593,16 +629,16 @@ async fn pager_v2_pages_with_from_when_there_is_no_cursor() {
         )
         .with_state(seen.clone());
     let c = Client::with_options(&serve(router).await, TOKEN, fast_options()).unwrap();
-    let r: SearchCompaniesV2Request = req(json!({"size": 4}));
-    let items: Vec<_> = search_stream(&c, &r, 100).collect().await;
+    let v2 = prospect::api::client::Endpoint::SearchCompaniesV2;
+    let (items, _) = engine_search(&c, v2, json!({}), 9).await;
     assert_eq!(items.len(), 9);
-    assert_eq!(domain_of(items[8].as_ref().unwrap()), "d8.com");
+    assert_eq!(items[8], "d8.com");
     let bodies = seen.bodies.lock().unwrap().clone();
     let pages: Vec<(u64, u64)> = bodies
         .iter()
-        .map(|b| (b["from"].as_u64().unwrap(), b["size"].as_u64().unwrap()))
+        .map(|b| (b["from"].as_u64().unwrap_or(1), b["size"].as_u64().unwrap()))
         .collect();
-    assert_eq!(pages, [(1, 4), (5, 4), (9, 1)]);
+    assert_eq!(pages, [(1, 9)]);
 }
 
 #[tokio::test]
@@ -612,12 +648,12 @@ async fn pager_yields_an_error_once_and_stops() {
         vec![(402, None, r#"{"detail":"Insufficient credits"}"#)],
     );
     let c = Client::with_options(&serve(router).await, TOKEN, fast_options()).unwrap();
-    let r: SearchCompaniesV3Request = req(json!({"size": 3}));
-    let items: Vec<_> = search_stream(&c, &r, 10).collect().await;
-    assert_eq!(items.len(), 1);
+    let v3 = prospect::api::client::Endpoint::SearchCompaniesV3;
+    let (items, report) = engine_search(&c, v3, json!({}), 10).await;
+    assert!(items.is_empty());
     assert!(matches!(
-        items[0],
-        Err(ApiError::InsufficientCredits { .. })
+        report.error,
+        Some(engine::RunError::Api(ApiError::InsufficientCredits { .. }))
     ));
     assert_eq!(seen.hits.load(Ordering::SeqCst), 1);
 }

@@ -4,5 +4,4 @@ pub mod client;
 pub mod cost;
 pub mod error;
 pub mod pace;
-pub mod pager;
 pub mod types;

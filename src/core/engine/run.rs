@@ -170,14 +170,23 @@ fn page_request(
     endpoint: Endpoint,
     body: &Value,
     size: u64,
-    cursor: Option<String>,
+    next: Next,
 ) -> Result<SearchRequest, PlanError> {
     let mut b = body.clone();
     if let Value::Object(m) = &mut b {
         m.remove("searchAfter");
         m.remove("from");
         m.insert("size".into(), Value::from(size));
+        if let Next::From(f) = next
+            && f > 1
+        {
+            m.insert("from".into(), Value::from(f));
+        }
     }
+    let cursor = match next {
+        Next::After(c) => Some(c),
+        _ => None,
+    };
     let req = build_search(endpoint, &b)
         .map_err(|p| PlanError::Invalid(ApiError::Invalid(p)))?
         .with_search_after(cursor);
@@ -221,7 +230,7 @@ pub(super) async fn plan_search(
         return Err(PlanError::Other("the limit must be at least 1".into()));
     }
     check_paging(body).map_err(PlanError::Other)?;
-    page_request(ep, body, limit.min(SEARCH_PAGE), None)?;
+    page_request(ep, body, limit.min(SEARCH_PAGE), Next::Start)?;
     let mut p = Plan::new(
         format!("search {} of up to {limit}", ep.path()),
         "search",
@@ -310,17 +319,25 @@ async fn keep_page(
     })
 }
 
-/// The `searchAfter` of a raw search answer, read without decoding the records.
-fn peek_cursor(raw: &[u8]) -> Option<String> {
+/// The `searchAfter` of a raw search answer and its record count, read without decoding the
+/// records (each is skipped, not built).
+fn peek(raw: &[u8]) -> (Option<String>, u64) {
     #[derive(serde::Deserialize)]
     struct Peek {
         #[serde(rename = "searchAfter", default)]
         search_after: Option<String>,
+        #[serde(default)]
+        companies: Vec<serde::de::IgnoredAny>,
+        #[serde(default)]
+        people: Vec<serde::de::IgnoredAny>,
     }
-    serde_json::from_slice::<Peek>(raw)
-        .ok()
-        .and_then(|p| p.search_after)
-        .filter(|c| !c.is_empty())
+    match serde_json::from_slice::<Peek>(raw) {
+        Ok(p) => (
+            p.search_after.filter(|c| !c.is_empty()),
+            (p.companies.len() + p.people.len()) as u64,
+        ),
+        Err(_) => (None, 0),
+    }
 }
 
 /// Runs a search of up to `limit` results: the fresh stored pages first (0 credits), then
@@ -386,39 +403,79 @@ pub async fn search(
             }
         }
     }
-    // Buy the rest: the request of page k+1 goes out while page k is kept.
+    // Buy the rest: the request of page k+1 goes out while page k is kept. The next page is
+    // asked with the answer's `searchAfter`; a v2 answer without one (or a v2 people search
+    // with `onePersonPerDomain`, which refuses a cursor) pages with the `from` window while
+    // `size + from <= 10001`.
+    let v2 = matches!(ep, Endpoint::SearchCompaniesV2 | Endpoint::SearchPeopleV2);
+    let one_per_domain = body
+        .get("onePersonPerDomain")
+        .and_then(Value::as_bool)
+        .unwrap_or(false);
+    let start_from = body
+        .get("from")
+        .and_then(Value::as_u64)
+        .filter(|f| v2 && *f > 1);
+    let mut next = match (&cursor, v2 && one_per_domain, start_from) {
+        (_, true, f) => Some(Next::From(f.unwrap_or(1) + got)),
+        (Some(c), false, _) => Some(Next::After(c.clone())),
+        (None, false, Some(f)) if got == 0 => Some(Next::From(f)),
+        (None, false, None) if got == 0 => Some(Next::Start),
+        (None, false, _) => None,
+    };
+    let base_from = start_from.unwrap_or(1);
+    if next.is_none() {
+        end = true;
+    }
+    // Records asked for so far in this chain (the `from` of the next window, less one).
+    let mut asked_records = got + base_from - 1;
     let mut pending: Option<(
         tokio::task::JoinHandle<Result<Paid<SearchResponse>, ApiError>>,
         u64,
     )> = None;
     let mut asked_after: HashSet<String> = HashSet::new();
     loop {
-        let want = limit - got - pending.as_ref().map_or(0, |p| p.1);
+        let in_flight = pending.as_ref().map_or(0, |p| p.1);
+        let want = limit.saturating_sub(got + in_flight);
         let total_left = total.map(|t| (t.max(0) as u64).saturating_sub(got));
         let more = !end
             && want > 0
-            && total_left.is_none_or(|t| t > pending.as_ref().map_or(0, |p| p.1))
+            && total_left.is_none_or(|t| t > in_flight)
             && !stop.is_cancelled()
             && report.error.is_none();
         let mut sent = None;
-        if more {
-            let size = want.min(SEARCH_PAGE);
-            match page_request(ep, body, size, cursor.clone()) {
-                Ok(req) => {
-                    if let Some(c) = &cursor
-                        && !asked_after.insert(c.clone())
-                    {
-                        report.stuck_cursor = true;
-                    } else {
+        if let (true, Some(step)) = (more, next.clone()) {
+            let mut size = want.min(SEARCH_PAGE);
+            if let Next::From(f) = step {
+                size = size.min(V2_WINDOW.saturating_sub(f));
+            }
+            if let Next::After(c) = &step
+                && !asked_after.insert(c.clone())
+            {
+                report.stuck_cursor = true;
+                end = true;
+            } else if size == 0 {
+                end = true;
+            } else {
+                match page_request(ep, body, size, step.clone()) {
+                    Ok(req) => {
                         report.requests += 1;
                         match send_page(s, &req).await {
                             Ok((status, raw)) => {
-                                let next = peek_cursor(&raw);
-                                if next.is_none() || next == cursor {
+                                let (cursor_out, n) = peek(&raw);
+                                asked_records += n;
+                                next = match (cursor_out, &step) {
+                                    (Some(c), Next::After(prev)) if c == *prev => {
+                                        report.stuck_cursor = true;
+                                        None
+                                    }
+                                    (Some(c), _) if !(v2 && one_per_domain) => Some(Next::After(c)),
+                                    _ if v2 && n == size => Some(Next::From(1 + asked_records)),
+                                    _ => None,
+                                };
+                                if n == 0 || next.is_none() {
                                     end = true;
-                                    report.stuck_cursor |= next.is_some();
                                 }
-                                cursor = next;
                                 let task = tokio::spawn(keep_page(
                                     s.clone(),
                                     req,
@@ -428,13 +485,13 @@ pub async fn search(
                                     job,
                                 ));
                                 position += 1;
-                                sent = Some((task, size));
+                                sent = Some((task, size.min(n.max(1))));
                             }
                             Err(e) => report.fail(e.into()),
                         }
                     }
+                    Err(e) => report.fail(e.into()),
                 }
-                Err(e) => report.fail(e.into()),
             }
         }
         if let Some((task, _)) = pending.take() {
@@ -447,9 +504,6 @@ pub async fn search(
                     got += take as u64;
                     report.bought += take as u64;
                     report.records += take as u64;
-                    if n == 0 {
-                        end = true;
-                    }
                     if let Err(e) = on_page(SearchRecords {
                         response: paid.value,
                         take,
@@ -471,6 +525,20 @@ pub async fn search(
         report.interrupted = true;
     }
     report
+}
+
+/// Highest `size + from` of the v2 searches (SPEC.md §8).
+pub const V2_WINDOW: u64 = 10_001;
+
+/// Where the next page of a search starts.
+#[derive(Debug, Clone, PartialEq)]
+enum Next {
+    /// The first page.
+    Start,
+    /// After this `searchAfter` cursor.
+    After(String),
+    /// At this 1-based `from` (v2 windows).
+    From(u64),
 }
 
 /// What one lookup batch gave.
