@@ -252,8 +252,10 @@ async fn status_500_is_not_retried_for_a_paid_endpoint() {
     assert_eq!(seen.hits.load(Ordering::SeqCst), 1);
 }
 
+/// A 503 may come after the charge (issue 15): a paid request is never sent again after it;
+/// a free read is, with bounded attempts.
 #[tokio::test]
-async fn status_503_is_retried_with_bounded_attempts() {
+async fn status_503_is_never_resent_for_a_paid_request_and_retried_for_a_free_read() {
     let (router, seen) = scripted("/v3/search/companies", vec![(503, None, "{}")]);
     let c = Client::with_options(&serve(router).await, TOKEN, fast_options()).unwrap();
     let r: SearchCompaniesV3Request = req(json!({"size": 1}));
@@ -261,7 +263,47 @@ async fn status_503_is_retried_with_bounded_attempts() {
         c.search_companies_v3(&r).await,
         Err(ApiError::Server { status: 503, .. })
     ));
+    assert_eq!(seen.hits.load(Ordering::SeqCst), 1, "sent once");
+
+    let (router, seen) = scripted("/v2/credits/balance", vec![(503, None, "{}")]);
+    let c = Client::with_options(&serve(router).await, TOKEN, fast_options()).unwrap();
+    assert!(c.credit_balance().await.is_err());
     assert_eq!(seen.hits.load(Ordering::SeqCst), 3, "max_attempts = 3");
+}
+
+/// A redirect is an error, never followed: the other host gets nothing, so never the token.
+#[tokio::test]
+async fn a_redirect_is_an_error_and_never_followed() {
+    let (elsewhere, seen_elsewhere) = scripted("/v2/lookup/companies", vec![(200, None, "{}")]);
+    let elsewhere = serve(elsewhere).await;
+    let target = format!("{elsewhere}/v2/lookup/companies?token=x");
+    let router = Router::new().route(
+        "/v2/lookup/companies",
+        post(move || {
+            let target = target.clone();
+            async move {
+                let mut r = (StatusCode::TEMPORARY_REDIRECT, "moved").into_response();
+                r.headers_mut().insert("location", target.parse().unwrap());
+                r
+            }
+        }),
+    );
+    let c = Client::with_options(&serve(router).await, TOKEN, fast_options()).unwrap();
+    let r: LookupCompaniesRequest = req(json!({"domains": ["a.com"]}));
+    let e = c.lookup_companies(&r).await.unwrap_err();
+    match &e {
+        ApiError::Redirected { status, location } => {
+            assert_eq!(*status, 307);
+            let l = location.as_deref().unwrap();
+            assert!(
+                l.ends_with("/v2/lookup/companies") && !l.contains("token"),
+                "{l}"
+            );
+        }
+        other => panic!("expected Redirected, got {other:?}"),
+    }
+    assert!(!e.user_message().contains(TOKEN));
+    assert_eq!(seen_elsewhere.hits.load(Ordering::SeqCst), 0);
 }
 
 #[tokio::test]

@@ -7,11 +7,16 @@
 //!   SPEC.md §7): a request the service would refuse gives [`ApiError::Invalid`] /
 //!   [`ApiError::EmptyBody`] / [`ApiError::EmptyPersonBody`] without any traffic, so no
 //!   credit is spent on it.
-//! - Retries only where they cannot charge twice: a connection that failed before the request
-//!   was sent, 429 (after `Retry-After`, capped), 503. A request that spends credits is never
-//!   retried after it may have reached the service (timeouts, 500/502/504, broken reads); the
-//!   free reads (data-fields, credit balance) retry those too. Attempts are bounded, with
-//!   jittered exponential backoff.
+//! - Retries only where they cannot charge twice (issue 15): a connection that failed before
+//!   the request was sent, and a 429 (refused before the charge; after `Retry-After`, capped).
+//!   A request that spends credits is never resent after it may have reached the service
+//!   (500/502/503/504, a timeout, a broken read): the spend engine's resume decides instead,
+//!   from the store and the claims. The free reads (data-fields, credit balance) retry those
+//!   too. Attempts are bounded, with jittered exponential backoff.
+//! - Redirects are never followed (`redirect::Policy::none()`): a 3xx is
+//!   [`ApiError::Redirected`], so the token never travels to another host.
+//! - With [`ClientOptions::rate_per_minute`], every request (free ones too) is paced to the
+//!   account's allowance ([`crate::api::pace`]); a 429's `Retry-After` pauses the pacer.
 //! - Responses are decoded tolerantly (see `types`); a body that still does not fit gives
 //!   [`ApiError::Decode`] naming the failing field's path.
 
@@ -524,6 +529,8 @@ impl Client {
             Some(v)
         };
         let http = reqwest::Client::builder()
+            // A redirect is an error, never followed: the token must not go to another host.
+            .redirect(reqwest::redirect::Policy::none())
             .timeout(options.timeout)
             .connect_timeout(options.connect_timeout)
             .user_agent(options.user_agent.clone())
@@ -645,6 +652,11 @@ impl Client {
             };
             let status = resp.status().as_u16();
             let retry_after = parse_retry_after(resp.headers());
+            let location = resp
+                .headers()
+                .get(reqwest::header::LOCATION)
+                .and_then(|v| v.to_str().ok())
+                .map(str::to_string);
             let bytes = match resp.bytes().await {
                 // Takes over the buffer when it is the only owner (no copy of a 6 MB answer).
                 Ok(b) => Vec::from(b),
@@ -671,14 +683,24 @@ impl Client {
                 );
                 return Ok((status, bytes));
             }
+            if (300..400).contains(&status) {
+                let location = resp_location(&bytes, location.as_deref());
+                tracing::warn!(
+                    method = %endpoint.method(), path = endpoint.path(), status, attempt,
+                    elapsed_ms, "redirect not followed"
+                );
+                return Err(ApiError::Redirected { status, location });
+            }
             if status == 429
                 && let Some(p) = &inner.pacer
             {
                 p.pause(retry_after.unwrap_or(Duration::from_secs(1)));
             }
+            // A paid request is sent again only when the service refused it before charging
+            // (429); after a 5xx it may have been processed and charged.
             let retryable = match status {
-                429 | 503 => true,
-                500 | 502 | 504 => liberal,
+                429 => true,
+                500 | 502 | 503 | 504 => liberal,
                 _ => false,
             };
             let wait = match (status, retry_after) {
@@ -889,6 +911,23 @@ impl Client {
 
 fn redact_err(msg: &str, token: &Token) -> String {
     crate::api::error::redact(msg, &token.0)
+}
+
+/// Where a redirect pointed, without its query or credentials: `scheme://host[:port]/path`
+/// (a relative `Location` as it is, cut at `?`); `None` when absent.
+fn resp_location(_body: &[u8], location: Option<&str>) -> Option<String> {
+    let l = location?.trim();
+    Some(match Url::parse(l) {
+        Ok(u) => format!(
+            "{}://{}{}{}",
+            u.scheme(),
+            u.host_str().unwrap_or_default(),
+            u.port().map(|p| format!(":{p}")).unwrap_or_default(),
+            u.path()
+        ),
+        Err(_) => l.split(['?', '#']).next().unwrap_or_default().to_string(),
+    })
+    .map(|s| crate::core::sanitize::sanitize(&s))
 }
 
 /// `Retry-After` as delay seconds or an HTTP date (RFC 9110 §10.2.3); `None` when absent or

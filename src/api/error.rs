@@ -164,6 +164,16 @@ pub enum ApiError {
         /// The `detail` text or a short excerpt of the body, when any.
         detail: Option<String>,
     },
+    /// A 3xx redirect. The client never follows one: the request would go, token and all, to
+    /// wherever `Location` says. `location` is the target's scheme, host and path only (no
+    /// query, which could carry anything).
+    #[error("{status}: redirect{} not followed", location.as_deref().map(|l| format!(" to {l}")).unwrap_or_default())]
+    Redirected {
+        /// HTTP status, 300..=399.
+        status: u16,
+        /// Where it pointed (scheme, host, path), when it said.
+        location: Option<String>,
+    },
     /// The client could not be built (bad base URL, token not a valid header value, TLS setup).
     #[error("client configuration: {0}")]
     Config(String),
@@ -347,6 +357,14 @@ impl ApiError {
                 detail: Some(d),
             } => format!("Unexpected answer {status}: {d}"),
             ApiError::Unexpected { status, .. } => format!("Unexpected answer {status}"),
+            ApiError::Redirected { status, location } => format!(
+                "The service answered {status}, a redirect{}; prospect does not follow \
+                 redirects (the token would go with it): check the base URL",
+                location
+                    .as_deref()
+                    .map(|l| format!(" to {l}"))
+                    .unwrap_or_default()
+            ),
             ApiError::Config(m) => format!("Client setup: {m}"),
         }
     }
@@ -390,7 +408,9 @@ impl ApiError {
             ApiError::NotFound { .. } => 404,
             ApiError::Validation { .. } => 422,
             ApiError::RateLimited { .. } => 429,
-            ApiError::Server { status, .. } | ApiError::Unexpected { status, .. } => *status,
+            ApiError::Server { status, .. }
+            | ApiError::Unexpected { status, .. }
+            | ApiError::Redirected { status, .. } => *status,
             ApiError::Invalid(_)
             | ApiError::Timeout
             | ApiError::Network(_)

@@ -119,7 +119,8 @@ impl From<ApiError> for CliError {
             | ApiError::Timeout
             | ApiError::Network(_)
             | ApiError::Decode { .. }
-            | ApiError::Unexpected { .. } => ExitCode::Network,
+            | ApiError::Unexpected { .. }
+            | ApiError::Redirected { .. } => ExitCode::Network,
             ApiError::Config(_) => ExitCode::Usage,
         };
         CliError {
