@@ -533,7 +533,7 @@ async fn sigkill_mid_lookup_then_the_same_command_pays_at_most_the_batches_in_fl
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn pacing_keeps_inside_the_allowance() {
     let sb = sandbox_with(6).await;
-    let proxy = FaultProxy::start(&sb.base_url, CLI, 7).await;
+    let proxy = FaultProxy::start_unmeasured(&sb.base_url, CLI).await;
     proxy.set_faults(false);
     let dir = tempfile::tempdir().unwrap();
     let list = dir.path().join("unknown.txt");
@@ -550,6 +550,8 @@ async fn pacing_keeps_inside_the_allowance() {
             "companies",
             "--file",
             list.to_str().unwrap(),
+            "--max-credits",
+            "1000",
         ],
     ))
     .await;

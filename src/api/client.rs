@@ -621,9 +621,15 @@ impl Client {
         loop {
             attempt += 1;
             let last = attempt >= max_attempts;
-            if let Some(p) = &inner.pacer {
-                p.admit().await;
-            }
+            let ticket = match &inner.pacer {
+                Some(p) => Some(p.admit().await),
+                None => None,
+            };
+            let finish = || {
+                if let (Some(p), Some(t)) = (&inner.pacer, ticket) {
+                    p.finish(t);
+                }
+            };
             let started = Instant::now();
             let mut rb = inner.http.request(endpoint.method(), url.clone());
             if let Some(h) = &inner.header {
@@ -632,7 +638,9 @@ impl Client {
             if let Some(b) = &body {
                 rb = rb.header(CONTENT_TYPE, "application/json").body(b.clone());
             }
-            let resp = match rb.send().await {
+            let sent = rb.send().await;
+            finish();
+            let resp = match sent {
                 Ok(r) => r,
                 Err(e) => {
                     // A connect error means nothing reached the service: always safe to retry.

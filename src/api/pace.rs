@@ -2,10 +2,13 @@
 //! per-minute allowance (NOTES.md "Rate limits": 60 a minute for a self-serve account), so the
 //! service never has to answer 429.
 //!
-//! The service counts requests in a sliding one-minute window. The pacer keeps the instants of
-//! its own last requests and lets a new one go only when fewer than `per_minute` went in the
-//! last [`WINDOW`] (a minute plus a margin for the time a request takes to arrive). A 429's
-//! `Retry-After` pauses every request of the client until it has passed ([`Pacer::pause`]).
+//! The service counts requests in a sliding one-minute window, from when it admits each one —
+//! somewhere between when the client sent it and when its answer came back (a service may hold
+//! a request before it counts it). So the pacer counts each of its requests from the later of
+//! the two: a request in flight counts as "now", a finished one from when its answer arrived
+//! ([`Pacer::finish`]). A new request goes only when fewer than `per_minute` counted in the last
+//! [`WINDOW`] (a minute plus a margin). A 429's `Retry-After` pauses every request of the client
+//! until it has passed ([`Pacer::pause`]).
 
 use std::collections::VecDeque;
 use std::sync::Mutex;
@@ -16,11 +19,22 @@ pub const WINDOW: Duration = Duration::from_millis(60_750);
 
 #[derive(Debug, Default)]
 struct State {
-    /// Instants requests were let go, oldest first (at most `per_minute`).
-    sent: VecDeque<Instant>,
+    /// The requests of the window, in the order they were let go: (ticket, when the answer
+    /// came back; `None` while in flight).
+    sent: VecDeque<(u64, Option<Instant>)>,
+    /// The next ticket.
+    next: u64,
     /// No request before this (a 429's `Retry-After`).
     paused_until: Option<Instant>,
 }
+
+/// A request let go by [`Pacer::admit`]; give it back to [`Pacer::finish`] when its answer (or
+/// its failure) came back.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Ticket(u64);
+
+/// How often a request waiting behind requests still in flight looks again.
+const IN_FLIGHT_POLL: Duration = Duration::from_millis(100);
 
 /// A sliding-window pacer of `per_minute` requests (see the module docs). Shared by every
 /// clone of a client.
@@ -44,42 +58,59 @@ impl Pacer {
         self.per_minute
     }
 
-    /// How long a request asked at `now` must wait; records it as sent when that is zero.
-    fn try_admit(&self, now: Instant) -> Duration {
+    /// How long a request asked at `now` must wait (`Err`), or its ticket when it may go.
+    fn try_admit(&self, now: Instant) -> Result<Ticket, Duration> {
         let mut st = self.state.lock().unwrap_or_else(|p| p.into_inner());
         if let Some(until) = st.paused_until {
             if until > now {
-                return until - now;
+                return Err(until - now);
             }
             st.paused_until = None;
         }
-        while st
-            .sent
-            .front()
-            .is_some_and(|t| now.duration_since(*t) >= WINDOW)
-        {
-            st.sent.pop_front();
-        }
+        st.sent
+            .retain(|(_, done)| done.is_none_or(|d| now.duration_since(d) < WINDOW));
         if st.sent.len() < self.per_minute as usize {
-            st.sent.push_back(now);
-            return Duration::ZERO;
+            let t = st.next;
+            st.next += 1;
+            st.sent.push_back((t, None));
+            return Ok(Ticket(t));
         }
-        let oldest = st.sent.front().copied().unwrap_or(now);
-        (oldest + WINDOW).saturating_duration_since(now)
+        // The window is full: wait for its oldest finished request to leave it, or look again
+        // soon when they are all still in flight.
+        let oldest = st.sent.iter().filter_map(|(_, d)| *d).min();
+        Err(match oldest {
+            Some(o) => (o + WINDOW)
+                .saturating_duration_since(now)
+                .max(Duration::from_millis(1)),
+            None => IN_FLIGHT_POLL,
+        })
     }
 
-    /// Waits until a request may go, and counts it.
-    pub async fn admit(&self) {
+    /// Waits until a request may go, and counts it; give the ticket to [`Pacer::finish`].
+    pub async fn admit(&self) -> Ticket {
         loop {
-            let wait = self.try_admit(Instant::now());
-            if wait.is_zero() {
-                return;
+            match self.try_admit(Instant::now()) {
+                Ok(t) => return t,
+                Err(wait) => {
+                    tracing::debug!(
+                        wait_ms = wait.as_millis() as u64,
+                        "pacing: waiting for the window"
+                    );
+                    tokio::time::sleep(wait).await;
+                }
             }
-            tracing::debug!(
-                wait_ms = wait.as_millis() as u64,
-                "pacing: waiting for the window"
-            );
-            tokio::time::sleep(wait).await;
+        }
+    }
+
+    /// The answer of `ticket`'s request came back (or it failed): it counts from now on.
+    pub fn finish(&self, ticket: Ticket) {
+        self.finish_at(ticket, Instant::now());
+    }
+
+    fn finish_at(&self, ticket: Ticket, at: Instant) {
+        let mut st = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(e) = st.sent.iter_mut().find(|(t, _)| *t == ticket.0) {
+            e.1 = Some(at);
         }
     }
 
@@ -101,7 +132,7 @@ impl Pacer {
         let recent = st
             .sent
             .iter()
-            .filter(|t| now.duration_since(**t) < WINDOW)
+            .filter(|(_, d)| d.is_none_or(|d| now.duration_since(d) < WINDOW))
             .count() as u32;
         eta_of(self.per_minute, recent, requests) + paused
     }
@@ -127,22 +158,26 @@ mod tests {
     use super::*;
 
     #[test]
-    fn lets_per_minute_go_then_waits_for_the_oldest_to_leave_the_window() {
+    fn lets_per_minute_go_then_waits_for_the_oldest_answer_to_leave_the_window() {
         let p = Pacer::new(3);
         let t0 = Instant::now();
-        for _ in 0..3 {
-            assert_eq!(p.try_admit(t0), Duration::ZERO);
+        let tickets: Vec<Ticket> = (0..3).map(|_| p.try_admit(t0).unwrap()).collect();
+        // All three in flight: look again soon.
+        assert_eq!(p.try_admit(t0).unwrap_err(), IN_FLIGHT_POLL);
+        // Answers came back at +1 s, +2 s, +3 s: the window counts from them.
+        for (i, t) in tickets.iter().enumerate() {
+            p.finish_at(*t, t0 + Duration::from_secs(1 + i as u64));
         }
-        let wait = p.try_admit(t0 + Duration::from_secs(10));
-        assert_eq!(wait, WINDOW - Duration::from_secs(10));
-        assert_eq!(p.try_admit(t0 + WINDOW), Duration::ZERO);
+        let wait = p.try_admit(t0 + Duration::from_secs(10)).unwrap_err();
+        assert_eq!(wait, WINDOW - Duration::from_secs(9));
+        assert!(p.try_admit(t0 + Duration::from_secs(1) + WINDOW).is_ok());
     }
 
     #[test]
     fn a_pause_holds_everything_back() {
         let p = Pacer::new(100);
         p.pause(Duration::from_secs(5));
-        assert!(p.try_admit(Instant::now()) > Duration::from_secs(4));
+        assert!(p.try_admit(Instant::now()).unwrap_err() > Duration::from_secs(4));
     }
 
     #[test]

@@ -110,6 +110,9 @@ struct Inner {
     script: Mutex<std::collections::VecDeque<Fault>>,
     /// Requests that arrived, counted before anything is done with them.
     arrived: AtomicUsize,
+    /// Whether each forwarded request's charge is measured (two balance reads around it,
+    /// which count against the account's rate limit).
+    measure: bool,
 }
 
 /// A running proxy on 127.0.0.1.
@@ -124,6 +127,16 @@ impl FaultProxy {
     /// Starts a proxy in front of `upstream` (a sandbox base URL) for the account of `token`
     /// (whose balance it reads directly), with faults drawn from `seed`.
     pub async fn start(upstream: &str, token: &str, seed: u64) -> FaultProxy {
+        FaultProxy::start_with(upstream, token, seed, true).await
+    }
+
+    /// A proxy that does not read balances around requests (their `charged` is 0): for tests
+    /// of the rate limit, where those reads would count.
+    pub async fn start_unmeasured(upstream: &str, token: &str) -> FaultProxy {
+        FaultProxy::start_with(upstream, token, 0, false).await
+    }
+
+    async fn start_with(upstream: &str, token: &str, seed: u64, measure: bool) -> FaultProxy {
         let inner = Arc::new(Inner {
             upstream: upstream.trim_end_matches('/').to_string(),
             direct: Client::new(upstream, token).expect("client"),
@@ -138,6 +151,7 @@ impl FaultProxy {
             log: Mutex::new(Vec::new()),
             script: Mutex::new(Default::default()),
             arrived: AtomicUsize::new(0),
+            measure,
         });
         let app = axum::Router::new()
             .fallback(handle)
@@ -324,7 +338,11 @@ async fn handle(State(p): State<Arc<Inner>>, req: Request) -> Response {
 
     // Forward, one at a time, with the balance read around it.
     let serial = p.serial.lock().await;
-    let before = total_balance(&p.direct).await;
+    let before = if p.measure {
+        total_balance(&p.direct).await
+    } else {
+        0.0
+    };
     let mut up = p
         .http
         .request(parts.method.clone(), format!("{}{}", p.upstream, path))
@@ -347,7 +365,11 @@ async fn handle(State(p): State<Arc<Inner>>, req: Request) -> Response {
             return json(502, "upstream unreachable");
         }
     };
-    let after = total_balance(&p.direct).await;
+    let after = if p.measure {
+        total_balance(&p.direct).await
+    } else {
+        0.0
+    };
     drop(serial);
     record(
         ((before - after) * 1000.0).round() / 1000.0,
