@@ -682,3 +682,41 @@ fn help_lists_every_new_action() {
         assert!(s.contains(d), "{d} not on the help screen:\n{s}");
     }
 }
+
+/// Jobs an earlier run left unfinished (a kill, a crash) are read at start and listed in the
+/// activity pane, with how to resume them; the status line says how many.
+#[test]
+fn unfinished_jobs_of_an_earlier_run_are_listed_at_start() {
+    let mut app = App::new(app_support::opts());
+    let cmds = app.start();
+    let (_, call) = call_in(&cmds, Slot::OpenJobs);
+    assert_eq!(call, Call::OpenJobs);
+    answer(
+        &mut app,
+        &cmds,
+        Slot::OpenJobs,
+        Outcome::OpenJobs(vec![prospect::tui::msg::OpenJob {
+            id: 7,
+            what: "lookup of 5000 domains".into(),
+            state: "interrupted".into(),
+            detail: "its process ended before it did".into(),
+            bought: 2000,
+            updated_at: t0(),
+        }]),
+    );
+    let job = app.activity.jobs.last().expect("listed");
+    assert_eq!(job.label, "job 7: lookup of 5000 domains");
+    match &job.state {
+        JobState::Failed(why) => {
+            assert!(why.contains("prospect resume 7"), "{why}");
+            assert!(why.contains("2000 kept"), "{why}");
+        }
+        other => panic!("expected failed, got {other:?}"),
+    }
+    let status = app
+        .status
+        .as_ref()
+        .map(|s| s.text.clone())
+        .unwrap_or_default();
+    assert!(status.contains("1 unfinished paid action"), "{status}");
+}

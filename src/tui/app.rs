@@ -336,6 +336,7 @@ impl App {
         );
         let mut cmds = vec![self.call(Slot::DataFields, Call::DataFields)];
         cmds.extend(self.refresh_balance(Refresh::Start));
+        cmds.push(self.call(Slot::OpenJobs, Call::OpenJobs));
         cmds
     }
 
@@ -703,6 +704,10 @@ impl App {
             }
             (Slot::Export(_), result) => self.on_export_page(result),
             (Slot::Search(kind), Ok(Outcome::Page(page))) => self.on_page(kind, page),
+            (Slot::OpenJobs, Ok(Outcome::OpenJobs(list))) => self.on_open_jobs(list),
+            // The list of unfinished jobs is a courtesy: a store that cannot be read says so
+            // elsewhere.
+            (Slot::OpenJobs, _) => vec![],
             (Slot::Search(kind), Ok(Outcome::Reopened(r))) => self.on_reopened(kind, r),
             (Slot::Search(kind), Err(e)) => {
                 let reopening = matches!(self.inflight.get(&slot), Some(Call::Reopen(_)));
@@ -802,6 +807,46 @@ impl App {
             describe_age(r.age),
             if n == 1 { "" } else { "s" }
         ))
+    }
+
+    /// Unfinished jobs of earlier runs: each listed in the activity pane as failed with how to
+    /// resume it, and the status line says how many.
+    fn on_open_jobs(&mut self, list: Vec<crate::tui::msg::OpenJob>) -> Vec<Command> {
+        if list.is_empty() {
+            return vec![];
+        }
+        for j in &list {
+            let id = self.activity.next_id();
+            self.activity
+                .jobs
+                .push(crate::tui::components::activity::Job {
+                    id,
+                    label: format!("job {}: {}", j.id, j.what),
+                    action: None,
+                    fresh: crate::core::session::Freshness::Stored,
+                    state: crate::tui::components::activity::JobState::Failed(format!(
+                        "{} ({}); {} kept — `prospect resume {}` buys only the rest",
+                        j.state, j.detail, j.bought, j.id
+                    )),
+                    estimate: crate::api::cost::Cost::ZERO,
+                    charged: crate::api::cost::Cost::ZERO,
+                    sent_at: j.updated_at,
+                    waiting: Default::default(),
+                    sent_ids: 0,
+                    attempts: 1,
+                    note: String::new(),
+                });
+        }
+        self.set_status(
+            &format!(
+                "{} unfinished paid action{} from an earlier run: see the activity pane \
+                 (`prospect resume ID` buys only the rest)",
+                list.len(),
+                if list.len() == 1 { "" } else { "s" }
+            ),
+            StatusKind::Info,
+        );
+        vec![]
     }
 
     fn on_page(&mut self, kind: Kind, page: PageData) -> Vec<Command> {

@@ -241,6 +241,29 @@ impl Backend for SessionBackend {
                         },
                     }
                 }
+                Call::OpenJobs => {
+                    let jobs = crate::core::session::with_store(s.store(), |st| st.jobs(20, true))
+                        .await
+                        .map_err(|e| ApiFailure::other(&format!("the store: {e}")))?;
+                    Outcome::OpenJobs(
+                        jobs.into_iter()
+                            .filter(|j| j.state == "interrupted" || j.state == "failed")
+                            .map(|j| crate::tui::msg::OpenJob {
+                                id: j.id.0,
+                                what: sanitize(
+                                    j.plan
+                                        .get("action")
+                                        .and_then(|a| a.as_str())
+                                        .unwrap_or(&j.kind),
+                                ),
+                                state: j.state,
+                                detail: sanitize(&j.detail),
+                                bought: j.bought,
+                                updated_at: j.updated_at,
+                            })
+                            .collect(),
+                    )
+                }
                 Call::History => {
                     let now = Utc::now();
                     let list = s

@@ -125,6 +125,8 @@ pub enum Slot {
     Job(u64),
     /// The store check and estimate before a paid action (free; a new one supersedes).
     Prepare,
+    /// The unfinished jobs of earlier runs, read at start.
+    OpenJobs,
 }
 
 /// Named timers; setting one replaces its previous deadline.
@@ -260,6 +262,9 @@ pub enum Call {
     Autocomplete(AutocompleteRequest),
     /// The stored searches of this target, most recent first (free: the store).
     History,
+    /// The paid actions an earlier run left unfinished (interrupted by a kill, a crash or a
+    /// signal, or failed), newest first (free: the store).
+    OpenJobs,
     /// Reads a stored search back, pages and all (free: the store).
     Reopen(SearchId),
     /// Reads the store and estimates a paid action before it is sent (free): what the store
@@ -319,6 +324,25 @@ pub enum Outcome {
     Ran(Ran),
     /// What a warmup did (free).
     Warmed(WarmupCompaniesResponse),
+    /// The unfinished paid actions of earlier runs ([`Call::OpenJobs`]).
+    OpenJobs(Vec<OpenJob>),
+}
+
+/// A paid action an earlier run left unfinished, as the activity pane lists it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OpenJob {
+    /// The store's job id (`prospect resume ID`).
+    pub id: i64,
+    /// What it did, in words (its plan's), sanitized.
+    pub what: String,
+    /// `interrupted` or `failed`.
+    pub state: String,
+    /// Why it stopped, sanitized.
+    pub detail: String,
+    /// Items it kept before it stopped.
+    pub bought: i64,
+    /// When it last changed.
+    pub updated_at: DateTime<Utc>,
 }
 
 impl Outcome {
