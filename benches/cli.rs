@@ -7,6 +7,12 @@
 //! - a lookup of 10,000 domains from a file (`prospect lookup companies --file F`): ≤ 3 s
 //!   (nothing stored yet: all 10,000 are sent, in batches of 1,000).
 //!
+//! Issue 15 adds, each measured in the same run against the same `prospect serve`:
+//! - the lookup and the export against a minimal keep-alive client (reqwest, one connection)
+//!   that fetches the same pages and writes the raw JSON: prospect ≤ 2× its wall time;
+//! - the store file after the 10,000-company export: ≤ 100 MB;
+//! - a lookup of a 1,000,000-line file: the CLI's peak RSS ≤ 200 MB.
+//!
 //! Run: `cargo bench --bench cli -- --quick` (uses the release profile's binary).
 
 use std::path::{Path, PathBuf};
@@ -100,6 +106,192 @@ fn run_measured(mut c: Command) -> (Duration, f64) {
     (t.elapsed(), peak_kb as f64 / 1024.0)
 }
 
+/// What the minimal client does: POSTs `bodies` one after another on one keep-alive
+/// connection, each answer written raw to `out`; for a search, each next body takes the
+/// previous answer's `searchAfter`. Returns the wall time.
+fn minimal(
+    base: &str,
+    path: &str,
+    bodies: Vec<serde_json::Value>,
+    chain: bool,
+    out: &Path,
+) -> Duration {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(async {
+        let t = Instant::now();
+        let http = reqwest::Client::builder().no_proxy().build().unwrap();
+        let mut file = std::io::BufWriter::new(std::fs::File::create(out).unwrap());
+        let mut cursor: Option<String> = None;
+        for mut body in bodies {
+            if chain && let Some(c) = &cursor {
+                body["searchAfter"] = serde_json::Value::from(c.clone());
+            }
+            let bytes = http
+                .post(format!("{base}{path}"))
+                .header("x-api-token", "bench")
+                .json(&body)
+                .send()
+                .await
+                .unwrap()
+                .bytes()
+                .await
+                .unwrap();
+            if chain {
+                #[derive(serde::Deserialize)]
+                struct Peek {
+                    #[serde(rename = "searchAfter")]
+                    search_after: Option<String>,
+                }
+                cursor = serde_json::from_slice::<Peek>(&bytes).unwrap().search_after;
+            }
+            std::io::Write::write_all(&mut file, &bytes).unwrap();
+            std::io::Write::write_all(&mut file, b"\n").unwrap();
+        }
+        std::io::Write::flush(&mut file).unwrap();
+        t.elapsed()
+    })
+}
+
+/// Bytes of a store file with its log.
+fn store_bytes(data: &Path) -> u64 {
+    ["prospect.sqlite", "prospect.sqlite-wal"]
+        .iter()
+        .filter_map(|f| std::fs::metadata(data.join(f)).ok())
+        .map(|m| m.len())
+        .sum()
+}
+
+/// Median of the runs of `f` (wall time).
+fn median(n: usize, mut f: impl FnMut() -> Duration) -> Duration {
+    let mut v: Vec<Duration> = (0..n).map(|_| f()).collect();
+    v.sort();
+    v[n / 2]
+}
+
+/// The issue-15 figures: prospect against the minimal client, the store size, and the peak
+/// memory of a 1,000,000-line lookup.
+fn versus_minimal(base: &str, list: &Path, domains: &[String]) {
+    let work = tempfile::tempdir().unwrap();
+    let raw = work.path().join("raw.jsonl");
+    let lookup_bodies: Vec<serde_json::Value> = domains
+        .chunks(1000)
+        .map(|c| serde_json::json!({ "domains": c }))
+        .collect();
+    let export_bodies: Vec<serde_json::Value> =
+        (0..20).map(|_| serde_json::json!({"size": 500})).collect();
+    let runs = 5;
+    let mini_lookup = median(runs, || {
+        minimal(
+            base,
+            "/v2/lookup/companies",
+            lookup_bodies.clone(),
+            false,
+            &raw,
+        )
+    });
+    let ours_lookup = median(runs, || {
+        let dir = tempfile::tempdir().unwrap();
+        run_measured(cli(
+            base,
+            dir.path(),
+            &[
+                "lookup",
+                "companies",
+                "--file",
+                list.to_str().unwrap(),
+                "--max-credits",
+                "1000000",
+                "--format",
+                "jsonl",
+                "--out",
+                dir.path().join("out.jsonl").to_str().unwrap(),
+            ],
+        ))
+        .0
+    });
+    let mini_export = median(runs, || {
+        minimal(
+            base,
+            "/v3/search/companies",
+            export_bodies.clone(),
+            true,
+            &raw,
+        )
+    });
+    let mut store_mb = 0.0;
+    let ours_export = median(runs, || {
+        let dir = tempfile::tempdir().unwrap();
+        let t = run_measured(cli(
+            base,
+            dir.path(),
+            &[
+                "search",
+                "companies",
+                "--limit",
+                "10000",
+                "--max-credits",
+                "1000000",
+                "--format",
+                "jsonl",
+                "--out",
+                dir.path().join("out.jsonl").to_str().unwrap(),
+            ],
+        ))
+        .0;
+        store_mb = store_bytes(&dir.path().join("data")) as f64 / 1e6;
+        t
+    });
+    let raw_mb = std::fs::metadata(&raw).map(|m| m.len()).unwrap_or(0) as f64 / 1e6;
+    eprintln!(
+        "lookup of 10,000: prospect {:.2} s, minimal client {:.2} s: {:.2}× (target ≤ 2×)",
+        ours_lookup.as_secs_f64(),
+        mini_lookup.as_secs_f64(),
+        ours_lookup.as_secs_f64() / mini_lookup.as_secs_f64()
+    );
+    eprintln!(
+        "export of 10,000: prospect {:.2} s, minimal client {:.2} s: {:.2}× (target ≤ 2×)",
+        ours_export.as_secs_f64(),
+        mini_export.as_secs_f64(),
+        ours_export.as_secs_f64() / mini_export.as_secs_f64()
+    );
+    eprintln!(
+        "store after the 10,000-company export: {store_mb:.1} MB for {raw_mb:.1} MB received (target ≤ 100 MB)"
+    );
+
+    // A 1,000,000-line file of unknown domains (1,000 batches), paced to the serve's limit.
+    let big = work.path().join("million.txt");
+    let text: String = (0..1_000_000)
+        .map(|i| format!("unknown-{i}.example\n"))
+        .collect();
+    std::fs::write(&big, text).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let (t, peak) = run_measured(cli(
+        base,
+        dir.path(),
+        &[
+            "--rate-per-minute",
+            "1000000",
+            "lookup",
+            "companies",
+            "--file",
+            big.to_str().unwrap(),
+            "--max-credits",
+            "1000000",
+            "--format",
+            "jsonl",
+            "--out",
+            dir.path().join("out.jsonl").to_str().unwrap(),
+        ],
+    ));
+    eprintln!(
+        "lookup of a 1,000,000-line file: {:.1} s, CLI peak RSS {peak:.0} MB (target ≤ 200 MB)",
+        t.as_secs_f64()
+    );
+}
+
 fn bench(c: &mut Criterion) {
     let sv = serve();
     let base = sv.1.clone();
@@ -155,6 +347,8 @@ fn bench(c: &mut Criterion) {
         "lookup of 10,000 domains: {:.2} s, CLI peak RSS {peak:.0} MB (target: 3 s)",
         t.as_secs_f64()
     );
+
+    versus_minimal(&base, &list, &domains);
 
     let mut g = c.benchmark_group("cli");
     g.sample_size(10).measurement_time(Duration::from_secs(30));

@@ -7,6 +7,13 @@
 //!    ≤ 5 ms (synthetic records; also shown for the 1,000 real records);
 //! 3. opening (`Store::open`) a store file of 100,000 companies and 1,000,000 people: ≤ 50 ms.
 //!
+//! Issue 15 (the spend engine) adds:
+//! 4. keeping a 1,000-company lookup answer as the engine does (`Store::keep`: the raw bytes
+//!    zstd-compressed and the 1,000 entities, one transaction);
+//! 5. planning a 10,000-domain lookup (`core::engine::plan`, half of them stored) against the
+//!    store of 100,000 companies: ≤ 20 ms (the plan asks a sandbox in this process for the
+//!    balance, as it asks the service).
+//!
 //! The files are built once, in a temporary folder, before anything is timed.
 //! Run: `cargo bench --bench store -- --quick`.
 
@@ -228,6 +235,78 @@ fn bench(c: &mut Criterion) {
         b.iter(|| black_box(store.companies_by_domains(&domains).unwrap()))
     });
     drop(store);
+
+    // 4. Keeping the answer as the engine does: raw bytes (zstd) + entities, one transaction.
+    let raw = serde_json::to_vec(&answer).unwrap();
+    let mut kept = Store::open(&dir.path().join("kept.sqlite")).expect("open");
+    let keep = |store: &mut Store| {
+        let entities = answer.entities(Utc::now());
+        store
+            .keep(&prospect::store::Kept {
+                endpoint: Endpoint::LookupCompanies,
+                request: &json!({}),
+                raw: &raw,
+                charged: Cost::ZERO,
+                target: "bench",
+                at: Utc::now(),
+                entities: &entities,
+                job: None,
+                settles: &[],
+                page: None,
+            })
+            .expect("keep")
+    };
+    spot("keep_lookup_1000_companies", 30, || {
+        keep(&mut kept);
+    });
+    g.bench_function("keep_lookup_1000_companies", |b| b.iter(|| keep(&mut kept)));
+    drop(kept);
+
+    // 5. Planning a 10,000-domain lookup against 100,000 stored companies.
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let session = rt.block_on(async {
+        let sb = prospect::sandbox::service::spawn(prospect::sandbox::service::SandboxConfig {
+            accounts: vec![prospect::sandbox::service::accounts::AccountSpec::ample(
+                "bench",
+            )],
+            rate_per_minute: 100_000_000,
+            daily_limit: 100_000_000,
+            ..Default::default()
+        })
+        .await
+        .expect("sandbox");
+        let client = prospect::api::client::Client::new(&sb.base_url, "bench").unwrap();
+        sb.detach();
+        prospect::core::session::Session::new(client, Store::open(&big).unwrap(), "bench")
+    });
+    let keys: Vec<String> = (0..10_000)
+        .map(|i| {
+            if i % 2 == 0 {
+                synthetic_domain(i * 5)
+            } else {
+                format!("not-stored-{i}.example")
+            }
+        })
+        .collect();
+    let action = prospect::core::engine::Action::LookupCompanies {
+        keys: prospect::core::engine::KeySource::List(keys),
+    };
+    let plan = || {
+        rt.block_on(prospect::core::engine::plan(
+            &session,
+            &action,
+            prospect::core::session::Freshness::Stored,
+        ))
+        .expect("plan")
+    };
+    let p = plan();
+    assert_eq!((p.owned, p.to_buy), (5_000, 5_000));
+    spot("plan_lookup_10000_of_100000", 30, || {
+        black_box(plan());
+    });
+    g.bench_function("plan_lookup_10000_of_100000", |b| {
+        b.iter(|| black_box(plan()))
+    });
 
     // 3. Opening the big file (its teardown is not part of it).
     g.bench_function("open_100000_companies_1000000_people", |b| {

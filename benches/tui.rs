@@ -141,7 +141,13 @@ fn latency() {
             let b = backend.clone();
             load.push(tokio::spawn(async move {
                 let req = build_search(Endpoint::SearchCompaniesV3, &json!({"size": 10 + i})).unwrap();
-                let _ = b.call(Call::Search { request: req, page: 0 }).await;
+                let _ = b
+                    .call(Call::Search {
+                        request: req,
+                        page: 0,
+                        fresh: prospect::core::session::Freshness::Refresh,
+                    })
+                    .await;
             }));
         }
         let mut app = App::new(opts());

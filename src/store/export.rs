@@ -48,12 +48,11 @@ impl Store {
         let mut st = self.conn.prepare(sql)?;
         let mut rows = st.query([])?;
         while let Some(r) = rows.next()? {
-            let (key, record, at, purchase): (String, String, i64, Option<i64>) =
+            let (key, record, at, purchase): (String, super::entities::Record, i64, Option<i64>) =
                 (r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?);
-            let (Some(value), Some(fetched_at)) = (
-                read_json::<T>(&record, table, &key),
-                from_millis(at, table, &key),
-            ) else {
+            let (Some(value), Some(fetched_at)) =
+                (record.read::<T>(table, &key), from_millis(at, table, &key))
+            else {
                 continue;
             };
             f(Stored {

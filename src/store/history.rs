@@ -16,8 +16,6 @@ use super::{
 };
 use crate::api::client::Endpoint;
 use crate::api::cost::Cost;
-use crate::api::types::company::Company;
-use crate::api::types::lookup::{LookupCompaniesResponse, LookupCompanyEntry};
 use crate::api::types::webhooks::WebhookEvent;
 use crate::core::sanitize::{sanitize, sanitize_value};
 
@@ -176,10 +174,6 @@ pub struct StoredPage {
     pub fetched_at: DateTime<Utc>,
 }
 
-/// Number of records from which [`Store::record_purchase`] writes the answer's JSON on a second
-/// thread while the records are written on the calling one.
-const PARALLEL_FROM: usize = 100;
-
 /// Request members that only page through a search; a search is the same without them.
 const PAGING_MEMBERS: [&str; 3] = ["size", "from", "searchAfter"];
 
@@ -224,160 +218,31 @@ fn hex(bytes: &[u8]) -> String {
     s
 }
 
-/// The sanitized JSON of a lookup answer and its entity rows, each company written out once
-/// (the two halves of the answer on two threads) and its text used both in the answer and in
-/// its row. The answer's text is the same as `clean_json(answer)` (tested).
-fn lookup_json_and_rows(
-    answer: &LookupCompaniesResponse,
-    entities: &Entities,
-    at: DateTime<Utc>,
-) -> (serde_json::Result<String>, Result<Rows>) {
-    let texts = |part: &[LookupCompanyEntry]| -> serde_json::Result<Vec<Option<String>>> {
-        part.iter()
-            .map(|e| e.company().map(clean_json).transpose())
-            .collect()
-    };
-    let all = &answer.companies;
-    let texts = if all.len() >= PARALLEL_FROM {
-        let (first, second) = all.split_at(all.len() / 2);
-        std::thread::scope(|s| {
-            let later = s.spawn(|| texts(second));
-            let first = texts(first);
-            let later = later
-                .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-            let mut first = first?;
-            first.extend(later?);
-            Ok(first)
-        })
-    } else {
-        texts(all)
-    };
-    let texts = match texts {
-        Ok(t) => t,
-        Err(e) => return (Err(e), Ok(Rows::default())),
-    };
-    let known: Vec<(&Company, &str)> = all
-        .iter()
-        .zip(&texts)
-        .filter_map(|(e, t)| Some((e.company()?, t.as_deref()?)))
-        .collect();
-    let rows = Rows::of_reusing(entities, at, &known);
-    (lookup_json(answer, &texts), rows)
-}
-
-/// `clean_json(answer)` written from the texts of its companies (`texts[i]` of
-/// `answer.companies[i]`): members in the order of [`LookupCompaniesResponse`]'s fields, the
-/// entries in the shape they were read in.
-fn lookup_json(
-    answer: &LookupCompaniesResponse,
-    texts: &[Option<String>],
-) -> serde_json::Result<String> {
-    // Every member named, no `..`: a field added to the answer or an entry is a compile error
-    // here, not a member silently missing from the stored answer.
-    let LookupCompaniesResponse {
-        companies,
-        total_requested,
-        total_found,
-        redirect_map,
-        credits_used,
-    } = answer;
-    let size: usize = texts.iter().flatten().map(String::len).sum();
-    let mut out = String::with_capacity(size + 64 * texts.len() + 256);
-    out.push_str(r#"{"companies":["#);
-    for (i, (entry, text)) in companies.iter().zip(texts).enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        let text = text.as_deref().unwrap_or("null");
-        match entry {
-            LookupCompanyEntry::ByDomain { domain, company: _ } => {
-                out.push_str(r#"{"domain":"#);
-                out.push_str(&clean_json(domain)?);
-                out.push_str(r#","company":"#);
-                out.push_str(text);
-                out.push('}');
-            }
-            LookupCompanyEntry::Matched(_) => out.push_str(text),
-        }
-    }
-    out.push_str(r#"],"totalRequested":"#);
-    out.push_str(&clean_json(total_requested)?);
-    out.push_str(r#","totalFound":"#);
-    out.push_str(&clean_json(total_found)?);
-    if let Some(m) = redirect_map {
-        out.push_str(r#","redirectMap":"#);
-        out.push_str(&clean_json(m)?);
-    }
-    out.push_str(r#","creditsUsed":"#);
-    out.push_str(&clean_json(credits_used)?);
-    out.push('}');
-    Ok(out)
-}
-
 impl Store {
-    /// Records a paid call and stores the entities it returned, in one transaction: the
-    /// purchase row (endpoint path, request and full answer as sanitized JSON, credits per pool,
-    /// target, time) and an upsert of every company, person and contact of `p.entities`
-    /// (fetched at `p.at`; a record replaces the stored one unless that one is newer).
-    ///
-    /// A [`LookupCompaniesResponse`] answer has each company written out to JSON once: its
-    /// text is both the company's row and its part of the stored answer (the same text as
-    /// writing the answer whole).
+    /// Records a paid call whose answer is a typed value (or a [`Value`]) and stores the
+    /// entities it returned, in one transaction: the answer is written out to JSON once and
+    /// kept as its raw bytes, exactly as [`Store::keep`] keeps an answer received from the
+    /// service (zstd, records once as entities). For answers built in code (tests, imports).
     ///
     /// # Errors
-    /// [`StoreError::Sqlite`] (nothing written), [`StoreError::Json`].
+    /// As [`Store::keep`]; [`StoreError::Json`] when the answer cannot be written out.
     pub fn record_purchase<A: Serialize + Sync + Any>(
         &mut self,
         p: &NewPurchase<'_, A>,
     ) -> Result<PurchaseId> {
-        let request = clean_json(p.request)?;
-        let target = clean_key(p.target);
-        // The answer and the records are written out to JSON (most of the work of a large
-        // answer) side by side when there are many records, before the write lock is taken.
-        let lookup = (p.response as &dyn Any).downcast_ref::<LookupCompaniesResponse>();
-        let (response, rows) = if let Some(answer) = lookup {
-            lookup_json_and_rows(answer, p.entities, p.at)
-        } else if p.entities.len() >= PARALLEL_FROM {
-            std::thread::scope(|s| {
-                let response = s.spawn(|| clean_json(p.response));
-                let rows = Rows::of(p.entities, p.at);
-                let response = response
-                    .join()
-                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-                (response, rows)
-            })
-        } else {
-            (clean_json(p.response), Rows::of(p.entities, p.at))
-        };
-        let (response, rows) = (response?, rows?);
-        let at = to_millis(p.at);
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let id = tx
-            .prepare_cached(
-                "INSERT INTO purchases (endpoint, request, response, credits_standard,
-                   credits_email, credits_phone, target, at)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-            )?
-            .insert(params![
-                p.endpoint.path(),
-                request,
-                response,
-                p.charged.standard,
-                p.charged.email,
-                p.charged.phone,
-                target,
-                at
-            ])?;
-        let id = PurchaseId(id);
-        rows.write(&tx, at, Some(id))?;
-        tx.commit()?;
-        if let Some(c) = &mut self.checkpointer {
-            c.wrote(response.len() + rows.bytes());
-        }
-        Ok(id)
+        let raw = serde_json::to_vec(p.response)?;
+        self.keep(&super::Kept {
+            endpoint: p.endpoint,
+            request: p.request,
+            raw: &raw,
+            charged: p.charged,
+            target: p.target,
+            at: p.at,
+            entities: p.entities,
+            job: None,
+            settles: &[],
+            page: None,
+        })
     }
 
     /// The last `limit` purchases, newest first (by time, then id). Rows whose JSON no longer

@@ -429,10 +429,7 @@ pub async fn search(
     }
     // Records asked for so far in this chain (the `from` of the next window, less one).
     let mut asked_records = got + base_from - 1;
-    let mut pending: Option<(
-        tokio::task::JoinHandle<Result<Paid<SearchResponse>, ApiError>>,
-        u64,
-    )> = None;
+    let mut pending: Option<(KeepTask, u64)> = None;
     let mut asked_after: HashSet<String> = HashSet::new();
     loop {
         let in_flight = pending.as_ref().map_or(0, |p| p.1);
@@ -529,6 +526,9 @@ pub async fn search(
 
 /// Highest `size + from` of the v2 searches (SPEC.md §8).
 pub const V2_WINDOW: u64 = 10_001;
+
+/// A page being kept on its own task while the next is fetched.
+type KeepTask = tokio::task::JoinHandle<Result<Paid<SearchResponse>, ApiError>>;
 
 /// Where the next page of a search starts.
 #[derive(Debug, Clone, PartialEq)]
