@@ -151,3 +151,142 @@ async fn a_body_over_the_limit_is_refused() {
     assert_eq!(r.status(), 413);
     assert_eq!(deliveries(dir.path()), 0);
 }
+
+/// Bodies that are not the event's shape with its required members get 422 and are not
+/// stored (a 200 would make the service stop retrying and the results would be lost).
+#[tokio::test]
+async fn bodies_without_the_events_shape_get_422_and_are_not_stored() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_s, rx) = setup(dir.path()).await;
+    let cases = [
+        (WebhookEvent::RevealEmails, json!([])),
+        (WebhookEvent::RevealEmails, json!({})),
+        (WebhookEvent::RevealEmails, json!({"emails": []})),
+        (WebhookEvent::RevealPhones, json!([])),
+        (WebhookEvent::RevealPhones, json!({})),
+        (WebhookEvent::RevealPhones, json!({"creditsUsed": 1})),
+        (WebhookEvent::PeopleSearchEmails, json!({"people": []})),
+        (WebhookEvent::EnrichPersonEmail, json!({"id": "p1"})),
+    ];
+    for (event, body) in cases {
+        let r = http()
+            .post(rx.url_for(event))
+            .json(&body)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), 422, "{event} {body}");
+        let v: Value = r.json().await.unwrap();
+        assert!(v["detail"][0]["loc"].is_array(), "{v}");
+    }
+    assert_eq!(deliveries(dir.path()), 0);
+    // The full shape is accepted.
+    let r = http()
+        .post(rx.url_for(WebhookEvent::RevealEmails))
+        .json(&json!({"emails": [], "creditsUsed": 0}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 200);
+}
+
+/// The secret is checked before any body byte is read: a request announcing 100 MB without
+/// the secret is answered 403 at once, without sending any of it.
+#[tokio::test]
+async fn the_secret_is_checked_before_the_body_is_read() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let dir = tempfile::tempdir().unwrap();
+    let (_s, rx) = setup(dir.path()).await;
+    let mut sock = tokio::net::TcpStream::connect(rx.addr()).await.unwrap();
+    sock.write_all(
+        b"POST /webhooks/reveal_emails?secret=wrong HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 104857600\r\n\r\n",
+    )
+    .await
+    .unwrap();
+    let mut buf = vec![0u8; 1024];
+    let n = tokio::time::timeout(std::time::Duration::from_secs(2), sock.read(&mut buf))
+        .await
+        .expect("answered without the body")
+        .unwrap();
+    let head = String::from_utf8_lossy(&buf[..n]);
+    assert!(head.starts_with("HTTP/1.1 403"), "{head}");
+}
+
+/// 1,000 slow unauthenticated connections (a head sent a byte at a time, never finished) are
+/// held open; a real delivery is answered and stored in under a second all the same.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn slow_connections_do_not_delay_a_real_delivery() {
+    use tokio::io::AsyncWriteExt;
+    let dir = tempfile::tempdir().unwrap();
+    let (_s, rx) = setup(dir.path()).await;
+    let addr = rx.addr();
+    let mut slow = Vec::new();
+    for _ in 0..1000 {
+        let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
+        s.write_all(b"POST /webhooks/reveal_emails HTTP/1.1\r\nhost: x\r\n")
+            .await
+            .unwrap();
+        slow.push(s);
+    }
+    // They trickle on, a byte each, while the real one goes.
+    let trickle = tokio::spawn(async move {
+        for _ in 0..20 {
+            for s in slow.iter_mut() {
+                let _ = s.write_all(b"x").await;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        }
+        slow
+    });
+    tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    let t0 = std::time::Instant::now();
+    let r = http()
+        .post(rx.url_for(WebhookEvent::RevealEmails))
+        .json(&json!({"emails": [{"personId": "p1", "address": "a@b.example", "status": "verified"}], "creditsUsed": 1}))
+        .send()
+        .await
+        .unwrap();
+    let delay = t0.elapsed();
+    eprintln!(
+        "a real delivery beside 1,000 slow connections: {} ms",
+        delay.as_millis()
+    );
+    assert_eq!(r.status(), 200);
+    assert_eq!(deliveries(dir.path()), 1);
+    assert!(delay < std::time::Duration::from_secs(1), "{delay:?}");
+    drop(trickle.await);
+}
+
+/// A `prospect serve` on this machine (a loopback base URL) needs no webhook config: the
+/// receiver listens on 127.0.0.1, as for the embedded sandbox.
+#[test]
+fn a_loopback_service_needs_no_webhook_config() {
+    use prospect::core::config::{Config, ConnectArgs, Settings, Target};
+    let dir = tempfile::tempdir().unwrap();
+    let settings = Settings {
+        config: Config::default(),
+        warning: None,
+        dirs: None,
+        args: ConnectArgs {
+            data_dir: Some(dir.path().to_path_buf()),
+            ..ConnectArgs::default()
+        },
+    };
+    for (url, loopback) in [
+        ("http://127.0.0.1:8787", true),
+        ("http://localhost:8787/", true),
+        ("http://[::1]:8787", true),
+        ("https://api.example.com", false),
+    ] {
+        let target = Target {
+            base_url: url.into(),
+            token: "t".into(),
+            sandbox: false,
+        };
+        let got = prospect::core::webhooks::receiver_config(&settings, &target);
+        assert_eq!(got.is_ok(), loopback, "{url}");
+        if let Ok(cfg) = got {
+            assert!(cfg.listen.ip().is_loopback());
+        }
+    }
+}

@@ -6,10 +6,21 @@
 //!   URL is given as it is; for the real service a public URL (a tunnel) forwards to the
 //!   listen address ([`ReceiverConfig::public_url`]).
 //! - **Security.** The service does not sign deliveries; the documented way is a secret in the
-//!   callback URL's query. A delivery without the right secret gets 403 and is never stored.
-//!   Bodies above [`ReceiverConfig::body_limit`] get 413.
-//! - **Validation.** A body that does not parse as its event's type gets 422 with a `detail`
-//!   array (SPEC.md §2.10).
+//!   callback URL's query. It is checked before any byte of the body is read: a delivery without
+//!   the right secret gets 403 at once, its connection is closed, and nothing is stored. Bodies
+//!   above [`ReceiverConfig::body_limit`] get 413.
+//! - **Slow or idle peers.** The receiver serves HTTP/1.1 itself (hyper) so it can bound what a
+//!   peer may hold: the request head must arrive within [`HEADER_TIMEOUT`], a whole exchange
+//!   within [`EXCHANGE_TIMEOUT`], a connection serves one delivery and is closed (no idle
+//!   keep-alive), and at most [`MAX_CONNECTIONS`] are open at once (past it a new connection is
+//!   closed at once). A thousand slow unauthenticated connections cost a task each and do not
+//!   delay a real delivery.
+//! - **Validation.** A body that is not its event's shape, with the members openapi.json marks
+//!   required ([`WebhookEvent::required_members`]), gets 422 with a `detail` array (SPEC.md
+//!   §2.10) and is not stored; `[]` and `{}` included, so the service retries rather than
+//!   dropping the results.
+//! - **Where, without config.** Reveals on the embedded sandbox, or on a `prospect serve` at a
+//!   loopback base URL, use a receiver on 127.0.0.1 with no config ([`receiver_config`]).
 //! - **Durability.** A valid delivery is written to the store (through the session) before the
 //!   200, so a crash after the 200 loses nothing; a retried delivery changes nothing. A store
 //!   that cannot be written answers 500, so the service retries later.
@@ -19,13 +30,14 @@ use std::net::SocketAddr;
 use std::path::Path;
 use std::sync::Arc;
 
-use axum::extract::{DefaultBodyLimit, Path as UrlPath, Query, State};
-use axum::http::StatusCode;
-use axum::response::{IntoResponse, Response};
-use axum::routing::post;
+use std::convert::Infallible;
+use std::time::Duration;
+
+use axum::http::{HeaderValue, Response, StatusCode, header};
 use chrono::{DateTime, Utc};
-use serde::Deserialize;
-use tokio::sync::broadcast;
+use http_body_util::{BodyExt, Full, Limited};
+use hyper::body::{Bytes, Incoming};
+use tokio::sync::{Semaphore, broadcast};
 use tokio_util::sync::CancellationToken;
 
 use super::fsutil;
@@ -35,6 +47,15 @@ use crate::api::types::webhooks::{WebhookBody, WebhookEvent};
 
 /// Largest delivery body accepted by default: 4 MiB (a reveal of 500 ids is far below).
 pub const DEFAULT_BODY_LIMIT: usize = 4 * 1024 * 1024;
+
+/// How long a peer may take to send a request's head (request line and headers).
+pub const HEADER_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// How long one exchange (head, body, answer) may take in all; the connection is closed after.
+pub const EXCHANGE_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// Most connections open at once; past it a new connection is closed at once.
+pub const MAX_CONNECTIONS: usize = 4096;
 
 /// Where the receiver listens and how the service reaches it.
 #[derive(Clone)]
@@ -105,7 +126,7 @@ pub fn receiver_config(
     })?;
     let secret = load_or_create_secret(&secret_path)
         .map_err(|e| anyhow::anyhow!("webhook secret {}: {e}", secret_path.display()))?;
-    if target.sandbox {
+    if target.sandbox || is_loopback_url(&target.base_url) {
         return Ok(ReceiverConfig::loopback(secret));
     }
     let (Some(public), Some(listen)) = (
@@ -137,6 +158,20 @@ pub fn receiver_config(
     })
 }
 
+/// `true` when `url`'s host is a loopback address (127.0.0.0/8, `::1`, `localhost`): a
+/// service on this machine, which reaches a receiver on 127.0.0.1.
+pub fn is_loopback_url(url: &str) -> bool {
+    let Ok(u) = url::Url::parse(url.trim()) else {
+        return false;
+    };
+    match u.host() {
+        Some(url::Host::Domain(d)) => d.eq_ignore_ascii_case("localhost"),
+        Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
+        Some(url::Host::Ipv6(ip)) => ip.is_loopback(),
+        None => false,
+    }
+}
+
 /// A delivery that was accepted (and stored).
 #[derive(Debug, Clone)]
 pub struct Delivery {
@@ -154,6 +189,7 @@ struct Shared {
     secret: String,
     session: Session,
     tx: broadcast::Sender<Delivery>,
+    body_limit: usize,
 }
 
 /// A running receiver; dropping it stops the server.
@@ -179,11 +215,6 @@ impl Drop for Receiver {
     }
 }
 
-#[derive(Deserialize)]
-struct SecretQuery {
-    secret: Option<String>,
-}
-
 /// Compares two secrets in time that does not depend on where they differ.
 fn same_secret(a: &str, b: &str) -> bool {
     a.len() == b.len()
@@ -193,31 +224,94 @@ fn same_secret(a: &str, b: &str) -> bool {
             == 0
 }
 
-fn detail(status: StatusCode, text: &str) -> Response {
-    (status, axum::Json(serde_json::json!({ "detail": text }))).into_response()
+type Answer = Response<Full<Bytes>>;
+
+fn answer(status: StatusCode, body: serde_json::Value) -> Answer {
+    let mut r = Response::new(Full::new(Bytes::from(body.to_string())));
+    *r.status_mut() = status;
+    r.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    r
 }
 
-async fn deliver(
-    State(sh): State<Arc<Shared>>,
-    UrlPath(event): UrlPath<String>,
-    Query(q): Query<SecretQuery>,
-    body: axum::body::Bytes,
-) -> Response {
-    if !q
-        .secret
-        .as_deref()
-        .is_some_and(|s| same_secret(s, &sh.secret))
-    {
+fn detail(status: StatusCode, text: &str) -> Answer {
+    let mut r = answer(status, serde_json::json!({ "detail": text }));
+    // Refused before the body was read: the connection is not kept.
+    r.headers_mut()
+        .insert(header::CONNECTION, HeaderValue::from_static("close"));
+    r
+}
+
+/// The `secret` of a query string (percent-decoded), if any.
+fn query_secret(query: Option<&str>) -> Option<String> {
+    url::form_urlencoded::parse(query?.as_bytes())
+        .find(|(k, _)| k == "secret")
+        .map(|(_, v)| v.into_owned())
+}
+
+fn invalid(path: &str, msg: &str) -> Answer {
+    let mut loc: Vec<LocSegment> = vec!["body".into()];
+    loc.extend(
+        path.split('.')
+            .filter(|s| !s.is_empty() && *s != "?")
+            .map(LocSegment::from),
+    );
+    let err = HttpValidationError {
+        detail: vec![ValidationError::new(
+            loc,
+            crate::core::sanitize::sanitize(msg),
+            "json_invalid",
+        )],
+    };
+    answer(
+        StatusCode::UNPROCESSABLE_ENTITY,
+        serde_json::to_value(err).unwrap_or_default(),
+    )
+}
+
+/// One delivery: the path and secret first (nothing of the body read before), then the body
+/// within the limit, its shape, the store, the 200.
+async fn deliver(sh: Arc<Shared>, req: hyper::Request<Incoming>) -> Answer {
+    if req.method() != hyper::Method::POST {
+        return detail(StatusCode::METHOD_NOT_ALLOWED, "Method Not Allowed");
+    }
+    let Some(event) = req
+        .uri()
+        .path()
+        .strip_prefix("/webhooks/")
+        .map(str::to_string)
+    else {
+        return detail(StatusCode::NOT_FOUND, "Not Found");
+    };
+    if !query_secret(req.uri().query()).is_some_and(|s| same_secret(&s, &sh.secret)) {
         tracing::warn!(event = %crate::core::sanitize::sanitize(&event), "webhook without the right secret refused");
         return detail(StatusCode::FORBIDDEN, "missing or wrong secret");
     }
     let Some(ev) = WebhookEvent::from_name(&event) else {
         return detail(StatusCode::NOT_FOUND, "unknown webhook event");
     };
+    let body = match Limited::new(req.into_body(), sh.body_limit).collect().await {
+        Ok(b) => b.to_bytes(),
+        Err(e)
+            if e.downcast_ref::<http_body_util::LengthLimitError>()
+                .is_some() =>
+        {
+            return detail(StatusCode::PAYLOAD_TOO_LARGE, "Request body too large");
+        }
+        Err(_) => {
+            return detail(
+                StatusCode::BAD_REQUEST,
+                "There was an error parsing the body",
+            );
+        }
+    };
     let parsed = {
         let de = &mut serde_json::Deserializer::from_slice(&body);
         serde_path_to_error::deserialize::<_, serde_json::Value>(de)
             .map_err(|e| (e.path().to_string(), e.inner().to_string()))
+            .and_then(|v| ev.check_shape(&v).map_err(|(p, m)| (p, m.to_string())))
             .and_then(|_| {
                 ev.parse_body(&body)
                     .map_err(|e| (".".to_string(), e.to_string()))
@@ -225,22 +319,7 @@ async fn deliver(
     };
     let parsed = match parsed {
         Ok(b) => b,
-        Err((path, msg)) => {
-            let mut loc: Vec<LocSegment> = vec!["body".into()];
-            loc.extend(
-                path.split('.')
-                    .filter(|s| !s.is_empty() && *s != "?")
-                    .map(LocSegment::from),
-            );
-            let err = HttpValidationError {
-                detail: vec![ValidationError::new(
-                    loc,
-                    crate::core::sanitize::sanitize(&msg),
-                    "json_invalid",
-                )],
-            };
-            return (StatusCode::UNPROCESSABLE_ENTITY, axum::Json(err)).into_response();
-        }
+        Err((path, msg)) => return invalid(&path, &msg),
     };
     match sh.session.record_delivery(ev.name(), body.to_vec()).await {
         Ok(new) => {
@@ -250,7 +329,7 @@ async fn deliver(
                 new,
                 received_at: Utc::now(),
             });
-            StatusCode::OK.into_response()
+            answer(StatusCode::OK, serde_json::json!({ "detail": "OK" }))
         }
         Err(e) => {
             tracing::error!(error = %e, "webhook delivery could not be stored");
@@ -262,9 +341,29 @@ async fn deliver(
     }
 }
 
+/// Serves one connection: one exchange, its head within [`HEADER_TIMEOUT`], all of it within
+/// [`EXCHANGE_TIMEOUT`], then closed.
+async fn serve_connection(sh: Arc<Shared>, stream: tokio::net::TcpStream) {
+    let io = hyper_util::rt::TokioIo::new(stream);
+    let service = hyper::service::service_fn(move |req| {
+        let sh = sh.clone();
+        async move { Ok::<_, Infallible>(deliver(sh, req).await) }
+    });
+    let conn = hyper::server::conn::http1::Builder::new()
+        .timer(hyper_util::rt::TokioTimer::new())
+        .header_read_timeout(HEADER_TIMEOUT)
+        .keep_alive(false)
+        .serve_connection(io, service);
+    match tokio::time::timeout(EXCHANGE_TIMEOUT, conn).await {
+        Ok(Ok(())) => {}
+        Ok(Err(e)) => tracing::debug!(error = %e, "webhook connection ended"),
+        Err(_) => tracing::debug!("webhook connection closed: exchange took too long"),
+    }
+}
+
 impl Receiver {
-    /// Binds `config.listen` and serves deliveries into `session`'s store. Errors: the
-    /// address cannot be bound.
+    /// Binds `config.listen` and serves deliveries into `session`'s store (see the module
+    /// docs for the limits). Errors: the address cannot be bound.
     pub async fn start(config: ReceiverConfig, session: Session) -> anyhow::Result<Receiver> {
         let listener = tokio::net::TcpListener::bind(config.listen)
             .await
@@ -277,17 +376,39 @@ impl Receiver {
             secret: config.secret.clone(),
             session,
             tx: tx.clone(),
+            body_limit: config.body_limit,
         });
-        let app = axum::Router::new()
-            .route("/webhooks/{event}", post(deliver))
-            .layer(DefaultBodyLimit::max(config.body_limit))
-            .with_state(shared);
         let cancel = CancellationToken::new();
         let stop = cancel.clone();
+        let slots = Arc::new(Semaphore::new(MAX_CONNECTIONS));
         tokio::spawn(async move {
-            let server = axum::serve(listener, app).with_graceful_shutdown(stop.cancelled_owned());
-            if let Err(e) = server.await {
-                tracing::error!(error = %e, "webhook receiver stopped");
+            loop {
+                let accepted = tokio::select! {
+                    _ = stop.cancelled() => break,
+                    a = listener.accept() => a,
+                };
+                let stream = match accepted {
+                    Ok((s, _)) => s,
+                    Err(e) => {
+                        tracing::warn!(error = %e, "webhook receiver: accept failed");
+                        tokio::time::sleep(Duration::from_millis(50)).await;
+                        continue;
+                    }
+                };
+                let Ok(permit) = slots.clone().try_acquire_owned() else {
+                    tracing::warn!("webhook receiver: too many connections; one closed");
+                    drop(stream);
+                    continue;
+                };
+                let sh = shared.clone();
+                let stop = stop.clone();
+                tokio::spawn(async move {
+                    tokio::select! {
+                        _ = serve_connection(sh, stream) => {}
+                        _ = stop.cancelled() => {}
+                    }
+                    drop(permit);
+                });
             }
         });
         let base = config

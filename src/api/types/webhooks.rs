@@ -217,6 +217,49 @@ impl WebhookEvent {
     }
 
     /// Read a delivery body of this event (tolerant reading, like responses).
+    /// The members openapi.json marks required in this event's body (its `webhooks`
+    /// section): `emails` / `phones` and `creditsUsed` of the reveals, `people` and `detail` of
+    /// the people searches, `id` and `domain` of an enriched person, `overallStatus` and
+    /// `creditsUsed` of the batch enrichments.
+    pub fn required_members(&self) -> &'static [&'static str] {
+        match self {
+            WebhookEvent::RevealEmails => &["emails", "creditsUsed"],
+            WebhookEvent::RevealPhones => &["phones", "creditsUsed"],
+            WebhookEvent::PeopleSearchEmails | WebhookEvent::PeopleSearchPhones => {
+                &["people", "detail"]
+            }
+            WebhookEvent::EnrichPersonEmail | WebhookEvent::EnrichPersonPhone => &["id", "domain"],
+            WebhookEvent::EnrichCompanies | WebhookEvent::EnrichPeople => {
+                &["overallStatus", "creditsUsed"]
+            }
+        }
+    }
+
+    /// Checks a body's shape before it is read: a JSON object with every
+    /// [`WebhookEvent::required_members`] present, and the list members (`emails`, `phones`,
+    /// `people`, `companies`) arrays when present. `Err((path, why))` names the first problem.
+    pub fn check_shape(&self, body: &serde_json::Value) -> Result<(), (String, &'static str)> {
+        let Some(obj) = body.as_object() else {
+            return Err((".".into(), "the body must be a JSON object"));
+        };
+        for m in self.required_members() {
+            if !obj.contains_key(*m) {
+                return Err(((*m).to_string(), "Field required"));
+            }
+        }
+        for list in ["emails", "phones", "people", "companies"] {
+            if let Some(v) = obj.get(list)
+                && !v.is_array()
+                && !v.is_null()
+            {
+                return Err((list.to_string(), "Input should be a valid list"));
+            }
+        }
+        Ok(())
+    }
+
+    /// Reads a body of this event (tolerantly, like responses). Check its shape first with
+    /// [`WebhookEvent::check_shape`]: this alone reads `{}` as an empty body.
     pub fn parse_body(&self, body: &[u8]) -> Result<WebhookBody, serde_json::Error> {
         Ok(match self {
             WebhookEvent::RevealEmails => WebhookBody::RevealEmails(serde_json::from_slice(body)?),
