@@ -649,3 +649,56 @@ fn rusqlite_lock(db: &Path) -> std::process::Child {
     assert_eq!(line.trim(), "locked");
     child
 }
+
+/// A closed stdout (`prospect search … | head -1`) ends the command quietly (exit 0, no
+/// "Broken pipe"), after every page that was paid for is kept.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_closed_stdout_ends_quietly_after_keeping_what_was_paid() {
+    let sb = sandbox_with(10_000).await;
+    let c = client(&sb, CLI);
+    let before = standard(&c).await;
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = prospect(
+        &sb.base_url,
+        dir.path(),
+        &[
+            "search",
+            "companies",
+            "--limit",
+            "3000",
+            "--max-credits",
+            "1000",
+        ],
+    )
+    .stdout(Stdio::piped())
+    .stderr(Stdio::piped())
+    .spawn()
+    .unwrap();
+    let out = child.stdout.take().unwrap();
+    let first = tokio::task::spawn_blocking(move || {
+        use std::io::BufRead;
+        let mut line = String::new();
+        std::io::BufReader::new(out).read_line(&mut line).unwrap();
+        line
+    })
+    .await
+    .unwrap();
+    assert!(first.starts_with('{'), "{first}");
+    let out = tokio::task::spawn_blocking(move || child.wait_with_output().unwrap())
+        .await
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(!err.to_lowercase().contains("broken pipe"), "{err}");
+    let spent = round(before - standard(&c).await);
+    let store = prospect::store::Store::open(&dir.path().join("data/prospect.sqlite")).unwrap();
+    let kept: f64 = store
+        .purchases(100)
+        .unwrap()
+        .iter()
+        .map(|p| p.charged.standard)
+        .sum();
+    eprintln!("closed after one line: {spent} credits spent, {kept} kept");
+    assert!(spent < 600.0, "it stopped buying");
+    assert_eq!(round(kept), spent, "every page paid for is kept");
+}

@@ -390,17 +390,14 @@ impl Tabular for Pair {
 
 enum Dest {
     Stdout(io::BufWriter<io::Stdout>),
-    File {
-        tmp: io::BufWriter<tempfile::NamedTempFile>,
-        path: PathBuf,
-    },
+    File(io::BufWriter<crate::core::fsutil::Output>),
 }
 
 impl Dest {
     fn writer(&mut self) -> &mut dyn Write {
         match self {
             Dest::Stdout(w) => w,
-            Dest::File { tmp, .. } => tmp,
+            Dest::File(f) => f,
         }
     }
 }
@@ -417,23 +414,16 @@ pub struct Writer<T: Tabular> {
 }
 
 impl<T: Tabular> Writer<T> {
-    /// A writer to `out` (stdout when `None`). Errors: the file's folder cannot hold a temp
-    /// file (missing, not writable).
+    /// A writer to `out` (stdout when `None`), by the rules of [`crate::core::fsutil`]: a
+    /// regular file is replaced atomically, a symlink followed, a FIFO or device written in
+    /// place. Errors: as [`crate::core::fsutil::Output::create`].
     pub fn new(format: Format, out: Option<&PathBuf>) -> io::Result<Writer<T>> {
         let dest = match out {
             None => Dest::Stdout(io::BufWriter::new(io::stdout())),
-            Some(path) => {
-                let dir = match path.parent() {
-                    Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-                    _ => PathBuf::from("."),
-                };
-                let tmp = tempfile::NamedTempFile::new_in(&dir)
-                    .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", dir.display())))?;
-                Dest::File {
-                    tmp: io::BufWriter::with_capacity(1 << 16, tmp),
-                    path: path.clone(),
-                }
-            }
+            Some(path) => Dest::File(io::BufWriter::with_capacity(
+                1 << 16,
+                crate::core::fsutil::Output::create(path, crate::core::fsutil::Access::Shared)?,
+            )),
         };
         let mut w = Writer {
             format,
@@ -501,15 +491,8 @@ impl<T: Tabular> Writer<T> {
         }
         match self.dest {
             Dest::Stdout(mut w) => w.flush()?,
-            Dest::File { tmp, path } => {
-                let tmp = tmp.into_inner().map_err(|e| e.into_error())?;
-                // An export is for other programs: not the temp file's private mode.
-                crate::core::fsutil::make_shared(tmp.as_file())?;
-                tmp.as_file().sync_all()?;
-                tmp.persist(&path).map_err(|e| {
-                    io::Error::new(e.error.kind(), format!("{}: {}", path.display(), e.error))
-                })?;
-            }
+            // An export is for other programs: shared mode, not the temp file's private one.
+            Dest::File(f) => f.into_inner().map_err(|e| e.into_error())?.commit()?,
         }
         Ok(self.count)
     }

@@ -1,9 +1,20 @@
 //! The one atomic-write helper: every file prospect writes (config, filter sets, exports, the
-//! sandbox's asset file) goes through [`write_atomic`], so a crash or a full disk never leaves a
-//! half-written file behind — readers see the old content or the new, nothing in between.
+//! sandbox's asset file) goes through [`write_atomic`] or an [`Output`] (the CLI's `--out`, the
+//! explorer's exports), so a crash or a full disk never leaves a half-written file behind —
+//! readers see the old content or the new, nothing in between.
+//!
+//! What is at the path decides how (issue 15):
+//! - nothing, or a regular file: a temp file in the same folder, fsync, rename over it;
+//! - a symlink: followed; its target is written by these rules (the link stays a link);
+//! - a FIFO, a character or block device, a socket: written in place (`/dev/null`, a named
+//!   pipe; `/dev/full` gives a clean "no space" error and stays a device);
+//! - a folder: an error naming it.
+//!
+//! Temp files are named `.{file name}.{pid}.{random}.prospect-tmp`; one left behind by a process
+//! that was killed is removed the next time the same path is written.
 
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Who may read a file written by [`write_atomic`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -20,20 +31,176 @@ pub enum Access {
 /// Errors: any I/O error (directory not creatable, disk full, rename refused); `path` is then
 /// left as it was.
 pub fn write_atomic(path: &Path, bytes: &[u8], access: Access) -> std::io::Result<()> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    create_dir_private(dir)?;
-    // NamedTempFile is created 0600 on unix.
-    let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
-    tmp.write_all(bytes)?;
-    if access == Access::Shared {
-        make_shared(tmp.as_file())?;
+    let mut out = Output::create(path, access)?;
+    out.write_all(bytes)?;
+    out.commit()
+}
+
+/// Where an [`Output`] writes.
+enum Sink {
+    /// A temp file beside the target, renamed over it on commit.
+    Temp {
+        tmp: tempfile::NamedTempFile,
+        target: PathBuf,
+        access: Access,
+    },
+    /// The target itself (a FIFO, a device, a socket), written in place.
+    InPlace(std::fs::File),
+}
+
+/// A file being written by the rules of the module docs: bytes go to a temp file (or, for a
+/// FIFO or device, the target itself) and [`Output::commit`] puts them in place. Dropped
+/// without a commit, the target is left as it was and the temp file removed.
+pub struct Output {
+    sink: Sink,
+}
+
+impl Output {
+    /// Opens `path` for writing (see the module docs).
+    ///
+    /// Errors, naming the path: it is a folder; its folder cannot be created or hold a temp
+    /// file; a device or FIFO cannot be opened for writing.
+    pub fn create(path: &Path, access: Access) -> std::io::Result<Output> {
+        let named =
+            |e: std::io::Error| std::io::Error::new(e.kind(), format!("{}: {e}", path.display()));
+        let target = resolve(path).map_err(named)?;
+        match std::fs::metadata(&target) {
+            Ok(m) if m.is_dir() => Err(std::io::Error::new(
+                std::io::ErrorKind::IsADirectory,
+                format!("{} is a folder, not a file", path.display()),
+            )),
+            Ok(m) if !m.is_file() => {
+                // A FIFO, a device or a socket: written in place, never replaced.
+                let f = std::fs::OpenOptions::new()
+                    .write(true)
+                    .open(&target)
+                    .map_err(named)?;
+                Ok(Output {
+                    sink: Sink::InPlace(f),
+                })
+            }
+            _ => {
+                let dir = match target.parent() {
+                    Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+                    _ => PathBuf::from("."),
+                };
+                create_dir_private(&dir).map_err(named)?;
+                remove_stale_temps(&target);
+                let name = target
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default();
+                // NamedTempFile is created 0600 on unix.
+                let tmp = tempfile::Builder::new()
+                    .prefix(&format!(".{name}.{}.", std::process::id()))
+                    .suffix(TEMP_SUFFIX)
+                    .tempfile_in(&dir)
+                    .map_err(|e| {
+                        std::io::Error::new(e.kind(), format!("{}: {e}", dir.display()))
+                    })?;
+                Ok(Output {
+                    sink: Sink::Temp {
+                        tmp,
+                        target,
+                        access,
+                    },
+                })
+            }
+        }
     }
-    tmp.as_file().sync_all()?;
-    tmp.persist(path).map_err(|e| e.error)?;
-    Ok(())
+
+    /// Puts what was written in place: for a file, fsync and rename over the target; for a
+    /// FIFO or device, a flush. Errors: the sync or rename failed (the target is unchanged).
+    pub fn commit(self) -> std::io::Result<()> {
+        match self.sink {
+            Sink::Temp {
+                tmp,
+                target,
+                access,
+            } => {
+                if access == Access::Shared {
+                    make_shared(tmp.as_file())?;
+                }
+                tmp.as_file().sync_all()?;
+                tmp.persist(&target).map_err(|e| {
+                    std::io::Error::new(
+                        e.error.kind(),
+                        format!("{}: {}", target.display(), e.error),
+                    )
+                })?;
+                Ok(())
+            }
+            Sink::InPlace(mut f) => f.flush(),
+        }
+    }
+}
+
+impl Write for Output {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        match &mut self.sink {
+            Sink::Temp { tmp, .. } => tmp.write(buf),
+            Sink::InPlace(f) => f.write(buf),
+        }
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        match &mut self.sink {
+            Sink::Temp { tmp, .. } => tmp.flush(),
+            Sink::InPlace(f) => f.flush(),
+        }
+    }
+}
+
+/// The suffix of temp files ([`Output`]).
+const TEMP_SUFFIX: &str = ".prospect-tmp";
+
+/// `path`, or the file its symlinks lead to (a dangling link: where it points).
+fn resolve(path: &Path) -> std::io::Result<PathBuf> {
+    let mut p = path.to_path_buf();
+    for _ in 0..40 {
+        match std::fs::symlink_metadata(&p) {
+            Ok(m) if m.file_type().is_symlink() => {
+                let to = std::fs::read_link(&p)?;
+                p = match p.parent() {
+                    Some(dir) if to.is_relative() => dir.join(to),
+                    _ => to,
+                };
+            }
+            _ => return Ok(p),
+        }
+    }
+    Err(std::io::Error::other("too many levels of symbolic links"))
+}
+
+/// Removes temp files of `target` left by processes that are gone (killed mid-write).
+fn remove_stale_temps(target: &Path) {
+    let (Some(dir), Some(name)) = (target.parent(), target.file_name()) else {
+        return;
+    };
+    let dir = if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    };
+    let prefix = format!(".{}.", name.to_string_lossy());
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let file = e.file_name().to_string_lossy().into_owned();
+        let Some(rest) = file
+            .strip_prefix(&prefix)
+            .and_then(|r| r.strip_suffix(TEMP_SUFFIX))
+        else {
+            continue;
+        };
+        let pid = rest.split('.').next().and_then(|p| p.parse::<i64>().ok());
+        if let Some(pid) = pid
+            && !crate::store::pid_alive(pid)
+        {
+            let _ = std::fs::remove_file(e.path());
+        }
+    }
 }
 
 /// Gives a temp file (created 0600) the usual mode of a new file shared with other programs
@@ -72,6 +239,76 @@ pub fn create_dir_private(dir: &Path) -> std::io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[cfg(unix)]
+    #[test]
+    fn symlinks_are_followed_and_devices_written_in_place() {
+        use std::os::unix::fs::FileTypeExt;
+        let dir = tempfile::tempdir().unwrap();
+        let real = dir.path().join("real.csv");
+        std::fs::write(&real, b"old").unwrap();
+        let link = dir.path().join("link.csv");
+        std::os::unix::fs::symlink(&real, &link).unwrap();
+        write_atomic(&link, b"new", Access::Shared).unwrap();
+        assert!(
+            std::fs::symlink_metadata(&link)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+        assert_eq!(std::fs::read(&real).unwrap(), b"new");
+        // /dev/null takes it in place; /dev/full says "no space" and stays a device.
+        write_atomic(Path::new("/dev/null"), b"x", Access::Shared).unwrap();
+        let e = write_atomic(Path::new("/dev/full"), b"x", Access::Shared).unwrap_err();
+        assert_eq!(e.raw_os_error(), Some(28), "{e}");
+        assert!(
+            std::fs::metadata("/dev/full")
+                .unwrap()
+                .file_type()
+                .is_char_device()
+        );
+        // A FIFO is written in place (read on another thread), not replaced.
+        let fifo = dir.path().join("pipe");
+        assert!(
+            std::process::Command::new("mkfifo")
+                .arg(&fifo)
+                .status()
+                .unwrap()
+                .success()
+        );
+        let reader = {
+            let fifo = fifo.clone();
+            std::thread::spawn(move || std::fs::read(fifo).unwrap())
+        };
+        write_atomic(&fifo, b"through the pipe", Access::Shared).unwrap();
+        assert_eq!(reader.join().unwrap(), b"through the pipe");
+        assert!(
+            std::fs::symlink_metadata(&fifo)
+                .unwrap()
+                .file_type()
+                .is_fifo()
+        );
+        // A folder is an error naming it.
+        let e = write_atomic(dir.path(), b"x", Access::Shared).unwrap_err();
+        assert!(e.to_string().contains("is a folder"), "{e}");
+    }
+
+    #[test]
+    fn a_temp_file_left_by_a_dead_process_is_removed_at_the_next_write() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("out.jsonl");
+        let dead = dir.path().join(".out.jsonl.999999999.abc123.prospect-tmp");
+        let mine = dir.path().join(format!(
+            ".out.jsonl.{}.keep.prospect-tmp",
+            std::process::id()
+        ));
+        std::fs::write(&dead, b"partial").unwrap();
+        std::fs::write(&mine, b"in use").unwrap();
+        write_atomic(&p, b"whole", Access::Shared).unwrap();
+        assert!(!dead.exists(), "the dead process's temp file is gone");
+        assert!(mine.exists(), "a live process's is kept");
+        assert_eq!(std::fs::read(&p).unwrap(), b"whole");
+    }
 
     #[test]
     fn writes_whole_files_and_replaces_old_content() {
