@@ -1140,18 +1140,26 @@ async fn run_action(ctx: &Ctx, action: Action, spend: &SpendArgs, out: &OutArgs)
         }
         Action::LookupCompanies { keys } => {
             let mut w = Writer::<LookupOut<Company>>::new(format, out.out.as_ref())?;
-            let r = engine::lookup_companies(s, &plan, keys, fresh, job, &ctx.stop, |entries| {
-                pb.inc(entries.len() as u64);
-                for e in entries {
-                    w.write(&LookupOut {
-                        query: e.key,
-                        found: e.record.is_some(),
-                        stored_at: stamp(e.stored_at),
-                        record: e.record,
-                    })?;
-                }
-                Ok(())
-            })
+            let r = engine::lookup_companies(
+                s,
+                plan.planned_at,
+                keys,
+                fresh,
+                job,
+                &ctx.stop,
+                |entries| {
+                    pb.inc(entries.len() as u64);
+                    for e in entries {
+                        w.write(&LookupOut {
+                            query: e.key,
+                            found: e.record.is_some(),
+                            stored_at: stamp(e.stored_at),
+                            record: e.record,
+                        })?;
+                    }
+                    Ok(())
+                },
+            )
             .await;
             finish_writer(w, r)
         }

@@ -19,7 +19,6 @@ use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 
 use chrono::{DateTime, Utc};
-use futures::StreamExt;
 use serde::Serialize;
 use serde_json::Value;
 
@@ -32,7 +31,6 @@ use crate::core::request::{
 };
 use crate::store::{
     Contact, ContactKind, Entities, PurchaseId, SearchId, SearchSummary, Store, StoreError,
-    normalize_domain,
 };
 
 /// A paid answer and what it cost.
@@ -341,9 +339,6 @@ nothing_bought!(
     RevealPhonesResponse
 );
 
-/// Lookup batches [`Session::lookup_companies`] has on their way at once.
-const LOOKUP_IN_FLIGHT: usize = 2;
-
 /// One entry of a company lookup, in the order the domains were asked for.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LookupEntry<T> {
@@ -367,8 +362,11 @@ pub struct Lookup<T> {
     pub from_store: usize,
     /// Keys sent to the service.
     pub sent: usize,
-    /// The purchases the sent batches were stored as.
+    /// The purchases the sent batches were stored as (people lookups; empty for companies,
+    /// whose batches the engine keeps).
     pub purchases: Vec<PurchaseId>,
+    /// Paid requests sent.
+    pub requests: usize,
     /// Why a bought batch could not be stored, if one could not.
     pub store_error: Option<String>,
 }
@@ -830,133 +828,48 @@ impl Session {
         self.send(req).await
     }
 
-    /// Looks up companies by domain (SPEC.md §4.5): stored domains are answered from the store
-    /// at 0 credits (unless refreshing); the rest are sent in batches of at most 1,000 and
-    /// stored. Duplicates (after normalization: case, `www.`, scheme) are asked once.
+    /// Looks up companies by domain (SPEC.md §4.5) through the spend engine
+    /// ([`crate::core::engine::lookup_companies`]): stored domains are answered from the store
+    /// at 0 credits (unless refreshing); the rest are claimed, sent in batches of at most 1,000
+    /// (two in flight) and kept; domains another process is buying are waited for and read.
+    /// Duplicates (after normalization: case, `www.`, scheme) are asked once.
     ///
-    /// Two batches are in flight at once (the next is sent while the last is stored).
-    ///
-    /// Errors: the first failing batch's error (in batch order); batches bought before it, and
-    /// any already sent beside it, are stored, so a retry answers them from the store.
+    /// Errors: the first failing batch's error; batches bought before it, and any already sent
+    /// beside it, are kept, so a retry answers them from the store.
     pub async fn lookup_companies(
         &self,
         domains: &[String],
         fresh: Freshness,
     ) -> Result<Lookup<Company>, ApiError> {
-        let mut seen = HashSet::new();
-        let keys: Vec<(String, String)> = domains
-            .iter()
-            .map(|d| (d.trim().to_string(), normalize_domain(d)))
-            .filter(|(_, n)| !n.is_empty() && seen.insert(n.clone()))
-            .collect();
-        let stored = if fresh == Freshness::Stored {
-            let wanted: Vec<String> = keys.iter().map(|(_, n)| n.clone()).collect();
-            with_store(&self.store, move |s| s.companies_by_domains(&wanted))
-                .await
-                .unwrap_or_else(|e| {
-                    tracing::warn!(error = %e, "store read failed; looking up everything");
-                    HashMap::new()
-                })
-        } else {
-            HashMap::new()
-        };
-        let missing: Vec<String> = keys
-            .iter()
-            .filter(|(_, n)| !stored.contains_key(n))
-            .map(|(_, n)| n.clone())
-            .collect();
-        let mut bought: HashMap<String, Option<Company>> = HashMap::new();
-        let mut charged = Cost::ZERO;
-        let mut purchases = Vec::new();
-        let mut store_error = None;
-        // Up to `LOOKUP_IN_FLIGHT` batches at once: the next one is on its way while the last
-        // is being stored. After a failure no new batch starts, and those already sent are
-        // awaited (and stored), never dropped.
-        let requests: Vec<LookupCompaniesRequest> = missing
-            .chunks(LOOKUP_COMPANIES_MAX)
-            .map(|batch| LookupCompaniesRequest {
-                domains: batch.to_vec(),
-                fields: None,
-            })
-            .collect();
-        let start = |req: LookupCompaniesRequest| {
-            let s = self.clone();
-            async move { s.send(&req).await }
-        };
-        let mut waiting = requests.into_iter();
-        let mut answers = futures::stream::FuturesOrdered::new();
-        for req in waiting.by_ref().take(LOOKUP_IN_FLIGHT) {
-            answers.push_back(start(req));
+        let keys = crate::core::engine::KeySource::List(domains.to_vec());
+        let mut entries = Vec::new();
+        let report = crate::core::engine::lookup_companies(
+            self,
+            Utc::now(),
+            &keys,
+            fresh,
+            None,
+            &tokio_util::sync::CancellationToken::new(),
+            |batch| {
+                entries.extend(batch);
+                Ok(())
+            },
+        )
+        .await;
+        if let Some(e) = report.error {
+            return Err(match e {
+                crate::core::engine::RunError::Api(a) => a,
+                other => ApiError::Network(other.to_string()),
+            });
         }
-        let mut first_error = None;
-        while let Some(answer) = answers.next().await {
-            let paid = match answer {
-                Ok(paid) => paid,
-                Err(e) => {
-                    first_error.get_or_insert(e);
-                    continue;
-                }
-            };
-            if first_error.is_none()
-                && let Some(req) = waiting.next()
-            {
-                answers.push_back(start(req));
-            }
-            charged += paid.charged;
-            purchases.extend(paid.purchase);
-            store_error = store_error.or(paid.store_error);
-            // Map answers back to the normalized requested domain, following redirects.
-            let redirects: HashMap<String, String> = paid
-                .value
-                .redirect_map
-                .clone()
-                .unwrap_or_default()
-                .into_iter()
-                .map(|(from, to)| (normalize_domain(&to), normalize_domain(&from)))
-                .collect();
-            for entry in paid.value.companies {
-                let key = normalize_domain(entry.domain());
-                let key = redirects.get(&key).cloned().unwrap_or(key);
-                let company = entry.company().cloned();
-                bought
-                    .entry(key)
-                    .and_modify(|c| {
-                        if c.is_none() {
-                            *c = company.clone();
-                        }
-                    })
-                    .or_insert(company);
-            }
-        }
-        drop(answers);
-        if let Some(e) = first_error {
-            return Err(e);
-        }
-        let (mut stored, mut bought) = (stored, bought);
-        // Keys are distinct: each record moves into its entry (10,000 companies are not copied).
-        let entries = keys
-            .iter()
-            .map(|(asked, n)| match stored.remove(n) {
-                Some(hit) => LookupEntry {
-                    key: asked.clone(),
-                    record: Some(hit.value),
-                    stored_at: Some(hit.fetched_at),
-                },
-                None => LookupEntry {
-                    key: asked.clone(),
-                    record: bought.remove(n).flatten(),
-                    stored_at: None,
-                },
-            })
-            .collect::<Vec<_>>();
-        let from_store = entries.iter().filter(|e| e.stored_at.is_some()).count();
         Ok(Lookup {
-            sent: missing.len(),
-            from_store,
+            from_store: entries.iter().filter(|e| e.stored_at.is_some()).count(),
+            sent: report.bought as usize,
             entries,
-            charged,
-            purchases,
-            store_error,
+            charged: report.charged,
+            purchases: Vec::new(),
+            requests: report.requests as usize,
+            store_error: report.store_errors.into_iter().next(),
         })
     }
 
@@ -1077,6 +990,7 @@ impl Session {
             sent: missing.len(),
             entries,
             charged,
+            requests: missing.len().div_ceil(LOOKUP_PEOPLE_MAX),
             purchases,
             store_error,
         })

@@ -429,7 +429,7 @@ fn lookup_rows<T>(
         l.from_store,
         l.sent,
         l.charged,
-        l.purchases.len(),
+        l.requests,
         l.store_error,
         oldest,
     )

@@ -712,9 +712,10 @@ async fn lookup_companies_batch(
 /// [`lookup_companies_batch`]); two batches in flight; each batch's entries handed to
 /// `on_entries` in input order once kept. Stops taking new batches on `stop` or the first
 /// error; batches in flight are always awaited and kept.
+#[allow(clippy::too_many_arguments)]
 pub async fn lookup_companies(
     s: &Session,
-    plan: &Plan,
+    planned_at: DateTime<Utc>,
     keys: &KeySource,
     fresh: Freshness,
     job: Option<JobId>,
@@ -766,7 +767,7 @@ pub async fn lookup_companies(
                 s.clone(),
                 chunk,
                 fresh,
-                plan.planned_at,
+                planned_at,
                 job,
             )));
         }
@@ -832,7 +833,7 @@ pub async fn lookup_people(
             report.charged += l.charged;
             report.owned += l.from_store as u64;
             report.bought += l.sent as u64;
-            report.requests += l.purchases.len() as u32;
+            report.requests += l.requests as u32;
             report.store_errors.extend(l.store_error);
             report.records += l.entries.len() as u64;
             if let Err(e) = on_entries(l.entries) {
