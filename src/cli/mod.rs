@@ -1098,7 +1098,6 @@ async fn run_action(ctx: &Ctx, action: Action, spend: &SpendArgs, out: &OutArgs)
     let s = ctx.session();
     let fresh = freshness(spend);
     let format = Format::resolve(out.format, &out.out);
-    let stamp = |at: Option<chrono::DateTime<chrono::Utc>>| at.map(|t| t.to_rfc3339());
     match &action {
         Action::EnrichCompany { .. } | Action::EnrichPerson { .. } => {
             return enrich(ctx, &action, fresh, out).await;
@@ -1114,28 +1113,21 @@ async fn run_action(ctx: &Ctx, action: Action, spend: &SpendArgs, out: &OutArgs)
             limit,
         } => {
             let ep = Endpoint::from_path(endpoint).unwrap_or(Endpoint::SearchCompaniesV3);
+            let run = SearchRun {
+                ctx,
+                endpoint,
+                body,
+                limit: *limit,
+                fresh,
+                job,
+                pb: &pb,
+            };
             if ep.search_subject() == Some(crate::api::client::SearchSubject::People) {
-                let mut w = Writer::<LookalikePerson>::new(format, out.out.as_ref())?;
-                let r = engine::search(s, endpoint, body, *limit, fresh, job, &ctx.stop, |page| {
-                    pb.inc(page.take as u64);
-                    for p in people_of(page.response).into_iter().take(page.take) {
-                        w.write(&p)?;
-                    }
-                    Ok(())
-                })
-                .await;
-                finish_writer(w, r)
+                run.write(Writer::new(format, out.out.as_ref())?, people_of)
+                    .await
             } else {
-                let mut w = Writer::<CompanyOut>::new(format, out.out.as_ref())?;
-                let r = engine::search(s, endpoint, body, *limit, fresh, job, &ctx.stop, |page| {
-                    pb.inc(page.take as u64);
-                    for c in companies_of(page.response).into_iter().take(page.take) {
-                        w.write(&c)?;
-                    }
-                    Ok(())
-                })
-                .await;
-                finish_writer(w, r)
+                run.write(Writer::new(format, out.out.as_ref())?, companies_of)
+                    .await
             }
         }
         Action::LookupCompanies { keys } => {
@@ -1147,18 +1139,7 @@ async fn run_action(ctx: &Ctx, action: Action, spend: &SpendArgs, out: &OutArgs)
                 fresh,
                 job,
                 &ctx.stop,
-                |entries| {
-                    pb.inc(entries.len() as u64);
-                    for e in entries {
-                        w.write(&LookupOut {
-                            query: e.key,
-                            found: e.record.is_some(),
-                            stored_at: stamp(e.stored_at),
-                            record: e.record,
-                        })?;
-                    }
-                    Ok(())
-                },
+                |entries| write_entries(&mut w, &pb, entries),
             )
             .await;
             finish_writer(w, r)
@@ -1166,16 +1147,7 @@ async fn run_action(ctx: &Ctx, action: Action, spend: &SpendArgs, out: &OutArgs)
         Action::LookupPeople { keys, ids } => {
             let mut w = Writer::<LookupOut<LookalikePerson>>::new(format, out.out.as_ref())?;
             let r = engine::lookup_people(s, keys, *ids, fresh, |entries| {
-                pb.inc(entries.len() as u64);
-                for e in entries {
-                    w.write(&LookupOut {
-                        query: e.key,
-                        found: e.record.is_some(),
-                        stored_at: stamp(e.stored_at),
-                        record: e.record,
-                    })?;
-                }
-                Ok(())
+                write_entries(&mut w, &pb, entries)
             })
             .await;
             finish_writer(w, r)
@@ -1185,6 +1157,67 @@ async fn run_action(ctx: &Ctx, action: Action, spend: &SpendArgs, out: &OutArgs)
     pb.finish_and_clear();
     engine::finish_job(s, job, &report).await;
     ctx.settle(report, job)
+}
+
+/// A search the CLI runs through the engine, its records written as they are kept.
+struct SearchRun<'a> {
+    ctx: &'a Ctx,
+    endpoint: &'a str,
+    body: &'a Value,
+    limit: u64,
+    fresh: Freshness,
+    job: Option<JobId>,
+    pb: &'a indicatif::ProgressBar,
+}
+
+impl SearchRun<'_> {
+    /// Runs it, writing each page's records (`records` of the answer, up to the limit) to `w`.
+    async fn write<T: Tabular>(
+        self,
+        mut w: Writer<T>,
+        records: fn(SearchResponse) -> Vec<T>,
+    ) -> RunReport {
+        let s = self.ctx.session();
+        let r = engine::search(
+            s,
+            self.endpoint,
+            self.body,
+            self.limit,
+            self.fresh,
+            self.job,
+            &self.ctx.stop,
+            |page| {
+                self.pb.inc(page.take as u64);
+                for rec in records(page.response).into_iter().take(page.take) {
+                    w.write(&rec)?;
+                }
+                Ok(())
+            },
+        )
+        .await;
+        finish_writer(w, r)
+    }
+}
+
+/// Writes a batch of lookup entries as `LookupOut` records and moves the bar.
+fn write_entries<T>(
+    w: &mut Writer<LookupOut<T>>,
+    pb: &indicatif::ProgressBar,
+    entries: Vec<crate::core::session::LookupEntry<T>>,
+) -> std::io::Result<()>
+where
+    LookupOut<T>: Tabular,
+{
+    pb.inc(entries.len() as u64);
+    for e in entries {
+        w.write(&LookupOut {
+            query: e.key,
+            found: e.record.is_some(),
+            stored_at: e.stored_at.map(|t| t.to_rfc3339()),
+            record: e.record,
+        })?;
+    }
+    Ok(())
 }
 
 /// Finishes the output (the temp file renamed into place) unless the run already failed on it.

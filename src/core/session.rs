@@ -799,33 +799,47 @@ impl Session {
         fresh: Freshness,
     ) -> Result<Paid<Enriched<EnrichPersonResponse>>, ApiError> {
         crate::api::client::check(req)?;
-        // A reveal asked with the enrich has to reach the service.
-        let reveals = req.reveal_emails.as_ref().is_some_and(|r| r.include_emails)
-            || req.reveal_phones.as_ref().is_some_and(|r| r.include_phones);
-        if fresh == Freshness::Stored && !reveals {
-            let id = req.person.id.clone().filter(|s| !s.trim().is_empty());
-            let handle = req
-                .person
-                .linkedin
-                .as_deref()
-                .and_then(crate::store::linkedin_handle);
-            let hit = with_store(&self.store, move |s| match (id, handle) {
-                (Some(id), _) => s.person(&id),
-                (None, Some(h)) => s.person_by_handle(&h),
-                (None, None) => Ok(None),
-            })
-            .await;
-            if let Ok(Some(hit)) = hit {
-                return Ok(Paid::from_store(
-                    Enriched::Found(EnrichPersonResponse {
-                        person: hit.value,
-                        credits_used: 0.0,
-                    }),
-                    hit.fetched_at,
-                ));
-            }
+        if fresh == Freshness::Stored
+            && let Some(hit) = self.stored_person_for(req).await
+        {
+            return Ok(Paid::from_store(
+                Enriched::Found(EnrichPersonResponse {
+                    person: hit.value,
+                    credits_used: 0.0,
+                }),
+                hit.fetched_at,
+            ));
         }
         self.send(req).await
+    }
+
+    /// The stored person an enrich of `req` is answered with at 0 credits: by id, else by
+    /// professional-network handle; `None` when the store holds neither, or when the request
+    /// asks for a reveal (that has to reach the service). The one rule the plan and the call
+    /// both use.
+    pub async fn stored_person_for(
+        &self,
+        req: &EnrichPersonRequest,
+    ) -> Option<crate::store::Stored<Person>> {
+        let reveals = req.reveal_emails.as_ref().is_some_and(|r| r.include_emails)
+            || req.reveal_phones.as_ref().is_some_and(|r| r.include_phones);
+        if reveals {
+            return None;
+        }
+        let id = req.person.id.clone().filter(|s| !s.trim().is_empty());
+        let handle = req
+            .person
+            .linkedin
+            .as_deref()
+            .and_then(crate::store::linkedin_handle);
+        with_store(&self.store, move |s| match (id, handle) {
+            (Some(id), _) => s.person(&id),
+            (None, Some(h)) => s.person_by_handle(&h),
+            (None, None) => Ok(None),
+        })
+        .await
+        .ok()
+        .flatten()
     }
 
     /// Looks up companies by domain (SPEC.md §4.5) through the spend engine
@@ -1144,32 +1158,7 @@ impl Session {
         for batch in to_send.chunks(REVEAL_MAX_IDS) {
             let ids: Vec<String> = batch.iter().map(|b| b.0.clone()).collect();
             let batch_keys: Vec<String> = batch.iter().map(|b| b.1.clone()).collect();
-            let result = match kind {
-                ContactKind::Email => self
-                    .buy(
-                        &RevealEmailsRequest {
-                            person_ids: ids.clone(),
-                            webhook_url: webhook_url.to_string(),
-                        },
-                        job,
-                        Vec::new(),
-                        None,
-                    )
-                    .await
-                    .map(|p| (p.purchase, p.store_error)),
-                ContactKind::Phone => self
-                    .buy(
-                        &RevealPhonesRequest {
-                            person_ids: ids.clone(),
-                            webhook_url: webhook_url.to_string(),
-                        },
-                        job,
-                        Vec::new(),
-                        None,
-                    )
-                    .await
-                    .map(|p| (p.purchase, p.store_error)),
-            };
+            let result = self.buy_reveal(kind, ids.clone(), webhook_url, job).await;
             match result {
                 Ok((purchase, err)) => {
                     purchases.extend(purchase);
@@ -1204,6 +1193,35 @@ impl Session {
             pending,
             store_error,
         })
+    }
+
+    /// Sends one reveal request of `kind` for `ids` (at most 500) and keeps its
+    /// acknowledgement: (its purchase, why it could not be stored).
+    async fn buy_reveal(
+        &self,
+        kind: ContactKind,
+        ids: Vec<String>,
+        webhook_url: &str,
+        job: Option<crate::store::JobId>,
+    ) -> Result<(Option<PurchaseId>, Option<String>), ApiError> {
+        let webhook_url = webhook_url.to_string();
+        let paid = match kind {
+            ContactKind::Email => {
+                let req = RevealEmailsRequest {
+                    person_ids: ids,
+                    webhook_url,
+                };
+                self.buy(&req, job, Vec::new(), None).await?.map(|_| ())
+            }
+            ContactKind::Phone => {
+                let req = RevealPhonesRequest {
+                    person_ids: ids,
+                    webhook_url,
+                };
+                self.buy(&req, job, Vec::new(), None).await?.map(|_| ())
+            }
+        };
+        Ok((paid.purchase, paid.store_error))
     }
 
     /// Records a webhook delivery (SPEC.md §6) and the contacts in it; a delivery retried by

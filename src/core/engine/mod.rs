@@ -601,16 +601,27 @@ async fn plan_enrich_company(s: &Session, domain: &str, refresh: bool) -> Result
         "enrich_company",
         refresh,
     );
+    let stored = if refresh {
+        None
+    } else {
+        s.stored_company_at(domain).await
+    };
+    one_item(&mut p, stored, crate::api::cost::estimate(&req));
+    Ok(p)
+}
+
+/// A plan of one item: owned when the store has it (bought at `stored`), else one request of
+/// at most `cost`.
+fn one_item(p: &mut Plan, stored: Option<DateTime<Utc>>, cost: Cost) {
     p.asked = 1;
-    match (refresh, s.stored_company_at(domain).await) {
-        (false, Some(at)) => p.own(at),
-        _ => {
+    match stored {
+        Some(at) => p.own(at),
+        None => {
             p.to_buy = 1;
-            p.cost = crate::api::cost::estimate(&req);
+            p.cost = cost;
             p.requests = 1;
         }
     }
-    Ok(p)
 }
 
 async fn plan_enrich_person(
@@ -622,29 +633,12 @@ async fn plan_enrich_person(
         .map_err(|e| PlanError::Other(format!("the enrich request does not read: {e}")))?;
     crate::api::client::check(&req).map_err(PlanError::Invalid)?;
     let mut p = Plan::new("enrich of one person".into(), "enrich_person", refresh);
-    p.asked = 1;
-    let reveals = req.reveal_emails.as_ref().is_some_and(|r| r.include_emails)
-        || req.reveal_phones.as_ref().is_some_and(|r| r.include_phones);
-    let stored = match (&req.person.id, &req.person.linkedin) {
-        (Some(id), _) if !id.trim().is_empty() => s.stored_person_at(id).await,
-        (_, Some(l)) => match crate::store::linkedin_handle(l) {
-            Some(h) => with_store(s.store(), move |st| st.person_by_handle(&h))
-                .await
-                .ok()
-                .flatten()
-                .map(|hit| hit.fetched_at),
-            None => None,
-        },
-        _ => None,
+    let stored = if refresh {
+        None
+    } else {
+        s.stored_person_for(&req).await.map(|hit| hit.fetched_at)
     };
-    match (refresh || reveals, stored) {
-        (false, Some(at)) => p.own(at),
-        _ => {
-            p.to_buy = 1;
-            p.cost = crate::api::cost::estimate(&req);
-            p.requests = 1;
-        }
-    }
+    one_item(&mut p, stored, crate::api::cost::estimate(&req));
     Ok(p)
 }
 
