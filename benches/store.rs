@@ -253,6 +253,7 @@ fn bench(c: &mut Criterion) {
                 job: None,
                 settles: &[],
                 page: None,
+                whole: true,
             })
             .expect("keep")
     };

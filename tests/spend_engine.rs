@@ -312,6 +312,118 @@ async fn a_search_run_again_is_free_until_refreshed() {
     assert_eq!(round(b2 - standard(&c).await), 20.0, "only the 100 more");
 }
 
+/// Four CLIs run the same search at once on one store: each page is claimed, so it is bought
+/// once between them and the others read it; all four print the same records. `history
+/// --spend` then lists what was bought, and adds up to what the service charged.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn four_clis_running_one_search_pay_once() {
+    let sb = sandbox_with(10_000).await;
+    let c = client(&sb, CLI);
+    let dir = tempfile::tempdir().unwrap();
+    let args = [
+        "search",
+        "companies",
+        "--limit",
+        "1500",
+        "--max-credits",
+        "1000",
+        "--format",
+        "jsonl",
+    ];
+    let before = standard(&c).await;
+    let runs: Vec<_> = (0..4)
+        .map(|_| run(prospect(&sb.base_url, dir.path(), &args)))
+        .collect();
+    let results = futures::future::join_all(runs).await;
+    for (code, out, err) in &results {
+        assert_eq!(*code, 0, "{err}");
+        assert_eq!(out.lines().count(), 1_500);
+        assert_eq!(out, &results[0].1, "the same records in the same order");
+    }
+    let spent = round(before - standard(&c).await);
+    eprintln!("four CLIs running one search spent {spent} credits");
+    assert_eq!(spent, 300.0, "1,500 × 0.2, once");
+
+    let (code, out, err) = run(prospect(
+        &sb.base_url,
+        dir.path(),
+        &["history", "--spend", "--format", "json"],
+    ))
+    .await;
+    assert_eq!(code, 0, "{err}");
+    let log: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let purchases: Vec<&serde_json::Value> = log
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| &p["value"])
+        .filter(|v| v["kind"] == "purchase")
+        .collect();
+    assert_eq!(purchases.len(), 3, "three pages of 500: {out}");
+    let total: f64 = purchases
+        .iter()
+        .map(|v| v["credits"]["standard"].as_f64().unwrap())
+        .sum();
+    assert_eq!(round(total), 300.0);
+}
+
+/// People lookups stream and claim too: four CLIs looking up the same 1,500 people ids at once
+/// on one store pay what one run pays on its own, and print the same entries.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn four_clis_looking_up_the_same_people_pay_once() {
+    let sb = sandbox_with(10_000).await;
+    let rich = client(&sb, RICH);
+    let ids: Vec<String> = rich
+        .search_people_v3(&SearchPeopleV3Request {
+            size: Some(1_500),
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .people
+        .into_iter()
+        .map(|p| p.person.id)
+        .collect();
+    assert_eq!(ids.len(), 1_500);
+    let work = tempfile::tempdir().unwrap();
+    let list = work.path().join("ids.txt");
+    write_lines(&list, &ids);
+    let args = [
+        "lookup",
+        "people",
+        "--ids",
+        "--file",
+        list.to_str().unwrap(),
+        "--max-credits",
+        "1000",
+        "--format",
+        "jsonl",
+    ];
+    let c = client(&sb, CLI);
+    // One run alone, on its own store: what one run costs.
+    let alone = tempfile::tempdir().unwrap();
+    let b0 = standard(&c).await;
+    let (code, one, err) = run(prospect(&sb.base_url, alone.path(), &args)).await;
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(one.lines().count(), 1_500);
+    let b1 = standard(&c).await;
+    let one_run = round(b0 - b1);
+    assert!(one_run > 0.0);
+    // Four at once on one store.
+    let dir = tempfile::tempdir().unwrap();
+    let runs: Vec<_> = (0..4)
+        .map(|_| run(prospect(&sb.base_url, dir.path(), &args)))
+        .collect();
+    let results = futures::future::join_all(runs).await;
+    for (code, out, err) in &results {
+        assert_eq!(*code, 0, "{err}");
+        assert_eq!(out.lines().count(), 1_500);
+    }
+    let four = round(b1 - standard(&c).await);
+    eprintln!("one people lookup run: {one_run} credits; four at once: {four}");
+    assert_eq!(four, one_run, "the four pay once between them");
+}
+
 /// `--dry-run` sends nothing paid, for each paid command, and prints the plan.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn dry_run_sends_nothing_paid() {

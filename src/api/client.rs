@@ -286,9 +286,14 @@ pub trait ApiRequest: Serialize + Validate {
 }
 
 /// Decodes `body` as `T`, naming the path of the field that failed ([`ApiError::Decode`]).
+///
+/// The answer is decoded once, at full speed; only when that fails is it read again, with the
+/// path tracked, to name the field.
 pub fn decode<T: DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
-    let de = &mut serde_json::Deserializer::from_slice(body);
-    serde_path_to_error::deserialize(de).map_err(ApiError::decode)
+    serde_json::from_slice(body).or_else(|_| {
+        let de = &mut serde_json::Deserializer::from_slice(body);
+        serde_path_to_error::deserialize(de).map_err(ApiError::decode)
+    })
 }
 
 /// `true` when a JSON value carries no information: null, a blank string, an empty array or an

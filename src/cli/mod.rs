@@ -354,11 +354,16 @@ pub enum Command {
         #[command(flatten)]
         out: OutArgs,
     },
-    /// Past searches kept in the store.
+    /// Past searches kept in the store; with `--spend`, what was spent: every purchase and
+    /// every reveal delivery with its credits per pool.
     History {
         /// How many, newest first.
         #[arg(long, default_value_t = 50)]
         limit: usize,
+        /// List what was spent (purchases and reveal deliveries, with their credits) instead
+        /// of the searches.
+        #[arg(long)]
+        spend: bool,
         #[command(flatten)]
         out: OutArgs,
     },
@@ -859,7 +864,7 @@ async fn run_inner(
                 write_pairs(&out, v)
             }
         }
-        Command::History { limit, out } => history(&ctx, limit, &out),
+        Command::History { limit, spend, out } => history(&ctx, limit, spend, &out),
         Command::Export { kind, out } => export(&ctx, kind, &out),
         Command::Jobs { all, limit, out } => jobs(&ctx, all, limit, &out),
         Command::Resume { id, spend, out } => {
@@ -1146,9 +1151,16 @@ async fn run_action(ctx: &Ctx, action: Action, spend: &SpendArgs, out: &OutArgs)
         }
         Action::LookupPeople { keys, ids } => {
             let mut w = Writer::<LookupOut<LookalikePerson>>::new(format, out.out.as_ref())?;
-            let r = engine::lookup_people(s, keys, *ids, fresh, |entries| {
-                write_entries(&mut w, &pb, entries)
-            })
+            let r = engine::lookup_people(
+                s,
+                plan.planned_at,
+                keys,
+                *ids,
+                fresh,
+                job,
+                &ctx.stop,
+                |entries| write_entries(&mut w, &pb, entries),
+            )
             .await;
             finish_writer(w, r)
         }
@@ -1616,7 +1628,7 @@ fn jobs(ctx: &Ctx, all: bool, limit: usize, out: &OutArgs) -> CliResult {
     Ok(())
 }
 
-fn history(ctx: &Ctx, limit: usize, out: &OutArgs) -> CliResult {
+fn history(ctx: &Ctx, limit: usize, spend: bool, out: &OutArgs) -> CliResult {
     let Some(path) = ctx
         .target
         .as_ref()
@@ -1625,6 +1637,20 @@ fn history(ctx: &Ctx, limit: usize, out: &OutArgs) -> CliResult {
         return Err(CliError::usage("no data directory: pass --data-dir"));
     };
     let store = crate::store::Store::open(&path).map_err(|e| CliError::usage(e.to_string()))?;
+    if spend {
+        let log = store
+            .spend_log(limit)
+            .map_err(|e| CliError::other(e.to_string()))?;
+        let mut w = Writer::<Pair>::new(Format::resolve(out.format, &out.out), out.out.as_ref())?;
+        for s in log {
+            w.write(&Pair {
+                key: format!("{} {} {}", s.at.to_rfc3339(), s.kind, s.what),
+                value: serde_json::to_value(&s).unwrap_or_default(),
+            })?;
+        }
+        w.finish()?;
+        return Ok(());
+    }
     let searches = store
         .searches(limit)
         .map_err(|e| CliError::other(e.to_string()))?;

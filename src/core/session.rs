@@ -480,6 +480,29 @@ pub fn search_identity(request: &Value) -> Value {
     v
 }
 
+/// A lookup's entries and its run report as the session's [`Lookup`]; the report's error as an
+/// [`ApiError`] (another failure as [`ApiError::Network`] with its message).
+fn lookup_of<T>(
+    entries: Vec<LookupEntry<T>>,
+    report: crate::core::engine::RunReport,
+) -> Result<Lookup<T>, ApiError> {
+    if let Some(e) = report.error {
+        return Err(match e {
+            crate::core::engine::RunError::Api(a) => a,
+            other => ApiError::Network(other.to_string()),
+        });
+    }
+    Ok(Lookup {
+        from_store: entries.iter().filter(|e| e.stored_at.is_some()).count(),
+        sent: report.bought as usize,
+        entries,
+        charged: report.charged,
+        purchases: Vec::new(),
+        requests: report.requests as usize,
+        store_error: report.store_errors.into_iter().next(),
+    })
+}
+
 impl Session {
     /// A session over `client` and `store`; `target` is what purchases record as their target
     /// (`sandbox` or the base URL, never the token; see `core::config::Target::label`).
@@ -646,6 +669,7 @@ impl Session {
                         job,
                         settles,
                         page: None,
+                        whole: false,
                     },
                 )
                 .await;
@@ -677,6 +701,7 @@ impl Session {
                 job,
                 settles,
                 page,
+                whole: decode_error.is_none(),
             },
         )
         .await;
@@ -870,144 +895,52 @@ impl Session {
             },
         )
         .await;
-        if let Some(e) = report.error {
-            return Err(match e {
-                crate::core::engine::RunError::Api(a) => a,
-                other => ApiError::Network(other.to_string()),
-            });
-        }
-        Ok(Lookup {
-            from_store: entries.iter().filter(|e| e.stored_at.is_some()).count(),
-            sent: report.bought as usize,
-            entries,
-            charged: report.charged,
-            purchases: Vec::new(),
-            requests: report.requests as usize,
-            store_error: report.store_errors.into_iter().next(),
-        })
+        lookup_of(entries, report)
     }
 
-    /// Looks up people by professional-network handle and/or service id (SPEC.md §4.6):
-    /// stored people are answered from the store (unless refreshing); the rest are sent in
-    /// batches of at most 1,000 keys in all, and stored.
+    /// Looks up people by professional-network handle and/or service id (SPEC.md §4.6) through
+    /// the spend engine's lookup (`core::engine::lookup_people`: stored people at 0 credits
+    /// unless refreshing, the rest claimed, bought in batches of at most 1,000 and kept): the
+    /// handles first, then the ids, one entry per distinct key.
+    ///
+    /// Errors: the first [`ApiError`] that stopped it (what was bought before is kept); any
+    /// other failure as [`ApiError::Network`] with its message.
     pub async fn lookup_people(
         &self,
         handles: &[String],
         service_ids: &[String],
         fresh: Freshness,
     ) -> Result<Lookup<LookalikePerson>, ApiError> {
-        #[derive(Clone, Copy, PartialEq)]
-        enum By {
-            Handle,
-            Id,
-        }
-        let mut seen = HashSet::new();
-        let keys: Vec<(String, By, String)> = handles
-            .iter()
-            .filter_map(|h| {
-                let n = crate::store::linkedin_handle(h)?;
-                Some((h.trim().to_string(), By::Handle, n))
-            })
-            .chain(
-                service_ids
-                    .iter()
-                    .map(|i| (i.trim().to_string(), By::Id, i.trim().to_string())),
+        let mut entries = Vec::new();
+        let mut report = crate::core::engine::RunReport::default();
+        for (keys, ids) in [(handles, false), (service_ids, true)] {
+            if keys.is_empty() {
+                continue;
+            }
+            let r = crate::core::engine::lookup_people(
+                self,
+                Utc::now(),
+                &crate::core::engine::KeySource::List(keys.to_vec()),
+                ids,
+                fresh,
+                None,
+                &tokio_util::sync::CancellationToken::new(),
+                |batch| {
+                    entries.extend(batch);
+                    Ok(())
+                },
             )
-            .filter(|(_, by, n)| !n.is_empty() && seen.insert((*by == By::Id, n.clone())))
-            .collect();
-        let (by_handle, by_id) = if fresh == Freshness::Stored {
-            let hs: Vec<String> = keys
-                .iter()
-                .filter(|k| k.1 == By::Handle)
-                .map(|k| k.2.clone())
-                .collect();
-            let ids: Vec<String> = keys
-                .iter()
-                .filter(|k| k.1 == By::Id)
-                .map(|k| k.2.clone())
-                .collect();
-            with_store(&self.store, move |s| {
-                Ok((s.people_by_handles(&hs)?, s.people_by_ids(&ids)?))
-            })
-            .await
-            .unwrap_or_default()
-        } else {
-            Default::default()
-        };
-        let stored_of = |by: By, n: &str| match by {
-            By::Handle => by_handle.get(n),
-            By::Id => by_id.get(n),
-        };
-        let missing: Vec<&(String, By, String)> = keys
-            .iter()
-            .filter(|(_, by, n)| stored_of(*by, n).is_none())
-            .collect();
-        let mut found_by_id: HashMap<String, LookalikePerson> = HashMap::new();
-        let mut found_by_handle: HashMap<String, LookalikePerson> = HashMap::new();
-        let mut charged = Cost::ZERO;
-        let mut purchases = Vec::new();
-        let mut store_error = None;
-        for batch in missing.chunks(LOOKUP_PEOPLE_MAX) {
-            let hs: Vec<String> = batch
-                .iter()
-                .filter(|k| k.1 == By::Handle)
-                .map(|k| k.2.clone())
-                .collect();
-            let ids: Vec<String> = batch
-                .iter()
-                .filter(|k| k.1 == By::Id)
-                .map(|k| k.2.clone())
-                .collect();
-            let req = LookupPeopleRequest {
-                linkedin_handles: (!hs.is_empty()).then_some(hs),
-                service_ids: (!ids.is_empty()).then_some(ids),
-            };
-            let paid = self.send(&req).await?;
-            charged += paid.charged;
-            purchases.extend(paid.purchase);
-            store_error = store_error.or(paid.store_error);
-            for p in paid.value.people {
-                if let Some(h) = p
-                    .person
-                    .linkedin_url
-                    .as_deref()
-                    .and_then(crate::store::linkedin_handle)
-                {
-                    found_by_handle.insert(h, p.clone());
-                }
-                found_by_id.insert(p.person.id.clone(), p);
+            .await;
+            report.charged += r.charged;
+            report.bought += r.bought;
+            report.requests += r.requests;
+            report.store_errors.extend(r.store_errors);
+            if r.error.is_some() {
+                report.error = r.error;
+                break;
             }
         }
-        let entries: Vec<LookupEntry<LookalikePerson>> = keys
-            .iter()
-            .map(|(asked, by, n)| match stored_of(*by, n) {
-                Some(hit) => LookupEntry {
-                    key: asked.clone(),
-                    record: Some(LookalikePerson {
-                        person: hit.value.clone(),
-                        ..LookalikePerson::default()
-                    }),
-                    stored_at: Some(hit.fetched_at),
-                },
-                None => LookupEntry {
-                    key: asked.clone(),
-                    record: match by {
-                        By::Handle => found_by_handle.get(n).cloned(),
-                        By::Id => found_by_id.get(n).cloned(),
-                    },
-                    stored_at: None,
-                },
-            })
-            .collect();
-        Ok(Lookup {
-            from_store: entries.iter().filter(|e| e.stored_at.is_some()).count(),
-            sent: missing.len(),
-            entries,
-            charged,
-            requests: missing.len().div_ceil(LOOKUP_PEOPLE_MAX),
-            purchases,
-            store_error,
-        })
+        lookup_of(entries, report)
     }
 
     /// `true` when the store holds the company of `domain` (an enrich would answer at 0).

@@ -31,24 +31,56 @@ pub(super) fn clean_json<T: Serialize + ?Sized>(v: &T) -> serde_json::Result<Str
 /// allocating; kept equal to `sanitize(s) != s` by a test over every character.
 pub(super) fn needs_sanitizing(s: &str) -> bool {
     let b = s.as_bytes();
+    (0..b.len()).any(|i| matches!(b[i], 0x00..=0x1f | 0x7f) || c1_or_bidi_at(b, i))
+}
+
+/// `true` when a C1 control (U+0080..U+009F) or a bidi override or isolate (U+202A..U+202E,
+/// U+2066..U+2069) starts at byte `i` of the UTF-8 text `b`.
+fn c1_or_bidi_at(b: &[u8], i: usize) -> bool {
+    match b[i] {
+        0xc2 => matches!(b.get(i + 1), Some(0x80..=0x9f)),
+        0xe2 => matches!(
+            (b.get(i + 1), b.get(i + 2)),
+            (Some(0x80), Some(0xaa..=0xae)) | (Some(0x81), Some(0xa6..=0xa9))
+        ),
+        _ => false,
+    }
+}
+
+/// `true` when the JSON text `json` (valid JSON, e.g. one record of a raw answer) decodes to
+/// nothing [`sanitize`] would change: no escape other than `\"`, `\\` and `\/` (an escape
+/// may encode a control character), and no control character, DEL, C1 or bidi character except
+/// the whitespace JSON allows between tokens. Such a text can be stored as it is.
+pub(super) fn raw_json_is_clean(json: &str) -> bool {
+    /// Bytes that start something to look at: a control byte, `\\`, DEL, or the lead byte of
+    /// a C1 (`c2`) or bidi (`e2`) character.
+    fn suspect(c: u8) -> bool {
+        c < 0x20 || c == b'\\' || c == 0x7f || c == 0xc2 || c == 0xe2
+    }
+    let b = json.as_bytes();
     let mut i = 0;
     while i < b.len() {
-        match b[i] {
-            0x00..=0x1f | 0x7f => return true,
-            // U+0080..U+009F
-            0xc2 if matches!(b.get(i + 1), Some(0x80..=0x9f)) => return true,
-            // U+202A..U+202E, U+2066..U+2069
-            0xe2 if matches!(
-                (b.get(i + 1), b.get(i + 2)),
-                (Some(0x80), Some(0xaa..=0xae)) | (Some(0x81), Some(0xa6..=0xa9))
-            ) =>
-            {
-                return true;
+        // Most text has nothing to look at: 32 bytes at a time, without an early exit, so the
+        // check vectorizes.
+        let end = (i + 32).min(b.len());
+        if !b[i..end].iter().fold(false, |a, &c| a | suspect(c)) {
+            i = end;
+            continue;
+        }
+        while i < end {
+            match b[i] {
+                b'\\' => match b.get(i + 1) {
+                    Some(b'"' | b'\\' | b'/') => i += 2,
+                    _ => return false,
+                },
+                b'\n' | b'\r' | b'\t' => i += 1,
+                0x00..=0x1f | 0x7f => return false,
+                _ if c1_or_bidi_at(b, i) => return false,
+                _ => i += 1,
             }
-            _ => i += 1,
         }
     }
-    false
+    true
 }
 
 /// A compact formatter that writes into `out` (never into the serializer's writer) and
@@ -205,6 +237,34 @@ mod tests {
     use super::*;
     use crate::api::types::company::Company;
     use crate::core::sanitize::sanitize_value;
+
+    #[test]
+    fn raw_json_is_clean_agrees_with_sanitize_at_every_offset() {
+        // Each suspect placed at every offset around the 32-byte steps, so an escape or a
+        // multi-byte character that straddles a step is still seen.
+        let dirty = [
+            "\\u001b", "\\n", "\\t", "\u{85}", "\u{202e}", "\u{2067}", "\u{7f}",
+        ];
+        let clean = ["\\\"", "\\\\", "\\/", "\u{2013}", "\u{a9}", "é"];
+        for pad in 0..70 {
+            let p = "x".repeat(pad);
+            for d in dirty {
+                let text = format!("{{\"a\":\"{p}{d}y\"}}");
+                assert!(!raw_json_is_clean(&text), "{text:?}");
+            }
+            for c in clean {
+                let text = format!("{{\"a\":\"{p}{c}y\"}}");
+                assert!(raw_json_is_clean(&text), "{text:?}");
+                let v: Value = serde_json::from_str(&text).unwrap();
+                let s = v["a"].as_str().unwrap();
+                assert_eq!(sanitize(s), s, "clean text decodes to clean strings");
+            }
+        }
+        assert!(
+            raw_json_is_clean("{\n  \"a\": 1\n}"),
+            "whitespace between tokens"
+        );
+    }
 
     #[test]
     fn needs_sanitizing_agrees_with_sanitize_on_every_char() {

@@ -295,7 +295,19 @@ impl rusqlite::types::FromSql for Record {
 
 /// `text` compressed as a stored record.
 fn pack(text: &str) -> Result<Vec<u8>> {
-    Ok(zstd::bulk::compress(text.as_bytes(), RECORD_LEVEL)?)
+    thread_local! {
+        /// One compression context a thread, reused: making one costs more than a record.
+        static PACKER: std::cell::RefCell<Option<zstd::bulk::Compressor<'static>>> =
+            const { std::cell::RefCell::new(None) };
+    }
+    PACKER.with(|p| {
+        let mut p = p.borrow_mut();
+        if p.is_none() {
+            *p = Some(zstd::bulk::Compressor::new(RECORD_LEVEL)?);
+        }
+        let c = p.as_mut().expect("made above");
+        Ok(c.compress(text.as_bytes())?)
+    })
 }
 
 struct ContactRow {
@@ -307,18 +319,76 @@ struct ContactRow {
     revealed_at: i64,
 }
 
+/// The text of each company record in the raw answer `raw` of `endpoint`, in the order the
+/// typed answer lists its companies (`companies[i].company` of a search; a lookup entry's
+/// `company`, or the entry itself in the flat form, leaving out unmatched entries). `None` for
+/// other endpoints, or when the answer does not scan in that shape.
+pub(super) fn company_texts(
+    endpoint: crate::api::client::Endpoint,
+    raw: &[u8],
+) -> Option<Vec<&serde_json::value::RawValue>> {
+    use crate::api::client::Endpoint;
+    use crate::api::types::common::lenient;
+    use serde_json::value::RawValue;
+
+    #[derive(Deserialize)]
+    struct List<'a> {
+        #[serde(borrow)]
+        companies: Vec<&'a RawValue>,
+    }
+    #[derive(Deserialize)]
+    struct Item<'a> {
+        #[serde(default, borrow, deserialize_with = "lenient::raw_member")]
+        company: Option<&'a RawValue>,
+    }
+    let lookup = match endpoint {
+        Endpoint::LookupCompanies => true,
+        Endpoint::SearchCompaniesV2 | Endpoint::SearchCompaniesV3 => false,
+        _ => return None,
+    };
+    let list: List<'_> = serde_json::from_slice(raw).ok()?;
+    let mut out = Vec::with_capacity(list.companies.len());
+    for item in list.companies {
+        let Item { company } = serde_json::from_str(item.get()).ok()?;
+        match company {
+            None if lookup => out.push(item),
+            Some(c) if c.get().trim() == "null" && lookup => {}
+            Some(c) if c.get().trim_start().starts_with('{') => out.push(c),
+            _ => return None,
+        }
+    }
+    Some(out)
+}
+
 impl Rows {
     /// Sanitizes and keys `e`; records without a key (empty domain or id) are left out with a
     /// warning. People's contacts are revealed at `at`.
     pub(super) fn of(e: &Entities, at: DateTime<Utc>) -> Result<Rows> {
+        Rows::of_answer(e, at, None)
+    }
+
+    /// [`Rows::of`], given the text of each company as received (`texts`, in the order of
+    /// `e.companies`; see [`company_texts`]): a text with nothing to sanitize is stored as it
+    /// came, without serializing the typed record again. Ignored unless it has one text per
+    /// company.
+    pub(super) fn of_answer(
+        e: &Entities,
+        at: DateTime<Utc>,
+        texts: Option<Vec<&serde_json::value::RawValue>>,
+    ) -> Result<Rows> {
         let mut rows = Rows::default();
-        for c in &e.companies {
+        let texts = texts.filter(|t| t.len() == e.companies.len());
+        for (i, c) in e.companies.iter().enumerate() {
             let key = normalize_domain(&c.domain);
             if key.is_empty() {
                 tracing::warn!(domain = %sanitize(&c.domain), "store: company without a domain not stored");
                 continue;
             }
-            rows.companies.push((key, pack(&clean_json(c)?)?));
+            let record = match texts.as_ref().map(|t| t[i].get()) {
+                Some(text) if super::clean::raw_json_is_clean(text) => pack(text)?,
+                _ => pack(&clean_json(c)?)?,
+            };
+            rows.companies.push((key, record));
         }
         for p in &e.people {
             let id = clean_key(&p.id);

@@ -16,7 +16,7 @@ use super::{
 };
 use crate::api::client::Endpoint;
 use crate::api::cost::Cost;
-use crate::api::types::webhooks::WebhookEvent;
+use crate::api::types::webhooks::{WebhookBody, WebhookEvent};
 use crate::core::sanitize::{sanitize, sanitize_value};
 
 /// A paid call to record with [`Store::record_purchase`]. `A` is the type of the answer: the
@@ -106,10 +106,27 @@ pub enum DeliveryOutcome {
     Duplicate,
 }
 
-/// What a delivery's results cost: one email or phone credit per verified contact it
-/// brings (NOTES.md: reveals are charged for what is found, with the delivery), from the one
-/// price table.
-fn delivery_charge(e: &Entities) -> Cost {
+/// What a delivery's results cost: the `creditsUsed` of a `reveal_emails` / `reveal_phones`
+/// body when the service set it (> 0), in that reveal's pool; else one email or phone credit
+/// per verified contact it brings (NOTES.md: reveals are charged for what is found, with the
+/// delivery), from the one price table.
+fn delivery_charge(body: Option<&WebhookBody>, e: &Entities) -> Cost {
+    let stated = |x: f64| (x.is_finite() && x > 0.0).then_some(x);
+    match body {
+        Some(WebhookBody::RevealEmails(r)) if let Some(x) = stated(r.credits_used) => {
+            return Cost {
+                email: x,
+                ..Cost::ZERO
+            };
+        }
+        Some(WebhookBody::RevealPhones(r)) if let Some(x) = stated(r.credits_used) => {
+            return Cost {
+                phone: x,
+                ..Cost::ZERO
+            };
+        }
+        _ => {}
+    }
     let mut cost = Cost::ZERO;
     for kind in [super::ContactKind::Email, super::ContactKind::Phone] {
         let found = e
@@ -120,6 +137,26 @@ fn delivery_charge(e: &Entities) -> Cost {
         cost += crate::core::spend::reveal_cost(kind, found);
     }
     cost
+}
+
+/// One line of the ledger of what was spent ([`Store::spend_log`]): a purchase, or a webhook
+/// delivery (a reveal's results, charged when they arrive), with its credits per pool.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Spend {
+    /// When it was answered or received.
+    pub at: DateTime<Utc>,
+    /// `purchase` or `delivery`.
+    pub kind: String,
+    /// The purchase's or delivery's row id.
+    pub id: i64,
+    /// The endpoint path (`/v2/lookup/companies`) or the webhook event (`reveal_emails`).
+    pub what: String,
+    /// Credits charged, per pool.
+    pub credits: Cost,
+    /// The job that bought it, when one did.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub job: Option<i64>,
 }
 
 /// A stored webhook delivery.
@@ -179,7 +216,7 @@ const PAGING_MEMBERS: [&str; 3] = ["size", "from", "searchAfter"];
 
 /// The canonical text of a search body: sanitized, paging members removed from the top level,
 /// object keys sorted at every depth, no whitespace.
-pub(super) fn canonical_search_body(body: &Value) -> String {
+pub fn canonical_search_body(body: &Value) -> String {
     let mut v = body.clone();
     sanitize_value(&mut v);
     if let Value::Object(m) = &mut v {
@@ -242,6 +279,7 @@ impl Store {
             job: None,
             settles: &[],
             page: None,
+            whole: false,
         })
     }
 
@@ -314,18 +352,21 @@ impl Store {
             Ok(v) => clean_json(&v)?,
             Err(_) => Value::String(sanitize(&String::from_utf8_lossy(body))).to_string(),
         };
-        let entities = match WebhookEvent::from_name(event) {
+        let parsed = match WebhookEvent::from_name(event) {
             Some(e) => match e.parse_body(body) {
-                Ok(b) => Entities::from_webhook(&b, received_at),
+                Ok(b) => Some(b),
                 Err(error) => {
                     tracing::warn!(event = %event_key, %error, "store: webhook body not read; stored as is");
-                    Entities::none()
+                    None
                 }
             },
-            None => Entities::none(),
+            None => None,
         };
+        let entities = parsed
+            .as_ref()
+            .map_or_else(Entities::none, |b| Entities::from_webhook(b, received_at));
         let rows = Rows::of(&entities, received_at)?;
-        let charged = delivery_charge(&entities);
+        let charged = delivery_charge(parsed.as_ref(), &entities);
         let at = to_millis(received_at);
         let tx = self
             .conn
@@ -351,6 +392,53 @@ impl Store {
         rows.write(&tx, at, None)?;
         tx.commit()?;
         Ok(DeliveryOutcome::New(id))
+    }
+
+    /// The last `limit` spends of this store, newest first (by time, then id): every purchase
+    /// and every webhook delivery, with its credits per pool (a reveal's cost is recorded with
+    /// its delivery; issue 15).
+    ///
+    /// # Errors
+    /// [`StoreError::Sqlite`].
+    pub fn spend_log(&self, limit: usize) -> Result<Vec<Spend>> {
+        let mut st = self.conn.prepare_cached(
+            "SELECT 'purchase', id, endpoint, at, credits_standard, credits_email, credits_phone,
+                    job_id FROM purchases
+             UNION ALL
+             SELECT 'delivery', id, event, received_at, 0, credits_email, credits_phone, NULL
+               FROM deliveries
+             ORDER BY 4 DESC, 2 DESC LIMIT ?1",
+        )?;
+        let rows = st.query_map([super::sql_limit(limit)], |r| {
+            Ok((
+                r.get::<_, String>(0)?,
+                r.get::<_, i64>(1)?,
+                r.get::<_, String>(2)?,
+                r.get::<_, i64>(3)?,
+                Cost {
+                    standard: r.get(4)?,
+                    email: r.get(5)?,
+                    phone: r.get(6)?,
+                },
+                r.get::<_, Option<i64>>(7)?,
+            ))
+        })?;
+        let mut out = Vec::new();
+        for row in rows {
+            let (kind, id, what, at, credits, job) = row?;
+            let Some(at) = from_millis(at, "purchases", &id) else {
+                continue;
+            };
+            out.push(Spend {
+                at,
+                kind,
+                id,
+                what: sanitize(&what),
+                credits,
+                job,
+            });
+        }
+        Ok(out)
     }
 
     /// The last `limit` deliveries, newest first (by time received, then id). Rows whose JSON

@@ -53,11 +53,11 @@ use clean::clean_json;
 pub use entities::{Contact, ContactKind, Entities, contacts_of};
 pub use error::{Result, StoreError};
 pub use history::{
-    Delivery, DeliveryOutcome, NewPurchase, PageFacts, Purchase, SearchSummary, StoredPage,
-    canonical_json, cursor_in,
+    Delivery, DeliveryOutcome, NewPurchase, PageFacts, Purchase, SearchSummary, Spend, StoredPage,
+    canonical_json, canonical_search_body, cursor_in,
 };
 pub use keys::{linkedin_handle, normalize_domain};
-pub use ledger::{Claim, JobId, JobRow, Kept, PageOf, pid_alive};
+pub use ledger::{Claim, JobId, JobRow, Kept, Packed, PageOf, pid_alive};
 
 /// The newest schema version this build reads and writes (`PRAGMA user_version`).
 pub const SCHEMA_VERSION: i64 = schema::MIGRATIONS.len() as i64;
@@ -124,6 +124,15 @@ impl<T> Stored<T> {
     /// `now` (a clock that went back).
     pub fn age(&self, now: DateTime<Utc>) -> chrono::Duration {
         (now - self.fetched_at).max(chrono::Duration::zero())
+    }
+
+    /// The same stored record with its value converted by `f` (time and purchase kept).
+    pub fn map<U>(self, f: impl FnOnce(T) -> U) -> Stored<U> {
+        Stored {
+            value: f(self.value),
+            fetched_at: self.fetched_at,
+            purchase_id: self.purchase_id,
+        }
     }
 }
 

@@ -1052,3 +1052,96 @@ fn records(store: &Store, sql: &str) -> Vec<(String, String)> {
     .collect::<Result<_, _>>()
     .unwrap()
 }
+
+#[test]
+fn the_spend_log_lists_purchases_and_reveal_deliveries_with_their_costs() {
+    let mut store = Store::open_in_memory().unwrap();
+    buy(
+        &mut store,
+        Endpoint::LookupCompanies,
+        json!({"companies": []}),
+        &Entities::none(),
+        t(0),
+    );
+    // creditsUsed of a reveal body is what the delivery cost, in its pool.
+    let body = br#"{"emails":[{"personId":"p1","address":"a@b.co","status":"verified"},{"personId":"p2","address":"c@b.co","status":"verified"}],"creditsUsed":2}"#;
+    store.record_delivery("reveal_emails", body, t(5)).unwrap();
+    // Without creditsUsed: one phone credit per verified phone.
+    let body = br#"{"phones":[{"personId":"p1","numbers":["+1 555"],"status":"verified"},{"personId":"p2","numbers":null,"status":"notFound"}]}"#;
+    store.record_delivery("reveal_phones", body, t(9)).unwrap();
+    let log = store.spend_log(10).unwrap();
+    let seen: Vec<(&str, &str, Cost)> = log
+        .iter()
+        .map(|s| (s.kind.as_str(), s.what.as_str(), s.credits))
+        .collect();
+    assert_eq!(
+        seen,
+        vec![
+            (
+                "delivery",
+                "reveal_phones",
+                Cost {
+                    phone: 1.0,
+                    ..Cost::ZERO
+                }
+            ),
+            (
+                "delivery",
+                "reveal_emails",
+                Cost {
+                    email: 2.0,
+                    ..Cost::ZERO
+                }
+            ),
+            (
+                "purchase",
+                "/v2/lookup/companies",
+                Cost {
+                    standard: 1.5,
+                    email: 1.0,
+                    phone: 0.0
+                }
+            ),
+        ]
+    );
+    assert_eq!(store.spend_log(1).unwrap().len(), 1);
+    let spent = store.spent_since(t(0)).unwrap();
+    assert_eq!((spent.email, spent.phone), (3.0, 1.0));
+}
+
+#[test]
+fn a_record_is_stored_as_received_when_clean_and_sanitized_when_not() {
+    let mut store = Store::open_in_memory().unwrap();
+    let raw = br#"{"companies":[{"domain":"a.com","company":{"domain":"a.com","name":"A","extra":1}},{"domain":"b.com","company":{"domain":"b.com","name":"B\u001b[2Jx"}},{"domain":"c.com","company":null}],"totalRequested":3,"totalFound":2,"creditsUsed":0.1}"#;
+    let answer: crate::api::types::LookupCompaniesResponse = serde_json::from_slice(raw).unwrap();
+    let companies: Vec<Company> = answer
+        .companies
+        .iter()
+        .filter_map(|c| c.company().cloned())
+        .collect();
+    let entities = Entities::companies(companies);
+    store
+        .keep(&Kept {
+            endpoint: Endpoint::LookupCompanies,
+            request: &json!({"domains": ["a.com", "b.com", "c.com"]}),
+            raw,
+            charged: Cost::ZERO,
+            target: "sandbox",
+            at: t(0),
+            entities: &entities,
+            job: None,
+            settles: &[],
+            page: None,
+            whole: true,
+        })
+        .unwrap();
+    let a = store.company("a.com").unwrap().unwrap();
+    assert_eq!(a.value.name.as_deref(), Some("A"));
+    let b = store.company("b.com").unwrap().unwrap();
+    assert_eq!(
+        b.value.name.as_deref(),
+        Some("Bx"),
+        "the escape sequence is stripped"
+    );
+    assert!(store.company("c.com").unwrap().is_none());
+}

@@ -375,32 +375,52 @@ pub struct FromToStringDate {
 pub mod lenient {
     use super::*;
 
-    #[derive(Deserialize)]
-    #[serde(untagged)]
-    enum Num {
-        I(i64),
-        U(u64),
-        F(f64),
-    }
+    /// Reads a number of any JSON kind, or `null`, without buffering the value.
+    struct Num;
 
-    fn to_i64(n: Num) -> Option<i64> {
-        match n {
-            Num::I(i) => Some(i),
-            Num::U(u) => i64::try_from(u).ok(),
-            Num::F(f) if f.is_finite() => Some(f.round() as i64),
-            Num::F(_) => None,
+    impl<'de> serde::de::Visitor<'de> for Num {
+        type Value = Option<i64>;
+
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a number")
+        }
+        fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<Self::Value, E> {
+            Ok(Some(v))
+        }
+        fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<Self::Value, E> {
+            Ok(i64::try_from(v).ok())
+        }
+        fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<Self::Value, E> {
+            Ok(v.is_finite().then(|| v.round() as i64))
+        }
+        fn visit_none<E: serde::de::Error>(self) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+        fn visit_unit<E: serde::de::Error>(self) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+        fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+            d.deserialize_any(self)
         }
     }
 
     /// `Option<i64>` that also accepts a JSON number with a fraction (rounded) or `null`.
     pub fn opt_i64<'de, D: Deserializer<'de>>(d: D) -> Result<Option<i64>, D::Error> {
-        let v: Option<Num> = Option::deserialize(d)?;
-        Ok(v.and_then(to_i64))
+        d.deserialize_option(Num)
     }
 
     /// `i64` that also accepts a JSON number with a fraction (rounded); `null` gives 0.
     pub fn i64_or_zero<'de, D: Deserializer<'de>>(d: D) -> Result<i64, D::Error> {
         Ok(opt_i64(d)?.unwrap_or(0))
+    }
+
+    /// A member's raw JSON text, `Some` whenever the member is there (`null` included), for
+    /// `#[serde(default, borrow, deserialize_with = "lenient::raw_member")]` on an
+    /// `Option<&RawValue>`: tells an absent member from a `null` one without parsing it.
+    pub fn raw_member<'de, D: Deserializer<'de>>(
+        d: D,
+    ) -> Result<Option<&'de serde_json::value::RawValue>, D::Error> {
+        <&serde_json::value::RawValue>::deserialize(d).map(Some)
     }
 
     /// `Vec<T>` where `null` is read as empty.

@@ -83,32 +83,59 @@ impl LookupCompanyEntry {
 
 impl<'de> Deserialize<'de> for LookupCompanyEntry {
     /// An object with a `company` member is the `ByDomain` form; anything else is a flat company.
+    ///
+    /// The entry is taken as raw JSON text first (no tree is built), its `domain` and `company`
+    /// members are peeked at, and the company is decoded once from its own text; a failure
+    /// names the field inside the company (`company.yearFounded: …`).
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         use serde::de::Error;
-        let mut v = serde_json::Map::<String, serde_json::Value>::deserialize(d)?;
-        if let Some(c) = v.remove("company") {
-            let domain = match v.remove("domain") {
-                Some(serde_json::Value::String(s)) => s,
-                Some(serde_json::Value::Null) | None => String::new(),
-                Some(other) => {
-                    return Err(D::Error::custom(format!(
-                        "domain: expected a string, got {other}"
-                    )));
+        use serde_json::value::RawValue;
+
+        /// The members that decide the shape; everything else is skipped unparsed.
+        #[derive(Deserialize)]
+        struct Peek<'a> {
+            #[serde(default, borrow, deserialize_with = "lenient::raw_member")]
+            company: Option<&'a RawValue>,
+            #[serde(default)]
+            domain: Option<serde_json::Value>,
+        }
+        /// `text` decoded as a company; on failure, the path of the field inside it.
+        fn company<E: Error>(text: &str, prefix: &str) -> Result<Company, E> {
+            serde_json::from_str::<Company>(text).map_err(|e| {
+                let de = &mut serde_json::Deserializer::from_str(text);
+                match serde_path_to_error::deserialize::<_, Company>(de) {
+                    Err(p) if p.path().to_string() != "." => {
+                        E::custom(format!("{prefix}{}: {}", p.path(), p.inner()))
+                    }
+                    _ => E::custom(format!("{prefix}{e}")),
                 }
-            };
-            let company = if c.is_null() {
-                None
-            } else {
-                Some(Box::new(
-                    serde_json::from_value::<Company>(c)
-                        .map_err(|e| D::Error::custom(format!("company: {e}")))?,
-                ))
-            };
-            Ok(LookupCompanyEntry::ByDomain { domain, company })
-        } else {
-            let c = serde_json::from_value::<Company>(serde_json::Value::Object(v))
-                .map_err(D::Error::custom)?;
-            Ok(LookupCompanyEntry::Matched(Box::new(c)))
+            })
+        }
+
+        let raw = Box::<RawValue>::deserialize(d)?;
+        let peek: Peek<'_> = serde_json::from_str(raw.get()).map_err(D::Error::custom)?;
+        match peek.company {
+            Some(c) => {
+                let domain = match peek.domain {
+                    Some(serde_json::Value::String(s)) => s,
+                    Some(serde_json::Value::Null) | None => String::new(),
+                    Some(other) => {
+                        return Err(D::Error::custom(format!(
+                            "domain: expected a string, got {other}"
+                        )));
+                    }
+                };
+                let company = if c.get().trim() == "null" {
+                    None
+                } else {
+                    Some(Box::new(company::<D::Error>(c.get(), "company.")?))
+                };
+                Ok(LookupCompanyEntry::ByDomain { domain, company })
+            }
+            None => Ok(LookupCompanyEntry::Matched(Box::new(company::<D::Error>(
+                raw.get(),
+                "",
+            )?))),
         }
     }
 }

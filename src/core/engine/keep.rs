@@ -49,6 +49,9 @@ pub struct ToKeep {
     pub settles: Vec<String>,
     /// The search page it is.
     pub page: Option<PageToKeep>,
+    /// `entities` are the whole answer (it decoded with nothing left out); see
+    /// [`Kept::whole`](crate::store::Kept::whole).
+    pub whole: bool,
 }
 
 /// Where a kept answer went.
@@ -101,38 +104,55 @@ struct Recovery {
 pub async fn keep(s: &Session, k: ToKeep) -> KeepReport {
     let target = s.target().to_string();
     let store = s.store().clone();
+    // The answer goes to the store's thread and comes back with the outcome, so a failed
+    // write still has it for the recovery file (no copy of an 8 MB answer is made).
     let task = {
-        let k = k.clone();
         let target = target.clone();
         tokio::task::spawn_blocking(move || {
-            let mut guard = store
-                .lock()
-                .map_err(|_| "the store is unusable after an earlier failure".to_string())?;
-            let page = k.page.as_ref().map(|p| PageOf {
+            let kept = Kept {
                 endpoint: k.endpoint,
-                identity: &p.identity,
-                page: p.page,
-                facts: p.facts.clone(),
-            });
-            guard
-                .keep(&Kept {
+                request: &k.request,
+                raw: &k.raw,
+                charged: k.charged,
+                target: &target,
+                at: k.at,
+                entities: &k.entities,
+                job: k.job,
+                settles: &k.settles,
+                page: k.page.as_ref().map(|p| PageOf {
                     endpoint: k.endpoint,
-                    request: &k.request,
-                    raw: &k.raw,
-                    charged: k.charged,
-                    target: &target,
-                    at: k.at,
-                    entities: &k.entities,
-                    job: k.job,
-                    settles: &k.settles,
-                    page,
+                    identity: &p.identity,
+                    page: p.page,
+                    facts: p.facts.clone(),
+                }),
+                whole: k.whole,
+            };
+            // Packing (serializing, compressing) needs no store: done before the lock. A
+            // panic in either is caught, so the answer still comes back for its recovery file.
+            let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                kept.pack().map_err(|e| e.to_string()).and_then(|packed| {
+                    let mut guard = store.lock().map_err(|_| {
+                        "the store is unusable after an earlier failure".to_string()
+                    })?;
+                    guard.keep_packed(&kept, packed).map_err(|e| e.to_string())
                 })
-                .map_err(|e| e.to_string())
+            }))
+            .unwrap_or_else(|_| Err("the store failed while writing (a panic)".to_string()));
+            drop(kept);
+            (result, k)
         })
     };
-    let stored = match task.await {
-        Ok(r) => r,
-        Err(e) => Err(format!("store task failed: {e}")),
+    let (stored, k) = match task.await {
+        Ok((r, k)) => (r, k),
+        Err(e) => {
+            // The task panicked: the answer went with it; say so loudly.
+            tracing::error!(error = %e, "the store task failed; a paid answer was lost");
+            return KeepReport {
+                purchase: None,
+                store_error: Some(format!("store task failed: {e}; the answer is lost")),
+                recovery: None,
+            };
+        }
     };
     match stored {
         Ok(id) => KeepReport {
@@ -264,6 +284,7 @@ fn import_one(s: &Session, path: &Path) -> Result<(), String> {
             job: rec.job,
             settles: &rec.settles,
             page: page_of,
+            whole: false,
         })
         .map_err(|e| e.to_string())?;
     Ok(())

@@ -25,7 +25,7 @@ mod keep;
 mod keys;
 mod run;
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
@@ -48,7 +48,7 @@ use crate::api::types::{LOOKUP_COMPANIES_MAX, LOOKUP_PEOPLE_MAX, REVEAL_MAX_IDS}
 use crate::core::config::Budget;
 use crate::core::session::{Freshness, Session, with_store};
 use crate::core::spend::{POOLS, describe_pools};
-use crate::store::{ContactKind, normalize_domain};
+use crate::store::{ContactKind, Store, normalize_domain};
 
 /// How the engine spends, from the config: how long a bought search is answered from the
 /// store, and the daily budget per pool.
@@ -439,28 +439,41 @@ fn round2(x: f64) -> f64 {
     (x * 100.0).round() / 100.0
 }
 
-async fn plan_lookup_companies(
+/// The normalized key of a domain to look up: `None` when it is not a domain.
+pub(super) fn domain_key(k: &str) -> Option<String> {
+    Some(normalize_domain(k)).filter(|n| !n.is_empty() && n.contains('.'))
+}
+
+/// The normalized key of a person's service id to look up: `None` when blank.
+pub(super) fn id_key(k: &str) -> Option<String> {
+    Some(k.trim().to_string()).filter(|k| !k.is_empty())
+}
+
+/// Counts a lookup's keys as a stream, off the async threads: asked (distinct normalized
+/// keys), owned (found by `owned_of` in batches of `batch`, unless refreshing, with the oldest
+/// age) and refused (keys `normalize` rejects), into `p`. Memory is one batch, not the list.
+async fn plan_lookup(
     s: &Session,
+    p: &mut Plan,
     keys: &KeySource,
-    refresh: bool,
-) -> Result<Plan, PlanError> {
-    let mut p = Plan::new(String::new(), "lookup_companies", refresh);
+    normalize: fn(&str) -> Option<String>,
+    owned_of: OwnedOf,
+    batch: usize,
+) -> Result<(), PlanError> {
+    let refresh = p.refresh;
     let store = s.store().clone();
     let keys = keys.clone();
-    let (asked, owned, oldest, refused, examples) = tokio::task::spawn_blocking(move || {
+    let counted = tokio::task::spawn_blocking(move || {
         let mut plan = Plan::new(String::new(), "", refresh);
         let mut seen = HashSet::new();
-        let mut chunk: Vec<String> = Vec::with_capacity(LOOKUP_COMPANIES_MAX);
+        let mut chunk: Vec<String> = Vec::with_capacity(batch);
         let count = |chunk: &mut Vec<String>, plan: &mut Plan| -> Result<(), PlanError> {
             if !refresh && !chunk.is_empty() {
                 let g = store
                     .lock()
                     .map_err(|_| PlanError::Other("the store is unusable".into()))?;
-                let found = g
-                    .companies_by_domains(chunk)
-                    .map_err(|e| PlanError::Other(e.to_string()))?;
-                for hit in found.values() {
-                    plan.own(hit.fetched_at);
+                for at in owned_of(&g, chunk).map_err(|e| PlanError::Other(e.to_string()))? {
+                    plan.own(at);
                 }
             }
             chunk.clear();
@@ -468,40 +481,59 @@ async fn plan_lookup_companies(
         };
         for key in keys.iter()? {
             let key = key?;
-            let n = normalize_domain(&key);
-            if n.is_empty() || !n.contains('.') {
+            let Some(n) = normalize(&key) else {
                 plan.refuse(&key);
                 continue;
-            }
+            };
             if !seen.insert(keys::hash_key(&n)) {
                 continue;
             }
             plan.asked += 1;
             chunk.push(n);
-            if chunk.len() == LOOKUP_COMPANIES_MAX {
+            if chunk.len() == batch {
                 count(&mut chunk, &mut plan)?;
             }
         }
         count(&mut chunk, &mut plan)?;
-        Ok::<_, PlanError>((
-            plan.asked,
-            plan.owned,
-            plan.owned_oldest,
-            plan.refused,
-            plan.refused_examples,
-        ))
+        Ok::<_, PlanError>(plan)
     })
     .await
     .map_err(|e| PlanError::Other(format!("planning failed: {e}")))??;
-    p.asked = asked;
-    p.owned = owned;
-    p.owned_oldest = oldest;
-    p.refused = refused;
-    p.refused_examples = examples;
-    p.to_buy = asked - owned;
+    p.asked = counted.asked;
+    p.owned = counted.owned;
+    p.owned_oldest = counted.owned_oldest;
+    p.refused = counted.refused;
+    p.refused_examples = counted.refused_examples;
+    p.to_buy = p.asked - p.owned;
+    Ok(())
+}
+
+/// The fetch times of the stored records of some normalized keys.
+type OwnedOf = fn(&Store, &[String]) -> Result<Vec<DateTime<Utc>>, crate::store::StoreError>;
+
+/// The fetch times of `found`'s records.
+fn times<T>(found: HashMap<String, crate::store::Stored<T>>) -> Vec<DateTime<Utc>> {
+    found.into_values().map(|h| h.fetched_at).collect()
+}
+
+async fn plan_lookup_companies(
+    s: &Session,
+    keys: &KeySource,
+    refresh: bool,
+) -> Result<Plan, PlanError> {
+    let mut p = Plan::new(String::new(), "lookup_companies", refresh);
+    plan_lookup(
+        s,
+        &mut p,
+        keys,
+        domain_key,
+        |st, chunk| Ok(times(st.companies_by_domains(chunk)?)),
+        LOOKUP_COMPANIES_MAX,
+    )
+    .await?;
     p.cost = crate::core::spend::lookup_cost(Endpoint::LookupCompanies, p.to_buy as usize);
     p.requests = p.to_buy.div_ceil(LOOKUP_COMPANIES_MAX as u64) as u32;
-    p.action = format!("lookup of {asked} domains");
+    p.action = format!("lookup of {} domains", p.asked);
     Ok(p)
 }
 
@@ -511,39 +543,28 @@ async fn plan_lookup_people(
     ids: bool,
     refresh: bool,
 ) -> Result<Plan, PlanError> {
-    let list = keys.read_all()?;
     let mut p = Plan::new(String::new(), "lookup_people", refresh);
-    let mut seen = HashSet::new();
-    let mut wanted = Vec::new();
-    for k in &list {
-        let n = if ids {
-            Some(k.trim().to_string()).filter(|x| !x.is_empty())
-        } else {
-            crate::store::linkedin_handle(k)
-        };
-        match n {
-            Some(n) if seen.insert(n.clone()) => wanted.push(n),
-            Some(_) => {}
-            None => p.refuse(k),
-        }
+    if ids {
+        plan_lookup(
+            s,
+            &mut p,
+            keys,
+            id_key,
+            |st, chunk| Ok(times(st.people_by_ids(chunk)?)),
+            LOOKUP_PEOPLE_MAX,
+        )
+        .await?;
+    } else {
+        plan_lookup(
+            s,
+            &mut p,
+            keys,
+            crate::store::linkedin_handle,
+            |st, chunk| Ok(times(st.people_by_handles(chunk)?)),
+            LOOKUP_PEOPLE_MAX,
+        )
+        .await?;
     }
-    p.asked = wanted.len() as u64;
-    if !refresh {
-        let w = wanted.clone();
-        let found = with_store(s.store(), move |st| {
-            if ids {
-                st.people_by_ids(&w)
-            } else {
-                st.people_by_handles(&w)
-            }
-        })
-        .await
-        .map_err(PlanError::Other)?;
-        for hit in found.values() {
-            p.own(hit.fetched_at);
-        }
-    }
-    p.to_buy = p.asked - p.owned;
     p.cost = crate::core::spend::lookup_cost(Endpoint::LookupPeople, p.to_buy as usize);
     p.requests = p.to_buy.div_ceil(LOOKUP_PEOPLE_MAX as u64) as u32;
     p.action = format!("lookup of {} people", p.asked);

@@ -286,34 +286,26 @@ async fn keep_page(
     raw: Vec<u8>,
     position: u32,
     job: Option<JobId>,
+    settles: Vec<String>,
 ) -> Result<Paid<SearchResponse>, ApiError> {
-    let (request, identity) = {
-        let v = match &req {
-            SearchRequest::CompaniesV3(r) => serde_json::to_value(&**r),
-            SearchRequest::CompaniesV2(r) => serde_json::to_value(&**r),
-            SearchRequest::PeopleV3(r) => serde_json::to_value(&**r),
-            SearchRequest::PeopleV2(r) => serde_json::to_value(&**r),
-        }
-        .unwrap_or(Value::Null);
-        let id = search_identity(&v);
-        (v, id)
-    };
+    let request = search_request_value(&req);
+    let identity = search_identity(&request);
     let page = Some((identity, position));
     Ok(match req {
         SearchRequest::CompaniesV3(_) => s
-            .keep_answer::<SearchCompaniesV3Request>(request, status, raw, job, Vec::new(), page)
+            .keep_answer::<SearchCompaniesV3Request>(request, status, raw, job, settles, page)
             .await?
             .map(SearchResponse::CompaniesV3),
         SearchRequest::CompaniesV2(_) => s
-            .keep_answer::<SearchCompaniesV2Request>(request, status, raw, job, Vec::new(), page)
+            .keep_answer::<SearchCompaniesV2Request>(request, status, raw, job, settles, page)
             .await?
             .map(SearchResponse::CompaniesV2),
         SearchRequest::PeopleV3(_) => s
-            .keep_answer::<SearchPeopleV3Request>(request, status, raw, job, Vec::new(), page)
+            .keep_answer::<SearchPeopleV3Request>(request, status, raw, job, settles, page)
             .await?
             .map(SearchResponse::PeopleV3),
         SearchRequest::PeopleV2(_) => s
-            .keep_answer::<SearchPeopleV2Request>(request, status, raw, job, Vec::new(), page)
+            .keep_answer::<SearchPeopleV2Request>(request, status, raw, job, settles, page)
             .await?
             .map(SearchResponse::PeopleV2),
     })
@@ -364,6 +356,7 @@ pub async fn search(
             return report;
         }
     };
+    let started = Utc::now();
     let mut got = 0u64;
     let mut cursor: Option<String> = None;
     let mut position = 0u32;
@@ -456,35 +449,73 @@ pub async fn search(
             } else {
                 match page_request(ep, body, size, step.clone()) {
                     Ok(req) => {
-                        report.requests += 1;
-                        match send_page(s, &req).await {
-                            Ok((status, raw)) => {
-                                let (cursor_out, n) = peek(&raw);
-                                asked_records += n;
-                                next = match (cursor_out, &step) {
-                                    (Some(c), Next::After(prev)) if c == *prev => {
-                                        report.stuck_cursor = true;
+                        // The page is claimed first: a page another process is buying is
+                        // waited for and read from the store, not bought again.
+                        let key = page_key(s, ep, &req);
+                        let got_page = match claim_page(s, &key, job, started, stop).await {
+                            Ok(Claim::Mine) => {
+                                report.requests += 1;
+                                match send_page(s, &req).await {
+                                    Ok((status, raw)) => {
+                                        let (cursor_out, n) = peek(&raw);
+                                        let task = tokio::spawn(keep_page(
+                                            s.clone(),
+                                            req,
+                                            status,
+                                            raw,
+                                            position,
+                                            job,
+                                            vec![key],
+                                        ));
+                                        Some((cursor_out, n, task))
+                                    }
+                                    Err(e) => {
+                                        if !e.may_have_charged() {
+                                            release(s, vec![key]).await;
+                                        }
+                                        report.fail(e.into());
                                         None
                                     }
-                                    (Some(c), _) if !(v2 && one_per_domain) => Some(Next::After(c)),
-                                    _ if v2 && n == size => Some(Next::From(1 + asked_records)),
-                                    _ => None,
-                                };
-                                if n == 0 || next.is_none() {
-                                    end = true;
                                 }
-                                let task = tokio::spawn(keep_page(
-                                    s.clone(),
-                                    req,
-                                    status,
-                                    raw,
-                                    position,
-                                    job,
-                                ));
-                                position += 1;
-                                sent = Some((task, size.min(n.max(1))));
                             }
-                            Err(e) => report.fail(e.into()),
+                            Ok(Claim::Settled) => match settled_page(s, ep, &req, started).await {
+                                Ok((response, at)) => {
+                                    let cursor_out = cursor_of(&response);
+                                    let n = records_of(&response) as u64;
+                                    let task =
+                                        tokio::spawn(
+                                            async move { Ok(Paid::from_store(response, at)) },
+                                        );
+                                    Some((cursor_out, n, task))
+                                }
+                                Err(e) => {
+                                    report.fail(e);
+                                    None
+                                }
+                            },
+                            // Stopped while another process held the page: nothing was sent.
+                            Ok(Claim::Held) => None,
+                            Err(e) => {
+                                report.fail(e);
+                                None
+                            }
+                        };
+                        if let Some((cursor_out, n, task)) = got_page {
+                            asked_records += n;
+                            next = match (cursor_out, &step) {
+                                (Some(c), Next::After(prev)) if c == *prev => {
+                                    report.stuck_cursor = true;
+                                    None
+                                }
+                                (Some(c), _) if !(v2 && one_per_domain) => Some(Next::After(c)),
+                                _ if v2 && n == size => Some(Next::From(1 + asked_records)),
+                                _ => None,
+                            };
+                            if n == 0 || next.is_none() {
+                                end = true;
+                            }
+                            position += 1;
+                            sent = Some((task, size.min(n.max(1))));
                         }
                     }
                     Err(e) => report.fail(e.into()),
@@ -499,12 +530,16 @@ pub async fn search(
                     total = total_of(&paid.value).or(total);
                     let take = n.min(limit - got) as usize;
                     got += take as u64;
-                    report.bought += take as u64;
+                    // A page another process bought meanwhile is owned, not bought.
+                    match paid.stored_at {
+                        Some(_) => report.owned += take as u64,
+                        None => report.bought += take as u64,
+                    }
                     report.records += take as u64;
                     if let Err(e) = on_page(SearchRecords {
                         response: paid.value,
                         take,
-                        stored_at: None,
+                        stored_at: paid.stored_at,
                     }) {
                         report.fail(RunError::Output(e));
                     }
@@ -522,6 +557,114 @@ pub async fn search(
         report.interrupted = true;
     }
     report
+}
+
+/// The claim key of one search page: `page:<search>:<cursor in>:<size>`, where `<search>` is
+/// 16 hex digits of the SHA-256 of the endpoint, the target and the search's canonical body
+/// (what [`crate::store::Store::keep`] records the page under), so two processes asking the
+/// same page of the same search claim the same key.
+fn page_key(s: &Session, ep: Endpoint, req: &SearchRequest) -> String {
+    use sha2::{Digest, Sha256};
+    let request = search_request_value(req);
+    let identity = crate::store::canonical_search_body(&search_identity(&request));
+    let mut h = Sha256::new();
+    for part in [ep.path(), s.target(), identity.as_str()] {
+        h.update(part.as_bytes());
+        h.update([0]);
+    }
+    let hex: String = h.finalize()[..8]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    let size = request.get("size").and_then(Value::as_u64).unwrap_or(0);
+    format!("page:{hex}:{}:{size}", crate::store::cursor_in(&request))
+}
+
+/// The request body of a search request as JSON.
+fn search_request_value(req: &SearchRequest) -> Value {
+    match req {
+        SearchRequest::CompaniesV3(r) => serde_json::to_value(&**r),
+        SearchRequest::CompaniesV2(r) => serde_json::to_value(&**r),
+        SearchRequest::PeopleV3(r) => serde_json::to_value(&**r),
+        SearchRequest::PeopleV2(r) => serde_json::to_value(&**r),
+    }
+    .unwrap_or(Value::Null)
+}
+
+/// Claims page `key` for this run (started at `started`): [`Claim::Mine`] to buy it,
+/// [`Claim::Settled`] when another process bought it since (read it with [`settled_page`]).
+/// While another live process holds it, looks again every [`CLAIM_POLL`], up to the lease
+/// and 30 s more (then an error); [`Claim::Held`] when `stop` fires meanwhile.
+async fn claim_page(
+    s: &Session,
+    key: &str,
+    job: Option<JobId>,
+    started: DateTime<Utc>,
+    stop: &CancellationToken,
+) -> Result<Claim, RunError> {
+    let deadline = Instant::now() + CLAIM_LEASE + Duration::from_secs(30);
+    let keys = [key.to_string()];
+    loop {
+        let (mine, settled, _held) = claim_once(s, &keys, job, started).await?;
+        if !mine.is_empty() {
+            return Ok(Claim::Mine);
+        }
+        if !settled.is_empty() {
+            return Ok(Claim::Settled);
+        }
+        if stop.is_cancelled() {
+            return Ok(Claim::Held);
+        }
+        if Instant::now() > deadline {
+            return Err(RunError::Store(format!(
+                "a search page stayed claimed by another process for over {} s",
+                CLAIM_LEASE.as_secs() + 30
+            )));
+        }
+        tokio::time::sleep(CLAIM_POLL).await;
+    }
+}
+
+/// The page `req` asks, as another process kept it at or after `since`, with when it was
+/// bought. An error when it cannot be read (the other process's store write failed: its
+/// answer is in a recovery file, imported at the next start).
+async fn settled_page(
+    s: &Session,
+    ep: Endpoint,
+    req: &SearchRequest,
+    since: DateTime<Utc>,
+) -> Result<(SearchResponse, DateTime<Utc>), RunError> {
+    let request = search_request_value(req);
+    let identity = search_identity(&request);
+    let cursor = crate::store::cursor_in(&request);
+    let size = request.get("size").and_then(Value::as_i64).unwrap_or(0);
+    let target = s.target().to_string();
+    // Times are kept in milliseconds: a page kept in the same millisecond counts.
+    let since = since - chrono::Duration::milliseconds(1);
+    let page = with_store(s.store(), move |st| {
+        match st.find_search(ep, &identity, &target)? {
+            Some(id) => st.stored_page(id, &cursor, size, since),
+            None => Ok(None),
+        }
+    })
+    .await
+    .map_err(RunError::Store)?;
+    let unreadable = || {
+        RunError::Store(
+            "another process bought a search page but it is not readable in the store yet \
+             (its answer may be in a recovery file; run again to import it)"
+                .into(),
+        )
+    };
+    let page = page.ok_or_else(unreadable)?;
+    let response = SearchResponse::decode(ep, page.response).map_err(|_| unreadable())?;
+    Ok((response, page.fetched_at))
+}
+
+/// Releases claims `keys` of this process (nothing was charged for them).
+async fn release(s: &Session, keys: Vec<String>) {
+    let owner = s.owner().to_string();
+    let _ = with_store(s.store(), move |st| st.release(&keys, &owner)).await;
 }
 
 /// Highest `size + from` of the v2 searches (SPEC.md §8).
@@ -542,10 +685,19 @@ enum Next {
 }
 
 /// What one lookup batch gave.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 struct Batch<T> {
     entries: Vec<LookupEntry<T>>,
     report: RunReport,
+}
+
+impl<T> Default for Batch<T> {
+    fn default() -> Self {
+        Batch {
+            entries: Vec::new(),
+            report: RunReport::default(),
+        }
+    }
 }
 
 /// Claims `keys` (claim keys) once. Returns indexes into `keys`: (mine: buy them; settled:
@@ -575,27 +727,172 @@ async fn claim_once(
     Ok((mine, settled, held))
 }
 
-/// One batch of a company lookup: stored domains from the store, the rest claimed, bought
-/// (one request) and kept; domains another process holds are waited for and read.
-async fn lookup_companies_batch(
+/// What a lookup of one kind of key needs: how a key is claimed, read from the store and
+/// bought. One of [`COMPANIES`], [`PEOPLE_BY_HANDLE`], [`PEOPLE_BY_ID`].
+struct LookupKind<T> {
+    /// The claim key of a normalized key (`company:acme.com`, `handle:ada`, `person:<id>`).
+    claim: fn(&str) -> String,
+    /// The stored records of these normalized keys, by key.
+    stored: fn(Session, Vec<String>) -> BoxFuture<'static, StoredBy<T>>,
+    /// Buys these normalized keys in one request (settling `settles`, for `job`): what it cost
+    /// and what it found, by normalized key.
+    buy: BuyFn<T>,
+}
+
+/// Buys normalized keys in one request: (session, keys, job, claim keys it settles).
+type BuyFn<T> =
+    fn(Session, Vec<String>, Option<JobId>, Vec<String>) -> BoxFuture<'static, BoughtBy<T>>;
+
+/// Stored records by normalized key.
+type StoredBy<T> = HashMap<String, Stored<T>>;
+
+/// What one lookup request cost (its [`Paid`] without the answer) and the records it found,
+/// by normalized key.
+type BoughtBy<T> = Result<(Paid<()>, HashMap<String, T>), ApiError>;
+
+type BoxFuture<'a, T> = std::pin::Pin<Box<dyn std::future::Future<Output = T> + Send + 'a>>;
+
+/// Companies by domain (SPEC.md §4.5).
+const COMPANIES: LookupKind<Company> = LookupKind {
+    claim: |d| format!("company:{d}"),
+    stored: |s, names| {
+        Box::pin(async move {
+            with_store(s.store(), move |st| st.companies_by_domains(&names))
+                .await
+                .unwrap_or_default()
+        })
+    },
+    buy: |s, domains, job, settles| {
+        Box::pin(async move {
+            let req = LookupCompaniesRequest {
+                domains,
+                fields: None,
+            };
+            let mut paid = s.buy(&req, job, settles, None).await?;
+            let redirects: HashMap<String, String> = paid
+                .value
+                .redirect_map
+                .clone()
+                .unwrap_or_default()
+                .into_iter()
+                .map(|(from, to)| (normalize_domain(&to), normalize_domain(&from)))
+                .collect();
+            let mut found = HashMap::new();
+            for entry in std::mem::take(&mut paid.value.companies) {
+                let key = normalize_domain(entry.domain());
+                let key = redirects.get(&key).cloned().unwrap_or(key);
+                let company = match entry {
+                    LookupCompanyEntry::ByDomain { company, .. } => company.map(|c| *c),
+                    LookupCompanyEntry::Matched(c) => Some(*c),
+                };
+                if let Some(c) = company {
+                    found.entry(key).or_insert(c);
+                }
+            }
+            Ok((paid.map(|_| ()), found))
+        })
+    },
+};
+
+/// People by professional-network handle (SPEC.md §4.6, `linkedinHandles`).
+const PEOPLE_BY_HANDLE: LookupKind<LookalikePerson> = LookupKind {
+    claim: |h| format!("handle:{h}"),
+    stored: |s, names| Box::pin(stored_people(s, names, true)),
+    buy: |s, handles, job, settles| Box::pin(buy_people(s, handles, true, job, settles)),
+};
+
+/// People by the service's id (SPEC.md §4.6, `serviceIds`).
+const PEOPLE_BY_ID: LookupKind<LookalikePerson> = LookupKind {
+    claim: |id| format!("person:{id}"),
+    stored: |s, names| Box::pin(stored_people(s, names, false)),
+    buy: |s, ids, job, settles| Box::pin(buy_people(s, ids, false, job, settles)),
+};
+
+/// The stored people of `keys` (handles when `by_handle`, else ids) as lookup records (no
+/// score), by key; none when the store cannot be read.
+async fn stored_people(
     s: Session,
+    keys: Vec<String>,
+    by_handle: bool,
+) -> StoredBy<LookalikePerson> {
+    with_store(s.store(), move |st| {
+        if by_handle {
+            st.people_by_handles(&keys)
+        } else {
+            st.people_by_ids(&keys)
+        }
+    })
+    .await
+    .unwrap_or_default()
+    .into_iter()
+    .map(|(k, v)| {
+        let v = v.map(|person| LookalikePerson {
+            person,
+            ..LookalikePerson::default()
+        });
+        (k, v)
+    })
+    .collect()
+}
+
+/// One people lookup request of `keys` (handles when `by_handle`, else service ids): what it
+/// cost and the people found, by handle or id.
+async fn buy_people(
+    s: Session,
+    keys: Vec<String>,
+    by_handle: bool,
+    job: Option<JobId>,
+    settles: Vec<String>,
+) -> Result<(Paid<()>, HashMap<String, LookalikePerson>), ApiError> {
+    let req = if by_handle {
+        LookupPeopleRequest {
+            linkedin_handles: Some(keys),
+            service_ids: None,
+        }
+    } else {
+        LookupPeopleRequest {
+            linkedin_handles: None,
+            service_ids: Some(keys),
+        }
+    };
+    let mut paid = s.buy(&req, job, settles, None).await?;
+    let mut found = HashMap::new();
+    for p in std::mem::take(&mut paid.value.people) {
+        let key = if by_handle {
+            p.person
+                .linkedin_url
+                .as_deref()
+                .and_then(crate::store::linkedin_handle)
+        } else {
+            Some(p.person.id.trim().to_string())
+        };
+        if let Some(k) = key.filter(|k| !k.is_empty()) {
+            found.entry(k).or_insert(p);
+        }
+    }
+    Ok((paid.map(|_| ()), found))
+}
+
+/// One batch of a lookup: stored keys from the store, the rest claimed, bought (one request)
+/// and kept; keys another process holds are waited for and read. `chunk` holds (key as asked,
+/// normalized key); the entries come back in its order.
+async fn lookup_batch<T: Clone + Send + 'static>(
+    s: Session,
+    kind: &'static LookupKind<T>,
     chunk: Vec<(String, String)>,
     fresh: Freshness,
     planned_at: DateTime<Utc>,
     job: Option<JobId>,
-) -> Batch<Company> {
+) -> Batch<T> {
     let mut out = Batch::default();
     let norms: Vec<String> = chunk.iter().map(|c| c.1.clone()).collect();
-    let mut known: HashMap<String, Stored<Company>> = if fresh == Freshness::Stored {
-        let n = norms.clone();
-        with_store(s.store(), move |st| st.companies_by_domains(&n))
-            .await
-            .unwrap_or_default()
+    let mut known: HashMap<String, Stored<T>> = if fresh == Freshness::Stored {
+        (kind.stored)(s.clone(), norms.clone()).await
     } else {
         HashMap::new()
     };
     out.report.owned += known.len() as u64;
-    let mut found: HashMap<String, Option<Company>> = HashMap::new();
+    let mut found: HashMap<String, Option<T>> = HashMap::new();
     let mut todo: Vec<String> = norms
         .iter()
         .filter(|n| !known.contains_key(*n))
@@ -603,7 +900,7 @@ async fn lookup_companies_batch(
         .collect();
     let deadline = Instant::now() + CLAIM_LEASE + Duration::from_secs(30);
     while !todo.is_empty() {
-        let claim_keys: Vec<String> = todo.iter().map(|d| format!("company:{d}")).collect();
+        let claim_keys: Vec<String> = todo.iter().map(|k| (kind.claim)(k)).collect();
         let (mine, settled, held) = match claim_once(&s, &claim_keys, job, planned_at).await {
             Ok(x) => x,
             Err(e) => {
@@ -613,42 +910,21 @@ async fn lookup_companies_batch(
         };
         let held: Vec<String> = held.into_iter().map(|i| todo[i].clone()).collect();
         if !mine.is_empty() {
-            let domains: Vec<String> = mine.iter().map(|i| todo[*i].clone()).collect();
+            let names: Vec<String> = mine.iter().map(|i| todo[*i].clone()).collect();
             let settles: Vec<String> = mine.iter().map(|i| claim_keys[*i].clone()).collect();
-            let req = LookupCompaniesRequest {
-                domains: domains.clone(),
-                fields: None,
-            };
             out.report.requests += 1;
-            match s.buy(&req, job, settles.clone(), None).await {
-                Ok(paid) => {
+            match (kind.buy)(s.clone(), names.clone(), job, settles.clone()).await {
+                Ok((paid, mut got)) => {
                     out.report.absorb(&paid);
-                    out.report.bought += domains.len() as u64;
-                    let redirects: HashMap<String, String> = paid
-                        .value
-                        .redirect_map
-                        .clone()
-                        .unwrap_or_default()
-                        .into_iter()
-                        .map(|(from, to)| (normalize_domain(&to), normalize_domain(&from)))
-                        .collect();
-                    for d in &domains {
-                        found.entry(d.clone()).or_insert(None);
-                    }
-                    for entry in paid.value.companies {
-                        let key = normalize_domain(entry.domain());
-                        let key = redirects.get(&key).cloned().unwrap_or(key);
-                        let company = entry.company().cloned();
-                        let slot = found.entry(key).or_insert(None);
-                        if slot.is_none() {
-                            *slot = company;
-                        }
+                    out.report.bought += names.len() as u64;
+                    for n in names {
+                        let record = got.remove(&n);
+                        found.insert(n, record);
                     }
                 }
                 Err(e) => {
                     if !e.may_have_charged() {
-                        let owner = s.owner().to_string();
-                        let _ = with_store(s.store(), move |st| st.release(&settles, &owner)).await;
+                        release(&s, settles).await;
                     }
                     out.report.fail(e.into());
                     break;
@@ -657,18 +933,15 @@ async fn lookup_companies_batch(
         }
         if !settled.is_empty() {
             let names: Vec<String> = settled.iter().map(|i| todo[*i].clone()).collect();
-            let n = names.clone();
-            let got = with_store(s.store(), move |st| st.companies_by_domains(&n))
-                .await
-                .unwrap_or_default();
+            let mut got = (kind.stored)(s.clone(), names.clone()).await;
             out.report.owned += names.len() as u64;
-            for d in names {
-                match got.get(&d) {
+            for n in names {
+                match got.remove(&n) {
                     Some(hit) => {
-                        known.insert(d, hit.clone());
+                        known.insert(n, hit);
                     }
                     None => {
-                        found.insert(d, None);
+                        found.insert(n, None);
                     }
                 }
             }
@@ -677,12 +950,12 @@ async fn lookup_companies_batch(
         if !todo.is_empty() {
             if Instant::now() > deadline {
                 out.report.fail(RunError::Store(format!(
-                    "{} domains stayed claimed by another process for over {} s",
+                    "{} keys stayed claimed by another process for over {} s",
                     todo.len(),
                     CLAIM_LEASE.as_secs() + 30
                 )));
-                for d in std::mem::take(&mut todo) {
-                    found.insert(d, None);
+                for n in std::mem::take(&mut todo) {
+                    found.insert(n, None);
                 }
                 break;
             }
@@ -707,20 +980,23 @@ async fn lookup_companies_batch(
     out
 }
 
-/// Runs a lookup of companies: `keys` streamed in batches of 1,000 distinct domains, each
-/// answered from the store, claimed and bought, or waited for (see
-/// [`lookup_companies_batch`]); two batches in flight; each batch's entries handed to
-/// `on_entries` in input order once kept. Stops taking new batches on `stop` or the first
-/// error; batches in flight are always awaited and kept.
+/// Runs a lookup: `keys` streamed in batches of at most `batch` distinct normalized keys
+/// (`normalize` gives `None` for a key that is not one), each answered from the store, claimed
+/// and bought, or waited for (see [`lookup_batch`]); [`IN_FLIGHT`] batches at once; each
+/// batch's entries handed to `on_entries` in input order once kept. Stops taking new batches
+/// on `stop` or the first error; batches in flight are always awaited and kept.
 #[allow(clippy::too_many_arguments)]
-pub async fn lookup_companies(
+async fn lookup_stream<T: Clone + Send + 'static>(
     s: &Session,
+    kind: &'static LookupKind<T>,
+    normalize: fn(&str) -> Option<String>,
+    batch: usize,
     planned_at: DateTime<Utc>,
     keys: &KeySource,
     fresh: Freshness,
     job: Option<JobId>,
     stop: &CancellationToken,
-    mut on_entries: impl FnMut(Vec<LookupEntry<Company>>) -> std::io::Result<()>,
+    mut on_entries: impl FnMut(Vec<LookupEntry<T>>) -> std::io::Result<()>,
 ) -> RunReport {
     let mut report = RunReport::default();
     let mut it = match keys.iter() {
@@ -739,8 +1015,8 @@ pub async fn lookup_companies(
             && !stop.is_cancelled()
             && report.error.is_none()
         {
-            let mut chunk = Vec::with_capacity(LOOKUP_COMPANIES_MAX);
-            while chunk.len() < LOOKUP_COMPANIES_MAX {
+            let mut chunk = Vec::with_capacity(batch);
+            while chunk.len() < batch {
                 match it.next() {
                     None => {
                         exhausted = true;
@@ -752,19 +1028,19 @@ pub async fn lookup_companies(
                         break;
                     }
                     Some(Ok(k)) => {
-                        let n = normalize_domain(&k);
-                        if n.is_empty() || !n.contains('.') || !seen.insert(hash_key(&n)) {
-                            continue;
+                        let Some(n) = normalize(&k) else { continue };
+                        if seen.insert(hash_key(&n)) {
+                            chunk.push((k.trim().to_string(), n));
                         }
-                        chunk.push((k.trim().to_string(), n));
                     }
                 }
             }
             if chunk.is_empty() {
                 break;
             }
-            inflight.push_back(tokio::spawn(lookup_companies_batch(
+            inflight.push_back(tokio::spawn(lookup_batch(
                 s.clone(),
+                kind,
                 chunk,
                 fresh,
                 planned_at,
@@ -793,6 +1069,35 @@ pub async fn lookup_companies(
     report
 }
 
+/// Runs a lookup of companies: `keys` streamed in batches of 1,000 distinct domains (a key
+/// that is not a domain is left out), each answered from the store, claimed and bought, or
+/// waited for; two batches in flight; each batch's entries handed to `on_entries` in input
+/// order once kept (see [`lookup_stream`]).
+#[allow(clippy::too_many_arguments)]
+pub async fn lookup_companies(
+    s: &Session,
+    planned_at: DateTime<Utc>,
+    keys: &KeySource,
+    fresh: Freshness,
+    job: Option<JobId>,
+    stop: &CancellationToken,
+    on_entries: impl FnMut(Vec<LookupEntry<Company>>) -> std::io::Result<()>,
+) -> RunReport {
+    lookup_stream(
+        s,
+        &COMPANIES,
+        super::domain_key,
+        LOOKUP_COMPANIES_MAX,
+        planned_at,
+        keys,
+        fresh,
+        job,
+        stop,
+        on_entries,
+    )
+    .await
+}
+
 fn merge(into: &mut RunReport, from: RunReport) {
     into.charged += from.charged;
     into.bought += from.bought;
@@ -806,41 +1111,47 @@ fn merge(into: &mut RunReport, from: RunReport) {
     }
 }
 
-/// Runs a lookup of people through the session's batches (stored people answered at 0
-/// credits), handing the entries to `on_entries` once kept.
+/// Runs a lookup of people by professional-network handle, or by service id when `ids`, as
+/// [`lookup_companies`] does for domains: streamed in batches of 1,000 distinct keys, stored
+/// people answered at 0 credits, the rest claimed (`handle:…` / `person:…`), bought and kept.
+#[allow(clippy::too_many_arguments)]
 pub async fn lookup_people(
     s: &Session,
+    planned_at: DateTime<Utc>,
     keys: &KeySource,
     ids: bool,
     fresh: Freshness,
-    mut on_entries: impl FnMut(Vec<LookupEntry<LookalikePerson>>) -> std::io::Result<()>,
+    job: Option<JobId>,
+    stop: &CancellationToken,
+    on_entries: impl FnMut(Vec<LookupEntry<LookalikePerson>>) -> std::io::Result<()>,
 ) -> RunReport {
-    let mut report = RunReport::default();
-    let list = match keys.read_all() {
-        Ok(l) => l,
-        Err(e) => {
-            report.fail(e.into());
-            return report;
-        }
-    };
-    let (handles, service_ids) = if ids {
-        (Vec::new(), list)
+    if ids {
+        lookup_stream(
+            s,
+            &PEOPLE_BY_ID,
+            super::id_key,
+            LOOKUP_PEOPLE_MAX,
+            planned_at,
+            keys,
+            fresh,
+            job,
+            stop,
+            on_entries,
+        )
+        .await
     } else {
-        (list, Vec::new())
-    };
-    match s.lookup_people(&handles, &service_ids, fresh).await {
-        Ok(l) => {
-            report.charged += l.charged;
-            report.owned += l.from_store as u64;
-            report.bought += l.sent as u64;
-            report.requests += l.requests as u32;
-            report.store_errors.extend(l.store_error);
-            report.records += l.entries.len() as u64;
-            if let Err(e) = on_entries(l.entries) {
-                report.fail(RunError::Output(e));
-            }
-        }
-        Err(e) => report.fail(e.into()),
+        lookup_stream(
+            s,
+            &PEOPLE_BY_HANDLE,
+            crate::store::linkedin_handle,
+            LOOKUP_PEOPLE_MAX,
+            planned_at,
+            keys,
+            fresh,
+            job,
+            stop,
+            on_entries,
+        )
+        .await
     }
-    report
 }
