@@ -21,6 +21,17 @@ use crate::api::types::person::Person;
 use crate::api::types::webhooks::WebhookBody;
 use crate::core::sanitize::sanitize;
 
+/// How an entity is keyed, for [`Store::fetched_times`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EntityKey {
+    /// A company by its domain ([`normalize_domain`]).
+    Domain,
+    /// A person by the service's id.
+    PersonId,
+    /// A person by professional-network handle ([`linkedin_handle`]).
+    Handle,
+}
+
 /// Which contact of a person: an email address or phone numbers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -647,6 +658,38 @@ impl Store {
             "companies",
             key_array(domains.iter().map(|d| normalize_domain(d))),
         )
+    }
+
+    /// When each stored entity of `keys` was fetched, one time per stored key (keys not stored
+    /// give none): what a plan counts as owned, read from the index without reading the
+    /// records themselves. `keys` are normalized as the matching `*_by_*` read does.
+    ///
+    /// # Errors
+    /// [`StoreError::Sqlite`].
+    pub fn fetched_times(&self, by: EntityKey, keys: &[String]) -> Result<Vec<DateTime<Utc>>> {
+        let (sql, keys) = match by {
+            EntityKey::Domain => (
+                "SELECT c.fetched_at FROM rarray(?1) AS k JOIN companies c ON c.domain = k.value",
+                key_array(keys.iter().map(|d| normalize_domain(d))),
+            ),
+            EntityKey::PersonId => (
+                "SELECT p.fetched_at FROM rarray(?1) AS k JOIN people p ON p.id = k.value",
+                key_array(keys.iter().map(|i| clean_key(i))),
+            ),
+            EntityKey::Handle => (
+                "SELECT max(fetched_at) FROM people WHERE handle IN rarray(?1) GROUP BY handle",
+                key_array(keys.iter().filter_map(|h| linkedin_handle(h))),
+            ),
+        };
+        if keys.is_empty() {
+            return Ok(Vec::new());
+        }
+        let mut st = self.conn.prepare_cached(sql)?;
+        let times = st
+            .query_map([keys], |r| r.get::<_, i64>(0))?
+            .filter_map(|t| t.ok().and_then(DateTime::from_timestamp_millis))
+            .collect();
+        Ok(times)
     }
 
     /// The stored person with this service id. `None` when not stored.

@@ -1145,3 +1145,41 @@ fn a_record_is_stored_as_received_when_clean_and_sanitized_when_not() {
     );
     assert!(store.company("c.com").unwrap().is_none());
 }
+
+#[test]
+fn fetched_times_count_what_is_stored_without_reading_records() {
+    let mut store = Store::open_in_memory().unwrap();
+    fill(&mut store);
+    let keys = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    assert_eq!(
+        store
+            .fetched_times(
+                EntityKey::Domain,
+                &keys(&["acme.com", "WWW.ACME.COM", "nope.io"])
+            )
+            .unwrap(),
+        vec![t(0), t(0)],
+        "one time per stored key as asked"
+    );
+    assert_eq!(
+        store
+            .fetched_times(EntityKey::PersonId, &keys(&["p1", "p9"]))
+            .unwrap(),
+        vec![t(0)]
+    );
+    assert_eq!(
+        store
+            .fetched_times(
+                EntityKey::Handle,
+                &keys(&["https://linkedin.com/in/jane-doe-1a2b", "nobody"])
+            )
+            .unwrap(),
+        vec![t(0)]
+    );
+    assert!(
+        store
+            .fetched_times(EntityKey::Domain, &[])
+            .unwrap()
+            .is_empty()
+    );
+}

@@ -25,7 +25,7 @@ mod keep;
 mod keys;
 mod run;
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
@@ -48,7 +48,7 @@ use crate::api::types::{LOOKUP_COMPANIES_MAX, LOOKUP_PEOPLE_MAX, REVEAL_MAX_IDS}
 use crate::core::config::Budget;
 use crate::core::session::{Freshness, Session, with_store};
 use crate::core::spend::{POOLS, describe_pools};
-use crate::store::{ContactKind, Store, normalize_domain};
+use crate::store::{ContactKind, EntityKey, Store, normalize_domain};
 
 /// How the engine spends, from the config: how long a bought search is answered from the
 /// store, and the daily budget per pool.
@@ -511,11 +511,6 @@ async fn plan_lookup(
 /// The fetch times of the stored records of some normalized keys.
 type OwnedOf = fn(&Store, &[String]) -> Result<Vec<DateTime<Utc>>, crate::store::StoreError>;
 
-/// The fetch times of `found`'s records.
-fn times<T>(found: HashMap<String, crate::store::Stored<T>>) -> Vec<DateTime<Utc>> {
-    found.into_values().map(|h| h.fetched_at).collect()
-}
-
 async fn plan_lookup_companies(
     s: &Session,
     keys: &KeySource,
@@ -527,7 +522,7 @@ async fn plan_lookup_companies(
         &mut p,
         keys,
         domain_key,
-        |st, chunk| Ok(times(st.companies_by_domains(chunk)?)),
+        |st, chunk| st.fetched_times(EntityKey::Domain, chunk),
         LOOKUP_COMPANIES_MAX,
     )
     .await?;
@@ -550,7 +545,7 @@ async fn plan_lookup_people(
             &mut p,
             keys,
             id_key,
-            |st, chunk| Ok(times(st.people_by_ids(chunk)?)),
+            |st, chunk| st.fetched_times(EntityKey::PersonId, chunk),
             LOOKUP_PEOPLE_MAX,
         )
         .await?;
@@ -560,7 +555,7 @@ async fn plan_lookup_people(
             &mut p,
             keys,
             crate::store::linkedin_handle,
-            |st, chunk| Ok(times(st.people_by_handles(chunk)?)),
+            |st, chunk| st.fetched_times(EntityKey::Handle, chunk),
             LOOKUP_PEOPLE_MAX,
         )
         .await?;
