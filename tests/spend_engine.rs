@@ -424,6 +424,34 @@ async fn four_clis_looking_up_the_same_people_pay_once() {
     assert_eq!(four, one_run, "the four pay once between them");
 }
 
+/// Enrich is claimed too: eight CLIs enriching one company at once on one store send one
+/// paid request between them; the others read its answer at 0 credits.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn eight_clis_enriching_one_company_pay_once() {
+    let sb = sandbox_with(10_000).await;
+    let domain = known_domains(&sb, 1).await.remove(0);
+    let proxy = FaultProxy::start_unmeasured(&sb.base_url, CLI).await;
+    proxy.set_faults(false);
+    let dir = tempfile::tempdir().unwrap();
+    let runs: Vec<_> = (0..8)
+        .map(|_| {
+            run(prospect(
+                &proxy.base_url,
+                dir.path(),
+                &["enrich", "company", "--domain", &domain, "--format", "json"],
+            ))
+        })
+        .collect();
+    let results = futures::future::join_all(runs).await;
+    for (code, out, err) in &results {
+        assert_eq!(*code, 0, "{err}");
+        assert!(out.contains(&domain), "{out}");
+    }
+    let sent = paid(&proxy.log(), Endpoint::EnrichCompany).len();
+    eprintln!("eight CLIs enriching one company sent {sent} paid request(s)");
+    assert_eq!(sent, 1, "one enrich between the eight");
+}
+
 /// `--dry-run` sends nothing paid, for each paid command, and prints the plan.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn dry_run_sends_nothing_paid() {

@@ -802,18 +802,37 @@ impl Session {
             .as_ref()
             .and_then(|c| c.domain.clone())
             .filter(|d| !d.trim().is_empty());
-        if let (Some(d), Freshness::Stored) = (domain, fresh)
-            && let Ok(Some(hit)) = with_store(&self.store, move |s| s.company(&d)).await
+        let Some(d) = domain else {
+            return self.send(req).await;
+        };
+        // Before the store is read: what another process keeps after this is read, not bought.
+        let looked = Utc::now();
+        let stored = || {
+            let d = d.clone();
+            async move {
+                with_store(&self.store, move |s| s.company(&d))
+                    .await
+                    .ok()
+                    .flatten()
+                    .map(|hit| {
+                        Paid::from_store(
+                            Enriched::Found(EnrichCompanyResponse {
+                                company: hit.value,
+                                credits_used: 0.0,
+                            }),
+                            hit.fetched_at,
+                        )
+                    })
+            }
+        };
+        if fresh == Freshness::Stored
+            && let Some(hit) = stored().await
         {
-            return Ok(Paid::from_store(
-                Enriched::Found(EnrichCompanyResponse {
-                    company: hit.value,
-                    credits_used: 0.0,
-                }),
-                hit.fetched_at,
-            ));
+            return Ok(hit);
         }
-        self.send(req).await
+        // Claimed under the lookup's key: a lookup and an enrich of one domain are one item.
+        let key = format!("company:{}", crate::store::normalize_domain(&d));
+        crate::core::engine::buy_claimed(self, req, key, looked, stored).await
     }
 
     /// Enrich one person (SPEC.md §4.4): answered from the store when the person is there by
@@ -824,18 +843,48 @@ impl Session {
         fresh: Freshness,
     ) -> Result<Paid<Enriched<EnrichPersonResponse>>, ApiError> {
         crate::api::client::check(req)?;
+        let looked = Utc::now();
+        let stored = || async {
+            self.stored_person_for(req).await.map(|hit| {
+                Paid::from_store(
+                    Enriched::Found(EnrichPersonResponse {
+                        person: hit.value,
+                        credits_used: 0.0,
+                    }),
+                    hit.fetched_at,
+                )
+            })
+        };
         if fresh == Freshness::Stored
-            && let Some(hit) = self.stored_person_for(req).await
+            && let Some(hit) = stored().await
         {
-            return Ok(Paid::from_store(
-                Enriched::Found(EnrichPersonResponse {
-                    person: hit.value,
-                    credits_used: 0.0,
-                }),
-                hit.fetched_at,
-            ));
+            return Ok(hit);
         }
-        self.send(req).await
+        // Claimed by id, else by handle (the keys of a people lookup); a match by name and
+        // domain has no key to claim and is sent as it is. A reveal is never read from the
+        // store, so it is not claimed either.
+        let reveals = req.reveal_emails.as_ref().is_some_and(|r| r.include_emails)
+            || req.reveal_phones.as_ref().is_some_and(|r| r.include_phones);
+        let key = req
+            .person
+            .id
+            .as_deref()
+            .map(str::trim)
+            .filter(|id| !id.is_empty())
+            .map(|id| format!("person:{id}"))
+            .or_else(|| {
+                req.person
+                    .linkedin
+                    .as_deref()
+                    .and_then(crate::store::linkedin_handle)
+                    .map(|h| format!("handle:{h}"))
+            });
+        match key {
+            Some(key) if !reveals => {
+                crate::core::engine::buy_claimed(self, req, key, looked, stored).await
+            }
+            _ => self.send(req).await,
+        }
     }
 
     /// The stored person an enrich of `req` is answered with at 0 credits: by id, else by

@@ -252,6 +252,10 @@ impl Store {
             )?;
         }
         if !k.settles.is_empty() {
+            // Settled as of now, inside the write: a buyer that looked in the store before this
+            // commit and found nothing sees the claim settled after it looked (and reads the
+            // answer), whatever time the answer came back.
+            let settled_at = to_millis(Utc::now()).max(at);
             let mut st = tx.prepare_cached(
                 "INSERT INTO claims (key, state, owner, job_id, purchase_id, lease_until, at)
                  VALUES (?1, 'done', '', ?2, ?3, 0, ?4)
@@ -259,7 +263,7 @@ impl Store {
                    purchase_id = excluded.purchase_id, lease_until = 0, at = excluded.at",
             )?;
             for key in k.settles {
-                st.execute(params![key, k.job.map(|j| j.0), id.0, at])?;
+                st.execute(params![key, k.job.map(|j| j.0), id.0, settled_at])?;
             }
         }
         if let Some(job) = k.job {

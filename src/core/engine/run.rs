@@ -12,7 +12,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::keys::{KeyError, KeySource, hash_key};
 use super::{CLAIM_LEASE, Plan, PlanError, SEARCH_PAGE, check_paging, search_cost};
-use crate::api::client::Endpoint;
+use crate::api::client::{ApiRequest, Endpoint};
 use crate::api::cost::Cost;
 use crate::api::error::ApiError;
 use crate::api::types::*;
@@ -659,6 +659,65 @@ async fn settled_page(
     let page = page.ok_or_else(unreadable)?;
     let response = SearchResponse::decode(ep, page.response).map_err(|_| unreadable())?;
     Ok((response, page.fetched_at))
+}
+
+/// Buys one paid item under claim `key` (an enrich: `company:<domain>`, `person:<id>`,
+/// `handle:<handle>`), so two processes never buy it at once: when this process holds the
+/// claim it sends `req` and keeps the answer, settling the claim; when another process bought
+/// it at or after `looked` (when the caller last looked in the store and did not find it),
+/// `stored` reads it from the store at 0 credits; while another
+/// holds it, it waits (polling every [`CLAIM_POLL`], up to the lease and 30 s more). A
+/// settled item the store does not hold (the other answer had no record, e.g. data still
+/// being gathered) is sent again.
+///
+/// Errors: the send's [`ApiError`] (the claim is released when nothing was charged);
+/// [`ApiError::Network`] when the store cannot claim, or another process held the claim past
+/// the wait.
+pub(crate) async fn buy_claimed<R, F, Fut>(
+    s: &Session,
+    req: &R,
+    key: String,
+    looked: DateTime<Utc>,
+    stored: F,
+) -> Result<Paid<R::Response>, ApiError>
+where
+    R: ApiRequest,
+    R::Response: crate::core::session::Bought + serde::Serialize + Clone + Send + Sync + 'static,
+    F: Fn() -> Fut,
+    Fut: std::future::Future<Output = Option<Paid<R::Response>>>,
+{
+    let deadline = Instant::now() + CLAIM_LEASE + Duration::from_secs(30);
+    let keys = vec![key];
+    loop {
+        let (mine, settled, _held) = claim_once(s, &keys, None, looked)
+            .await
+            .map_err(|e| ApiError::Network(e.to_string()))?;
+        if !mine.is_empty() {
+            return match s.buy(req, None, keys.clone(), None).await {
+                Ok(paid) => Ok(paid),
+                Err(e) => {
+                    if !e.may_have_charged() {
+                        release(s, keys).await;
+                    }
+                    Err(e)
+                }
+            };
+        }
+        if !settled.is_empty() {
+            return match stored().await {
+                Some(hit) => Ok(hit),
+                None => s.buy(req, None, Vec::new(), None).await,
+            };
+        }
+        if Instant::now() > deadline {
+            return Err(ApiError::Network(format!(
+                "{} stayed claimed by another process for over {} s",
+                keys[0],
+                CLAIM_LEASE.as_secs() + 30
+            )));
+        }
+        tokio::time::sleep(CLAIM_POLL).await;
+    }
 }
 
 /// Releases claims `keys` of this process (nothing was charged for them).
