@@ -871,9 +871,11 @@ impl App {
         let first = s.first_index();
         let total = s.total;
         self.details.scroll = 0;
+        // A page answered from the store cost nothing now: its answer's `creditsUsed` is what
+        // it cost when it was bought, not what this showing spent.
         let mut used = if !page.charge.cost.is_zero() {
             format!(" · {} used", page.charge.cost)
-        } else if page.credits_used > 0.0 {
+        } else if page.credits_used > 0.0 && stored_at.is_none() {
             format!(" · {} credits used", fmt_credits(page.credits_used))
         } else {
             String::new()

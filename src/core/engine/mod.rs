@@ -294,11 +294,15 @@ impl Plan {
                 self.refused_examples.join(", ")
             ));
         }
-        out.push(format!(
-            "  to buy     {} (at most {})",
-            self.to_buy,
-            describe_pools(&self.cost)
-        ));
+        out.push(if self.cost.is_zero() {
+            format!("  to buy     {} (0 credits)", self.to_buy)
+        } else {
+            format!(
+                "  to buy     {} (at most {})",
+                self.to_buy,
+                describe_pools(&self.cost)
+            )
+        });
         let pace = self
             .rate_per_minute
             .map(|r| format!(" at {r}/min"))
