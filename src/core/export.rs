@@ -408,6 +408,9 @@ impl Dest {
 pub struct Writer<T: Tabular> {
     format: Format,
     dest: Dest,
+    /// One record's JSON, serialized here first and written in one call (serde_json writes
+    /// many small pieces; each through `dyn Write` costs more than the copy).
+    buf: Vec<u8>,
     count: usize,
     table: Vec<Vec<String>>,
     _t: std::marker::PhantomData<T>,
@@ -428,6 +431,7 @@ impl<T: Tabular> Writer<T> {
         let mut w = Writer {
             format,
             dest,
+            buf: Vec::new(),
             count: 0,
             table: Vec::new(),
             _t: std::marker::PhantomData,
@@ -447,17 +451,17 @@ impl<T: Tabular> Writer<T> {
     pub fn write(&mut self, rec: &T) -> io::Result<()> {
         match self.format {
             Format::Jsonl => {
-                let w = self.dest.writer();
-                serde_json::to_writer(&mut *w, rec)?;
-                w.write_all(b"\n")?;
+                self.buf.clear();
+                serde_json::to_writer(&mut self.buf, rec)?;
+                self.buf.push(b'\n');
+                self.dest.writer().write_all(&self.buf)?;
             }
             Format::Json => {
-                let w = self.dest.writer();
-                if self.count > 0 {
-                    w.write_all(b",")?;
-                }
-                w.write_all(b"\n")?;
-                serde_json::to_writer(&mut *w, rec)?;
+                self.buf.clear();
+                self.buf
+                    .extend_from_slice(if self.count > 0 { b",\n" } else { b"\n" });
+                serde_json::to_writer(&mut self.buf, rec)?;
+                self.dest.writer().write_all(&self.buf)?;
             }
             Format::Csv => {
                 let line = csv_line(rec.cells().into_iter());
