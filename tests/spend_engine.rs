@@ -356,7 +356,6 @@ async fn four_clis_running_one_search_pay_once() {
         .as_array()
         .unwrap()
         .iter()
-        .map(|p| &p["value"])
         .filter(|v| v["kind"] == "purchase")
         .collect();
     assert_eq!(purchases.len(), 3, "three pages of 500: {out}");

@@ -1641,12 +1641,12 @@ fn history(ctx: &Ctx, limit: usize, spend: bool, out: &OutArgs) -> CliResult {
         let log = store
             .spend_log(limit)
             .map_err(|e| CliError::other(e.to_string()))?;
-        let mut w = Writer::<Pair>::new(Format::resolve(out.format, &out.out), out.out.as_ref())?;
+        let mut w = Writer::<crate::store::Spend>::new(
+            Format::resolve(out.format, &out.out),
+            out.out.as_ref(),
+        )?;
         for s in log {
-            w.write(&Pair {
-                key: format!("{} {} {}", s.at.to_rfc3339(), s.kind, s.what),
-                value: serde_json::to_value(&s).unwrap_or_default(),
-            })?;
+            w.write(&s)?;
         }
         w.finish()?;
         return Ok(());

@@ -279,6 +279,23 @@ impl Tabular for ContactOut {
     }
 }
 
+impl Tabular for crate::store::Spend {
+    fn columns() -> &'static [&'static str] {
+        &["at", "kind", "what", "standard", "email", "phone", "job"]
+    }
+    fn cells(&self) -> Vec<String> {
+        vec![
+            self.at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+            self.kind.clone(),
+            self.what.clone(),
+            self.credits.standard.to_string(),
+            self.credits.email.to_string(),
+            self.credits.phone.to_string(),
+            opt(&self.job),
+        ]
+    }
+}
+
 /// One entry of a lookup as the CLI writes it: what was asked, and the record or `null`
 /// ("not found").
 #[derive(Debug, Clone, Serialize)]

@@ -4,8 +4,9 @@
 //! interrupted action is listed and resumed; and the credits spent since a time, for budgets.
 //!
 //! Claim keys are `kind:canonical key`: `company:acme.com` (a lookup or enrich of a domain),
-//! `person:<id>`, `handle:<handle>`, `email:<person id>`, `phone:<person id>`,
-//! `page:<search id>:<cursor>:<size>` (a search page).
+//! `person:<id>` and `handle:<handle>` (a lookup or enrich of a person), `email:<person id>`,
+//! `phone:<person id>` (a reveal), `page:<search>:<cursor in>:<size>` (a search page; `<search>`
+//! is 16 hex digits of the SHA-256 of the endpoint, target and canonical body).
 
 use chrono::{DateTime, Utc};
 use rusqlite::{OptionalExtension, TransactionBehavior, params};

@@ -1184,33 +1184,27 @@ pub async fn lookup_people(
     stop: &CancellationToken,
     on_entries: impl FnMut(Vec<LookupEntry<LookalikePerson>>) -> std::io::Result<()>,
 ) -> RunReport {
-    if ids {
-        lookup_stream(
-            s,
-            &PEOPLE_BY_ID,
-            super::id_key,
-            LOOKUP_PEOPLE_MAX,
-            planned_at,
-            keys,
-            fresh,
-            job,
-            stop,
-            on_entries,
-        )
-        .await
+    let kind: &'static LookupKind<LookalikePerson> = if ids {
+        &PEOPLE_BY_ID
     } else {
-        lookup_stream(
-            s,
-            &PEOPLE_BY_HANDLE,
-            crate::store::linkedin_handle,
-            LOOKUP_PEOPLE_MAX,
-            planned_at,
-            keys,
-            fresh,
-            job,
-            stop,
-            on_entries,
-        )
-        .await
-    }
+        &PEOPLE_BY_HANDLE
+    };
+    let normalize: fn(&str) -> Option<String> = if ids {
+        super::id_key
+    } else {
+        crate::store::linkedin_handle
+    };
+    lookup_stream(
+        s,
+        kind,
+        normalize,
+        LOOKUP_PEOPLE_MAX,
+        planned_at,
+        keys,
+        fresh,
+        job,
+        stop,
+        on_entries,
+    )
+    .await
 }
