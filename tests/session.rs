@@ -182,6 +182,46 @@ async fn a_paid_search_nobody_waits_for_is_still_stored() {
     assert_eq!(st.purchases(10).unwrap().len(), 2);
 }
 
+/// The explorer's page fetch claims its page like the engine's search: four sessions on one
+/// store file (four explorers, say) asking the same page at once buy it once, and all four
+/// show the same records.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn four_explorers_asking_one_page_buy_it_once() {
+    let sb = start(vec![]).await;
+    let c = client(&sb, RICH);
+    let dir = tempfile::tempdir().unwrap();
+    let (before, _, _) = pools(&c).await;
+    let request = prospect::core::request::build_search(
+        prospect::api::client::Endpoint::SearchCompaniesV3,
+        &json!({"size": 200, "companiesFilters": {"yearFounded": {"from": 1990}}}),
+    )
+    .unwrap();
+    let tasks: Vec<_> = (0..4)
+        .map(|_| {
+            let s = session(c.clone(), dir.path());
+            let r = request.clone();
+            tokio::spawn(async move { s.search_with(&r, 0, Freshness::Stored).await })
+        })
+        .collect();
+    let mut shown = Vec::new();
+    for t in tasks {
+        let (paid, _) = t.await.unwrap().expect("the page");
+        let domains: Vec<String> = match paid.value {
+            prospect::core::request::SearchResponse::CompaniesV3(r) => {
+                r.companies.into_iter().map(|c| c.company.domain).collect()
+            }
+            other => panic!("a v3 companies answer, not {other:?}"),
+        };
+        assert_eq!(domains.len(), 200);
+        shown.push(domains);
+    }
+    assert!(shown.iter().all(|x| *x == shown[0]), "the same records");
+    let (after, _, _) = pools(&c).await;
+    let spent = ((before - after) * 1000.0).round() / 1000.0;
+    eprintln!("four explorers asking one page of 200 spent {spent} credits");
+    assert_eq!(spent, 40.0, "200 × 0.2, once");
+}
+
 /// The child half of [`sigkill_after_a_stored_result_loses_nothing`]: runs one paid search
 /// through a session, prints the domains it was shown, then waits to be killed.
 #[tokio::test]

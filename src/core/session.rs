@@ -733,7 +733,7 @@ impl Session {
         R: ApiRequest,
         R::Response: Bought + Serialize + Clone + Send + Sync + 'static,
     {
-        self.search_page_in(req, page, None).await
+        self.search_page_in(req, page, None, Vec::new()).await
     }
 
     /// [`Session::search_page`] as part of job `job`.
@@ -742,6 +742,7 @@ impl Session {
         req: &R,
         page: u32,
         job: Option<crate::store::JobId>,
+        settles: Vec<String>,
     ) -> Result<(Paid<R::Response>, Option<SearchId>), ApiError>
     where
         R: ApiRequest,
@@ -750,7 +751,7 @@ impl Session {
         let request = serde_json::to_value(req).unwrap_or(Value::Null);
         let identity = search_identity(&request);
         let paid = self
-            .buy(req, job, Vec::new(), Some((identity.clone(), page)))
+            .buy(req, job, settles, Some((identity.clone(), page)))
             .await?;
         let target = self.target.clone();
         let sid = with_store(&self.store, move |s| {
@@ -1255,29 +1256,50 @@ impl Session {
         page: u32,
         fresh: Freshness,
     ) -> Result<(Paid<SearchResponse>, Option<SearchId>), ApiError> {
+        // Before the store is read: a page another process keeps after this is read, not
+        // bought (the page is claimed as the engine's search claims it).
+        let looked = Utc::now();
         if fresh == Freshness::Stored
             && let Some(hit) = self.stored_search_page(req).await
         {
             return Ok(hit);
         }
-        Ok(match req {
-            SearchRequest::CompaniesV3(r) => {
-                let (p, id) = self.search_page(&**r, page).await?;
-                (p.map(SearchResponse::CompaniesV3), id)
+        let key = crate::core::engine::page_key(self, req.endpoint(), req);
+        let settles = if crate::core::engine::claim_one(self, &key, looked).await? {
+            vec![key]
+        } else {
+            match self.stored_search_page(req).await {
+                Some(hit) => return Ok(hit),
+                // Settled, but nothing readable (kept in another's recovery file, or older
+                // than search_fresh_for): bought again, unclaimed.
+                None => Vec::new(),
             }
-            SearchRequest::CompaniesV2(r) => {
-                let (p, id) = self.search_page(&**r, page).await?;
-                (p.map(SearchResponse::CompaniesV2), id)
-            }
-            SearchRequest::PeopleV3(r) => {
-                let (p, id) = self.search_page(&**r, page).await?;
-                (p.map(SearchResponse::PeopleV3), id)
-            }
-            SearchRequest::PeopleV2(r) => {
-                let (p, id) = self.search_page(&**r, page).await?;
-                (p.map(SearchResponse::PeopleV2), id)
-            }
-        })
+        };
+        let result = match req {
+            SearchRequest::CompaniesV3(r) => self
+                .search_page_in(&**r, page, None, settles.clone())
+                .await
+                .map(|(p, id)| (p.map(SearchResponse::CompaniesV3), id)),
+            SearchRequest::CompaniesV2(r) => self
+                .search_page_in(&**r, page, None, settles.clone())
+                .await
+                .map(|(p, id)| (p.map(SearchResponse::CompaniesV2), id)),
+            SearchRequest::PeopleV3(r) => self
+                .search_page_in(&**r, page, None, settles.clone())
+                .await
+                .map(|(p, id)| (p.map(SearchResponse::PeopleV3), id)),
+            SearchRequest::PeopleV2(r) => self
+                .search_page_in(&**r, page, None, settles.clone())
+                .await
+                .map(|(p, id)| (p.map(SearchResponse::PeopleV2), id)),
+        };
+        if let Err(e) = &result
+            && !e.may_have_charged()
+            && !settles.is_empty()
+        {
+            crate::core::engine::release(self, settles).await;
+        }
+        result
     }
 
     /// The stored answer of the page `req` asks for, bought within `search_fresh_for`.

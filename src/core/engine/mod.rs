@@ -37,11 +37,11 @@ pub use keep::{
     KeepReport, PageToKeep, ToKeep, import_recovery, keep, read_lenient, recovery_dir_of,
 };
 pub use keys::{KeyError, KeySource, MAX_INPUT_BYTES, MAX_KEYS, MAX_LINE_BYTES, read_key_list};
-pub(crate) use run::buy_claimed;
 pub use run::{
     Progress, RunError, RunReport, SearchRecords, contact_key, enrich_company_request,
     lookup_companies, lookup_people, search,
 };
+pub(crate) use run::{buy_claimed, claim_one, page_key, release};
 
 use crate::api::client::Endpoint;
 use crate::api::cost::{Cost, CreditPool, DEFAULT_PRICES, max_quantities};

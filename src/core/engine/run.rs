@@ -563,7 +563,7 @@ pub async fn search(
 /// 16 hex digits of the SHA-256 of the endpoint, the target and the search's canonical body
 /// (what [`crate::store::Store::keep`] records the page under), so two processes asking the
 /// same page of the same search claim the same key.
-fn page_key(s: &Session, ep: Endpoint, req: &SearchRequest) -> String {
+pub(crate) fn page_key(s: &Session, ep: Endpoint, req: &SearchRequest) -> String {
     use sha2::{Digest, Sha256};
     let request = search_request_value(req);
     let identity = crate::store::canonical_search_body(&search_identity(&request));
@@ -686,33 +686,50 @@ where
     F: Fn() -> Fut,
     Fut: std::future::Future<Output = Option<Paid<R::Response>>>,
 {
+    if claim_one(s, &key, looked).await? {
+        let keys = vec![key];
+        return match s.buy(req, None, keys.clone(), None).await {
+            Ok(paid) => Ok(paid),
+            Err(e) => {
+                if !e.may_have_charged() {
+                    release(s, keys).await;
+                }
+                Err(e)
+            }
+        };
+    }
+    match stored().await {
+        Some(hit) => Ok(hit),
+        None => s.buy(req, None, Vec::new(), None).await,
+    }
+}
+
+/// Claims one item, `key`, for this process: `true` when it holds it now (buy it, settling
+/// the claim with the purchase, or release it when nothing was charged); `false` when another
+/// process bought it at or after `looked` (read it from the store). While another live
+/// process holds it, looks again every [`CLAIM_POLL`], up to the lease and 30 s more.
+///
+/// Errors: [`ApiError::Network`] when the store cannot claim, or the wait ran out.
+pub(crate) async fn claim_one(
+    s: &Session,
+    key: &str,
+    looked: DateTime<Utc>,
+) -> Result<bool, ApiError> {
     let deadline = Instant::now() + CLAIM_LEASE + Duration::from_secs(30);
-    let keys = vec![key];
+    let keys = [key.to_string()];
     loop {
         let (mine, settled, _held) = claim_once(s, &keys, None, looked)
             .await
             .map_err(|e| ApiError::Network(e.to_string()))?;
         if !mine.is_empty() {
-            return match s.buy(req, None, keys.clone(), None).await {
-                Ok(paid) => Ok(paid),
-                Err(e) => {
-                    if !e.may_have_charged() {
-                        release(s, keys).await;
-                    }
-                    Err(e)
-                }
-            };
+            return Ok(true);
         }
         if !settled.is_empty() {
-            return match stored().await {
-                Some(hit) => Ok(hit),
-                None => s.buy(req, None, Vec::new(), None).await,
-            };
+            return Ok(false);
         }
         if Instant::now() > deadline {
             return Err(ApiError::Network(format!(
-                "{} stayed claimed by another process for over {} s",
-                keys[0],
+                "{key} stayed claimed by another process for over {} s",
                 CLAIM_LEASE.as_secs() + 30
             )));
         }
@@ -721,7 +738,7 @@ where
 }
 
 /// Releases claims `keys` of this process (nothing was charged for them).
-async fn release(s: &Session, keys: Vec<String>) {
+pub(crate) async fn release(s: &Session, keys: Vec<String>) {
     let owner = s.owner().to_string();
     let _ = with_store(s.store(), move |st| st.release(&keys, &owner)).await;
 }
