@@ -83,6 +83,10 @@ async fn enrich_lookup_and_reveal_from_the_store_spend_nothing() {
     assert!(again.stored_at.is_some());
     assert_eq!(pools(&c).await, mid);
     // A refresh buys again.
+    // Claims are timed in milliseconds, and a purchase settled in the millisecond a buyer
+    // looks counts as bought after it looked (read, not bought again): on a fast machine the
+    // calls above fit in one, so the refresh looks a millisecond later, as a person would.
+    tokio::time::sleep(Duration::from_millis(2)).await;
     let fresh = s.enrich_person(&body, Freshness::Refresh).await.unwrap();
     assert!(fresh.stored_at.is_none());
     assert!((mid.0 - pools(&c).await.0 - 3.0).abs() < 1e-9);
@@ -297,4 +301,60 @@ async fn sigkill_after_a_stored_result_loses_nothing() {
     let stored = st.companies_by_domains(&domains).unwrap();
     assert_eq!(stored.len(), 7, "every company shown is in the store");
     assert_eq!(st.searches(10).unwrap().len(), 1);
+}
+
+/// The explorer's page plan (issue 15): a page not yet bought is one request at most its
+/// estimate; once bought it is owned at 0 credits with its age (no request), unless refreshed;
+/// and a daily budget it would pass refuses it before anything is sent.
+#[tokio::test]
+async fn the_explorers_page_plan_reads_the_store_and_the_budget() {
+    let sb = start(vec![]).await;
+    let c = client(&sb, RICH);
+    let dir = tempfile::tempdir().unwrap();
+    let s = session(c.clone(), dir.path());
+    let request = prospect::core::request::build_search(
+        prospect::api::client::Endpoint::SearchCompaniesV3,
+        &json!({"size": 50, "companiesFilters": {"yearFounded": {"from": 1995}}}),
+    )
+    .unwrap();
+    let plan = prospect::core::engine::plan_page(&s, &request, Freshness::Stored).await;
+    assert_eq!((plan.owned, plan.to_buy, plan.requests), (0, 50, 1));
+    assert_eq!(plan.cost, request.estimate());
+    assert!(plan.refusal.is_none());
+
+    let (before, _, _) = pools(&c).await;
+    s.search_with(&request, 0, Freshness::Stored).await.unwrap();
+    let plan = prospect::core::engine::plan_page(&s, &request, Freshness::Stored).await;
+    assert_eq!((plan.owned, plan.to_buy, plan.requests), (50, 0, 0));
+    assert!(plan.is_free() && plan.cost.is_zero());
+    assert!(plan.owned_oldest.is_some(), "its age is shown");
+    let refresh = prospect::core::engine::plan_page(&s, &request, Freshness::Refresh).await;
+    assert_eq!((refresh.to_buy, refresh.requests), (50, 1));
+    let (after, _, _) = pools(&c).await;
+    assert_eq!(
+        ((before - after) * 1000.0).round() / 1000.0,
+        10.0,
+        "planning spends nothing: only the one page (50 × 0.2) was bought"
+    );
+
+    // 10 standard credits spent today; a budget of 15 refuses the next 10.
+    let budgeted =
+        session(c.clone(), dir.path()).with_policy(prospect::core::engine::SpendPolicy {
+            budget: prospect::core::config::Budget {
+                standard_per_day: Some(15.0),
+                ..Default::default()
+            },
+            ..Default::default()
+        });
+    let next = prospect::core::request::build_search(
+        prospect::api::client::Endpoint::SearchCompaniesV3,
+        &json!({"size": 50, "companiesFilters": {"yearFounded": {"from": 2001}}}),
+    )
+    .unwrap();
+    let plan = prospect::core::engine::plan_page(&budgeted, &next, Freshness::Stored).await;
+    let refusal = plan.refusal.expect("over the budget");
+    assert!(refusal.contains("budget"), "{refusal}");
+    // The page it owns is still read: owning costs nothing.
+    let owned = prospect::core::engine::plan_page(&budgeted, &request, Freshness::Stored).await;
+    assert!(owned.refusal.is_none() && owned.is_free());
 }
