@@ -36,6 +36,7 @@ fn opts() -> AppOptions {
         sandbox: true,
         keymap: Keymap::default(),
         confirm_above: 1e12,
+        budgeted: false,
         filters_dir: std::env::temp_dir().join("prospect-bench-filters"),
     }
 }

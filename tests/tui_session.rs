@@ -475,3 +475,62 @@ async fn exporting_the_first_60_buys_the_missing_pages_and_writes_60_rows() {
         "the pages bought for the export are in the store"
     );
 }
+
+/// Under a daily budget every page is planned first (issue 15): the first page (5 credits)
+/// goes; the next would pass the budget of 6, so an error popup names the budget and nothing
+/// is sent; the first page asked again is owned, so the store answers it at 0 credits.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_daily_budget_refuses_the_page_that_would_pass_it_and_the_store_still_answers() {
+    let sb = start(vec![]).await;
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(&dir.path().join("store.sqlite")).unwrap();
+    let c = client(&sb, RICH);
+    let session = Session::new(c.clone(), store, "sandbox").with_policy(
+        prospect::core::engine::SpendPolicy {
+            budget: prospect::core::config::Budget {
+                standard_per_day: Some(6.0),
+                ..Default::default()
+            },
+            ..Default::default()
+        },
+    );
+    let backend: Arc<dyn Backend> = Arc::new(SessionBackend::new(session.clone()));
+    let ex = Explorer::start_with(
+        session,
+        backend,
+        &sb.base_url,
+        dir,
+        (120, 34),
+        observe,
+        |o| o.budgeted = true,
+    );
+    ex.ready().await;
+    let before = standard_at_sandbox(&c).await;
+    ex.ctrl_r();
+    ex.wait("page 1", |s| s.companies_pages == 1).await;
+    ex.ch('n');
+    let refused = ex
+        .wait("the budget's refusal", |s| s.screen.contains("budget"))
+        .await;
+    assert_eq!(refused.companies_pages, 1, "{}", refused.screen);
+    assert!(refused.popups > 0);
+    ex.close_popups().await;
+    let m = ex.mark();
+    ex.ctrl_r();
+    let again = ex
+        .wait_since(m, "page 1 from the store", |s| {
+            s.status
+                .as_deref()
+                .is_some_and(|t| t.contains("from the store") && t.contains("0 credits"))
+        })
+        .await;
+    assert_eq!(again.companies_pages, 1);
+    assert!(!again.screen.contains("budget"), "{}", again.screen);
+    let (app, _session, _dir) = ex.quit().await;
+    assert_eq!(
+        ((before - standard_at_sandbox(&c).await) * 1000.0).round() / 1000.0,
+        5.0,
+        "only the first page (25 × 0.2) was bought"
+    );
+    drop(app);
+}

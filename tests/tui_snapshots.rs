@@ -172,35 +172,113 @@ fn snapshot_help_popup() {
     assert!(app.popups.is_empty());
 }
 
-#[test]
-fn snapshot_confirm_popup() {
-    let mut app = started();
-    app.form.body = json!({"size": 500});
+/// The spend engine's plan of one page (`plan_page`) as the session would answer it: `owned`
+/// results the store answers, `to_buy` at 0.2 standard credits each, refused when `refusal`.
+fn page_plan(owned: u64, to_buy: u64, refusal: Option<&str>) -> prospect::core::engine::Plan {
+    prospect::core::engine::Plan {
+        action: "a page of /v3/search/companies".into(),
+        kind: "search".into(),
+        asked: owned + to_buy,
+        owned,
+        owned_oldest: (owned > 0).then(|| chrono::Utc::now() - chrono::Duration::hours(3)),
+        pending: 0,
+        suppressed: 0,
+        refused: 0,
+        refused_examples: vec![],
+        to_buy,
+        cost: prospect::api::cost::Cost {
+            standard: to_buy as f64 * 0.2,
+            ..prospect::api::cost::Cost::ZERO
+        },
+        requests: u32::from(to_buy > 0),
+        rate_per_minute: Some(600),
+        daily_left: None,
+        eta_seconds: 0,
+        refusal: refusal.map(str::to_string),
+        refresh: false,
+        planned_at: chrono::Utc::now(),
+    }
+}
+
+/// Runs the search of the form: a page above the threshold is planned first (free), and the
+/// plan comes back as `plan`. Returns what the app did with it.
+fn run_planned(app: &mut App, plan: prospect::core::engine::Plan) -> Vec<Command> {
     let cmds = app.update(ctrl('r'));
-    assert!(cmds.is_empty(), "nothing spent before confirmation");
-    insta::assert_snapshot!(render(&app).backend());
-    let cmds = app.update(ch('n'));
-    assert!(!cmds.iter().any(|c| matches!(c, Command::Call { .. })));
-    let _ = app.update(ctrl('r'));
-    let cmds = app.update(key(KeyCode::Enter));
-    assert!(cmds.iter().any(|c| matches!(
-        c,
-        Command::Call {
-            slot: Slot::Search(Kind::Companies),
-            ..
-        }
-    )));
-    let _ = app.update(ctrl('r'));
-    let cmds = app.update(ch('y'));
     assert!(
-        cmds.iter().any(|c| matches!(
+        matches!(
+            &cmds[..],
+            [Command::Call {
+                slot: Slot::Prepare,
+                call: Call::PlanPage { .. },
+                ..
+            }]
+        ),
+        "the page is planned before anything is confirmed or spent: {cmds:?}"
+    );
+    answer(
+        app,
+        &cmds,
+        Slot::Prepare,
+        Outcome::PagePlanned(Box::new(plan)),
+    )
+}
+
+fn searches(cmds: &[Command]) -> bool {
+    cmds.iter().any(|c| {
+        matches!(
             c,
             Command::Call {
                 slot: Slot::Search(Kind::Companies),
                 ..
             }
-        )),
-        "y confirms"
+        )
+    })
+}
+
+#[test]
+fn snapshot_confirm_popup() {
+    let mut app = started();
+    app.form.body = json!({"size": 500});
+    let cmds = run_planned(&mut app, page_plan(0, 500, None));
+    assert!(cmds.is_empty(), "nothing spent before confirmation");
+    insta::assert_snapshot!(render(&app).backend());
+    let cmds = app.update(ch('n'));
+    assert!(!cmds.iter().any(|c| matches!(c, Command::Call { .. })));
+    run_planned(&mut app, page_plan(0, 500, None));
+    assert!(searches(&app.update(key(KeyCode::Enter))));
+    run_planned(&mut app, page_plan(0, 500, None));
+    assert!(searches(&app.update(ch('y'))), "y confirms");
+}
+
+/// A page above the threshold that the store owns is read at once, without a question; one
+/// over a budget is refused with the budget named, and nothing is sent.
+#[test]
+fn a_planned_page_the_store_owns_is_not_confirmed_and_one_over_budget_is_refused() {
+    let mut app = started();
+    app.form.body = json!({"size": 500});
+    let cmds = run_planned(&mut app, page_plan(500, 0, None));
+    assert!(searches(&cmds), "the store answers it: {cmds:?}");
+    assert!(app.popups.is_empty());
+
+    let mut app = started();
+    app.form.body = json!({"size": 500});
+    let refusal = "over the standard budget of 50 credits a day by 70 credits";
+    let cmds = run_planned(&mut app, page_plan(0, 500, Some(refusal)));
+    assert!(!cmds.iter().any(|c| matches!(c, Command::Call { .. })));
+    match app.popups.last() {
+        Some(Popup::Error(text)) => assert!(text.contains(refusal), "{text}"),
+        other => panic!("an error popup, not {other:?}"),
+    }
+
+    // Under a budget every page is planned, even below the threshold.
+    let mut o = opts();
+    o.budgeted = true;
+    let mut app = started_with(o, data_fields(), balance());
+    app.form.body = json!({"size": 5});
+    let cmds = run_planned(&mut app, page_plan(0, 5, None));
+    assert!(
+        searches(&cmds),
+        "below the threshold it goes without a question"
     );
 }
 

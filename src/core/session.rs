@@ -1302,8 +1302,10 @@ impl Session {
         result
     }
 
-    /// The stored answer of the page `req` asks for, bought within `search_fresh_for`.
-    async fn stored_search_page(
+    /// The stored answer of the page `req` asks for (same endpoint, body, cursor and size),
+    /// bought within `search_fresh_for`, with its stored search's id; `None` when there is
+    /// none or the store cannot be read.
+    pub(crate) async fn stored_search_page(
         &self,
         req: &SearchRequest,
     ) -> Option<(Paid<SearchResponse>, Option<SearchId>)> {

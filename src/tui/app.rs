@@ -165,6 +165,9 @@ pub struct AppOptions {
     pub keymap: Keymap,
     /// Confirmation threshold in credits.
     pub confirm_above: f64,
+    /// A daily budget is set (config `[budget]`): every paid search page is planned first, so
+    /// the budget refuses it before it is sent (else only pages above `confirm_above` are).
+    pub budgeted: bool,
     /// Directory of saved filter sets.
     pub filters_dir: PathBuf,
 }
@@ -210,6 +213,8 @@ pub struct App {
     pub quit: bool,
     /// The export of the first N results still fetching pages, if any.
     pub export_job: Option<ExportJob>,
+    /// The search page being planned ([`Call::PlanPage`]) before it is confirmed or sent.
+    planning: Option<PendingSearch>,
     /// Searches replaced by `P` / `L`, most recent last: `Back` returns to them.
     pub back: Vec<BackEntry>,
     /// What `Undo` restores: the form before clear-all, or a deleted filter set.
@@ -316,6 +321,7 @@ impl App {
             dirty: true,
             quit: false,
             export_job: None,
+            planning: None,
             back: Vec::new(),
             undo: None,
             connected: None,
@@ -1345,11 +1351,45 @@ impl App {
         vec![]
     }
 
-    /// Asks for confirmation above the threshold, else starts the search. `request` has passed
-    /// the client's checks.
+    /// The spend gate of a search page. `request` has passed the client's checks.
     fn gate(&mut self, request: SearchRequest, next_page: bool) -> Vec<Command> {
-        let p = PendingSearch::new(request, next_page);
+        self.gate_page(PendingSearch::new(request, next_page))
+    }
+
+    /// A page estimated above the threshold, or any page under a budget, is planned first
+    /// ([`Call::PlanPage`], free; [`App::on_page_planned`] goes on); else it starts at once.
+    fn gate_page(&mut self, p: PendingSearch) -> Vec<Command> {
+        if p.needs_confirmation(self.opts.confirm_above) || self.opts.budgeted {
+            let call = Call::PlanPage {
+                request: p.request.clone(),
+                fresh: p.fresh,
+            };
+            self.planning = Some(p);
+            self.set_status("Planning the search…", StatusKind::Progress);
+            vec![self.call(Slot::Prepare, call)]
+        } else {
+            self.start_search(p)
+        }
+    }
+
+    /// The plan of the page being planned: refused (over a budget) → said, nothing sent; owned
+    /// by the store → read at 0 credits without asking; else confirmed above the threshold (the
+    /// popup shows the plan), or started.
+    pub(super) fn on_page_planned(&mut self, plan: crate::core::engine::Plan) -> Vec<Command> {
+        let Some(mut p) = self.planning.take() else {
+            return vec![];
+        };
+        if let Some(r) = &plan.refusal {
+            self.error_popup(format!("Search refused: {r}"));
+            return vec![];
+        }
+        let free = plan.is_free();
+        p.set_plan(plan);
+        if free {
+            return self.start_search(p);
+        }
         if p.needs_confirmation(self.opts.confirm_above) {
+            self.status = None;
             self.popups.push(Popup::Confirm(p));
             vec![]
         } else {
@@ -1362,12 +1402,7 @@ impl App {
     pub(super) fn refresh_search(&mut self, request: SearchRequest) -> Vec<Command> {
         let mut p = PendingSearch::new(request, false);
         p.fresh = crate::core::session::Freshness::Refresh;
-        if p.needs_confirmation(self.opts.confirm_above) {
-            self.popups.push(Popup::Confirm(p));
-            vec![]
-        } else {
-            self.start_search(p)
-        }
+        self.gate_page(p)
     }
 
     fn start_search(&mut self, p: PendingSearch) -> Vec<Command> {
@@ -1382,12 +1417,15 @@ impl App {
         } else {
             "searching"
         };
+        let cost = match &p.plan {
+            Some(plan) if plan.is_free() => "the store has it (0 credits)".to_string(),
+            _ => format!("estimated cost ≤ {}", p.cost),
+        };
         self.set_status(
             &format!(
-                "{} {noun} via {} · estimated cost ≤ {}",
+                "{} {noun} via {} · {cost}",
                 capitalize(what),
                 p.request.endpoint().path(),
-                p.cost
             ),
             StatusKind::Progress,
         );

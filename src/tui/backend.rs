@@ -311,6 +311,9 @@ impl Backend for SessionBackend {
                             .unwrap_or_default(),
                     })
                 }
+                Call::PlanPage { request, fresh } => Outcome::PagePlanned(Box::new(
+                    crate::core::engine::plan_page(&s, &request, fresh).await,
+                )),
                 Call::Prepare { action, fresh } => {
                     Outcome::Prepared(actions::prepare(&s, action, fresh).await?)
                 }

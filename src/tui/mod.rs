@@ -178,6 +178,7 @@ async fn explore(
         sandbox,
         keymap,
         confirm_above: cfg.confirm_above(),
+        budgeted: cfg.budget != crate::core::config::Budget::default(),
         filters_dir,
     });
     app.connected = connected;

@@ -276,6 +276,16 @@ pub enum Call {
         /// Whether the store may answer.
         fresh: Freshness,
     },
+    /// Plans one page of a search before it is sent (free: the store; the spend engine's
+    /// [`crate::core::engine::plan_page`]): owned at 0 credits when a fresh stored page answers
+    /// it, else one request at most its estimate, with the budget checked
+    /// ([`Outcome::PagePlanned`]).
+    PlanPage {
+        /// The page's request (cursor and size included).
+        request: SearchRequest,
+        /// Whether the store may answer.
+        fresh: Freshness,
+    },
     /// Sends a paid action as a job that is never aborted once sent; its answer is stored by
     /// the session before it comes back ([`Outcome::Ran`]).
     Run {
@@ -320,6 +330,8 @@ pub enum Outcome {
     Reopened(Reopened),
     /// A paid action checked against the store and estimated (nothing spent yet).
     Prepared(Prepared),
+    /// A search page planned (nothing spent yet).
+    PagePlanned(Box<crate::core::engine::Plan>),
     /// A paid action's answer, stored by the session before it came back.
     Ran(Ran),
     /// What a warmup did (free).

@@ -26,6 +26,7 @@ pub fn opts_above(confirm_above: f64) -> AppOptions {
         sandbox: true,
         keymap: Keymap::default(),
         confirm_above,
+        budgeted: false,
         filters_dir: "/home/user/.config/prospect/filters".into(),
     }
 }

@@ -62,16 +62,32 @@ impl<S: Clone + Send + std::fmt::Debug + 'static> Explorer<S> {
         backend: Arc<dyn Backend>,
         base_url: &str,
         dir: tempfile::TempDir,
-        (width, height): (u16, u16),
+        size: (u16, u16),
         observe: impl FnMut(&App, &str) -> S + Send + 'static,
     ) -> Explorer<S> {
-        let mut app = App::new(AppOptions {
+        Self::start_with(session, backend, base_url, dir, size, observe, |_| {})
+    }
+
+    /// [`Explorer::start`] with the options changed by `tweak` first.
+    pub fn start_with(
+        session: Session,
+        backend: Arc<dyn Backend>,
+        base_url: &str,
+        dir: tempfile::TempDir,
+        (width, height): (u16, u16),
+        observe: impl FnMut(&App, &str) -> S + Send + 'static,
+        tweak: impl FnOnce(&mut AppOptions),
+    ) -> Explorer<S> {
+        let mut opts = AppOptions {
             base_url: base_url.to_string(),
             sandbox: true,
             keymap: Keymap::default(),
             confirm_above: 10.0,
+            budgeted: false,
             filters_dir: dir.path().join("filters"),
-        });
+        };
+        tweak(&mut opts);
+        let mut app = App::new(opts);
         let (keys, events) = futures::channel::mpsc::unbounded::<io::Result<Event>>();
         let frames = Arc::new(Mutex::new(Vec::new()));
         let mut hooks = Recorder {

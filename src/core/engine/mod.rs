@@ -370,12 +370,61 @@ pub async fn plan(s: &Session, action: &Action, fresh: Freshness) -> Result<Plan
     Ok(p)
 }
 
-/// Pace, ETA, the daily allowance and the budget of a plan whose items are counted.
-async fn finish_plan(s: &Session, p: &mut Plan) {
+/// Plans one page of a list search as the explorer asks it (SPEC.md §4.2, §4.3; `req` has
+/// its cursor and size): owned when the same page (endpoint, body, cursor, size) was bought
+/// within `search_fresh_for` and `fresh` lets the store answer (0 credits, with its age);
+/// else one request of `req.page_size()` results costing at most [`SearchRequest::estimate`].
+/// Paced and checked against the budgets as every plan is; the daily request allowance is not
+/// read for it (one request: a day's last 429 refuses it without a charge). Free: reads the
+/// store only.
+///
+/// [`SearchRequest::estimate`]: crate::core::request::SearchRequest::estimate
+pub async fn plan_page(
+    s: &Session,
+    req: &crate::core::request::SearchRequest,
+    fresh: Freshness,
+) -> Plan {
+    let refresh = fresh == Freshness::Refresh;
+    let mut p = Plan::new(
+        format!("a page of {}", req.endpoint().path()),
+        "search",
+        refresh,
+    );
+    p.asked = req.page_size();
+    let stored = match fresh {
+        Freshness::Stored => s.stored_search_page(req).await,
+        Freshness::Refresh => None,
+    };
+    match stored {
+        Some((hit, _)) => {
+            let at = hit.stored_at.unwrap_or(p.planned_at);
+            p.owned = run::records_of(&hit.value) as u64;
+            p.owned_oldest = Some(at);
+        }
+        None => {
+            p.to_buy = p.asked;
+            p.cost = req.estimate();
+            p.requests = 1;
+        }
+    }
+    pace_plan(s, &mut p);
+    if p.requests > 0 {
+        p.refusal = budget_refusal(s, &p.cost).await;
+    }
+    p
+}
+
+/// The pace a plan's requests keep and their ETA.
+fn pace_plan(s: &Session, p: &mut Plan) {
     if let Some(pacer) = s.client().pacer() {
         p.rate_per_minute = Some(pacer.per_minute());
         p.eta_seconds = pacer.eta(p.requests).as_secs();
     }
+}
+
+/// Pace, ETA, the daily allowance and the budget of a plan whose items are counted.
+async fn finish_plan(s: &Session, p: &mut Plan) {
+    pace_plan(s, p);
     if p.requests == 0 {
         return;
     }

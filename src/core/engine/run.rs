@@ -130,7 +130,7 @@ pub struct SearchRecords {
     pub stored_at: Option<DateTime<Utc>>,
 }
 
-fn records_of(r: &SearchResponse) -> usize {
+pub(super) fn records_of(r: &SearchResponse) -> usize {
     match r {
         SearchResponse::CompaniesV3(x) => x.companies.len(),
         SearchResponse::CompaniesV2(x) => x.companies.len(),

@@ -28,6 +28,9 @@ pub struct PendingSearch {
     pub cost: Cost,
     /// Whether a fresh stored page may answer (the refresh key asks for a new one).
     pub fresh: crate::core::session::Freshness,
+    /// The spend engine's plan of the page ([`crate::core::engine::plan_page`]), which the
+    /// popup shows; `None` until planned.
+    pub plan: Option<crate::core::engine::Plan>,
 }
 
 impl PendingSearch {
@@ -40,7 +43,15 @@ impl PendingSearch {
             estimate: cost.standard + cost.email + cost.phone,
             cost,
             fresh: crate::core::session::Freshness::Stored,
+            plan: None,
         }
+    }
+
+    /// Takes `plan`'s cost (per pool) as the page's and keeps the plan to show.
+    pub fn set_plan(&mut self, plan: crate::core::engine::Plan) {
+        self.cost = plan.cost;
+        self.estimate = plan.cost.standard + plan.cost.email + plan.cost.phone;
+        self.plan = Some(plan);
     }
 
     /// `true` when it must be confirmed first: its estimate in any one pool is above
@@ -73,27 +84,48 @@ pub fn answer(action: Option<Action>, key: &KeyEvent) -> Answer {
     }
 }
 
-/// Draws the confirmation of `p`.
+/// The plan's lines below its heading (owned, to buy per pool, requests and ETA;
+/// [`crate::core::engine::Plan::lines`]), then the threshold it was asked above.
+fn plan_lines(plan: &crate::core::engine::Plan, confirm_above: f64) -> Vec<Line<'static>> {
+    let mut lines: Vec<Line<'static>> = plan
+        .lines()
+        .into_iter()
+        .skip(1)
+        .map(|l| {
+            if l.trim_start().starts_with("to buy") {
+                Line::styled(l, Style::default().fg(Color::Yellow))
+            } else {
+                Line::from(l)
+            }
+        })
+        .collect();
+    lines.push(Line::from(format!(
+        "Asks above {} in any one pool.",
+        fmt_credits(confirm_above)
+    )));
+    lines
+}
+
+/// Draws the confirmation of `p`: the page, and its plan when planned (else its estimate).
 pub fn draw(f: &mut Frame<'_>, area: Rect, p: &PendingSearch, confirm_above: f64, keys: &Keymap) {
-    let r = centered(area, 64, 8);
-    f.render_widget(Clear, r);
     let noun = if p.request.subject() == Kind::Companies {
         "companies"
     } else {
         "people"
     };
     let bold = Style::default().add_modifier(Modifier::BOLD);
-    let lines = vec![
-        Line::from(format!(
-            "{} {noun} via {}",
-            if p.next_page {
-                "Next page of"
-            } else {
-                "Search"
-            },
-            p.request.endpoint().path()
-        )),
-        Line::from(vec![
+    let mut lines = vec![Line::from(format!(
+        "{} {noun} via {}",
+        if p.next_page {
+            "Next page of"
+        } else {
+            "Search"
+        },
+        p.request.endpoint().path()
+    ))];
+    match &p.plan {
+        Some(plan) => lines.extend(plan_lines(plan, confirm_above)),
+        None => lines.push(Line::from(vec![
             Span::raw("may cost up to "),
             Span::styled(
                 p.cost.to_string(),
@@ -102,15 +134,17 @@ pub fn draw(f: &mut Frame<'_>, area: Rect, p: &PendingSearch, confirm_above: f64
                     .add_modifier(Modifier::BOLD),
             ),
             Span::raw(format!(" (asks above {}).", fmt_credits(confirm_above))),
-        ]),
-        Line::from(""),
-        Line::from(vec![
-            Span::styled(format!("{}/y", keys.keys_of(Action::Enter)), bold),
-            Span::raw(" run it   "),
-            Span::styled(format!("{}/n", keys.keys_of(Action::Close)), bold),
-            Span::raw(" cancel"),
-        ]),
-    ];
+        ])),
+    }
+    lines.push(Line::from(""));
+    lines.push(Line::from(vec![
+        Span::styled(format!("{}/y", keys.keys_of(Action::Enter)), bold),
+        Span::raw(" run it   "),
+        Span::styled(format!("{}/n", keys.keys_of(Action::Close)), bold),
+        Span::raw(" cancel"),
+    ]));
+    let r = centered(area, 64, lines.len() as u16 + 2);
+    f.render_widget(Clear, r);
     f.render_widget(
         Paragraph::new(lines)
             .block(frame(" Confirm spending ", Color::Yellow))
@@ -128,16 +162,16 @@ pub fn draw_action(
     confirm_above: f64,
     keys: &Keymap,
 ) {
-    let r = centered(area, 64, 9);
-    f.render_widget(Clear, r);
     let bold = Style::default().add_modifier(Modifier::BOLD);
     let mut what = p.action.describe();
     if let Some(c) = what.get(0..1) {
         what.replace_range(0..1, &c.to_uppercase());
     }
-    let mut lines = vec![
-        Line::from(what),
-        Line::from(vec![
+    let mut lines = vec![Line::from(what)];
+    if let Some(plan) = &p.plan {
+        lines.extend(plan_lines(plan, confirm_above));
+    } else {
+        lines.push(Line::from(vec![
             Span::raw("may cost up to "),
             Span::styled(
                 crate::core::spend::describe_pools(&p.estimate.cost),
@@ -149,13 +183,13 @@ pub fn draw_action(
                 " (asks above {} in any one pool).",
                 fmt_credits(confirm_above)
             )),
-        ]),
-    ];
-    if p.estimate.from_store > 0 {
-        lines.push(Line::from(format!(
-            "{} answered from the store at 0 credits; {} to send.",
-            p.estimate.from_store, p.estimate.to_send
-        )));
+        ]));
+        if p.estimate.from_store > 0 {
+            lines.push(Line::from(format!(
+                "{} answered from the store at 0 credits; {} to send.",
+                p.estimate.from_store, p.estimate.to_send
+            )));
+        }
     }
     lines.push(Line::from(""));
     lines.push(Line::from(vec![
@@ -164,6 +198,8 @@ pub fn draw_action(
         Span::styled(format!("{}/n", keys.keys_of(Action::Close)), bold),
         Span::raw(" cancel"),
     ]));
+    let r = centered(area, 64, lines.len() as u16 + 2);
+    f.render_widget(Clear, r);
     f.render_widget(
         Paragraph::new(lines)
             .block(frame(" Confirm spending ", Color::Yellow))
