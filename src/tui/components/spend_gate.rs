@@ -113,7 +113,6 @@ pub fn draw(f: &mut Frame<'_>, area: Rect, p: &PendingSearch, confirm_above: f64
     } else {
         "people"
     };
-    let bold = Style::default().add_modifier(Modifier::BOLD);
     let mut lines = vec![Line::from(format!(
         "{} {noun} via {}",
         if p.next_page {
@@ -136,10 +135,17 @@ pub fn draw(f: &mut Frame<'_>, area: Rect, p: &PendingSearch, confirm_above: f64
             Span::raw(format!(" (asks above {}).", fmt_credits(confirm_above))),
         ])),
     }
+    draw_confirm(f, area, lines, "run it", keys);
+}
+
+/// Draws a "Confirm spending" popup of `lines` with the keys' line (`Enter/y <yes>`,
+/// `Esc/n cancel`, from the keymap) below, as tall as they are.
+fn draw_confirm(f: &mut Frame<'_>, area: Rect, mut lines: Vec<Line<'_>>, yes: &str, keys: &Keymap) {
+    let bold = Style::default().add_modifier(Modifier::BOLD);
     lines.push(Line::from(""));
     lines.push(Line::from(vec![
         Span::styled(format!("{}/y", keys.keys_of(Action::Enter)), bold),
-        Span::raw(" run it   "),
+        Span::raw(format!(" {yes}   ")),
         Span::styled(format!("{}/n", keys.keys_of(Action::Close)), bold),
         Span::raw(" cancel"),
     ]));
@@ -162,7 +168,6 @@ pub fn draw_action(
     confirm_above: f64,
     keys: &Keymap,
 ) {
-    let bold = Style::default().add_modifier(Modifier::BOLD);
     let mut what = p.action.describe();
     if let Some(c) = what.get(0..1) {
         what.replace_range(0..1, &c.to_uppercase());
@@ -191,19 +196,5 @@ pub fn draw_action(
             )));
         }
     }
-    lines.push(Line::from(""));
-    lines.push(Line::from(vec![
-        Span::styled(format!("{}/y", keys.keys_of(Action::Enter)), bold),
-        Span::raw(" spend it   "),
-        Span::styled(format!("{}/n", keys.keys_of(Action::Close)), bold),
-        Span::raw(" cancel"),
-    ]));
-    let r = centered(area, 64, lines.len() as u16 + 2);
-    f.render_widget(Clear, r);
-    f.render_widget(
-        Paragraph::new(lines)
-            .block(frame(" Confirm spending ", Color::Yellow))
-            .wrap(Wrap { trim: true }),
-        r,
-    );
+    draw_confirm(f, area, lines, "spend it", keys);
 }
