@@ -92,3 +92,17 @@ pub enum StoreError {
 
 /// A result of the store.
 pub type Result<T, E = StoreError> = std::result::Result<T, E>;
+
+impl StoreError {
+    /// `true` for an open that failed only because another connection held a lock ("database
+    /// is locked" or "busy", SQLITE_BUSY / SQLITE_LOCKED): trying again later may succeed.
+    pub fn is_busy(&self) -> bool {
+        matches!(
+            self,
+            StoreError::Open { source, .. } if matches!(
+                source.sqlite_error_code(),
+                Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked)
+            )
+        )
+    }
+}

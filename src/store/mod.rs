@@ -80,6 +80,9 @@ const MMAP_BYTES: i64 = 1 << 30;
 /// How long a statement waits for another connection's lock before failing with "busy".
 const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 
+/// How long [`Store::open`] waits before trying again after a busy open.
+const OPEN_RETRY: Duration = Duration::from_millis(20);
+
 macro_rules! row_id {
     ($(#[$meta:meta])* $name:ident) => {
         $(#[$meta])*
@@ -175,7 +178,26 @@ impl Store {
     /// prospect (left untouched); [`StoreError::UnknownSchema`] for a negative version;
     /// [`StoreError::Migration`] when a step fails (rolled back); [`StoreError::Open`] for any
     /// other failure to open or configure (permissions, lock held more than 5 s ...).
+    ///
+    /// Processes opening one new file at once race while the first creates the schema and
+    /// switches it to WAL; some of those moments answer "database is locked" at once, without
+    /// SQLite's busy wait (a read-only connection meeting a log being set up). Such an open is
+    /// tried again every [`OPEN_RETRY`] for up to [`BUSY_TIMEOUT`].
     pub fn open(path: &Path) -> Result<Store> {
+        let deadline = std::time::Instant::now() + BUSY_TIMEOUT;
+        loop {
+            match Store::open_once(path) {
+                Err(e) if e.is_busy() && std::time::Instant::now() < deadline => {
+                    tracing::debug!(path = %path.display(), error = %e, "store: busy while opening; trying again");
+                    std::thread::sleep(OPEN_RETRY);
+                }
+                other => return other,
+            }
+        }
+    }
+
+    /// One attempt of [`Store::open`].
+    fn open_once(path: &Path) -> Result<Store> {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             create_dir(dir).map_err(|source| StoreError::CreateDir {
                 path: path.to_path_buf(),

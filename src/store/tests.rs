@@ -1183,3 +1183,33 @@ fn fetched_times_count_what_is_stored_without_reading_records() {
             .is_empty()
     );
 }
+
+/// Twelve connections opening one new file at once (as eight CLIs on a fresh data dir do)
+/// all open it, with its schema and in WAL mode: a moment of the first one's set-up that
+/// answers "database is locked" without waiting is tried again, not reported (issue 15).
+#[test]
+fn many_opening_one_new_file_at_once_all_open_it() {
+    for _ in 0..10 {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("data").join("prospect.sqlite");
+        let barrier = std::sync::Arc::new(std::sync::Barrier::new(12));
+        let opened: Vec<_> = (0..12)
+            .map(|_| {
+                let (path, barrier) = (path.clone(), barrier.clone());
+                std::thread::spawn(move || {
+                    barrier.wait();
+                    Store::open(&path).map(|s| s.schema_version().unwrap())
+                })
+            })
+            .collect();
+        for t in opened {
+            assert_eq!(t.join().unwrap().expect("opens"), super::SCHEMA_VERSION);
+        }
+        let s = Store::open(&path).unwrap();
+        let mode: String = s
+            .conn
+            .query_row("PRAGMA journal_mode", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(mode, "wal");
+    }
+}
