@@ -1,4 +1,6 @@
-//! The process allocator, mimalloc, and the two memory policies the sandbox sets on it.
+//! The process allocator, mimalloc, and its memory policies: every process hands freed memory
+//! back soon ([`init`]); the sandbox loads its dataset under mimalloc's default and hands back
+//! what loading freed at once.
 //!
 //! Loading the sandbox makes about a million small allocations (strings, id lists, index
 //! entries) and a 1000-domain lookup about 100,000; with glibc's allocator they were a quarter
@@ -31,6 +33,22 @@ fn serving_purge_delay() -> std::ffi::c_long {
         .ok()
         .and_then(|v| v.trim().parse().ok())
         .unwrap_or(SERVING_PURGE_DELAY)
+}
+
+/// Called first in `main`: every process (the CLI, the explorer, `prospect serve`) hands freed
+/// memory back once it has lain unused for [`serving_purge_delay`] ms, not mimalloc's default
+/// 1 s. A 10,000-company export frees each stored page's answer within a second of the next:
+/// with 1 s its peak RSS was 154 MB (the "Data out" target is 150 MB), with 100 ms 118 MB,
+/// for about 4% more wall time (medians of 7 runs against `prospect serve`).
+///
+/// The collect after the option is set matters: a purge mimalloc scheduled before `main`
+/// under the 1 s default would otherwise hold back every later one until that second ends.
+#[allow(unsafe_code)]
+pub fn init() {
+    // SAFETY: setting an option is a plain store into mimalloc's option table; any value is
+    // valid for `purge_delay`.
+    unsafe { libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, serving_purge_delay()) }
+    collect();
 }
 
 /// Called before the sandbox loads its dataset: memory freed from now on is scheduled to be

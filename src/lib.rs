@@ -10,7 +10,7 @@
 //! - [`tui`]: the explorer. Talks to the service, real or sandbox, over HTTP only.
 #![deny(unsafe_code)]
 
-pub(crate) mod alloc;
+pub mod alloc;
 pub mod api;
 pub mod cli;
 pub mod core;

@@ -74,6 +74,7 @@ fn main() -> std::process::ExitCode {
             return std::process::ExitCode::from(if e.use_stderr() { 2 } else { 0 });
         }
     };
+    prospect::alloc::init();
     let rt = match tokio::runtime::Runtime::new() {
         Ok(rt) => rt,
         Err(e) => {
