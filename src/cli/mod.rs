@@ -1619,7 +1619,7 @@ fn jobs(ctx: &Ctx, all: bool, limit: usize, out: &OutArgs) -> CliResult {
                 "createdAt": j.created_at.to_rfc3339(),
                 "updatedAt": j.updated_at.to_rfc3339(),
                 "detail": j.detail,
-                "action": j.plan.get("action"),
+                "action": Plan::of_job(&j).map(|p| p.action).filter(|a| !a.is_empty()),
                 "resume": format!("prospect resume {}", j.id),
             }),
         })?;

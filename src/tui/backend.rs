@@ -250,12 +250,7 @@ impl Backend for SessionBackend {
                             .filter(|j| j.state == "interrupted" || j.state == "failed")
                             .map(|j| crate::tui::msg::OpenJob {
                                 id: j.id.0,
-                                what: sanitize(
-                                    j.plan
-                                        .get("action")
-                                        .and_then(|a| a.as_str())
-                                        .unwrap_or(&j.kind),
-                                ),
+                                what: sanitize(&crate::core::engine::Plan::job_action(&j)),
                                 state: j.state,
                                 detail: sanitize(&j.detail),
                                 bought: j.bought,

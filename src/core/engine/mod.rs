@@ -174,8 +174,11 @@ impl Action {
 
 /// What a paid action will do and cost, computed before anything paid is sent: the one value
 /// the explorer's confirm popup, its status line and the CLI's `--dry-run` show.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
+///
+/// Stored with its job as JSON ([`crate::store::JobRow::plan`]); read back with
+/// [`Plan::of_job`] (members a plan of an older prospect lacks take their defaults).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
 pub struct Plan {
     /// The action in words, e.g. `lookup of 2,000 domains`.
     pub action: String,
@@ -257,6 +260,20 @@ impl Plan {
     fn own(&mut self, at: DateTime<Utc>) {
         self.owned += 1;
         self.owned_oldest = Some(self.owned_oldest.map_or(at, |o| o.min(at)));
+    }
+
+    /// The plan `job` was confirmed with, typed; `None` when its stored JSON is not a plan.
+    pub fn of_job(job: &crate::store::JobRow) -> Option<Plan> {
+        serde_json::from_value(job.plan.clone()).ok()
+    }
+
+    /// What `job` does in words: its plan's action (e.g. `lookup of 2,000 domains`), else its
+    /// kind (`lookup_companies`).
+    pub fn job_action(job: &crate::store::JobRow) -> String {
+        Plan::of_job(job)
+            .map(|p| p.action)
+            .filter(|a| !a.is_empty())
+            .unwrap_or_else(|| job.kind.clone())
     }
 
     /// `true` when it sends nothing paid.
@@ -782,6 +799,34 @@ pub fn check_paging(body: &Value) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A job's stored plan reads back typed; a plan lacking members takes their defaults, and
+    /// JSON that is not a plan leaves the job's kind as what it does.
+    #[test]
+    fn a_jobs_plan_reads_back_typed() {
+        let mut plan = Plan::new("lookup of 2,000 domains".into(), "lookup_companies", false);
+        plan.to_buy = 2_000;
+        let mut job = crate::store::JobRow {
+            id: crate::store::JobId(1),
+            kind: "lookup_companies".into(),
+            fingerprint: String::new(),
+            spec: serde_json::Value::Null,
+            plan: serde_json::to_value(&plan).unwrap(),
+            state: "interrupted".into(),
+            pid: 1,
+            detail: String::new(),
+            bought: 0,
+            created_at: plan.planned_at,
+            updated_at: plan.planned_at,
+        };
+        assert_eq!(Plan::of_job(&job), Some(plan));
+        assert_eq!(Plan::job_action(&job), "lookup of 2,000 domains");
+        job.plan = serde_json::json!({"action": "search of up to 50"});
+        assert_eq!(Plan::job_action(&job), "search of up to 50");
+        job.plan = serde_json::json!([1, 2]);
+        assert_eq!(Plan::of_job(&job), None);
+        assert_eq!(Plan::job_action(&job), "lookup_companies");
+    }
 
     #[test]
     fn paging_members_are_refused_not_replaced() {

@@ -87,18 +87,7 @@ pub fn answer(action: Option<Action>, key: &KeyEvent) -> Answer {
 /// The plan's lines below its heading (owned, to buy per pool, requests and ETA;
 /// [`crate::core::engine::Plan::lines`]), then the threshold it was asked above.
 fn plan_lines(plan: &crate::core::engine::Plan, confirm_above: f64) -> Vec<Line<'static>> {
-    let mut lines: Vec<Line<'static>> = plan
-        .lines()
-        .into_iter()
-        .skip(1)
-        .map(|l| {
-            if l.trim_start().starts_with("to buy") {
-                Line::styled(l, Style::default().fg(Color::Yellow))
-            } else {
-                Line::from(l)
-            }
-        })
-        .collect();
+    let mut lines: Vec<Line<'static>> = plan.lines().into_iter().skip(1).map(Line::from).collect();
     lines.push(Line::from(format!(
         "Asks above {} in any one pool.",
         fmt_credits(confirm_above)
