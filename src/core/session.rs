@@ -30,8 +30,13 @@ use crate::core::request::{
     AutocompleteRequest, AutocompleteResponse, SearchRequest, SearchResponse, build_search,
 };
 use crate::store::{
-    Contact, ContactKind, Entities, PurchaseId, SearchId, SearchSummary, Store, StoreError,
+    Contact, ContactKind, Entities, EntityRefs, PurchaseId, SearchId, SearchSummary, Store,
+    StoreError,
 };
+
+/// How a 2xx answer of a paid call is read: [`crate::core::engine::read_lenient`] of its
+/// request type, as a plain function so it can go to a blocking thread.
+type ReadAnswer<T> = fn(u16, &[u8]) -> Result<(T, Option<String>), ApiError>;
 
 /// A paid answer and what it cost.
 #[derive(Debug, Clone)]
@@ -104,8 +109,13 @@ pub trait Bought {
     }
     /// What was returned, for the price table (results; verified emails and phones).
     fn quantities(&self) -> Quantities;
-    /// Companies, people and contacts in the answer, for the entity tables.
-    fn entities(&self, at: DateTime<Utc>) -> Entities;
+    /// Companies, people and contacts in the answer, borrowed from it, for the entity tables;
+    /// people's contacts are revealed at `at`.
+    fn entity_refs(&self, at: DateTime<Utc>) -> EntityRefs<'_>;
+    /// [`Bought::entities`], owned.
+    fn entities(&self, at: DateTime<Utc>) -> Entities {
+        self.entity_refs(at).cloned()
+    }
     /// The paging facts of a search answer (next cursor, records, total); `None` for others.
     fn page_facts(&self) -> Option<crate::store::PageFacts> {
         None
@@ -136,22 +146,22 @@ fn people_quantities<'a>(people: impl Iterator<Item = &'a Person>) -> Quantities
     q
 }
 
-fn people_entities<'a>(people: impl Iterator<Item = &'a Person>, at: DateTime<Utc>) -> Entities {
-    let mut e = Entities::default();
+fn people_entities<'a>(
+    people: impl Iterator<Item = &'a Person>,
+    at: DateTime<Utc>,
+) -> EntityRefs<'a> {
+    let mut e = EntityRefs::default();
     for p in people {
         e.contacts.extend(crate::store::contacts_of(p, at));
-        e.people.push(p.clone());
+        e.people.push(p);
     }
     e
 }
 
-fn companies_entities<'a>(companies: impl Iterator<Item = &'a Company>) -> Entities {
-    Entities {
-        companies: companies
-            .filter(|c| !c.domain.is_empty())
-            .cloned()
-            .collect(),
-        ..Entities::default()
+fn companies_entities<'a>(companies: impl Iterator<Item = &'a Company>) -> EntityRefs<'a> {
+    EntityRefs {
+        companies: companies.filter(|c| !c.domain.is_empty()).collect(),
+        ..EntityRefs::default()
     }
 }
 
@@ -174,7 +184,7 @@ macro_rules! bought_list {
                 let $c = self;
                 results($companies.count())
             }
-            fn entities(&self, _at: DateTime<Utc>) -> Entities {
+            fn entity_refs(&self, _at: DateTime<Utc>) -> EntityRefs<'_> {
                 let $c = self;
                 companies_entities($companies)
             }
@@ -193,7 +203,7 @@ macro_rules! bought_list {
                 let $p = self;
                 people_quantities($people)
             }
-            fn entities(&self, at: DateTime<Utc>) -> Entities {
+            fn entity_refs(&self, at: DateTime<Utc>) -> EntityRefs<'_> {
                 let $p = self;
                 people_entities($people, at)
             }
@@ -253,9 +263,9 @@ impl Bought for SearchPeoplePreviewResponse {
     fn quantities(&self) -> Quantities {
         results(self.people.len())
     }
-    fn entities(&self, _at: DateTime<Utc>) -> Entities {
+    fn entity_refs(&self, _at: DateTime<Utc>) -> EntityRefs<'_> {
         // Preview people are masked and have no id: nothing to keep as an entity.
-        Entities::default()
+        EntityRefs::default()
     }
 }
 
@@ -271,7 +281,7 @@ impl Bought for LookupCompaniesResponse {
                 .count(),
         )
     }
-    fn entities(&self, _at: DateTime<Utc>) -> Entities {
+    fn entity_refs(&self, _at: DateTime<Utc>) -> EntityRefs<'_> {
         companies_entities(self.companies.iter().filter_map(|c| c.company()))
     }
 }
@@ -286,10 +296,10 @@ impl Bought for Enriched<EnrichCompanyResponse> {
     fn quantities(&self) -> Quantities {
         results(matches!(self, Enriched::Found(_)) as usize)
     }
-    fn entities(&self, _at: DateTime<Utc>) -> Entities {
+    fn entity_refs(&self, _at: DateTime<Utc>) -> EntityRefs<'_> {
         match self {
             Enriched::Found(r) => companies_entities(std::iter::once(&r.company)),
-            Enriched::Gathering { .. } => Entities::default(),
+            Enriched::Gathering { .. } => EntityRefs::default(),
         }
     }
 }
@@ -307,10 +317,10 @@ impl Bought for Enriched<EnrichPersonResponse> {
             Enriched::Gathering { .. } => Quantities::default(),
         }
     }
-    fn entities(&self, at: DateTime<Utc>) -> Entities {
+    fn entity_refs(&self, at: DateTime<Utc>) -> EntityRefs<'_> {
         match self {
             Enriched::Found(r) => people_entities(std::iter::once(&r.person), at),
-            Enriched::Gathering { .. } => Entities::default(),
+            Enriched::Gathering { .. } => EntityRefs::default(),
         }
     }
 }
@@ -322,8 +332,8 @@ macro_rules! nothing_bought {
                 // Autocomplete is priced per call; a reveal's charge arrives with its webhook.
                 Quantities { results: 1, ..Quantities::default() }
             }
-            fn entities(&self, _at: DateTime<Utc>) -> Entities {
-                Entities::default()
+            fn entity_refs(&self, _at: DateTime<Utc>) -> EntityRefs<'_> {
+                EntityRefs::default()
             }
         }
     )+};
@@ -652,15 +662,49 @@ impl Session {
         R::Response: Bought + Serialize + Clone + Send + Sync + 'static,
     {
         let at = Utc::now();
-        let read = crate::core::engine::read_lenient::<R>(status, &raw);
-        let (value, decode_error) = match read {
+        let endpoint = R::ENDPOINT;
+        // Decoding and packing a big answer are tens of milliseconds of CPU: done on a blocking
+        // thread, so the async threads stay free for the requests in flight. The records are
+        // packed from the typed answer, without a copy of them. A panic in either is caught:
+        // the raw answer always comes back, to be kept.
+        let read: ReadAnswer<R::Response> = crate::core::engine::read_lenient::<R>;
+        let work = tokio::task::spawn_blocking(move || {
+            let out = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                let read = read(status, &raw)?;
+                let packed = crate::store::pack_answer(
+                    endpoint,
+                    &request,
+                    &raw,
+                    at,
+                    &read.0.entity_refs(at),
+                    read.1.is_none(),
+                );
+                Ok((read, packed))
+            }))
+            .unwrap_or_else(|_| {
+                Err(ApiError::Decode {
+                    path: ".".into(),
+                    message: "decoding the answer failed (a panic)".into(),
+                })
+            });
+            (request, raw, out)
+        });
+        let (request, raw, out) = work.await.map_err(|e| {
+            // Only the closure's own moves run outside the catch: not reached in practice.
+            tracing::error!(error = %e, "the decode task failed; a paid answer was lost");
+            ApiError::Decode {
+                path: ".".into(),
+                message: format!("decode task failed: {e}"),
+            }
+        })?;
+        let ((value, decode_error), packed) = match out {
             Ok(v) => v,
             Err(e) => {
                 // Nothing decoded: the raw answer is kept all the same, with no entities.
                 let kept = crate::core::engine::keep(
                     self,
                     crate::core::engine::ToKeep {
-                        endpoint: R::ENDPOINT,
+                        endpoint,
                         request,
                         raw,
                         charged: Cost::ZERO,
@@ -670,16 +714,22 @@ impl Session {
                         settles,
                         page: None,
                         whole: false,
+                        packed: None,
                     },
                 )
                 .await;
-                tracing::error!(endpoint = %R::ENDPOINT, error = %e, purchase = ?kept.purchase,
+                tracing::error!(endpoint = %endpoint, error = %e, purchase = ?kept.purchase,
                     recovery = ?kept.recovery, "a paid answer did not decode; its raw bytes are kept");
                 return Err(e);
             }
         };
-        let charged = self.charge(R::ENDPOINT, &request, &value);
-        let entities = value.entities(at);
+        let charged = self.charge(endpoint, &request, &value);
+        // Packing failed (a record that does not serialize): the store tries again from an
+        // owned copy, and says why when it cannot.
+        let (entities, packed) = match packed {
+            Ok(p) => (Entities::default(), Some(p)),
+            Err(_) => (value.entities(at), None),
+        };
         let page = page.and_then(|(identity, n)| {
             value
                 .page_facts()
@@ -692,7 +742,7 @@ impl Session {
         let kept = crate::core::engine::keep(
             self,
             crate::core::engine::ToKeep {
-                endpoint: R::ENDPOINT,
+                endpoint,
                 request,
                 raw,
                 charged,
@@ -702,6 +752,7 @@ impl Session {
                 settles,
                 page,
                 whole: decode_error.is_none(),
+                packed,
             },
         )
         .await;

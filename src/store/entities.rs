@@ -117,7 +117,40 @@ pub struct Entities {
     pub contacts: Vec<Contact>,
 }
 
+/// [`Entities`] borrowed from the answer that holds them: what a charged answer is packed from
+/// ([`pack_answer`](super::pack_answer)) without a copy of its records (the typed records of a
+/// 500-company page take about 10 MB).
+#[derive(Debug, Default)]
+pub struct EntityRefs<'a> {
+    /// Companies, as in [`Entities::companies`].
+    pub companies: Vec<&'a Company>,
+    /// People, as in [`Entities::people`].
+    pub people: Vec<&'a Person>,
+    /// Revealed contacts besides those the people carry.
+    pub contacts: Vec<Contact>,
+}
+
+impl EntityRefs<'_> {
+    /// An owned copy.
+    pub fn cloned(&self) -> Entities {
+        Entities {
+            companies: self.companies.iter().map(|c| (*c).clone()).collect(),
+            people: self.people.iter().map(|p| (*p).clone()).collect(),
+            contacts: self.contacts.clone(),
+        }
+    }
+}
+
 impl Entities {
+    /// The entities borrowed (see [`EntityRefs`]).
+    pub fn refs(&self) -> EntityRefs<'_> {
+        EntityRefs {
+            companies: self.companies.iter().collect(),
+            people: self.people.iter().collect(),
+            contacts: self.contacts.clone(),
+        }
+    }
+
     /// No entities (a purchase that returned no records).
     pub fn none() -> Entities {
         Entities::default()
@@ -234,7 +267,7 @@ impl Entities {
 
 /// Entities serialized, compressed and keyed, ready to write (built before the write lock is
 /// taken). Records are zstd-compressed JSON ([`Record`]).
-#[derive(Default)]
+#[derive(Debug, Clone, Default)]
 pub(super) struct Rows {
     companies: Vec<(String, Vec<u8>)>,
     people: Vec<(String, Option<String>, Vec<u8>)>,
@@ -304,8 +337,66 @@ impl rusqlite::types::FromSql for Record {
     }
 }
 
-/// `text` compressed as a stored record.
-fn pack(text: &str) -> Result<Vec<u8>> {
+/// The raw answer `raw` compressed as a run of zstd frames that decompresses to exactly `raw`:
+/// a frame for each record text of `texts` (spans of `raw`, in order, as [`company_texts`]
+/// gives them) and one for each stretch between them. A record stored from exactly its text
+/// (`as_received[i]`, an index into `rows`' companies; see [`Rows::of_answer`]) lends its frame,
+/// so each such record is compressed once for both copies. `None` when a text is not a span of
+/// `raw` in order (then compress `raw` whole).
+///
+/// # Errors
+/// [`StoreError::Output`](super::StoreError::Output) (compression).
+pub(super) fn raw_frames(
+    raw: &[u8],
+    texts: &[&serde_json::value::RawValue],
+    as_received: &[Option<usize>],
+    rows: &Rows,
+) -> Result<Option<Vec<u8>>> {
+    let base = raw.as_ptr() as usize;
+    let mut spans = Vec::with_capacity(texts.len());
+    let mut at = 0usize;
+    for t in texts {
+        let start = (t.get().as_ptr() as usize).wrapping_sub(base);
+        let end = start.wrapping_add(t.get().len());
+        if start < at || end > raw.len() || start > end {
+            return Ok(None);
+        }
+        spans.push((start, end));
+        at = end;
+    }
+    let lent: usize = as_received
+        .iter()
+        .flatten()
+        .filter_map(|&j| rows.companies.get(j))
+        .map(|(_, r)| r.len())
+        .sum();
+    let mut out = Vec::with_capacity(
+        lent + (raw.len() - spans.iter().map(|(a, b)| b - a).sum::<usize>()) / 4 + 64,
+    );
+    let mut at = 0usize;
+    for (i, &(start, end)) in spans.iter().enumerate() {
+        if start > at {
+            out.extend_from_slice(&pack(&raw[at..start])?);
+        }
+        match as_received
+            .get(i)
+            .copied()
+            .flatten()
+            .and_then(|j| rows.companies.get(j))
+        {
+            Some((_, frame)) => out.extend_from_slice(frame),
+            None => out.extend_from_slice(&pack(&raw[start..end])?),
+        }
+        at = end;
+    }
+    if at < raw.len() || raw.is_empty() {
+        out.extend_from_slice(&pack(&raw[at..])?);
+    }
+    Ok(Some(out))
+}
+
+/// `bytes` compressed as one zstd frame (a stored record, or a piece of a raw answer).
+fn pack(bytes: &[u8]) -> Result<Vec<u8>> {
     thread_local! {
         /// One compression context a thread, reused: making one costs more than a record.
         static PACKER: std::cell::RefCell<Option<zstd::bulk::Compressor<'static>>> =
@@ -317,10 +408,11 @@ fn pack(text: &str) -> Result<Vec<u8>> {
             *p = Some(zstd::bulk::Compressor::new(RECORD_LEVEL)?);
         }
         let c = p.as_mut().expect("made above");
-        Ok(c.compress(text.as_bytes())?)
+        Ok(c.compress(bytes)?)
     })
 }
 
+#[derive(Debug, Clone)]
 struct ContactRow {
     person_id: String,
     kind: ContactKind,
@@ -375,29 +467,37 @@ impl Rows {
     /// Sanitizes and keys `e`; records without a key (empty domain or id) are left out with a
     /// warning. People's contacts are revealed at `at`.
     pub(super) fn of(e: &Entities, at: DateTime<Utc>) -> Result<Rows> {
-        Rows::of_answer(e, at, None)
+        Ok(Rows::of_answer(&e.refs(), at, None)?.0)
     }
 
     /// [`Rows::of`], given the text of each company as received (`texts`, in the order of
     /// `e.companies`; see [`company_texts`]): a text with nothing to sanitize is stored as it
     /// came, without serializing the typed record again. Ignored unless it has one text per
     /// company.
+    ///
+    /// Also returns, for each text, the index in the rows' companies of the record packed from
+    /// exactly that text (`None` when the record was serialized again, or left out): what
+    /// [`raw_frames`] reuses. Empty when `texts` is ignored.
     pub(super) fn of_answer(
-        e: &Entities,
+        e: &EntityRefs<'_>,
         at: DateTime<Utc>,
-        texts: Option<Vec<&serde_json::value::RawValue>>,
-    ) -> Result<Rows> {
+        texts: Option<&[&serde_json::value::RawValue]>,
+    ) -> Result<(Rows, Vec<Option<usize>>)> {
         let mut rows = Rows::default();
         let texts = texts.filter(|t| t.len() == e.companies.len());
+        let mut as_received = vec![None; texts.map_or(0, <[_]>::len)];
         for (i, c) in e.companies.iter().enumerate() {
             let key = normalize_domain(&c.domain);
             if key.is_empty() {
                 tracing::warn!(domain = %sanitize(&c.domain), "store: company without a domain not stored");
                 continue;
             }
-            let record = match texts.as_ref().map(|t| t[i].get()) {
-                Some(text) if super::clean::raw_json_is_clean(text) => pack(text)?,
-                _ => pack(&clean_json(c)?)?,
+            let record = match texts.map(|t| t[i].get()) {
+                Some(text) if super::clean::raw_json_is_clean(text) => {
+                    as_received[i] = Some(rows.companies.len());
+                    pack(text.as_bytes())?
+                }
+                _ => pack(clean_json(c)?.as_bytes())?,
             };
             rows.companies.push((key, record));
         }
@@ -408,11 +508,12 @@ impl Rows {
                 continue;
             }
             let handle = p.linkedin_url.as_deref().and_then(linkedin_handle);
-            rows.people.push((id, handle, pack(&clean_json(p)?)?));
+            rows.people
+                .push((id, handle, pack(clean_json(p)?.as_bytes())?));
         }
         let carried: Vec<Contact> = e.people.iter().flat_map(|p| contacts_of(p, at)).collect();
         rows.contacts = Rows::contact_rows(carried.iter().chain(&e.contacts))?;
-        Ok(rows)
+        Ok((rows, as_received))
     }
 
     /// Bytes of record JSON in the rows (about what they add to the log).

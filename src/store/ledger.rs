@@ -25,6 +25,10 @@ use crate::api::cost::Cost;
 /// JSON.
 const RAW_LEVEL: i32 = 1;
 
+/// Bytes written by one kept answer from which the connection's page cache is handed back
+/// after the commit (`PRAGMA shrink_memory`).
+const SHRINK_AFTER_BYTES: usize = 1 << 20;
+
 /// The row id of a job (one planned paid action).
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
@@ -83,6 +87,7 @@ pub struct Kept<'a> {
 }
 
 /// A [`Kept`] answer serialized, sanitized and compressed, ready for [`Store::keep_packed`].
+#[derive(Debug, Clone)]
 pub struct Packed {
     request: String,
     raw: Vec<u8>,
@@ -90,25 +95,61 @@ pub struct Packed {
 }
 
 impl Kept<'_> {
-    /// Sanitizes the request, compresses the raw bytes (zstd) and packs every entity as a
-    /// stored record: the CPU part of [`Store::keep`], which needs no store.
+    /// [`pack_answer`] of this answer: the CPU part of [`Store::keep`], which needs no store.
     ///
     /// # Errors
-    /// [`StoreError::Json`](super::StoreError::Json), [`StoreError::Output`](super::StoreError::Output)
-    /// (compression).
+    /// As [`pack_answer`].
     pub fn pack(&self) -> Result<Packed> {
-        Ok(Packed {
-            request: clean_json(self.request)?,
-            raw: zstd::bulk::compress(self.raw, RAW_LEVEL)?,
-            rows: Rows::of_answer(
-                self.entities,
-                self.at,
-                self.whole
-                    .then(|| super::entities::company_texts(self.endpoint, self.raw))
-                    .flatten(),
-            )?,
-        })
+        pack_answer(
+            self.endpoint,
+            self.request,
+            self.raw,
+            self.at,
+            &self.entities.refs(),
+            self.whole,
+        )
     }
+}
+
+/// Packs a charged answer of `endpoint` for [`Store::keep_packed`]: sanitizes the request,
+/// compresses the raw bytes (zstd) and packs every entity as a stored record, fetched `at`.
+/// `whole` as in [`Kept::whole`]. The entities are borrowed from the typed answer, so it is
+/// packed without a copy of its records.
+///
+/// When the answer's company records are stored as received, the raw answer is kept as their
+/// frames and the stretches between them ([`raw_frames`](super::entities::raw_frames)): each
+/// record is compressed once.
+///
+/// # Errors
+/// [`StoreError::Json`](super::StoreError::Json), [`StoreError::Output`](super::StoreError::Output)
+/// (compression).
+pub fn pack_answer(
+    endpoint: Endpoint,
+    request: &Value,
+    raw: &[u8],
+    at: DateTime<Utc>,
+    entities: &super::EntityRefs<'_>,
+    whole: bool,
+) -> Result<Packed> {
+    let texts = whole
+        .then(|| super::entities::company_texts(endpoint, raw))
+        .flatten();
+    let (rows, as_received) = Rows::of_answer(entities, at, texts.as_deref())?;
+    let framed = match &texts {
+        Some(t) if !t.is_empty() && as_received.iter().any(Option::is_some) => {
+            super::entities::raw_frames(raw, t, &as_received, &rows)?
+        }
+        _ => None,
+    };
+    let raw = match framed {
+        Some(f) => f,
+        None => zstd::bulk::compress(raw, RAW_LEVEL)?,
+    };
+    Ok(Packed {
+        request: clean_json(request)?,
+        raw,
+        rows,
+    })
 }
 
 /// What [`Store::claim`] found for one key.
@@ -274,8 +315,15 @@ impl Store {
             .execute(params![job.0, k.settles.len().max(1) as i64, at])?;
         }
         tx.commit()?;
+        let wrote = raw.len() + rows.bytes();
         if let Some(c) = &mut self.checkpointer {
-            c.wrote(raw.len() + rows.bytes());
+            c.wrote(wrote);
+        }
+        if wrote >= SHRINK_AFTER_BYTES {
+            // The pages a big answer wrote are in the log and rarely read again: the cache
+            // they filled is handed back rather than kept (a 10,000-company export otherwise
+            // holds the whole 32 MiB cache of them).
+            let _ = self.conn.execute_batch("PRAGMA shrink_memory");
         }
         Ok(id)
     }

@@ -50,14 +50,14 @@ use serde::de::DeserializeOwned;
 use crate::core::sanitize::sanitize;
 use clean::clean_json;
 
-pub use entities::{Contact, ContactKind, Entities, EntityKey, contacts_of};
+pub use entities::{Contact, ContactKind, Entities, EntityKey, EntityRefs, contacts_of};
 pub use error::{Result, StoreError};
 pub use history::{
     Delivery, DeliveryOutcome, NewPurchase, PageFacts, Purchase, SearchSummary, Spend, StoredPage,
     canonical_json, canonical_search_body, cursor_in,
 };
 pub use keys::{linkedin_handle, normalize_domain};
-pub use ledger::{Claim, JobId, JobRow, Kept, Packed, PageOf, pid_alive};
+pub use ledger::{Claim, JobId, JobRow, Kept, Packed, PageOf, pack_answer, pid_alive};
 
 /// The newest schema version this build reads and writes (`PRAGMA user_version`).
 pub const SCHEMA_VERSION: i64 = schema::MIGRATIONS.len() as i64;

@@ -1144,6 +1144,49 @@ fn a_record_is_stored_as_received_when_clean_and_sanitized_when_not() {
         "the escape sequence is stripped"
     );
     assert!(store.company("c.com").unwrap().is_none());
+    let p = store.purchases(1).unwrap();
+    assert_eq!(
+        store.purchase_raw(p[0].id).unwrap().unwrap(),
+        raw.to_vec(),
+        "the raw answer byte for byte, rebuilt from its frames"
+    );
+}
+
+#[test]
+fn a_search_pages_raw_answer_is_kept_as_its_records_frames_and_reads_back_whole() {
+    use crate::core::session::Bought;
+    let mut store = Store::open_in_memory().unwrap();
+    let raw = b" {\"searchAfter\": \"c1\",\n \"companies\": [\n  {\"company\": {\"domain\": \"a.com\", \"name\": \"A\"}, \"score\": 0.5},\n  {\"company\":{\"domain\":\"b.com\",\"name\":\"B\"}}],\n \"total\": 2, \"detail\": \"OK\"}\n";
+    let answer: crate::api::types::SearchCompaniesV3Response = serde_json::from_slice(raw).unwrap();
+    let entities = answer.entities(t(0));
+    assert_eq!(entities.companies.len(), 2);
+    store
+        .keep(&Kept {
+            endpoint: Endpoint::SearchCompaniesV3,
+            request: &json!({"size": 2}),
+            raw,
+            charged: Cost::ZERO,
+            target: "sandbox",
+            at: t(0),
+            entities: &entities,
+            job: None,
+            settles: &[],
+            page: None,
+            whole: true,
+        })
+        .unwrap();
+    let p = store.purchases(1).unwrap();
+    assert_eq!(store.purchase_raw(p[0].id).unwrap().unwrap(), raw.to_vec());
+    assert_eq!(
+        store
+            .company("b.com")
+            .unwrap()
+            .unwrap()
+            .value
+            .name
+            .as_deref(),
+        Some("B")
+    );
 }
 
 #[test]

@@ -15,7 +15,7 @@ use crate::api::client::{ApiRequest, Endpoint};
 use crate::api::cost::Cost;
 use crate::api::error::ApiError;
 use crate::core::session::Session;
-use crate::store::{Entities, JobId, Kept, PageFacts, PageOf, PurchaseId};
+use crate::store::{Entities, JobId, Kept, Packed, PageFacts, PageOf, PurchaseId};
 
 /// A search page to record with the purchase that bought it.
 #[derive(Debug, Clone)]
@@ -52,6 +52,9 @@ pub struct ToKeep {
     /// `entities` are the whole answer (it decoded with nothing left out); see
     /// [`Kept::whole`](crate::store::Kept::whole).
     pub whole: bool,
+    /// The answer already packed ([`crate::store::pack_answer`], from the typed answer): then
+    /// `entities` may be empty and [`keep`] writes this.
+    pub packed: Option<Packed>,
 }
 
 /// Where a kept answer went.
@@ -101,13 +104,14 @@ struct Recovery {
 /// Keeps `k` in `s`'s store (see [`crate::store::Store::keep`]) off the async threads; when the
 /// store cannot write (busy past its timeout, disk full, read-only, schema missing), writes it
 /// to a recovery file instead (atomically, mode 0600) and says so in the report. Never drops it.
-pub async fn keep(s: &Session, k: ToKeep) -> KeepReport {
+pub async fn keep(s: &Session, mut k: ToKeep) -> KeepReport {
     let target = s.target().to_string();
     let store = s.store().clone();
     // The answer goes to the store's thread and comes back with the outcome, so a failed
     // write still has it for the recovery file (no copy of an 8 MB answer is made).
     let task = {
         let target = target.clone();
+        let packed = k.packed.take();
         tokio::task::spawn_blocking(move || {
             let kept = Kept {
                 endpoint: k.endpoint,
@@ -130,7 +134,11 @@ pub async fn keep(s: &Session, k: ToKeep) -> KeepReport {
             // Packing (serializing, compressing) needs no store: done before the lock. A
             // panic in either is caught, so the answer still comes back for its recovery file.
             let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                kept.pack().map_err(|e| e.to_string()).and_then(|packed| {
+                let packed = match packed {
+                    Some(p) => Ok(p),
+                    None => kept.pack(),
+                };
+                packed.map_err(|e| e.to_string()).and_then(|packed| {
                     let mut guard = store.lock().map_err(|_| {
                         "the store is unusable after an earlier failure".to_string()
                     })?;
