@@ -633,10 +633,13 @@ async fn pager_follows_search_after_and_asks_only_for_what_is_needed() {
 
 #[tokio::test]
 async fn pager_never_requests_a_page_twice() {
-    let (router, seen) = v3_search_server(100, true);
+    // 5,000 results by its total, but every answer names the same cursor: the first page
+    // asks without one, the second with it, and that answer's cursor is the one it was asked
+    // with.
+    let (router, seen) = v3_search_server(5000, true);
     let c = Client::with_options(&serve(router).await, TOKEN, fast_options()).unwrap();
     let v3 = prospect::api::client::Endpoint::SearchCompaniesV3;
-    let (items, report) = engine_search(&c, v3, json!({}), 1000).await;
+    let (items, report) = engine_search(&c, v3, json!({}), 5000).await;
     assert!(
         report.stuck_cursor,
         "a cursor that does not advance stops the pager"
@@ -646,7 +649,7 @@ async fn pager_never_requests_a_page_twice() {
         2,
         "the repeated cursor is not followed again"
     );
-    assert_eq!(items.len(), 200, "the two pages it paid for, nothing more");
+    assert_eq!(items.len(), 1000, "the two pages it paid for, nothing more");
 }
 
 #[tokio::test]

@@ -1,7 +1,7 @@
 //! Running a planned action: claims, paced calls, keeping, and the answers handed to the front
 //! end as they come (so a list of a million domains streams through in batches).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -311,9 +311,20 @@ async fn keep_page(
     })
 }
 
-/// The `searchAfter` of a raw search answer and its record count, read without decoding the
-/// records (each is skipped, not built).
-fn peek(raw: &[u8]) -> (Option<String>, u64) {
+/// What [`peek`] reads of a raw search answer.
+struct Peeked {
+    /// Its `searchAfter`, when not empty.
+    cursor: Option<String>,
+    /// Its records (companies or people).
+    records: u64,
+    /// Its `total`, when a whole number.
+    total: Option<i64>,
+}
+
+/// The `searchAfter`, record count and `total` of a raw search answer, read without decoding
+/// the records (each is skipped, not built); nothing (no cursor, 0 records) when it does not
+/// scan as a search answer.
+fn peek(raw: &[u8]) -> Peeked {
     #[derive(serde::Deserialize)]
     struct Peek {
         #[serde(rename = "searchAfter", default)]
@@ -322,13 +333,86 @@ fn peek(raw: &[u8]) -> (Option<String>, u64) {
         companies: Vec<serde::de::IgnoredAny>,
         #[serde(default)]
         people: Vec<serde::de::IgnoredAny>,
+        #[serde(default)]
+        total: Option<Value>,
     }
     match serde_json::from_slice::<Peek>(raw) {
-        Ok(p) => (
-            p.search_after.filter(|c| !c.is_empty()),
-            (p.companies.len() + p.people.len()) as u64,
-        ),
-        Err(_) => (None, 0),
+        Ok(p) => Peeked {
+            cursor: p.search_after.filter(|c| !c.is_empty()),
+            records: (p.companies.len() + p.people.len()) as u64,
+            total: p.total.as_ref().and_then(Value::as_i64),
+        },
+        Err(_) => Peeked {
+            cursor: None,
+            records: 0,
+            total: None,
+        },
+    }
+}
+
+/// A page request on its own task ([`fetch_page`]), with where it starts and its size.
+struct InFlight {
+    task: tokio::task::JoinHandle<Fetched>,
+    step: Next,
+    size: u64,
+}
+
+/// What became of one page request ([`fetch_page`]).
+enum Fetched {
+    /// Claimed and bought: the answer as received, to keep.
+    Bought {
+        req: SearchRequest,
+        key: String,
+        status: u16,
+        raw: Vec<u8>,
+    },
+    /// Another process bought it meanwhile: read from the store.
+    Settled {
+        response: Box<SearchResponse>,
+        at: DateTime<Utc>,
+    },
+    /// Stopped while another process held it: nothing was sent.
+    Held,
+    /// Failed; `true` when the request was sent (the claim is released only when nothing
+    /// can have been charged).
+    Failed(RunError, bool),
+}
+
+/// Claims the page `key` and sends `req` ([`claim_page`], then [`send_page`]); a page another
+/// process bought is read from the store instead ([`settled_page`]).
+async fn fetch_page(
+    s: Session,
+    ep: Endpoint,
+    req: SearchRequest,
+    key: String,
+    job: Option<JobId>,
+    started: DateTime<Utc>,
+    stop: CancellationToken,
+) -> Fetched {
+    match claim_page(&s, &key, job, started, &stop).await {
+        Ok(Claim::Mine) => match send_page(&s, &req).await {
+            Ok((status, raw)) => Fetched::Bought {
+                req,
+                key,
+                status,
+                raw,
+            },
+            Err(e) => {
+                if !e.may_have_charged() {
+                    release(&s, vec![key]).await;
+                }
+                Fetched::Failed(e.into(), true)
+            }
+        },
+        Ok(Claim::Settled) => match settled_page(&s, ep, &req, started).await {
+            Ok((response, at)) => Fetched::Settled {
+                response: Box::new(response),
+                at,
+            },
+            Err(e) => Fetched::Failed(e, false),
+        },
+        Ok(Claim::Held) => Fetched::Held,
+        Err(e) => Fetched::Failed(e, false),
     }
 }
 
@@ -422,18 +506,25 @@ pub async fn search(
     }
     // Records asked for so far in this chain (the `from` of the next window, less one).
     let mut asked_records = got + base_from - 1;
-    let mut pending: Option<(KeepTask, u64)> = None;
     let mut asked_after: HashSet<String> = HashSet::new();
+    // The pipeline: the request of page k+1 goes out as soon as page k's answer is in (its
+    // cursor read with `peek`), while page k is kept on its own task and page k-1 is handed
+    // to `on_page`; so the service works while this process keeps and writes. Every request
+    // sent is awaited and its answer kept, whatever stops the run.
+    let mut fetching: Option<InFlight> = None;
+    // The pages received and not yet written, oldest first, each being kept on its own task
+    // with the records it counts for.
+    let mut keeping: VecDeque<(KeepTask, u64)> = VecDeque::with_capacity(PAGES_KEEPING + 1);
+    // Records of `keeping`, not yet in `got`.
+    let mut uncounted = 0u64;
     loop {
-        let in_flight = pending.as_ref().map_or(0, |p| p.1);
-        let want = limit.saturating_sub(got + in_flight);
+        let want = limit.saturating_sub(got + uncounted);
         let total_left = total.map(|t| (t.max(0) as u64).saturating_sub(got));
         let more = !end
             && want > 0
-            && total_left.is_none_or(|t| t > in_flight)
+            && total_left.is_none_or(|t| t > uncounted)
             && !stop.is_cancelled()
             && report.error.is_none();
-        let mut sent = None;
         if let (true, Some(step)) = (more, next.clone()) {
             let mut size = want.min(SEARCH_PAGE);
             if let Next::From(f) = step {
@@ -452,77 +543,33 @@ pub async fn search(
                         // The page is claimed first: a page another process is buying is
                         // waited for and read from the store, not bought again.
                         let key = page_key(s, ep, &req);
-                        let got_page = match claim_page(s, &key, job, started, stop).await {
-                            Ok(Claim::Mine) => {
-                                report.requests += 1;
-                                match send_page(s, &req).await {
-                                    Ok((status, raw)) => {
-                                        let (cursor_out, n) = peek(&raw);
-                                        let task = tokio::spawn(keep_page(
-                                            s.clone(),
-                                            req,
-                                            status,
-                                            raw,
-                                            position,
-                                            job,
-                                            vec![key],
-                                        ));
-                                        Some((cursor_out, n, task))
-                                    }
-                                    Err(e) => {
-                                        if !e.may_have_charged() {
-                                            release(s, vec![key]).await;
-                                        }
-                                        report.fail(e.into());
-                                        None
-                                    }
-                                }
-                            }
-                            Ok(Claim::Settled) => match settled_page(s, ep, &req, started).await {
-                                Ok((response, at)) => {
-                                    let cursor_out = cursor_of(&response);
-                                    let n = records_of(&response) as u64;
-                                    let task =
-                                        tokio::spawn(
-                                            async move { Ok(Paid::from_store(response, at)) },
-                                        );
-                                    Some((cursor_out, n, task))
-                                }
-                                Err(e) => {
-                                    report.fail(e);
-                                    None
-                                }
-                            },
-                            // Stopped while another process held the page: nothing was sent.
-                            Ok(Claim::Held) => None,
-                            Err(e) => {
-                                report.fail(e);
-                                None
-                            }
-                        };
-                        if let Some((cursor_out, n, task)) = got_page {
-                            asked_records += n;
-                            next = match (cursor_out, &step) {
-                                (Some(c), Next::After(prev)) if c == *prev => {
-                                    report.stuck_cursor = true;
-                                    None
-                                }
-                                (Some(c), _) if !(v2 && one_per_domain) => Some(Next::After(c)),
-                                _ if v2 && n == size => Some(Next::From(1 + asked_records)),
-                                _ => None,
-                            };
-                            if n == 0 || next.is_none() {
-                                end = true;
-                            }
-                            position += 1;
-                            sent = Some((task, size.min(n.max(1))));
-                        }
+                        fetching = Some(InFlight {
+                            task: tokio::spawn(fetch_page(
+                                s.clone(),
+                                ep,
+                                req,
+                                key,
+                                job,
+                                started,
+                                stop.clone(),
+                            )),
+                            step,
+                            size,
+                        });
+                        // Until its answer says where the next page starts.
+                        next = None;
                     }
                     Err(e) => report.fail(e.into()),
                 }
             }
         }
-        if let Some((task, _)) = pending.take() {
+        let oldest = if keeping.len() >= PAGES_KEEPING || fetching.is_none() {
+            keeping.pop_front()
+        } else {
+            None
+        };
+        if let Some((task, counted)) = oldest {
+            uncounted -= counted;
             match task.await {
                 Ok(Ok(paid)) => {
                     report.absorb(&paid);
@@ -536,11 +583,13 @@ pub async fn search(
                         None => report.bought += take as u64,
                     }
                     report.records += take as u64;
-                    if let Err(e) = on_page(SearchRecords {
-                        response: paid.value,
-                        take,
-                        stored_at: paid.stored_at,
-                    }) {
+                    if report.error.is_none()
+                        && let Err(e) = on_page(SearchRecords {
+                            response: paid.value,
+                            take,
+                            stored_at: paid.stored_at,
+                        })
+                    {
                         report.fail(RunError::Output(e));
                     }
                 }
@@ -548,9 +597,73 @@ pub async fn search(
                 Err(e) => report.fail(RunError::Store(format!("keeping a page failed: {e}"))),
             }
         }
-        match sent {
-            Some(p) => pending = Some(p),
-            None => break,
+        let Some(InFlight { task, step, size }) = fetching.take() else {
+            if keeping.is_empty() {
+                break;
+            }
+            continue;
+        };
+        let fetched = task.await.unwrap_or_else(|e| {
+            Fetched::Failed(
+                RunError::Store(format!("fetching a page failed: {e}")),
+                true,
+            )
+        });
+        let got_page = match fetched {
+            Fetched::Bought {
+                req,
+                key,
+                status,
+                raw,
+            } => {
+                report.requests += 1;
+                let peeked = peek(&raw);
+                total = peeked.total.or(total);
+                let task = tokio::spawn(keep_page(
+                    s.clone(),
+                    req,
+                    status,
+                    raw,
+                    position,
+                    job,
+                    vec![key],
+                ));
+                Some((peeked.cursor, peeked.records, task))
+            }
+            Fetched::Settled { response, at } => {
+                let cursor_out = cursor_of(&response);
+                let n = records_of(&response) as u64;
+                let task = tokio::spawn(async move { Ok(Paid::from_store(*response, at)) });
+                Some((cursor_out, n, task))
+            }
+            // Stopped while another process held the page: nothing was sent.
+            Fetched::Held => None,
+            Fetched::Failed(e, was_sent) => {
+                if was_sent {
+                    report.requests += 1;
+                }
+                report.fail(e);
+                None
+            }
+        };
+        if let Some((cursor_out, n, task)) = got_page {
+            asked_records += n;
+            next = match (cursor_out, &step) {
+                (Some(c), Next::After(prev)) if c == *prev => {
+                    report.stuck_cursor = true;
+                    None
+                }
+                (Some(c), _) if !(v2 && one_per_domain) => Some(Next::After(c)),
+                _ if v2 && n == size => Some(Next::From(1 + asked_records)),
+                _ => None,
+            };
+            if n == 0 || next.is_none() {
+                end = true;
+            }
+            position += 1;
+            let counted = size.min(n.max(1));
+            uncounted += counted;
+            keeping.push_back((task, counted));
         }
     }
     if stop.is_cancelled() && got < limit && !end {
@@ -745,6 +858,10 @@ pub(crate) async fn release(s: &Session, keys: Vec<String>) {
 
 /// Highest `size + from` of the v2 searches (SPEC.md §8).
 pub const V2_WINDOW: u64 = 10_001;
+
+/// Search pages received and being kept at once while the next is fetched: each is written
+/// once this many newer ones are on their way.
+const PAGES_KEEPING: usize = 3;
 
 /// A page being kept on its own task while the next is fetched.
 type KeepTask = tokio::task::JoinHandle<Result<Paid<SearchResponse>, ApiError>>;
@@ -1047,7 +1164,7 @@ async fn lookup_batch<T: Clone + Send + 'static>(
             },
             None => LookupEntry {
                 key: asked,
-                record: found.get(&norm).cloned().flatten(),
+                record: found.remove(&norm).flatten(),
                 stored_at: None,
             },
         };
@@ -1085,6 +1202,9 @@ async fn lookup_stream<T: Clone + Send + 'static>(
     let mut seen = HashSet::new();
     let mut exhausted = false;
     let mut inflight = futures::stream::FuturesOrdered::new();
+    // A batch's entries are written after the next batch is on its way, so the service
+    // answers it while they are.
+    let mut ready: Option<Vec<LookupEntry<T>>> = None;
     loop {
         while inflight.len() < IN_FLIGHT
             && !exhausted
@@ -1123,6 +1243,12 @@ async fn lookup_stream<T: Clone + Send + 'static>(
                 job,
             )));
         }
+        if let Some(entries) = ready.take()
+            && report.error.is_none()
+            && let Err(e) = on_entries(entries)
+        {
+            report.fail(RunError::Output(e));
+        }
         let Some(done) = inflight.next().await else {
             break;
         };
@@ -1130,14 +1256,16 @@ async fn lookup_stream<T: Clone + Send + 'static>(
             Ok(batch) => {
                 merge(&mut report, batch.report);
                 report.records += batch.entries.len() as u64;
-                if report.error.is_none()
-                    && let Err(e) = on_entries(batch.entries)
-                {
-                    report.fail(RunError::Output(e));
-                }
+                ready = Some(batch.entries);
             }
             Err(e) => report.fail(RunError::Store(format!("a lookup batch failed: {e}"))),
         }
+    }
+    if let Some(entries) = ready.take()
+        && report.error.is_none()
+        && let Err(e) = on_entries(entries)
+    {
+        report.fail(RunError::Output(e));
     }
     if stop.is_cancelled() && !exhausted {
         report.interrupted = true;
