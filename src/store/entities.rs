@@ -449,6 +449,26 @@ pub(super) fn company_texts(
         Endpoint::SearchCompaniesV2 | Endpoint::SearchCompaniesV3 => false,
         _ => return None,
     };
+    // One pass when every entry has a `company` member (every search answer, and a lookup's
+    // usual `ByDomain` entries).
+    #[derive(Deserialize)]
+    struct Items<'a> {
+        #[serde(borrow)]
+        companies: Vec<Item<'a>>,
+    }
+    let items: Items<'_> = serde_json::from_slice(raw).ok()?;
+    if items.companies.iter().all(|i| i.company.is_some()) || !lookup {
+        let mut out = Vec::with_capacity(items.companies.len());
+        for Item { company } in items.companies {
+            match company {
+                Some(c) if c.get().trim() == "null" && lookup => {}
+                Some(c) if c.get().trim_start().starts_with('{') => out.push(c),
+                _ => return None,
+            }
+        }
+        return Some(out);
+    }
+    // A lookup with flat entries (the entry is the company): each entry's own text.
     let list: List<'_> = serde_json::from_slice(raw).ok()?;
     let mut out = Vec::with_capacity(list.companies.len());
     for item in list.companies {

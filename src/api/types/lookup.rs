@@ -112,7 +112,39 @@ impl<'de> Deserialize<'de> for LookupCompanyEntry {
             })
         }
 
+        /// The usual `ByDomain` entry in one pass, its company decoded in place; anything
+        /// else (a flat company, a member that does not read) takes the way below, which
+        /// names what failed.
+        #[derive(Deserialize)]
+        struct ByDomain {
+            #[serde(default, deserialize_with = "present")]
+            company: Option<Option<Box<Company>>>,
+            #[serde(default)]
+            domain: Option<serde_json::Value>,
+        }
+        /// `Some` whenever the member is there (`Some(None)` for `null`).
+        fn present<'de, D: Deserializer<'de>>(
+            d: D,
+        ) -> Result<Option<Option<Box<Company>>>, D::Error> {
+            Option::<Box<Company>>::deserialize(d).map(Some)
+        }
+
         let raw = Box::<RawValue>::deserialize(d)?;
+        if let Ok(ByDomain {
+            company: Some(company),
+            domain,
+        }) = serde_json::from_str::<ByDomain>(raw.get())
+        {
+            // `domain` as below: absent or null is empty, another kind is an error named there.
+            let domain = match domain {
+                Some(serde_json::Value::String(s)) => Some(s),
+                Some(serde_json::Value::Null) | None => Some(String::new()),
+                Some(_) => None,
+            };
+            if let Some(domain) = domain {
+                return Ok(LookupCompanyEntry::ByDomain { domain, company });
+            }
+        }
         let peek: Peek<'_> = serde_json::from_str(raw.get()).map_err(D::Error::custom)?;
         match peek.company {
             Some(c) => {
@@ -261,6 +293,30 @@ mod tests {
             serde_json::json!({"domain": "b.com", "company": null})
         );
         assert_eq!(back["companies"][0]["name"], "A");
+    }
+
+    #[test]
+    fn an_entry_that_does_not_read_names_its_field() {
+        let read = |entry: &str| {
+            serde_json::from_str::<LookupCompaniesResponse>(&format!(
+                r#"{{"companies":[{entry}]}}"#
+            ))
+        };
+        let e = read(r#"{"domain":"d.com","company":{"domain":"d.com","yearFounded":{"x":1}}}"#)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("company.yearFounded"), "{e}");
+        let e = read(r#"{"domain":5,"company":{"domain":"d.com"}}"#)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("domain: expected a string"), "{e}");
+        let r = read(r#"{"company":{"domain":"d.com"}}"#).unwrap();
+        assert_eq!(
+            r.companies[0].domain(),
+            "",
+            "no domain member reads as empty"
+        );
+        assert_eq!(r.companies[0].company().unwrap().domain, "d.com");
     }
 
     #[test]
