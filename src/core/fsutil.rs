@@ -310,6 +310,22 @@ pub fn create_dir_private(dir: &Path) -> std::io::Result<()> {
 mod tests {
     use super::*;
 
+    #[test]
+    fn a_big_file_flushed_while_written_commits_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("big.jsonl");
+        let mut out = Output::create(&path, Access::Private).unwrap();
+        let chunk: Vec<u8> = (0..=255u8).cycle().take(64 * 1024).collect();
+        // 20 MiB: the flush thread wakes twice on the way.
+        for _ in 0..320 {
+            out.write_all(&chunk).unwrap();
+        }
+        out.commit().unwrap();
+        let back = std::fs::read(&path).unwrap();
+        assert_eq!(back.len(), 320 * chunk.len());
+        assert!(back.chunks(chunk.len()).all(|c| c == &chunk[..]));
+    }
+
     #[cfg(unix)]
     #[test]
     fn symlinks_are_followed_and_devices_written_in_place() {
