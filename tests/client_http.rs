@@ -652,6 +652,46 @@ async fn pager_never_requests_a_page_twice() {
     assert_eq!(items.len(), 1000, "the two pages it paid for, nothing more");
 }
 
+/// Pages bought before a request fails are kept and written all the same, though the next
+/// request goes out before they are written.
+#[tokio::test]
+async fn pages_bought_before_a_failure_are_written() {
+    let seen = Seen::default();
+    let router = Router::new()
+        .route(
+            "/v3/search/companies",
+            post(
+                |State(s): State<Seen>, axum::Json(body): axum::Json<Value>| async move {
+                    let hit = s.hits.fetch_add(1, Ordering::SeqCst);
+                    if hit == 2 {
+                        return (
+                            axum::http::StatusCode::BAD_REQUEST,
+                            axum::Json(json!({"detail": "no"})),
+                        );
+                    }
+                    let start = hit * 500;
+                    let size = body["size"].as_u64().unwrap() as usize;
+                    let companies: Vec<Value> = (start..start + size)
+                        .map(|i| json!({"company": {"domain": format!("d{i}.com")}}))
+                        .collect();
+                    (
+                        axum::http::StatusCode::OK,
+                        axum::Json(json!({"detail": "OK", "total": 5000,
+                            "searchAfter": format!("c{}", start + size), "companies": companies})),
+                    )
+                },
+            ),
+        )
+        .with_state(seen.clone());
+    let c = Client::with_options(&serve(router).await, TOKEN, fast_options()).unwrap();
+    let v3 = prospect::api::client::Endpoint::SearchCompaniesV3;
+    let (items, report) = engine_search(&c, v3, json!({}), 5000).await;
+    assert!(report.error.is_some(), "the third request failed");
+    assert_eq!(seen.hits.load(Ordering::SeqCst), 3);
+    assert_eq!(items.len(), 1000, "the two pages bought before it");
+    assert_eq!(items[999], "d999.com");
+}
+
 #[tokio::test]
 async fn pager_v2_pages_with_from_when_there_is_no_cursor() {
     let seen = Seen::default();

@@ -1109,6 +1109,32 @@ fn the_spend_log_lists_purchases_and_reveal_deliveries_with_their_costs() {
     assert_eq!((spent.email, spent.phone), (3.0, 1.0));
 }
 
+/// Keeps `raw`, an answer of `endpoint` to `request` that decoded whole into `entities`, free,
+/// answered at `t(0)`.
+fn keep_whole(
+    store: &mut Store,
+    endpoint: Endpoint,
+    request: &Value,
+    raw: &[u8],
+    entities: &Entities,
+) {
+    store
+        .keep(&Kept {
+            endpoint,
+            request,
+            raw,
+            charged: Cost::ZERO,
+            target: "sandbox",
+            at: t(0),
+            entities,
+            job: None,
+            settles: &[],
+            page: None,
+            whole: true,
+        })
+        .unwrap();
+}
+
 #[test]
 fn a_record_is_stored_as_received_when_clean_and_sanitized_when_not() {
     let mut store = Store::open_in_memory().unwrap();
@@ -1120,21 +1146,13 @@ fn a_record_is_stored_as_received_when_clean_and_sanitized_when_not() {
         .filter_map(|c| c.company().cloned())
         .collect();
     let entities = Entities::companies(companies);
-    store
-        .keep(&Kept {
-            endpoint: Endpoint::LookupCompanies,
-            request: &json!({"domains": ["a.com", "b.com", "c.com"]}),
-            raw,
-            charged: Cost::ZERO,
-            target: "sandbox",
-            at: t(0),
-            entities: &entities,
-            job: None,
-            settles: &[],
-            page: None,
-            whole: true,
-        })
-        .unwrap();
+    keep_whole(
+        &mut store,
+        Endpoint::LookupCompanies,
+        &json!({"domains": ["a.com", "b.com", "c.com"]}),
+        raw,
+        &entities,
+    );
     let a = store.company("a.com").unwrap().unwrap();
     assert_eq!(a.value.name.as_deref(), Some("A"));
     let b = store.company("b.com").unwrap().unwrap();
@@ -1160,21 +1178,13 @@ fn a_search_pages_raw_answer_is_kept_as_its_records_frames_and_reads_back_whole(
     let answer: crate::api::types::SearchCompaniesV3Response = serde_json::from_slice(raw).unwrap();
     let entities = answer.entities(t(0));
     assert_eq!(entities.companies.len(), 2);
-    store
-        .keep(&Kept {
-            endpoint: Endpoint::SearchCompaniesV3,
-            request: &json!({"size": 2}),
-            raw,
-            charged: Cost::ZERO,
-            target: "sandbox",
-            at: t(0),
-            entities: &entities,
-            job: None,
-            settles: &[],
-            page: None,
-            whole: true,
-        })
-        .unwrap();
+    keep_whole(
+        &mut store,
+        Endpoint::SearchCompaniesV3,
+        &json!({"size": 2}),
+        raw,
+        &entities,
+    );
     let p = store.purchases(1).unwrap();
     assert_eq!(store.purchase_raw(p[0].id).unwrap().unwrap(), raw.to_vec());
     assert_eq!(

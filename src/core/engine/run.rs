@@ -517,6 +517,7 @@ pub async fn search(
     let mut keeping: VecDeque<(KeepTask, u64)> = VecDeque::with_capacity(PAGES_KEEPING + 1);
     // Records of `keeping`, not yet in `got`.
     let mut uncounted = 0u64;
+    let mut output_failed = false;
     loop {
         let want = limit.saturating_sub(got + uncounted);
         let total_left = total.map(|t| (t.max(0) as u64).saturating_sub(got));
@@ -583,13 +584,16 @@ pub async fn search(
                         None => report.bought += take as u64,
                     }
                     report.records += take as u64;
-                    if report.error.is_none()
+                    // Pages bought before a failure are still written; after the output
+                    // itself failed, nothing more is.
+                    if !output_failed
                         && let Err(e) = on_page(SearchRecords {
                             response: paid.value,
                             take,
                             stored_at: paid.stored_at,
                         })
                     {
+                        output_failed = true;
                         report.fail(RunError::Output(e));
                     }
                 }
