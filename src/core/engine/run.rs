@@ -419,7 +419,7 @@ async fn fetch_page(
 /// Runs a search of up to `limit` results: the fresh stored pages first (0 credits), then
 /// pages of [`SEARCH_PAGE`] bought from the last stored cursor, each kept before it is handed
 /// to `on_page`, in order. The request of the next page goes out as soon as a page's answer is
-/// in, while up to [`PAGES_KEEPING`] pages are kept on their own tasks. Stops at the limit, at
+/// in, while up to `PAGES_KEEPING` (3) pages are kept on their own tasks. Stops at the limit, at
 /// `total`, at an empty page or the end of the cursor, at a cursor that does not advance
 /// ([`RunReport::stuck_cursor`]), on `stop` (the page in flight is kept), or on the first error;
 /// pages bought before an error are still kept and handed to `on_page` (unless writing them is
