@@ -364,15 +364,8 @@ pub(super) fn raw_frames(
         spans.push((start, end));
         at = end;
     }
-    let lent: usize = as_received
-        .iter()
-        .flatten()
-        .filter_map(|&j| rows.companies.get(j))
-        .map(|(_, r)| r.len())
-        .sum();
-    let mut out = Vec::with_capacity(
-        lent + (raw.len() - spans.iter().map(|(a, b)| b - a).sum::<usize>()) / 4 + 64,
-    );
+    // JSON compresses about 4×.
+    let mut out = Vec::with_capacity(raw.len() / 4);
     let mut at = 0usize;
     for (i, &(start, end)) in spans.iter().enumerate() {
         if start > at {
@@ -456,29 +449,36 @@ pub(super) fn company_texts(
         #[serde(borrow)]
         companies: Vec<Item<'a>>,
     }
+    /// Adds one entry's record text to `out`: its `company` member, or the entry itself (a
+    /// lookup's flat entry, without `company`); a lookup's `null` company adds nothing. `None`
+    /// when the entry is of neither shape.
+    fn add<'a>(
+        out: &mut Vec<&'a RawValue>,
+        company: Option<&'a RawValue>,
+        entry: Option<&'a RawValue>,
+        lookup: bool,
+    ) -> Option<()> {
+        match company {
+            None if lookup => out.push(entry?),
+            Some(c) if c.get().trim() == "null" && lookup => {}
+            Some(c) if c.get().trim_start().starts_with('{') => out.push(c),
+            _ => return None,
+        }
+        Some(())
+    }
     let items: Items<'_> = serde_json::from_slice(raw).ok()?;
+    let mut out = Vec::with_capacity(items.companies.len());
     if items.companies.iter().all(|i| i.company.is_some()) || !lookup {
-        let mut out = Vec::with_capacity(items.companies.len());
         for Item { company } in items.companies {
-            match company {
-                Some(c) if c.get().trim() == "null" && lookup => {}
-                Some(c) if c.get().trim_start().starts_with('{') => out.push(c),
-                _ => return None,
-            }
+            add(&mut out, company, None, lookup)?;
         }
         return Some(out);
     }
     // A lookup with flat entries (the entry is the company): each entry's own text.
     let list: List<'_> = serde_json::from_slice(raw).ok()?;
-    let mut out = Vec::with_capacity(list.companies.len());
     for item in list.companies {
         let Item { company } = serde_json::from_str(item.get()).ok()?;
-        match company {
-            None if lookup => out.push(item),
-            Some(c) if c.get().trim() == "null" && lookup => {}
-            Some(c) if c.get().trim_start().starts_with('{') => out.push(c),
-            _ => return None,
-        }
+        add(&mut out, company, Some(item), lookup)?;
     }
     Some(out)
 }

@@ -511,9 +511,10 @@ pub async fn search(
     let mut asked_records = got + base_from - 1;
     let mut asked_after: HashSet<String> = HashSet::new();
     // The pipeline: the request of page k+1 goes out as soon as page k's answer is in (its
-    // cursor read with `peek`), while page k is kept on its own task and page k-1 is handed
-    // to `on_page`; so the service works while this process keeps and writes. Every request
-    // sent is awaited and its answer kept, whatever stops the run.
+    // cursor read with `peek`), while page k and the pages before it are kept on their own
+    // tasks and the oldest is handed to `on_page`; so the service works while this process
+    // keeps and writes. Every request sent is awaited and its answer kept, whatever stops
+    // the run.
     let mut fetching: Option<InFlight> = None;
     // The pages received and not yet written, oldest first, each being kept on its own task
     // with the records it counts for.
@@ -1267,12 +1268,6 @@ async fn lookup_stream<T: Clone + Send + 'static>(
             }
             Err(e) => report.fail(RunError::Store(format!("a lookup batch failed: {e}"))),
         }
-    }
-    if let Some(entries) = ready.take()
-        && report.error.is_none()
-        && let Err(e) = on_entries(entries)
-    {
-        report.fail(RunError::Output(e));
     }
     if stop.is_cancelled() && !exhausted {
         report.interrupted = true;
