@@ -8,99 +8,25 @@ mod support;
 #[path = "support/fault_proxy.rs"]
 mod fault_proxy;
 
+#[path = "support/cli_run.rs"]
+mod cli_run;
+
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use cli_run::{CLI, known_domains, prospect, run, sandbox_with, write_lines};
+
 use fault_proxy::{Fault, FaultProxy};
 use prospect::api::client::{Client, Endpoint};
 use prospect::api::types::*;
-use prospect::sandbox::service::SandboxHandle;
-use prospect::sandbox::service::accounts::{AccountSpec, Plan as AccountPlan};
 use serde_json::Value;
-use support::{RICH, account, client, config};
-
-/// The account every CLI of these tests spends from (the rich one is for setting up).
-const CLI: &str = "cli-token";
-
-fn accounts() -> Vec<AccountSpec> {
-    vec![account(CLI, AccountPlan::Legacy, 1e6, 1e6, 1e6)]
-}
-
-async fn sandbox_with(rate_per_minute: u32) -> SandboxHandle {
-    let mut c = config(accounts());
-    c.rate_per_minute = rate_per_minute;
-    prospect::sandbox::service::spawn(c)
-        .await
-        .expect("sandbox starts")
-}
-
-/// The binary with a fresh HOME, `dir/data` as its data dir, and `base` as the service.
-fn prospect(base: &str, dir: &Path, args: &[&str]) -> Command {
-    let cfg = dir.join("config.toml");
-    if !cfg.exists() {
-        std::fs::write(&cfg, "").unwrap();
-    }
-    let mut c = Command::new(assert_cmd::cargo::cargo_bin!("prospect"));
-    c.env_clear()
-        .env("HOME", dir)
-        .env("PATH", std::env::var("PATH").unwrap_or_default())
-        .env("PROSPECT_API_TOKEN", CLI)
-        .env("PROSPECT_BASE_URL", base)
-        .arg("--config")
-        .arg(&cfg)
-        .arg("--data-dir")
-        .arg(dir.join("data"))
-        .args(args)
-        .stdin(Stdio::null());
-    c
-}
-
-/// Runs `c` to its end off the async threads: (exit code, stdout, stderr).
-async fn run(mut c: Command) -> (i32, String, String) {
-    tokio::task::spawn_blocking(move || {
-        let out = c.output().unwrap();
-        (
-            out.status.code().unwrap_or(-1),
-            String::from_utf8_lossy(&out.stdout).into_owned(),
-            String::from_utf8_lossy(&out.stderr).into_owned(),
-        )
-    })
-    .await
-    .unwrap()
-}
+use support::{RICH, client};
 
 /// The CLI account's standard credits.
 async fn standard(c: &Client) -> f64 {
     let b = c.credit_balance().await.unwrap();
     b.credits.map_or(f64::NAN, |p| p.one_time + p.recurrent)
-}
-
-/// `n` domains the sandbox knows, from a search of the rich account.
-async fn known_domains(sb: &SandboxHandle, n: usize) -> Vec<String> {
-    let c = client(sb, RICH);
-    let mut out = Vec::new();
-    let mut after = None;
-    while out.len() < n {
-        let r = c
-            .search_companies_v3(&SearchCompaniesV3Request {
-                size: Some(((n - out.len()).min(1000)) as i64),
-                search_after: after.clone(),
-                ..Default::default()
-            })
-            .await
-            .unwrap();
-        out.extend(r.companies.into_iter().map(|c| c.company.domain));
-        after = r.search_after;
-        if after.is_none() {
-            break;
-        }
-    }
-    out
-}
-
-fn write_lines(path: &Path, lines: &[String]) {
-    std::fs::write(path, lines.join("\n") + "\n").unwrap();
 }
 
 fn paid(log: &[fault_proxy::Exchange], endpoint: Endpoint) -> Vec<&fault_proxy::Exchange> {

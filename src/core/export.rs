@@ -519,15 +519,35 @@ impl<T: Tabular> Writer<T> {
     }
 }
 
-/// One CSV line (RFC 4180 quoting), ending in `\n`.
+/// One CSV line (RFC 4180 quoting), ending in `\n`, each cell defused ([`defuse_cell`]).
 fn csv_line(cells: impl Iterator<Item = String>) -> String {
     let mut w = csv::WriterBuilder::new()
         .terminator(csv::Terminator::Any(b'\n'))
         .from_writer(Vec::new());
-    let cells: Vec<String> = cells.collect();
+    let cells: Vec<String> = cells.map(defuse_cell).collect();
     // Writing to a Vec cannot fail.
     let _ = w.write_record(&cells);
     String::from_utf8(w.into_inner().unwrap_or_default()).unwrap_or_default()
+}
+
+/// A CSV cell a spreadsheet will not run as a formula (OWASP "CSV Injection"): a cell that
+/// starts with `=`, `+`, `-`, `@`, a tab or a carriage return gets a leading `'`, which
+/// spreadsheets show as text and do not evaluate. A cell that is a plain number (`-12`,
+/// `+3.5`, `-1e3`) is left as it is: a number is not a formula, and growth figures are often
+/// negative. Company and person texts come from third parties, so every CSV prospect writes
+/// goes through this.
+///
+/// `"=HYPERLINK(\"x\")"` → `"'=HYPERLINK(\"x\")"`; `"-0.05"` → `"-0.05"`; `"@acme"` → `"'@acme"`.
+pub fn defuse_cell(cell: String) -> String {
+    let risky = cell
+        .as_bytes()
+        .first()
+        .is_some_and(|b| matches!(b, b'=' | b'+' | b'-' | b'@' | b'\t' | b'\r'));
+    if risky && !cell.trim().parse::<f64>().is_ok_and(f64::is_finite) {
+        format!("'{cell}")
+    } else {
+        cell
+    }
 }
 
 /// Aligned columns (each at most 40 characters wide, cut with `…`), cells sanitized.
@@ -599,6 +619,30 @@ fn table(columns: &[&str], rows: &[Vec<String>]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn csv_cells_that_a_spreadsheet_would_run_are_defused() {
+        for (cell, want) in [
+            ("=HYPERLINK(\"x\")", "'=HYPERLINK(\"x\")"),
+            ("+1+cmd|' /C calc'!A0", "'+1+cmd|' /C calc'!A0"),
+            ("-2+3", "'-2+3"),
+            ("@SUM(A1)", "'@SUM(A1)"),
+            ("\tx", "'\tx"),
+            ("\rx", "'\rx"),
+            ("-12", "-12"),
+            ("+3.5", "+3.5"),
+            ("-0.05", "-0.05"),
+            ("-inf", "'-inf"),
+            ("Acme = Co", "Acme = Co"),
+            ("", ""),
+        ] {
+            assert_eq!(defuse_cell(cell.to_string()), want, "{cell:?}");
+        }
+        assert_eq!(
+            csv_line(["=1+1".to_string(), "a".to_string()].into_iter()),
+            "'=1+1,a\n"
+        );
+    }
 
     #[test]
     fn csv_quotes_and_tables_align() {

@@ -41,6 +41,9 @@ pub enum Fault {
     /// Forwarded, then one record's `name` in the answer replaced by an object (an answer
     /// that does not decode whole).
     Mutate,
+    /// Forwarded, then one record's `name` in the answer replaced by this text (an answer
+    /// that decodes, carrying a name the test chose, e.g. a spreadsheet formula).
+    Rename(&'static str),
 }
 
 impl Fault {
@@ -379,7 +382,11 @@ async fn handle(State(p): State<Arc<Inner>>, req: Request) -> Response {
     match fault {
         Fault::ServerErrorAfter => json(500, detail::INTERNAL),
         Fault::StatusAfter(code) => json(code, detail::INTERNAL),
-        Fault::Mutate => {
+        Fault::Mutate | Fault::Rename(_) => {
+            let name = match fault {
+                Fault::Rename(text) => serde_json::json!(text),
+                _ => serde_json::json!({"mutated": true}),
+            };
             let mut v: serde_json::Value = serde_json::from_slice(&answer).unwrap_or_default();
             if let Some(list) = v.get_mut("companies").and_then(|c| c.as_array_mut()) {
                 let i = 1.min(list.len().saturating_sub(1));
@@ -388,7 +395,7 @@ async fn handle(State(p): State<Arc<Inner>>, req: Request) -> Response {
                         Some(c) if c.is_object() => c,
                         _ => item,
                     };
-                    target["name"] = serde_json::json!({"mutated": true});
+                    target["name"] = name;
                 }
             }
             let mut r = Response::new(Body::from(serde_json::to_vec(&v).unwrap()));
