@@ -307,3 +307,57 @@ async fn reveals_without_a_receiver_spend_nothing() {
     assert_eq!(reveal_purchases(&session), 0);
     let _ = c;
 }
+
+/// `Ctrl-l` on the people tab with a bare handle finds the person (sent as a handle, not as a
+/// service id), and the profile URL of the same person, in another case with a trailing `/`,
+/// is the same key: one row, one result bought.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bare_handle_and_its_url_find_one_person() {
+    let sb = start(vec![]).await;
+    let c = client(&sb, RICH);
+    let req = serde_json::from_value(serde_json::json!({ "size": 5 })).unwrap();
+    let handle = c
+        .search_people_v3(&req)
+        .await
+        .unwrap()
+        .people
+        .into_iter()
+        .find_map(|p| {
+            p.person
+                .linkedin_url
+                .as_deref()
+                .and_then(prospect::store::linkedin_handle)
+        })
+        .expect("a person with a profile URL");
+    let ex = open(&sb, RICH).await;
+    ex.wait("ready", |s| s.ready).await;
+    ex.ch('t'); // people tab
+    ex.ctrl('l');
+    ex.paste(&format!(
+        "{handle}\nhttps://www.linkedin.com/in/{}/\n",
+        handle.to_uppercase()
+    ));
+    ex.key(KeyCode::Enter, KeyModifiers::NONE);
+    let looked = ex
+        .wait("the lookup row", |s| {
+            s.status
+                .as_deref()
+                .is_some_and(|t| t.starts_with("Lookup: "))
+        })
+        .await;
+    assert!(
+        looked
+            .status
+            .as_deref()
+            .is_some_and(|t| t.starts_with("Lookup: 1 found, 0 not found")),
+        "{:?}",
+        looked.status
+    );
+    assert_eq!(looked.people_rows, 1, "one person, one row");
+    let (_app, session, _dir) = ex.quit().await;
+    let store = session.store().lock().unwrap();
+    assert!(
+        store.person_by_handle(&handle).unwrap().is_some(),
+        "the person is stored under the handle"
+    );
+}

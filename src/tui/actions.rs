@@ -18,7 +18,7 @@ use crate::api::types::{
     Company, LookalikePerson, Person, WARMUP_MAX_DOMAINS, WarmupCompaniesRequest,
     WarmupCompaniesResponse,
 };
-use crate::core::engine::{self, KeySource, PlanError};
+use crate::core::engine::{self, KeySource, PlanError, split_people_keys};
 use crate::core::sanitize::sanitize;
 use crate::core::session::{Freshness, Session};
 use crate::core::spend::Estimate;
@@ -116,15 +116,6 @@ pub fn read_keys(path: &Path, subject: Kind) -> Result<Vec<String>, String> {
         return Err(format!("{shown} holds no key to look up"));
     }
     Ok(keys)
-}
-
-/// Splits people keys into professional-network handles (anything with `linkedin.` or `/in/`
-/// in it, or an `in/` prefix) and service person ids (the rest).
-pub fn split_people_keys(keys: &[String]) -> (Vec<String>, Vec<String>) {
-    keys.iter().cloned().partition(|k| {
-        let l = k.to_ascii_lowercase();
-        l.contains("linkedin.") || l.contains("/in/") || l.starts_with("in/")
-    })
 }
 
 /// A company row for a lookup key the service did not find: the domain, "not found".
@@ -509,16 +500,6 @@ mod tests {
                 .unwrap_err()
                 .contains("no key")
         );
-    }
-
-    #[test]
-    fn people_keys_split_into_handles_and_ids() {
-        let keys: Vec<String> = ["https://www.linkedin.com/in/ann", "p123", "in/bob"]
-            .map(String::from)
-            .to_vec();
-        let (h, i) = split_people_keys(&keys);
-        assert_eq!(h, ["https://www.linkedin.com/in/ann", "in/bob"]);
-        assert_eq!(i, ["p123"]);
     }
 
     #[test]

@@ -230,8 +230,57 @@ fn csv_column<R: Read + Send + 'static>(
     }))
 }
 
+/// Whether a bare people key is a service person id rather than a professional-network
+/// handle: 16 to 32 hexadecimal characters with at least one digit, the shape of the ids the
+/// service gives (`e9447c74eafa8a19`, SPEC.md §4.6). Anything else (a profile URL, `in/jane`,
+/// a bare handle such as `jane-doe` or `JaneDoe`) is a handle.
+pub fn is_service_id(key: &str) -> bool {
+    let k = key.trim();
+    (16..=32).contains(&k.len())
+        && k.bytes().all(|b| b.is_ascii_hexdigit())
+        && k.bytes().any(|b| b.is_ascii_digit())
+}
+
+/// Splits a mixed list of people keys (the explorer's `Ctrl-l`) into professional-network
+/// handles and service person ids ([`is_service_id`]), each in its input order: `(handles,
+/// ids)`. A bare handle is sent as a handle (`linkedinHandles`), never as an id, and the lookup
+/// keys every form of one handle (URL, bare, trailing `/`, case) as one
+/// ([`crate::store::linkedin_handle`]).
+pub fn split_people_keys(keys: &[String]) -> (Vec<String>, Vec<String>) {
+    keys.iter().cloned().partition(|k| !is_service_id(k))
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn bare_handles_are_handles_and_hex_ids_are_ids() {
+        let keys: Vec<String> = [
+            "https://www.linkedin.com/in/ann",
+            "e9447c74eafa8a19",
+            "in/bob",
+            "jane-doe",
+            "JaneDoe",
+            "0a1b2c3d4e5f60718293a4b5",
+            "deadbeef",
+            "abcdefabcdefabcdef",
+        ]
+        .map(String::from)
+        .to_vec();
+        let (h, i) = super::split_people_keys(&keys);
+        assert_eq!(
+            h,
+            [
+                "https://www.linkedin.com/in/ann",
+                "in/bob",
+                "jane-doe",
+                "JaneDoe",
+                "deadbeef",
+                "abcdefabcdefabcdef"
+            ]
+        );
+        assert_eq!(i, ["e9447c74eafa8a19", "0a1b2c3d4e5f60718293a4b5"]);
+    }
+
     use super::*;
 
     #[test]

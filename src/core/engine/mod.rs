@@ -36,7 +36,10 @@ pub use decode::entities_of;
 pub use keep::{
     KeepReport, PageToKeep, ToKeep, import_recovery, keep, read_lenient, recovery_dir_of,
 };
-pub use keys::{KeyError, KeySource, MAX_INPUT_BYTES, MAX_KEYS, MAX_LINE_BYTES, read_key_list};
+pub use keys::{
+    KeyError, KeySource, MAX_INPUT_BYTES, MAX_KEYS, MAX_LINE_BYTES, is_service_id, read_key_list,
+    split_people_keys,
+};
 pub use run::{
     Progress, RunError, RunReport, SearchRecords, contact_key, enrich_company_request,
     lookup_companies, lookup_people, search,
