@@ -1266,3 +1266,93 @@ fn many_opening_one_new_file_at_once_all_open_it() {
         assert_eq!(mode, "wal");
     }
 }
+
+/// Stored contacts are joined into person records: a stored contact replaces what the record
+/// carries, a pending one does not replace a final one, people without one are untouched.
+#[test]
+fn stored_contacts_join_into_people() {
+    let mut store = Store::open_in_memory().unwrap();
+    let contact = |id: &str, kind: ContactKind, status: &str| Contact {
+        person_id: id.into(),
+        kind,
+        email: (kind == ContactKind::Email).then(|| format!("{id}@acme.com")),
+        phones: if kind == ContactKind::Phone {
+            vec!["+4512345678".into()]
+        } else {
+            Vec::new()
+        },
+        status: status.into(),
+        revealed_at: t(5),
+    };
+    store
+        .put_contacts(
+            &[
+                contact("p1", ContactKind::Email, "verified"),
+                contact("p1", ContactKind::Phone, "verified"),
+                contact("p2", ContactKind::Email, "inProgress"),
+                contact("p3", ContactKind::Email, "inProgress"),
+            ],
+            None,
+        )
+        .unwrap();
+    let person = |id: &str| Person {
+        id: id.into(),
+        ..Person::default()
+    };
+    let mut p2 = person("p2");
+    p2.email = Some(Email {
+        address: Some("old@acme.com".into()),
+        status: EmailStatus::Verified,
+    });
+    let mut people = [person("p1"), p2, person("p3"), person("p4")];
+    let joined = store
+        .join_contacts(&mut people.iter_mut().collect::<Vec<_>>())
+        .unwrap();
+    assert_eq!(joined, 2, "p1 and p3");
+    let e = people[0].email.clone().unwrap();
+    assert_eq!(
+        (e.address.as_deref(), e.status),
+        (Some("p1@acme.com"), EmailStatus::Verified)
+    );
+    let ph = people[0].phone.clone().unwrap();
+    assert_eq!(
+        (ph.numbers, ph.status),
+        (vec!["+4512345678".to_string()], PhoneStatus::Verified)
+    );
+    assert_eq!(
+        people[1].email.as_ref().unwrap().address.as_deref(),
+        Some("old@acme.com"),
+        "a pending reveal does not hide the address the record has"
+    );
+    assert_eq!(
+        crate::api::types::WireEnum::as_str(&people[2].email.as_ref().unwrap().status),
+        "inProgress"
+    );
+    assert!(people[3].email.is_none() && people[3].phone.is_none());
+}
+
+/// A stored record's frame reads back whether or not its header declares its size; a frame
+/// that is not zstd is an error, not a panic.
+#[test]
+fn record_frames_unpack_with_and_without_their_size() {
+    let text = br#"{"domain":"acme.com","name":"Acme"}"#.repeat(50);
+    let sized = zstd::bulk::compress(&text, 1).unwrap();
+    assert!(
+        zstd::zstd_safe::get_frame_content_size(&sized)
+            .unwrap()
+            .is_some()
+    );
+    assert_eq!(super::entities::unpack(&sized).unwrap(), text);
+    let streamed = {
+        let mut e = zstd::stream::write::Encoder::new(Vec::new(), 1).unwrap();
+        std::io::Write::write_all(&mut e, &text).unwrap();
+        e.finish().unwrap()
+    };
+    assert!(
+        zstd::zstd_safe::get_frame_content_size(&streamed)
+            .unwrap()
+            .is_none()
+    );
+    assert_eq!(super::entities::unpack(&streamed).unwrap(), text);
+    assert!(super::entities::unpack(b"not a zstd frame").is_err());
+}
