@@ -361,3 +361,73 @@ fn the_explorer_without_a_terminal_says_so_in_one_line() {
     assert!(err.contains("needs a terminal"), "{err}");
     assert!(!err.contains('\u{1b}'));
 }
+
+/// The CSV's cells of `column`, by header name.
+fn csv_column(csv_text: &str, column: &str) -> Vec<String> {
+    let mut rd = csv::Reader::from_reader(csv_text.as_bytes());
+    let at = rd
+        .headers()
+        .unwrap()
+        .iter()
+        .position(|h| h == column)
+        .unwrap_or_else(|| panic!("no column {column}: {csv_text}"));
+    rd.records().map(|r| r.unwrap()[at].to_string()).collect()
+}
+
+/// Contacts follow the people (issue 16): emails revealed for ten people of a search are in
+/// `export people` and in the same search run again (from the store, at 0 credits).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn revealed_emails_follow_the_people_into_exports_and_searches() {
+    let sb = start(vec![]).await;
+    let dir = tempfile::tempdir().unwrap();
+    let c0 = client(&sb, RICH);
+    let port = free_port();
+    let search = ["search", "people", "--limit", "10", "--format", "csv"];
+    let mut c = prospect(&sb, RICH, dir.path(), port);
+    c.args(search);
+    let (code, out, err) = tokio::task::spawn_blocking(move || run(c)).await.unwrap();
+    assert_eq!(code, 0, "{err}");
+    let ids = csv_column(&out, "id");
+    assert_eq!(ids.len(), 10);
+    assert!(
+        csv_column(&out, "email").iter().all(String::is_empty),
+        "not revealed yet: {out}"
+    );
+
+    let mut c = prospect(&sb, RICH, dir.path(), port);
+    c.args(["reveal", "emails", "--ids", &ids.join(","), "--wait", "20"]);
+    let (code, out, err) = tokio::task::spawn_blocking(move || run(c)).await.unwrap();
+    assert_eq!(code, 0, "{err}");
+    let mut revealed: Vec<String> = out
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter_map(|c| c["email"].as_str().map(str::to_string))
+        .filter(|e| e.contains('@'))
+        .collect();
+    revealed.sort();
+    assert!(!revealed.is_empty(), "{out}");
+
+    let mut c = prospect(&sb, RICH, dir.path(), port);
+    c.args(["export", "people", "--format", "csv"]);
+    let (code, out, err) = tokio::task::spawn_blocking(move || run(c)).await.unwrap();
+    assert_eq!(code, 0, "{err}");
+    let mut exported: Vec<String> = csv_column(&out, "email")
+        .into_iter()
+        .filter(|e| !e.is_empty())
+        .collect();
+    exported.sort();
+    assert_eq!(exported, revealed, "export people carries the addresses");
+
+    let before = standard(&c0).await;
+    let mut c = prospect(&sb, RICH, dir.path(), port);
+    c.args(search);
+    let (code, out, err) = tokio::task::spawn_blocking(move || run(c)).await.unwrap();
+    assert_eq!(code, 0, "{err}");
+    let mut again: Vec<String> = csv_column(&out, "email")
+        .into_iter()
+        .filter(|e| !e.is_empty())
+        .collect();
+    again.sort();
+    assert_eq!(again, revealed, "the search run again shows them");
+    assert_eq!(standard(&c0).await, before, "from the store, nothing spent");
+}

@@ -69,7 +69,11 @@ type Explorer = run_loop::Explorer<Seen>;
 
 /// The explorer on `sb` as `token`, with a fresh store and a loopback webhook receiver.
 async fn open(sb: &SandboxHandle, token: &str) -> Explorer {
-    let dir = tempfile::tempdir().unwrap();
+    open_in(sb, token, tempfile::tempdir().unwrap()).await
+}
+
+/// [`open`] on the store in `dir` (a restart when an explorer used it before).
+async fn open_in(sb: &SandboxHandle, token: &str, dir: tempfile::TempDir) -> Explorer {
     let store = Store::open(&dir.path().join("store.sqlite")).unwrap();
     let session = Session::new(client(sb, token), store, "sandbox");
     let receiver = Receiver::start(
@@ -360,4 +364,52 @@ async fn a_bare_handle_and_its_url_find_one_person() {
         store.person_by_handle(&handle).unwrap().is_some(),
         "the person is stored under the handle"
     );
+}
+
+/// Contacts follow the people (issue 16): emails revealed for ten people of a search are in
+/// the table again after a restart, when the search is reopened from the history with `H`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn revealed_emails_are_in_a_search_reopened_after_a_restart() {
+    let sb = start(vec![]).await;
+    let ex = open(&sb, RICH).await;
+    ex.wait("ready", |s| s.ready).await;
+    ex.ch('t'); // people tab
+    ex.ctrl('r');
+    ex.wait("people", |s| s.people_rows > 10).await;
+    for _ in 0..10 {
+        ex.ch(' ');
+    }
+    ex.wait("ten marked", |s| s.marked == 10).await;
+    ex.ch('r');
+    let arrived = ex
+        .wait("the emails in the table", |s| {
+            s.deliveries >= 1 && s.people_contacts[..10].iter().all(|e| !e.is_empty())
+        })
+        .await;
+    let revealed = arrived.people_contacts[..10].to_vec();
+    assert!(
+        revealed.iter().filter(|e| e.contains('@')).count() >= 5,
+        "{revealed:?}"
+    );
+    let (_app, session, dir) = ex.quit().await;
+    drop(session);
+
+    // A restart on the same store: the search reopened from the history shows them.
+    let ex = open_in(&sb, RICH, dir).await;
+    ex.wait("ready again", |s| s.ready).await;
+    ex.ch('H');
+    ex.wait("the history", |s| s.screen.contains("Search history"))
+        .await;
+    ex.key(KeyCode::Enter, KeyModifiers::NONE);
+    let reopened = ex
+        .wait("the reopened search", |s| {
+            s.people_rows > 10 && s.people_contacts[..10] == revealed[..]
+        })
+        .await;
+    assert!(
+        reopened.people_contacts[10..].iter().all(String::is_empty),
+        "only the revealed rows: {:?}",
+        reopened.people_contacts
+    );
+    ex.quit().await;
 }

@@ -1698,12 +1698,7 @@ fn export(ctx: &Ctx, kind: ExportKind, out: &OutArgs) -> CliResult {
         ExportKind::People => {
             let mut w = Writer::<LookalikePerson>::new(format, out.out.as_ref())?;
             store
-                .for_each_person(|p| {
-                    w.write(&LookalikePerson {
-                        person: p.value,
-                        ..LookalikePerson::default()
-                    })
-                })
+                .for_each_person_joined(|p| w.write(&p))
                 .map_err(fail)?;
             w.finish()?
         }

@@ -57,6 +57,16 @@ pub enum SearchResponse {
 }
 
 impl SearchResponse {
+    /// The person records of a people answer, to join stored contacts into
+    /// ([`crate::store::StoredContacts::join`]); empty for a companies answer.
+    pub fn people_mut(&mut self) -> Vec<&mut crate::api::types::Person> {
+        match self {
+            SearchResponse::PeopleV3(r) => r.people.iter_mut().map(|p| &mut p.person).collect(),
+            SearchResponse::PeopleV2(r) => r.people.iter_mut().collect(),
+            SearchResponse::CompaniesV3(_) | SearchResponse::CompaniesV2(_) => Vec::new(),
+        }
+    }
+
     /// Reads a stored answer of `endpoint` (one of the four list searches) into its typed
     /// response, with the same tolerant reading as the client (unknown members ignored).
     ///

@@ -1084,6 +1084,24 @@ impl Session {
             .unwrap_or(0)
     }
 
+    /// Joins the contacts the store holds into `people` ([`crate::store::StoredContacts::join`]):
+    /// every view and output of people shows what was revealed, whichever view or process
+    /// revealed it (issue 16). A store that cannot be read leaves the records as they are.
+    pub async fn join_contacts(&self, people: &mut [&mut crate::api::types::Person]) {
+        if people.is_empty() {
+            return;
+        }
+        let ids: Vec<String> = people.iter().map(|p| p.id.clone()).collect();
+        if let Ok(stored) = with_store(&self.store, move |s| s.stored_contacts_of(&ids)).await {
+            stored.join(people);
+        }
+    }
+
+    /// [`Session::join_contacts`] into the people of a search answer (none for companies).
+    pub async fn join_page_contacts(&self, page: &mut SearchResponse) {
+        self.join_contacts(&mut page.people_mut()).await;
+    }
+
     /// Contacts of `kind` the store holds for `person_ids` with a final status (anything but
     /// `inProgress`), by person id.
     pub async fn stored_contacts(
@@ -1311,8 +1329,9 @@ impl Session {
         // bought (the page is claimed as the engine's search claims it).
         let looked = Utc::now();
         if fresh == Freshness::Stored
-            && let Some(hit) = self.stored_search_page(req).await
+            && let Some(mut hit) = self.stored_search_page(req).await
         {
+            self.join_page_contacts(&mut hit.0.value).await;
             return Ok(hit);
         }
         let key = crate::core::engine::page_key(self, req.endpoint(), req);
@@ -1320,7 +1339,10 @@ impl Session {
             vec![key]
         } else {
             match self.stored_search_page(req).await {
-                Some(hit) => return Ok(hit),
+                Some(mut hit) => {
+                    self.join_page_contacts(&mut hit.0.value).await;
+                    return Ok(hit);
+                }
                 // Settled, but nothing readable (kept in another's recovery file, or older
                 // than search_fresh_for): bought again, unclaimed.
                 None => Vec::new(),
@@ -1349,6 +1371,10 @@ impl Session {
             && !settles.is_empty()
         {
             crate::core::engine::release(self, settles).await;
+        }
+        let mut result = result;
+        if let Ok((paid, _)) = &mut result {
+            self.join_page_contacts(&mut paid.value).await;
         }
         result
     }
@@ -1462,8 +1488,9 @@ impl Session {
             if p.page as usize != i {
                 break;
             }
-            let response = SearchResponse::decode(endpoint, p.response)
+            let mut response = SearchResponse::decode(endpoint, p.response)
                 .map_err(|e| format!("page {} of the stored search: {e}", p.page + 1))?;
+            self.join_page_contacts(&mut response).await;
             out.push(StoredSearchPage {
                 page: p.page,
                 response,

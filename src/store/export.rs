@@ -4,7 +4,10 @@
 use rusqlite::params;
 
 use super::{Contact, ContactKind, Result, Store, Stored, from_millis, read_json};
-use crate::api::types::{Company, Person};
+use crate::api::types::{Company, LookalikePerson, Person};
+
+/// People read at a time when their contacts are joined in ([`Store::for_each_person_joined`]).
+const JOIN_RUN: usize = 1000;
 
 impl Store {
     /// Calls `f` with every stored company, in the order they were first fetched (then by
@@ -36,6 +39,40 @@ impl Store {
             "people",
             f,
         )
+    }
+
+    /// Calls `f` with every stored person as [`Store::for_each_person`] does, as a lookup
+    /// record (no score) with the contacts the store holds joined in
+    /// ([`super::StoredContacts::join`]): what `prospect export people` writes. People are read
+    /// in runs of [`JOIN_RUN`], so memory stays flat.
+    ///
+    /// # Errors
+    /// As [`Store::for_each_company`].
+    pub fn for_each_person_joined(
+        &self,
+        mut f: impl FnMut(LookalikePerson) -> std::io::Result<()>,
+    ) -> Result<()> {
+        let mut run: Vec<LookalikePerson> = Vec::with_capacity(JOIN_RUN);
+        let flush = |run: &mut Vec<LookalikePerson>,
+                     f: &mut dyn FnMut(LookalikePerson) -> std::io::Result<()>|
+         -> Result<()> {
+            self.join_contacts(&mut run.iter_mut().map(|p| &mut p.person).collect::<Vec<_>>())?;
+            for p in run.drain(..) {
+                f(p)?;
+            }
+            Ok(())
+        };
+        self.for_each_person(|p| {
+            run.push(LookalikePerson {
+                person: p.value,
+                ..LookalikePerson::default()
+            });
+            if run.len() >= JOIN_RUN {
+                flush(&mut run, &mut f).map_err(std::io::Error::other)?;
+            }
+            Ok(())
+        })?;
+        flush(&mut run, &mut f)
     }
 
     /// Walks `sql`'s rows of (key, record JSON, fetched_at, purchase_id) of `table`.

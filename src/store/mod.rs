@@ -50,7 +50,9 @@ use serde::de::DeserializeOwned;
 use crate::core::sanitize::sanitize;
 use clean::clean_json;
 
-pub use entities::{Contact, ContactKind, Entities, EntityKey, EntityRefs, contacts_of};
+pub use entities::{
+    Contact, ContactKind, Entities, EntityKey, EntityRefs, StoredContacts, contacts_of,
+};
 pub use error::{Result, StoreError};
 pub use history::{
     Delivery, DeliveryOutcome, NewPurchase, PageFacts, Purchase, SearchSummary, Spend, StoredPage,

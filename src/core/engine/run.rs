@@ -451,9 +451,10 @@ pub async fn search(
     let mut total: Option<i64> = None;
     if fresh == Freshness::Stored {
         for page in fresh_chain(s, ep, body).await {
-            let Ok(response) = SearchResponse::decode(ep, page.response.clone()) else {
+            let Ok(mut response) = SearchResponse::decode(ep, page.response.clone()) else {
                 break;
             };
+            s.join_page_contacts(&mut response).await;
             let n = records_of(&response) as u64;
             let take = n.min(limit - got) as usize;
             total = total_of(&response).or(total);
@@ -576,7 +577,8 @@ pub async fn search(
         if let Some((task, counted)) = oldest {
             uncounted -= counted;
             match task.await {
-                Ok(Ok(paid)) => {
+                Ok(Ok(mut paid)) => {
+                    s.join_page_contacts(&mut paid.value).await;
                     report.absorb(&paid);
                     let n = records_of(&paid.value) as u64;
                     total = total_of(&paid.value).or(total);
@@ -1010,18 +1012,20 @@ const PEOPLE_BY_ID: LookupKind<LookalikePerson> = LookupKind {
 };
 
 /// The stored people of `keys` (handles when `by_handle`, else ids) as lookup records (no
-/// score), by key; none when the store cannot be read.
+/// score), by key, with their stored contacts joined; none when the store cannot be read.
 async fn stored_people(
     s: Session,
     keys: Vec<String>,
     by_handle: bool,
 ) -> StoredBy<LookalikePerson> {
     with_store(s.store(), move |st| {
-        if by_handle {
-            st.people_by_handles(&keys)
+        let mut found = if by_handle {
+            st.people_by_handles(&keys)?
         } else {
-            st.people_by_ids(&keys)
-        }
+            st.people_by_ids(&keys)?
+        };
+        st.join_contacts(&mut found.values_mut().map(|p| &mut p.value).collect::<Vec<_>>())?;
+        Ok(found)
     })
     .await
     .unwrap_or_default()
@@ -1037,7 +1041,7 @@ async fn stored_people(
 }
 
 /// One people lookup request of `keys` (handles when `by_handle`, else service ids): what it
-/// cost and the people found, by handle or id.
+/// cost and the people found, by handle or id, with the contacts the store holds joined.
 async fn buy_people(
     s: Session,
     keys: Vec<String>,
@@ -1071,6 +1075,13 @@ async fn buy_people(
             found.entry(k).or_insert(p);
         }
     }
+    s.join_contacts(
+        &mut found
+            .values_mut()
+            .map(|p| &mut p.person)
+            .collect::<Vec<_>>(),
+    )
+    .await;
     Ok((paid.map(|_| ()), found))
 }
 
