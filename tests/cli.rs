@@ -398,13 +398,24 @@ async fn revealed_emails_follow_the_people_into_exports_and_searches() {
     c.args(["reveal", "emails", "--ids", &ids.join(","), "--wait", "20"]);
     let (code, out, err) = tokio::task::spawn_blocking(move || run(c)).await.unwrap();
     assert_eq!(code, 0, "{err}");
-    let mut revealed: Vec<String> = out
+    let contacts: Vec<Value> = out
         .lines()
         .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .collect();
+    let mut revealed: Vec<String> = contacts
+        .iter()
         .filter_map(|c| c["email"].as_str().map(str::to_string))
         .filter(|e| e.contains('@'))
         .collect();
     revealed.sort();
+    // What an outreach list keeps: verified and catch-all addresses.
+    let mut outreach: Vec<String> = contacts
+        .iter()
+        .filter(|c| matches!(c["status"].as_str(), Some("verified" | "catchAll")))
+        .filter_map(|c| c["email"].as_str().map(str::to_string))
+        .filter(|e| e.contains('@'))
+        .collect();
+    outreach.sort();
     assert!(!revealed.is_empty(), "{out}");
 
     let mut c = prospect(&sb, RICH, dir.path(), port);
@@ -417,6 +428,30 @@ async fn revealed_emails_follow_the_people_into_exports_and_searches() {
         .collect();
     exported.sort();
     assert_eq!(exported, revealed, "export people carries the addresses");
+
+    // The same people for HubSpot: its own column names, verified and catch-all only.
+    let mut c = prospect(&sb, RICH, dir.path(), port);
+    c.args(["export", "people", "--preset", "hubspot-contacts"]);
+    let (code, out, err) = tokio::task::spawn_blocking(move || run(c)).await.unwrap();
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        out.lines().next().unwrap(),
+        "Email,First Name,Last Name,Job Title,Phone Number,Company Name,Website URL,Country/Region",
+        "HubSpot's importer maps every column by itself"
+    );
+    let mut hubspot = csv_column(&out, "Email");
+    hubspot.sort();
+    assert_eq!(hubspot, outreach, "{out}");
+    assert!(
+        csv_column(&out, "Last Name").iter().all(|n| !n.is_empty()),
+        "{out}"
+    );
+    assert!(err.is_empty(), "no note without a terminal: {err}");
+    let mut c = prospect(&sb, RICH, dir.path(), port);
+    c.args(["export", "people", "--preset", "hubspot-companies"]);
+    let (code, _, err) = tokio::task::spawn_blocking(move || run(c)).await.unwrap();
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("is for companies, not people"), "{err}");
 
     let before = standard(&c0).await;
     let mut c = prospect(&sb, RICH, dir.path(), port);

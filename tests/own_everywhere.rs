@@ -73,4 +73,25 @@ async fn a_formula_in_a_company_name_is_defused_in_csv() {
     .await;
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("\"=HYPERLINK("), "{out}");
+
+    // The store's companies for HubSpot: its column names, one row a domain, defused too.
+    let (code, out, err) = run(prospect(
+        &proxy.base_url,
+        dir.path(),
+        &["export", "companies", "--preset", "hubspot-companies"],
+    ))
+    .await;
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.starts_with("Company Domain Name,Company name,"),
+        "{out}"
+    );
+    let mut rd = csv::Reader::from_reader(out.as_bytes());
+    let rows: Vec<csv::StringRecord> = rd.records().map(Result::unwrap).collect();
+    assert_eq!(rows.len(), 3);
+    assert!(
+        rows.iter()
+            .any(|r| &r[1] == "'=HYPERLINK(\"http://x.example\",\"click\")"),
+        "{out}"
+    );
 }

@@ -149,6 +149,20 @@ pub struct OutArgs {
     pub out: Option<PathBuf>,
 }
 
+/// The CRM layout of an export (`crate::core::crm`).
+#[derive(Debug, Clone, clap::Args)]
+pub struct CrmArgs {
+    /// Write a CSV in a CRM's import layout: its column names, one row per entity deduped by
+    /// the CRM's key (domain for companies, email for contacts and leads). Implies
+    /// `--format csv`.
+    #[arg(long, value_enum)]
+    pub preset: Option<crate::core::crm::Preset>,
+    /// Which people to keep by their email's verification status (default: verified+catchAll
+    /// for hubspot-contacts and salesforce-leads, all otherwise).
+    #[arg(long, value_enum)]
+    pub emails: Option<crate::core::crm::EmailFilter>,
+}
+
 /// Options every paid command takes.
 #[derive(Debug, Clone, clap::Args)]
 pub struct SpendArgs {
@@ -367,12 +381,15 @@ pub enum Command {
         #[command(flatten)]
         out: OutArgs,
     },
-    /// Everything bought of one kind, from the store (free, no network).
+    /// Everything bought of one kind, from the store (free, no network); with `--preset`, as
+    /// a CSV a CRM imports without mapping columns.
     Export {
         /// Companies, people or contacts.
         kind: ExportKind,
         #[command(flatten)]
         out: OutArgs,
+        #[command(flatten)]
+        crm: CrmArgs,
     },
     /// Print the curl command of a filter set (the token as $PROSPECT_API_TOKEN).
     Curl {
@@ -865,7 +882,7 @@ async fn run_inner(
             }
         }
         Command::History { limit, spend, out } => history(&ctx, limit, spend, &out),
-        Command::Export { kind, out } => export(&ctx, kind, &out),
+        Command::Export { kind, out, crm } => export(&ctx, kind, &out, &crm),
         Command::Jobs { all, limit, out } => jobs(&ctx, all, limit, &out),
         Command::Resume { id, spend, out } => {
             let job = ctx
@@ -1670,7 +1687,7 @@ fn history(ctx: &Ctx, limit: usize, spend: bool, out: &OutArgs) -> CliResult {
     Ok(())
 }
 
-fn export(ctx: &Ctx, kind: ExportKind, out: &OutArgs) -> CliResult {
+fn export(ctx: &Ctx, kind: ExportKind, out: &OutArgs, crm: &CrmArgs) -> CliResult {
     let Some(path) = ctx
         .target
         .as_ref()
@@ -1679,8 +1696,11 @@ fn export(ctx: &Ctx, kind: ExportKind, out: &OutArgs) -> CliResult {
         return Err(CliError::usage("no data directory: pass --data-dir"));
     };
     let store = crate::store::Store::open(&path).map_err(|e| CliError::usage(e.to_string()))?;
-    let format = Format::resolve(out.format, &out.out);
     let fail = |e: crate::store::StoreError| CliError::other(e.to_string());
+    if crm.preset.is_some() || crm.emails.is_some() {
+        return export_crm(ctx, &store, kind, out, crm, &path);
+    }
+    let format = Format::resolve(out.format, &out.out);
     let n = match kind {
         ExportKind::Companies => {
             let mut w = Writer::<CompanyOut>::new(format, out.out.as_ref())?;
@@ -1711,5 +1731,53 @@ fn export(ctx: &Ctx, kind: ExportKind, out: &OutArgs) -> CliResult {
         }
     };
     ctx.note(&format!("{n} records from {}", path.display()));
+    Ok(())
+}
+
+/// `export companies|people --preset … [--emails …]`: the store's companies or people (with
+/// their contacts and employer joined) as a CRM import CSV (`crate::core::crm`).
+fn export_crm(
+    ctx: &Ctx,
+    store: &crate::store::Store,
+    kind: ExportKind,
+    out: &OutArgs,
+    crm: &CrmArgs,
+    path: &std::path::Path,
+) -> CliResult {
+    use crate::core::crm::{CrmWriter, Preset, Subject};
+    if out.format.is_some_and(|f| f != Format::Csv) {
+        return Err(CliError::usage(
+            "--preset and --emails write CSV: leave out --format or give --format csv",
+        ));
+    }
+    let subject = match kind {
+        ExportKind::Companies => Subject::Companies,
+        ExportKind::People => Subject::People,
+        ExportKind::Contacts => {
+            return Err(CliError::usage(
+                "--preset and --emails are for `export companies` and `export people` (people carry their contacts)",
+            ));
+        }
+    };
+    let preset = crm.preset.unwrap_or(Preset::Plain);
+    let mut w =
+        CrmWriter::new(preset, subject, crm.emails, out.out.as_ref()).map_err(|e| match e {
+            crate::core::crm::CrmError::Io(e) => CliError::from(e),
+            other => CliError::usage(other.to_string()),
+        })?;
+    let fail = |e: crate::store::StoreError| CliError::other(e.to_string());
+    match subject {
+        Subject::Companies => store.for_each_company(|c| w.company(&c.value)),
+        Subject::People => store.for_each_person_joined(|p| w.person(&p)),
+    }
+    .map_err(fail)?;
+    let emails = w.emails();
+    let counts = w.finish()?;
+    ctx.note(&format!(
+        "{} as {} from {}",
+        counts.describe(emails),
+        preset.name(),
+        path.display()
+    ));
     Ok(())
 }

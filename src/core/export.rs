@@ -430,6 +430,8 @@ pub struct Writer<T: Tabular> {
     buf: Vec<u8>,
     count: usize,
     table: Vec<Vec<String>>,
+    /// The column titles (the CSV header, the table's head).
+    columns: &'static [&'static str],
     _t: std::marker::PhantomData<T>,
 }
 
@@ -438,6 +440,16 @@ impl<T: Tabular> Writer<T> {
     /// regular file is replaced atomically, a symlink followed, a FIFO or device written in
     /// place. Errors: as [`crate::core::fsutil::Output::create`].
     pub fn new(format: Format, out: Option<&PathBuf>) -> io::Result<Writer<T>> {
+        Writer::with_columns(format, out, T::columns())
+    }
+
+    /// [`Writer::new`] with other column titles than `T::columns()` (a CRM preset's,
+    /// [`crate::core::crm`]); `T::cells` must give one cell per title.
+    pub fn with_columns(
+        format: Format,
+        out: Option<&PathBuf>,
+        columns: &'static [&'static str],
+    ) -> io::Result<Writer<T>> {
         let dest = match out {
             None => Dest::Stdout(io::BufWriter::new(io::stdout())),
             Some(path) => Dest::File(io::BufWriter::with_capacity(
@@ -451,11 +463,12 @@ impl<T: Tabular> Writer<T> {
             buf: Vec::new(),
             count: 0,
             table: Vec::new(),
+            columns,
             _t: std::marker::PhantomData,
         };
         match format {
             Format::Csv => {
-                let header = csv_line(T::columns().iter().map(|s| s.to_string()));
+                let header = csv_line(columns.iter().map(|s| s.to_string()));
                 w.dest.writer().write_all(header.as_bytes())?;
             }
             Format::Json => w.dest.writer().write_all(b"[")?,
@@ -505,7 +518,7 @@ impl<T: Tabular> Writer<T> {
                     .write_all(if self.count > 0 { b"\n]\n" } else { b"]\n" })?
             }
             Format::Table => {
-                let text = table(T::columns(), &self.table);
+                let text = table(self.columns, &self.table);
                 self.dest.writer().write_all(text.as_bytes())?;
             }
             Format::Csv | Format::Jsonl => {}

@@ -4,6 +4,7 @@
 //!
 //! The explorer (`crate::tui`) and the headless commands are thin front ends over this module.
 pub mod config;
+pub mod crm;
 pub mod curl;
 pub mod engine;
 pub mod export;

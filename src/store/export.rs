@@ -43,8 +43,9 @@ impl Store {
 
     /// Calls `f` with every stored person as [`Store::for_each_person`] does, as a lookup
     /// record (no score) with the contacts the store holds joined in
-    /// ([`super::StoredContacts::join`]): what `prospect export people` writes. People are read
-    /// in runs of [`JOIN_RUN`], so memory stays flat.
+    /// ([`super::StoredContacts::join`]) and the summary of its stored employer (by `domain`)
+    /// as its `company`: what `prospect export people` writes. People are read in runs of
+    /// [`JOIN_RUN`], so memory stays flat.
     ///
     /// # Errors
     /// As [`Store::for_each_company`].
@@ -57,6 +58,14 @@ impl Store {
                      f: &mut dyn FnMut(LookalikePerson) -> std::io::Result<()>|
          -> Result<()> {
             self.join_contacts(&mut run.iter_mut().map(|p| &mut p.person).collect::<Vec<_>>())?;
+            let domains: Vec<String> = run.iter().map(|p| p.person.domain.clone()).collect();
+            let employers = self.companies_by_domains(&domains)?;
+            for p in run.iter_mut() {
+                let key = super::normalize_domain(&p.person.domain);
+                if let Some(c) = employers.get(&key) {
+                    p.company = Some((&c.value).into());
+                }
+            }
             for p in run.drain(..) {
                 f(p)?;
             }

@@ -137,6 +137,8 @@ pub struct ExportJob {
     pub want: usize,
     /// Format and file.
     pub format: crate::core::export::Format,
+    /// The CRM layout of the CSV, if any.
+    pub preset: Option<crate::core::crm::Preset>,
     /// The file to write.
     pub path: PathBuf,
     /// Close was pressed: no page is sent after the one on its way.
@@ -473,10 +475,11 @@ impl App {
             },
             Msg::Exported(r) => match r {
                 Ok(e) => self.info(&format!(
-                    "Exported {} {} to {}",
+                    "Exported {} {} to {}{}",
                     e.count,
                     if e.count == 1 { "record" } else { "records" },
-                    crate::core::sanitize::sanitize(&e.path.display().to_string())
+                    crate::core::sanitize::sanitize(&e.path.display().to_string()),
+                    e.detail.map(|d| format!(" · {d}")).unwrap_or_default()
                 )),
                 Err(why) => {
                     self.error_popup(format!("The export was not written: {why}"));
@@ -1766,13 +1769,14 @@ impl App {
             }
         };
         let records = super::components::export::records(kind, rows);
-        self.write_export(kind, c.format, c.path, records)
+        self.write_export(kind, c.format, c.preset, c.path, records)
     }
 
     fn write_export(
         &mut self,
         kind: Kind,
         format: crate::core::export::Format,
+        preset: Option<crate::core::crm::Preset>,
         path: PathBuf,
         records: super::msg::ExportRecords,
     ) -> Vec<Command> {
@@ -1791,6 +1795,7 @@ impl App {
         vec![Command::Export(ExportFile {
             path,
             format,
+            preset,
             records,
         })]
     }
@@ -1812,6 +1817,7 @@ impl App {
             request,
             want: c.n,
             format: c.format,
+            preset: c.preset,
             path: c.path,
             stopping: false,
         });
@@ -1923,7 +1929,7 @@ impl App {
             let rows: Vec<&super::msg::ResultRow> =
                 self.results.fetched(job.kind).take(job.want).collect();
             let records = super::components::export::records(job.kind, rows);
-            return self.write_export(job.kind, job.format, job.path, records);
+            return self.write_export(job.kind, job.format, job.preset, job.path, records);
         }
         self.fetch_for_export()
     }

@@ -64,6 +64,8 @@ pub struct Exported {
     pub path: std::path::PathBuf,
     /// Records written (one CSV row or JSON line each).
     pub count: usize,
+    /// What a CRM layout left out (people without an allowed email, duplicates), in words.
+    pub detail: Option<String>,
 }
 
 /// Records to write to an export file, typed as `core::export` writes them.
@@ -97,6 +99,8 @@ pub struct ExportFile {
     pub path: std::path::PathBuf,
     /// CSV (header, flattened, lists joined with `;`) or JSONL (one full record a line).
     pub format: crate::core::export::Format,
+    /// A CRM layout of the CSV ([`crate::core::crm`]); `None` for prospect's own columns.
+    pub preset: Option<crate::core::crm::Preset>,
     /// The records.
     pub records: ExportRecords,
 }

@@ -217,6 +217,23 @@ pub struct PersonCompany {
     pub funding_round: Option<FundingRound>,
 }
 
+impl From<&crate::api::types::company::Company> for PersonCompany {
+    /// The summary of a full company record (what a v3 people search attaches), for people
+    /// joined with their stored employer.
+    fn from(c: &crate::api::types::company::Company) -> PersonCompany {
+        PersonCompany {
+            company_size: c.company_size.clone(),
+            logo: c.logo.clone(),
+            name: c.name.clone(),
+            revenue: c.revenue.clone(),
+            employee_count_service: c.employee_count_service,
+            industries: c.industries.clone(),
+            technologies: c.technologies.clone(),
+            funding_round: c.funding_round.clone(),
+        }
+    }
+}
+
 /// A result of people search v3 and lookup people: the person record plus its employer summary
 /// and relevance (SPEC.md §4.10; openapi `LookalikePerson`). The person's members are flattened
 /// into the same JSON object.

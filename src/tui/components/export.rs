@@ -24,6 +24,7 @@ use super::spend_gate::{self, Answer};
 use super::text::{input_text, textarea, type_key};
 use super::widgets::{centered, dim, frame, selected};
 use crate::api::cost::Cost;
+use crate::core::crm::{CrmWriter, Preset, Subject};
 use crate::core::export::{CompanyOut, Format, Writer};
 use crate::tui::app::fmt_credits;
 use crate::tui::keymap::{Action, Keymap, TextAction};
@@ -93,6 +94,8 @@ pub struct ExportChoice {
     pub n: usize,
     /// CSV or JSONL.
     pub format: Format,
+    /// A CRM layout of the CSV ([`crate::core::crm`]); `None` for prospect's own columns.
+    pub preset: Option<Preset>,
     /// The file to write (relative paths are in the working directory).
     pub path: PathBuf,
 }
@@ -132,6 +135,8 @@ pub struct ExportPopup {
     pub scope: Scope,
     /// Chosen format (CSV or JSONL).
     pub format: Format,
+    /// Chosen CRM layout of the CSV, if any.
+    pub preset: Option<Preset>,
     /// Row counts for the labels.
     pub counts: Counts,
     /// Where the popup is.
@@ -166,10 +171,37 @@ fn extension(format: Format) -> &'static str {
     }
 }
 
-fn format_label(format: Format) -> &'static str {
-    match format {
-        Format::Csv => "CSV (header, one row per record, lists joined with ;)",
+fn format_label(format: Format, preset: Option<Preset>) -> &'static str {
+    match (format, preset) {
+        (_, Some(Preset::HubspotCompanies)) => {
+            "HubSpot companies CSV (its column names, one row a domain)"
+        }
+        (_, Some(Preset::HubspotContacts)) => {
+            "HubSpot contacts CSV (its column names, verified + catch-all emails)"
+        }
+        (_, Some(Preset::SalesforceLeads)) => {
+            "Salesforce leads CSV (its column names, verified + catch-all emails)"
+        }
+        (Format::Csv, _) => "CSV (header, one row per record, lists joined with ;)",
         _ => "JSONL (one full record per line)",
+    }
+}
+
+/// The formats the popup offers for a tab, in the order Tab cycles through them: prospect's
+/// CSV and JSONL, then the CRM layouts of the tab's records.
+fn layouts(kind: Kind) -> &'static [(Format, Option<Preset>)] {
+    match kind {
+        Kind::Companies => &[
+            (Format::Csv, None),
+            (Format::Jsonl, None),
+            (Format::Csv, Some(Preset::HubspotCompanies)),
+        ],
+        Kind::People => &[
+            (Format::Csv, None),
+            (Format::Jsonl, None),
+            (Format::Csv, Some(Preset::HubspotContacts)),
+            (Format::Csv, Some(Preset::SalesforceLeads)),
+        ],
     }
 }
 
@@ -205,6 +237,7 @@ impl ExportPopup {
                 Scope::Page
             },
             format: Format::Csv,
+            preset: None,
             counts,
             stage: Stage::Edit,
             problem: None,
@@ -247,11 +280,17 @@ impl ExportPopup {
             }
             F_FORMAT => {
                 let old = extension(self.format);
-                self.format = if self.format == Format::Csv {
-                    Format::Jsonl
+                let all = layouts(self.kind);
+                let i = all
+                    .iter()
+                    .position(|l| *l == (self.format, self.preset))
+                    .unwrap_or(0);
+                let n = all.len();
+                (self.format, self.preset) = all[if forward {
+                    (i + 1) % n
                 } else {
-                    Format::Csv
-                };
+                    (i + n - 1) % n
+                }];
                 // The default name follows the format; a name the user typed is kept.
                 let path = self.path_text();
                 if let Some(stem) = path.strip_suffix(&format!(".{old}")) {
@@ -292,6 +331,7 @@ impl ExportPopup {
             scope: self.scope,
             n,
             format: self.format,
+            preset: self.preset,
             path: PathBuf::from(path),
         })
     }
@@ -406,7 +446,10 @@ impl ExportPopup {
             field_line(
                 F_FORMAT,
                 "Format",
-                vec![Span::raw(format!("‹ {} ›", format_label(self.format)))],
+                vec![Span::raw(format!(
+                    "‹ {} ›",
+                    format_label(self.format, self.preset)
+                ))],
             ),
             field_line(F_PATH, "File", vec![Span::raw(self.path_text())]),
             Line::from(""),
@@ -553,14 +596,46 @@ pub fn write_file(file: &ExportFile) -> Result<Exported, String> {
         }
         w.finish()
     }
-    let r = match &file.records {
-        ExportRecords::Companies(v) => write_all(file.format, &file.path, v),
-        ExportRecords::People(v) => write_all(file.format, &file.path, v),
+    /// The records in a CRM layout: (rows written, what was left out).
+    fn write_crm(
+        preset: Preset,
+        path: &PathBuf,
+        records: &ExportRecords,
+    ) -> std::io::Result<(usize, Option<String>)> {
+        let subject = match records {
+            ExportRecords::Companies(_) => Subject::Companies,
+            ExportRecords::People(_) => Subject::People,
+        };
+        let mut w = CrmWriter::new(preset, subject, None, Some(path)).map_err(|e| match e {
+            crate::core::crm::CrmError::Io(e) => e,
+            other => std::io::Error::other(other.to_string()),
+        })?;
+        match records {
+            ExportRecords::Companies(v) => v.iter().try_for_each(|c| w.company(&c.company))?,
+            ExportRecords::People(v) => v.iter().try_for_each(|p| w.person(p))?,
+        }
+        let emails = w.emails();
+        let counts = w.finish()?;
+        let left_out = counts.without_email + counts.duplicates;
+        Ok((
+            counts.written,
+            (left_out > 0).then(|| format!("{}: {}", preset.name(), counts.describe(emails))),
+        ))
+    }
+    let r = match (&file.records, file.preset) {
+        (records, Some(preset)) => write_crm(preset, &file.path, records),
+        (ExportRecords::Companies(v), None) => {
+            write_all(file.format, &file.path, v).map(|n| (n, None))
+        }
+        (ExportRecords::People(v), None) => {
+            write_all(file.format, &file.path, v).map(|n| (n, None))
+        }
     };
     match r {
-        Ok(count) => Ok(Exported {
+        Ok((count, detail)) => Ok(Exported {
             path: file.path.clone(),
             count,
+            detail,
         }),
         Err(e) => {
             tracing::warn!(path = %file.path.display(), error = %e, "export failed");
@@ -643,6 +718,72 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
+    }
+
+    #[test]
+    fn the_format_cycles_to_the_crm_layouts_of_the_tab_and_writes_them() {
+        let keys = Keymap::default();
+        let now = chrono::NaiveDate::from_ymd_opt(2026, 11, 23)
+            .unwrap()
+            .and_hms_opt(14, 39, 0)
+            .unwrap();
+        let counts = Counts {
+            page: 2,
+            fetched: 2,
+            marked: 0,
+            total: Some(2),
+        };
+        let mut p = ExportPopup::new(Kind::People, counts, now);
+        let press = |p: &mut ExportPopup, code| {
+            let k = key(code);
+            p.handle(k, keys.text_action(&k), keys.action(&k))
+        };
+        press(&mut p, KeyCode::Down);
+        press(&mut p, KeyCode::Down);
+        press(&mut p, KeyCode::Tab);
+        press(&mut p, KeyCode::Tab);
+        assert_eq!(
+            (p.format, p.preset),
+            (Format::Csv, Some(Preset::HubspotContacts))
+        );
+        assert_eq!(p.path_text(), "prospect-people-20261123-1439.csv");
+        press(&mut p, KeyCode::Tab);
+        assert_eq!(p.preset, Some(Preset::SalesforceLeads));
+        press(&mut p, KeyCode::BackTab);
+        let dir = tempfile::tempdir().unwrap();
+        p.path = textarea(&dir.path().join("hs.csv").display().to_string());
+        let ExportEffect::Export(c) = press(&mut p, KeyCode::Enter) else {
+            panic!("no export");
+        };
+        assert_eq!(c.preset, Some(Preset::HubspotContacts));
+        let person = |id: &str, status: &str| crate::api::types::LookalikePerson {
+            person: crate::api::types::Person {
+                id: id.into(),
+                first_name: Some("Ann".into()),
+                last_name: Some(format!("Lee{id}")),
+                email: Some(crate::api::types::person::Email {
+                    address: Some(format!("ann{id}@acme.com")),
+                    status: crate::api::types::WireEnum::from_wire(status),
+                }),
+                ..Default::default()
+            },
+            ..Default::default()
+        };
+        let written = write_file(&ExportFile {
+            path: c.path.clone(),
+            format: c.format,
+            preset: c.preset,
+            records: ExportRecords::People(vec![person("1", "verified"), person("2", "guessed")]),
+        })
+        .unwrap();
+        assert_eq!(written.count, 1);
+        assert_eq!(
+            written.detail.as_deref(),
+            Some("hubspot-contacts: 1 row (1 left out without a verified or catch-all email)")
+        );
+        let text = std::fs::read_to_string(&c.path).unwrap();
+        assert!(text.starts_with("Email,First Name,Last Name,"), "{text}");
+        assert!(text.contains("ann1@acme.com,Ann,Lee1,"), "{text}");
     }
 
     #[test]
