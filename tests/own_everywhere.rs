@@ -95,3 +95,184 @@ async fn a_formula_in_a_company_name_is_defused_in_csv() {
         "{out}"
     );
 }
+
+/// Suppression (issue 16): a HubSpot companies export of 5 domains, one of them a lookalike of
+/// stripe.com, imported as customers, goes into the lookalike search's `excludeDomains`: none
+/// of the 5 comes back, and the plan reports them. A reveal of a person at a suppressed domain
+/// is refused before it is sent, naming the category.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn suppressed_companies_are_excluded_from_searches_and_refused_by_reveals() {
+    use prospect::api::client::Endpoint;
+    use prospect::api::types::SearchCompaniesV3Request;
+    use serde_json::{Value, json};
+
+    let sb = sandbox_with(10_000).await;
+    let proxy = FaultProxy::start(&sb.base_url, CLI, 7).await;
+    proxy.set_faults(false);
+    let rich = support::client(&sb, support::RICH);
+    let lookalike: SearchCompaniesV3Request = serde_json::from_value(json!({
+        "size": 10,
+        "companiesFilters": {"lookalikeDomains": ["stripe.com"]}
+    }))
+    .unwrap();
+    let before: Vec<String> = rich
+        .search_companies_v3(&lookalike)
+        .await
+        .unwrap()
+        .companies
+        .into_iter()
+        .map(|c| c.company.domain)
+        .collect();
+    assert!(before.len() >= 2, "{before:?}");
+    let mut five = vec![before[0].clone()];
+    five.extend(known_domains(&sb, 4).await);
+    let dir = tempfile::tempdir().unwrap();
+    let csv_path = dir.path().join("hubspot-companies.csv");
+    let mut csv_text = String::from("Record ID,Company name,Company Domain Name,Industry\n");
+    for (i, d) in five.iter().enumerate() {
+        csv_text.push_str(&format!("{i},Customer {i},https://www.{d}/,Software\n"));
+    }
+    std::fs::write(&csv_path, csv_text).unwrap();
+    let (code, _, err) = run(prospect(
+        &proxy.base_url,
+        dir.path(),
+        &[
+            "suppress",
+            "import",
+            csv_path.to_str().unwrap(),
+            "--category",
+            "customers",
+        ],
+    ))
+    .await;
+    assert_eq!(code, 0, "{err}");
+    let (code, out, err) = run(prospect(
+        &proxy.base_url,
+        dir.path(),
+        &["suppress", "list", "--format", "jsonl"],
+    ))
+    .await;
+    assert_eq!(code, 0, "{err}");
+    let listed: Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(
+        (listed["category"].as_str(), listed["domains"].as_u64()),
+        (Some("customers"), Some(5)),
+        "{out}"
+    );
+
+    let body = r#"{"companiesFilters": {"lookalikeDomains": ["stripe.com"]}}"#;
+    let search = [
+        "search",
+        "companies",
+        "--body",
+        body,
+        "--limit",
+        "20",
+        "--format",
+        "jsonl",
+    ];
+    let dry = [
+        "search",
+        "companies",
+        "--body",
+        body,
+        "--limit",
+        "20",
+        "--dry-run",
+        "--format",
+        "json",
+    ];
+    let (code, out, err) = run(prospect(&proxy.base_url, dir.path(), &dry)).await;
+    assert_eq!(code, 0, "{err}");
+    let plan: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(plan["suppressed"], json!(5), "{out}");
+    assert_eq!(plan["suppressedBy"], json!({"customers": 5}), "{out}");
+
+    let sent_before = proxy.log().len();
+    let (code, out, err) = run(prospect(&proxy.base_url, dir.path(), &search)).await;
+    assert_eq!(code, 0, "{err}");
+    let got: Vec<String> = out
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<Value>(l).unwrap()["domain"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        })
+        .collect();
+    assert!(!got.is_empty());
+    assert!(
+        got.iter().all(|d| !five.contains(d)),
+        "none of the 5 comes back: {got:?}"
+    );
+    let searches: Vec<Value> = proxy.log()[sent_before..]
+        .iter()
+        .filter(|e| e.endpoint() == Some(Endpoint::SearchCompaniesV3))
+        .map(|e| serde_json::from_slice(&e.body).unwrap())
+        .collect();
+    assert!(!searches.is_empty());
+    for b in &searches {
+        let excluded: Vec<&str> = b["companiesFilters"]["excludeDomains"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(Value::as_str)
+            .collect();
+        for d in &five {
+            assert!(excluded.contains(&d.as_str()), "{d} in {b}");
+        }
+    }
+
+    // A person at a suppressed domain: the reveal is refused before it is sent.
+    let (code, out, err) = run(prospect(
+        &proxy.base_url,
+        dir.path(),
+        &["search", "people", "--limit", "3", "--format", "jsonl"],
+    ))
+    .await;
+    assert_eq!(code, 0, "{err}");
+    let person: Value = serde_json::from_str(out.lines().next().unwrap()).unwrap();
+    let (id, domain) = (
+        person["id"].as_str().unwrap().to_string(),
+        person["domain"].as_str().unwrap().to_string(),
+    );
+    let list = dir.path().join("dnc.txt");
+    write_lines(&list, std::slice::from_ref(&domain));
+    let (code, _, err) = run(prospect(
+        &proxy.base_url,
+        dir.path(),
+        &[
+            "suppress",
+            "import",
+            list.to_str().unwrap(),
+            "--category",
+            "do-not-contact",
+        ],
+    ))
+    .await;
+    assert_eq!(code, 0, "{err}");
+    let sent_before = proxy.log().len();
+    let (code, out, err) = run(prospect(
+        &proxy.base_url,
+        dir.path(),
+        &["reveal", "emails", "--ids", &id, "--wait", "5"],
+    ))
+    .await;
+    assert_eq!(code, 5, "refused before sending: {err}");
+    assert!(out.is_empty(), "{out}");
+    assert!(
+        err.contains("do-not-contact"),
+        "the category is named: {err}"
+    );
+    assert!(err.contains("0 credits"), "{err}");
+    let reveals = proxy.log()[sent_before..]
+        .iter()
+        .filter(|e| {
+            matches!(
+                e.endpoint(),
+                Some(Endpoint::RevealEmails | Endpoint::RevealPhones)
+            )
+        })
+        .count();
+    assert_eq!(reveals, 0, "nothing paid was sent");
+}

@@ -71,8 +71,8 @@ fn with_people(confirm_above: f64, n: usize) -> App {
     app
 }
 
-fn prepared(action: PaidAction, cost: Cost, from_store: usize, to_send: usize) -> Prepared {
-    Prepared {
+fn prepared(action: PaidAction, cost: Cost, from_store: usize, to_send: usize) -> Box<Prepared> {
+    Box::new(Prepared {
         action,
         fresh: Freshness::Stored,
         estimate: Estimate {
@@ -83,7 +83,7 @@ fn prepared(action: PaidAction, cost: Cost, from_store: usize, to_send: usize) -
         stored_contacts: HashMap::new(),
         stored_at: None,
         plan: None,
-    }
+    })
 }
 
 /// The outcome of a reveal job that sent `ids` (one request, nothing charged yet: emails are

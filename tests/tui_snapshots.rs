@@ -183,6 +183,7 @@ fn page_plan(owned: u64, to_buy: u64, refusal: Option<&str>) -> prospect::core::
         owned_oldest: (owned > 0).then(|| chrono::Utc::now() - chrono::Duration::hours(3)),
         pending: 0,
         suppressed: 0,
+        suppressed_by: Default::default(),
         refused: 0,
         refused_examples: vec![],
         to_buy,

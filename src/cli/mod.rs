@@ -149,6 +149,31 @@ pub struct OutArgs {
     pub out: Option<PathBuf>,
 }
 
+/// `suppress` subcommands.
+#[derive(Debug, Clone, clap::Subcommand)]
+pub enum SuppressCmd {
+    /// Add the domains, emails and profile URLs of a HubSpot or Salesforce export CSV (found
+    /// by their usual column names) or of a plain list (one a line) to a category.
+    Import {
+        /// The CSV or list file.
+        file: PathBuf,
+        /// The category they go in.
+        #[arg(long, value_enum)]
+        category: crate::core::suppress::Category,
+    },
+    /// Each category with its count of domains, emails, handles and person ids.
+    List {
+        #[command(flatten)]
+        out: OutArgs,
+    },
+    /// Remove every entry of a category.
+    Clear {
+        /// The category to empty.
+        #[arg(long, value_enum)]
+        category: crate::core::suppress::Category,
+    },
+}
+
 /// The CRM layout of an export (`crate::core::crm`).
 #[derive(Debug, Clone, clap::Args)]
 pub struct CrmArgs {
@@ -396,6 +421,10 @@ pub enum Command {
         /// The filter-set file.
         file: PathBuf,
     },
+    /// Suppression lists: customers, open deals, do-not-contact people and competitors are
+    /// excluded from every search and refused by every paid call (free, no network).
+    #[command(subcommand)]
+    Suppress(SuppressCmd),
     /// Paid actions recorded in the store: those not done (interrupted by a kill, a crash or
     /// Ctrl-C, or failed), or all with --all.
     Jobs {
@@ -440,6 +469,7 @@ impl Command {
                 | Command::Export { .. }
                 | Command::Curl { .. }
                 | Command::Jobs { .. }
+                | Command::Suppress(_)
         )
     }
 }
@@ -641,12 +671,17 @@ impl Ctx {
             });
         }
         self.note(&format!(
-            "{} records: {} from the store, {} bought in {} requests; charged {}",
+            "{} records: {} from the store, {} bought in {} requests; charged {}{}",
             report.records,
             report.owned,
             report.bought,
             report.requests,
-            spend::describe_pools(&report.charged)
+            spend::describe_pools(&report.charged),
+            report
+                .suppressed
+                .describe()
+                .map(|d| format!("; {d}"))
+                .unwrap_or_default()
         ));
         Ok(())
     }
@@ -884,6 +919,7 @@ async fn run_inner(
         Command::History { limit, spend, out } => history(&ctx, limit, spend, &out),
         Command::Export { kind, out, crm } => export(&ctx, kind, &out, &crm),
         Command::Jobs { all, limit, out } => jobs(&ctx, all, limit, &out),
+        Command::Suppress(cmd) => suppress(&ctx, cmd),
         Command::Resume { id, spend, out } => {
             let job = ctx
                 .session()
@@ -1244,6 +1280,7 @@ where
             found: e.record.is_some(),
             stored_at: e.stored_at.map(|t| t.to_rfc3339()),
             record: e.record,
+            suppressed: e.suppressed,
         })?;
     }
     Ok(())
@@ -1609,7 +1646,8 @@ async fn reveal(
 }
 
 /// `prospect jobs`: the jobs of the store (open ones, or all), newest first.
-fn jobs(ctx: &Ctx, all: bool, limit: usize, out: &OutArgs) -> CliResult {
+/// The store of this target, opened for a command that needs no service: (store, its path).
+fn open_store(ctx: &Ctx) -> Result<(crate::store::Store, PathBuf), CliError> {
     let Some(path) = ctx
         .target
         .as_ref()
@@ -1617,7 +1655,53 @@ fn jobs(ctx: &Ctx, all: bool, limit: usize, out: &OutArgs) -> CliResult {
     else {
         return Err(CliError::usage("no data directory: pass --data-dir"));
     };
-    let mut store = crate::store::Store::open(&path).map_err(|e| CliError::usage(e.to_string()))?;
+    let store = crate::store::Store::open(&path).map_err(|e| CliError::usage(e.to_string()))?;
+    Ok((store, path))
+}
+
+/// `prospect suppress import|list|clear` (`crate::core::suppress`).
+fn suppress(ctx: &Ctx, cmd: SuppressCmd) -> CliResult {
+    let (mut store, path) = open_store(ctx)?;
+    let fail = |e: crate::store::StoreError| CliError::other(e.to_string());
+    match cmd {
+        SuppressCmd::Import { file, category } => {
+            let entries = crate::core::suppress::read_suppression_file(&file)
+                .map_err(|e| CliError::usage(e.to_string()))?;
+            let source = file
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            let added = store
+                .suppress(category.as_str(), &source, &entries)
+                .map_err(fail)?;
+            ctx.note(&format!(
+                "{added} new of {} entries read into {} ({})",
+                entries.len(),
+                category.as_str(),
+                path.display()
+            ));
+        }
+        SuppressCmd::List { out } => {
+            let rows = store.suppression_counts().map_err(fail)?;
+            let mut w = Writer::<crate::core::suppress::CategoryRow>::new(
+                Format::resolve(out.format, &out.out),
+                out.out.as_ref(),
+            )?;
+            for r in rows {
+                w.write(&r.into())?;
+            }
+            w.finish()?;
+        }
+        SuppressCmd::Clear { category } => {
+            let n = store.clear_suppression(category.as_str()).map_err(fail)?;
+            ctx.note(&format!("{n} entries removed from {}", category.as_str()));
+        }
+    }
+    Ok(())
+}
+
+fn jobs(ctx: &Ctx, all: bool, limit: usize, out: &OutArgs) -> CliResult {
+    let (mut store, _) = open_store(ctx)?;
     store
         .mark_interrupted()
         .map_err(|e| CliError::other(e.to_string()))?;
@@ -1688,14 +1772,7 @@ fn history(ctx: &Ctx, limit: usize, spend: bool, out: &OutArgs) -> CliResult {
 }
 
 fn export(ctx: &Ctx, kind: ExportKind, out: &OutArgs, crm: &CrmArgs) -> CliResult {
-    let Some(path) = ctx
-        .target
-        .as_ref()
-        .and_then(|t| ctx.settings.store_path(t.sandbox))
-    else {
-        return Err(CliError::usage("no data directory: pass --data-dir"));
-    };
-    let store = crate::store::Store::open(&path).map_err(|e| CliError::usage(e.to_string()))?;
+    let (store, path) = open_store(ctx)?;
     let fail = |e: crate::store::StoreError| CliError::other(e.to_string());
     if crm.preset.is_some() || crm.emails.is_some() {
         return export_crm(ctx, &store, kind, out, crm, &path);

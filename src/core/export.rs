@@ -309,6 +309,9 @@ pub struct LookupOut<T> {
     pub stored_at: Option<String>,
     /// The record, `null` when not found.
     pub record: Option<T>,
+    /// The suppression category when the key was refused (never sent); absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub suppressed: Option<String>,
 }
 
 impl Tabular for LookupOut<Company> {

@@ -16,4 +16,5 @@ pub mod request;
 pub mod sanitize;
 pub mod session;
 pub mod spend;
+pub mod suppress;
 pub mod webhooks;

@@ -109,6 +109,17 @@ impl SearchRequest {
         }
     }
 
+    /// The request body as JSON (what is sent).
+    pub fn body(&self) -> Value {
+        match self {
+            SearchRequest::CompaniesV3(r) => serde_json::to_value(&**r),
+            SearchRequest::CompaniesV2(r) => serde_json::to_value(&**r),
+            SearchRequest::PeopleV3(r) => serde_json::to_value(&**r),
+            SearchRequest::PeopleV2(r) => serde_json::to_value(&**r),
+        }
+        .unwrap_or(Value::Null)
+    }
+
     /// The `searchAfter` cursor (SPEC.md §4.2, §4.3: the next page), if set.
     pub fn search_after(&self) -> Option<&str> {
         match self {

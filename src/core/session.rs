@@ -358,6 +358,8 @@ pub struct LookupEntry<T> {
     pub record: Option<T>,
     /// `Some(time it was bought)` when answered from the store at 0 credits.
     pub stored_at: Option<DateTime<Utc>>,
+    /// The suppression category when the key was refused (issue 16): never sent.
+    pub suppressed: Option<String>,
 }
 
 /// The answer of a lookup through the session: one entry per distinct requested key, what it
@@ -396,6 +398,9 @@ pub struct Reveal {
     pub pending: Vec<String>,
     /// Why a sent batch's acknowledgement could not be stored (the ids were sent all the same).
     pub store_error: Option<String>,
+    /// Person ids refused because they are suppressed, with the category (issue 16): never
+    /// sent, not answered from the store.
+    pub suppressed: HashMap<String, String>,
 }
 
 /// Which store reads a paid call may be answered from, and whether to skip them.
@@ -1152,6 +1157,11 @@ impl Session {
             .map(|i| i.trim().to_string())
             .filter(|i| !i.is_empty() && seen.insert(i.clone()))
             .collect();
+        let suppressed = crate::core::suppress::refused_people(self, ids.clone()).await;
+        let ids: Vec<String> = ids
+            .into_iter()
+            .filter(|i| !suppressed.contains_key(i))
+            .collect();
         let from_store = if fresh == Freshness::Stored {
             self.stored_contacts(&ids, kind).await
         } else {
@@ -1244,6 +1254,7 @@ impl Session {
             purchases,
             pending,
             store_error,
+            suppressed,
         })
     }
 
@@ -1325,6 +1336,9 @@ impl Session {
         page: u32,
         fresh: Freshness,
     ) -> Result<(Paid<SearchResponse>, Option<SearchId>), ApiError> {
+        // Suppressed entities go into the request as the API's exclude filters (issue 16).
+        let (req, suppressed) = crate::core::suppress::apply_to_request(self, req).await;
+        let req = &req;
         // Before the store is read: a page another process keeps after this is read, not
         // bought (the page is claimed as the engine's search claims it).
         let looked = Utc::now();
@@ -1332,6 +1346,7 @@ impl Session {
             && let Some(mut hit) = self.stored_search_page(req).await
         {
             self.join_page_contacts(&mut hit.0.value).await;
+            suppressed.filter(&mut hit.0.value);
             return Ok(hit);
         }
         let key = crate::core::engine::page_key(self, req.endpoint(), req);
@@ -1341,6 +1356,7 @@ impl Session {
             match self.stored_search_page(req).await {
                 Some(mut hit) => {
                     self.join_page_contacts(&mut hit.0.value).await;
+                    suppressed.filter(&mut hit.0.value);
                     return Ok(hit);
                 }
                 // Settled, but nothing readable (kept in another's recovery file, or older
@@ -1375,6 +1391,7 @@ impl Session {
         let mut result = result;
         if let Ok((paid, _)) = &mut result {
             self.join_page_contacts(&mut paid.value).await;
+            suppressed.filter(&mut paid.value);
         }
         result
     }
@@ -1387,13 +1404,7 @@ impl Session {
         req: &SearchRequest,
     ) -> Option<(Paid<SearchResponse>, Option<SearchId>)> {
         let endpoint = req.endpoint();
-        let body = match req {
-            SearchRequest::CompaniesV3(r) => serde_json::to_value(&**r),
-            SearchRequest::CompaniesV2(r) => serde_json::to_value(&**r),
-            SearchRequest::PeopleV3(r) => serde_json::to_value(&**r),
-            SearchRequest::PeopleV2(r) => serde_json::to_value(&**r),
-        }
-        .ok()?;
+        let body = req.body();
         let identity = search_identity(&body);
         let cursor = crate::store::cursor_in(&body);
         let size = req.page_size() as i64;

@@ -755,7 +755,7 @@ const PARALLEL_PARSE_BYTES: usize = 512 * 1024;
 type EntityRow = (Record, i64, Option<i64>);
 
 /// `keys` as an `rarray` parameter (non-empty keys only).
-fn key_array(keys: impl IntoIterator<Item = String>) -> Array {
+pub(super) fn key_array(keys: impl IntoIterator<Item = String>) -> Array {
     Rc::new(
         keys.into_iter()
             .filter(|k| !k.is_empty())

@@ -35,6 +35,7 @@ mod history;
 mod keys;
 mod ledger;
 mod schema;
+mod suppression;
 #[cfg(test)]
 mod tests;
 
@@ -60,6 +61,7 @@ pub use history::{
 };
 pub use keys::{linkedin_handle, normalize_domain};
 pub use ledger::{Claim, JobId, JobRow, Kept, Packed, PageOf, pack_answer, pid_alive};
+pub use suppression::{SuppressKind, SuppressionCount};
 
 /// The newest schema version this build reads and writes (`PRAGMA user_version`).
 pub const SCHEMA_VERSION: i64 = schema::MIGRATIONS.len() as i64;

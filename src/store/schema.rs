@@ -6,7 +6,22 @@
 //! sanitized text, credits are `REAL`.
 
 /// The migration steps, in order; `MIGRATIONS[0]` is version 1 (the initial schema).
-pub(super) const MIGRATIONS: &[&str] = &[V1, V2, V3];
+pub(super) const MIGRATIONS: &[&str] = &[V1, V2, V3, V4];
+
+/// Version 4: suppression (issue 16). `suppressed` holds the entities never to search, reveal
+/// or pay for, each in a category (`customers`, `open-deals`, `do-not-contact`, `competitors`):
+/// `kind` is `domain` (a registrable domain, as companies are keyed), `email` (lowercase),
+/// `handle` (a professional-network handle, as people are keyed) or `person` (a service id).
+const V4: &str = r#"
+CREATE TABLE suppressed (
+    kind      TEXT    NOT NULL,          -- domain, email, handle or person
+    key       TEXT    NOT NULL,
+    category  TEXT    NOT NULL,
+    added_at  INTEGER NOT NULL,
+    source    TEXT    NOT NULL DEFAULT '',  -- the file it came from
+    PRIMARY KEY (kind, key, category)
+) WITHOUT ROWID;
+"#;
 
 /// Version 3: the spend engine's ledger (issue 15).
 ///

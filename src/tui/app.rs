@@ -892,6 +892,9 @@ impl App {
         if let Some(e) = &page.store_error {
             used.push_str(&format!(" · NOT stored: {e}"));
         }
+        if let Some(sup) = &self.search(kind).suppressed {
+            used.push_str(&format!(" · {sup}"));
+        }
         if let Some(at) = stored_at {
             let refresh = self.opts.keymap.first_key_of(Action::Refresh);
             used.push_str(&format!(
@@ -1386,6 +1389,8 @@ impl App {
             self.error_popup(format!("Search refused: {r}"));
             return vec![];
         }
+        let kind = p.request.subject();
+        self.search_mut(kind).suppressed = crate::core::suppress::describe_by(&plan.suppressed_by);
         let free = plan.is_free();
         p.set_plan(plan);
         if free {

@@ -310,7 +310,7 @@ impl Backend for SessionBackend {
                     crate::core::engine::plan_page(&s, &request, fresh).await,
                 )),
                 Call::Prepare { action, fresh } => {
-                    Outcome::Prepared(actions::prepare(&s, action, fresh).await?)
+                    Outcome::Prepared(Box::new(actions::prepare(&s, action, fresh).await?))
                 }
                 Call::Run { action, fresh } => {
                     Outcome::Ran(actions::run(&s, action, fresh, &url).await?)

@@ -333,7 +333,7 @@ pub enum Outcome {
     /// A stored search read back at no cost.
     Reopened(Reopened),
     /// A paid action checked against the store and estimated (nothing spent yet).
-    Prepared(Prepared),
+    Prepared(Box<Prepared>),
     /// A search page planned (nothing spent yet).
     PagePlanned(Box<crate::core::engine::Plan>),
     /// A paid action's answer, stored by the session before it came back.

@@ -195,8 +195,11 @@ pub struct Plan {
     pub owned_oldest: Option<DateTime<Utc>>,
     /// Items under way elsewhere (a reveal awaiting its webhook): not sent again.
     pub pending: u64,
-    /// Items suppressed (none yet: suppression lists come with issue 16).
+    /// Items suppressed (issue 16): excluded from a search by the API's exclude filters, or
+    /// refused before sending.
     pub suppressed: u64,
+    /// [`Plan::suppressed`] by category (`customers`, `open-deals`, …).
+    pub suppressed_by: std::collections::BTreeMap<String, u64>,
     /// Keys refused before sending (not a domain, empty), with the first few.
     pub refused: u64,
     /// Up to 5 refused keys, as given.
@@ -232,6 +235,7 @@ impl Plan {
             owned_oldest: None,
             pending: 0,
             suppressed: 0,
+            suppressed_by: Default::default(),
             refused: 0,
             refused_examples: Vec::new(),
             to_buy: 0,
@@ -279,6 +283,30 @@ impl Plan {
             .unwrap_or_else(|| job.kind.clone())
     }
 
+    /// Counts `refused` (key → category, [`crate::core::suppress`]) as suppressed.
+    fn suppress(&mut self, refused: &std::collections::HashMap<String, String>) {
+        self.suppressed += refused.len() as u64;
+        for c in refused.values() {
+            *self.suppressed_by.entry(c.clone()).or_default() += 1;
+        }
+    }
+
+    /// When every item asked is suppressed, the plan is refused, naming the categories: a paid
+    /// call on a suppressed entity is never sent (issue 16).
+    fn refuse_if_all_suppressed(&mut self) {
+        if self.suppressed > 0 && self.suppressed >= self.asked && self.refusal.is_none() {
+            let by: Vec<String> = self
+                .suppressed_by
+                .iter()
+                .map(|(c, n)| format!("{c} {n}"))
+                .collect();
+            self.refusal = Some(format!(
+                "suppressed ({}): nothing was sent, 0 credits",
+                by.join(", ")
+            ));
+        }
+    }
+
     /// `true` when it sends nothing paid.
     pub fn is_free(&self) -> bool {
         self.requests == 0
@@ -305,7 +333,16 @@ impl Plan {
             ));
         }
         if self.suppressed > 0 {
-            out.push(format!("  suppressed {}", self.suppressed));
+            let by: Vec<String> = self
+                .suppressed_by
+                .iter()
+                .map(|(c, n)| format!("{c} {n}"))
+                .collect();
+            out.push(format!(
+                "  suppressed {} ({}; never sent, never charged)",
+                self.suppressed,
+                by.join(", ")
+            ));
         }
         if self.refused > 0 {
             out.push(format!(
@@ -411,6 +448,11 @@ pub async fn plan_page(
         refresh,
     );
     p.asked = req.page_size();
+    // The page as it is sent: with the suppressed entities excluded (issue 16).
+    let (req, suppressed) = crate::core::suppress::apply_to_request(s, req).await;
+    let req = &req;
+    p.suppressed = suppressed.total();
+    p.suppressed_by = suppressed.by_category.clone();
     let stored = match fresh {
         Freshness::Stored => s.stored_search_page(req).await,
         Freshness::Refresh => None,
@@ -533,6 +575,7 @@ async fn plan_lookup(
     normalize: fn(&str) -> Option<String>,
     owned_of: OwnedOf,
     batch: usize,
+    suppress: crate::store::SuppressKind,
 ) -> Result<(), PlanError> {
     let refresh = p.refresh;
     let store = s.store().clone();
@@ -542,10 +585,21 @@ async fn plan_lookup(
         let mut seen = HashSet::new();
         let mut chunk: Vec<String> = Vec::with_capacity(batch);
         let count = |chunk: &mut Vec<String>, plan: &mut Plan| -> Result<(), PlanError> {
-            if !refresh && !chunk.is_empty() {
-                let g = store
-                    .lock()
-                    .map_err(|_| PlanError::Other("the store is unusable".into()))?;
+            if chunk.is_empty() {
+                return Ok(());
+            }
+            let g = store
+                .lock()
+                .map_err(|_| PlanError::Other("the store is unusable".into()))?;
+            // Suppressed keys are refused (issue 16), neither owned nor bought.
+            let refused = g
+                .suppressed_among(suppress, chunk)
+                .map_err(|e| PlanError::Other(e.to_string()))?;
+            if !refused.is_empty() {
+                plan.suppress(&refused);
+                chunk.retain(|k| !refused.contains_key(k));
+            }
+            if !refresh {
                 for at in owned_of(&g, chunk).map_err(|e| PlanError::Other(e.to_string()))? {
                     plan.own(at);
                 }
@@ -578,7 +632,10 @@ async fn plan_lookup(
     p.owned_oldest = counted.owned_oldest;
     p.refused = counted.refused;
     p.refused_examples = counted.refused_examples;
-    p.to_buy = p.asked - p.owned;
+    p.suppressed = counted.suppressed;
+    p.suppressed_by = counted.suppressed_by;
+    p.to_buy = p.asked - p.owned - p.suppressed;
+    p.refuse_if_all_suppressed();
     Ok(())
 }
 
@@ -598,6 +655,7 @@ async fn plan_lookup_companies(
         domain_key,
         |st, chunk| st.fetched_times(EntityKey::Domain, chunk),
         LOOKUP_COMPANIES_MAX,
+        crate::store::SuppressKind::Domain,
     )
     .await?;
     p.cost = crate::core::spend::lookup_cost(Endpoint::LookupCompanies, p.to_buy as usize);
@@ -621,6 +679,7 @@ async fn plan_lookup_people(
             id_key,
             |st, chunk| st.fetched_times(EntityKey::PersonId, chunk),
             LOOKUP_PEOPLE_MAX,
+            crate::store::SuppressKind::Person,
         )
         .await?;
     } else {
@@ -631,6 +690,7 @@ async fn plan_lookup_people(
             crate::store::linkedin_handle,
             |st, chunk| st.fetched_times(EntityKey::Handle, chunk),
             LOOKUP_PEOPLE_MAX,
+            crate::store::SuppressKind::Handle,
         )
         .await?;
     }
@@ -659,6 +719,13 @@ async fn plan_reveal(
         .filter(|i| !i.is_empty() && seen.insert(i.clone()))
         .collect();
     p.asked = ids.len() as u64;
+    // People suppressed (by id, handle, email or the domain they work at) are refused.
+    let refused = crate::core::suppress::refused_people(s, ids.clone()).await;
+    p.suppress(&refused);
+    let ids: Vec<String> = ids
+        .into_iter()
+        .filter(|i| !refused.contains_key(i))
+        .collect();
     let claim_keys: Vec<String> = ids.iter().map(|i| run::contact_key(contact, i)).collect();
     let (stored, pending) = {
         let ids = ids.clone();
@@ -680,6 +747,7 @@ async fn plan_reveal(
     p.cost = crate::core::spend::reveal_cost(contact, p.to_buy as usize);
     p.requests = p.to_buy.div_ceil(REVEAL_MAX_IDS as u64) as u32;
     p.action = format!("reveal of {} {}s", p.asked, contact.as_str());
+    p.refuse_if_all_suppressed();
     Ok(p)
 }
 
@@ -691,6 +759,13 @@ async fn plan_enrich_company(s: &Session, domain: &str, refresh: bool) -> Result
         "enrich_company",
         refresh,
     );
+    let refused = crate::core::suppress::refused_domains(s, vec![domain.to_string()]).await;
+    if !refused.is_empty() {
+        p.asked = 1;
+        p.suppress(&refused);
+        p.refuse_if_all_suppressed();
+        return Ok(p);
+    }
     let stored = if refresh {
         None
     } else {

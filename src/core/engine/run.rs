@@ -66,6 +66,8 @@ pub struct RunReport {
     pub interrupted: bool,
     /// A search stopped because the service gave a cursor that does not advance.
     pub stuck_cursor: bool,
+    /// What suppression excluded from a search, or refused of a lookup (issue 16).
+    pub suppressed: crate::core::suppress::Suppressed,
     /// The first error that stopped the run (what was bought before it is kept).
     pub error: Option<RunError>,
 }
@@ -230,6 +232,8 @@ pub(super) async fn plan_search(
         return Err(PlanError::Other("the limit must be at least 1".into()));
     }
     check_paging(body).map_err(PlanError::Other)?;
+    let (body, suppressed) = crate::core::suppress::apply_to_body(s, ep, body).await;
+    let body = &body;
     page_request(ep, body, limit.min(SEARCH_PAGE), Next::Start)?;
     let mut p = Plan::new(
         format!("search {} of up to {limit}", ep.path()),
@@ -237,6 +241,8 @@ pub(super) async fn plan_search(
         refresh,
     );
     p.asked = limit;
+    p.suppressed = suppressed.total();
+    p.suppressed_by = suppressed.by_category.clone();
     let mut end = false;
     let mut total = None;
     if !refresh {
@@ -288,7 +294,7 @@ async fn keep_page(
     job: Option<JobId>,
     settles: Vec<String>,
 ) -> Result<Paid<SearchResponse>, ApiError> {
-    let request = search_request_value(&req);
+    let request = req.body();
     let identity = search_identity(&request);
     let page = Some((identity, position));
     Ok(match req {
@@ -443,6 +449,10 @@ pub async fn search(
             return report;
         }
     };
+    // Suppressed entities go into the request as the API's exclude filters.
+    let (body, suppressed) = crate::core::suppress::apply_to_body(s, ep, body).await;
+    let body = &body;
+    report.suppressed = suppressed;
     let started = Utc::now();
     let mut got = 0u64;
     let mut cursor: Option<String> = None;
@@ -455,6 +465,7 @@ pub async fn search(
                 break;
             };
             s.join_page_contacts(&mut response).await;
+            report.suppressed.filter(&mut response);
             let n = records_of(&response) as u64;
             let take = n.min(limit - got) as usize;
             total = total_of(&response).or(total);
@@ -579,6 +590,7 @@ pub async fn search(
             match task.await {
                 Ok(Ok(mut paid)) => {
                     s.join_page_contacts(&mut paid.value).await;
+                    report.suppressed.filter(&mut paid.value);
                     report.absorb(&paid);
                     let n = records_of(&paid.value) as u64;
                     total = total_of(&paid.value).or(total);
@@ -688,7 +700,7 @@ pub async fn search(
 /// same page of the same search claim the same key.
 pub(crate) fn page_key(s: &Session, ep: Endpoint, req: &SearchRequest) -> String {
     use sha2::{Digest, Sha256};
-    let request = search_request_value(req);
+    let request = req.body();
     let identity = crate::store::canonical_search_body(&search_identity(&request));
     let mut h = Sha256::new();
     for part in [ep.path(), s.target(), identity.as_str()] {
@@ -701,17 +713,6 @@ pub(crate) fn page_key(s: &Session, ep: Endpoint, req: &SearchRequest) -> String
         .collect();
     let size = request.get("size").and_then(Value::as_u64).unwrap_or(0);
     format!("page:{hex}:{}:{size}", crate::store::cursor_in(&request))
-}
-
-/// The request body of a search request as JSON.
-fn search_request_value(req: &SearchRequest) -> Value {
-    match req {
-        SearchRequest::CompaniesV3(r) => serde_json::to_value(&**r),
-        SearchRequest::CompaniesV2(r) => serde_json::to_value(&**r),
-        SearchRequest::PeopleV3(r) => serde_json::to_value(&**r),
-        SearchRequest::PeopleV2(r) => serde_json::to_value(&**r),
-    }
-    .unwrap_or(Value::Null)
 }
 
 /// Claims page `key` for this run (started at `started`): [`Claim::Mine`] to buy it,
@@ -757,7 +758,7 @@ async fn settled_page(
     req: &SearchRequest,
     since: DateTime<Utc>,
 ) -> Result<(SearchResponse, DateTime<Utc>), RunError> {
-    let request = search_request_value(req);
+    let request = req.body();
     let identity = search_identity(&request);
     let cursor = crate::store::cursor_in(&request);
     let size = request.get("size").and_then(Value::as_i64).unwrap_or(0);
@@ -940,6 +941,8 @@ struct LookupKind<T> {
     /// Buys these normalized keys in one request (settling `settles`, for `job`): what it cost
     /// and what it found, by normalized key.
     buy: BuyFn<T>,
+    /// How its keys are suppressed (issue 16): suppressed keys are refused, never sent.
+    suppress: crate::store::SuppressKind,
 }
 
 /// Buys normalized keys in one request: (session, keys, job, claim keys it settles).
@@ -995,6 +998,7 @@ const COMPANIES: LookupKind<Company> = LookupKind {
             Ok((paid.map(|_| ()), found))
         })
     },
+    suppress: crate::store::SuppressKind::Domain,
 };
 
 /// People by professional-network handle (SPEC.md §4.6, `linkedinHandles`).
@@ -1002,6 +1006,7 @@ const PEOPLE_BY_HANDLE: LookupKind<LookalikePerson> = LookupKind {
     claim: |h| format!("handle:{h}"),
     stored: |s, names| Box::pin(stored_people(s, names, true)),
     buy: |s, handles, job, settles| Box::pin(buy_people(s, handles, true, job, settles)),
+    suppress: crate::store::SuppressKind::Handle,
 };
 
 /// People by the service's id (SPEC.md §4.6, `serviceIds`).
@@ -1009,6 +1014,7 @@ const PEOPLE_BY_ID: LookupKind<LookalikePerson> = LookupKind {
     claim: |id| format!("person:{id}"),
     stored: |s, names| Box::pin(stored_people(s, names, false)),
     buy: |s, ids, job, settles| Box::pin(buy_people(s, ids, false, job, settles)),
+    suppress: crate::store::SuppressKind::Person,
 };
 
 /// The stored people of `keys` (handles when `by_handle`, else ids) as lookup records (no
@@ -1098,6 +1104,24 @@ async fn lookup_batch<T: Clone + Send + 'static>(
 ) -> Batch<T> {
     let mut out = Batch::default();
     let norms: Vec<String> = chunk.iter().map(|c| c.1.clone()).collect();
+    // Suppressed keys are refused (issue 16): neither read nor bought.
+    let refused: HashMap<String, String> = {
+        let (k, n) = (kind.suppress, norms.clone());
+        with_store(s.store(), move |st| st.suppressed_among(k, &n))
+            .await
+            .unwrap_or_default()
+    };
+    for c in refused.values() {
+        *out.report
+            .suppressed
+            .by_category
+            .entry(c.clone())
+            .or_default() += 1;
+    }
+    let norms: Vec<String> = norms
+        .into_iter()
+        .filter(|n| !refused.contains_key(n))
+        .collect();
     let mut known: HashMap<String, Stored<T>> = if fresh == Freshness::Stored {
         (kind.stored)(s.clone(), norms.clone()).await
     } else {
@@ -1180,11 +1204,13 @@ async fn lookup_batch<T: Clone + Send + 'static>(
                 key: asked,
                 record: Some(hit.value),
                 stored_at: Some(hit.fetched_at),
+                suppressed: None,
             },
             None => LookupEntry {
                 key: asked,
                 record: found.remove(&norm).flatten(),
                 stored_at: None,
+                suppressed: refused.get(&norm).cloned(),
             },
         };
         out.entries.push(entry);
@@ -1316,6 +1342,9 @@ pub async fn lookup_companies(
 }
 
 fn merge(into: &mut RunReport, from: RunReport) {
+    for (c, n) in from.suppressed.by_category {
+        *into.suppressed.by_category.entry(c).or_default() += n;
+    }
     into.charged += from.charged;
     into.bought += from.bought;
     into.owned += from.owned;

@@ -480,7 +480,7 @@ impl App {
         result: Result<Outcome, ApiFailure>,
     ) -> Vec<Command> {
         match (slot, result) {
-            (Slot::Prepare, Ok(Outcome::Prepared(p))) => self.on_prepared(p),
+            (Slot::Prepare, Ok(Outcome::Prepared(p))) => self.on_prepared(*p),
             (Slot::Prepare, Ok(Outcome::PagePlanned(plan))) => self.on_page_planned(*plan),
             (Slot::Prepare, Err(e)) => {
                 self.error_popup(format!("Not sent (nothing spent): {}", e.message));
