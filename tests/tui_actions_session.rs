@@ -398,8 +398,11 @@ async fn revealed_emails_are_in_a_search_reopened_after_a_restart() {
     let ex = open_in(&sb, RICH, dir).await;
     ex.wait("ready again", |s| s.ready).await;
     ex.ch('H');
-    ex.wait("the history", |s| s.screen.contains("Search history"))
-        .await;
+    // The list is read off the loop: Enter once the stored search is listed.
+    ex.wait("the history", |s| {
+        s.screen.contains("Search history") && s.screen.contains("v3 people")
+    })
+    .await;
     ex.key(KeyCode::Enter, KeyModifiers::NONE);
     let reopened = ex
         .wait("the reopened search", |s| {

@@ -302,7 +302,8 @@ fn an_empty_file_migrates_to_the_latest_schema() {
             "pages",
             "people",
             "purchases",
-            "searches"
+            "searches",
+            "suppressed"
         ]
     );
     #[cfg(unix)]
