@@ -143,6 +143,39 @@ async fn search_to_jsonl_and_csv_and_export_from_the_store() {
     assert_eq!(code, 0, "{err}");
     let v: Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v.as_array().unwrap().len(), 1, "{out}");
+    // With real fields (issue 16): id, at, endpoint, body, pages, total, credits.
+    let h = &v[0];
+    assert_eq!(h["endpoint"], json!("/v3/search/companies"), "{out}");
+    assert!(
+        h["id"].is_i64() && h["at"].is_string() && h["body"].is_object(),
+        "{out}"
+    );
+    assert!(h["pages"].as_u64().unwrap() >= 1, "{out}");
+    assert!(h["credits"]["standard"].as_f64().unwrap() > 0.0, "{out}");
+    let id = h["id"].as_i64().unwrap().to_string();
+
+    // The stored search printed again, by `history show` and `export search`: free, the same
+    // 120 companies in the same order.
+    let c0 = client(&sb, RICH);
+    let before = standard(&c0).await;
+    for args in [["history", "show"], ["export", "search"]] {
+        let mut c = prospect(&sb, RICH, dir.path(), port);
+        c.args(args).arg(&id).args(["--format", "csv"]);
+        let (code, out, err) = tokio::task::spawn_blocking(move || run(c)).await.unwrap();
+        assert_eq!(code, 0, "{args:?}: {err}");
+        let again: Vec<String> = csv::Reader::from_reader(out.as_bytes())
+            .records()
+            .map(|r| r.unwrap()[0].to_string())
+            .collect();
+        let first: Vec<String> = rows.iter().map(|r| r[0].to_string()).collect();
+        assert_eq!(again, first, "{args:?}");
+    }
+    assert_eq!(standard(&c0).await, before, "nothing spent");
+    let mut c = prospect(&sb, RICH, dir.path(), port);
+    c.args(["history", "show", "999"]);
+    let (code, _, err) = tokio::task::spawn_blocking(move || run(c)).await.unwrap();
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("search 999 is not in the store"), "{err}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -243,12 +243,21 @@ pub enum AcKindArg {
 /// What to export from the store.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum ExportKind {
+    /// The records of one stored search (`export search ID`), contacts joined.
+    Search,
     /// Every stored company.
     Companies,
     /// Every stored person.
     People,
     /// Every revealed email and phone.
     Contacts,
+}
+
+/// What `history` does besides listing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum HistoryAction {
+    /// Print the records of one stored search again.
+    Show,
 }
 
 /// Emails or phones.
@@ -396,6 +405,11 @@ pub enum Command {
     /// Past searches kept in the store; with `--spend`, what was spent: every purchase and
     /// every reveal delivery with its credits per pool.
     History {
+        /// `show ID`: print the records of stored search ID again (free, contacts joined).
+        #[arg(value_enum)]
+        action: Option<HistoryAction>,
+        /// The search id (from `prospect history`), with `show`.
+        id: Option<i64>,
         /// How many, newest first.
         #[arg(long, default_value_t = 50)]
         limit: usize,
@@ -409,8 +423,10 @@ pub enum Command {
     /// Everything bought of one kind, from the store (free, no network); with `--preset`, as
     /// a CSV a CRM imports without mapping columns.
     Export {
-        /// Companies, people or contacts.
+        /// Companies, people or contacts; or `search ID`, the records of a stored search.
         kind: ExportKind,
+        /// The search id (from `prospect history`), with `search`.
+        id: Option<i64>,
         #[command(flatten)]
         out: OutArgs,
         #[command(flatten)]
@@ -916,8 +932,22 @@ async fn run_inner(
                 write_pairs(&out, v)
             }
         }
-        Command::History { limit, spend, out } => history(&ctx, limit, spend, &out),
-        Command::Export { kind, out, crm } => export(&ctx, kind, &out, &crm),
+        Command::History {
+            action: Some(HistoryAction::Show),
+            id,
+            out,
+            ..
+        } => stored_search(&ctx, id, "history show", &out),
+        Command::History {
+            limit, spend, out, ..
+        } => history(&ctx, limit, spend, &out),
+        Command::Export {
+            kind: ExportKind::Search,
+            id,
+            out,
+            ..
+        } => stored_search(&ctx, id, "export search", &out),
+        Command::Export { kind, out, crm, .. } => export(&ctx, kind, &out, &crm),
         Command::Jobs { all, limit, out } => jobs(&ctx, all, limit, &out),
         Command::Suppress(cmd) => suppress(&ctx, cmd),
         Command::Resume { id, spend, out } => {
@@ -1729,15 +1759,44 @@ fn jobs(ctx: &Ctx, all: bool, limit: usize, out: &OutArgs) -> CliResult {
     Ok(())
 }
 
-fn history(ctx: &Ctx, limit: usize, spend: bool, out: &OutArgs) -> CliResult {
-    let Some(path) = ctx
-        .target
-        .as_ref()
-        .and_then(|t| ctx.settings.store_path(t.sandbox))
-    else {
-        return Err(CliError::usage("no data directory: pass --data-dir"));
+/// `history show ID` and `export search ID`: the records of a stored search, page after page,
+/// as the search wrote them (contacts joined), at 0 credits.
+fn stored_search(ctx: &Ctx, id: Option<i64>, what: &str, out: &OutArgs) -> CliResult {
+    let Some(id) = id else {
+        return Err(CliError::usage(format!(
+            "`{what}` needs a search id (see `prospect history`)"
+        )));
     };
-    let store = crate::store::Store::open(&path).map_err(|e| CliError::usage(e.to_string()))?;
+    let (store, _) = open_store(ctx)?;
+    let found = crate::core::session::read_stored_search(&store, crate::store::SearchId(id))
+        .map_err(CliError::usage)?;
+    let format = Format::resolve(out.format, &out.out);
+    let n = match found.request.subject() {
+        crate::api::client::SearchSubject::Companies => {
+            let mut w = Writer::<CompanyOut>::new(format, out.out.as_ref())?;
+            for p in found.pages {
+                for c in companies_of(p.response) {
+                    w.write(&c)?;
+                }
+            }
+            w.finish()?
+        }
+        crate::api::client::SearchSubject::People => {
+            let mut w = Writer::<LookalikePerson>::new(format, out.out.as_ref())?;
+            for p in found.pages {
+                for person in people_of(p.response) {
+                    w.write(&person)?;
+                }
+            }
+            w.finish()?
+        }
+    };
+    ctx.note(&format!("{n} records of stored search {id}, 0 credits"));
+    Ok(())
+}
+
+fn history(ctx: &Ctx, limit: usize, spend: bool, out: &OutArgs) -> CliResult {
+    let (store, _) = open_store(ctx)?;
     if spend {
         let log = store
             .spend_log(limit)
@@ -1755,17 +1814,12 @@ fn history(ctx: &Ctx, limit: usize, spend: bool, out: &OutArgs) -> CliResult {
     let searches = store
         .searches(limit)
         .map_err(|e| CliError::other(e.to_string()))?;
-    let mut w = Writer::<Pair>::new(Format::resolve(out.format, &out.out), out.out.as_ref())?;
+    let mut w = Writer::<crate::core::export::SearchOut>::new(
+        Format::resolve(out.format, &out.out),
+        out.out.as_ref(),
+    )?;
     for s in searches {
-        w.write(&Pair {
-            key: format!("{} {}", s.last_run_at.to_rfc3339(), s.endpoint),
-            value: serde_json::json!({
-                "id": s.id.0,
-                "body": s.body,
-                "pages": s.pages,
-                "total": s.total,
-            }),
-        })?;
+        w.write(&s.into())?;
     }
     w.finish()?;
     Ok(())
@@ -1779,6 +1833,12 @@ fn export(ctx: &Ctx, kind: ExportKind, out: &OutArgs, crm: &CrmArgs) -> CliResul
     }
     let format = Format::resolve(out.format, &out.out);
     let n = match kind {
+        // Dispatched to `stored_search` with its id.
+        ExportKind::Search => {
+            return Err(CliError::usage(
+                "`export search` needs a search id (see `prospect history`)",
+            ));
+        }
         ExportKind::Companies => {
             let mut w = Writer::<CompanyOut>::new(format, out.out.as_ref())?;
             store
@@ -1830,7 +1890,7 @@ fn export_crm(
     let subject = match kind {
         ExportKind::Companies => Subject::Companies,
         ExportKind::People => Subject::People,
-        ExportKind::Contacts => {
+        ExportKind::Contacts | ExportKind::Search => {
             return Err(CliError::usage(
                 "--preset and --emails are for `export companies` and `export people` (people carry their contacts)",
             ));

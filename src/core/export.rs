@@ -296,6 +296,59 @@ impl Tabular for crate::store::Spend {
     }
 }
 
+/// A stored search as `prospect history` writes it: one record with real fields.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SearchOut {
+    /// Its history id (for `history show ID`, `export search ID`).
+    pub id: i64,
+    /// When it was last run (RFC 3339, UTC).
+    pub at: String,
+    /// The endpoint's path, e.g. `/v3/search/companies`.
+    pub endpoint: String,
+    /// The request body without paging members.
+    pub body: serde_json::Value,
+    /// Stored pages.
+    pub pages: u32,
+    /// `total` of its latest page, when the service said.
+    pub total: Option<i64>,
+    /// What its pages cost when bought, per pool.
+    pub credits: crate::api::cost::Cost,
+}
+
+impl From<crate::store::SearchSummary> for SearchOut {
+    fn from(s: crate::store::SearchSummary) -> SearchOut {
+        SearchOut {
+            id: s.id.0,
+            at: s
+                .last_run_at
+                .to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+            endpoint: s.endpoint,
+            body: s.body,
+            pages: s.pages,
+            total: s.total,
+            credits: s.credits,
+        }
+    }
+}
+
+impl Tabular for SearchOut {
+    fn columns() -> &'static [&'static str] {
+        &["id", "at", "endpoint", "body", "pages", "total", "credits"]
+    }
+    fn cells(&self) -> Vec<String> {
+        vec![
+            self.id.to_string(),
+            self.at.clone(),
+            self.endpoint.clone(),
+            self.body.to_string(),
+            self.pages.to_string(),
+            opt(&self.total),
+            crate::core::spend::describe_pools(&self.credits),
+        ]
+    }
+}
+
 /// One entry of a lookup as the CLI writes it: what was asked, and the record or `null`
 /// ("not found").
 #[derive(Debug, Clone, Serialize)]

@@ -1466,53 +1466,73 @@ impl Session {
         Ok(all.into_iter().filter(|s| s.target == target).collect())
     }
 
-    /// Reads search `id` back from the history at no cost: its first request and its pages,
-    /// each stored answer read into the typed response of the search's endpoint.
+    /// Reads search `id` back from the history at no cost ([`read_stored_search`]), off the
+    /// async threads.
     ///
-    /// Errors, in one line: the store cannot be read; no such search or no stored first page;
-    /// the endpoint is not a list search; the first request no longer passes the client's
-    /// checks; a stored answer does not read as its endpoint's response (names the page).
+    /// Errors: as [`read_stored_search`].
     pub async fn reopen(&self, id: SearchId) -> Result<StoredSearch, String> {
-        let (summary, pages) = with_store(&self.store, move |s| {
-            let summary = s.searches(usize::MAX)?.into_iter().find(|x| x.id == id);
-            Ok((summary, s.pages(id)?))
+        let store = self.store.clone();
+        tokio::task::spawn_blocking(move || {
+            let g = store
+                .lock()
+                .map_err(|_| "the store is unusable after an earlier failure".to_string())?;
+            read_stored_search(&g, id)
         })
-        .await?;
-        let summary = summary.ok_or_else(|| format!("search {id} is not in the store"))?;
-        let endpoint = Endpoint::from_path(&summary.endpoint)
-            .filter(|e| e.is_search())
-            .ok_or_else(|| format!("{} is not a list search", summary.endpoint))?;
-        let first = pages
-            .first()
-            .filter(|p| p.page == 0)
-            .ok_or_else(|| "the first page of this search is not stored".to_string())?;
-        let mut body = first.request.clone();
-        if let Value::Object(m) = &mut body {
-            m.remove("searchAfter");
-        }
-        let request = build_search(endpoint, &body).map_err(|problems| {
-            let first = problems.first().map(|p| p.to_string()).unwrap_or_default();
-            format!("the stored request no longer passes the checks: {first}")
-        })?;
-        let mut out = Vec::new();
-        for (i, p) in pages.into_iter().enumerate() {
-            if p.page as usize != i {
-                break;
-            }
-            let mut response = SearchResponse::decode(endpoint, p.response)
-                .map_err(|e| format!("page {} of the stored search: {e}", p.page + 1))?;
-            self.join_page_contacts(&mut response).await;
-            out.push(StoredSearchPage {
-                page: p.page,
-                response,
-                fetched_at: p.fetched_at,
-            });
-        }
-        Ok(StoredSearch {
-            id,
-            request,
-            body,
-            pages: out,
-        })
+        .await
+        .map_err(|e| format!("store task failed: {e}"))?
     }
+}
+
+/// Reads search `id` back from the store at no cost: its first request and its pages, each
+/// stored answer read into the typed response of the search's endpoint, with the contacts the
+/// store holds joined into its people (what `H`, `prospect history show` and `prospect export
+/// search` show).
+///
+/// Errors, in one line: the store cannot be read; no such search or no stored first page;
+/// the endpoint is not a list search; the first request no longer passes the client's
+/// checks; a stored answer does not read as its endpoint's response (names the page).
+pub fn read_stored_search(st: &Store, id: SearchId) -> Result<StoredSearch, String> {
+    let summary = st
+        .searches(usize::MAX)
+        .map_err(|e| e.to_string())?
+        .into_iter()
+        .find(|x| x.id == id);
+    let pages = st.pages(id).map_err(|e| e.to_string())?;
+    let summary = summary.ok_or_else(|| format!("search {id} is not in the store"))?;
+    let endpoint = Endpoint::from_path(&summary.endpoint)
+        .filter(|e| e.is_search())
+        .ok_or_else(|| format!("{} is not a list search", summary.endpoint))?;
+    let first = pages
+        .first()
+        .filter(|p| p.page == 0)
+        .ok_or_else(|| "the first page of this search is not stored".to_string())?;
+    let mut body = first.request.clone();
+    if let Value::Object(m) = &mut body {
+        m.remove("searchAfter");
+    }
+    let request = build_search(endpoint, &body).map_err(|problems| {
+        let first = problems.first().map(|p| p.to_string()).unwrap_or_default();
+        format!("the stored request no longer passes the checks: {first}")
+    })?;
+    let mut out = Vec::new();
+    for (i, p) in pages.into_iter().enumerate() {
+        if p.page as usize != i {
+            break;
+        }
+        let mut response = SearchResponse::decode(endpoint, p.response)
+            .map_err(|e| format!("page {} of the stored search: {e}", p.page + 1))?;
+        st.join_contacts(&mut response.people_mut())
+            .map_err(|e| e.to_string())?;
+        out.push(StoredSearchPage {
+            page: p.page,
+            response,
+            fetched_at: p.fetched_at,
+        });
+    }
+    Ok(StoredSearch {
+        id,
+        request,
+        body,
+        pages: out,
+    })
 }

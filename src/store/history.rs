@@ -194,6 +194,9 @@ pub struct SearchSummary {
     pub pages: u32,
     /// `total` of the most recently fetched page's answer (a number; `None` when absent).
     pub total: Option<i64>,
+    /// What its stored pages cost when they were bought, per pool (pages read from the store
+    /// cost nothing and are not counted).
+    pub credits: crate::api::cost::Cost,
 }
 
 /// One stored page of a search.
@@ -551,8 +554,16 @@ impl Store {
             "SELECT s.id, s.endpoint, s.body, s.target, s.first_run_at, s.last_run_at,
                (SELECT count(*) FROM pages p WHERE p.search_id = s.id),
                (SELECT p.total FROM pages p WHERE p.search_id = s.id
-                  ORDER BY p.fetched_at DESC, p.page DESC LIMIT 1)
-             FROM searches s ORDER BY s.last_run_at DESC, s.id DESC LIMIT ?1",
+                  ORDER BY p.fetched_at DESC, p.page DESC LIMIT 1),
+               c.standard, c.email, c.phone
+             FROM searches s
+             LEFT JOIN (SELECT p.search_id,
+                               sum(pu.credits_standard) AS standard,
+                               sum(pu.credits_email) AS email,
+                               sum(pu.credits_phone) AS phone
+                          FROM pages p JOIN purchases pu ON pu.id = p.purchase_id
+                         GROUP BY p.search_id) c ON c.search_id = s.id
+             ORDER BY s.last_run_at DESC, s.id DESC LIMIT ?1",
         )?;
         let rows = st.query_map([sql_limit(limit)], |r| {
             Ok((
@@ -564,11 +575,16 @@ impl Store {
                 r.get::<_, i64>(5)?,
                 r.get::<_, i64>(6)?,
                 r.get::<_, rusqlite::types::Value>(7)?,
+                crate::api::cost::Cost {
+                    standard: r.get::<_, Option<f64>>(8)?.unwrap_or(0.0),
+                    email: r.get::<_, Option<f64>>(9)?.unwrap_or(0.0),
+                    phone: r.get::<_, Option<f64>>(10)?.unwrap_or(0.0),
+                },
             ))
         })?;
         let mut out = Vec::new();
         for row in rows {
-            let (id, endpoint, body, target, first, last, pages, total) = row?;
+            let (id, endpoint, body, target, first, last, pages, total, credits) = row?;
             let total = match total {
                 rusqlite::types::Value::Integer(n) => Some(n),
                 rusqlite::types::Value::Real(x) if x.is_finite() => Some(x.round() as i64),
@@ -584,6 +600,7 @@ impl Store {
                     last_run_at: from_millis(last, "searches", &id)?,
                     pages: u32::try_from(pages).unwrap_or(u32::MAX),
                     total,
+                    credits,
                 })
             })();
             out.extend(parsed);
