@@ -499,3 +499,109 @@ async fn revealed_emails_follow_the_people_into_exports_and_searches() {
     assert_eq!(again, revealed, "the search run again shows them");
     assert_eq!(standard(&c0).await, before, "from the store, nothing spent");
 }
+
+/// Lists (issue 16): 30 accounts from two searches added to a list are there in a later run,
+/// with their stored data; a contact list's reveal plan buys only its unrevealed members.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_list_built_from_two_searches_is_kept_and_planned_on() {
+    let sb = start(vec![]).await;
+    let dir = tempfile::tempdir().unwrap();
+    let port = free_port();
+    let mut accounts: Vec<String> = Vec::new();
+    for country in ["de", "fr"] {
+        let body = format!(
+            r#"{{"companiesFilters": {{"primaryLocations": {{"includeCountries": ["{country}"]}}}}}}"#
+        );
+        let mut c = prospect(&sb, RICH, dir.path(), port);
+        c.args(["search", "companies", "--body", &body, "--limit", "15"]);
+        c.args(["--format", "csv"]);
+        let (code, out, err) = tokio::task::spawn_blocking(move || run(c)).await.unwrap();
+        assert_eq!(code, 0, "{err}");
+        let domains = csv_column(&out, "domain");
+        assert_eq!(domains.len(), 15, "{out}");
+        let mut c = prospect(&sb, RICH, dir.path(), port);
+        c.args(["list", "add", "targets", "--domains", &domains.join(",")]);
+        let (code, _, err) = tokio::task::spawn_blocking(move || run(c)).await.unwrap();
+        assert_eq!(code, 0, "{err}");
+        accounts.extend(domains);
+    }
+    accounts.dedup();
+    let mut c = prospect(&sb, RICH, dir.path(), port);
+    c.args(["list", "show", "targets", "--format", "csv"]);
+    let (code, out, err) = tokio::task::spawn_blocking(move || run(c)).await.unwrap();
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        csv_column(&out, "domain"),
+        accounts,
+        "every member, in order"
+    );
+    assert_eq!(accounts.len(), 30);
+    assert!(
+        csv_column(&out, "name").iter().all(|n| !n.is_empty()),
+        "joined with the stored companies: {out}"
+    );
+    let mut c = prospect(&sb, RICH, dir.path(), port);
+    c.args(["list", "ls", "--format", "jsonl"]);
+    let (code, out, err) = tokio::task::spawn_blocking(move || run(c)).await.unwrap();
+    assert_eq!(code, 0, "{err}");
+    let ls: Value = serde_json::from_str(out.trim()).unwrap();
+    let mut c = prospect(&sb, RICH, dir.path(), port);
+    c.args(["list", "export", "targets", "--preset", "hubspot-companies"]);
+    let (code, out, err) = tokio::task::spawn_blocking(move || run(c)).await.unwrap();
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(csv_column(&out, "Company Domain Name"), accounts, "{out}");
+    assert_eq!(
+        (ls["name"].as_str(), ls["members"].as_u64()),
+        (Some("targets"), Some(30))
+    );
+
+    // A contact list of 6, 2 of them revealed: the plan of revealing the list buys 4.
+    let mut c = prospect(&sb, RICH, dir.path(), port);
+    c.args(["search", "people", "--limit", "6", "--format", "csv"]);
+    let (code, out, err) = tokio::task::spawn_blocking(move || run(c)).await.unwrap();
+    assert_eq!(code, 0, "{err}");
+    let ids = csv_column(&out, "id");
+    let mut c = prospect(&sb, RICH, dir.path(), port);
+    c.args(["list", "add", "leads", "--ids", &ids.join(",")]);
+    let (code, _, err) = tokio::task::spawn_blocking(move || run(c)).await.unwrap();
+    assert_eq!(code, 0, "{err}");
+    let mut c = prospect(&sb, RICH, dir.path(), port);
+    c.args([
+        "reveal",
+        "emails",
+        "--ids",
+        &ids[..2].join(","),
+        "--wait",
+        "20",
+    ]);
+    let (code, _, err) = tokio::task::spawn_blocking(move || run(c)).await.unwrap();
+    assert_eq!(code, 0, "{err}");
+    let mut c = prospect(&sb, RICH, dir.path(), port);
+    c.args([
+        "reveal",
+        "emails",
+        "--list",
+        "leads",
+        "--dry-run",
+        "--format",
+        "json",
+    ]);
+    let (code, out, err) = tokio::task::spawn_blocking(move || run(c)).await.unwrap();
+    assert_eq!(code, 0, "{err}");
+    let plan: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        (
+            plan["asked"].as_u64(),
+            plan["owned"].as_u64(),
+            plan["toBuy"].as_u64()
+        ),
+        (Some(6), Some(2), Some(4)),
+        "{out}"
+    );
+    // A list of the other kind is refused before anything is sent.
+    let mut c = prospect(&sb, RICH, dir.path(), port);
+    c.args(["reveal", "emails", "--list", "targets", "--dry-run"]);
+    let (code, _, err) = tokio::task::spawn_blocking(move || run(c)).await.unwrap();
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("holds accounts, not contacts"), "{err}");
+}

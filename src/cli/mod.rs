@@ -32,6 +32,7 @@ use crate::core::export::{CompanyOut, ContactOut, Format, LookupOut, Pair, Tabul
 use crate::core::request::SearchResponse;
 use crate::core::session::{Freshness, Session};
 use crate::core::spend;
+use crate::store::ListKind;
 use crate::store::{ContactKind, JobId};
 
 /// The exit codes of every command (documented in README.md "Scripting").
@@ -147,6 +148,65 @@ pub struct OutArgs {
     /// Write the records to this file (atomically) instead of stdout.
     #[arg(long)]
     pub out: Option<PathBuf>,
+}
+
+/// `list` subcommands.
+#[derive(Debug, Clone, clap::Subcommand)]
+pub enum ListCmd {
+    /// Create a list (an existing one of that name is kept).
+    Create {
+        /// Its name.
+        name: String,
+        /// Accounts (companies by domain) or contacts (people by id).
+        #[arg(long, value_enum, default_value = "accounts")]
+        kind: ListKind,
+    },
+    /// Add members: domains to an account list, person ids to a contact list (the list is
+    /// created when missing: accounts for --domains, contacts for --ids).
+    Add {
+        /// The list.
+        name: String,
+        /// Members as arguments; `-` reads them from stdin, one per line.
+        values: Vec<String>,
+        /// Domains, comma-separated.
+        #[arg(long, value_delimiter = ',')]
+        domains: Vec<String>,
+        /// Person ids, comma-separated.
+        #[arg(long, value_delimiter = ',')]
+        ids: Vec<String>,
+        /// A file of members, one per line (or a CSV column with --column).
+        #[arg(long)]
+        file: Option<PathBuf>,
+        /// The CSV column holding the members (name from the header, or a 1-based number).
+        #[arg(long, requires = "file")]
+        column: Option<String>,
+    },
+    /// The members with what the store holds of them (records, revealed contacts, employers).
+    Show {
+        /// The list.
+        name: String,
+        #[command(flatten)]
+        out: OutArgs,
+    },
+    /// The members as `show` gives them, or in a CRM's import layout with --preset.
+    Export {
+        /// The list.
+        name: String,
+        #[command(flatten)]
+        out: OutArgs,
+        #[command(flatten)]
+        crm: CrmArgs,
+    },
+    /// Every list with its kind and member count.
+    Ls {
+        #[command(flatten)]
+        out: OutArgs,
+    },
+    /// Delete a list (its companies and people stay stored).
+    Rm {
+        /// The list.
+        name: String,
+    },
 }
 
 /// `suppress` subcommands.
@@ -361,6 +421,10 @@ pub enum Command {
         /// For people: the values are service ids, not handles.
         #[arg(long)]
         ids: bool,
+        /// The members of a list (`prospect list`): an account list's domains, or a contact
+        /// list's person ids (implies --ids); those stored already cost 0.
+        #[arg(long, conflicts_with_all = ["file", "values"])]
+        list: Option<String>,
         #[command(flatten)]
         spend: SpendArgs,
         #[command(flatten)]
@@ -371,11 +435,14 @@ pub enum Command {
         /// Emails or phones.
         kind: RevealKind,
         /// Person ids, comma-separated; `-` reads them from stdin, one per line.
-        #[arg(long, value_delimiter = ',', required_unless_present = "ids_file")]
+        #[arg(long, value_delimiter = ',', required_unless_present_any = ["ids_file", "list"])]
         ids: Vec<String>,
         /// A file of person ids, one per line (UTF-8, BOM and CRLF accepted).
         #[arg(long, conflicts_with = "ids")]
         ids_file: Option<PathBuf>,
+        /// The members of a contact list (`prospect list`): those revealed already cost 0.
+        #[arg(long, conflicts_with_all = ["ids", "ids_file"])]
+        list: Option<String>,
         /// Seconds to wait for the webhook deliveries (0: do not wait).
         #[arg(long, default_value_t = 180)]
         wait: u64,
@@ -437,6 +504,10 @@ pub enum Command {
         /// The filter-set file.
         file: PathBuf,
     },
+    /// Named account and contact lists, kept in the store (free, no network); act on one with
+    /// `lookup … --list NAME` or `reveal … --list NAME`.
+    #[command(subcommand)]
+    List(ListCmd),
     /// Suppression lists: customers, open deals, do-not-contact people and competitors are
     /// excluded from every search and refused by every paid call (free, no network).
     #[command(subcommand)]
@@ -486,6 +557,7 @@ impl Command {
                 | Command::Curl { .. }
                 | Command::Jobs { .. }
                 | Command::Suppress(_)
+                | Command::List(_)
         )
     }
 }
@@ -870,10 +942,21 @@ async fn run_inner(
             column,
             values,
             ids,
+            list,
             spend,
             out,
         } => {
-            let keys = key_source(values, file, column)?;
+            let (keys, ids) = match (&list, subject) {
+                (Some(_), Subject::Companies) => (
+                    KeySource::List(list_keys(&ctx, list.as_deref(), ListKind::Accounts)?),
+                    ids,
+                ),
+                (Some(_), Subject::People) => (
+                    KeySource::List(list_keys(&ctx, list.as_deref(), ListKind::Contacts)?),
+                    true,
+                ),
+                (None, _) => (key_source(values, file, column)?, ids),
+            };
             let action = match subject {
                 Subject::Companies => Action::LookupCompanies { keys },
                 Subject::People => Action::LookupPeople { keys, ids },
@@ -884,11 +967,15 @@ async fn run_inner(
             kind,
             ids,
             ids_file,
+            list,
             wait,
             spend,
             out,
         } => {
             let keys = match (ids_file, ids.as_slice()) {
+                _ if list.is_some() => {
+                    KeySource::List(list_keys(&ctx, list.as_deref(), ListKind::Contacts)?)
+                }
                 (Some(f), _) => KeySource::File {
                     path: f,
                     column: None,
@@ -950,6 +1037,7 @@ async fn run_inner(
         Command::Export { kind, out, crm, .. } => export(&ctx, kind, &out, &crm),
         Command::Jobs { all, limit, out } => jobs(&ctx, all, limit, &out),
         Command::Suppress(cmd) => suppress(&ctx, cmd),
+        Command::List(cmd) => list(&ctx, cmd),
         Command::Resume { id, spend, out } => {
             let job = ctx
                 .session()
@@ -1689,6 +1777,164 @@ fn open_store(ctx: &Ctx) -> Result<(crate::store::Store, PathBuf), CliError> {
     Ok((store, path))
 }
 
+/// The members of list `name` of `kind`, for `lookup`/`reveal --list`. Errors: no such list,
+/// a list of the other kind, an empty list.
+fn list_keys(ctx: &Ctx, name: Option<&str>, kind: ListKind) -> Result<Vec<String>, CliError> {
+    let name = name.unwrap_or_default();
+    let (store, _) = open_store(ctx)?;
+    let (got, keys) = store
+        .list_members(name)
+        .map_err(|e| CliError::other(e.to_string()))?
+        .ok_or_else(|| CliError::usage(format!("no list {name} (see `prospect list ls`)")))?;
+    if got != kind {
+        return Err(CliError::usage(format!(
+            "list {name} holds {}, not {}",
+            got.as_str(),
+            kind.as_str()
+        )));
+    }
+    if keys.is_empty() {
+        return Err(CliError::usage(format!("list {name} has no members")));
+    }
+    Ok(keys)
+}
+
+/// `prospect list create|add|show|export|ls|rm` (`crate::store::lists`).
+fn list(ctx: &Ctx, cmd: ListCmd) -> CliResult {
+    let (mut store, _) = open_store(ctx)?;
+    let fail = |e: crate::store::StoreError| match e {
+        crate::store::StoreError::Invalid(m) => CliError::usage(m),
+        other => CliError::other(other.to_string()),
+    };
+    match cmd {
+        ListCmd::Create { name, kind } => {
+            store.create_list(&name, kind).map_err(fail)?;
+            ctx.note(&format!("list {name} ({})", kind.as_str()));
+        }
+        ListCmd::Add {
+            name,
+            values,
+            domains,
+            ids,
+            file,
+            column,
+        } => {
+            let existing = store.list(&name).map_err(fail)?.map(|l| l.kind);
+            let kind = match (existing, domains.is_empty(), ids.is_empty()) {
+                (Some(k), _, _) => k,
+                (None, true, false) => ListKind::Contacts,
+                _ => ListKind::Accounts,
+            };
+            let mut keys = domains;
+            keys.extend(ids);
+            if file.is_some() || !values.is_empty() {
+                let source = match (file, values.as_slice()) {
+                    (None, [one]) if one.trim() == "-" => KeySource::List(
+                        engine::read_key_list(std::io::stdin(), "stdin")
+                            .map_err(|e| CliError::usage(e.0))?,
+                    ),
+                    (file, _) => key_source(values, file, column)?,
+                };
+                keys.extend(source.read_all().map_err(|e| CliError::usage(e.0))?);
+            }
+            if keys.is_empty() {
+                return Err(CliError::usage(
+                    "list add: give members (--domains, --ids, --file, values or - for stdin)",
+                ));
+            }
+            let (added, had, bad) = store.add_to_list(&name, kind, &keys).map_err(fail)?;
+            ctx.note(&format!(
+                "list {name}: {added} added, {had} already in it{}",
+                if bad > 0 {
+                    format!(
+                        ", {bad} left out (not a {})",
+                        kind.as_str().trim_end_matches('s')
+                    )
+                } else {
+                    String::new()
+                }
+            ));
+        }
+        ListCmd::Show { name, out } => list_out(ctx, &store, &name, &out, None)?,
+        ListCmd::Export { name, out, crm } => list_out(ctx, &store, &name, &out, Some(&crm))?,
+        ListCmd::Ls { out } => {
+            let mut w = Writer::<crate::core::export::ListOut>::new(
+                Format::resolve(out.format, &out.out),
+                out.out.as_ref(),
+            )?;
+            for l in store.lists().map_err(fail)? {
+                w.write(&l.into())?;
+            }
+            w.finish()?;
+        }
+        ListCmd::Rm { name } => {
+            if !store.remove_list(&name).map_err(fail)? {
+                return Err(CliError::usage(format!("no list {name}")));
+            }
+            ctx.note(&format!("list {name} deleted"));
+        }
+    }
+    Ok(())
+}
+
+/// A list's members with their stored data: as records, or in a CRM layout (`crm` with a
+/// preset or an email filter).
+fn list_out(
+    ctx: &Ctx,
+    store: &crate::store::Store,
+    name: &str,
+    out: &OutArgs,
+    crm: Option<&CrmArgs>,
+) -> CliResult {
+    use crate::store::ListRecords;
+    let records = store
+        .list_records(name)
+        .map_err(|e| CliError::other(e.to_string()))?
+        .ok_or_else(|| CliError::usage(format!("no list {name} (see `prospect list ls`)")))?;
+    if let Some(crm) = crm.filter(|c| c.preset.is_some() || c.emails.is_some()) {
+        let subject = match records {
+            ListRecords::Accounts(_) => crate::core::crm::Subject::Companies,
+            ListRecords::Contacts(_) => crate::core::crm::Subject::People,
+        };
+        let (mut w, preset) = crm_writer(crm, subject, out)?;
+        match &records {
+            ListRecords::Accounts(v) => v.iter().try_for_each(|c| w.company(c))?,
+            ListRecords::Contacts(v) => v.iter().try_for_each(|p| w.person(p))?,
+        }
+        let emails = w.emails();
+        let counts = w.finish()?;
+        ctx.note(&format!(
+            "list {name}: {} as {}",
+            counts.describe(emails),
+            preset.name()
+        ));
+        return Ok(());
+    }
+    let format = Format::resolve(out.format, &out.out);
+    let n = match records {
+        ListRecords::Accounts(v) => {
+            let mut w = Writer::<CompanyOut>::new(format, out.out.as_ref())?;
+            for company in v {
+                w.write(&CompanyOut {
+                    company,
+                    relevance: None,
+                    score: None,
+                })?;
+            }
+            w.finish()?
+        }
+        ListRecords::Contacts(v) => {
+            let mut w = Writer::<LookalikePerson>::new(format, out.out.as_ref())?;
+            for p in v {
+                w.write(&p)?;
+            }
+            w.finish()?
+        }
+    };
+    ctx.note(&format!("list {name}: {n} members"));
+    Ok(())
+}
+
 /// `prospect suppress import|list|clear` (`crate::core::suppress`).
 fn suppress(ctx: &Ctx, cmd: SuppressCmd) -> CliResult {
     let (mut store, path) = open_store(ctx)?;
@@ -1871,6 +2117,27 @@ fn export(ctx: &Ctx, kind: ExportKind, out: &OutArgs, crm: &CrmArgs) -> CliResul
     Ok(())
 }
 
+/// The CRM writer `crm` asks for (a preset, else `plain` with an email filter) of `subject`
+/// rows to `out`. Errors: a `--format` other than CSV; a preset for the other subject.
+fn crm_writer(
+    crm: &CrmArgs,
+    subject: crate::core::crm::Subject,
+    out: &OutArgs,
+) -> Result<(crate::core::crm::CrmWriter, crate::core::crm::Preset), CliError> {
+    use crate::core::crm::{CrmError, CrmWriter, Preset};
+    if out.format.is_some_and(|f| f != Format::Csv) {
+        return Err(CliError::usage(
+            "--preset and --emails write CSV: leave out --format or give --format csv",
+        ));
+    }
+    let preset = crm.preset.unwrap_or(Preset::Plain);
+    let w = CrmWriter::new(preset, subject, crm.emails, out.out.as_ref()).map_err(|e| match e {
+        CrmError::Io(e) => CliError::from(e),
+        other => CliError::usage(other.to_string()),
+    })?;
+    Ok((w, preset))
+}
+
 /// `export companies|people --preset … [--emails …]`: the store's companies or people (with
 /// their contacts and employer joined) as a CRM import CSV (`crate::core::crm`).
 fn export_crm(
@@ -1881,12 +2148,7 @@ fn export_crm(
     crm: &CrmArgs,
     path: &std::path::Path,
 ) -> CliResult {
-    use crate::core::crm::{CrmWriter, Preset, Subject};
-    if out.format.is_some_and(|f| f != Format::Csv) {
-        return Err(CliError::usage(
-            "--preset and --emails write CSV: leave out --format or give --format csv",
-        ));
-    }
+    use crate::core::crm::Subject;
     let subject = match kind {
         ExportKind::Companies => Subject::Companies,
         ExportKind::People => Subject::People,
@@ -1896,12 +2158,7 @@ fn export_crm(
             ));
         }
     };
-    let preset = crm.preset.unwrap_or(Preset::Plain);
-    let mut w =
-        CrmWriter::new(preset, subject, crm.emails, out.out.as_ref()).map_err(|e| match e {
-            crate::core::crm::CrmError::Io(e) => CliError::from(e),
-            other => CliError::usage(other.to_string()),
-        })?;
+    let (mut w, preset) = crm_writer(crm, subject, out)?;
     let fail = |e: crate::store::StoreError| CliError::other(e.to_string());
     match subject {
         Subject::Companies => store.for_each_company(|c| w.company(&c.value)),

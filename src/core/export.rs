@@ -349,6 +349,47 @@ impl Tabular for SearchOut {
     }
 }
 
+/// A list as `prospect list ls` writes it.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ListOut {
+    /// Its name.
+    pub name: String,
+    /// `accounts` or `contacts`.
+    pub kind: &'static str,
+    /// Members.
+    pub members: u64,
+    /// When it was created (RFC 3339, UTC).
+    pub created_at: String,
+}
+
+impl From<crate::store::ListSummary> for ListOut {
+    fn from(l: crate::store::ListSummary) -> ListOut {
+        ListOut {
+            name: l.name,
+            kind: l.kind.as_str(),
+            members: l.members,
+            created_at: l
+                .created_at
+                .to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+        }
+    }
+}
+
+impl Tabular for ListOut {
+    fn columns() -> &'static [&'static str] {
+        &["name", "kind", "members", "createdAt"]
+    }
+    fn cells(&self) -> Vec<String> {
+        vec![
+            self.name.clone(),
+            self.kind.to_string(),
+            self.members.to_string(),
+            self.created_at.clone(),
+        ]
+    }
+}
+
 /// One entry of a lookup as the CLI writes it: what was asked, and the record or `null`
 /// ("not found").
 #[derive(Debug, Clone, Serialize)]

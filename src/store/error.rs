@@ -88,6 +88,9 @@ pub enum StoreError {
     /// A value could not be written as JSON.
     #[error("store: JSON error: {0}")]
     Json(#[from] serde_json::Error),
+    /// A request the store refuses, in words (e.g. a list without a name).
+    #[error("{0}")]
+    Invalid(String),
 }
 
 /// A result of the store.

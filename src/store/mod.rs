@@ -34,6 +34,7 @@ mod export;
 mod history;
 mod keys;
 mod ledger;
+mod lists;
 mod schema;
 mod suppression;
 #[cfg(test)]
@@ -61,6 +62,7 @@ pub use history::{
 };
 pub use keys::{linkedin_handle, normalize_domain};
 pub use ledger::{Claim, JobId, JobRow, Kept, Packed, PageOf, pack_answer, pid_alive};
+pub use lists::{ListKind, ListRecords, ListSummary};
 pub use suppression::{SuppressKind, SuppressionCount};
 
 /// The newest schema version this build reads and writes (`PRAGMA user_version`).

@@ -8,11 +8,28 @@
 /// The migration steps, in order; `MIGRATIONS[0]` is version 1 (the initial schema).
 pub(super) const MIGRATIONS: &[&str] = &[V1, V2, V3, V4];
 
-/// Version 4: suppression (issue 16). `suppressed` holds the entities never to search, reveal
-/// or pay for, each in a category (`customers`, `open-deals`, `do-not-contact`, `competitors`):
-/// `kind` is `domain` (a registrable domain, as companies are keyed), `email` (lowercase),
-/// `handle` (a professional-network handle, as people are keyed) or `person` (a service id).
+/// Version 4: suppression and lists (issue 16).
+///
+/// - `suppressed` holds the entities never to search, reveal or pay for, each in a category
+///   (`customers`, `open-deals`, `do-not-contact`, `competitors`): `kind` is `domain` (as
+///   companies are keyed), `email` (lowercase), `handle` (a professional-network handle, as
+///   people are keyed) or `person` (a service id).
+/// - `lists` are named account lists (members keyed by domain) and contact lists (members keyed
+///   by person id); `list_members` holds their members, each with when it was added.
 const V4: &str = r#"
+CREATE TABLE lists (
+    id          INTEGER PRIMARY KEY,
+    name        TEXT    NOT NULL UNIQUE,
+    kind        TEXT    NOT NULL CHECK (kind IN ('accounts', 'contacts')),
+    created_at  INTEGER NOT NULL
+);
+CREATE TABLE list_members (
+    list_id   INTEGER NOT NULL REFERENCES lists(id) ON DELETE CASCADE,
+    key       TEXT    NOT NULL,          -- a domain (accounts) or a person id (contacts)
+    added_at  INTEGER NOT NULL,
+    PRIMARY KEY (list_id, key)
+);                                       -- rowid order: the order members were added
+
 CREATE TABLE suppressed (
     kind      TEXT    NOT NULL,          -- domain, email, handle or person
     key       TEXT    NOT NULL,

@@ -299,6 +299,8 @@ fn an_empty_file_migrates_to_the_latest_schema() {
             "contacts",
             "deliveries",
             "jobs",
+            "list_members",
+            "lists",
             "pages",
             "people",
             "purchases",
