@@ -416,3 +416,46 @@ async fn revealed_emails_are_in_a_search_reopened_after_a_restart() {
     );
     ex.quit().await;
 }
+
+/// `+` puts the marked rows into a named list, created on the spot and kept in the store.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn plus_adds_the_marked_rows_to_a_named_list() {
+    let sb = start(vec![]).await;
+    let ex = open(&sb, RICH).await;
+    ex.wait("ready", |s| s.ready).await;
+    ex.ctrl('r');
+    ex.wait("companies", |s| s.company_names.len() > 3).await;
+    ex.ch(' ');
+    ex.ch(' ');
+    ex.ch('+');
+    ex.wait("the prompt", |s| s.screen.contains("Add 2 to account list"))
+        .await;
+    ex.paste("targets");
+    ex.key(KeyCode::Enter, KeyModifiers::NONE);
+    let done = ex
+        .wait("added", |s| {
+            s.status
+                .as_deref()
+                .is_some_and(|t| t.starts_with("List targets: 2 added"))
+        })
+        .await;
+    assert!(
+        done.status.as_deref().unwrap().contains("2 members"),
+        "{:?}",
+        done.status
+    );
+    let (app, session, _dir) = ex.quit().await;
+    let rows: Vec<String> = app.search(Kind::Companies).rows()[..2]
+        .iter()
+        .map(|r| r.record.key())
+        .collect();
+    let (kind, members) = session
+        .store()
+        .lock()
+        .unwrap()
+        .list_members("targets")
+        .unwrap()
+        .expect("the list is stored");
+    assert_eq!(kind, prospect::store::ListKind::Accounts);
+    assert_eq!(members, rows);
+}

@@ -1466,6 +1466,22 @@ impl Session {
         Ok(all.into_iter().filter(|s| s.target == target).collect())
     }
 
+    /// Adds `keys` to the list `name` of `kind` (created when missing), off the async
+    /// threads: (added, already members, members now). Errors: the store's, in one line.
+    pub async fn add_to_list(
+        &self,
+        name: String,
+        kind: crate::store::ListKind,
+        keys: Vec<String>,
+    ) -> Result<(usize, usize, u64), String> {
+        with_store(&self.store, move |st| {
+            let (added, had, _) = st.add_to_list(&name, kind, &keys)?;
+            let members = st.list(&name)?.map_or(0, |l| l.members);
+            Ok((added, had, members))
+        })
+        .await
+    }
+
     /// Reads search `id` back from the history at no cost ([`read_stored_search`]), off the
     /// async threads.
     ///

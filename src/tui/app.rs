@@ -123,6 +123,8 @@ pub enum Popup {
     Activity,
     /// The lookup popup: a pasted list or a file of domains / people.
     Lookup(LookupPopup),
+    /// The name of the list the marked / selected rows go into (`+`).
+    ListName(super::components::lists::ListPrompt),
 }
 
 /// An export of the first N results whose missing pages are being fetched (a paid job in
@@ -759,6 +761,29 @@ impl App {
                 vec![]
             }
             (Slot::Job(_) | Slot::Prepare, result) => self.on_job_done(slot, result),
+            (
+                Slot::Lists,
+                Ok(Outcome::ListAdded {
+                    name,
+                    added,
+                    had,
+                    members,
+                }),
+            ) => {
+                let name = crate::core::sanitize::sanitize(&name);
+                self.info(&format!(
+                    "List {name}: {added} added{} · {members} members · `prospect list show {name}`",
+                    if had > 0 {
+                        format!(", {had} already in it")
+                    } else {
+                        String::new()
+                    }
+                ))
+            }
+            (Slot::Lists, Err(e)) => {
+                self.error_popup(format!("The list was not changed: {}", e.message));
+                vec![]
+            }
             (slot, Ok(other)) => {
                 tracing::warn!(?slot, ?other, "unexpected outcome");
                 vec![]
@@ -937,6 +962,7 @@ impl App {
         match self.popups.last() {
             Some(Popup::Editor(_)) => return self.editor_key(k),
             Some(Popup::SaveName(_)) => return self.save_name_key(k),
+            Some(Popup::ListName(_)) => return self.list_name_key(k),
             Some(Popup::Find(_)) => return self.find_key(k),
             Some(Popup::Export(_)) => return self.export_key(k),
             // y / n answer the confirmation whatever the keymap says.
@@ -1117,6 +1143,10 @@ impl App {
                 self.dirty = true;
             }
             Some(Popup::SaveName(t)) => {
+                t.input.insert_str(&s);
+                self.dirty = true;
+            }
+            Some(Popup::ListName(t)) => {
                 t.input.insert_str(&s);
                 self.dirty = true;
             }
@@ -1308,6 +1338,62 @@ impl App {
             Err(e) => {
                 self.error_popup(format!("Could not save: {e}"));
                 vec![]
+            }
+        }
+    }
+
+    /// `+`: the marked rows of the shown tab (or the selected one) into a named list, asked
+    /// for in a prompt.
+    pub(super) fn add_to_list(&mut self) -> Vec<Command> {
+        let kind = self.tab();
+        let keys: Vec<String> = self
+            .targets(kind)
+            .iter()
+            .map(|r| r.record.key())
+            .filter(|k| !k.is_empty())
+            .collect();
+        if keys.is_empty() {
+            return self.info("Nothing to add: run a search, then mark rows (or select one).");
+        }
+        let list_kind = match kind {
+            Kind::Companies => crate::store::ListKind::Accounts,
+            Kind::People => crate::store::ListKind::Contacts,
+        };
+        self.popups
+            .push(Popup::ListName(super::components::lists::ListPrompt::new(
+                list_kind, keys,
+            )));
+        vec![]
+    }
+
+    fn list_name_key(&mut self, k: KeyEvent) -> Vec<Command> {
+        use super::components::lists::ListPromptEffect;
+        let text = self.opts.keymap.text_action(&k);
+        let Some(Popup::ListName(prompt)) = self.popups.last_mut() else {
+            return vec![];
+        };
+        match prompt.handle(k, text) {
+            ListPromptEffect::Nothing => vec![],
+            ListPromptEffect::Cancelled => {
+                self.popups.pop();
+                vec![]
+            }
+            ListPromptEffect::Invalid(why) => {
+                self.set_status(&why, StatusKind::Error);
+                vec![]
+            }
+            ListPromptEffect::Add(name) => {
+                let Some(Popup::ListName(prompt)) = self.popups.pop() else {
+                    return vec![];
+                };
+                vec![self.call(
+                    Slot::Lists,
+                    Call::AddToList {
+                        name,
+                        kind: prompt.kind,
+                        keys: prompt.keys,
+                    },
+                )]
             }
         }
     }

@@ -280,6 +280,18 @@ impl Backend for SessionBackend {
                             .collect(),
                     )
                 }
+                Call::AddToList { name, kind, keys } => {
+                    let (added, had, members) = s
+                        .add_to_list(name.clone(), kind, keys)
+                        .await
+                        .map_err(|e| ApiFailure::other(&format!("not added to {name}: {e}")))?;
+                    Outcome::ListAdded {
+                        name,
+                        added,
+                        had,
+                        members,
+                    }
+                }
                 Call::Reopen(id) => {
                     let stored = s
                         .reopen(id)

@@ -74,6 +74,7 @@ actions! {
     RevealPhones => "reveal_phones", "reveal phones of marked / selected people", ["R"];
     Enrich => "enrich", "enrich the selected company or person", ["E"];
     Warmup => "warmup", "warm up marked / selected domains (free)", ["W"];
+    AddToList => "add_to_list", "add marked / selected rows to a named list", ["+"];
     Activity => "activity", "jobs and webhook deliveries", ["a"];
     Lookup => "lookup", "look up a pasted list or a file", ["ctrl-l"];
     Refresh => "refresh", "buy again what the store just answered", ["F"];

@@ -131,6 +131,8 @@ pub enum Slot {
     Prepare,
     /// The unfinished jobs of earlier runs, read at start.
     OpenJobs,
+    /// Writes to the named lists (free: the store).
+    Lists,
 }
 
 /// Named timers; setting one replaces its previous deadline.
@@ -271,6 +273,16 @@ pub enum Call {
     OpenJobs,
     /// Reads a stored search back, pages and all (free: the store).
     Reopen(SearchId),
+    /// Adds members to a named list, created when missing (free: the store;
+    /// [`Outcome::ListAdded`]).
+    AddToList {
+        /// The list.
+        name: String,
+        /// Accounts (domains) or contacts (person ids).
+        kind: crate::store::ListKind,
+        /// The members: domains or person ids.
+        keys: Vec<String>,
+    },
     /// Reads the store and estimates a paid action before it is sent (free): what the store
     /// answers at 0 credits and what the rest may cost per pool ([`Outcome::Prepared`]). A
     /// lookup's `file` is read here, off the UI loop.
@@ -342,6 +354,17 @@ pub enum Outcome {
     Warmed(WarmupCompaniesResponse),
     /// The unfinished paid actions of earlier runs ([`Call::OpenJobs`]).
     OpenJobs(Vec<OpenJob>),
+    /// Members added to a list ([`Call::AddToList`]).
+    ListAdded {
+        /// The list.
+        name: String,
+        /// New members.
+        added: usize,
+        /// Members it had already.
+        had: usize,
+        /// Its members now.
+        members: u64,
+    },
 }
 
 /// A paid action an earlier run left unfinished, as the activity pane lists it.

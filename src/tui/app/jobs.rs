@@ -111,6 +111,7 @@ impl App {
             Action::RevealPhones => self.reveal(ContactKind::Phone),
             Action::Enrich => self.enrich(),
             Action::Warmup => self.warmup(),
+            Action::AddToList => self.add_to_list(),
             Action::Activity => {
                 self.popups.push(Popup::Activity);
                 vec![self.timer(TimerId::Activity, Duration::from_secs(1))]

@@ -14,6 +14,7 @@ pub mod facets;
 pub mod form;
 pub mod help;
 pub mod history;
+pub mod lists;
 pub mod lookup;
 pub mod picker;
 pub mod results;

@@ -36,6 +36,7 @@ pub fn draw(f: &mut Frame<'_>, area: Rect, areas: &Areas, app: &App) {
             }
             Popup::Activity => app.activity.draw(f, area, app.now, keys),
             Popup::Lookup(l) => l.draw(f, area, keys),
+            Popup::ListName(l) => l.draw(f, area, keys),
         }
     }
 }
