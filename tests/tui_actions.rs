@@ -90,6 +90,7 @@ fn prepared(action: PaidAction, cost: Cost, from_store: usize, to_send: usize) -
 /// charged when their webhook arrives) and found none of them in the store.
 fn reveal_sent(ids: &[&str]) -> Outcome {
     Outcome::Ran(Ran {
+        provenance: None,
         charge: Charge {
             cost: Cost::ZERO,
             requests: 1,
@@ -387,6 +388,7 @@ fn enrich_pending_retries_with_backoff_then_updates_in_place() {
             cmds,
             Slot::Job(1),
             Outcome::Ran(Ran {
+                provenance: None,
                 charge: Charge {
                     cost: Cost::ZERO,
                     requests: 1,
@@ -436,6 +438,7 @@ fn enrich_pending_retries_with_backoff_then_updates_in_place() {
         &retry,
         Slot::Job(1),
         Outcome::Ran(Ran {
+            provenance: None,
             charge: Charge {
                 cost: Cost::in_pool(CreditPool::Standard, 1.0),
                 requests: 1,
@@ -517,6 +520,7 @@ fn lookup_a_pasted_list() {
         &cmds,
         Slot::Job(1),
         Outcome::Ran(Ran {
+            provenance: None,
             charge: Charge {
                 cost: Cost::in_pool(CreditPool::Standard, 0.6),
                 requests: 1,
@@ -607,6 +611,7 @@ fn snapshot_activity_pane() {
         Outcome::Ran(Ran {
             charge: Charge::default(),
             stored_at: None,
+            provenance: None,
             store_error: None,
             answer: RanAnswer::Reveal {
                 kind: ContactKind::Email,

@@ -459,3 +459,26 @@ async fn plus_adds_the_marked_rows_to_a_named_list() {
     assert_eq!(kind, prospect::store::ListKind::Accounts);
     assert_eq!(members, rows);
 }
+
+/// Provenance is honest (issue 16): `E` on a company seen only in a search answers from the
+/// store and says it was seen in a search, not enriched.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn enrich_of_a_company_seen_in_a_search_says_where_it_came_from() {
+    let sb = start(vec![]).await;
+    let ex = open(&sb, RICH).await;
+    ex.wait("ready", |s| s.ready).await;
+    ex.ctrl('r');
+    ex.wait("companies", |s| !s.company_names.is_empty()).await;
+    ex.ch('E');
+    let done = ex
+        .wait("answered from the store", |s| {
+            s.status
+                .as_deref()
+                .is_some_and(|t| t.contains("from the store"))
+        })
+        .await;
+    let status = done.status.unwrap();
+    assert!(status.contains("seen in a search"), "{status}");
+    assert!(!status.contains("enriched"), "{status}");
+    ex.quit().await;
+}

@@ -58,6 +58,9 @@ pub struct Paid<T> {
     /// When the answer did not decode whole: the first failing field and how many records were
     /// left out. The raw answer is kept whole all the same.
     pub decode_error: Option<String>,
+    /// For an answer from the store: how its record was bought, in words
+    /// ([`crate::core::spend::provenance`]: "seen in a search", "enriched", …).
+    pub provenance: Option<&'static str>,
 }
 
 impl<T> Paid<T> {
@@ -70,6 +73,7 @@ impl<T> Paid<T> {
             store_error: kept.store_error,
             recovery: kept.recovery,
             decode_error: None,
+            provenance: None,
         }
     }
 
@@ -84,6 +88,7 @@ impl<T> Paid<T> {
             store_error: self.store_error,
             recovery: self.recovery,
             decode_error: self.decode_error,
+            provenance: self.provenance,
         }
     }
 
@@ -96,6 +101,7 @@ impl<T> Paid<T> {
             store_error: None,
             recovery: None,
             decode_error: None,
+            provenance: None,
         }
     }
 }
@@ -867,19 +873,28 @@ impl Session {
         let stored = || {
             let d = d.clone();
             async move {
-                with_store(&self.store, move |s| s.company(&d))
-                    .await
-                    .ok()
-                    .flatten()
-                    .map(|hit| {
-                        Paid::from_store(
-                            Enriched::Found(EnrichCompanyResponse {
-                                company: hit.value,
-                                credits_used: 0.0,
-                            }),
-                            hit.fetched_at,
-                        )
-                    })
+                with_store(&self.store, move |s| {
+                    let hit = s.company(&d)?;
+                    let source = match hit.as_ref().and_then(|h| h.purchase_id) {
+                        Some(id) => s.purchase_endpoint(id)?,
+                        None => None,
+                    };
+                    Ok(hit.map(|h| (h, source)))
+                })
+                .await
+                .ok()
+                .flatten()
+                .map(|(hit, source)| {
+                    let mut paid = Paid::from_store(
+                        Enriched::Found(EnrichCompanyResponse {
+                            company: hit.value,
+                            credits_used: 0.0,
+                        }),
+                        hit.fetched_at,
+                    );
+                    paid.provenance = Some(crate::core::spend::provenance(source.as_deref()));
+                    paid
+                })
             }
         };
         if fresh == Freshness::Stored
@@ -902,15 +917,23 @@ impl Session {
         crate::api::client::check(req)?;
         let looked = Utc::now();
         let stored = || async {
-            self.stored_person_for(req).await.map(|hit| {
-                Paid::from_store(
-                    Enriched::Found(EnrichPersonResponse {
-                        person: hit.value,
-                        credits_used: 0.0,
-                    }),
-                    hit.fetched_at,
-                )
-            })
+            let hit = self.stored_person_for(req).await?;
+            let source = match hit.purchase_id {
+                Some(id) => with_store(&self.store, move |s| s.purchase_endpoint(id))
+                    .await
+                    .ok()
+                    .flatten(),
+                None => None,
+            };
+            let mut paid = Paid::from_store(
+                Enriched::Found(EnrichPersonResponse {
+                    person: hit.value,
+                    credits_used: 0.0,
+                }),
+                hit.fetched_at,
+            );
+            paid.provenance = Some(crate::core::spend::provenance(source.as_deref()));
+            Some(paid)
         };
         if fresh == Freshness::Stored
             && let Some(hit) = stored().await

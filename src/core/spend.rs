@@ -111,6 +111,28 @@ pub fn describe_pools(cost: &Cost) -> String {
     parts.join(" + ")
 }
 
+/// How a stored record was bought, in words, from the endpoint of its purchase: `seen in a
+/// search` (a list search), `looked up`, `enriched`, `revealed` (a reveal's acknowledgement),
+/// else `bought` (also when the purchase is unknown, e.g. a record kept before purchases
+/// named their records).
+pub fn provenance(endpoint: Option<&str>) -> &'static str {
+    match endpoint.and_then(crate::api::client::Endpoint::from_path) {
+        Some(e) if e.is_search() => "seen in a search",
+        Some(
+            crate::api::client::Endpoint::LookupCompanies
+            | crate::api::client::Endpoint::LookupPeople,
+        ) => "looked up",
+        Some(
+            crate::api::client::Endpoint::EnrichCompany
+            | crate::api::client::Endpoint::EnrichPerson,
+        ) => "enriched",
+        Some(
+            crate::api::client::Endpoint::RevealEmails | crate::api::client::Endpoint::RevealPhones,
+        ) => "revealed",
+        _ => "bought",
+    }
+}
+
 /// How old a stored answer is, in plain words: `just now`, `5 min old`, `3 h old`,
 /// `2 days old`.
 pub fn describe_age(age: chrono::Duration) -> String {

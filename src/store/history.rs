@@ -286,6 +286,19 @@ impl Store {
         })
     }
 
+    /// The endpoint path of purchase `id` (e.g. `/v3/search/companies`): what a stored record
+    /// came from. `None` when there is no such purchase.
+    ///
+    /// # Errors
+    /// [`super::StoreError::Sqlite`].
+    pub fn purchase_endpoint(&self, id: PurchaseId) -> Result<Option<String>> {
+        Ok(self
+            .conn
+            .prepare_cached("SELECT endpoint FROM purchases WHERE id = ?1")?
+            .query_row([id.0], |r| r.get(0))
+            .optional()?)
+    }
+
     /// The last `limit` purchases, newest first (by time, then id). Rows whose JSON no longer
     /// parses are skipped (see the module docs).
     ///

@@ -292,6 +292,7 @@ pub async fn run(
     let mut ran = Ran {
         charge: Charge::default(),
         stored_at: None,
+        provenance: None,
         store_error: None,
         answer: RanAnswer::Reveal {
             kind: ContactKind::Email,
@@ -316,6 +317,7 @@ pub async fn run(
             let paid = s.enrich_company(&req, fresh).await?;
             ran.charge = charge_of(paid.charged, paid.stored_at);
             ran.stored_at = paid.stored_at;
+            ran.provenance = paid.provenance;
             ran.store_error = paid.store_error.map(|e| sanitize(&e));
             ran.answer = match paid.value {
                 Enriched::Found(r) => RanAnswer::Company {
@@ -334,6 +336,7 @@ pub async fn run(
             let paid = s.enrich_person(&request, fresh).await?;
             ran.charge = charge_of(paid.charged, paid.stored_at);
             ran.stored_at = paid.stored_at;
+            ran.provenance = paid.provenance;
             ran.store_error = paid.store_error.map(|e| sanitize(&e));
             ran.answer = match paid.value {
                 Enriched::Found(r) => RanAnswer::Person {

@@ -631,6 +631,9 @@ pub struct Ran {
     pub charge: Charge,
     /// When the stored answer was bought, when the store answered.
     pub stored_at: Option<DateTime<Utc>>,
+    /// How the stored answer was bought ("seen in a search", "enriched", …), when the store
+    /// answered.
+    pub provenance: Option<&'static str>,
     /// Why a paid answer could not be stored (it is shown all the same).
     pub store_error: Option<String>,
     /// The answer.

@@ -604,8 +604,9 @@ impl App {
                         (Some(_), Some(age)) => {
                             self.last_stored = action;
                             self.info(&format!(
-                                "{} from the store, enriched {age} · 0 credits · {refresh} to refresh{shown}",
-                                sanitize(&domain)
+                                "{} from the store, {} {age} · 0 credits · {refresh} to refresh{shown}",
+                                sanitize(&domain),
+                                r.provenance.unwrap_or("bought")
                             ))
                         }
                         _ => self.info(&format!(
@@ -642,7 +643,8 @@ impl App {
                         (Some(_), Some(age)) => {
                             self.last_stored = action;
                             self.info(&format!(
-                                "{label} from the store, enriched {age} · 0 credits · {refresh} to refresh{shown}"
+                                "{label} from the store, {} {age} · 0 credits · {refresh} to refresh{shown}",
+                                r.provenance.unwrap_or("bought")
                             ))
                         }
                         _ => self.info(&format!(
