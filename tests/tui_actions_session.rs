@@ -474,7 +474,7 @@ async fn enrich_of_a_company_seen_in_a_search_says_where_it_came_from() {
         .wait("answered from the store", |s| {
             s.status
                 .as_deref()
-                .is_some_and(|t| t.contains("from the store"))
+                .is_some_and(|t| t.contains("from the store, "))
         })
         .await;
     let status = done.status.unwrap();
