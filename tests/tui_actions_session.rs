@@ -482,3 +482,60 @@ async fn enrich_of_a_company_seen_in_a_search_says_where_it_came_from() {
     assert!(!status.contains("enriched"), "{status}");
     ex.quit().await;
 }
+
+/// Suppressed companies are left out of the explorer's search, and its status line says how
+/// many, by category (issue 16).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_search_status_counts_the_suppressed() {
+    let sb = start(vec![]).await;
+    let c = client(&sb, RICH);
+    let req = serde_json::from_value(serde_json::json!({ "size": 3 })).unwrap();
+    let top: Vec<String> = c
+        .search_companies_v3(&req)
+        .await
+        .unwrap()
+        .companies
+        .into_iter()
+        .map(|c| c.company.domain)
+        .collect();
+    let ex = open(&sb, RICH).await;
+    ex.wait("ready", |s| s.ready).await;
+    ex.session
+        .store()
+        .lock()
+        .unwrap()
+        .suppress(
+            "competitors",
+            "test",
+            &[
+                (prospect::store::SuppressKind::Domain, top[0].clone()),
+                (prospect::store::SuppressKind::Domain, top[1].clone()),
+            ],
+        )
+        .unwrap();
+    ex.ctrl('r');
+    let shown = ex
+        .wait("the page", |s| {
+            !s.company_names.is_empty() && s.status.is_some()
+        })
+        .await;
+    assert!(
+        shown
+            .status
+            .as_deref()
+            .is_some_and(|t| t.contains("2 suppressed (competitors)")),
+        "{:?}",
+        shown.status
+    );
+    let (app, _session, _dir) = ex.quit().await;
+    let domains: Vec<String> = app
+        .search(Kind::Companies)
+        .rows()
+        .iter()
+        .map(|r| r.record.key())
+        .collect();
+    assert!(
+        !domains.contains(&top[0]) && !domains.contains(&top[1]),
+        "{domains:?}"
+    );
+}

@@ -61,6 +61,8 @@ pub struct Paid<T> {
     /// For an answer from the store: how its record was bought, in words
     /// ([`crate::core::spend::provenance`]: "seen in a search", "enriched", …).
     pub provenance: Option<&'static str>,
+    /// For a search page: what suppression excluded, in words (`5 suppressed (customers)`).
+    pub suppressed: Option<String>,
 }
 
 impl<T> Paid<T> {
@@ -74,6 +76,7 @@ impl<T> Paid<T> {
             recovery: kept.recovery,
             decode_error: None,
             provenance: None,
+            suppressed: None,
         }
     }
 
@@ -89,6 +92,7 @@ impl<T> Paid<T> {
             recovery: self.recovery,
             decode_error: self.decode_error,
             provenance: self.provenance,
+            suppressed: self.suppressed,
         }
     }
 
@@ -102,6 +106,7 @@ impl<T> Paid<T> {
             recovery: None,
             decode_error: None,
             provenance: None,
+            suppressed: None,
         }
     }
 }
@@ -1370,6 +1375,7 @@ impl Session {
         {
             self.join_page_contacts(&mut hit.0.value).await;
             suppressed.filter(&mut hit.0.value);
+            hit.0.suppressed = suppressed.describe();
             return Ok(hit);
         }
         let key = crate::core::engine::page_key(self, req.endpoint(), req);
@@ -1380,6 +1386,7 @@ impl Session {
                 Some(mut hit) => {
                     self.join_page_contacts(&mut hit.0.value).await;
                     suppressed.filter(&mut hit.0.value);
+                    hit.0.suppressed = suppressed.describe();
                     return Ok(hit);
                 }
                 // Settled, but nothing readable (kept in another's recovery file, or older
@@ -1415,6 +1422,7 @@ impl Session {
         if let Ok((paid, _)) = &mut result {
             self.join_page_contacts(&mut paid.value).await;
             suppressed.filter(&mut paid.value);
+            paid.suppressed = suppressed.describe();
         }
         result
     }

@@ -917,7 +917,7 @@ impl App {
         if let Some(e) = &page.store_error {
             used.push_str(&format!(" · NOT stored: {e}"));
         }
-        if let Some(sup) = &self.search(kind).suppressed {
+        if let Some(sup) = &page.suppressed {
             used.push_str(&format!(" · {sup}"));
         }
         if let Some(at) = stored_at {
@@ -1475,8 +1475,6 @@ impl App {
             self.error_popup(format!("Search refused: {r}"));
             return vec![];
         }
-        let kind = p.request.subject();
-        self.search_mut(kind).suppressed = crate::core::suppress::describe_by(&plan.suppressed_by);
         let free = plan.is_free();
         p.set_plan(plan);
         if free {

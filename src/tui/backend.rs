@@ -227,6 +227,7 @@ impl Backend for SessionBackend {
                     };
                     data.search_id = search_id;
                     data.store_error = paid.store_error.map(|e| sanitize(&e));
+                    data.suppressed = paid.suppressed;
                     Outcome::Page(data)
                 }
                 Call::Autocomplete(req) => {

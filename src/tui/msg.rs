@@ -527,6 +527,8 @@ pub struct PageData {
     pub search_id: Option<SearchId>,
     /// Why a paid page could not be stored, if it could not (it is shown all the same).
     pub store_error: Option<String>,
+    /// What suppression excluded from the page, e.g. `5 suppressed (customers)`.
+    pub suppressed: Option<String>,
 }
 
 /// A paid action of the explorer (issue 8): what `r` / `R`, `E` and the lookup popup send.

@@ -55,8 +55,6 @@ pub struct SearchState {
     pub error: Option<String>,
     /// Notes of the last response (unknown lookalike domains...).
     pub notes: Vec<String>,
-    /// What suppression excluded from the last page planned, e.g. `5 suppressed (customers)`.
-    pub suppressed: Option<String>,
     /// The history row the pages are stored under.
     pub search_id: Option<SearchId>,
     /// For a search reopened from the store: the age of its stored pages (as of reopening).
