@@ -878,28 +878,18 @@ impl Session {
         let stored = || {
             let d = d.clone();
             async move {
-                with_store(&self.store, move |s| {
-                    let hit = s.company(&d)?;
-                    let source = match hit.as_ref().and_then(|h| h.purchase_id) {
-                        Some(id) => s.purchase_endpoint(id)?,
-                        None => None,
-                    };
-                    Ok(hit.map(|h| (h, source)))
-                })
-                .await
-                .ok()
-                .flatten()
-                .map(|(hit, source)| {
-                    let mut paid = Paid::from_store(
-                        Enriched::Found(EnrichCompanyResponse {
-                            company: hit.value,
-                            credits_used: 0.0,
-                        }),
-                        hit.fetched_at,
-                    );
-                    paid.provenance = Some(crate::core::spend::provenance(source.as_deref()));
-                    paid
-                })
+                let hit = with_store(&self.store, move |s| s.company(&d))
+                    .await
+                    .ok()
+                    .flatten()?;
+                let value = Enriched::Found(EnrichCompanyResponse {
+                    company: hit.value,
+                    credits_used: 0.0,
+                });
+                Some(
+                    self.stored_answer(value, hit.fetched_at, hit.purchase_id)
+                        .await,
+                )
             }
         };
         if fresh == Freshness::Stored
@@ -910,6 +900,26 @@ impl Session {
         // Claimed under the lookup's key: a lookup and an enrich of one domain are one item.
         let key = format!("company:{}", crate::store::normalize_domain(&d));
         crate::core::engine::buy_claimed(self, req, key, looked, stored).await
+    }
+
+    /// `value` answered from the store at 0 credits: bought at `at` by `purchase`, whose
+    /// endpoint says how ([`Paid::provenance`]; "bought" when it is unknown).
+    async fn stored_answer<T>(
+        &self,
+        value: T,
+        at: DateTime<Utc>,
+        purchase: Option<PurchaseId>,
+    ) -> Paid<T> {
+        let source = match purchase {
+            Some(id) => with_store(&self.store, move |s| s.purchase_endpoint(id))
+                .await
+                .ok()
+                .flatten(),
+            None => None,
+        };
+        let mut paid = Paid::from_store(value, at);
+        paid.provenance = Some(crate::core::spend::provenance(source.as_deref()));
+        paid
     }
 
     /// Enrich one person (SPEC.md §4.4): answered from the store when the person is there by
@@ -923,22 +933,14 @@ impl Session {
         let looked = Utc::now();
         let stored = || async {
             let hit = self.stored_person_for(req).await?;
-            let source = match hit.purchase_id {
-                Some(id) => with_store(&self.store, move |s| s.purchase_endpoint(id))
-                    .await
-                    .ok()
-                    .flatten(),
-                None => None,
-            };
-            let mut paid = Paid::from_store(
-                Enriched::Found(EnrichPersonResponse {
-                    person: hit.value,
-                    credits_used: 0.0,
-                }),
-                hit.fetched_at,
-            );
-            paid.provenance = Some(crate::core::spend::provenance(source.as_deref()));
-            Some(paid)
+            let value = Enriched::Found(EnrichPersonResponse {
+                person: hit.value,
+                credits_used: 0.0,
+            });
+            Some(
+                self.stored_answer(value, hit.fetched_at, hit.purchase_id)
+                    .await,
+            )
         };
         if fresh == Freshness::Stored
             && let Some(hit) = stored().await

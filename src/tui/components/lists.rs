@@ -3,14 +3,11 @@
 //! hands the name and the rows' keys to the store ([`crate::tui::msg::Call::AddToList`]).
 use crossterm::event::KeyEvent;
 use ratatui::Frame;
-use ratatui::layout::{Constraint, Layout, Rect};
-use ratatui::style::Color;
-use ratatui::text::Line;
-use ratatui::widgets::Clear;
+use ratatui::layout::Rect;
 use ratatui_textarea::TextArea;
 
 use super::text::{input_text, textarea};
-use super::widgets::{centered, dim, frame};
+use super::widgets::draw_prompt;
 use crate::store::ListKind;
 use crate::tui::keymap::{Keymap, TextAction};
 
@@ -69,26 +66,21 @@ impl ListPrompt {
 
     /// Draws the prompt: the name field and what Enter adds where.
     pub fn draw(&self, f: &mut Frame<'_>, area: Rect, keys: &Keymap) {
-        let r = centered(area, 64, 5);
-        f.render_widget(Clear, r);
         let noun = match self.kind {
             ListKind::Accounts => "account",
             ListKind::Contacts => "contact",
         };
-        let title = format!(" Add {} to {noun} list ", self.keys.len());
-        let block = frame(&title, Color::Cyan);
-        let inner = block.inner(r);
-        f.render_widget(block, r);
-        let [input, hint] =
-            Layout::vertical([Constraint::Length(1), Constraint::Length(1)]).areas(inner);
-        f.render_widget(&self.input, input);
-        f.render_widget(
-            Line::from(dim(format!(
+        draw_prompt(
+            f,
+            area,
+            64,
+            &format!(" Add {} to {noun} list ", self.keys.len()),
+            &self.input,
+            format!(
                 "{} adds (a new name creates the list) · {} cancels",
                 keys.text_keys_of(TextAction::Submit),
                 keys.text_keys_of(TextAction::Cancel)
-            ))),
-            hint,
+            ),
         );
     }
 }

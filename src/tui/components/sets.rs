@@ -146,22 +146,18 @@ impl SaveName {
 
     /// Draws the prompt; the hint names the directory.
     pub fn draw(&self, f: &mut Frame<'_>, area: Rect, dir: &Path, keys: &Keymap) {
-        let r = centered(area, 56, 5);
-        f.render_widget(Clear, r);
-        let block = frame(" Save filter set as ", Color::Cyan);
-        let inner = block.inner(r);
-        f.render_widget(block, r);
-        let [input, hint] =
-            Layout::vertical([Constraint::Length(1), Constraint::Length(1)]).areas(inner);
-        f.render_widget(&self.input, input);
-        f.render_widget(
-            Line::from(dim(format!(
+        super::widgets::draw_prompt(
+            f,
+            area,
+            56,
+            " Save filter set as ",
+            &self.input,
+            format!(
                 "{} saves to {}/NAME.json · {} cancels",
                 keys.text_keys_of(TextAction::Submit),
                 dir.display(),
                 keys.text_keys_of(TextAction::Cancel)
-            ))),
-            hint,
+            ),
         );
     }
 }

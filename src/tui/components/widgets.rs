@@ -1,6 +1,7 @@
 //! Small drawing helpers the components share: a centred popup rectangle, a titled frame,
-//! dim text and the highlight of a selected line.
-use ratatui::layout::Rect;
+//! dim text, the highlight of a selected line and a one-field prompt.
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders};
@@ -17,6 +18,27 @@ pub fn centered(area: Rect, w: u16, h: u16) -> Rect {
         width: w,
         height: h,
     }
+}
+
+/// A one-line text prompt `width` wide, centred in `area`: a frame titled `title`, the text
+/// field `input` and a dim `hint` line under it (the save-name and add-to-list prompts).
+pub fn draw_prompt(
+    f: &mut Frame<'_>,
+    area: Rect,
+    width: u16,
+    title: &str,
+    input: &ratatui_textarea::TextArea<'static>,
+    hint: String,
+) {
+    let r = centered(area, width, 5);
+    f.render_widget(ratatui::widgets::Clear, r);
+    let block = frame(title, Color::Cyan);
+    let inner = block.inner(r);
+    f.render_widget(block, r);
+    let [field, below] =
+        Layout::vertical([Constraint::Length(1), Constraint::Length(1)]).areas(inner);
+    f.render_widget(input, field);
+    f.render_widget(Line::from(dim(hint)), below);
 }
 
 /// A bordered block titled `title` in `color`.
