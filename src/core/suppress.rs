@@ -117,7 +117,11 @@ pub fn read_suppression_file(path: &Path) -> Result<Vec<(SuppressKind, String)>,
         text.lines()
             .map(str::trim)
             .filter(|l| !l.is_empty() && !l.starts_with('#'))
-            .map(|l| (kind_of(l), l.to_string()))
+            // `acme.com, globex.com` on one line is two entries.
+            .flat_map(|l| l.split([',', ';', '\t', ' ']))
+            .map(str::trim)
+            .filter(|e| !e.is_empty())
+            .map(|e| (kind_of(e), e.to_string()))
             .collect()
     };
     if out.is_empty() {
@@ -128,13 +132,15 @@ pub fn read_suppression_file(path: &Path) -> Result<Vec<(SuppressKind, String)>,
     Ok(out)
 }
 
-/// A header line of a CSV: a separator and at least one known column title.
+/// A header line of a CSV: separated fields of which one is a known column title, or none
+/// looks like an entry (no `.` or `@`: `Name,Phone` is a header, `acme.com,globex.com` is not).
 fn looks_like_csv(first: &str) -> bool {
-    first.contains([',', ';', '\t'])
-        && first
-            .split([',', ';', '\t'])
-            .map(|h| h.trim().trim_matches('"').to_lowercase())
-            .any(|h| column_kind(&h).is_some() || h.contains("name") || h.contains("id"))
+    if !first.contains([',', ';', '\t']) {
+        return false;
+    }
+    let fields: Vec<&str> = first.split([',', ';', '\t']).map(str::trim).collect();
+    fields.iter().any(|h| column_kind(h).is_some())
+        || fields.iter().all(|h| !h.contains(['.', '@']))
 }
 
 fn column_kind(header: &str) -> Option<SuppressKind> {
@@ -603,6 +609,16 @@ mod tests {
         );
         std::fs::write(&f, "\n# nothing\n").unwrap();
         assert!(read_suppression_file(&f).is_err());
+        // Several on a line, a name with `id` in it: still entries, not a header.
+        std::fs::write(&f, "video.com, acme.com\nglobex.com\n").unwrap();
+        assert_eq!(
+            read_suppression_file(&f).unwrap(),
+            vec![
+                (SuppressKind::Domain, "video.com".to_string()),
+                (SuppressKind::Domain, "acme.com".to_string()),
+                (SuppressKind::Domain, "globex.com".to_string()),
+            ]
+        );
     }
 
     #[test]
