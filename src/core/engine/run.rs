@@ -465,6 +465,9 @@ pub async fn search(
                 break;
             };
             s.join_page_contacts(&mut response).await;
+            // The page's own length says whether the results end; what suppression leaves
+            // out here (past what a request carries) is not written.
+            let full = records_of(&response) as u64;
             report.suppressed.filter(&mut response);
             let n = records_of(&response) as u64;
             let take = n.min(limit - got) as usize;
@@ -475,7 +478,7 @@ pub async fn search(
                 .and_then(Value::as_u64)
                 .unwrap_or(50);
             cursor = cursor_of(&response);
-            if cursor.is_none() || n < size {
+            if cursor.is_none() || full < size {
                 end = true;
             }
             if let Err(e) = on_page(SearchRecords {
