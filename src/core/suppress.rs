@@ -289,15 +289,21 @@ pub fn describe_by(by_category: &BTreeMap<String, u64>) -> Option<String> {
     if total == 0 {
         return None;
     }
-    let parts: Vec<String> = if by_category.len() == 1 {
-        by_category.keys().cloned().collect()
+    let parts = if by_category.len() == 1 {
+        by_category.keys().cloned().collect::<Vec<_>>().join(", ")
     } else {
-        by_category
-            .iter()
-            .map(|(c, n)| format!("{c} {n}"))
-            .collect()
+        counts_by_category(by_category)
     };
-    Some(format!("{total} suppressed ({})", parts.join(", ")))
+    Some(format!("{total} suppressed ({parts})"))
+}
+
+/// `"customers 5, competitors 2"`: counts by category, as plans list them.
+pub fn counts_by_category(by_category: &BTreeMap<String, u64>) -> String {
+    by_category
+        .iter()
+        .map(|(c, n)| format!("{c} {n}"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// The suppressed keys of each kind with their category, read from the store (empty when it

@@ -295,14 +295,9 @@ impl Plan {
     /// call on a suppressed entity is never sent (issue 16).
     fn refuse_if_all_suppressed(&mut self) {
         if self.suppressed > 0 && self.suppressed >= self.asked && self.refusal.is_none() {
-            let by: Vec<String> = self
-                .suppressed_by
-                .iter()
-                .map(|(c, n)| format!("{c} {n}"))
-                .collect();
             self.refusal = Some(format!(
                 "suppressed ({}): nothing was sent, 0 credits",
-                by.join(", ")
+                crate::core::suppress::counts_by_category(&self.suppressed_by)
             ));
         }
     }
@@ -333,15 +328,10 @@ impl Plan {
             ));
         }
         if self.suppressed > 0 {
-            let by: Vec<String> = self
-                .suppressed_by
-                .iter()
-                .map(|(c, n)| format!("{c} {n}"))
-                .collect();
             out.push(format!(
                 "  suppressed {} ({}; never sent, never charged)",
                 self.suppressed,
-                by.join(", ")
+                crate::core::suppress::counts_by_category(&self.suppressed_by)
             ));
         }
         if self.refused > 0 {
