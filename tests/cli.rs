@@ -407,6 +407,16 @@ fn csv_column(csv_text: &str, column: &str) -> Vec<String> {
     rd.records().map(|r| r.unwrap()[at].to_string()).collect()
 }
 
+/// The non-empty cells of `column`, sorted (addresses to compare as sets).
+fn filled(csv_text: &str, column: &str) -> Vec<String> {
+    let mut v: Vec<String> = csv_column(csv_text, column)
+        .into_iter()
+        .filter(|e| !e.is_empty())
+        .collect();
+    v.sort();
+    v
+}
+
 /// Contacts follow the people (issue 16): emails revealed for ten people of a search are in
 /// `export people` and in the same search run again (from the store, at 0 credits).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -455,12 +465,11 @@ async fn revealed_emails_follow_the_people_into_exports_and_searches() {
     c.args(["export", "people", "--format", "csv"]);
     let (code, out, err) = tokio::task::spawn_blocking(move || run(c)).await.unwrap();
     assert_eq!(code, 0, "{err}");
-    let mut exported: Vec<String> = csv_column(&out, "email")
-        .into_iter()
-        .filter(|e| !e.is_empty())
-        .collect();
-    exported.sort();
-    assert_eq!(exported, revealed, "export people carries the addresses");
+    assert_eq!(
+        filled(&out, "email"),
+        revealed,
+        "export people carries the addresses"
+    );
 
     // The same people for HubSpot: its own column names, verified and catch-all only.
     let mut c = prospect(&sb, RICH, dir.path(), port);
@@ -491,12 +500,11 @@ async fn revealed_emails_follow_the_people_into_exports_and_searches() {
     c.args(search);
     let (code, out, err) = tokio::task::spawn_blocking(move || run(c)).await.unwrap();
     assert_eq!(code, 0, "{err}");
-    let mut again: Vec<String> = csv_column(&out, "email")
-        .into_iter()
-        .filter(|e| !e.is_empty())
-        .collect();
-    again.sort();
-    assert_eq!(again, revealed, "the search run again shows them");
+    assert_eq!(
+        filled(&out, "email"),
+        revealed,
+        "the search run again shows them"
+    );
     assert_eq!(standard(&c0).await, before, "from the store, nothing spent");
 }
 

@@ -24,22 +24,22 @@ async fn a_formula_in_a_company_name_is_defused_in_csv() {
     proxy.set_faults(false);
     let domains = known_domains(&sb, 3).await;
     let dir = tempfile::tempdir().unwrap();
+    // The binary through the proxy, on this test's store.
+    let cli = |args: &[&str]| run(prospect(&proxy.base_url, dir.path(), args));
     let list = dir.path().join("domains.txt");
     write_lines(&list, &domains);
     proxy.script([Fault::Rename("=HYPERLINK(\"http://x.example\",\"click\")")]);
-    let (code, out, err) = run(prospect(
-        &proxy.base_url,
-        dir.path(),
-        &[
+    let lookup = |format| {
+        cli(&[
             "lookup",
             "companies",
             "--file",
             list.to_str().unwrap(),
             "--format",
-            "csv",
-        ],
-    ))
-    .await;
+            format,
+        ])
+    };
+    let (code, out, err) = lookup("csv").await;
     assert_eq!(code, 0, "{err}");
     let mut rd = csv::Reader::from_reader(out.as_bytes());
     let names: Vec<String> = rd
@@ -58,29 +58,12 @@ async fn a_formula_in_a_company_name_is_defused_in_csv() {
     );
 
     // JSON keeps the name as the service sent it: it is data, not a cell.
-    let (code, out, err) = run(prospect(
-        &proxy.base_url,
-        dir.path(),
-        &[
-            "lookup",
-            "companies",
-            "--file",
-            list.to_str().unwrap(),
-            "--format",
-            "jsonl",
-        ],
-    ))
-    .await;
+    let (code, out, err) = lookup("jsonl").await;
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("\"=HYPERLINK("), "{out}");
 
     // The store's companies for HubSpot: its column names, one row a domain, defused too.
-    let (code, out, err) = run(prospect(
-        &proxy.base_url,
-        dir.path(),
-        &["export", "companies", "--preset", "hubspot-companies"],
-    ))
-    .await;
+    let (code, out, err) = cli(&["export", "companies", "--preset", "hubspot-companies"]).await;
     assert_eq!(code, 0, "{err}");
     assert!(
         out.starts_with("Company Domain Name,Company name,"),
@@ -103,55 +86,39 @@ async fn a_formula_in_a_company_name_is_defused_in_csv() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn suppressed_companies_are_excluded_from_searches_and_refused_by_reveals() {
     use prospect::api::client::Endpoint;
-    use prospect::api::types::SearchCompaniesV3Request;
     use serde_json::{Value, json};
 
     let sb = sandbox_with(10_000).await;
     let proxy = FaultProxy::start(&sb.base_url, CLI, 7).await;
     proxy.set_faults(false);
     let rich = support::client(&sb, support::RICH);
-    let lookalike: SearchCompaniesV3Request = serde_json::from_value(json!({
-        "size": 10,
-        "companiesFilters": {"lookalikeDomains": ["stripe.com"]}
-    }))
-    .unwrap();
-    let before: Vec<String> = rich
-        .search_companies_v3(&lookalike)
-        .await
-        .unwrap()
-        .companies
-        .into_iter()
-        .map(|c| c.company.domain)
-        .collect();
+    let before = support::company_domains(
+        &rich,
+        json!({"size": 10, "companiesFilters": {"lookalikeDomains": ["stripe.com"]}}),
+    )
+    .await;
     assert!(before.len() >= 2, "{before:?}");
     let mut five = vec![before[0].clone()];
     five.extend(known_domains(&sb, 4).await);
     let dir = tempfile::tempdir().unwrap();
+    // The binary through the proxy, on this test's store.
+    let cli = |args: &[&str]| run(prospect(&proxy.base_url, dir.path(), args));
     let csv_path = dir.path().join("hubspot-companies.csv");
     let mut csv_text = String::from("Record ID,Company name,Company Domain Name,Industry\n");
     for (i, d) in five.iter().enumerate() {
         csv_text.push_str(&format!("{i},Customer {i},https://www.{d}/,Software\n"));
     }
     std::fs::write(&csv_path, csv_text).unwrap();
-    let (code, _, err) = run(prospect(
-        &proxy.base_url,
-        dir.path(),
-        &[
-            "suppress",
-            "import",
-            csv_path.to_str().unwrap(),
-            "--category",
-            "customers",
-        ],
-    ))
+    let (code, _, err) = cli(&[
+        "suppress",
+        "import",
+        csv_path.to_str().unwrap(),
+        "--category",
+        "customers",
+    ])
     .await;
     assert_eq!(code, 0, "{err}");
-    let (code, out, err) = run(prospect(
-        &proxy.base_url,
-        dir.path(),
-        &["suppress", "list", "--format", "jsonl"],
-    ))
-    .await;
+    let (code, out, err) = cli(&["suppress", "list", "--format", "jsonl"]).await;
     assert_eq!(code, 0, "{err}");
     let listed: Value = serde_json::from_str(out.trim()).unwrap();
     assert_eq!(
@@ -182,14 +149,14 @@ async fn suppressed_companies_are_excluded_from_searches_and_refused_by_reveals(
         "--format",
         "json",
     ];
-    let (code, out, err) = run(prospect(&proxy.base_url, dir.path(), &dry)).await;
+    let (code, out, err) = cli(&dry).await;
     assert_eq!(code, 0, "{err}");
     let plan: Value = serde_json::from_str(&out).unwrap();
     assert_eq!(plan["suppressed"], json!(5), "{out}");
     assert_eq!(plan["suppressedBy"], json!({"customers": 5}), "{out}");
 
     let sent_before = proxy.log().len();
-    let (code, out, err) = run(prospect(&proxy.base_url, dir.path(), &search)).await;
+    let (code, out, err) = cli(&search).await;
     assert_eq!(code, 0, "{err}");
     let got: Vec<String> = out
         .lines()
@@ -224,12 +191,7 @@ async fn suppressed_companies_are_excluded_from_searches_and_refused_by_reveals(
     }
 
     // A person at a suppressed domain: the reveal is refused before it is sent.
-    let (code, out, err) = run(prospect(
-        &proxy.base_url,
-        dir.path(),
-        &["search", "people", "--limit", "3", "--format", "jsonl"],
-    ))
-    .await;
+    let (code, out, err) = cli(&["search", "people", "--limit", "3", "--format", "jsonl"]).await;
     assert_eq!(code, 0, "{err}");
     let person: Value = serde_json::from_str(out.lines().next().unwrap()).unwrap();
     let (id, domain) = (
@@ -238,26 +200,17 @@ async fn suppressed_companies_are_excluded_from_searches_and_refused_by_reveals(
     );
     let list = dir.path().join("dnc.txt");
     write_lines(&list, std::slice::from_ref(&domain));
-    let (code, _, err) = run(prospect(
-        &proxy.base_url,
-        dir.path(),
-        &[
-            "suppress",
-            "import",
-            list.to_str().unwrap(),
-            "--category",
-            "do-not-contact",
-        ],
-    ))
+    let (code, _, err) = cli(&[
+        "suppress",
+        "import",
+        list.to_str().unwrap(),
+        "--category",
+        "do-not-contact",
+    ])
     .await;
     assert_eq!(code, 0, "{err}");
     let sent_before = proxy.log().len();
-    let (code, out, err) = run(prospect(
-        &proxy.base_url,
-        dir.path(),
-        &["reveal", "emails", "--ids", &id, "--wait", "5"],
-    ))
-    .await;
+    let (code, out, err) = cli(&["reveal", "emails", "--ids", &id, "--wait", "5"]).await;
     assert_eq!(code, 5, "refused before sending: {err}");
     assert!(out.is_empty(), "{out}");
     assert!(

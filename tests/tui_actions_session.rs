@@ -67,6 +67,14 @@ fn observe(app: &App, screen: &str) -> Seen {
 
 type Explorer = run_loop::Explorer<Seen>;
 
+/// Waits for a frame whose status line `ok` accepts; returns that line.
+async fn status_where(ex: &Explorer, what: &str, ok: impl Fn(&str) -> bool) -> String {
+    ex.wait(what, |s| s.status.as_deref().is_some_and(&ok))
+        .await
+        .status
+        .unwrap_or_default()
+}
+
 /// The explorer on `sb` as `token`, with a fresh store and a loopback webhook receiver.
 async fn open(sb: &SandboxHandle, token: &str) -> Explorer {
     open_in(sb, token, tempfile::tempdir().unwrap()).await
@@ -217,15 +225,7 @@ async fn lookup_then_enrich_an_unknown_domain_pending_then_arrived() {
     let ex = open(&sb, RICH).await;
     ex.wait("ready", |s| s.ready).await;
     // Four known domains from a search, one unknown.
-    let req = serde_json::from_value(serde_json::json!({ "size": 4 })).unwrap();
-    let known: Vec<String> = c
-        .search_companies_v3(&req)
-        .await
-        .unwrap()
-        .companies
-        .into_iter()
-        .map(|c| c.company.domain)
-        .collect();
+    let known = support::company_domains(&c, serde_json::json!({ "size": 4 })).await;
     assert_eq!(known.len(), 4);
     ex.ctrl('l');
     ex.paste(&format!(
@@ -342,22 +342,12 @@ async fn a_bare_handle_and_its_url_find_one_person() {
         handle.to_uppercase()
     ));
     ex.key(KeyCode::Enter, KeyModifiers::NONE);
-    let looked = ex
-        .wait("the lookup row", |s| {
-            s.status
-                .as_deref()
-                .is_some_and(|t| t.starts_with("Lookup: "))
-        })
-        .await;
+    let status = status_where(&ex, "the lookup row", |t| t.starts_with("Lookup: ")).await;
     assert!(
-        looked
-            .status
-            .as_deref()
-            .is_some_and(|t| t.starts_with("Lookup: 1 found, 0 not found")),
-        "{:?}",
-        looked.status
+        status.starts_with("Lookup: 1 found, 0 not found"),
+        "{status}"
     );
-    assert_eq!(looked.people_rows, 1, "one person, one row");
+    assert_eq!(ex.latest().unwrap().people_rows, 1, "one person, one row");
     let (_app, session, _dir) = ex.quit().await;
     let store = session.store().lock().unwrap();
     assert!(
@@ -432,18 +422,8 @@ async fn plus_adds_the_marked_rows_to_a_named_list() {
         .await;
     ex.paste("targets");
     ex.key(KeyCode::Enter, KeyModifiers::NONE);
-    let done = ex
-        .wait("added", |s| {
-            s.status
-                .as_deref()
-                .is_some_and(|t| t.starts_with("List targets: 2 added"))
-        })
-        .await;
-    assert!(
-        done.status.as_deref().unwrap().contains("2 members"),
-        "{:?}",
-        done.status
-    );
+    let status = status_where(&ex, "added", |t| t.starts_with("List targets: 2 added")).await;
+    assert!(status.contains("2 members"), "{status}");
     let (app, session, _dir) = ex.quit().await;
     let rows: Vec<String> = app.search(Kind::Companies).rows()[..2]
         .iter()
@@ -470,14 +450,10 @@ async fn enrich_of_a_company_seen_in_a_search_says_where_it_came_from() {
     ex.ctrl('r');
     ex.wait("companies", |s| !s.company_names.is_empty()).await;
     ex.ch('E');
-    let done = ex
-        .wait("answered from the store", |s| {
-            s.status
-                .as_deref()
-                .is_some_and(|t| t.contains("from the store, "))
-        })
-        .await;
-    let status = done.status.unwrap();
+    let status = status_where(&ex, "answered from the store", |t| {
+        t.contains("from the store, ")
+    })
+    .await;
     assert!(status.contains("seen in a search"), "{status}");
     assert!(!status.contains("enriched"), "{status}");
     ex.quit().await;
@@ -489,15 +465,7 @@ async fn enrich_of_a_company_seen_in_a_search_says_where_it_came_from() {
 async fn the_search_status_counts_the_suppressed() {
     let sb = start(vec![]).await;
     let c = client(&sb, RICH);
-    let req = serde_json::from_value(serde_json::json!({ "size": 3 })).unwrap();
-    let top: Vec<String> = c
-        .search_companies_v3(&req)
-        .await
-        .unwrap()
-        .companies
-        .into_iter()
-        .map(|c| c.company.domain)
-        .collect();
+    let top = support::company_domains(&c, serde_json::json!({ "size": 3 })).await;
     let ex = open(&sb, RICH).await;
     ex.wait("ready", |s| s.ready).await;
     ex.session

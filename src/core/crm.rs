@@ -278,12 +278,7 @@ impl CrmWriter {
         }
         let cells = match self.preset {
             Preset::HubspotCompanies => hubspot_company(c),
-            _ => crate::core::export::CompanyOut {
-                company: c.clone(),
-                relevance: None,
-                score: None,
-            }
-            .cells(),
+            _ => crate::core::export::company_cells(c),
         };
         let key = (self.preset != Preset::Plain)
             .then(|| crate::store::normalize_domain(&c.domain))

@@ -109,7 +109,9 @@ const COMPANY_COLUMNS: &[&str] = &[
     "description",
 ];
 
-fn company_cells(c: &Company) -> Vec<String> {
+/// A company's cells in [`COMPANY_COLUMNS`] order, relevance and score left empty (the
+/// plain CSV layout of a company, shared with `core::crm`).
+pub(crate) fn company_cells(c: &Company) -> Vec<String> {
     vec![
         c.domain.clone(),
         opt(&c.name),

@@ -449,37 +449,31 @@ pub async fn refused_people(
         let mut out = st.suppressed_among(SuppressKind::Person, &ids)?;
         let people = st.people_by_ids(&ids)?;
         let emails = st.contacts_for(&ids, crate::store::ContactKind::Email)?;
-        for id in &ids {
-            if out.contains_key(id) {
-                continue;
-            }
+        // Each person's domain, handle and stored email, checked kind by kind in one read each.
+        let mut keys: Vec<(SuppressKind, Vec<(String, String)>)> = vec![
+            (SuppressKind::Domain, Vec::new()),
+            (SuppressKind::Handle, Vec::new()),
+            (SuppressKind::Email, Vec::new()),
+        ];
+        for id in ids.iter().filter(|id| !out.contains_key(*id)) {
             let person = people.get(id.trim()).map(|p| &p.value);
-            let checks = [
-                (
-                    SuppressKind::Domain,
-                    person.map(|p| p.domain.clone()).unwrap_or_default(),
-                ),
-                (
-                    SuppressKind::Handle,
-                    person
-                        .and_then(|p| p.linkedin_url.clone())
-                        .unwrap_or_default(),
-                ),
-                (
-                    SuppressKind::Email,
-                    emails
-                        .get(id.trim())
-                        .and_then(|c| c.email.clone())
-                        .unwrap_or_default(),
-                ),
+            let of = [
+                person.map(|p| p.domain.clone()),
+                person.and_then(|p| p.linkedin_url.clone()),
+                emails.get(id.trim()).and_then(|c| c.email.clone()),
             ];
-            for (kind, key) in checks {
-                if key.trim().is_empty() {
-                    continue;
+            for ((_, list), key) in keys.iter_mut().zip(of) {
+                if let Some(k) = key.filter(|k| !k.trim().is_empty()) {
+                    list.push((id.clone(), k));
                 }
-                if let Some(c) = st.suppressed_among(kind, &[key])?.into_values().next() {
-                    out.insert(id.clone(), c);
-                    break;
+            }
+        }
+        for (kind, list) in keys {
+            let values: Vec<String> = list.iter().map(|(_, k)| k.clone()).collect();
+            let hit = st.suppressed_among(kind, &values)?;
+            for (id, key) in list {
+                if let Some(c) = hit.get(&key) {
+                    out.entry(id).or_insert_with(|| c.clone());
                 }
             }
         }

@@ -17,6 +17,12 @@ pub fn normalize_domain(input: &str) -> String {
     normalize_domain_full(input)
 }
 
+/// The key of a company domain given to look up, suppress or list: [`normalize_domain`] of
+/// it, `None` when that is empty or has no dot (not a domain).
+pub fn domain_key(input: &str) -> Option<String> {
+    Some(normalize_domain(input)).filter(|n| !n.is_empty() && n.contains('.'))
+}
+
 /// [`normalize_domain`] without its fast path.
 fn normalize_domain_full(input: &str) -> String {
     let clean = sanitize(input);

@@ -36,11 +36,11 @@ impl ListKind {
     /// `key` as a member of this kind of list: a domain normalized as companies are, a person
     /// id trimmed; `None` when it is not one.
     pub fn member_key(self, key: &str) -> Option<String> {
-        let k = match self {
-            ListKind::Accounts => normalize_domain(key),
-            ListKind::Contacts => crate::core::sanitize::sanitize(key).trim().to_string(),
-        };
-        (!k.is_empty() && (self == ListKind::Contacts || k.contains('.'))).then_some(k)
+        match self {
+            ListKind::Accounts => super::domain_key(key),
+            ListKind::Contacts => Some(crate::core::sanitize::sanitize(key).trim().to_string())
+                .filter(|k| !k.is_empty()),
+        }
     }
 }
 

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 
 use rusqlite::params;
 
-use super::{Result, Store, linkedin_handle, normalize_domain, to_millis};
+use super::{Result, Store, linkedin_handle, to_millis};
 
 /// What a suppression entry names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -48,7 +48,7 @@ impl SuppressKind {
     pub fn normalize(self, key: &str) -> Option<String> {
         let k = key.trim();
         let out = match self {
-            SuppressKind::Domain => normalize_domain(k),
+            SuppressKind::Domain => return super::domain_key(k),
             SuppressKind::Email => {
                 let e = crate::core::sanitize::sanitize(k).trim().to_lowercase();
                 if !e.contains('@') || e.starts_with('@') || e.ends_with('@') {
@@ -59,7 +59,7 @@ impl SuppressKind {
             SuppressKind::Handle => linkedin_handle(k)?,
             SuppressKind::Person => crate::core::sanitize::sanitize(k).trim().to_string(),
         };
-        (!out.is_empty() && (self != SuppressKind::Domain || out.contains('.'))).then_some(out)
+        (!out.is_empty()).then_some(out)
     }
 }
 

@@ -168,6 +168,16 @@ impl Receiver {
     }
 }
 
+/// The domains a v3 company search of `body` answers, in order.
+pub async fn company_domains(c: &Client, body: serde_json::Value) -> Vec<String> {
+    let req = serde_json::from_value(body).expect("a v3 company search body");
+    let r = c
+        .search_companies_v3(&req)
+        .await
+        .expect("v3 company search");
+    r.companies.into_iter().map(|c| c.company.domain).collect()
+}
+
 /// Some person ids of the dataset, from a v3 people search.
 pub async fn some_person_ids(c: &Client, n: usize) -> Vec<String> {
     let req = serde_json::from_value(serde_json::json!({ "size": n })).unwrap();

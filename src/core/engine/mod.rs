@@ -52,7 +52,7 @@ use crate::api::types::{LOOKUP_COMPANIES_MAX, LOOKUP_PEOPLE_MAX, REVEAL_MAX_IDS}
 use crate::core::config::Budget;
 use crate::core::session::{Freshness, Session, with_store};
 use crate::core::spend::{POOLS, describe_pools};
-use crate::store::{ContactKind, EntityKey, Store, normalize_domain};
+use crate::store::{ContactKind, EntityKey, Store};
 
 /// How the engine spends, from the config: how long a bought search is answered from the
 /// store, and the daily budget per pool.
@@ -545,11 +545,6 @@ fn round2(x: f64) -> f64 {
     (x * 100.0).round() / 100.0
 }
 
-/// The normalized key of a domain to look up: `None` when it is not a domain.
-pub(super) fn domain_key(k: &str) -> Option<String> {
-    Some(normalize_domain(k)).filter(|n| !n.is_empty() && n.contains('.'))
-}
-
 /// The normalized key of a person's service id to look up: `None` when blank.
 pub(super) fn id_key(k: &str) -> Option<String> {
     Some(k.trim().to_string()).filter(|k| !k.is_empty())
@@ -642,7 +637,7 @@ async fn plan_lookup_companies(
         s,
         &mut p,
         keys,
-        domain_key,
+        crate::store::domain_key,
         |st, chunk| st.fetched_times(EntityKey::Domain, chunk),
         LOOKUP_COMPANIES_MAX,
         crate::store::SuppressKind::Domain,

@@ -1332,7 +1332,7 @@ pub async fn lookup_companies(
     lookup_stream(
         s,
         &COMPANIES,
-        super::domain_key,
+        crate::store::domain_key,
         LOOKUP_COMPANIES_MAX,
         planned_at,
         keys,
