@@ -507,3 +507,110 @@ async fn the_search_status_counts_the_suppressed() {
         "{domains:?}"
     );
 }
+
+/// The lists view (issue 16): people revealed, then added to a contact list with `+`; after a
+/// restart, `O` shows the list and the suppression categories, Enter opens the list in the
+/// people tab at no cost with the revealed contacts joined and the spend engine's plan for
+/// the rest (only the unrevealed members are to buy); the revealed filter `=` shows only the
+/// revealed rows, then only the others, and `*` marks every shown row.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_contact_list_opens_with_its_contacts_and_the_plan_for_the_rest() {
+    let sb = start(vec![]).await;
+    let c = client(&sb, RICH);
+    let ex = open(&sb, RICH).await;
+    ex.wait("ready", |s| s.ready).await;
+    ex.ch('t'); // people tab
+    ex.ctrl('r');
+    ex.wait("people", |s| s.people_rows > 4).await;
+    ex.ch(' ');
+    ex.ch(' ');
+    ex.wait("two marked", |s| s.marked == 2).await;
+    ex.ch('r');
+    ex.wait("the emails in the table", |s| {
+        s.deliveries >= 1 && s.people_contacts[..2].iter().all(|e| !e.is_empty())
+    })
+    .await;
+    // Two more (the selection is on the third row): four marked, into a new list.
+    ex.ch(' ');
+    ex.ch(' ');
+    ex.wait("four marked", |s| s.marked == 4).await;
+    ex.ch('+');
+    ex.wait("the prompt", |s| s.screen.contains("Add 4 to contact list"))
+        .await;
+    ex.paste("champions");
+    ex.key(KeyCode::Enter, KeyModifiers::NONE);
+    status_where(&ex, "added", |t| t.starts_with("List champions: 4 added")).await;
+    let (_app, session, dir) = ex.quit().await;
+    session
+        .store()
+        .lock()
+        .unwrap()
+        .suppress(
+            "customers",
+            "test",
+            &[(prospect::store::SuppressKind::Domain, "acme.com".into())],
+        )
+        .unwrap();
+    drop(session);
+
+    let ex = open_in(&sb, RICH, dir).await;
+    ex.wait("ready again", |s| s.ready).await;
+    let before = email_credits_at_sandbox(&c).await;
+    ex.ch('O');
+    let popup = ex
+        .wait("the lists popup", |s| {
+            s.screen.contains("Lists and suppression") && s.screen.contains("champions")
+        })
+        .await;
+    assert!(popup.screen.contains("contacts"), "{}", popup.screen);
+    assert!(
+        popup.screen.contains("customers") && popup.screen.contains("1 domains"),
+        "{}",
+        popup.screen
+    );
+    ex.key(KeyCode::Enter, KeyModifiers::NONE);
+    let status = status_where(&ex, "the list opened", |t| {
+        t.starts_with("List champions: 4 contacts")
+    })
+    .await;
+    assert!(status.contains("nothing spent"), "{status}");
+    assert!(
+        status.contains("revealing emails: 2 to buy") && status.contains("2 owned"),
+        "only the unrevealed members are to buy: {status}"
+    );
+    let opened = ex.wait("the members", |s| s.people_rows == 4).await;
+    assert!(
+        opened.people_contacts[..2].iter().all(|e| !e.is_empty())
+            && opened.people_contacts[2..].iter().all(String::is_empty),
+        "the revealed contacts are joined: {:?}",
+        opened.people_contacts
+    );
+    let revealed = opened.people_contacts[..2]
+        .iter()
+        .filter(|e| e.contains('@'))
+        .count();
+    ex.ch('=');
+    ex.wait("only the revealed", |s| s.people_rows == revealed)
+        .await;
+    ex.ch('=');
+    let unrevealed = ex
+        .wait("only the unrevealed", |s| {
+            s.people_rows == 2 && s.people_contacts.iter().all(String::is_empty)
+        })
+        .await;
+    assert!(
+        unrevealed
+            .screen
+            .contains("2 of 4 shown, only not yet revealed"),
+        "{}",
+        unrevealed.screen
+    );
+    ex.ch('*');
+    ex.wait("both marked", |s| s.marked == 2).await;
+    assert_eq!(
+        email_credits_at_sandbox(&c).await,
+        before,
+        "opening a list spends nothing"
+    );
+    ex.quit().await;
+}

@@ -436,6 +436,21 @@ pub struct StoredSearchPage {
     pub fetched_at: DateTime<Utc>,
 }
 
+/// A list read from the store ([`Session::open_list`]): its members joined with what the
+/// store holds of them, and the plan for buying the rest.
+#[derive(Debug, Clone)]
+pub struct OpenedList {
+    /// Its name.
+    pub name: String,
+    /// Accounts or contacts.
+    pub kind: crate::store::ListKind,
+    /// The members, in the order they were added.
+    pub records: crate::store::ListRecords,
+    /// What revealing the contacts' emails (a contact list) or looking the accounts up (an
+    /// account list) would cost, from the spend engine; `Err` with why it could not be planned.
+    pub rest: Result<crate::core::engine::Plan, String>,
+}
+
 /// A stored search reopened from the history ([`Session::reopen`]): what is needed to show
 /// its pages at no cost and to continue it with `searchAfter` as a normal paid search.
 #[derive(Debug, Clone, PartialEq)]
@@ -1513,6 +1528,79 @@ impl Session {
             Ok((added, had, members))
         })
         .await
+    }
+
+    /// Every list with its member count, and the suppression categories with their counts
+    /// (issue 16: what the explorer's lists popup shows), off the async threads. Errors: the
+    /// store's, in one line.
+    pub async fn lists_overview(
+        &self,
+    ) -> Result<
+        (
+            Vec<crate::store::ListSummary>,
+            Vec<crate::core::suppress::CategoryRow>,
+        ),
+        String,
+    > {
+        with_store(&self.store, |st| {
+            let lists = st.lists()?;
+            let suppression = st
+                .suppression_counts()?
+                .into_iter()
+                .map(Into::into)
+                .collect();
+            Ok((lists, suppression))
+        })
+        .await
+    }
+
+    /// List `name` read from the store at no cost, its members joined with what the store holds
+    /// of them ([`crate::store::Store::list_records`]), with the spend engine's plan for the
+    /// rest (issue 16): for a contact list, revealing the members' emails
+    /// ([`crate::core::engine::Action::Reveal`]); for an account list, looking the members up
+    /// ([`crate::core::engine::Action::LookupCompanies`]). Owned and suppressed members cost 0
+    /// in it. `rest` is `Err` with the reason when the plan could not be made.
+    ///
+    /// Errors: no such list, or the store's, in one line.
+    pub async fn open_list(&self, name: String) -> Result<OpenedList, String> {
+        let records = {
+            let name = name.clone();
+            with_store(&self.store, move |st| st.list_records(&name)).await?
+        }
+        .ok_or_else(|| format!("there is no list named {name}"))?;
+        let (kind, keys) = match &records {
+            crate::store::ListRecords::Accounts(v) => (
+                crate::store::ListKind::Accounts,
+                v.iter().map(|c| c.domain.clone()).collect::<Vec<_>>(),
+            ),
+            crate::store::ListRecords::Contacts(v) => (
+                crate::store::ListKind::Contacts,
+                v.iter().map(|p| p.person.id.clone()).collect(),
+            ),
+        };
+        let keys = crate::core::engine::KeySource::List(keys);
+        let action = match kind {
+            crate::store::ListKind::Accounts => {
+                crate::core::engine::Action::LookupCompanies { keys }
+            }
+            crate::store::ListKind::Contacts => crate::core::engine::Action::Reveal {
+                contact: ContactKind::Email,
+                keys,
+            },
+        };
+        let rest = if records.is_empty() {
+            Err("the list has no members".to_string())
+        } else {
+            crate::core::engine::plan(self, &action, Freshness::Stored)
+                .await
+                .map_err(|e| e.to_string())
+        };
+        Ok(OpenedList {
+            name,
+            kind,
+            records,
+            rest,
+        })
     }
 
     /// Reads search `id` back from the history at no cost ([`read_stored_search`]), off the

@@ -497,7 +497,7 @@ pub fn describe_refused(refused: &std::collections::HashMap<String, String>) -> 
 }
 
 /// One category as `prospect suppress list` writes it.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CategoryRow {
     /// The category.

@@ -212,6 +212,21 @@ pub enum ListRecords {
     Contacts(Vec<crate::api::types::LookalikePerson>),
 }
 
+impl ListRecords {
+    /// Members of the list.
+    pub fn len(&self) -> usize {
+        match self {
+            ListRecords::Accounts(v) => v.len(),
+            ListRecords::Contacts(v) => v.len(),
+        }
+    }
+
+    /// `true` for a list without members.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
 impl Store {
     /// The members of list `name`, in the order they were added, joined with what the store
     /// holds of them (records, contacts, employers); `None` when there is no such list.

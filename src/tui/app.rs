@@ -125,6 +125,8 @@ pub enum Popup {
     Lookup(LookupPopup),
     /// The name of the list the marked / selected rows go into (`+`).
     ListName(super::components::lists::ListPrompt),
+    /// The lists and the suppression categories: open a list at no cost.
+    Lists(super::components::lists::ListsPopup),
 }
 
 /// An export of the first N results whose missing pages are being fetched (a paid job in
@@ -720,16 +722,35 @@ impl App {
             // elsewhere.
             (Slot::OpenJobs, _) => vec![],
             (Slot::Search(kind), Ok(Outcome::Reopened(r))) => self.on_reopened(kind, r),
+            (Slot::Search(kind), Ok(Outcome::ListOpened(l))) => self.on_list_opened(kind, *l),
             (Slot::Search(kind), Err(e)) => {
-                let reopening = matches!(self.inflight.get(&slot), Some(Call::Reopen(_)));
+                let what = match self.inflight.get(&slot) {
+                    Some(Call::Reopen(_)) => "The stored search could not be shown",
+                    Some(Call::OpenList(_)) => "The list could not be shown",
+                    _ => "The search failed",
+                };
                 let s = self.search_mut(kind);
                 s.loading = false;
                 s.error = Some(e.message.clone());
-                self.error_popup(if reopening {
-                    format!("The stored search could not be shown: {}", e.message)
-                } else {
-                    format!("The search failed: {}", e.message)
-                });
+                self.error_popup(format!("{what}: {}", e.message));
+                vec![]
+            }
+            (Slot::ListsView, Ok(Outcome::Lists { lists, .. }))
+                if matches!(self.popups.last(), Some(Popup::ListName(_))) =>
+            {
+                if let Some(Popup::ListName(p)) = self.popups.last_mut() {
+                    p.lists_loaded(&lists);
+                }
+                vec![]
+            }
+            (Slot::ListsView, result) => {
+                if let Some(Popup::Lists(l)) = self.popups.last_mut() {
+                    l.loaded(match result {
+                        Ok(Outcome::Lists { lists, suppression }) => Ok((lists, suppression)),
+                        Ok(_) => Err("an unexpected answer".into()),
+                        Err(e) => Err(e.message),
+                    });
+                }
                 vec![]
             }
             (Slot::Autocomplete, Ok(Outcome::Suggestions { list, .. })) => {
@@ -997,6 +1018,7 @@ impl App {
                 Popup::Confirm(_) => self.confirm_key(Some(action), k),
                 Popup::OpenSet(_) => self.open_set_key(action),
                 Popup::History(_) => self.history_key(action),
+                Popup::Lists(_) => self.lists_key(action),
                 Popup::Facets(_) => {
                     if help::closes(action) || action == Action::Facets {
                         self.popups.pop();
@@ -1074,6 +1096,10 @@ impl App {
             Action::History => {
                 self.popups.push(Popup::History(HistoryPopup::default()));
                 vec![self.call(Slot::History, Call::History)]
+            }
+            Action::Lists => {
+                self.popups.push(Popup::Lists(Default::default()));
+                vec![self.call(Slot::ListsView, Call::Lists)]
             }
             Action::Find => {
                 let options: Vec<Opt> = self
@@ -1291,6 +1317,88 @@ impl App {
         }
     }
 
+    fn lists_key(&mut self, action: Action) -> Vec<Command> {
+        use super::components::lists::ListsEffect;
+        let Some(Popup::Lists(l)) = self.popups.last_mut() else {
+            return vec![];
+        };
+        match l.handle(action) {
+            ListsEffect::Nothing => vec![],
+            ListsEffect::Closed => {
+                self.popups.pop();
+                self.bump(Slot::ListsView);
+                vec![Command::Abort(Slot::ListsView)]
+            }
+            ListsEffect::Open(name) => {
+                let kind = match l.lists.iter().flatten().find(|s| s.name == name) {
+                    Some(s) if s.kind == crate::store::ListKind::Contacts => Kind::People,
+                    _ => Kind::Companies,
+                };
+                self.popups.pop();
+                self.form.endpoint = schema::with_kind(self.form.endpoint, kind);
+                let s = self.search_mut(kind);
+                s.loading = true;
+                s.error = None;
+                self.set_status(
+                    &format!(
+                        "Opening list {} from the store (no cost)…",
+                        crate::core::sanitize::sanitize(&name)
+                    ),
+                    StatusKind::Progress,
+                );
+                vec![self.call(Slot::Search(kind), Call::OpenList(name))]
+            }
+        }
+    }
+
+    /// A list read back into the tab of `kind`: its members as one page at no cost, with what
+    /// buying the rest would cost; marks, reveals, lookups, `+` and the export act on it as on
+    /// a search's rows. The form keeps its filters: a search replaces the list.
+    fn on_list_opened(&mut self, kind: Kind, l: super::msg::OpenedList) -> Vec<Command> {
+        self.last_error = None;
+        let n = l.rows.len();
+        let name = crate::core::sanitize::sanitize(&l.name);
+        *self.search_mut(kind) = SearchState {
+            pages: vec![Page {
+                rows: l.rows,
+                next: None,
+                stored: true,
+            }],
+            total: Some(n as u64),
+            list: Some(name.clone()),
+            ..SearchState::default()
+        };
+        self.focus = Pane::Results;
+        self.details.scroll = 0;
+        let members = match l.kind {
+            crate::store::ListKind::Accounts => format!("{n} accounts, {} stored", l.known),
+            crate::store::ListKind::Contacts => {
+                format!("{n} contacts, {} revealed", l.revealed)
+            }
+        };
+        let rest = match (l.kind, l.rest) {
+            (_, Err(why)) => format!("the rest not planned: {why}"),
+            (crate::store::ListKind::Accounts, Ok(plan)) => format!("looking them up: {plan}"),
+            (crate::store::ListKind::Contacts, Ok(plan)) => {
+                format!("revealing emails: {plan}")
+            }
+        };
+        let act = match l.kind {
+            crate::store::ListKind::Accounts => format!(
+                ", then {} looks them up",
+                self.opts.keymap.first_key_of(Action::Lookup)
+            ),
+            crate::store::ListKind::Contacts => format!(
+                ", then {} reveals",
+                self.opts.keymap.first_key_of(Action::RevealEmails)
+            ),
+        };
+        self.info(&format!(
+            "List {name}: {members} · nothing spent · {rest} · {} marks all{act}",
+            self.opts.keymap.first_key_of(Action::MarkAll)
+        ))
+    }
+
     /// Reads a stored search back into its tab (free; off the UI loop). Whatever ran in that
     /// tab is superseded: a paid page still on its way is stored but not shown.
     fn reopen(&mut self, entry: &HistoryEntry) -> Vec<Command> {
@@ -1363,7 +1471,7 @@ impl App {
             .push(Popup::ListName(super::components::lists::ListPrompt::new(
                 list_kind, keys,
             )));
-        vec![]
+        vec![self.call(Slot::ListsView, Call::Lists)]
     }
 
     fn list_name_key(&mut self, k: KeyEvent) -> Vec<Command> {
@@ -1842,7 +1950,7 @@ impl App {
         let s = self.search(kind);
         let fetched = self.results.fetched(kind).count();
         let rows: Vec<&super::msg::ResultRow> = match c.scope {
-            ExportScope::Page => s.rows().iter().collect(),
+            ExportScope::Page => s.rows(),
             ExportScope::Fetched => self.results.fetched(kind).collect(),
             ExportScope::Marked => self.results.marked(kind),
             ExportScope::FirstN => {

@@ -293,6 +293,32 @@ impl Backend for SessionBackend {
                         members,
                     }
                 }
+                Call::Lists => {
+                    let (lists, suppression) = s
+                        .lists_overview()
+                        .await
+                        .map_err(|e| ApiFailure::other(&format!("the store: {e}")))?;
+                    Outcome::Lists { lists, suppression }
+                }
+                Call::OpenList(name) => {
+                    let opened = s
+                        .open_list(name)
+                        .await
+                        .map_err(|e| ApiFailure::other(&format!("cannot open the list: {e}")))?;
+                    let (rows, known) = records::list_rows(opened.records);
+                    let revealed = rows
+                        .iter()
+                        .filter(|r| r.record.revealed() == records::Revealed::Yes)
+                        .count();
+                    Outcome::ListOpened(Box::new(crate::tui::msg::OpenedList {
+                        name: opened.name,
+                        kind: opened.kind,
+                        rows,
+                        known,
+                        revealed,
+                        rest: opened.rest.map(|p| p.summary()),
+                    }))
+                }
                 Call::Reopen(id) => {
                     let stored = s
                         .reopen(id)

@@ -70,13 +70,16 @@ actions! {
     Back => "back", "back to the search before P / L", ["backspace"];
     Undo => "undo", "undo clear all / a deleted filter set", ["u"];
     Mark => "mark", "mark / unmark a row for the actions", ["space"];
+    MarkAll => "mark_all", "mark every shown row, or unmark all", ["*"];
+    RevealedFilter => "revealed_filter", "show all / only revealed / only unrevealed people", ["="];
     RevealEmails => "reveal_emails", "reveal emails of marked / selected people", ["r"];
     RevealPhones => "reveal_phones", "reveal phones of marked / selected people", ["R"];
     Enrich => "enrich", "enrich the selected company or person", ["E"];
     Warmup => "warmup", "warm up marked / selected domains (free)", ["W"];
     AddToList => "add_to_list", "add marked / selected rows to a named list", ["+"];
+    Lists => "lists", "your lists and suppression: open a list at no cost", ["O"];
     Activity => "activity", "jobs and webhook deliveries", ["a"];
-    Lookup => "lookup", "look up a pasted list or a file", ["ctrl-l"];
+    Lookup => "lookup", "look up the marked rows, a pasted list or a file", ["ctrl-l"];
     Refresh => "refresh", "buy again what the store just answered", ["F"];
 }
 }

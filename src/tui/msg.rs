@@ -133,6 +133,8 @@ pub enum Slot {
     OpenJobs,
     /// Writes to the named lists (free: the store).
     Lists,
+    /// The lists and suppression categories listed by the lists popup (free: the store).
+    ListsView,
 }
 
 /// Named timers; setting one replaces its previous deadline.
@@ -273,6 +275,12 @@ pub enum Call {
     OpenJobs,
     /// Reads a stored search back, pages and all (free: the store).
     Reopen(SearchId),
+    /// The lists with their member counts and the suppression categories with theirs (free:
+    /// the store; [`Outcome::Lists`]).
+    Lists,
+    /// Reads a list back with its members' joined data and the plan for the rest (free: the
+    /// store and the spend engine's plan; [`Outcome::ListOpened`]).
+    OpenList(String),
     /// Adds members to a named list, created when missing (free: the store;
     /// [`Outcome::ListAdded`]).
     AddToList {
@@ -354,6 +362,15 @@ pub enum Outcome {
     Warmed(WarmupCompaniesResponse),
     /// The unfinished paid actions of earlier runs ([`Call::OpenJobs`]).
     OpenJobs(Vec<OpenJob>),
+    /// The lists and the suppression categories ([`Call::Lists`]).
+    Lists {
+        /// Every list, by name.
+        lists: Vec<crate::store::ListSummary>,
+        /// Every suppression category with its counts.
+        suppression: Vec<crate::core::suppress::CategoryRow>,
+    },
+    /// A list read back ([`Call::OpenList`]).
+    ListOpened(Box<OpenedList>),
     /// Members added to a list ([`Call::AddToList`]).
     ListAdded {
         /// The list.
@@ -415,6 +432,25 @@ pub struct HistoryEntry {
     pub total: Option<i64>,
     /// How long ago it was last run, as of the listing.
     pub age: chrono::Duration,
+}
+
+/// A list read back into a results tab: its members as rows (joined data, built off the UI
+/// loop) and the plan for buying the rest.
+#[derive(Debug, Clone)]
+pub struct OpenedList {
+    /// The list's name.
+    pub name: String,
+    /// Accounts (the companies tab) or contacts (the people tab).
+    pub kind: crate::store::ListKind,
+    /// One row per member, in the order they were added.
+    pub rows: Vec<ResultRow>,
+    /// Members the store holds data of (a stored company, a stored person).
+    pub known: usize,
+    /// Members with a revealed email or phone (contact lists).
+    pub revealed: usize,
+    /// The spend engine's plan for the rest, in one line ([`crate::core::engine::Plan::summary`]),
+    /// or why it could not be made.
+    pub rest: Result<String, String>,
 }
 
 /// A stored search read back: its request, its pages (rows built off the UI loop) and age.

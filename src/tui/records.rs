@@ -31,6 +31,7 @@ pub fn columns(kind: Kind) -> &'static [&'static str] {
             "seniorities",
             "email / phone",
             "rel.",
+            "revealed",
         ],
     }
 }
@@ -107,7 +108,71 @@ fn person_cells(
         ),
         contact_cell(p),
         e(relevance),
+        revealed_cell(p),
     ]
+}
+
+/// Whether a person's contacts are revealed (issue 16), from the contacts the record carries
+/// (an answer's, or the freshest stored ones joined in).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Revealed {
+    /// An address or a number is known.
+    Yes,
+    /// A reveal was answered without one (`notFound`, …): nothing more to buy.
+    Tried,
+    /// A reveal is on its way (`inProgress`).
+    Pending,
+    /// Nothing revealed yet: what a reveal would buy.
+    No,
+    /// Not a person.
+    NotApplicable,
+}
+
+/// Whether person `p` carries a revealed (email address, phone number).
+fn known_contacts(p: &Person) -> (bool, bool) {
+    let email = p
+        .email
+        .as_ref()
+        .is_some_and(|m| m.address.as_deref().is_some_and(|a| !a.trim().is_empty()));
+    let phone = p
+        .phone
+        .as_ref()
+        .is_some_and(|ph| ph.numbers.iter().any(|n| !n.trim().is_empty()));
+    (email, phone)
+}
+
+/// [`Revealed`] of person `p`.
+pub fn revealed(p: &Person) -> Revealed {
+    if known_contacts(p) != (false, false) {
+        return Revealed::Yes;
+    }
+    let statuses: Vec<&str> = p
+        .email
+        .iter()
+        .map(|m| m.status.as_str())
+        .chain(p.phone.iter().map(|ph| ph.status.as_str()))
+        .collect();
+    if statuses.contains(&"inProgress") {
+        Revealed::Pending
+    } else if statuses.is_empty() {
+        Revealed::No
+    } else {
+        Revealed::Tried
+    }
+}
+
+/// The revealed cell of a person: `email`, `phone`, `email+phone`, `not found` (answered
+/// without one), `pending`, or `""` when nothing was revealed yet.
+fn revealed_cell(p: &Person) -> String {
+    match (revealed(p), known_contacts(p)) {
+        (Revealed::Yes, (true, true)) => "email+phone",
+        (Revealed::Yes, (true, false)) => "email",
+        (Revealed::Yes, _) => "phone",
+        (Revealed::Tried, _) => "not found",
+        (Revealed::Pending, _) => "pending",
+        (Revealed::No | Revealed::NotApplicable, _) => "",
+    }
+    .to_string()
 }
 
 /// The email / phone cell of a person: the revealed address and first number (each with
@@ -141,6 +206,14 @@ fn contact_cell(p: &Person) -> String {
 }
 
 impl Record {
+    /// Whether this row's contacts are revealed ([`Revealed::NotApplicable`] for a company).
+    pub fn revealed(&self) -> Revealed {
+        match self {
+            Record::Person { person, .. } => revealed(person),
+            Record::Company { .. } => Revealed::NotApplicable,
+        }
+    }
+
     /// The cells of this record's row, in the order of [`columns`] of its tab.
     pub fn cells(&self) -> Vec<String> {
         match self {
@@ -172,6 +245,38 @@ impl Record {
             } => person_sections(person, company.as_ref(), relevance.as_ref()),
         }
     }
+}
+
+/// The rows of a list's members ([`crate::store::ListRecords`]), in the list's order, and how
+/// many of them the store holds a record of (a member known only by its key has none).
+pub fn list_rows(records: crate::store::ListRecords) -> (Vec<ResultRow>, usize) {
+    use crate::store::ListRecords;
+    let mut known = 0;
+    let rows = match records {
+        ListRecords::Accounts(v) => v
+            .into_iter()
+            .map(|company| {
+                known += usize::from(company.name.is_some());
+                row(Record::Company {
+                    company,
+                    relevance: None,
+                    score: None,
+                })
+            })
+            .collect(),
+        ListRecords::Contacts(v) => v
+            .into_iter()
+            .map(|p| {
+                known += usize::from(p.person.name.is_some());
+                row(Record::Person {
+                    person: p.person,
+                    company: p.company,
+                    relevance: None,
+                })
+            })
+            .collect(),
+    };
+    (rows, known)
 }
 
 fn row(record: Record) -> ResultRow {
@@ -669,15 +774,53 @@ mod tests {
         let p = page(SearchResponse::PeopleV3(v3));
         assert_eq!(
             p.rows[0].cells,
-            ["Ann", "Head", "X", "", "Head, VP", "ann@x.io", "B"]
+            ["Ann", "Head", "X", "", "Head, VP", "ann@x.io", "B", "email"]
         );
         assert!(p.rows[0].record.company().is_none());
         let v2 = typed(
             json!({"people": [{"id": "p2", "domain": "y.io", "name": "Bo\u{7}b"}], "total": -3}),
         );
         let p = page(SearchResponse::PeopleV2(v2));
-        assert_eq!(p.rows[0].cells, ["Bob", "", "y.io", "", "", "", ""]);
+        assert_eq!(p.rows[0].cells, ["Bob", "", "y.io", "", "", "", "", ""]);
         assert_eq!(p.total, Some(0));
+    }
+
+    #[test]
+    fn revealed_states_of_people() {
+        let cases = [
+            (json!({"id": "1"}), Revealed::No, ""),
+            (
+                json!({"id": "1", "email": {"address": "a@x.io", "status": "verified"}}),
+                Revealed::Yes,
+                "email",
+            ),
+            (
+                json!({"id": "1", "email": {"address": "a@x.io", "status": "catchAll"},
+                    "phone": {"numbers": ["+4512"], "status": "verified"}}),
+                Revealed::Yes,
+                "email+phone",
+            ),
+            (
+                json!({"id": "1", "phone": {"numbers": ["+4512"], "status": "verified"}}),
+                Revealed::Yes,
+                "phone",
+            ),
+            (
+                json!({"id": "1", "email": {"status": "notFound"}}),
+                Revealed::Tried,
+                "not found",
+            ),
+            (
+                json!({"id": "1", "email": {"status": "inProgress"}}),
+                Revealed::Pending,
+                "pending",
+            ),
+        ];
+        for (person, state, cell) in cases {
+            let p: Person = typed(person.clone());
+            assert_eq!(revealed(&p), state, "{person}");
+            assert_eq!(revealed_cell(&p), cell, "{person}");
+        }
     }
 
     #[test]

@@ -307,6 +307,39 @@ impl Plan {
         self.requests == 0
     }
 
+    /// The plan in one line for a status line: `18 to buy (at most 18 email credits) · 12
+    /// owned · 2 suppressed (customers)`; the pending, refused and refusal parts only when
+    /// there are some.
+    pub fn summary(&self) -> String {
+        let mut parts = vec![if self.cost.is_zero() {
+            format!("{} to buy (0 credits)", self.to_buy)
+        } else {
+            format!(
+                "{} to buy (at most {})",
+                self.to_buy,
+                describe_pools(&self.cost)
+            )
+        }];
+        parts.push(format!("{} owned", self.owned));
+        if self.pending > 0 {
+            parts.push(format!("{} pending", self.pending));
+        }
+        if self.suppressed > 0 {
+            parts.push(format!(
+                "{} suppressed ({})",
+                self.suppressed,
+                crate::core::suppress::counts_by_category(&self.suppressed_by)
+            ));
+        }
+        if self.refused > 0 {
+            parts.push(format!("{} refused", self.refused));
+        }
+        if let Some(r) = &self.refusal {
+            parts.push(format!("refused: {r}"));
+        }
+        parts.join(" · ")
+    }
+
     /// The plan as lines for a person: owned, pending, refused, to buy with cost, requests
     /// and ETA, and the refusal when there is one.
     pub fn lines(&self) -> Vec<String> {

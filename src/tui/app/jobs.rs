@@ -107,6 +107,8 @@ impl App {
     pub(super) fn action_key(&mut self, action: Action) -> Option<Vec<Command>> {
         Some(match action {
             Action::Mark => self.toggle_mark(),
+            Action::MarkAll => self.mark_all(),
+            Action::RevealedFilter => self.cycle_revealed_filter(),
             Action::RevealEmails => self.reveal(ContactKind::Email),
             Action::RevealPhones => self.reveal(ContactKind::Phone),
             Action::Enrich => self.enrich(),
@@ -117,8 +119,18 @@ impl App {
                 vec![self.timer(TimerId::Activity, Duration::from_secs(1))]
             }
             Action::Lookup => {
-                self.popups
-                    .push(Popup::Lookup(LookupPopup::new(self.tab())));
+                // Marked rows (a page, an opened list) are filled in: Enter looks them up.
+                let kind = self.tab();
+                let mut popup = LookupPopup::new(kind);
+                popup.text = self
+                    .results
+                    .marked(kind)
+                    .iter()
+                    .map(|r| r.record.key())
+                    .filter(|k| !k.is_empty())
+                    .collect::<Vec<_>>()
+                    .join("\n");
+                self.popups.push(Popup::Lookup(popup));
                 vec![]
             }
             Action::Refresh => self.refresh(),
@@ -146,6 +158,57 @@ impl App {
             self.details.scroll = 0;
         }
         vec![]
+    }
+
+    /// Marks every shown row of the tab (so an action applies to a whole page, or a whole
+    /// opened list); when all of them are marked already, unmarks every row.
+    fn mark_all(&mut self) -> Vec<Command> {
+        let kind = self.tab();
+        let s = self.search_mut(kind);
+        let keys: Vec<String> = s
+            .rows()
+            .iter()
+            .map(|r| r.record.key())
+            .filter(|k| !k.is_empty())
+            .collect();
+        if keys.is_empty() {
+            return self.info("Nothing to mark: run a search or open a list first.");
+        }
+        if keys.iter().all(|k| s.marked.contains(k)) {
+            let n = s.marked.len();
+            s.marked.clear();
+            return self.info(&format!("Unmarked {}.", plural(n, "row")));
+        }
+        let n = keys.len();
+        s.marked.extend(keys);
+        let total = s.marked.len();
+        self.info(&format!(
+            "Marked {} ({total} marked in all).",
+            plural(n, "row")
+        ))
+    }
+
+    /// Cycles the revealed filter of the people tab: all rows → only revealed → only not yet
+    /// revealed → all.
+    fn cycle_revealed_filter(&mut self) -> Vec<Command> {
+        if self.tab() != Kind::People {
+            let t = self.opts.keymap.first_key_of(Action::SwitchTab);
+            return self.info(&format!(
+                "The revealed filter is for people: switch to the people tab ({t})."
+            ));
+        }
+        let s = self.search_mut(Kind::People);
+        s.only = s.only.next();
+        s.sel = 0;
+        s.offset.set(0);
+        let shown = s.rows().len();
+        let all = s.page_rows();
+        let text = match s.only.label() {
+            Some(only) => format!("Showing {only}: {shown} of {all} rows on this page."),
+            None => format!("Showing all {all} rows."),
+        };
+        self.details.scroll = 0;
+        self.info(&text)
     }
 
     // ---------------------------------------------------------------- reveal

@@ -51,7 +51,7 @@ const fn value(index: usize, priority: u8) -> Col {
 
 /// The columns of a tab (cells as built by `records`): companies name, domain, cc, size,
 /// industry, year, employees, rel.; people name, jobTitle, company, cc, seniorities,
-/// email / phone, rel.
+/// email / phone, rel., revealed.
 pub fn columns(kind: Kind) -> &'static [Col] {
     const COMPANIES: [Col; 8] = [
         text(0, 0, 12, 3),
@@ -66,14 +66,15 @@ pub fn columns(kind: Kind) -> &'static [Col] {
     // The email / phone column is kept right after the name: it is what a reveal fills in. It
     // is text (an address too long for a narrow pane is shortened, the details pane has it
     // whole) so that it is never dropped, and it pushes the company out first.
-    const PEOPLE: [Col; 7] = [
+    const PEOPLE: [Col; 8] = [
         text(0, 0, 12, 3),
         text(1, 3, 10, 4),
         text(2, 2, 10, 3),
-        value(3, 5),
-        text(4, 6, 8, 2),
+        value(3, 6),
+        text(4, 7, 8, 2),
         text(5, 1, 16, 8),
         value(6, 4),
+        value(7, 5),
     ];
     match kind {
         Kind::Companies => &COMPANIES,
@@ -87,7 +88,7 @@ pub fn columns(kind: Kind) -> &'static [Col] {
 pub fn layout(
     kind: Kind,
     titles: &[&str],
-    visible: &[ResultRow],
+    visible: &[&ResultRow],
     width: u16,
     spacing: u16,
 ) -> Vec<(usize, u16)> {
@@ -179,7 +180,7 @@ mod tests {
 
     #[test]
     fn values_are_never_cut_and_low_priority_columns_go_first() {
-        let rows = vec![row(&[
+        let owned = [row(&[
             "Very Long Company Name Incorporated",
             "very-long-domain-name.example",
             "de",
@@ -189,6 +190,7 @@ mod tests {
             "120000",
             "A",
         ])];
+        let rows: Vec<&ResultRow> = owned.iter().collect();
         // Wide: every column, the size range whole.
         let wide = layout(
             Kind::Companies,

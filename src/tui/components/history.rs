@@ -7,7 +7,7 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Clear, Paragraph};
 
-use super::widgets::{centered, dim, frame, selected};
+use super::widgets::{centered, dim, fit, frame, selected};
 use crate::core::sanitize::sanitize;
 use crate::tui::keymap::{Action, Keymap};
 use crate::tui::msg::HistoryEntry;
@@ -37,16 +37,6 @@ pub enum HistoryEffect {
 
 /// Rows a page key moves.
 const PAGE: usize = 10;
-
-/// Cuts `s` to `w` columns (by characters), with `…` when cut.
-fn fit(s: &str, w: usize) -> String {
-    if s.chars().count() <= w {
-        return s.to_string();
-    }
-    let mut out: String = s.chars().take(w.saturating_sub(1)).collect();
-    out.push('…');
-    out
-}
 
 impl HistoryPopup {
     /// The listing arrived (or failed).

@@ -62,15 +62,68 @@ pub struct SearchState {
     /// Keys ([`crate::tui::msg::Record::key`]) of the marked rows, across pages: the actions
     /// apply to them, else to the selected row. A new search clears them.
     pub marked: std::collections::BTreeSet<String>,
+    /// Which rows of a people tab are shown: all, only those with a revealed contact, or only
+    /// those not yet revealed (issue 16; the revealed-filter key cycles it).
+    pub only: Shown,
+    /// The name of the list the rows are the members of, for a list opened from the lists
+    /// popup (issue 16); `None` for a search.
+    pub list: Option<String>,
+}
+
+/// The revealed filter of a results tab (issue 16): which rows it shows.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Shown {
+    /// Every row.
+    #[default]
+    All,
+    /// People whose email or phone is revealed ([`records::Revealed::Yes`]).
+    Revealed,
+    /// People with nothing revealed yet, those a reveal would buy ([`records::Revealed::No`]).
+    Unrevealed,
+}
+
+impl Shown {
+    /// The next filter of the cycle All → Revealed → Unrevealed → All.
+    pub fn next(self) -> Shown {
+        match self {
+            Shown::All => Shown::Revealed,
+            Shown::Revealed => Shown::Unrevealed,
+            Shown::Unrevealed => Shown::All,
+        }
+    }
+
+    /// Whether `row` passes.
+    pub fn keeps(self, row: &ResultRow) -> bool {
+        match self {
+            Shown::All => true,
+            Shown::Revealed => row.record.revealed() == records::Revealed::Yes,
+            Shown::Unrevealed => row.record.revealed() == records::Revealed::No,
+        }
+    }
+
+    /// `only revealed` / `only not yet revealed`; `None` for all rows.
+    pub fn label(self) -> Option<&'static str> {
+        match self {
+            Shown::All => None,
+            Shown::Revealed => Some("only revealed"),
+            Shown::Unrevealed => Some("only not yet revealed"),
+        }
+    }
 }
 
 impl SearchState {
-    /// Rows of the shown page.
-    pub fn rows(&self) -> &[ResultRow] {
-        self.pages
+    /// Rows of the shown page that pass the revealed filter ([`SearchState::only`]): what the
+    /// table shows and `sel` indexes.
+    pub fn rows(&self) -> Vec<&ResultRow> {
+        let page = self
+            .pages
             .get(self.page)
-            .map(|p| p.rows.as_slice())
-            .unwrap_or(&[])
+            .map_or(&[][..], |p| p.rows.as_slice());
+        page.iter().filter(|r| self.only.keeps(r)).collect()
+    }
+    /// Rows of the shown page, filtered or not.
+    pub fn page_rows(&self) -> usize {
+        self.pages.get(self.page).map_or(0, |p| p.rows.len())
     }
     /// 1-based index of the first row of the shown page among all results.
     pub fn first_index(&self) -> usize {
@@ -82,7 +135,7 @@ impl SearchState {
     }
     /// The selected record.
     pub fn selected(&self) -> Option<&ResultRow> {
-        self.rows().get(self.sel)
+        self.rows().get(self.sel).copied()
     }
     /// `"from store, 3 days old"` when the shown page was read back from the store.
     pub fn stored_label(&self) -> Option<String> {
@@ -189,7 +242,18 @@ impl Results {
         let s = self.get(kind);
         let rows = s.rows();
         let mut title = String::from(" Results ");
-        if !rows.is_empty() {
+        if let Some(only) = s.only.label() {
+            title.push_str(&format!(
+                "· {} of {} shown, {only} ",
+                rows.len(),
+                s.page_rows()
+            ));
+            if let Some(name) = &s.list {
+                title.push_str(&format!("· list {name} "));
+            }
+        } else if let Some(name) = &s.list {
+            title.push_str(&format!("· list {name}, {} members ", rows.len()));
+        } else if !rows.is_empty() {
             let a = s.first_index();
             let b = a + rows.len() - 1;
             match s.total {
@@ -239,13 +303,21 @@ impl Results {
                 "people"
             };
             let mut lines = vec![];
-            if s.loading {
+            if let (Some(only), false) = (s.only.label(), s.loading) {
+                lines.push(Line::from(format!(
+                    "None of the {} rows of this page is shown: {only} ({} shows all).",
+                    s.page_rows(),
+                    keys.first_key_of(Action::RevealedFilter)
+                )));
+            } else if s.loading {
                 lines.push(Line::from(format!("Loading {noun}…")));
             } else if let Some(e) = &s.error {
                 lines.push(Line::from(Span::styled(
                     format!("The search failed: {e}"),
                     Style::default().fg(Color::Red),
                 )));
+            } else if let Some(name) = &s.list {
+                lines.push(Line::from(format!("The list {name} has no members yet.")));
             } else if s.request.is_none() {
                 lines.push(Line::from(format!("No search run yet for {noun}.")));
                 lines.push(Line::from(format!(

@@ -158,6 +158,7 @@ impl SaveName {
                 dir.display(),
                 keys.text_keys_of(TextAction::Cancel)
             ),
+            vec![],
         );
     }
 }

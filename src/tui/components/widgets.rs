@@ -21,7 +21,8 @@ pub fn centered(area: Rect, w: u16, h: u16) -> Rect {
 }
 
 /// A one-line text prompt `width` wide, centred in `area`: a frame titled `title`, the text
-/// field `input` and a dim `hint` line under it (the save-name and add-to-list prompts).
+/// field `input`, a dim `hint` line under it, then the `choices` lines, if any (the save-name
+/// and add-to-list prompts).
 pub fn draw_prompt(
     f: &mut Frame<'_>,
     area: Rect,
@@ -29,16 +30,24 @@ pub fn draw_prompt(
     title: &str,
     input: &ratatui_textarea::TextArea<'static>,
     hint: String,
+    choices: Vec<Line<'static>>,
 ) {
-    let r = centered(area, width, 5);
+    let r = centered(area, width, 5 + choices.len() as u16);
     f.render_widget(ratatui::widgets::Clear, r);
     let block = frame(title, Color::Cyan);
     let inner = block.inner(r);
     f.render_widget(block, r);
-    let [field, below] =
-        Layout::vertical([Constraint::Length(1), Constraint::Length(1)]).areas(inner);
+    let [field, below, rest] = Layout::vertical([
+        Constraint::Length(1),
+        Constraint::Length(1),
+        Constraint::Min(0),
+    ])
+    .areas(inner);
     f.render_widget(input, field);
     f.render_widget(Line::from(dim(hint)), below);
+    if !choices.is_empty() {
+        f.render_widget(ratatui::widgets::Paragraph::new(choices), rest);
+    }
 }
 
 /// A bordered block titled `title` in `color`.
@@ -141,4 +150,14 @@ pub fn truncate(line: Line<'_>, width: usize) -> Line<'_> {
         break;
     }
     Line::from(out).style(line.style)
+}
+
+/// Cuts `s` to `w` columns (by characters), with `…` when cut.
+pub fn fit(s: &str, w: usize) -> String {
+    if s.chars().count() <= w {
+        return s.to_string();
+    }
+    let mut out: String = s.chars().take(w.saturating_sub(1)).collect();
+    out.push('…');
+    out
 }

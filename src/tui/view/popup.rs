@@ -29,6 +29,7 @@ pub fn draw(f: &mut Frame<'_>, area: Rect, areas: &Areas, app: &App) {
             }
             Popup::Find(p) => p.draw_find(f, area, keys),
             Popup::History(h) => h.draw(f, area, keys),
+            Popup::Lists(l) => l.draw(f, area, keys),
             Popup::Export(p) => p.draw(f, area, app.opts.confirm_above, keys),
             Popup::Facets(v) => v.draw(f, area, keys),
             Popup::ConfirmAction(p) => {
