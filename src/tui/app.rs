@@ -1892,7 +1892,7 @@ impl App {
             ));
         }
         let counts = ExportCounts {
-            page: s.rows().len(),
+            page: s.shown_len(),
             fetched,
             marked: self.results.marked(kind).len(),
             total: s.total,
@@ -2255,7 +2255,7 @@ impl App {
     /// already fetched refreshes the status line instead of leaving an old range).
     fn rows_status(&mut self, kind: Kind) -> Vec<Command> {
         let s = self.search(kind);
-        let n = s.rows().len();
+        let n = s.shown_len();
         if n == 0 {
             self.status = None;
             return vec![];

@@ -308,7 +308,7 @@ impl Backend for SessionBackend {
                     let (rows, known) = records::list_rows(opened.records);
                     let revealed = rows
                         .iter()
-                        .filter(|r| r.record.revealed() == records::Revealed::Yes)
+                        .filter(|r| r.revealed() == records::Revealed::Yes)
                         .count();
                     Outcome::ListOpened(Box::new(crate::tui::msg::OpenedList {
                         name: opened.name,

@@ -146,33 +146,63 @@ pub fn revealed(p: &Person) -> Revealed {
     if known_contacts(p) != (false, false) {
         return Revealed::Yes;
     }
-    let statuses: Vec<&str> = p
-        .email
-        .iter()
-        .map(|m| m.status.as_str())
-        .chain(p.phone.iter().map(|ph| ph.status.as_str()))
-        .collect();
-    if statuses.contains(&"inProgress") {
+    let statuses = || {
+        p.email
+            .iter()
+            .map(|m| m.status.as_str())
+            .chain(p.phone.iter().map(|ph| ph.status.as_str()))
+    };
+    if statuses().any(|s| s == "inProgress") {
         Revealed::Pending
-    } else if statuses.is_empty() {
+    } else if statuses().next().is_none() {
         Revealed::No
     } else {
         Revealed::Tried
     }
 }
 
-/// The revealed cell of a person: `email`, `phone`, `email+phone`, `not found` (answered
-/// without one), `pending`, or `""` when nothing was revealed yet.
+/// The texts of the revealed cell, per state: `email+phone`, `email`, `phone` (revealed),
+/// `not found` (answered without one), `pending`, `""` (nothing revealed yet).
+const REVEALED_TEXTS: [(&str, Revealed); 6] = [
+    ("email+phone", Revealed::Yes),
+    ("email", Revealed::Yes),
+    ("phone", Revealed::Yes),
+    ("not found", Revealed::Tried),
+    ("pending", Revealed::Pending),
+    ("", Revealed::No),
+];
+
+/// Index of the revealed cell in a people row ([`columns`]).
+pub const REVEALED_CELL: usize = 7;
+
+/// The revealed cell of a person (one of [`REVEALED_TEXTS`]).
 fn revealed_cell(p: &Person) -> String {
-    match (revealed(p), known_contacts(p)) {
-        (Revealed::Yes, (true, true)) => "email+phone",
-        (Revealed::Yes, (true, false)) => "email",
-        (Revealed::Yes, _) => "phone",
-        (Revealed::Tried, _) => "not found",
-        (Revealed::Pending, _) => "pending",
-        (Revealed::No | Revealed::NotApplicable, _) => "",
+    let text = match (revealed(p), known_contacts(p)) {
+        (Revealed::Yes, (true, true)) => REVEALED_TEXTS[0].0,
+        (Revealed::Yes, (true, false)) => REVEALED_TEXTS[1].0,
+        (Revealed::Yes, _) => REVEALED_TEXTS[2].0,
+        (Revealed::Tried, _) => REVEALED_TEXTS[3].0,
+        (Revealed::Pending, _) => REVEALED_TEXTS[4].0,
+        (Revealed::No | Revealed::NotApplicable, _) => REVEALED_TEXTS[5].0,
+    };
+    text.to_string()
+}
+
+impl ResultRow {
+    /// Whether the row's contacts are revealed, read from its revealed cell (kept in step with
+    /// the record whenever the cells are built): a comparison of a few bytes, so the revealed
+    /// filter can test every row of a large page on each frame.
+    /// [`Revealed::NotApplicable`] for a company row.
+    pub fn revealed(&self) -> Revealed {
+        if !matches!(self.record, Record::Person { .. }) {
+            return Revealed::NotApplicable;
+        }
+        let cell = self.cells.get(REVEALED_CELL).map_or("", String::as_str);
+        REVEALED_TEXTS
+            .iter()
+            .find(|(t, _)| *t == cell)
+            .map_or(Revealed::No, |(_, r)| *r)
     }
-    .to_string()
 }
 
 /// The email / phone cell of a person: the revealed address and first number (each with
@@ -206,14 +236,6 @@ fn contact_cell(p: &Person) -> String {
 }
 
 impl Record {
-    /// Whether this row's contacts are revealed ([`Revealed::NotApplicable`] for a company).
-    pub fn revealed(&self) -> Revealed {
-        match self {
-            Record::Person { person, .. } => revealed(person),
-            Record::Company { .. } => Revealed::NotApplicable,
-        }
-    }
-
     /// The cells of this record's row, in the order of [`columns`] of its tab.
     pub fn cells(&self) -> Vec<String> {
         match self {
@@ -820,6 +842,12 @@ mod tests {
             let p: Person = typed(person.clone());
             assert_eq!(revealed(&p), state, "{person}");
             assert_eq!(revealed_cell(&p), cell, "{person}");
+            let r = row(Record::Person {
+                person: p,
+                company: None,
+                relevance: None,
+            });
+            assert_eq!(r.revealed(), state, "the cell gives the state back");
         }
     }
 

@@ -153,7 +153,7 @@ impl App {
         if !s.marked.remove(&key) {
             s.marked.insert(key);
         }
-        if s.sel + 1 < s.rows().len() {
+        if s.sel + 1 < s.shown_len() {
             s.sel += 1;
             self.details.scroll = 0;
         }
@@ -201,7 +201,7 @@ impl App {
         s.only = s.only.next();
         s.sel = 0;
         s.offset.set(0);
-        let shown = s.rows().len();
+        let shown = s.shown_len();
         let all = s.page_rows();
         let text = match s.only.label() {
             Some(only) => format!("Showing {only}: {shown} of {all} rows on this page."),

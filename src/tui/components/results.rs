@@ -96,8 +96,8 @@ impl Shown {
     pub fn keeps(self, row: &ResultRow) -> bool {
         match self {
             Shown::All => true,
-            Shown::Revealed => row.record.revealed() == records::Revealed::Yes,
-            Shown::Unrevealed => row.record.revealed() == records::Revealed::No,
+            Shown::Revealed => row.revealed() == records::Revealed::Yes,
+            Shown::Unrevealed => row.revealed() == records::Revealed::No,
         }
     }
 
@@ -113,17 +113,50 @@ impl Shown {
 
 impl SearchState {
     /// Rows of the shown page that pass the revealed filter ([`SearchState::only`]): what the
-    /// table shows and `sel` indexes.
+    /// table shows and `sel` indexes. Builds a `Vec` of all of them: the view and the keys use
+    /// [`SearchState::shown_len`], [`SearchState::shown`] and [`SearchState::shown_range`].
     pub fn rows(&self) -> Vec<&ResultRow> {
-        let page = self
-            .pages
+        self.shown_range(0, usize::MAX)
+    }
+    /// Every row of the shown page, filtered or not.
+    fn page_slice(&self) -> &[ResultRow] {
+        self.pages
             .get(self.page)
-            .map_or(&[][..], |p| p.rows.as_slice());
-        page.iter().filter(|r| self.only.keeps(r)).collect()
+            .map_or(&[][..], |p| p.rows.as_slice())
     }
     /// Rows of the shown page, filtered or not.
     pub fn page_rows(&self) -> usize {
-        self.pages.get(self.page).map_or(0, |p| p.rows.len())
+        self.page_slice().len()
+    }
+    /// How many rows of the shown page pass the revealed filter (no allocation; a count of
+    /// the page when it shows all).
+    pub fn shown_len(&self) -> usize {
+        match self.only {
+            Shown::All => self.page_rows(),
+            only => self.page_slice().iter().filter(|r| only.keeps(r)).count(),
+        }
+    }
+    /// The `i`-th shown row.
+    pub fn shown(&self, i: usize) -> Option<&ResultRow> {
+        match self.only {
+            Shown::All => self.page_slice().get(i),
+            only => self.page_slice().iter().filter(|r| only.keeps(r)).nth(i),
+        }
+    }
+    /// The shown rows `from..to` (clipped to what there is).
+    pub fn shown_range(&self, from: usize, to: usize) -> Vec<&ResultRow> {
+        let page = self.page_slice();
+        match self.only {
+            Shown::All => page[from.min(page.len())..to.min(page.len())]
+                .iter()
+                .collect(),
+            only => page
+                .iter()
+                .filter(|r| only.keeps(r))
+                .skip(from)
+                .take(to.saturating_sub(from))
+                .collect(),
+        }
     }
     /// 1-based index of the first row of the shown page among all results.
     pub fn first_index(&self) -> usize {
@@ -135,7 +168,7 @@ impl SearchState {
     }
     /// The selected record.
     pub fn selected(&self) -> Option<&ResultRow> {
-        self.rows().get(self.sel).copied()
+        self.shown(self.sel)
     }
     /// `"from store, 3 days old"` when the shown page was read back from the store.
     pub fn stored_label(&self) -> Option<String> {
@@ -206,7 +239,7 @@ impl Results {
     /// Handles an action while the results of `kind` have the focus.
     pub fn handle(&mut self, action: Action, kind: Kind) -> ResultsEffect {
         let s = self.get_mut(kind);
-        let n = s.rows().len();
+        let n = s.shown_len();
         let before = s.sel;
         match action {
             Action::Up => s.sel = s.sel.saturating_sub(1),
@@ -240,22 +273,18 @@ impl Results {
         keys: &Keymap,
     ) {
         let s = self.get(kind);
-        let rows = s.rows();
+        let n = s.shown_len();
         let mut title = String::from(" Results ");
         if let Some(only) = s.only.label() {
-            title.push_str(&format!(
-                "· {} of {} shown, {only} ",
-                rows.len(),
-                s.page_rows()
-            ));
+            title.push_str(&format!("· {} of {} shown, {only} ", n, s.page_rows()));
             if let Some(name) = &s.list {
                 title.push_str(&format!("· list {name} "));
             }
         } else if let Some(name) = &s.list {
-            title.push_str(&format!("· list {name}, {} members ", rows.len()));
-        } else if !rows.is_empty() {
+            title.push_str(&format!("· list {name}, {} members ", n));
+        } else if n > 0 {
             let a = s.first_index();
-            let b = a + rows.len() - 1;
+            let b = a + n - 1;
             match s.total {
                 Some(t) => title.push_str(&format!("· rows {a}–{b} of {t} · page {} ", s.page + 1)),
                 None => title.push_str(&format!("· rows {a}–{b} · page {} ", s.page + 1)),
@@ -274,7 +303,7 @@ impl Results {
             .borders(Borders::ALL)
             .title(title)
             .border_style(crate::tui::view::border_style(focused));
-        if !rows.is_empty() {
+        if n > 0 {
             let mut legend = rel_legend(s);
             if legend.chars().count() + 4 > area.width as usize {
                 legend = short_rel_legend(s);
@@ -296,7 +325,7 @@ impl Results {
             .divider("│");
         f.render_widget(tabs, tabs_area);
 
-        if rows.is_empty() {
+        if n == 0 {
             let noun = if kind == Kind::Companies {
                 "companies"
             } else {
@@ -346,20 +375,15 @@ impl Results {
 
         // Only the visible slice becomes `Row`s: drawing cost does not grow with the page size.
         let h = body.height.saturating_sub(1) as usize;
-        let sel = s.sel.min(rows.len() - 1);
+        let sel = s.sel.min(n - 1);
         let offset = follow(s.offset.get(), sel, h);
         s.offset.set(offset);
-        let end = (offset + h).min(rows.len());
+        let end = (offset + h).min(n);
+        let window = s.shown_range(offset, end);
         // Columns by priority and minimum width over the visible rows: values never cut.
         let titles = records::columns(kind);
-        let cols = super::columns::layout(
-            kind,
-            titles,
-            &rows[offset..end],
-            body.width.saturating_sub(2),
-            1,
-        );
-        let visible: Vec<Row> = rows[offset..end]
+        let cols = super::columns::layout(kind, titles, &window, body.width.saturating_sub(2), 1);
+        let visible: Vec<Row> = window
             .iter()
             .enumerate()
             .map(|(i, r)| {
