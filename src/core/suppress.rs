@@ -218,6 +218,11 @@ pub struct Suppressed {
     /// Those keys (domains, handles and ids), to filter with.
     #[serde(skip)]
     overflow: HashSet<String>,
+    /// Every suppressed domain: a record at one of their subdomains (`shop.acme.com` for a
+    /// suppressed `acme.com`), which the service's exact `excludeDomains` lets through, is
+    /// left out here.
+    #[serde(skip)]
+    parents: HashSet<String>,
 }
 
 impl Suppressed {
@@ -240,14 +245,18 @@ impl Suppressed {
     }
 
     /// Leaves out of `page` the records whose domain, handle or id is suppressed but was not
-    /// in the request (past [`MAX_EXCLUDED`]); returns how many.
+    /// in the request (past [`MAX_EXCLUDED`]), and those at a subdomain of a suppressed
+    /// domain; returns how many.
     pub fn filter(&self, page: &mut SearchResponse) -> usize {
-        if self.overflow.is_empty() {
+        if self.overflow.is_empty() && self.parents.is_empty() {
             return 0;
         }
         let hit = |domain: &str, handle: Option<String>, id: &str| {
-            self.overflow
-                .contains(&crate::store::normalize_domain(domain))
+            let d = crate::store::normalize_domain(domain);
+            self.overflow.contains(&d)
+                || (!self.parents.is_empty()
+                    && crate::store::registrable_domain(&d)
+                        .is_some_and(|r| self.parents.contains(&r)))
                 || handle.is_some_and(|h| self.overflow.contains(&h))
                 || (!id.is_empty() && self.overflow.contains(id))
         };
@@ -368,6 +377,9 @@ fn apply_lists(
     for (kind, keys) in lists {
         if keys.is_empty() {
             continue;
+        }
+        if *kind == SuppressKind::Domain {
+            sup.parents.extend(keys.iter().map(|(k, _)| k.clone()));
         }
         let (filters, member) = match (kind, endpoint) {
             (SuppressKind::Domain, _) => ("companiesFilters", "excludeDomains"),
@@ -680,5 +692,34 @@ mod tests {
                 .unwrap()
                 .contains("3 more than a request carries")
         );
+    }
+
+    /// A subdomain of a suppressed domain (`shop.acme.com` of `acme.com`), which the service's
+    /// exact `excludeDomains` lets through, is left out of the page here.
+    #[test]
+    fn subdomains_of_a_suppressed_domain_are_filtered_from_pages() {
+        let lists = vec![(
+            SuppressKind::Domain,
+            vec![("acme.com".to_string(), "customers".to_string())],
+        )];
+        let (_, sup) = apply_lists(Endpoint::SearchCompaniesV3, &json!({}), &lists);
+        let mut page: SearchResponse = SearchResponse::CompaniesV3(
+            serde_json::from_value(json!({"companies": [
+                {"company": {"domain": "shop.acme.com", "name": "Acme Shop"}},
+                {"company": {"domain": "acme.co.uk", "name": "Acme UK"}},
+                {"company": {"domain": "other.com", "name": "Other"}}
+            ], "total": 3}))
+            .unwrap(),
+        );
+        assert_eq!(sup.filter(&mut page), 1);
+        let SearchResponse::CompaniesV3(r) = page else {
+            panic!("companies")
+        };
+        let left: Vec<&str> = r
+            .companies
+            .iter()
+            .map(|c| c.company.domain.as_str())
+            .collect();
+        assert_eq!(left, ["acme.co.uk", "other.com"]);
     }
 }

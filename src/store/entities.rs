@@ -320,6 +320,8 @@ impl Entities {
 #[derive(Debug, Clone, Default)]
 pub(super) struct Rows {
     companies: Vec<(String, Vec<u8>)>,
+    /// `(alias, domain)`: the `redirectedFrom` domains of the companies.
+    aliases: Vec<(String, String)>,
     people: Vec<(String, Option<String>, Vec<u8>)>,
     contacts: Vec<ContactRow>,
 }
@@ -611,6 +613,12 @@ impl Rows {
                 }
                 _ => pack(clean_json(c)?.as_bytes())?,
             };
+            for alias in &c.redirected_from {
+                let a = normalize_domain(alias);
+                if !a.is_empty() && a != key {
+                    rows.aliases.push((a, key.clone()));
+                }
+            }
             rows.companies.push((key, record));
         }
         for p in &e.people {
@@ -679,6 +687,7 @@ impl Rows {
                 st.execute(params![domain, record, at_ms, pid])?;
             }
         }
+        write_aliases(conn, &self.aliases)?;
         if !self.people.is_empty() {
             let mut st = conn.prepare_cached(
                 "INSERT INTO people (id, handle, record, fetched_at, purchase_id) VALUES (?1, ?2, ?3, ?4, ?5)
@@ -715,6 +724,24 @@ impl Rows {
     }
 }
 
+/// Keeps `(alias, domain)` pairs of company keys (inside the caller's transaction): an alias
+/// already kept now points at `domain`; an alias that is itself a stored company's domain is
+/// not kept (that company answers for it).
+pub(super) fn write_aliases(conn: &Connection, aliases: &[(String, String)]) -> Result<()> {
+    if aliases.is_empty() {
+        return Ok(());
+    }
+    let mut st = conn.prepare_cached(
+        "INSERT INTO company_aliases (alias, domain) SELECT ?1, ?2
+         WHERE ?1 <> ?2 AND NOT EXISTS (SELECT 1 FROM companies WHERE domain = ?1)
+         ON CONFLICT (alias) DO UPDATE SET domain = excluded.domain",
+    )?;
+    for (alias, domain) in aliases {
+        st.execute(params![alias, domain])?;
+    }
+    Ok(())
+}
+
 /// `Err(NoSuchPurchase)` unless `purchase` is `None` or a stored purchase.
 pub(super) fn check_purchase(conn: &Connection, purchase: Option<PurchaseId>) -> Result<()> {
     let Some(p) = purchase else { return Ok(()) };
@@ -725,8 +752,9 @@ pub(super) fn check_purchase(conn: &Connection, purchase: Option<PurchaseId>) ->
     found.ok_or(StoreError::NoSuchPurchase(p))
 }
 
-pub(super) const COMPANY_BY_DOMAIN: &str =
-    "SELECT record, fetched_at, purchase_id FROM companies WHERE domain = ?1";
+pub(super) const COMPANY_BY_DOMAIN: &str = "SELECT record, fetched_at, purchase_id FROM companies
+     WHERE domain = coalesce((SELECT domain FROM company_aliases WHERE alias = ?1
+                               AND NOT EXISTS (SELECT 1 FROM companies WHERE domain = ?1)), ?1)";
 pub(super) const PERSON_BY_ID: &str =
     "SELECT record, fetched_at, purchase_id FROM people WHERE id = ?1";
 pub(super) const PERSON_BY_HANDLE: &str = "SELECT record, fetched_at, purchase_id FROM people
@@ -735,9 +763,14 @@ pub(super) const CONTACT: &str = "SELECT email, phones, status, revealed_at FROM
      WHERE person_id = ?1 AND kind = ?2";
 // The keys drive the loop (one index search each, in the caller's order): `IN rarray(?1)`
 // would first copy them into a temporary sorted index.
+/// Companies by domain, an alias ([`write_aliases`]) answered by the company it redirects to
+/// (unless a company of its own is stored); rows are keyed by the domain asked.
 pub(super) const COMPANIES_IN: &str =
-    "SELECT domain, record, fetched_at, purchase_id FROM rarray(?1) AS k
-     JOIN companies ON companies.domain = k.value";
+    "SELECT k.value, c.record, c.fetched_at, c.purchase_id FROM rarray(?1) AS k
+     LEFT JOIN company_aliases a ON a.alias = k.value
+     JOIN companies c ON c.domain = CASE
+       WHEN a.domain IS NULL OR EXISTS (SELECT 1 FROM companies WHERE domain = k.value)
+       THEN k.value ELSE a.domain END";
 pub(super) const PEOPLE_IN: &str = "SELECT id, record, fetched_at, purchase_id FROM rarray(?1) AS k
      JOIN people ON people.id = k.value";
 pub(super) const PEOPLE_BY_HANDLE_IN: &str =
@@ -847,6 +880,26 @@ impl Store {
         Ok(row.and_then(|row| stored(row, table, key)))
     }
 
+    /// Keeps `(alias, domain)` pairs of company domains (any form: normalized with
+    /// [`normalize_domain`]), e.g. a lookup answer's `redirectMap` (SPEC.md §4.5): the company
+    /// of `domain` then answers for `alias` ([`Store::company`], [`Store::companies_by_domains`],
+    /// [`Store::fetched_times`]) unless `alias` has a stored company of its own. One
+    /// transaction.
+    ///
+    /// # Errors
+    /// [`StoreError::Sqlite`].
+    pub fn put_company_aliases(&mut self, pairs: &[(String, String)]) -> Result<()> {
+        let pairs: Vec<(String, String)> = pairs
+            .iter()
+            .map(|(a, d)| (normalize_domain(a), normalize_domain(d)))
+            .filter(|(a, d)| !a.is_empty() && !d.is_empty())
+            .collect();
+        let tx = self.conn.transaction()?;
+        write_aliases(&tx, &pairs)?;
+        tx.commit()?;
+        Ok(())
+    }
+
     /// The stored company of `domain` (any form: normalized with [`normalize_domain`]).
     /// `None` when not stored (or its row is bad, see the module docs).
     ///
@@ -882,7 +935,11 @@ impl Store {
     pub fn fetched_times(&self, by: EntityKey, keys: &[String]) -> Result<Vec<DateTime<Utc>>> {
         let (sql, keys) = match by {
             EntityKey::Domain => (
-                "SELECT c.fetched_at FROM rarray(?1) AS k JOIN companies c ON c.domain = k.value",
+                "SELECT c.fetched_at FROM rarray(?1) AS k
+                 LEFT JOIN company_aliases a ON a.alias = k.value
+                 JOIN companies c ON c.domain = CASE
+                   WHEN a.domain IS NULL OR EXISTS (SELECT 1 FROM companies WHERE domain = k.value)
+                   THEN k.value ELSE a.domain END",
                 key_array(keys.iter().map(|d| normalize_domain(d))),
             ),
             EntityKey::PersonId => (

@@ -18,9 +18,26 @@ pub fn normalize_domain(input: &str) -> String {
 }
 
 /// The key of a company domain given to look up, suppress or list: [`normalize_domain`] of
-/// it, `None` when that is empty or has no dot (not a domain).
+/// it, `None` when that is empty, has no dot, or is itself a public suffix of the Public
+/// Suffix List (`co.uk`, `github.io`: no company is keyed by one).
 pub fn domain_key(input: &str) -> Option<String> {
-    Some(normalize_domain(input)).filter(|n| !n.is_empty() && n.contains('.'))
+    Some(normalize_domain(input))
+        .filter(|n| !n.is_empty() && n.contains('.'))
+        .filter(|n| psl::suffix_str(n).is_none_or(|s| s != n.as_str()))
+}
+
+/// The registrable domain of a company key ([`normalize_domain`]) by the Public Suffix List,
+/// when it is not the key itself: `shop.acme.com` → `acme.com`, `healthcare.siemens.com` →
+/// `siemens.com`, `acme.co.uk` → `None` (already registrable), `foo.github.io` → `None`.
+///
+/// Companies stay keyed by their own domain: distinct companies share a registrable domain
+/// (`healthcare.siemens.com` and `siemens.com` are two listed companies). Suppression uses it,
+/// so a suppressed `acme.com` also covers `shop.acme.com`.
+pub fn registrable_domain(key: &str) -> Option<String> {
+    let n = normalize_domain(key);
+    psl::domain_str(&n)
+        .filter(|d| *d != n && d.contains('.'))
+        .map(str::to_string)
 }
 
 /// [`normalize_domain`] without its fast path.

@@ -60,7 +60,7 @@ pub use history::{
     Delivery, DeliveryOutcome, NewPurchase, PageFacts, Purchase, SearchSummary, Spend, StoredPage,
     canonical_json, canonical_search_body, cursor_in,
 };
-pub use keys::{domain_key, linkedin_handle, normalize_domain};
+pub use keys::{domain_key, linkedin_handle, normalize_domain, registrable_domain};
 pub use ledger::{Claim, JobId, JobRow, Kept, Packed, PageOf, pack_answer, pid_alive};
 pub use lists::{ListKind, ListRecords, ListSummary};
 pub use suppression::{SuppressKind, SuppressionCount};

@@ -6,7 +6,18 @@
 //! sanitized text, credits are `REAL`.
 
 /// The migration steps, in order; `MIGRATIONS[0]` is version 1 (the initial schema).
-pub(super) const MIGRATIONS: &[&str] = &[V1, V2, V3, V4];
+pub(super) const MIGRATIONS: &[&str] = &[V1, V2, V3, V4, V5];
+
+/// Version 5: company aliases (issue 16). A domain that redirects to a company's own domain
+/// (the `redirectMap` of a lookup answer, a record's `redirectedFrom`) is kept as an alias of
+/// it, so a company asked for by its old domain is owned, not bought again. Both are company
+/// keys (`normalize_domain`).
+const V5: &str = r#"
+CREATE TABLE company_aliases (
+    alias   TEXT NOT NULL PRIMARY KEY,
+    domain  TEXT NOT NULL
+) WITHOUT ROWID;
+"#;
 
 /// Version 4: suppression and lists (issue 16).
 ///

@@ -162,7 +162,8 @@ impl Store {
     }
 
     /// Which of `keys` (as given; normalized for `kind`) are suppressed, with the category:
-    /// by the key as given.
+    /// by the key as given. A domain is suppressed also when its registrable domain is
+    /// ([`super::registrable_domain`]).
     ///
     /// # Errors
     /// [`super::StoreError::Sqlite`].
@@ -182,6 +183,13 @@ impl Store {
         let mut by_norm: HashMap<String, Vec<&String>> = HashMap::new();
         for k in keys {
             if let Some(n) = kind.normalize(k) {
+                // A suppressed domain covers its subdomains: `acme.com` suppresses
+                // `shop.acme.com` (the registrable domain by the Public Suffix List).
+                if kind == SuppressKind::Domain
+                    && let Some(r) = super::registrable_domain(&n)
+                {
+                    by_norm.entry(r).or_default().push(k);
+                }
                 by_norm.entry(n).or_default().push(k);
             }
         }

@@ -261,7 +261,7 @@ fn an_empty_file_migrates_to_the_latest_schema() {
     let path = dir.path().join("new").join("s.sqlite");
     let store = Store::open(&path).unwrap();
     assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
-    assert_eq!(SCHEMA_VERSION, 4);
+    assert_eq!(SCHEMA_VERSION, 5);
     let mode: String = store
         .conn
         .query_row("PRAGMA journal_mode", [], |r| r.get(0))
@@ -296,6 +296,7 @@ fn an_empty_file_migrates_to_the_latest_schema() {
         [
             "claims",
             "companies",
+            "company_aliases",
             "contacts",
             "deliveries",
             "jobs",
@@ -361,7 +362,7 @@ fn a_newer_schema_is_refused_and_left_untouched() {
     let msg = err.to_string();
     assert!(msg.contains(&path.display().to_string()), "{msg}");
     assert!(
-        msg.contains("newer prospect (schema 999, this build reads up to 4); not opened"),
+        msg.contains("newer prospect (schema 999, this build reads up to 5); not opened"),
         "{msg}"
     );
     assert_eq!(std::fs::read(&path).unwrap(), before);
@@ -1358,4 +1359,123 @@ fn record_frames_unpack_with_and_without_their_size() {
     );
     assert_eq!(super::entities::unpack(&streamed).unwrap(), text);
     assert!(super::entities::unpack(b"not a zstd frame").is_err());
+}
+
+/// Issue 16, identity: a company's `redirectedFrom` domains and a lookup's `redirectMap` are
+/// kept as aliases, so the company answers for its old domain (owned, not bought again),
+/// unless the old domain has a company of its own.
+#[test]
+fn redirect_aliases_answer_for_the_company_they_redirect_to() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = Store::open(&dir.path().join("s.sqlite")).unwrap();
+    let mut moved = company("new.com", "Moved");
+    moved.redirected_from = vec!["https://www.Old.com/".into()];
+    let e = Entities {
+        companies: vec![moved, company("other.com", "Other")],
+        people: vec![],
+        contacts: vec![],
+    };
+    buy(&mut store, Endpoint::LookupCompanies, json!({}), &e, t(0));
+    let got = store
+        .companies_by_domains(&["old.com".into(), "new.com".into(), "gone.com".into()])
+        .unwrap();
+    assert_eq!(got["old.com"].value.name.as_deref(), Some("Moved"));
+    assert_eq!(got["new.com"].value.name.as_deref(), Some("Moved"));
+    assert!(!got.contains_key("gone.com"));
+    assert_eq!(
+        store.company("www.old.com").unwrap().unwrap().value.domain,
+        "new.com"
+    );
+    assert_eq!(
+        store
+            .fetched_times(EntityKey::Domain, &["old.com".into(), "gone.com".into()])
+            .unwrap()
+            .len(),
+        1,
+        "the alias is owned"
+    );
+    // A redirectMap alias, then the alias's own company: that one answers for itself.
+    store
+        .put_company_aliases(&[("legacy.io".into(), "other.com".into())])
+        .unwrap();
+    assert_eq!(
+        store
+            .company("legacy.io")
+            .unwrap()
+            .unwrap()
+            .value
+            .name
+            .as_deref(),
+        Some("Other")
+    );
+    let own = Entities {
+        companies: vec![company("legacy.io", "Legacy")],
+        people: vec![],
+        contacts: vec![],
+    };
+    buy(&mut store, Endpoint::LookupCompanies, json!({}), &own, t(5));
+    assert_eq!(
+        store.companies_by_domains(&["legacy.io".into()]).unwrap()["legacy.io"]
+            .value
+            .name
+            .as_deref(),
+        Some("Legacy")
+    );
+    assert_eq!(
+        store
+            .company("legacy.io")
+            .unwrap()
+            .unwrap()
+            .value
+            .name
+            .as_deref(),
+        Some("Legacy")
+    );
+}
+
+/// Issue 16, identity: the Public Suffix List decides what a domain key is and what a
+/// suppressed domain covers.
+#[test]
+fn the_public_suffix_list_rules_domain_keys_and_suppression() {
+    assert_eq!(domain_key("co.uk"), None, "a public suffix is no company");
+    assert_eq!(
+        domain_key("https://www.acme.co.uk/x").as_deref(),
+        Some("acme.co.uk")
+    );
+    assert_eq!(
+        registrable_domain("shop.acme.com").as_deref(),
+        Some("acme.com")
+    );
+    assert_eq!(
+        registrable_domain("https://healthcare.siemens.com/").as_deref(),
+        Some("siemens.com")
+    );
+    assert_eq!(registrable_domain("acme.co.uk"), None);
+    assert_eq!(registrable_domain("acme.com"), None);
+    assert_eq!(registrable_domain("foo.github.io"), None);
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = Store::open(&dir.path().join("s.sqlite")).unwrap();
+    store
+        .suppress(
+            "customers",
+            "t",
+            &[(SuppressKind::Domain, "acme.com".into())],
+        )
+        .unwrap();
+    let hit = store
+        .suppressed_among(
+            SuppressKind::Domain,
+            &[
+                "shop.acme.com".into(),
+                "acme.co.uk".into(),
+                "ACME.com".into(),
+            ],
+        )
+        .unwrap();
+    assert_eq!(
+        hit.get("shop.acme.com").map(String::as_str),
+        Some("customers")
+    );
+    assert_eq!(hit.get("ACME.com").map(String::as_str), Some("customers"));
+    assert!(!hit.contains_key("acme.co.uk"));
 }

@@ -986,6 +986,18 @@ const COMPANIES: LookupKind<Company> = LookupKind {
                 .into_iter()
                 .map(|(from, to)| (normalize_domain(&to), normalize_domain(&from)))
                 .collect();
+            if !redirects.is_empty() {
+                // Old domains answer for the companies they redirect to: asked again, owned.
+                let pairs: Vec<(String, String)> = redirects
+                    .iter()
+                    .map(|(to, from)| (from.clone(), to.clone()))
+                    .collect();
+                if let Err(e) =
+                    with_store(s.store(), move |st| st.put_company_aliases(&pairs)).await
+                {
+                    tracing::warn!(error = %e, "lookup: the redirect aliases were not kept");
+                }
+            }
             let mut found = HashMap::new();
             for entry in std::mem::take(&mut paid.value.companies) {
                 let key = normalize_domain(entry.domain());
