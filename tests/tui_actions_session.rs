@@ -607,6 +607,13 @@ async fn a_contact_list_opens_with_its_contacts_and_the_plan_for_the_rest() {
     );
     ex.ch('*');
     ex.wait("both marked", |s| s.marked == 2).await;
+    // Ctrl-l on an opened list fills in its marked members.
+    ex.ctrl('l');
+    ex.wait("the lookup popup with the members", |s| {
+        s.screen.contains("Look up people") && s.screen.contains("2 keys ·")
+    })
+    .await;
+    ex.key(KeyCode::Esc, KeyModifiers::NONE);
     assert_eq!(
         email_credits_at_sandbox(&c).await,
         before,

@@ -79,7 +79,7 @@ actions! {
     AddToList => "add_to_list", "add marked / selected rows to a named list", ["+"];
     Lists => "lists", "your lists and suppression: open a list at no cost", ["O"];
     Activity => "activity", "jobs and webhook deliveries", ["a"];
-    Lookup => "lookup", "look up the marked rows, a pasted list or a file", ["ctrl-l"];
+    Lookup => "lookup", "look up a pasted list, a file or a list's marked members", ["ctrl-l"];
     Refresh => "refresh", "buy again what the store just answered", ["F"];
 }
 }

@@ -119,18 +119,20 @@ impl App {
                 vec![self.timer(TimerId::Activity, Duration::from_secs(1))]
             }
             Action::Lookup => {
-                // Marked rows (a page, an opened list) are filled in: Enter looks them up.
+                // The marked members of an opened list are filled in: Enter looks them up.
                 let kind = self.tab();
-                let mut popup = LookupPopup::new(kind);
-                popup.text = self
-                    .results
-                    .marked(kind)
-                    .iter()
-                    .map(|r| r.record.key())
-                    .filter(|k| !k.is_empty())
-                    .collect::<Vec<_>>()
-                    .join("\n");
-                self.popups.push(Popup::Lookup(popup));
+                let keys: Vec<String> = if self.search(kind).list.is_some() {
+                    self.results
+                        .marked(kind)
+                        .iter()
+                        .map(|r| r.record.key())
+                        .filter(|k| !k.is_empty())
+                        .collect()
+                } else {
+                    Vec::new()
+                };
+                self.popups
+                    .push(Popup::Lookup(LookupPopup::with_keys(kind, &keys)));
                 vec![]
             }
             Action::Refresh => self.refresh(),

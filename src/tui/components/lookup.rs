@@ -27,6 +27,10 @@ pub struct LookupPopup {
     pub subject: Kind,
     /// The text as typed or pasted: line breaks kept, every line sanitized.
     pub text: String,
+    /// The keys the popup was opened with (the marked members of an opened list), while
+    /// the text is still exactly them: switching the subject drops them (they are keys of
+    /// the other kind).
+    pub prefilled: Option<String>,
 }
 
 /// What the popup wants.
@@ -55,6 +59,17 @@ impl LookupPopup {
         LookupPopup {
             subject,
             text: String::new(),
+            prefilled: None,
+        }
+    }
+
+    /// A popup for `subject` with `keys` filled in (one a line): Enter looks them up.
+    pub fn with_keys(subject: Kind, keys: &[String]) -> LookupPopup {
+        let text = keys.join("\n");
+        LookupPopup {
+            subject,
+            prefilled: (!text.is_empty()).then(|| text.clone()),
+            text,
         }
     }
 
@@ -105,6 +120,9 @@ impl LookupPopup {
                     Kind::Companies => Kind::People,
                     Kind::People => Kind::Companies,
                 };
+                if self.prefilled.take().is_some_and(|p| p == self.text) {
+                    self.text.clear();
+                }
             }
             Some(TextAction::RemoveLast) => {
                 self.text.pop();
