@@ -50,8 +50,8 @@ fn company(i: usize) -> Value {
         "technologies": ["React"], "departmentSizes": [{"department": "Sales", "size": 3}]}, "relevance": "A"})
 }
 
-fn app_with_rows(n: usize) -> App {
-    let mut app = App::new(opts());
+/// Runs the search of the shown tab (`Ctrl-r`), answers it with `resp` and focuses the results.
+fn search_answered(app: &mut App, kind: Kind, resp: SearchResponse) {
     let cmds = app.update(Msg::Key(KeyEvent::new(
         KeyCode::Char('r'),
         KeyModifiers::CONTROL,
@@ -60,15 +60,22 @@ fn app_with_rows(n: usize) -> App {
         [prospect::tui::msg::Command::Call { generation, .. }] => *generation,
         _ => panic!("no search started"),
     };
-    let resp = json!({"companies": (0..n).map(company).collect::<Vec<_>>(), "total": n, "searchAfter": "x"});
     app.update(Msg::Done {
-        slot: Slot::Search(Kind::Companies),
+        slot: Slot::Search(kind),
         generation,
-        result: Ok(Outcome::Page(records::page(SearchResponse::CompaniesV3(
-            serde_json::from_value(resp).unwrap(),
-        )))),
+        result: Ok(Outcome::Page(records::page(resp))),
     });
     app.focus = Pane::Results;
+}
+
+fn app_with_rows(n: usize) -> App {
+    let mut app = App::new(opts());
+    let resp = json!({"companies": (0..n).map(company).collect::<Vec<_>>(), "total": n, "searchAfter": "x"});
+    search_answered(
+        &mut app,
+        Kind::Companies,
+        SearchResponse::CompaniesV3(serde_json::from_value(resp).unwrap()),
+    );
     // Select a row in the middle so the window is not at the start.
     app.results.companies.sel = n / 2;
     app
@@ -101,24 +108,13 @@ fn app_with_people(n: usize, filter: usize) -> App {
         KeyCode::Char('t'),
         KeyModifiers::NONE,
     )));
-    let cmds = app.update(Msg::Key(KeyEvent::new(
-        KeyCode::Char('r'),
-        KeyModifiers::CONTROL,
-    )));
-    let generation = match &cmds[..] {
-        [prospect::tui::msg::Command::Call { generation, .. }] => *generation,
-        _ => panic!("no search started"),
-    };
     let people: Vec<Value> = (0..n).map(person).collect();
     let resp = json!({"people": people, "total": n, "searchAfter": "x"});
-    app.update(Msg::Done {
-        slot: Slot::Search(Kind::People),
-        generation,
-        result: Ok(Outcome::Page(records::page(SearchResponse::PeopleV3(
-            serde_json::from_value(resp).unwrap(),
-        )))),
-    });
-    app.focus = Pane::Results;
+    search_answered(
+        &mut app,
+        Kind::People,
+        SearchResponse::PeopleV3(serde_json::from_value(resp).unwrap()),
+    );
     for _ in 0..filter {
         app.update(Msg::Key(KeyEvent::new(
             KeyCode::Char('='),

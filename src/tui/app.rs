@@ -1299,17 +1299,21 @@ impl App {
         vec![]
     }
 
+    /// Closes the popup on top, which was reading the store in `slot`: its answer, if it
+    /// still comes, is dropped.
+    fn close_reading(&mut self, slot: Slot) -> Vec<Command> {
+        self.popups.pop();
+        self.bump(slot);
+        vec![Command::Abort(slot)]
+    }
+
     fn history_key(&mut self, action: Action) -> Vec<Command> {
         let Some(Popup::History(h)) = self.popups.last_mut() else {
             return vec![];
         };
         match h.handle(action) {
             HistoryEffect::Nothing => vec![],
-            HistoryEffect::Closed => {
-                self.popups.pop();
-                self.bump(Slot::History);
-                vec![Command::Abort(Slot::History)]
-            }
+            HistoryEffect::Closed => self.close_reading(Slot::History),
             HistoryEffect::Reopen(entry) => {
                 self.popups.pop();
                 self.reopen(&entry)
@@ -1324,11 +1328,7 @@ impl App {
         };
         match l.handle(action) {
             ListsEffect::Nothing => vec![],
-            ListsEffect::Closed => {
-                self.popups.pop();
-                self.bump(Slot::ListsView);
-                vec![Command::Abort(Slot::ListsView)]
-            }
+            ListsEffect::Closed => self.close_reading(Slot::ListsView),
             ListsEffect::Open(name) => {
                 let kind = match l.lists.iter().flatten().find(|s| s.name == name) {
                     Some(s) if s.kind == crate::store::ListKind::Contacts => Kind::People,
