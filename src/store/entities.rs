@@ -752,9 +752,11 @@ pub(super) fn check_purchase(conn: &Connection, purchase: Option<PurchaseId>) ->
     found.ok_or(StoreError::NoSuchPurchase(p))
 }
 
-pub(super) const COMPANY_BY_DOMAIN: &str = "SELECT record, fetched_at, purchase_id FROM companies
-     WHERE domain = coalesce((SELECT domain FROM company_aliases WHERE alias = ?1
-                               AND NOT EXISTS (SELECT 1 FROM companies WHERE domain = ?1)), ?1)";
+pub(super) const COMPANY_BY_DOMAIN: &str =
+    "SELECT record, fetched_at, purchase_id FROM companies WHERE domain = ?1";
+/// The company an alias ([`write_aliases`]) redirects to.
+pub(super) const COMPANY_BY_ALIAS: &str = "SELECT c.record, c.fetched_at, c.purchase_id
+     FROM company_aliases a JOIN companies c ON c.domain = a.domain WHERE a.alias = ?1";
 pub(super) const PERSON_BY_ID: &str =
     "SELECT record, fetched_at, purchase_id FROM people WHERE id = ?1";
 pub(super) const PERSON_BY_HANDLE: &str = "SELECT record, fetched_at, purchase_id FROM people
@@ -763,14 +765,13 @@ pub(super) const CONTACT: &str = "SELECT email, phones, status, revealed_at FROM
      WHERE person_id = ?1 AND kind = ?2";
 // The keys drive the loop (one index search each, in the caller's order): `IN rarray(?1)`
 // would first copy them into a temporary sorted index.
-/// Companies by domain, an alias ([`write_aliases`]) answered by the company it redirects to
-/// (unless a company of its own is stored); rows are keyed by the domain asked.
 pub(super) const COMPANIES_IN: &str =
-    "SELECT k.value, c.record, c.fetched_at, c.purchase_id FROM rarray(?1) AS k
-     LEFT JOIN company_aliases a ON a.alias = k.value
-     JOIN companies c ON c.domain = CASE
-       WHEN a.domain IS NULL OR EXISTS (SELECT 1 FROM companies WHERE domain = k.value)
-       THEN k.value ELSE a.domain END";
+    "SELECT domain, record, fetched_at, purchase_id FROM rarray(?1) AS k
+     JOIN companies ON companies.domain = k.value";
+/// The companies that aliases ([`write_aliases`]) redirect to, keyed by the alias asked.
+pub(super) const COMPANIES_BY_ALIAS_IN: &str =
+    "SELECT a.alias, c.record, c.fetched_at, c.purchase_id FROM rarray(?1) AS k
+     JOIN company_aliases a ON a.alias = k.value JOIN companies c ON c.domain = a.domain";
 pub(super) const PEOPLE_IN: &str = "SELECT id, record, fetched_at, purchase_id FROM rarray(?1) AS k
      JOIN people ON people.id = k.value";
 pub(super) const PEOPLE_BY_HANDLE_IN: &str =
@@ -906,7 +907,19 @@ impl Store {
     /// # Errors
     /// [`StoreError::Sqlite`].
     pub fn company(&self, domain: &str) -> Result<Option<Stored<Company>>> {
-        self.entity_by(COMPANY_BY_DOMAIN, "companies", &normalize_domain(domain))
+        let key = normalize_domain(domain);
+        match self.entity_by(COMPANY_BY_DOMAIN, "companies", &key)? {
+            Some(c) => Ok(Some(c)),
+            None => self.entity_by(COMPANY_BY_ALIAS, "companies", &key),
+        }
+    }
+
+    /// `true` when some company alias is kept: the alias reads are skipped otherwise.
+    fn has_aliases(&self) -> Result<bool> {
+        Ok(self
+            .conn
+            .prepare_cached("SELECT EXISTS (SELECT 1 FROM company_aliases)")?
+            .query_row([], |r| r.get(0))?)
     }
 
     /// The stored companies of `domains`, keyed by normalized domain; domains not stored are
@@ -919,11 +932,26 @@ impl Store {
         &self,
         domains: &[String],
     ) -> Result<HashMap<String, Stored<Company>>> {
-        self.entities_in(
+        let mut found: HashMap<String, Stored<Company>> = self.entities_in(
             COMPANIES_IN,
             "companies",
             key_array(domains.iter().map(|d| normalize_domain(d))),
-        )
+        )?;
+        if found.len() < domains.len() && self.has_aliases()? {
+            let missing: Vec<String> = domains
+                .iter()
+                .map(|d| normalize_domain(d))
+                .filter(|d| !d.is_empty() && !found.contains_key(d))
+                .collect();
+            if !missing.is_empty() {
+                found.extend(self.entities_in(
+                    COMPANIES_BY_ALIAS_IN,
+                    "companies",
+                    key_array(missing),
+                )?);
+            }
+        }
+        Ok(found)
     }
 
     /// When each stored entity of `keys` was fetched, one time per stored key (keys not stored
@@ -934,12 +962,18 @@ impl Store {
     /// [`StoreError::Sqlite`].
     pub fn fetched_times(&self, by: EntityKey, keys: &[String]) -> Result<Vec<DateTime<Utc>>> {
         let (sql, keys) = match by {
+            EntityKey::Domain if self.has_aliases()? => (
+                // An alias without a company of its own is owned through the one it names.
+                "SELECT c.fetched_at FROM rarray(?1) AS k JOIN companies c ON c.domain = k.value
+                 UNION ALL
+                 SELECT c.fetched_at FROM rarray(?1) AS k
+                   JOIN company_aliases a ON a.alias = k.value
+                   JOIN companies c ON c.domain = a.domain
+                 WHERE NOT EXISTS (SELECT 1 FROM companies WHERE domain = k.value)",
+                key_array(keys.iter().map(|d| normalize_domain(d))),
+            ),
             EntityKey::Domain => (
-                "SELECT c.fetched_at FROM rarray(?1) AS k
-                 LEFT JOIN company_aliases a ON a.alias = k.value
-                 JOIN companies c ON c.domain = CASE
-                   WHEN a.domain IS NULL OR EXISTS (SELECT 1 FROM companies WHERE domain = k.value)
-                   THEN k.value ELSE a.domain END",
+                "SELECT c.fetched_at FROM rarray(?1) AS k JOIN companies c ON c.domain = k.value",
                 key_array(keys.iter().map(|d| normalize_domain(d))),
             ),
             EntityKey::PersonId => (

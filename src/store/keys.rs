@@ -35,6 +35,10 @@ pub fn domain_key(input: &str) -> Option<String> {
 /// so a suppressed `acme.com` also covers `shop.acme.com`.
 pub fn registrable_domain(key: &str) -> Option<String> {
     let n = normalize_domain(key);
+    // One dot: registrable already, or a public suffix (`github.io`); the list is not asked.
+    if n.bytes().filter(|b| *b == b'.').count() < 2 {
+        return None;
+    }
     psl::domain_str(&n)
         .filter(|d| *d != n && d.contains('.'))
         .map(str::to_string)
