@@ -1129,3 +1129,49 @@ fn snapshot_history_popup_and_reopened_search() {
 fn no_call(cmds: Vec<Command>) -> bool {
     !cmds.iter().any(|c| matches!(c, Command::Call { .. }))
 }
+
+/// Below the minimum size the explorer says so, with the size it needs, instead of panes too
+/// small to show a row; at the minimum it draws its panes.
+#[test]
+fn a_terminal_too_small_says_what_it_needs() {
+    let app = started();
+    let mut t = Terminal::new(TestBackend::new(40, 10)).unwrap();
+    t.draw(|f| view::draw(f, &app)).unwrap();
+    let text: String = t
+        .backend()
+        .buffer()
+        .content()
+        .iter()
+        .map(|c| c.symbol())
+        .collect();
+    assert!(
+        text.contains("Terminal too small: 40×10.") && text.contains("needs 60×16"),
+        "{text}"
+    );
+    let mut t = Terminal::new(TestBackend::new(view::MIN_WIDTH, view::MIN_HEIGHT)).unwrap();
+    t.draw(|f| view::draw(f, &app)).unwrap();
+    let text: String = t
+        .backend()
+        .buffer()
+        .content()
+        .iter()
+        .map(|c| c.symbol())
+        .collect();
+    assert!(
+        !text.contains("too small") && text.contains("Filters"),
+        "{text}"
+    );
+}
+
+/// "Save as" (`Ctrl-a`) starts empty, even when a named set is open: typing a new name never
+/// appends to the old one.
+#[test]
+fn save_as_starts_empty() {
+    let mut app = started();
+    app.sets.name = Some("bmw".into());
+    app.update(ctrl('a'));
+    match app.popups.last() {
+        Some(Popup::SaveName(p)) => assert_eq!(p.input.lines().join(""), ""),
+        _ => panic!("no save prompt"),
+    }
+}

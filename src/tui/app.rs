@@ -1423,9 +1423,9 @@ impl App {
                 let name = name.clone();
                 self.save_as(&name)
             }
-            (name, _) => {
-                let prompt = SaveName::new(name.as_deref().unwrap_or(""));
-                self.popups.push(Popup::SaveName(prompt));
+            // "Save as" starts empty: typing a new name never appends to the current one.
+            _ => {
+                self.popups.push(Popup::SaveName(SaveName::new("")));
                 vec![]
             }
         }

@@ -63,9 +63,34 @@ pub fn areas(area: Rect) -> Areas {
     }
 }
 
-/// Draws the whole screen.
+/// The smallest terminal the explorer draws its panes in; below it, a notice says so.
+pub const MIN_WIDTH: u16 = 60;
+/// See [`MIN_WIDTH`].
+pub const MIN_HEIGHT: u16 = 16;
+
+/// Below [`MIN_WIDTH`] × [`MIN_HEIGHT`]: a notice with the size needed and how to quit, in
+/// place of panes too small to show a row. Keys still work; enlarging redraws the panes.
+fn draw_too_small(f: &mut Frame<'_>, area: Rect, app: &App) {
+    use ratatui::widgets::{Paragraph, Wrap};
+    let text = format!(
+        "Terminal too small: {}×{}. prospect needs {MIN_WIDTH}×{MIN_HEIGHT}; enlarge the \
+         window ({} quits).",
+        area.width,
+        area.height,
+        app.opts
+            .keymap
+            .first_key_of(crate::tui::keymap::Action::Quit)
+    );
+    f.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), area);
+}
+
+/// Draws the whole screen (a notice instead below [`MIN_WIDTH`] × [`MIN_HEIGHT`]).
 pub fn draw(f: &mut Frame<'_>, app: &App) {
     let area = f.area();
+    if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
+        draw_too_small(f, area, app);
+        return;
+    }
     let a = areas(area);
     draw_header(f, a.header, app);
     let calm = app.popups.is_empty();
