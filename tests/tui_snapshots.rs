@@ -2,7 +2,7 @@
 //! the state owner (generations, debounce, paging), driving `App` with messages only.
 #[path = "support/app.rs"]
 mod app_support;
-use app_support::{answer, ch, ctrl, key, opts, started_with, typed};
+use app_support::{answer, ch, ctrl, key, opts, render_at, screen, started_with, typed};
 use crossterm::event::KeyCode;
 use prospect::api::client::Endpoint;
 use prospect::core::request::{AutocompleteResponse, SearchRequest, SearchResponse};
@@ -1135,28 +1135,12 @@ fn no_call(cmds: Vec<Command>) -> bool {
 #[test]
 fn a_terminal_too_small_says_what_it_needs() {
     let app = started();
-    let mut t = Terminal::new(TestBackend::new(40, 10)).unwrap();
-    t.draw(|f| view::draw(f, &app)).unwrap();
-    let text: String = t
-        .backend()
-        .buffer()
-        .content()
-        .iter()
-        .map(|c| c.symbol())
-        .collect();
+    let text = screen(&render_at(&app, 40, 10));
     assert!(
         text.contains("Terminal too small: 40×10.") && text.contains("needs 60×16"),
         "{text}"
     );
-    let mut t = Terminal::new(TestBackend::new(view::MIN_WIDTH, view::MIN_HEIGHT)).unwrap();
-    t.draw(|f| view::draw(f, &app)).unwrap();
-    let text: String = t
-        .backend()
-        .buffer()
-        .content()
-        .iter()
-        .map(|c| c.symbol())
-        .collect();
+    let text = screen(&render_at(&app, view::MIN_WIDTH, view::MIN_HEIGHT));
     assert!(
         !text.contains("too small") && text.contains("Filters"),
         "{text}"
