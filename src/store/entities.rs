@@ -932,15 +932,12 @@ impl Store {
         &self,
         domains: &[String],
     ) -> Result<HashMap<String, Stored<Company>>> {
-        let mut found: HashMap<String, Stored<Company>> = self.entities_in(
-            COMPANIES_IN,
-            "companies",
-            key_array(domains.iter().map(|d| normalize_domain(d))),
-        )?;
-        if found.len() < domains.len() && self.has_aliases()? {
-            let missing: Vec<String> = domains
-                .iter()
-                .map(|d| normalize_domain(d))
+        let keys: Vec<String> = domains.iter().map(|d| normalize_domain(d)).collect();
+        let mut found: HashMap<String, Stored<Company>> =
+            self.entities_in(COMPANIES_IN, "companies", key_array(keys.iter().cloned()))?;
+        if found.len() < keys.len() && self.has_aliases()? {
+            let missing: Vec<String> = keys
+                .into_iter()
                 .filter(|d| !d.is_empty() && !found.contains_key(d))
                 .collect();
             if !missing.is_empty() {

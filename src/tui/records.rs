@@ -177,13 +177,15 @@ pub const REVEALED_CELL: usize = 7;
 
 /// The revealed cell of a person (one of [`REVEALED_TEXTS`]).
 fn revealed_cell(p: &Person) -> String {
-    let text = match (revealed(p), known_contacts(p)) {
-        (Revealed::Yes, (true, true)) => REVEALED_TEXTS[0].0,
-        (Revealed::Yes, (true, false)) => REVEALED_TEXTS[1].0,
-        (Revealed::Yes, _) => REVEALED_TEXTS[2].0,
-        (Revealed::Tried, _) => REVEALED_TEXTS[3].0,
-        (Revealed::Pending, _) => REVEALED_TEXTS[4].0,
-        (Revealed::No | Revealed::NotApplicable, _) => REVEALED_TEXTS[5].0,
+    let text = match known_contacts(p) {
+        (true, true) => REVEALED_TEXTS[0].0,
+        (true, false) => REVEALED_TEXTS[1].0,
+        (false, true) => REVEALED_TEXTS[2].0,
+        (false, false) => match revealed(p) {
+            Revealed::Tried => REVEALED_TEXTS[3].0,
+            Revealed::Pending => REVEALED_TEXTS[4].0,
+            _ => REVEALED_TEXTS[5].0,
+        },
     };
     text.to_string()
 }
