@@ -95,8 +95,7 @@ async fn faults_after_the_charge_never_resend_and_keep_what_decodes() {
             assert_eq!(found.len(), 5);
             assert_eq!(found.iter().filter(|v| v["found"] == true).count(), 4);
             assert!(err.contains("at companies[1]"), "names the field: {err}");
-            let store =
-                prospect::store::Store::open(&dir.path().join("data/prospect.sqlite")).unwrap();
+            let store = cli_run::open_store(dir.path());
             let p = store.purchases(10).unwrap();
             assert_eq!(p.len(), 1);
             let raw = store.purchase_raw(p[0].id).unwrap().expect("raw kept");
@@ -661,7 +660,10 @@ async fn a_store_that_cannot_write_hands_the_answer_to_a_recovery_file() {
         assert!(t0.elapsed() < Duration::from_secs(20));
         tokio::time::sleep(Duration::from_millis(5)).await;
     }
-    let lock = rusqlite_lock(&db);
+    let lock: Box<dyn std::any::Any> = match cli_run::team_store_for(dir.path()) {
+        Some(url) => Box::new(cli_run::PgWriteLock::take(&url)),
+        None => Box::new(rusqlite_lock(&db)),
+    };
     let out = tokio::task::spawn_blocking(move || child.wait_with_output().unwrap())
         .await
         .unwrap();
@@ -756,7 +758,7 @@ async fn a_closed_stdout_ends_quietly_after_keeping_what_was_paid() {
     assert_eq!(out.status.code(), Some(0), "{err}");
     assert!(!err.to_lowercase().contains("broken pipe"), "{err}");
     let spent = round(before - standard(&c).await);
-    let store = prospect::store::Store::open(&dir.path().join("data/prospect.sqlite")).unwrap();
+    let store = cli_run::open_store(dir.path());
     let kept: f64 = store
         .purchases(100)
         .unwrap()

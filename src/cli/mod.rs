@@ -1766,14 +1766,18 @@ async fn reveal(
 /// `prospect jobs`: the jobs of the store (open ones, or all), newest first.
 /// The store of this target, opened for a command that needs no service: (store, its path).
 fn open_store(ctx: &Ctx) -> Result<(crate::store::Store, PathBuf), CliError> {
-    let Some(path) = ctx
-        .target
-        .as_ref()
-        .and_then(|t| ctx.settings.store_path(t.sandbox))
-    else {
+    let url = match &ctx.target {
+        Some(t) => ctx
+            .settings
+            .store_url(t.sandbox)
+            .map_err(|e| CliError::usage(e.to_string()))?,
+        None => None,
+    };
+    let Some(url) = url else {
         return Err(CliError::usage("no data directory: pass --data-dir"));
     };
-    let store = crate::store::Store::open(&path).map_err(|e| CliError::usage(e.to_string()))?;
+    let store = crate::store::Store::open_url(&url).map_err(|e| CliError::usage(e.to_string()))?;
+    let path = store.path().to_path_buf();
     Ok((store, path))
 }
 

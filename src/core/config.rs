@@ -12,6 +12,8 @@
 //! base_url = "https://..."   # optional
 //! confirm_above = 10.0       # credits; a call estimated above this (in any pool) asks first
 //! data_dir = "/path"         # optional; where the store lives (default: the data directory)
+//! store_url = "postgres://ann@db.internal:5432/prospect"  # optional; a team's shared store
+//! user = "ann"               # optional; who bought, in a team store (default: the OS user)
 //! [keys]                     # optional overrides: action name -> keys
 //! quit = ["q", "ctrl-q"]
 //! ```
@@ -37,6 +39,13 @@ pub struct Config {
     pub confirm_above: Option<f64>,
     /// Where the store lives (default: the user's data directory).
     pub data_dir: Option<PathBuf>,
+    /// The store itself, as a URL (issue 17): `sqlite://PATH`, or the team's ledger
+    /// `postgres://USER@HOST:PORT/DB`. Default: the file in [`Config::data_dir`]. Used for the
+    /// real service only (the embedded sandbox keeps its own file unless `--store-url` or
+    /// `PROSPECT_STORE_URL` names one). `Debug` hides its password.
+    pub store_url: Option<String>,
+    /// Who this member of the team is, recorded with each purchase (default: the OS user).
+    pub user: Option<String>,
     /// The public URL the real service POSTs webhooks to (e.g. a tunnel's `https://…`),
     /// forwarding to [`Config::webhook_listen`]. Without it, reveals on the real service are
     /// disabled (the service cannot reach a laptop).
@@ -103,6 +112,14 @@ impl std::fmt::Debug for Config {
             .field("base_url", &self.base_url)
             .field("confirm_above", &self.confirm_above)
             .field("data_dir", &self.data_dir)
+            .field(
+                "store_url",
+                &self
+                    .store_url
+                    .as_deref()
+                    .map(|u| crate::store::StoreUrl::parse(u).map(|u| u.redacted())),
+            )
+            .field("user", &self.user)
             .field("webhook_public_url", &self.webhook_public_url)
             .field("webhook_listen", &self.webhook_listen)
             .field("keys", &self.keys)
@@ -254,6 +271,15 @@ pub struct ConnectArgs {
     /// e.g. `~/.local/share/prospect`).
     #[arg(long, env = "PROSPECT_DATA_DIR", global = true)]
     pub data_dir: Option<PathBuf>,
+    /// The store as a URL: `sqlite://PATH` or a team's `postgres://USER@HOST:PORT/DB`
+    /// (default: config `store_url`, else the file in the data directory).
+    #[arg(
+        long,
+        env = "PROSPECT_STORE_URL",
+        hide_env_values = true,
+        global = true
+    )]
+    pub store_url: Option<String>,
     /// The account's requests per minute, which every request is paced to (default: config
     /// `rate_per_minute`, else 60; 600 for the embedded sandbox).
     #[arg(long, env = "PROSPECT_RATE_PER_MINUTE", global = true, value_parser = clap::value_parser!(u32).range(1..))]
@@ -406,6 +432,38 @@ impl Settings {
             "prospect.sqlite"
         };
         self.data_dir().map(|d| d.join(name))
+    }
+
+    /// The store for `target` (issue 17): `--store-url` / `PROSPECT_STORE_URL`, else (the real
+    /// service only) config `store_url`, else the file of [`Settings::store_path`]; `Ok(None)`
+    /// when no data directory is known.
+    ///
+    /// # Errors
+    /// A URL of another scheme, or empty, in words.
+    pub fn store_url(&self, sandbox: bool) -> anyhow::Result<Option<crate::store::StoreUrl>> {
+        let configured = if sandbox {
+            None
+        } else {
+            self.config.store_url.clone()
+        };
+        match self.args.store_url.clone().or(configured) {
+            Some(u) => crate::store::StoreUrl::parse(&u)
+                .map(Some)
+                .map_err(|e| anyhow::anyhow!(e)),
+            None => Ok(self.store_path(sandbox).map(crate::store::StoreUrl::Sqlite)),
+        }
+    }
+
+    /// Who is buying, recorded with each purchase of a team store: config `user`, else the OS
+    /// user name, else `unknown`.
+    pub fn user(&self) -> String {
+        self.config
+            .user
+            .clone()
+            .filter(|u| !u.trim().is_empty())
+            .or_else(|| whoami::username().ok())
+            .map(|u| crate::core::sanitize::sanitize(u.trim()))
+            .unwrap_or_else(|| "unknown".to_string())
     }
 
     /// The directory of saved filter sets (`filters/` in the config directory, else

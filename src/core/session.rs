@@ -478,7 +478,7 @@ pub struct Session {
     prices: PriceTable,
     autocomplete: Arc<Mutex<AutocompleteCache>>,
     policy: crate::core::engine::SpendPolicy,
-    /// This process's name on claims and jobs: `pid-nonce`.
+    /// This process's name on claims and jobs: `pid-nonce@host`.
     owner: Arc<str>,
     /// Where answers the store could not write go (imported at the next start).
     recovery_dir: Option<std::path::PathBuf>,
@@ -602,19 +602,24 @@ impl Session {
         };
         let client = Client::with_options(&target.base_url, target.token.clone(), options)
             .map_err(|e| anyhow::anyhow!(e.user_message()))?;
-        let path = settings.store_path(target.sandbox).ok_or_else(|| {
+        let url = settings.store_url(target.sandbox)?.ok_or_else(|| {
             anyhow::anyhow!("no data directory for the store: pass --data-dir or set data_dir")
         })?;
         let policy = crate::core::engine::SpendPolicy {
             search_fresh_for: settings.search_fresh_for()?,
             budget: settings.config.budget,
         };
-        let mut store = Store::open(&path).map_err(|e| anyhow::anyhow!(e.to_string()))?;
-        tracing::info!(store = %path.display(), "store opened");
+        let mut store = Store::open_url(&url).map_err(|e| anyhow::anyhow!(e.to_string()))?;
+        tracing::info!(store = %url.redacted(), "store opened");
         if let Err(e) = store.mark_interrupted() {
             tracing::warn!(error = %e, "jobs: could not mark interrupted jobs");
         }
-        let session = Session::new(client, store, target.label()).with_policy(policy);
+        let shared = store.is_shared();
+        let mut session = Session::new(client, store, target.label()).with_policy(policy);
+        if shared {
+            // A team store's answers that cannot be written wait on this machine.
+            session.recovery_dir = settings.data_dir().map(|d| d.join("recovery"));
+        }
         crate::core::engine::import_recovery(&session);
         Ok(session)
     }

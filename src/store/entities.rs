@@ -4,12 +4,9 @@
 //! one; an older one arriving late changes nothing.
 
 use std::collections::HashMap;
-use std::rc::Rc;
 
+use super::db::{Conn, Keys, OptionalExt, Stmt, params};
 use chrono::{DateTime, Utc};
-use rusqlite::types::Value as SqlValue;
-use rusqlite::vtab::array::Array;
-use rusqlite::{Connection, OptionalExtension, params};
 use serde::{Deserialize, Serialize};
 
 use super::{
@@ -419,6 +416,18 @@ pub(super) fn unpack(frame: &[u8]) -> std::io::Result<Vec<u8>> {
     }
 }
 
+impl super::db::FromCol for Record {
+    fn from_loose(v: super::db::Loose) -> std::result::Result<Self, String> {
+        match v {
+            super::db::Loose::Text(t) => Ok(Record::Text(t)),
+            super::db::Loose::Blob(b) => Ok(Record::Zstd(b)),
+            other => Err(format!(
+                "expected a record (text or bytes), found {other:?}"
+            )),
+        }
+    }
+}
+
 impl rusqlite::types::FromSql for Record {
     fn column_result(v: rusqlite::types::ValueRef<'_>) -> rusqlite::types::FromSqlResult<Self> {
         match v {
@@ -671,7 +680,7 @@ impl Rows {
     /// rows fetched no later.
     pub(super) fn write(
         &self,
-        conn: &Connection,
+        conn: &Conn,
         at_ms: i64,
         purchase: Option<PurchaseId>,
     ) -> Result<()> {
@@ -684,7 +693,7 @@ impl Rows {
                  WHERE excluded.fetched_at >= companies.fetched_at",
             )?;
             for (domain, record) in &self.companies {
-                st.execute(params![domain, record, at_ms, pid])?;
+                st.execute_deferred(params![domain, record, at_ms, pid])?;
             }
         }
         write_aliases(conn, &self.aliases)?;
@@ -696,7 +705,7 @@ impl Rows {
                  WHERE excluded.fetched_at >= people.fetched_at",
             )?;
             for (id, handle, record) in &self.people {
-                st.execute(params![id, handle, record, at_ms, pid])?;
+                st.execute_deferred(params![id, handle, record, at_ms, pid])?;
             }
         }
         if !self.contacts.is_empty() {
@@ -709,7 +718,7 @@ impl Rows {
                  WHERE excluded.revealed_at >= contacts.revealed_at",
             )?;
             for c in &self.contacts {
-                st.execute(params![
+                st.execute_deferred(params![
                     c.person_id,
                     c.kind.as_str(),
                     c.email,
@@ -727,7 +736,7 @@ impl Rows {
 /// Keeps `(alias, domain)` pairs of company keys (inside the caller's transaction): an alias
 /// already kept now points at `domain`; an alias that is itself a stored company's domain is
 /// not kept (that company answers for it).
-pub(super) fn write_aliases(conn: &Connection, aliases: &[(String, String)]) -> Result<()> {
+pub(super) fn write_aliases(conn: &Conn, aliases: &[(String, String)]) -> Result<()> {
     if aliases.is_empty() {
         return Ok(());
     }
@@ -737,17 +746,17 @@ pub(super) fn write_aliases(conn: &Connection, aliases: &[(String, String)]) -> 
          ON CONFLICT (alias) DO UPDATE SET domain = excluded.domain",
     )?;
     for (alias, domain) in aliases {
-        st.execute(params![alias, domain])?;
+        st.execute_deferred(params![alias, domain])?;
     }
     Ok(())
 }
 
 /// `Err(NoSuchPurchase)` unless `purchase` is `None` or a stored purchase.
-pub(super) fn check_purchase(conn: &Connection, purchase: Option<PurchaseId>) -> Result<()> {
+pub(super) fn check_purchase(conn: &Conn, purchase: Option<PurchaseId>) -> Result<()> {
     let Some(p) = purchase else { return Ok(()) };
     let found = conn
         .prepare_cached("SELECT 1 FROM purchases WHERE id = ?1")?
-        .query_row([p.0], |_| Ok(()))
+        .query_row(params![p.0], |_| Ok(()))
         .optional()?;
     found.ok_or(StoreError::NoSuchPurchase(p))
 }
@@ -788,16 +797,6 @@ const PARALLEL_PARSE_BYTES: usize = 512 * 1024;
 /// One entity row: record JSON, fetched_at, purchase_id.
 type EntityRow = (Record, i64, Option<i64>);
 
-/// `keys` as an `rarray` parameter (non-empty keys only).
-pub(super) fn key_array(keys: impl IntoIterator<Item = String>) -> Array {
-    Rc::new(
-        keys.into_iter()
-            .filter(|k| !k.is_empty())
-            .map(SqlValue::Text)
-            .collect(),
-    )
-}
-
 impl Store {
     /// Runs `sql` (one `rarray(?1)` of keys; columns key / record / fetched_at / purchase_id,
     /// oldest first) once for all keys and reads the typed records: for a key with several
@@ -807,7 +806,7 @@ impl Store {
         &self,
         sql: &str,
         table: &str,
-        keys: Array,
+        keys: Keys,
     ) -> Result<HashMap<String, Stored<T>>> {
         let mut out = HashMap::with_capacity(keys.len());
         if keys.is_empty() {
@@ -817,7 +816,7 @@ impl Store {
         let mut bytes = 0;
         {
             let mut st = self.conn.prepare_cached(sql)?;
-            let mut rows = st.query([keys])?;
+            let mut rows = st.query(params![keys])?;
             while let Some(r) = rows.next()? {
                 let row: EntityRow = (r.get(1)?, r.get(2)?, r.get(3)?);
                 bytes += row.0.len();
@@ -876,7 +875,7 @@ impl Store {
         let row: Option<EntityRow> = self
             .conn
             .prepare_cached(sql)?
-            .query_row([key], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+            .query_row(params![key], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
             .optional()?;
         Ok(row.and_then(|row| stored(row, table, key)))
     }
@@ -895,7 +894,7 @@ impl Store {
             .map(|(a, d)| (normalize_domain(a), normalize_domain(d)))
             .filter(|(a, d)| !a.is_empty() && !d.is_empty())
             .collect();
-        let tx = self.conn.transaction()?;
+        let tx = self.conn.begin()?;
         write_aliases(&tx, &pairs)?;
         tx.commit()?;
         Ok(())
@@ -916,10 +915,9 @@ impl Store {
 
     /// `true` when some company alias is kept: the alias reads are skipped otherwise.
     fn has_aliases(&self) -> Result<bool> {
-        Ok(self
-            .conn
+        self.conn
             .prepare_cached("SELECT EXISTS (SELECT 1 FROM company_aliases)")?
-            .query_row([], |r| r.get(0))?)
+            .query_row(params![], |r| r.get(0))
     }
 
     /// The stored companies of `domains`, keyed by normalized domain; domains not stored are
@@ -934,7 +932,7 @@ impl Store {
     ) -> Result<HashMap<String, Stored<Company>>> {
         let keys: Vec<String> = domains.iter().map(|d| normalize_domain(d)).collect();
         let mut found: HashMap<String, Stored<Company>> =
-            self.entities_in(COMPANIES_IN, "companies", key_array(keys.iter().cloned()))?;
+            self.entities_in(COMPANIES_IN, "companies", Keys::new(keys.iter().cloned()))?;
         if found.len() < keys.len() && self.has_aliases()? {
             let missing: Vec<String> = keys
                 .into_iter()
@@ -944,7 +942,7 @@ impl Store {
                 found.extend(self.entities_in(
                     COMPANIES_BY_ALIAS_IN,
                     "companies",
-                    key_array(missing),
+                    Keys::new(missing),
                 )?);
             }
         }
@@ -967,19 +965,19 @@ impl Store {
                    JOIN company_aliases a ON a.alias = k.value
                    JOIN companies c ON c.domain = a.domain
                  WHERE NOT EXISTS (SELECT 1 FROM companies WHERE domain = k.value)",
-                key_array(keys.iter().map(|d| normalize_domain(d))),
+                Keys::new(keys.iter().map(|d| normalize_domain(d))),
             ),
             EntityKey::Domain => (
                 "SELECT c.fetched_at FROM rarray(?1) AS k JOIN companies c ON c.domain = k.value",
-                key_array(keys.iter().map(|d| normalize_domain(d))),
+                Keys::new(keys.iter().map(|d| normalize_domain(d))),
             ),
             EntityKey::PersonId => (
                 "SELECT p.fetched_at FROM rarray(?1) AS k JOIN people p ON p.id = k.value",
-                key_array(keys.iter().map(|i| clean_key(i))),
+                Keys::new(keys.iter().map(|i| clean_key(i))),
             ),
             EntityKey::Handle => (
                 "SELECT max(fetched_at) FROM people WHERE handle IN rarray(?1) GROUP BY handle",
-                key_array(keys.iter().filter_map(|h| linkedin_handle(h))),
+                Keys::new(keys.iter().filter_map(|h| linkedin_handle(h))),
             ),
         };
         if keys.is_empty() {
@@ -987,7 +985,7 @@ impl Store {
         }
         let mut st = self.conn.prepare_cached(sql)?;
         let times = st
-            .query_map([keys], |r| r.get::<_, i64>(0))?
+            .query_map(params![keys], |r| r.get::<_, i64>(0))?
             .filter_map(|t| t.ok().and_then(DateTime::from_timestamp_millis))
             .collect();
         Ok(times)
@@ -1009,7 +1007,7 @@ impl Store {
         self.entities_in(
             PEOPLE_IN,
             "people",
-            key_array(ids.iter().map(|i| clean_key(i))),
+            Keys::new(ids.iter().map(|i| clean_key(i))),
         )
     }
 
@@ -1035,7 +1033,7 @@ impl Store {
         self.entities_in(
             PEOPLE_BY_HANDLE_IN,
             "people",
-            key_array(handles.iter().filter_map(|h| linkedin_handle(h))),
+            Keys::new(handles.iter().filter_map(|h| linkedin_handle(h))),
         )
     }
 
@@ -1062,7 +1060,7 @@ impl Store {
         ids: &[String],
         kind: ContactKind,
     ) -> Result<HashMap<String, Contact>> {
-        let keys = key_array(ids.iter().map(|i| clean_key(i)));
+        let keys = Keys::new(ids.iter().map(|i| clean_key(i)));
         let mut out = HashMap::with_capacity(keys.len());
         if keys.is_empty() {
             return Ok(out);
@@ -1120,9 +1118,7 @@ impl Store {
             contacts: Rows::contact_rows(contacts)?,
             ..Rows::default()
         };
-        let tx = self
-            .conn
-            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        let tx = self.conn.begin()?;
         check_purchase(&tx, purchase)?;
         // `at_ms` only applies to companies and people, of which there are none here.
         rows.write(&tx, 0, purchase)?;
@@ -1147,7 +1143,7 @@ fn stored<T: serde::de::DeserializeOwned>(
 type ContactColumns = (Option<String>, String, String, i64);
 
 fn read_contact(
-    st: &mut rusqlite::CachedStatement<'_>,
+    st: &mut Stmt<'_>,
     person_id: String,
     kind: ContactKind,
 ) -> Result<Option<Contact>> {

@@ -81,6 +81,13 @@ pub enum StoreError {
     /// Any other SQLite error (a read or write after opening).
     #[error("store: database error: {0}")]
     Sqlite(#[from] rusqlite::Error),
+    /// An error of the PostgreSQL store (the server refused a statement, or the connection
+    /// failed); never carries the URL's password.
+    #[error("store: PostgreSQL error: {0}")]
+    Postgres(String),
+    /// A query that must answer one row answered none (read as `None` by `optional()`).
+    #[error("store: no row")]
+    NoRows,
     /// The caller's sink failed while records were read out (e.g. the export file's disk is
     /// full); the store itself is fine.
     #[error("writing records out of the store: {0}")]
@@ -91,6 +98,20 @@ pub enum StoreError {
     /// A request the store refuses, in words (e.g. a list without a name).
     #[error("{0}")]
     Invalid(String),
+}
+
+impl From<tokio_postgres::Error> for StoreError {
+    fn from(e: tokio_postgres::Error) -> StoreError {
+        // `tokio_postgres::Error` shows the server's message (and its code), never the connection
+        // string; the source chain is kept in the text.
+        let mut text = e.to_string();
+        if let Some(db) = e.as_db_error() {
+            text = format!("{} ({})", db.message(), db.code().code());
+        } else if let Some(src) = std::error::Error::source(&e) {
+            text = format!("{text}: {src}");
+        }
+        StoreError::Postgres(text)
+    }
 }
 
 /// A result of the store.

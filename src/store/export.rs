@@ -1,7 +1,7 @@
 //! Reading everything of one kind out of the store, oldest first, one record at a time (for
 //! `prospect export`): memory stays flat however large the store is.
 
-use rusqlite::params;
+use super::db::params;
 
 use super::{Contact, ContactKind, Result, Store, Stored, from_millis, read_json};
 use crate::api::types::{Company, LookalikePerson, Person};
@@ -92,7 +92,7 @@ impl Store {
         mut f: impl FnMut(Stored<T>) -> std::io::Result<()>,
     ) -> Result<()> {
         let mut st = self.conn.prepare(sql)?;
-        let mut rows = st.query([])?;
+        let mut rows = st.query(params![])?;
         while let Some(r) = rows.next()? {
             let (key, record, at, purchase): (String, super::entities::Record, i64, Option<i64>) =
                 (r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?);

@@ -3,8 +3,8 @@
 
 use std::any::Any;
 
+use super::db::{Conn, OptionalExt, params};
 use chrono::{DateTime, Utc};
-use rusqlite::{OptionalExtension, TransactionBehavior, params};
 use serde::Serialize;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
@@ -292,11 +292,10 @@ impl Store {
     /// # Errors
     /// [`super::StoreError::Sqlite`].
     pub fn purchase_endpoint(&self, id: PurchaseId) -> Result<Option<String>> {
-        Ok(self
-            .conn
+        self.conn
             .prepare_cached("SELECT endpoint FROM purchases WHERE id = ?1")?
-            .query_row([id.0], |r| r.get(0))
-            .optional()?)
+            .query_row(params![id.0], |r| r.get(0))
+            .optional()
     }
 
     /// The last `limit` purchases, newest first (by time, then id). Rows whose JSON no longer
@@ -310,7 +309,7 @@ impl Store {
                credits_phone, target, at, raw
              FROM purchases ORDER BY at DESC, id DESC LIMIT ?1",
         )?;
-        let rows = st.query_map([sql_limit(limit)], |r| {
+        let rows = st.query_map(params![sql_limit(limit)], |r| {
             Ok((
                 r.get::<_, i64>(0)?,
                 r.get::<_, String>(1)?,
@@ -384,27 +383,29 @@ impl Store {
         let rows = Rows::of(&entities, received_at)?;
         let charged = delivery_charge(parsed.as_ref(), &entities);
         let at = to_millis(received_at);
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let inserted = tx
+        let tx = self.conn.begin()?;
+        let inserted: Option<i64> = tx
             .prepare_cached(
                 "INSERT INTO deliveries (event, sha256, body, received_at, credits_email,
                    credits_phone) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
-                 ON CONFLICT (event, sha256) DO NOTHING",
+                 ON CONFLICT (event, sha256) DO NOTHING RETURNING id",
             )?
-            .execute(params![
-                event_key,
-                sha.as_slice(),
-                text,
-                at,
-                charged.email,
-                charged.phone
-            ])?;
-        if inserted == 0 {
+            .query_row(
+                params![
+                    event_key,
+                    sha.as_slice(),
+                    text,
+                    at,
+                    charged.email,
+                    charged.phone
+                ],
+                |r| r.get(0),
+            )
+            .optional()?;
+        let Some(id) = inserted else {
             return Ok(DeliveryOutcome::Duplicate); // dropping `tx` rolls back (nothing written)
-        }
-        let id = DeliveryId(tx.last_insert_rowid());
+        };
+        let id = DeliveryId(id);
         rows.write(&tx, at, None)?;
         tx.commit()?;
         Ok(DeliveryOutcome::New(id))
@@ -425,7 +426,7 @@ impl Store {
                FROM deliveries
              ORDER BY 4 DESC, 2 DESC LIMIT ?1",
         )?;
-        let rows = st.query_map([super::sql_limit(limit)], |r| {
+        let rows = st.query_map(params![super::sql_limit(limit)], |r| {
             Ok((
                 r.get::<_, String>(0)?,
                 r.get::<_, i64>(1)?,
@@ -467,7 +468,7 @@ impl Store {
             "SELECT id, event, sha256, body, received_at FROM deliveries
              ORDER BY received_at DESC, id DESC LIMIT ?1",
         )?;
-        let rows = st.query_map([sql_limit(limit)], |r| {
+        let rows = st.query_map(params![sql_limit(limit)], |r| {
             Ok((
                 r.get::<_, i64>(0)?,
                 r.get::<_, String>(1)?,
@@ -513,7 +514,8 @@ impl Store {
                 "INSERT INTO searches (endpoint, body, target, first_run_at, last_run_at)
                  VALUES (?1, ?2, ?3, ?4, ?4)
                  ON CONFLICT (endpoint, body, target)
-                 DO UPDATE SET last_run_at = max(last_run_at, excluded.last_run_at)
+                 DO UPDATE SET last_run_at = CASE WHEN excluded.last_run_at > searches.last_run_at
+                       THEN excluded.last_run_at ELSE searches.last_run_at END
                  RETURNING id",
             )?
             .query_row(
@@ -548,9 +550,7 @@ impl Store {
         at: DateTime<Utc>,
     ) -> Result<()> {
         let facts = PageFacts::of_answer(response);
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let tx = self.conn.begin()?;
         write_page(&tx, search, page, request, response, &facts, purchase, at)?;
         tx.commit()?;
         Ok(())
@@ -578,7 +578,7 @@ impl Store {
                          GROUP BY p.search_id) c ON c.search_id = s.id
              ORDER BY s.last_run_at DESC, s.id DESC LIMIT ?1",
         )?;
-        let rows = st.query_map([sql_limit(limit)], |r| {
+        let rows = st.query_map(params![sql_limit(limit)], |r| {
             Ok((
                 r.get::<_, i64>(0)?,
                 r.get::<_, String>(1)?,
@@ -844,7 +844,7 @@ pub fn cursor_in(request: &Value) -> String {
 /// Writes a page row inside the caller's transaction (see [`Store::record_page`]).
 #[allow(clippy::too_many_arguments)]
 pub(super) fn write_page(
-    tx: &rusqlite::Connection,
+    tx: &Conn,
     search: SearchId,
     page: u32,
     request: &Value,
@@ -866,7 +866,7 @@ pub(super) fn write_page(
     };
     let found = tx
         .prepare_cached("SELECT 1 FROM searches WHERE id = ?1")?
-        .query_row([search.0], |_| Ok(()))
+        .query_row(params![search.0], |_| Ok(()))
         .optional()?;
     if found.is_none() {
         return Err(StoreError::NoSuchSearch(search));

@@ -8,8 +8,10 @@
 //! `phone:<person id>` (a reveal), `page:<search>:<cursor in>:<size>` (a search page; `<search>`
 //! is 16 hex digits of the SHA-256 of the endpoint, target and canonical body).
 
+use super::db::{Keys, OptionalExt, params};
+use std::collections::HashMap;
+
 use chrono::{DateTime, Utc};
-use rusqlite::{OptionalExtension, TransactionBehavior, params};
 use serde_json::Value;
 
 use super::entities::Rows;
@@ -191,17 +193,35 @@ pub struct JobRow {
     pub updated_at: DateTime<Utc>,
 }
 
-/// `true` unless `owner` (`pid-nonce`, see `core::engine::new_owner`) names a process of this
-/// machine that is gone: a claim of a buyer that crashed or was killed is taken over at once,
-/// not only when its lease ends. An owner of another form is taken as alive.
+/// `true` unless `owner` (`pid-nonce@host`, see `core::engine::new_owner`) names a process of
+/// this machine that is gone: a claim of a buyer that crashed or was killed is taken over at
+/// once, not only when its lease ends. An owner of another machine (a team store, issue 17),
+/// or of another form, is taken as alive: only its lease ends its claims.
 fn owner_alive(owner: &str) -> bool {
-    match owner
-        .split_once('-')
-        .and_then(|(pid, _)| pid.parse::<i64>().ok())
-    {
+    match local_pid(owner) {
         Some(pid) => pid_alive(pid),
         None => true,
     }
+}
+
+/// The process id of `owner` when it is a process of this machine (`pid-nonce@host` with this
+/// host, or `pid-nonce` of a store older than hosts in owner names).
+pub(super) fn local_pid(owner: &str) -> Option<i64> {
+    let (who, host) = match owner.rsplit_once('@') {
+        Some((who, host)) => (who, Some(host)),
+        None => (owner, None),
+    };
+    if host.is_some_and(|h| h != this_host()) {
+        return None;
+    }
+    who.split_once('-')
+        .and_then(|(pid, _)| pid.parse::<i64>().ok())
+}
+
+/// This machine's host name (empty when the system does not tell).
+pub fn this_host() -> &'static str {
+    static HOST: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    HOST.get_or_init(|| crate::core::sanitize::sanitize(&whoami::hostname().unwrap_or_default()))
 }
 
 /// `true` when a process with id `pid` is running on this machine.
@@ -242,9 +262,7 @@ impl Store {
         let Packed { request, raw, rows } = packed;
         let target = clean_key(k.target);
         let at = to_millis(k.at);
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let tx = self.conn.begin()?;
         let id = tx
             .prepare_cached(
                 "INSERT INTO purchases (endpoint, request, response, credits_standard,
@@ -270,7 +288,8 @@ impl Store {
                     "INSERT INTO searches (endpoint, body, target, first_run_at, last_run_at)
                      VALUES (?1, ?2, ?3, ?4, ?4)
                      ON CONFLICT (endpoint, body, target)
-                     DO UPDATE SET last_run_at = max(last_run_at, excluded.last_run_at)
+                     DO UPDATE SET last_run_at = CASE WHEN excluded.last_run_at > searches.last_run_at
+                       THEN excluded.last_run_at ELSE searches.last_run_at END
                      RETURNING id",
                 )?
                 .query_row(
@@ -305,7 +324,7 @@ impl Store {
                    purchase_id = excluded.purchase_id, lease_until = 0, at = excluded.at",
             )?;
             for key in k.settles {
-                st.execute(params![key, k.job.map(|j| j.0), id.0, settled_at])?;
+                st.execute_deferred(params![key, k.job.map(|j| j.0), id.0, settled_at])?;
             }
         }
         if let Some(job) = k.job {
@@ -323,7 +342,7 @@ impl Store {
             // The pages a big answer wrote are in the log and rarely read again: the cache
             // they filled is handed back rather than kept (a 10,000-company export otherwise
             // holds the whole 32 MiB cache of them).
-            let _ = self.conn.execute_batch("PRAGMA shrink_memory");
+            let _ = self.conn.lite_batch("PRAGMA shrink_memory");
         }
         Ok(id)
     }
@@ -337,7 +356,7 @@ impl Store {
         let row = self
             .conn
             .prepare_cached("SELECT response, raw FROM purchases WHERE id = ?1")?
-            .query_row([id.0], |r| {
+            .query_row(params![id.0], |r| {
                 Ok((r.get::<_, String>(0)?, r.get::<_, Option<Vec<u8>>>(1)?))
             })
             .optional()?;
@@ -354,7 +373,7 @@ impl Store {
         let raw = self
             .conn
             .prepare_cached("SELECT raw FROM purchases WHERE id = ?1")?
-            .query_row([id.0], |r| r.get::<_, Option<Vec<u8>>>(0))
+            .query_row(params![id.0], |r| r.get::<_, Option<Vec<u8>>>(0))
             .optional()?
             .flatten();
         Ok(match raw {
@@ -383,14 +402,22 @@ impl Store {
         let now = to_millis(Utc::now());
         let planned = to_millis(planned_at);
         let lease = to_millis(lease_until);
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let tx = self.conn.begin()?;
         let mut out = Vec::with_capacity(keys.len());
         {
-            let mut get = tx.prepare_cached(
-                "SELECT state, owner, lease_until, at FROM claims WHERE key = ?1",
-            )?;
+            // Every key's row in one statement (one round trip to a team store).
+            let mut rows: HashMap<String, (String, String, i64, i64)> = tx
+                .prepare_cached(
+                    "SELECT key, state, owner, lease_until, at FROM rarray(?1) AS k
+                     JOIN claims ON claims.key = k.value",
+                )?
+                .query_map(params![Keys::new(keys.iter().cloned())], |r| {
+                    Ok((
+                        r.get::<_, String>(0)?,
+                        (r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?),
+                    ))
+                })?
+                .collect::<Result<_>>()?;
             let mut put = tx.prepare_cached(
                 "INSERT INTO claims (key, state, owner, job_id, purchase_id, lease_until, at)
                  VALUES (?1, 'claimed', ?2, ?3, NULL, ?4, ?5)
@@ -399,16 +426,7 @@ impl Store {
                    lease_until = excluded.lease_until, at = excluded.at",
             )?;
             for key in keys {
-                let found = get
-                    .query_row([key], |r| {
-                        Ok((
-                            r.get::<_, String>(0)?,
-                            r.get::<_, String>(1)?,
-                            r.get::<_, i64>(2)?,
-                            r.get::<_, i64>(3)?,
-                        ))
-                    })
-                    .optional()?;
+                let found = rows.get(key).cloned();
                 let verdict = match found {
                     Some((state, _, _, at)) if state == "done" && at >= planned => Claim::Settled,
                     Some((state, who, until, _))
@@ -422,7 +440,12 @@ impl Store {
                     _ => Claim::Mine,
                 };
                 if verdict == Claim::Mine {
-                    put.execute(params![key, owner, job.map(|j| j.0), lease, now])?;
+                    put.execute_deferred(params![key, owner, job.map(|j| j.0), lease, now])?;
+                    // A key asked twice is this owner's the second time.
+                    rows.insert(
+                        key.clone(),
+                        ("claimed".into(), owner.to_string(), lease, now),
+                    );
                 }
                 out.push(verdict);
             }
@@ -437,15 +460,13 @@ impl Store {
     /// # Errors
     /// [`StoreError::Sqlite`](super::StoreError::Sqlite).
     pub fn release(&mut self, keys: &[String], owner: &str) -> Result<()> {
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let tx = self.conn.begin()?;
         {
             let mut st = tx.prepare_cached(
                 "DELETE FROM claims WHERE key = ?1 AND owner = ?2 AND state = 'claimed'",
             )?;
             for k in keys {
-                st.execute(params![k, owner])?;
+                st.execute_deferred(params![k, owner])?;
             }
         }
         tx.commit()?;
@@ -466,16 +487,14 @@ impl Store {
         lease_until: DateTime<Utc>,
     ) -> Result<()> {
         let now = to_millis(Utc::now());
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let tx = self.conn.begin()?;
         {
             let mut st = tx.prepare_cached(
                 "UPDATE claims SET state = 'sent', purchase_id = ?3, lease_until = ?4, at = ?5
                  WHERE key = ?1 AND owner = ?2",
             )?;
             for k in keys {
-                st.execute(params![
+                st.execute_deferred(params![
                     k,
                     owner,
                     purchase.map(|p| p.0),
@@ -494,20 +513,15 @@ impl Store {
     /// [`StoreError::Sqlite`](super::StoreError::Sqlite).
     pub fn pending(&self, keys: &[String]) -> Result<Vec<String>> {
         let now = to_millis(Utc::now());
-        let mut st = self.conn.prepare_cached(
-            "SELECT 1 FROM claims WHERE key = ?1 AND state = 'sent' AND lease_until > ?2",
-        )?;
-        let mut out = Vec::new();
-        for k in keys {
-            if st
-                .query_row(params![k, now], |_| Ok(()))
-                .optional()?
-                .is_some()
-            {
-                out.push(k.clone());
-            }
-        }
-        Ok(out)
+        let sent: std::collections::HashSet<String> = self
+            .conn
+            .prepare_cached(
+                "SELECT key FROM rarray(?1) AS k JOIN claims ON claims.key = k.value
+                 WHERE state = 'sent' AND lease_until > ?2",
+            )?
+            .query_map(params![Keys::new(keys.iter().cloned()), now], |r| r.get(0))?
+            .collect::<Result<_>>()?;
+        Ok(keys.iter().filter(|k| sent.contains(*k)).cloned().collect())
     }
 
     /// Credits charged at or after `since`, per pool, by every purchase and every webhook
@@ -517,13 +531,13 @@ impl Store {
     /// # Errors
     /// [`StoreError::Sqlite`](super::StoreError::Sqlite).
     pub fn spent_since(&self, since: DateTime<Utc>) -> Result<Cost> {
-        Ok(self.conn.query_row(
+        self.conn.query_row(
             "SELECT coalesce(sum(s), 0), coalesce(sum(e), 0), coalesce(sum(p), 0) FROM (
                SELECT credits_standard AS s, credits_email AS e, credits_phone AS p
                  FROM purchases WHERE at >= ?1
                UNION ALL
-               SELECT 0, credits_email, credits_phone FROM deliveries WHERE received_at >= ?1)",
-            [to_millis(since)],
+               SELECT 0, credits_email, credits_phone FROM deliveries WHERE received_at >= ?1) AS spent",
+            params![to_millis(since)],
             |r| {
                 Ok(Cost {
                     standard: r.get(0)?,
@@ -531,7 +545,7 @@ impl Store {
                     phone: r.get(2)?,
                 })
             },
-        )?)
+        )
     }
 
     /// Records a planned job as `running` for `owner` (process `pid`) and returns its id.
@@ -594,9 +608,16 @@ impl Store {
         let running: Vec<(i64, i64)> = {
             let mut st = self
                 .conn
-                .prepare_cached("SELECT id, pid FROM jobs WHERE state = 'running'")?;
-            st.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
-                .collect::<rusqlite::Result<_>>()?
+                .prepare_cached("SELECT id, owner FROM jobs WHERE state = 'running'")?;
+            st.query_map(params![], |r| {
+                Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?))
+            })?
+            .filter_map(|row| match row {
+                // Only this machine's jobs can be seen to have lost their process.
+                Ok((id, owner)) => local_pid(&owner).map(|pid| Ok((id, pid))),
+                Err(e) => Some(Err(e)),
+            })
+            .collect::<Result<_>>()?
         };
         let mut n = 0;
         for (id, pid) in running {
@@ -611,7 +632,7 @@ impl Store {
                   AND l.id > jobs.id AND l.state = 'done')
              WHERE state = 'interrupted' AND EXISTS (SELECT 1 FROM jobs l
                 WHERE l.fingerprint = jobs.fingerprint AND l.id > jobs.id AND l.state = 'done')",
-            [],
+            params![],
         )?;
         Ok(n)
     }
@@ -645,7 +666,7 @@ impl Store {
             .pop())
     }
 
-    fn job_rows(&self, sql: &str, p: impl rusqlite::Params) -> Result<Vec<JobRow>> {
+    fn job_rows(&self, sql: &str, p: &[&dyn super::db::Param]) -> Result<Vec<JobRow>> {
         let mut st = self.conn.prepare_cached(sql)?;
         let rows = st.query_map(p, |r| {
             Ok((

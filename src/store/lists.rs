@@ -3,7 +3,7 @@
 //! `list_members` (schema version 4) so a list built over many searches survives the view and
 //! the process, and can be acted on and exported as a whole.
 
-use rusqlite::{OptionalExtension, params};
+use super::db::{OptionalExt, params};
 
 use super::{Result, Store, StoreError, from_millis, normalize_domain, to_millis};
 
@@ -97,7 +97,7 @@ impl Store {
                     (SELECT count(*) FROM list_members m WHERE m.list_id = l.id)
              FROM lists l ORDER BY l.name",
         )?;
-        let rows = st.query_map([], |r| {
+        let rows = st.query_map(params![], |r| {
             Ok((
                 r.get::<_, String>(0)?,
                 r.get::<_, String>(1)?,
@@ -138,16 +138,17 @@ impl Store {
         self.create_list(name, kind)?;
         let name = list_name(name)?;
         let now = to_millis(chrono::Utc::now());
-        let tx = self
-            .conn
-            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-        let id: i64 = tx.query_row("SELECT id FROM lists WHERE name = ?1", [&name], |r| {
-            r.get(0)
-        })?;
+        let tx = self.conn.begin()?;
+        let id: i64 = tx.query_row(
+            "SELECT id FROM lists WHERE name = ?1",
+            params![&name],
+            |r| r.get(0),
+        )?;
         let (mut added, mut had, mut bad) = (0, 0, 0);
         {
             let mut st = tx.prepare_cached(
-                "INSERT OR IGNORE INTO list_members (list_id, key, added_at) VALUES (?1, ?2, ?3)",
+                "INSERT INTO list_members (list_id, key, added_at) VALUES (?1, ?2, ?3)
+                 ON CONFLICT DO NOTHING",
             )?;
             for k in keys {
                 match kind.member_key(k) {
@@ -177,8 +178,8 @@ impl Store {
              WHERE l.name = ?1 ORDER BY m.rowid",
         )?;
         let keys = st
-            .query_map([&l.name], |r| r.get::<_, String>(0))?
-            .collect::<rusqlite::Result<Vec<_>>>()?;
+            .query_map(params![&l.name], |r| r.get::<_, String>(0))?
+            .collect::<Result<Vec<_>>>()?;
         Ok(Some((l.kind, keys)))
     }
 
@@ -190,14 +191,17 @@ impl Store {
     pub fn remove_list(&mut self, name: &str) -> Result<bool> {
         let id: Option<i64> = self
             .conn
-            .query_row("SELECT id FROM lists WHERE name = ?1", [name.trim()], |r| {
-                r.get(0)
-            })
+            .query_row(
+                "SELECT id FROM lists WHERE name = ?1",
+                params![name.trim()],
+                |r| r.get(0),
+            )
             .optional()?;
         let Some(id) = id else { return Ok(false) };
         self.conn
-            .execute("DELETE FROM list_members WHERE list_id = ?1", [id])?;
-        self.conn.execute("DELETE FROM lists WHERE id = ?1", [id])?;
+            .execute("DELETE FROM list_members WHERE list_id = ?1", params![id])?;
+        self.conn
+            .execute("DELETE FROM lists WHERE id = ?1", params![id])?;
         Ok(true)
     }
 }

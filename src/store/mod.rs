@@ -28,6 +28,7 @@
 
 mod checkpoint;
 mod clean;
+mod db;
 mod entities;
 mod error;
 mod export;
@@ -35,6 +36,7 @@ mod history;
 mod keys;
 mod ledger;
 mod lists;
+pub mod pg_server;
 mod schema;
 mod suppression;
 #[cfg(test)]
@@ -46,12 +48,15 @@ use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 use rusqlite::{Connection, OpenFlags, TransactionBehavior};
+
+use db::{Conn, OptionalExt};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use crate::core::sanitize::sanitize;
 use clean::clean_json;
 
+pub use db::WRITE_LOCK;
 pub use entities::{
     Contact, ContactKind, Entities, EntityKey, EntityRefs, StoredContacts, contacts_of,
 };
@@ -61,7 +66,7 @@ pub use history::{
     canonical_json, canonical_search_body, cursor_in,
 };
 pub use keys::{domain_key, linkedin_handle, normalize_domain, registrable_domain};
-pub use ledger::{Claim, JobId, JobRow, Kept, Packed, PageOf, pack_answer, pid_alive};
+pub use ledger::{Claim, JobId, JobRow, Kept, Packed, PageOf, pack_answer, pid_alive, this_host};
 pub use lists::{ListKind, ListRecords, ListSummary};
 pub use suppression::{SuppressKind, SuppressionCount};
 
@@ -150,7 +155,7 @@ impl<T> Stored<T> {
 /// Writes take `&mut self` and run in one `BEGIN IMMEDIATE` transaction each; reads take
 /// `&self`. `Store` is `Send`, not `Sync`: share it as `Arc<Mutex<Store>>`.
 pub struct Store {
-    conn: Connection,
+    conn: Conn,
     path: PathBuf,
     /// Copies the log into the file on its own thread (a file only). Declared after `conn`,
     /// so it is dropped (its thread ended) after the writer's connection is closed.
@@ -251,6 +256,63 @@ impl Store {
         Store::setup(conn, path, false)
     }
 
+    /// Opens the team store on the PostgreSQL server of `url` (`postgres://USER[:PASSWORD]@HOST[:PORT]/DB`,
+    /// with `?sslmode=disable|prefer|require`; see [`StoreUrl`]) and brings its schema up to
+    /// [`SCHEMA_VERSION`] in one transaction under the store's write lock (processes starting
+    /// together migrate once).
+    ///
+    /// # Errors
+    /// [`StoreError::Postgres`] when the server cannot be reached, refuses the login or a
+    /// migration step (rolled back); [`StoreError::NewerSchema`] for a database of a newer
+    /// prospect (left untouched). No message carries the password.
+    pub fn open_postgres(url: &str) -> Result<Store> {
+        let shown = StoreUrl::redact(url);
+        let config: tokio_postgres::Config = url.parse().map_err(|e: tokio_postgres::Error| {
+            StoreError::Postgres(format!("{shown}: not a PostgreSQL URL: {e}"))
+        })?;
+        let pg = db::PgConn::connect(config).map_err(|e| match e {
+            StoreError::Postgres(m) => StoreError::Postgres(format!("{shown}: {m}")),
+            other => other,
+        })?;
+        let mut conn = Conn::Pg(pg);
+        let path = PathBuf::from(shown);
+        migrate_pg(&mut conn, &path)?;
+        Ok(Store {
+            conn,
+            path,
+            checkpointer: None,
+        })
+    }
+
+    /// Opens the store `url` names: [`Store::open`] for SQLite, [`Store::open_postgres`] for
+    /// PostgreSQL.
+    ///
+    /// # Errors
+    /// As those.
+    pub fn open_url(url: &StoreUrl) -> Result<Store> {
+        match url {
+            StoreUrl::Sqlite(path) => Store::open(path),
+            StoreUrl::Postgres(url) => Store::open_postgres(url),
+        }
+    }
+
+    /// The SQLite connection of a local store (tests that look under the store).
+    ///
+    /// # Panics
+    /// On a PostgreSQL store.
+    #[cfg(test)]
+    pub(crate) fn lite(&self) -> &Connection {
+        match &self.conn {
+            Conn::Lite(c) => c,
+            Conn::Pg(_) => panic!("a PostgreSQL store has no SQLite connection"),
+        }
+    }
+
+    /// `true` when the store is the team's PostgreSQL ledger.
+    pub fn is_shared(&self) -> bool {
+        self.conn.is_pg()
+    }
+
     /// The file name of the store in the data folder: `"sandbox.sqlite"` for the embedded
     /// sandbox, `"prospect.sqlite"` for the real service.
     pub fn default_file_name(sandbox: bool) -> &'static str {
@@ -271,7 +333,10 @@ impl Store {
     /// # Errors
     /// [`StoreError::Sqlite`] when the pragma cannot be read.
     pub fn schema_version(&self) -> Result<i64> {
-        Ok(user_version(&self.conn)?)
+        match &self.conn {
+            Conn::Lite(c) => Ok(user_version(c)?),
+            Conn::Pg(_) => self.conn.query_row(PG_VERSION, db::params![], |r| r.get(0)),
+        }
     }
 
     /// Connection settings, migrations, then WAL (a file only; WAL cannot be set inside the
@@ -319,7 +384,7 @@ impl Store {
         }
         let checkpointer = file.then(|| checkpoint::Checkpointer::new(&path));
         Ok(Store {
-            conn,
+            conn: Conn::Lite(conn),
             path,
             checkpointer,
         })
@@ -357,6 +422,129 @@ fn migrate(conn: &mut Connection, path: &Path) -> Result<()> {
         tracing::info!(path = %path.display(), from = found, to = SCHEMA_VERSION, "store: schema migrated");
     }
     Ok(())
+}
+
+/// The schema version of a PostgreSQL store (the one row of `prospect_schema`).
+const PG_VERSION: &str = "SELECT version FROM prospect_schema";
+
+/// [`migrate`] on PostgreSQL: the missing steps of [`schema::PG_MIGRATIONS`] in one
+/// transaction under the write lock.
+fn migrate_pg(conn: &mut Conn, path: &Path) -> Result<()> {
+    let tx = conn.begin()?;
+    tx.execute(
+        "CREATE TABLE IF NOT EXISTS prospect_schema (version BIGINT NOT NULL)",
+        db::params![],
+    )?;
+    let found: i64 = tx
+        .query_row(PG_VERSION, db::params![], |r| r.get(0))
+        .optional()?
+        .unwrap_or(0);
+    check_version(found, path)?;
+    if found == SCHEMA_VERSION {
+        return Ok(());
+    }
+    let Conn::Pg(pg) = &*tx else {
+        unreachable!("migrate_pg is given a PostgreSQL connection")
+    };
+    for (i, step) in schema::PG_MIGRATIONS
+        .iter()
+        .enumerate()
+        .skip(found as usize)
+    {
+        pg.batch((*step).to_string()).map_err(|e| {
+            StoreError::Postgres(format!(
+                "{}: migration to schema {} failed: {e}",
+                path.display(),
+                i + 1
+            ))
+        })?;
+    }
+    tx.execute("DELETE FROM prospect_schema", db::params![])?;
+    tx.execute(
+        "INSERT INTO prospect_schema (version) VALUES (?1)",
+        db::params![SCHEMA_VERSION],
+    )?;
+    tx.commit()?;
+    tracing::info!(store = %path.display(), from = found, to = SCHEMA_VERSION, "store: schema migrated");
+    Ok(())
+}
+
+/// Where the store lives, as `store_url`, `--store-url` or `PROSPECT_STORE_URL` name it (issue
+/// 17): `sqlite://PATH` (a file; a bare path too) or `postgres://USER@HOST:PORT/DB` (also
+/// `postgresql://`). Shown and logged only through [`StoreUrl::redacted`] (no password).
+#[derive(Clone, PartialEq, Eq)]
+pub enum StoreUrl {
+    /// A local SQLite file.
+    Sqlite(PathBuf),
+    /// A PostgreSQL server, the whole URL (it may hold a password: never print it).
+    Postgres(String),
+}
+
+impl fmt::Debug for StoreUrl {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "StoreUrl({})", self.redacted())
+    }
+}
+
+impl StoreUrl {
+    /// Reads `s`: `sqlite://PATH`, `postgres://…` / `postgresql://…`, or a plain file path.
+    ///
+    /// # Errors
+    /// An empty value, or another scheme (`mysql://…`), in words naming the schemes taken.
+    pub fn parse(s: &str) -> std::result::Result<StoreUrl, String> {
+        let t = s.trim();
+        if t.is_empty() {
+            return Err(
+                "store URL is empty (use sqlite://PATH or postgres://USER@HOST:PORT/DB)".into(),
+            );
+        }
+        if let Some(path) = t.strip_prefix("sqlite://") {
+            if path.is_empty() {
+                return Err("store URL sqlite:// names no file".into());
+            }
+            return Ok(StoreUrl::Sqlite(PathBuf::from(path)));
+        }
+        if t.starts_with("postgres://") || t.starts_with("postgresql://") {
+            return Ok(StoreUrl::Postgres(t.to_string()));
+        }
+        if let Some((scheme, _)) = t.split_once("://") {
+            return Err(format!(
+                "store URL scheme {scheme}:// is not supported (use sqlite://PATH or postgres://USER@HOST:PORT/DB)"
+            ));
+        }
+        Ok(StoreUrl::Sqlite(PathBuf::from(t)))
+    }
+
+    /// The URL without its password (`postgres://ann:***@db:5432/team`), for screens and logs.
+    pub fn redacted(&self) -> String {
+        match self {
+            StoreUrl::Sqlite(p) => format!("sqlite://{}", p.display()),
+            StoreUrl::Postgres(u) => StoreUrl::redact(u),
+        }
+    }
+
+    /// `url` with the password of its user part (and any `password=` parameter) replaced by
+    /// `***`.
+    fn redact(url: &str) -> String {
+        let mut out = url.to_string();
+        if let Some(scheme_end) = out.find("://") {
+            let rest_start = scheme_end + 3;
+            let auth_end = out[rest_start..]
+                .find(['/', '?'])
+                .map_or(out.len(), |i| rest_start + i);
+            if let Some(at) = out[rest_start..auth_end].rfind('@') {
+                let userinfo = &out[rest_start..rest_start + at];
+                if let Some(colon) = userinfo.find(':') {
+                    out.replace_range(rest_start + colon + 1..rest_start + at, "***");
+                }
+            }
+        }
+        if let Some(i) = out.find("password=") {
+            let end = out[i..].find('&').map_or(out.len(), |j| i + j);
+            out.replace_range(i + "password=".len()..end, "***");
+        }
+        out
+    }
 }
 
 fn user_version(conn: &Connection) -> rusqlite::Result<i64> {

@@ -5,7 +5,7 @@
 
 use std::collections::HashMap;
 
-use rusqlite::params;
+use super::db::params;
 
 use super::{Result, Store, linkedin_handle, to_millis};
 
@@ -92,14 +92,12 @@ impl Store {
         entries: &[(SuppressKind, String)],
     ) -> Result<usize> {
         let now = to_millis(chrono::Utc::now());
-        let tx = self
-            .conn
-            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        let tx = self.conn.begin()?;
         let mut added = 0;
         {
             let mut st = tx.prepare_cached(
-                "INSERT OR IGNORE INTO suppressed (kind, key, category, added_at, source)
-                 VALUES (?1, ?2, ?3, ?4, ?5)",
+                "INSERT INTO suppressed (kind, key, category, added_at, source)
+                 VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT DO NOTHING",
             )?;
             for (kind, key) in entries {
                 if let Some(k) = kind.normalize(key) {
@@ -116,9 +114,10 @@ impl Store {
     /// # Errors
     /// [`super::StoreError::Sqlite`].
     pub fn clear_suppression(&mut self, category: &str) -> Result<usize> {
-        Ok(self
-            .conn
-            .execute("DELETE FROM suppressed WHERE category = ?1", [category])?)
+        self.conn.execute(
+            "DELETE FROM suppressed WHERE category = ?1",
+            params![category],
+        )
     }
 
     /// Each category with its count per kind, by category name.
@@ -130,7 +129,7 @@ impl Store {
             "SELECT category, kind, count(*) FROM suppressed GROUP BY category, kind
              ORDER BY category, kind",
         )?;
-        let mut rows = st.query([])?;
+        let mut rows = st.query(params![])?;
         let mut out: Vec<SuppressionCount> = Vec::new();
         while let Some(r) = rows.next()? {
             let (category, kind, n): (String, String, i64) = (r.get(0)?, r.get(1)?, r.get(2)?);
@@ -157,8 +156,8 @@ impl Store {
         let mut st = self.conn.prepare_cached(
             "SELECT key, min(category) FROM suppressed WHERE kind = ?1 GROUP BY key ORDER BY key",
         )?;
-        let rows = st.query_map([kind.as_str()], |r| Ok((r.get(0)?, r.get(1)?)))?;
-        Ok(rows.collect::<rusqlite::Result<_>>()?)
+        let rows = st.query_map(params![kind.as_str()], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        rows.collect::<Result<_>>()
     }
 
     /// Which of `keys` (as given; normalized for `kind`) are suppressed, with the category:
@@ -176,7 +175,7 @@ impl Store {
         let any: bool = self
             .conn
             .prepare_cached("SELECT EXISTS (SELECT 1 FROM suppressed WHERE kind = ?1)")?
-            .query_row([kind.as_str()], |r| r.get(0))?;
+            .query_row(params![kind.as_str()], |r| r.get(0))?;
         if !any {
             return Ok(HashMap::new());
         }
@@ -197,7 +196,7 @@ impl Store {
         if by_norm.is_empty() {
             return Ok(out);
         }
-        let array = super::entities::key_array(by_norm.keys().cloned());
+        let array = super::db::Keys::new(by_norm.keys().cloned());
         let mut st = self.conn.prepare_cached(
             "SELECT key, min(category) FROM suppressed
              WHERE kind = ?1 AND key IN rarray(?2) GROUP BY key",

@@ -10,6 +10,24 @@ use crate::api::types::common::{EmailStatus, PhoneStatus};
 use crate::api::types::company::Company;
 use crate::api::types::person::{Email, Person, Phone};
 
+/// The store a test runs on: in memory (SQLite), or with `PROSPECT_TEST_PG_URL` set (a
+/// PostgreSQL server `.ci/run` starts with `.ci/pg-start`) a fresh database there (issue 17:
+/// the same behaviour on both engines).
+fn test_store() -> Store {
+    let Ok(server) = std::env::var("PROSPECT_TEST_PG_URL") else {
+        return Store::open_in_memory().unwrap();
+    };
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let db = format!(
+        "t{}_{}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::Relaxed)
+    );
+    let url = super::pg_server::create_database(&server, &db).unwrap();
+    Store::open_postgres(&url).unwrap()
+}
+
 fn t(secs: i64) -> DateTime<Utc> {
     Utc.timestamp_opt(1_700_000_000 + secs, 0).unwrap()
 }
@@ -233,7 +251,7 @@ fn check(store: &Store, id: PurchaseId) {
 
 #[test]
 fn every_entity_kind_round_trips() {
-    let mut store = Store::open_in_memory().unwrap();
+    let mut store = test_store();
     let id = fill(&mut store);
     check(&store, id);
 }
@@ -263,13 +281,13 @@ fn an_empty_file_migrates_to_the_latest_schema() {
     assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
     assert_eq!(SCHEMA_VERSION, 5);
     let mode: String = store
-        .conn
+        .lite()
         .query_row("PRAGMA journal_mode", [], |r| r.get(0))
         .unwrap();
     assert_eq!(mode, "wal");
     let pragma = |name: &str| -> i64 {
         store
-            .conn
+            .lite()
             .query_row(&format!("PRAGMA {name}"), [], |r| r.get(0))
             .unwrap()
     };
@@ -283,7 +301,7 @@ fn an_empty_file_migrates_to_the_latest_schema() {
     assert_eq!(pragma("cache_size"), -CACHE_KIB);
     assert_eq!(pragma("mmap_size"), MMAP_BYTES);
     let mut tables: Vec<String> = store
-        .conn
+        .lite()
         .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
         .unwrap()
         .query_map([], |r| r.get(0))
@@ -383,7 +401,7 @@ fn a_file_that_is_not_sqlite_is_refused_by_name() {
 
 #[test]
 fn a_duplicate_delivery_is_stored_once() {
-    let mut store = Store::open_in_memory().unwrap();
+    let mut store = test_store();
     let body = br#"{"phones":[{"personId":"p1","numbers":["+1 555"],"status":"verified"},{"personId":"p2","numbers":null,"status":"notFound"}],"creditsUsed":1}"#;
     let first = store.record_delivery("reveal_phones", body, t(0)).unwrap();
     assert!(matches!(first, DeliveryOutcome::New(_)));
@@ -425,7 +443,7 @@ fn a_duplicate_delivery_is_stored_once() {
 
 #[test]
 fn people_webhooks_bring_contacts() {
-    let mut store = Store::open_in_memory().unwrap();
+    let mut store = test_store();
     let body = br#"{"people":[{"id":"p7","domain":"a.com","email":{"address":"x@a.com","status":"catchAll"}}],"detail":"OK"}"#;
     store
         .record_delivery("people_search_emails", body, t(3))
@@ -455,7 +473,7 @@ fn people_webhooks_bring_contacts() {
 
 #[test]
 fn escapes_are_stored_sanitized() {
-    let mut store = Store::open_in_memory().unwrap();
+    let mut store = test_store();
     let evil = "Evil\u{1b}[31m Corp\u{1b}]0;pwned\u{7}";
     let e = Entities {
         companies: vec![company("evil.com", evil)],
@@ -503,7 +521,7 @@ fn escapes_are_stored_sanitized() {
 
 #[test]
 fn newer_replaces_older_and_late_older_changes_nothing() {
-    let mut store = Store::open_in_memory().unwrap();
+    let mut store = test_store();
     let old = buy(
         &mut store,
         Endpoint::EnrichCompany,
@@ -584,7 +602,7 @@ fn newer_replaces_older_and_late_older_changes_nothing() {
 
 #[test]
 fn searches_are_found_again_and_pages_upserted() {
-    let mut store = Store::open_in_memory().unwrap();
+    let mut store = test_store();
     let body = json!({"a": 1, "b": {"y": 2, "x": 1}});
     let s1 = store
         .record_search(Endpoint::SearchCompaniesV3, &body, "sandbox", t(0))
@@ -659,7 +677,7 @@ fn searches_are_found_again_and_pages_upserted() {
 
 #[test]
 fn bad_stored_rows_are_skipped() {
-    let mut store = Store::open_in_memory().unwrap();
+    let mut store = test_store();
     buy(
         &mut store,
         Endpoint::EnrichCompany,
@@ -677,13 +695,16 @@ fn bad_stored_rows_are_skipped() {
     store
         .conn
         .execute(
-            "UPDATE companies SET record = '{broken' WHERE domain = 'a.com'",
-            [],
+            "UPDATE companies SET record = ?1 WHERE domain = 'a.com'",
+            super::db::params![b"{broken".to_vec()],
         )
         .unwrap();
     store
         .conn
-        .execute("UPDATE purchases SET raw = x'00' WHERE id = 1", [])
+        .execute(
+            "UPDATE purchases SET raw = ?1 WHERE id = 1",
+            super::db::params![vec![0u8]],
+        )
         .unwrap();
     assert!(store.company("a.com").unwrap().is_none());
     let both = store
@@ -728,7 +749,7 @@ fn entities_are_read_from_typed_answers() {
     assert_eq!(e.contacts.len(), 1, "the contact it carries");
 
     // The typed answer is stored as it is, with its records.
-    let mut store = Store::open_in_memory().unwrap();
+    let mut store = test_store();
     let e = lookup.entities(t(0));
     let id = store
         .record_purchase(&NewPurchase {
@@ -792,7 +813,7 @@ fn a_version_1_file_migrates_keeping_its_rows() {
     assert_eq!(store.purchases(10).unwrap().len(), 1);
     for table in ["companies", "people", "contacts"] {
         let fks: i64 = store
-            .conn
+            .lite()
             .query_row(
                 &format!("SELECT count(*) FROM pragma_foreign_key_list('{table}')"),
                 [],
@@ -805,7 +826,7 @@ fn a_version_1_file_migrates_keeping_its_rows() {
         );
     }
     let ok: String = store
-        .conn
+        .lite()
         .query_row("PRAGMA integrity_check", [], |r| r.get(0))
         .unwrap();
     assert_eq!(ok, "ok");
@@ -825,7 +846,7 @@ fn default_file_names() {
 
 #[test]
 fn a_shared_handle_finds_the_newest_person() {
-    let mut store = Store::open_in_memory().unwrap();
+    let mut store = test_store();
     let url = Some("https://linkedin.com/in/same");
     buy(
         &mut store,
@@ -863,7 +884,7 @@ fn a_shared_handle_finds_the_newest_person() {
 
 #[test]
 fn a_large_answer_is_stored_whole() {
-    let mut store = Store::open_in_memory().unwrap();
+    let mut store = test_store();
     // About 600 KB of records: read back on two threads too.
     let companies: Vec<Company> = (0..150)
         .map(|i| Company {
@@ -908,7 +929,7 @@ fn getters_use_the_indexes() {
         (CONTACTS_IN, "contacts"),
     ] {
         let mut st = store
-            .conn
+            .lite()
             .prepare(&format!("EXPLAIN QUERY PLAN {sql}"))
             .unwrap();
         let n = st.parameter_count();
@@ -935,7 +956,7 @@ fn the_checkpoint_thread_copies_the_log_into_the_file() {
     let mut store = Store::open(&path).unwrap();
     // Only the checkpoint thread may copy the log into the file in this test.
     store
-        .conn
+        .lite()
         .pragma_update(None, "wal_autocheckpoint", 0)
         .unwrap();
     // Text that does not compress (answers are kept zstd-compressed).
@@ -1012,7 +1033,7 @@ fn a_lookup_answer_is_stored_as_written_whole() {
                     .then(|| [("old\u{1b}.com".to_string(), "c1.com".to_string())].into()),
                 credits_used: 0.15,
             };
-            let mut store = Store::open_in_memory().unwrap();
+            let mut store = test_store();
             let e = answer.entities(t(0));
             store
                 .record_purchase(&NewPurchase {
@@ -1042,7 +1063,7 @@ fn a_lookup_answer_is_stored_as_written_whole() {
 /// The (key, record JSON text) rows of `sql`, records decompressed (they are kept as zstd).
 fn records(store: &Store, sql: &str) -> Vec<(String, String)> {
     let mut st = store.conn.prepare(sql).unwrap();
-    st.query_map([], |r| {
+    st.query_map(super::db::params![], |r| {
         let key: String = r.get(0)?;
         let text = match r.get::<_, super::entities::Record>(1)? {
             super::entities::Record::Text(t) => t,
@@ -1059,7 +1080,7 @@ fn records(store: &Store, sql: &str) -> Vec<(String, String)> {
 
 #[test]
 fn the_spend_log_lists_purchases_and_reveal_deliveries_with_their_costs() {
-    let mut store = Store::open_in_memory().unwrap();
+    let mut store = test_store();
     buy(
         &mut store,
         Endpoint::LookupCompanies,
@@ -1141,7 +1162,7 @@ fn keep_whole(
 
 #[test]
 fn a_record_is_stored_as_received_when_clean_and_sanitized_when_not() {
-    let mut store = Store::open_in_memory().unwrap();
+    let mut store = test_store();
     let raw = br#"{"companies":[{"domain":"a.com","company":{"domain":"a.com","name":"A","extra":1}},{"domain":"b.com","company":{"domain":"b.com","name":"B\u001b[2Jx"}},{"domain":"c.com","company":null}],"totalRequested":3,"totalFound":2,"creditsUsed":0.1}"#;
     let answer: crate::api::types::LookupCompaniesResponse = serde_json::from_slice(raw).unwrap();
     let companies: Vec<Company> = answer
@@ -1177,7 +1198,7 @@ fn a_record_is_stored_as_received_when_clean_and_sanitized_when_not() {
 #[test]
 fn a_search_pages_raw_answer_is_kept_as_its_records_frames_and_reads_back_whole() {
     use crate::core::session::Bought;
-    let mut store = Store::open_in_memory().unwrap();
+    let mut store = test_store();
     let raw = b" {\"searchAfter\": \"c1\",\n \"companies\": [\n  {\"company\": {\"domain\": \"a.com\", \"name\": \"A\"}, \"score\": 0.5},\n  {\"company\":{\"domain\":\"b.com\",\"name\":\"B\"}}],\n \"total\": 2, \"detail\": \"OK\"}\n";
     let answer: crate::api::types::SearchCompaniesV3Response = serde_json::from_slice(raw).unwrap();
     let entities = answer.entities(t(0));
@@ -1205,7 +1226,7 @@ fn a_search_pages_raw_answer_is_kept_as_its_records_frames_and_reads_back_whole(
 
 #[test]
 fn fetched_times_count_what_is_stored_without_reading_records() {
-    let mut store = Store::open_in_memory().unwrap();
+    let mut store = test_store();
     fill(&mut store);
     let keys = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
     assert_eq!(
@@ -1264,7 +1285,7 @@ fn many_opening_one_new_file_at_once_all_open_it() {
         }
         let s = Store::open(&path).unwrap();
         let mode: String = s
-            .conn
+            .lite()
             .query_row("PRAGMA journal_mode", [], |r| r.get(0))
             .unwrap();
         assert_eq!(mode, "wal");
@@ -1275,7 +1296,7 @@ fn many_opening_one_new_file_at_once_all_open_it() {
 /// carries, a pending one does not replace a final one, people without one are untouched.
 #[test]
 fn stored_contacts_join_into_people() {
-    let mut store = Store::open_in_memory().unwrap();
+    let mut store = test_store();
     let contact = |id: &str, kind: ContactKind, status: &str| Contact {
         person_id: id.into(),
         kind,

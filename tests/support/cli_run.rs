@@ -48,7 +48,71 @@ pub fn prospect(base: &str, dir: &Path, args: &[&str]) -> Command {
         .arg(dir.join("data"))
         .args(args)
         .stdin(Stdio::null());
+    if let Some(url) = team_store_for(dir) {
+        c.env("PROSPECT_STORE_URL", url);
+    }
     c
+}
+
+/// The store the binary of [`prospect`] uses for data dir `dir`: its team database under
+/// `PROSPECT_TEST_PG_URL`, else `dir/data/prospect.sqlite`.
+pub fn open_store(dir: &Path) -> prospect::store::Store {
+    match team_store_for(dir) {
+        Some(url) => prospect::store::Store::open_postgres(&url).unwrap(),
+        None => prospect::store::Store::open(&dir.join("data/prospect.sqlite")).unwrap(),
+    }
+}
+
+/// Holds the team store's write lock (from another connection) until dropped: a process's
+/// writes then fail after the lock timeout, as a SQLite file's do when locked. For
+/// `PROSPECT_TEST_PG_URL` runs.
+pub struct PgWriteLock(
+    Option<std::sync::mpsc::Sender<()>>,
+    Option<std::thread::JoinHandle<()>>,
+);
+
+impl PgWriteLock {
+    /// Takes the lock of the database at `url` and returns once it is held.
+    pub fn take(url: &str) -> PgWriteLock {
+        let url = url.to_string();
+        let (held_tx, held_rx) = std::sync::mpsc::channel();
+        let (stop_tx, stop_rx) = std::sync::mpsc::channel::<()>();
+        let t = std::thread::spawn(move || {
+            let mut c = postgres::Client::connect(&url, postgres::NoTls).unwrap();
+            c.batch_execute(&format!(
+                "SELECT pg_advisory_lock({})",
+                prospect::store::WRITE_LOCK
+            ))
+            .unwrap();
+            held_tx.send(()).unwrap();
+            let _ = stop_rx.recv();
+        });
+        held_rx.recv().unwrap();
+        PgWriteLock(Some(stop_tx), Some(t))
+    }
+}
+
+impl Drop for PgWriteLock {
+    fn drop(&mut self) {
+        self.0 = None;
+        if let Some(t) = self.1.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+/// With `PROSPECT_TEST_PG_URL` set (a PostgreSQL server `.ci/run` starts), the store of data
+/// dir `dir` is a database of its own on that server rather than the SQLite file: the same
+/// tests then run on the team store (issue 17). `None` without it.
+pub fn team_store_for(dir: &Path) -> Option<String> {
+    let server = std::env::var("PROSPECT_TEST_PG_URL").ok()?;
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    dir.hash(&mut h);
+    let db = format!("cli_{:016x}", h.finish());
+    Some(
+        prospect::store::pg_server::create_database(&server, &db).expect("a database for the test"),
+    )
 }
 
 /// Runs `c` to its end off the async threads: (exit code, stdout, stderr).

@@ -73,10 +73,16 @@ impl Default for SpendPolicy {
     }
 }
 
-/// A new owner name for this process's claims and jobs: `pid-nonce`.
+/// A new owner name for this process's claims and jobs: `pid-nonce@host` (the host tells a
+/// team store's processes of this machine, whose liveness can be checked, from others').
 pub fn new_owner() -> String {
     use rand::Rng;
-    format!("{}-{:08x}", std::process::id(), rand::rng().random::<u32>())
+    format!(
+        "{}-{:08x}@{}",
+        std::process::id(),
+        rand::rng().random::<u32>(),
+        crate::store::this_host()
+    )
 }
 
 /// Records per search page the engine asks for (fewer requests against the allowance).
