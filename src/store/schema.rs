@@ -51,6 +51,11 @@ CREATE TABLE people (
 );
 CREATE INDEX people_handle ON people(handle) WHERE handle IS NOT NULL;
 
+-- Records and raw answers are zstd frames already: PostgreSQL is not to compress them again.
+ALTER TABLE purchases ALTER COLUMN raw SET STORAGE EXTERNAL;
+ALTER TABLE companies ALTER COLUMN record SET STORAGE EXTERNAL;
+ALTER TABLE people ALTER COLUMN record SET STORAGE EXTERNAL;
+
 CREATE TABLE contacts (
     person_id   TEXT    NOT NULL,
     kind        TEXT    NOT NULL CHECK (kind IN ('email', 'phone')),
