@@ -480,10 +480,14 @@ pub enum Command {
         /// How many, newest first.
         #[arg(long, default_value_t = 50)]
         limit: usize,
-        /// List what was spent (purchases and reveal deliveries, with their credits) instead
-        /// of the searches.
+        /// List what was spent (purchases and reveal deliveries, with their credits and who
+        /// bought) instead of the searches.
         #[arg(long)]
         spend: bool,
+        /// Only what team member NAME bought (config `user`, else the OS user name, as each
+        /// member's prospect records it); implies `--spend`.
+        #[arg(long, value_name = "NAME")]
+        user: Option<String>,
         #[command(flatten)]
         out: OutArgs,
     },
@@ -1026,8 +1030,12 @@ async fn run_inner(
             ..
         } => stored_search(&ctx, id, "history show", &out),
         Command::History {
-            limit, spend, out, ..
-        } => history(&ctx, limit, spend, &out),
+            limit,
+            spend,
+            user,
+            out,
+            ..
+        } => history(&ctx, limit, spend, user.as_deref(), &out),
         Command::Export {
             kind: ExportKind::Search,
             id,
@@ -2045,11 +2053,11 @@ fn stored_search(ctx: &Ctx, id: Option<i64>, what: &str, out: &OutArgs) -> CliRe
     Ok(())
 }
 
-fn history(ctx: &Ctx, limit: usize, spend: bool, out: &OutArgs) -> CliResult {
+fn history(ctx: &Ctx, limit: usize, spend: bool, user: Option<&str>, out: &OutArgs) -> CliResult {
     let (store, _) = open_store(ctx)?;
-    if spend {
+    if spend || user.is_some() {
         let log = store
-            .spend_log(limit)
+            .spend_log(limit, user)
             .map_err(|e| CliError::other(e.to_string()))?;
         let mut w = Writer::<crate::store::Spend>::new(
             Format::resolve(out.format, &out.out),

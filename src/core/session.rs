@@ -610,6 +610,7 @@ impl Session {
             budget: settings.config.budget,
         };
         let mut store = Store::open_url(&url).map_err(|e| anyhow::anyhow!(e.to_string()))?;
+        store.set_buyer(&settings.user());
         tracing::info!(store = %url.redacted(), "store opened");
         if let Err(e) = store.mark_interrupted() {
             tracing::warn!(error = %e, "jobs: could not mark interrupted jobs");

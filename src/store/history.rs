@@ -157,6 +157,10 @@ pub struct Spend {
     /// The job that bought it, when one did.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub job: Option<i64>,
+    /// Who bought it (a purchase in a team store, issue 17); empty when not known (a delivery,
+    /// or a purchase kept before buyers were recorded).
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub buyer: String,
 }
 
 /// A stored webhook delivery.
@@ -413,20 +417,22 @@ impl Store {
 
     /// The last `limit` spends of this store, newest first (by time, then id): every purchase
     /// and every webhook delivery, with its credits per pool (a reveal's cost is recorded with
-    /// its delivery; issue 15).
+    /// its delivery; issue 15), each purchase with its buyer. With `buyer`, only that team
+    /// member's purchases (deliveries carry no buyer and are left out; issue 17).
     ///
     /// # Errors
     /// [`StoreError::Sqlite`].
-    pub fn spend_log(&self, limit: usize) -> Result<Vec<Spend>> {
+    pub fn spend_log(&self, limit: usize, buyer: Option<&str>) -> Result<Vec<Spend>> {
         let mut st = self.conn.prepare_cached(
             "SELECT 'purchase', id, endpoint, at, credits_standard, credits_email, credits_phone,
-                    job_id FROM purchases
+                    job_id, buyer FROM purchases WHERE CAST(?2 AS TEXT) IS NULL OR buyer = ?2
              UNION ALL
-             SELECT 'delivery', id, event, received_at, 0, credits_email, credits_phone, NULL
-               FROM deliveries
+             SELECT 'delivery', id, event, received_at, 0, credits_email, credits_phone, NULL, ''
+               FROM deliveries WHERE CAST(?2 AS TEXT) IS NULL
              ORDER BY 4 DESC, 2 DESC LIMIT ?1",
         )?;
-        let rows = st.query_map(params![super::sql_limit(limit)], |r| {
+        let buyer = buyer.map(clean_key);
+        let rows = st.query_map(params![super::sql_limit(limit), buyer], |r| {
             Ok((
                 r.get::<_, String>(0)?,
                 r.get::<_, i64>(1)?,
@@ -438,11 +444,12 @@ impl Store {
                     phone: r.get(6)?,
                 },
                 r.get::<_, Option<i64>>(7)?,
+                r.get::<_, String>(8)?,
             ))
         })?;
         let mut out = Vec::new();
         for row in rows {
-            let (kind, id, what, at, credits, job) = row?;
+            let (kind, id, what, at, credits, job, buyer) = row?;
             let Some(at) = from_millis(at, "purchases", &id) else {
                 continue;
             };
@@ -453,6 +460,7 @@ impl Store {
                 what: sanitize(&what),
                 credits,
                 job,
+                buyer: sanitize(&buyer),
             });
         }
         Ok(out)

@@ -266,8 +266,8 @@ impl Store {
         let id = tx
             .prepare_cached(
                 "INSERT INTO purchases (endpoint, request, response, credits_standard,
-                   credits_email, credits_phone, target, at, raw, job_id)
-                 VALUES (?1, ?2, '', ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+                   credits_email, credits_phone, target, at, raw, job_id, buyer)
+                 VALUES (?1, ?2, '', ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
             )?
             .insert(params![
                 k.endpoint.path(),
@@ -278,7 +278,8 @@ impl Store {
                 target,
                 at,
                 raw,
-                k.job.map(|j| j.0)
+                k.job.map(|j| j.0),
+                self.buyer,
             ])?;
         let id = PurchaseId(id);
         rows.write(&tx, at, Some(id))?;

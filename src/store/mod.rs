@@ -157,6 +157,8 @@ impl<T> Stored<T> {
 pub struct Store {
     conn: Conn,
     path: PathBuf,
+    /// Who buys through this store handle, recorded with each purchase ([`Store::set_buyer`]).
+    buyer: String,
     /// Copies the log into the file on its own thread (a file only). Declared after `conn`,
     /// so it is dropped (its thread ended) after the writer's connection is closed.
     checkpointer: Option<checkpoint::Checkpointer>,
@@ -280,6 +282,7 @@ impl Store {
         Ok(Store {
             conn,
             path,
+            buyer: String::new(),
             checkpointer: None,
         })
     }
@@ -306,6 +309,12 @@ impl Store {
             Conn::Lite(c) => c,
             Conn::Pg(_) => panic!("a PostgreSQL store has no SQLite connection"),
         }
+    }
+
+    /// Records `name` (sanitized, trimmed) as the buyer of every purchase kept from now on
+    /// (issue 17: a team store shows who bought what; `prospect history --spend --user`).
+    pub fn set_buyer(&mut self, name: &str) {
+        self.buyer = clean_key(name);
     }
 
     /// `true` when the store is the team's PostgreSQL ledger.
@@ -386,6 +395,7 @@ impl Store {
         Ok(Store {
             conn: Conn::Lite(conn),
             path,
+            buyer: String::new(),
             checkpointer,
         })
     }

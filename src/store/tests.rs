@@ -279,7 +279,7 @@ fn an_empty_file_migrates_to_the_latest_schema() {
     let path = dir.path().join("new").join("s.sqlite");
     let store = Store::open(&path).unwrap();
     assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
-    assert_eq!(SCHEMA_VERSION, 5);
+    assert_eq!(SCHEMA_VERSION, 6);
     let mode: String = store
         .lite()
         .query_row("PRAGMA journal_mode", [], |r| r.get(0))
@@ -380,7 +380,7 @@ fn a_newer_schema_is_refused_and_left_untouched() {
     let msg = err.to_string();
     assert!(msg.contains(&path.display().to_string()), "{msg}");
     assert!(
-        msg.contains("newer prospect (schema 999, this build reads up to 5); not opened"),
+        msg.contains("newer prospect (schema 999, this build reads up to 6); not opened"),
         "{msg}"
     );
     assert_eq!(std::fs::read(&path).unwrap(), before);
@@ -1094,7 +1094,7 @@ fn the_spend_log_lists_purchases_and_reveal_deliveries_with_their_costs() {
     // Without creditsUsed: one phone credit per verified phone.
     let body = br#"{"phones":[{"personId":"p1","numbers":["+1 555"],"status":"verified"},{"personId":"p2","numbers":null,"status":"notFound"}]}"#;
     store.record_delivery("reveal_phones", body, t(9)).unwrap();
-    let log = store.spend_log(10).unwrap();
+    let log = store.spend_log(10, None).unwrap();
     let seen: Vec<(&str, &str, Cost)> = log
         .iter()
         .map(|s| (s.kind.as_str(), s.what.as_str(), s.credits))
@@ -1129,9 +1129,43 @@ fn the_spend_log_lists_purchases_and_reveal_deliveries_with_their_costs() {
             ),
         ]
     );
-    assert_eq!(store.spend_log(1).unwrap().len(), 1);
+    assert_eq!(store.spend_log(1, None).unwrap().len(), 1);
     let spent = store.spent_since(t(0)).unwrap();
     assert_eq!((spent.email, spent.phone), (3.0, 1.0));
+}
+
+/// Each purchase records who bought it (issue 17); the spend log of one member lists only
+/// theirs.
+#[test]
+fn purchases_record_their_buyer_and_the_log_filters_by_it() {
+    let mut store = test_store();
+    let lookup = |store: &mut Store, at| {
+        buy(
+            store,
+            Endpoint::LookupCompanies,
+            json!({"companies": []}),
+            &Entities::none(),
+            at,
+        )
+    };
+    lookup(&mut store, t(0));
+    store.set_buyer("ann");
+    lookup(&mut store, t(1));
+    store.set_buyer(" bob\u{1b}[31m ");
+    lookup(&mut store, t(2));
+    let body = br#"{"emails":[],"creditsUsed":0}"#;
+    store.record_delivery("reveal_emails", body, t(3)).unwrap();
+    let all: Vec<String> = store
+        .spend_log(10, None)
+        .unwrap()
+        .into_iter()
+        .map(|s| s.buyer)
+        .collect();
+    assert_eq!(all, ["", "bob", "ann", ""]);
+    let ann = store.spend_log(10, Some("ann")).unwrap();
+    assert_eq!(ann.len(), 1);
+    assert_eq!(ann[0].at, t(1));
+    assert!(store.spend_log(10, Some("carol")).unwrap().is_empty());
 }
 
 /// Keeps `raw`, an answer of `endpoint` to `request` that decoded whole into `entities`, free,
