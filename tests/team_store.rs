@@ -158,3 +158,132 @@ async fn two_processes_reveal_the_same_people_once() {
     );
     assert_eq!(two, one_run, "the two pay once between them");
 }
+
+/// Counts (companies, people, contacts) of a store.
+fn counts(store: &prospect::store::Store) -> (usize, usize, usize) {
+    let (mut c, mut p, mut k) = (0, 0, 0);
+    store
+        .for_each_company(|_| {
+            c += 1;
+            Ok(())
+        })
+        .unwrap();
+    store
+        .for_each_person(|_| {
+            p += 1;
+            Ok(())
+        })
+        .unwrap();
+    store
+        .for_each_contact(|_| {
+            k += 1;
+            Ok(())
+        })
+        .unwrap();
+    (c, p, k)
+}
+
+/// `prospect store copy` of a store of 10,000 companies and 1,000 contacts into PostgreSQL is
+/// idempotent: run twice, the counts are unchanged and the second run adds nothing.
+#[cfg_attr(no_postgres, ignore = "needs PostgreSQL (initdb)")]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn store_copy_into_postgres_is_idempotent() {
+    use prospect::api::client::Endpoint;
+    use prospect::api::cost::Cost;
+    use prospect::api::types::company::Company;
+    use prospect::store::{Contact, ContactKind, Entities, NewPurchase, Store};
+    let (_server, url) = team_db("copied").await;
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("mine.sqlite");
+    {
+        let mut store = Store::open(&file).unwrap();
+        let companies: Vec<Company> = (0..10_000)
+            .map(|i| Company {
+                domain: format!("company-{i:05}.example"),
+                name: Some(format!("Company {i}")),
+                ..Default::default()
+            })
+            .collect();
+        let now = chrono::Utc::now();
+        store
+            .record_purchase(&NewPurchase {
+                endpoint: Endpoint::LookupCompanies,
+                request: &serde_json::json!({"domains": ["…"]}),
+                response: &serde_json::json!({}),
+                charged: Cost::ZERO,
+                target: "sandbox",
+                at: now,
+                entities: &Entities::companies(companies),
+            })
+            .unwrap();
+        let contacts: Vec<Contact> = (0..1_000)
+            .map(|i| Contact {
+                person_id: format!("p{i:04}"),
+                kind: ContactKind::Email,
+                email: Some(format!("person{i}@company-{i:05}.example")),
+                phones: vec![],
+                status: "verified".into(),
+                revealed_at: now,
+            })
+            .collect();
+        store.put_contacts(&contacts, None).unwrap();
+        store
+            .create_list("targets", prospect::store::ListKind::Accounts)
+            .unwrap();
+        store
+            .add_to_list(
+                "targets",
+                prospect::store::ListKind::Accounts,
+                &[
+                    "company-00001.example".into(),
+                    "company-00002.example".into(),
+                ],
+            )
+            .unwrap();
+        assert_eq!(counts(&store), (10_000, 0, 1_000));
+    }
+    let copy = |n: usize| {
+        let work = tempfile::tempdir().unwrap();
+        let mut cmd = prospect(
+            "http://127.0.0.1:9",
+            work.path(),
+            &[
+                "store",
+                "copy",
+                "--from",
+                &format!("sqlite://{}", file.display()),
+                "--to",
+                &url,
+                "--format",
+                "json",
+            ],
+        );
+        cmd.env_remove("PROSPECT_STORE_URL");
+        async move {
+            let (code, out, err) = run(cmd).await;
+            assert_eq!(code, 0, "copy {n}: {err}");
+            drop(work);
+            serde_json::from_str::<serde_json::Value>(out.trim()).unwrap()
+        }
+    };
+    let first = copy(1).await;
+    assert_eq!(first["companies"], 10_000, "{first}");
+    assert_eq!(first["contacts"], 1_000, "{first}");
+    assert_eq!(first["purchases"], 1, "{first}");
+    assert_eq!(first["list_members"], 2, "{first}");
+    let second = copy(2).await;
+    for (k, v) in second.as_object().unwrap() {
+        assert_eq!(v, 0, "the second copy added {k}: {second}");
+    }
+    let url2 = url.clone();
+    let team = tokio::task::spawn_blocking(move || {
+        let s = Store::open_postgres(&url2).unwrap();
+        let members = s.list_members("targets").unwrap().unwrap().1;
+        (counts(&s), members, s.purchases(10).unwrap().len())
+    })
+    .await
+    .unwrap();
+    assert_eq!(team.0, (10_000, 0, 1_000));
+    assert_eq!(team.1, ["company-00001.example", "company-00002.example"]);
+    assert_eq!(team.2, 1);
+}

@@ -150,6 +150,30 @@ pub struct OutArgs {
     pub out: Option<PathBuf>,
 }
 
+/// `store` subcommands (issue 17).
+#[derive(Debug, Clone, clap::Subcommand)]
+pub enum StoreCmd {
+    /// Open the store (`--store-url`, `PROSPECT_STORE_URL`, config `store_url`, else the data
+    /// directory's file) and bring its schema up to date; prints where it is and its schema.
+    Migrate {
+        #[command(flatten)]
+        out: OutArgs,
+    },
+    /// Copy one store into another, merging without duplicates (run twice, the second adds
+    /// nothing): e.g. a member's file into the team's PostgreSQL ledger. Claims and jobs are
+    /// not copied.
+    Copy {
+        /// The store to read: `sqlite://PATH` or `postgres://USER@HOST:PORT/DB`.
+        #[arg(long, value_name = "URL")]
+        from: String,
+        /// The store to write (made and migrated when new).
+        #[arg(long, value_name = "URL")]
+        to: String,
+        #[command(flatten)]
+        out: OutArgs,
+    },
+}
+
 /// `list` subcommands.
 #[derive(Debug, Clone, clap::Subcommand)]
 pub enum ListCmd {
@@ -512,6 +536,9 @@ pub enum Command {
     /// `lookup … --list NAME` or `reveal … --list NAME`.
     #[command(subcommand)]
     List(ListCmd),
+    /// The store itself: migrate it, or copy one store into another (free, no network).
+    #[command(subcommand)]
+    Store(StoreCmd),
     /// Suppression lists: customers, open deals, do-not-contact people and competitors are
     /// excluded from every search and refused by every paid call (free, no network).
     #[command(subcommand)]
@@ -562,6 +589,7 @@ impl Command {
                 | Command::Jobs { .. }
                 | Command::Suppress(_)
                 | Command::List(_)
+                | Command::Store(_)
         )
     }
 }
@@ -1046,6 +1074,7 @@ async fn run_inner(
         Command::Jobs { all, limit, out } => jobs(&ctx, all, limit, &out),
         Command::Suppress(cmd) => suppress(&ctx, cmd),
         Command::List(cmd) => list(&ctx, cmd),
+        Command::Store(cmd) => store_cmd(&ctx, cmd),
         Command::Resume { id, spend, out } => {
             let job = ctx
                 .session()
@@ -1945,6 +1974,38 @@ fn list_out(
     };
     ctx.note(&format!("list {name}: {n} members"));
     Ok(())
+}
+
+/// `prospect store migrate|copy` (issue 17).
+fn store_cmd(ctx: &Ctx, cmd: StoreCmd) -> CliResult {
+    let open = |url: &str| -> Result<crate::store::Store, CliError> {
+        let url = crate::store::StoreUrl::parse(url).map_err(CliError::usage)?;
+        crate::store::Store::open_url(&url).map_err(|e| CliError::other(e.to_string()))
+    };
+    match cmd {
+        StoreCmd::Migrate { out } => {
+            let (store, _) = open_store(ctx)?;
+            let version = store
+                .schema_version()
+                .map_err(|e| CliError::other(e.to_string()))?;
+            write_pairs(
+                &out,
+                serde_json::json!({
+                    "store": store.path().display().to_string(),
+                    "shared": store.is_shared(),
+                    "schema": version,
+                }),
+            )
+        }
+        StoreCmd::Copy { from, to, out } => {
+            let source = open(&from)?;
+            let mut dest = open(&to)?;
+            let report = source.copy_into(&mut dest).map_err(|e| {
+                CliError::other(format!("copy stopped (run it again to finish): {e}"))
+            })?;
+            write_pairs(&out, serde_json::to_value(&report).unwrap_or_default())
+        }
+    }
 }
 
 /// `prospect suppress import|list|clear` (`crate::core::suppress`).

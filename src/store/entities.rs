@@ -492,7 +492,7 @@ pub(super) fn raw_frames(
 }
 
 /// `bytes` compressed as one zstd frame (a stored record, or a piece of a raw answer).
-fn pack(bytes: &[u8]) -> Result<Vec<u8>> {
+pub(super) fn pack(bytes: &[u8]) -> Result<Vec<u8>> {
     thread_local! {
         /// One compression context a thread, reused: making one costs more than a record.
         static PACKER: std::cell::RefCell<Option<zstd::bulk::Compressor<'static>>> =

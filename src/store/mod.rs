@@ -28,6 +28,7 @@
 
 mod checkpoint;
 mod clean;
+mod copy;
 mod db;
 mod entities;
 mod error;
@@ -56,6 +57,7 @@ use serde::de::DeserializeOwned;
 use crate::core::sanitize::sanitize;
 use clean::clean_json;
 
+pub use copy::CopyReport;
 pub use db::WRITE_LOCK;
 pub use entities::{
     Contact, ContactKind, Entities, EntityKey, EntityRefs, StoredContacts, contacts_of,
