@@ -8,7 +8,11 @@ mod support;
 #[path = "support/cli_run.rs"]
 mod cli_run;
 
+#[path = "support/fault_proxy.rs"]
+mod fault_proxy;
+
 use cli_run::{CLI, known_domains, prospect, run, sandbox_with, write_lines};
+use fault_proxy::{Fault, FaultProxy};
 use prospect::api::client::Client;
 use prospect::store::pg_server::TempServer;
 use support::client;
@@ -286,4 +290,62 @@ async fn store_copy_into_postgres_is_idempotent() {
     assert_eq!(team.0, (10_000, 0, 1_000));
     assert_eq!(team.1, ["company-00001.example", "company-00002.example"]);
     assert_eq!(team.2, 1);
+}
+
+/// A buyer killed (SIGKILL) while it holds claims on the team store: the other buyer, waiting
+/// on them, takes them over (at once on the same machine, whose processes it can see; after
+/// the lease for another machine's) and the 1,000 domains are paid once in all.
+#[cfg_attr(no_postgres, ignore = "needs PostgreSQL (initdb)")]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_killed_buyers_claims_are_taken_over_once() {
+    let (_server, url) = team_db("killed").await;
+    let sb = sandbox_with(10_000).await;
+    let domains = known_domains(&sb, 1_000).await;
+    let work = tempfile::tempdir().unwrap();
+    let list = work.path().join("domains.txt");
+    write_lines(&list, &domains);
+    let args = [
+        "lookup",
+        "companies",
+        "--file",
+        list.to_str().unwrap(),
+        "--max-credits",
+        "1000",
+    ];
+    let c = client(&sb, CLI);
+    let before = pools(&c).await;
+    // The first buyer's lookup is refused (429, nothing charged) again and again: it holds
+    // its claims while it waits to try again.
+    let proxy = FaultProxy::start(&sb.base_url, CLI, 7).await;
+    proxy.set_faults(false);
+    // (The plan's balance request passes first.)
+    proxy.script(std::iter::once(Fault::Pass).chain(std::iter::repeat_n(Fault::Refuse(429), 30)));
+    let first = tempfile::tempdir().unwrap();
+    let mut a = prospect(&proxy.base_url, first.path(), &args);
+    a.env("PROSPECT_STORE_URL", &url)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null());
+    let mut a = a.spawn().unwrap();
+    let t0 = std::time::Instant::now();
+    while proxy.arrived() < 2 {
+        assert!(
+            t0.elapsed() < std::time::Duration::from_secs(30),
+            "the first buyer sends"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    // The second buyer (straight to the service) finds the domains claimed and waits.
+    let second = tempfile::tempdir().unwrap();
+    let mut b = prospect(&sb.base_url, second.path(), &args);
+    b.env("PROSPECT_STORE_URL", &url);
+    let b = tokio::spawn(run(b));
+    tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
+    a.kill().unwrap();
+    let _ = a.wait();
+    let (code, out, err) = b.await.unwrap();
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out.lines().count(), 1_000);
+    let spent = round(before.0 - pools(&c).await.0);
+    eprintln!("a killed buyer and a second one: {spent} credits for 1,000 domains");
+    assert_eq!(spent, 50.0, "1,000 × 0.05, once");
 }

@@ -759,7 +759,7 @@ impl PgConn {
                 // rather than waiting forever.
                 let timeout = format!("SET lock_timeout = '{}ms'", super::BUSY_TIMEOUT.as_millis());
                 if let Err(e) = state.rt.block_on(state.client.batch_execute(&timeout)) {
-                    let _ = ready_tx.send(Err(e.to_string()));
+                    let _ = ready_tx.send(Err(super::error::pg_text(&e)));
                     return;
                 }
                 let _ = ready_tx.send(Ok(()));
@@ -883,7 +883,7 @@ fn connect_client(config: &tokio_postgres::Config) -> std::result::Result<PgStat
             Ok::<_, tokio_postgres::Error>(client)
         })
     }
-    .map_err(|e| StoreError::from(e).to_string())?;
+    .map_err(|e| super::error::pg_text(&e))?;
     Ok(PgState {
         rt,
         client,

@@ -102,15 +102,20 @@ pub enum StoreError {
 
 impl From<tokio_postgres::Error> for StoreError {
     fn from(e: tokio_postgres::Error) -> StoreError {
-        // `tokio_postgres::Error` shows the server's message (and its code), never the connection
-        // string; the source chain is kept in the text.
-        let mut text = e.to_string();
-        if let Some(db) = e.as_db_error() {
-            text = format!("{} ({})", db.message(), db.code().code());
-        } else if let Some(src) = std::error::Error::source(&e) {
-            text = format!("{text}: {src}");
-        }
-        StoreError::Postgres(text)
+        StoreError::Postgres(pg_text(&e))
+    }
+}
+
+/// The words of a PostgreSQL error: the server's message with its SQLSTATE code, or the
+/// client's with its cause. `tokio_postgres::Error` never names the connection string, so no
+/// password is in it.
+pub(super) fn pg_text(e: &tokio_postgres::Error) -> String {
+    if let Some(db) = e.as_db_error() {
+        return format!("{} ({})", db.message(), db.code().code());
+    }
+    match std::error::Error::source(e) {
+        Some(src) => format!("{e}: {src}"),
+        None => e.to_string(),
     }
 }
 

@@ -1534,3 +1534,91 @@ fn the_public_suffix_list_rules_domain_keys_and_suppression() {
     assert_eq!(hit.get("ACME.com").map(String::as_str), Some("customers"));
     assert!(!hit.contains_key("acme.co.uk"));
 }
+
+/// A claim of another machine's process (a team store, issue 17) holds until its lease ends:
+/// its process cannot be seen from here. A dead process of this machine loses its claims at
+/// once.
+#[test]
+fn another_machines_claim_holds_until_its_lease_ends() {
+    let mut store = test_store();
+    let now = Utc::now();
+    let lease = now + chrono::Duration::seconds(60);
+    let key = |k: &str| vec![k.to_string()];
+    // A process id no machine runs.
+    let elsewhere = "999999999-0000abcd@another-host.invalid";
+    let here = format!("999999999-0000abcd@{}", super::this_host());
+    assert_eq!(
+        store
+            .claim(&key("company:a.com"), elsewhere, None, lease, now)
+            .unwrap(),
+        [Claim::Mine]
+    );
+    assert_eq!(
+        store
+            .claim(&key("company:a.com"), "me", None, lease, now)
+            .unwrap(),
+        [Claim::Held],
+        "another machine's live lease"
+    );
+    assert_eq!(
+        store
+            .claim(&key("company:b.com"), &here, None, lease, now)
+            .unwrap(),
+        [Claim::Mine]
+    );
+    assert_eq!(
+        store
+            .claim(&key("company:b.com"), "me", None, lease, now)
+            .unwrap(),
+        [Claim::Mine],
+        "this machine's dead process"
+    );
+    let expired = now - chrono::Duration::seconds(1);
+    store
+        .claim(&key("company:c.com"), elsewhere, None, expired, now)
+        .unwrap();
+    assert_eq!(
+        store
+            .claim(&key("company:c.com"), "me", None, lease, now)
+            .unwrap(),
+        [Claim::Mine],
+        "an expired lease"
+    );
+}
+
+/// Store URLs (issue 17): the schemes taken, and the password never shown, in the URL as
+/// printed or in the error of a server that cannot be reached.
+#[test]
+fn store_urls_parse_and_never_show_the_password() {
+    use super::StoreUrl;
+    assert_eq!(
+        StoreUrl::parse("sqlite:///x/y.sqlite").unwrap(),
+        StoreUrl::Sqlite("/x/y.sqlite".into())
+    );
+    assert_eq!(
+        StoreUrl::parse("/x/y.sqlite").unwrap(),
+        StoreUrl::Sqlite("/x/y.sqlite".into())
+    );
+    let e = StoreUrl::parse("mysql://db/team").unwrap_err();
+    assert!(e.contains("mysql://") && e.contains("postgres://"), "{e}");
+    assert!(StoreUrl::parse(" ").is_err());
+    let u = StoreUrl::parse("postgres://ann:s3cret@db:5432/team?sslmode=require").unwrap();
+    assert_eq!(
+        u.redacted(),
+        "postgres://ann:***@db:5432/team?sslmode=require"
+    );
+    assert!(!format!("{u:?}").contains("s3cret"));
+    let u = StoreUrl::parse("postgresql://ann@db/team?password=s3cret&sslmode=disable").unwrap();
+    assert_eq!(
+        u.redacted(),
+        "postgresql://ann@db/team?password=***&sslmode=disable"
+    );
+    // Nothing listens on port 1.
+    let e = Store::open_postgres(
+        "postgres://ann:s3cret@127.0.0.1:1/team?sslmode=disable&connect_timeout=3",
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(!e.contains("s3cret"), "{e}");
+    assert!(e.contains("postgres://ann:***@127.0.0.1:1/team"), "{e}");
+}
