@@ -132,6 +132,41 @@ fn synthetic_domain(i: usize) -> String {
     format!("company-{i:06}.example")
 }
 
+/// A real lookup answer of 1,000 companies from the embedded sandbox (spread over its
+/// dataset), typed as the client decodes it, with the domains asked.
+fn real_answer() -> (Vec<String>, LookupCompaniesResponse) {
+    let db = Db::load_embedded().expect("embedded dataset");
+    let domains: Vec<String> = (0..1000)
+        .map(|i| {
+            db.company_row_at(i * db.company_count() / 1000)
+                .expect("row")
+                .domain
+                .clone()
+        })
+        .collect();
+    let answer = db.lookup_companies(&LookupCompaniesRequest {
+        domains: domains.clone(),
+        fields: None,
+    });
+    let answer = serde_json::from_value(serde_json::to_value(&answer).expect("answer JSON"))
+        .expect("typed answer");
+    (domains, answer)
+}
+
+/// The synthetic companies of `range` (by index).
+fn synthetic_companies(range: std::ops::Range<usize>) -> Entities {
+    Entities::companies(
+        range
+            .map(|i| Company {
+                domain: synthetic_domain(i),
+                name: Some(format!("Company {i}")),
+                year_founded: Some(1950 + (i % 70) as i64),
+                ..Default::default()
+            })
+            .collect(),
+    )
+}
+
 /// A store file of `COMPANIES` synthetic companies and `PEOPLE` synthetic people, plus the
 /// real companies of `real`, each chunk in one transaction.
 fn build_big(path: &Path, real: &Entities) {
@@ -139,19 +174,11 @@ fn build_big(path: &Path, real: &Entities) {
     let mut store = Store::open(path).expect("open");
     let empty = json!({});
     for start in (0..COMPANIES).step_by(CHUNK) {
-        let companies = (start..(start + CHUNK).min(COMPANIES))
-            .map(|i| Company {
-                domain: synthetic_domain(i),
-                name: Some(format!("Company {i}")),
-                year_founded: Some(1950 + (i % 70) as i64),
-                ..Default::default()
-            })
-            .collect();
         purchase(
             &mut store,
             Endpoint::LookupCompanies,
             &empty,
-            &Entities::companies(companies),
+            &synthetic_companies(start..(start + CHUNK).min(COMPANIES)),
         );
     }
     purchase(&mut store, Endpoint::LookupCompanies, &empty, real);
@@ -184,25 +211,7 @@ fn build_big(path: &Path, real: &Entities) {
 }
 
 fn bench(c: &mut Criterion) {
-    // A real lookup answer of 1,000 companies, from the embedded sandbox.
-    let db = Db::load_embedded().expect("embedded dataset");
-    let domains: Vec<String> = (0..1000)
-        .map(|i| {
-            db.company_row_at(i * db.company_count() / 1000)
-                .expect("row")
-                .domain
-                .clone()
-        })
-        .collect();
-    let answer = db.lookup_companies(&LookupCompaniesRequest {
-        domains: domains.clone(),
-        fields: None,
-    });
-    drop(db);
-    // The typed answer, as the client decodes it.
-    let answer: LookupCompaniesResponse =
-        serde_json::from_value(serde_json::to_value(&answer).expect("answer JSON"))
-            .expect("typed answer");
+    let (domains, answer) = real_answer();
     let entities = answer.entities(Utc::now());
     eprintln!(
         "store: lookup answer of {} companies, {:.1} MB of JSON",
@@ -436,40 +445,16 @@ fn bench_team(c: &mut Criterion) {
     let server = prospect::store::pg_server::TempServer::start().expect("PostgreSQL starts");
     let url = server.create_db("bench").expect("database");
     let mut store = Store::open_postgres(&url).expect("open the team store");
-    let db = Db::load_embedded().expect("embedded dataset");
-    let domains: Vec<String> = (0..1000)
-        .map(|i| {
-            db.company_row_at(i * db.company_count() / 1000)
-                .expect("row")
-                .domain
-                .clone()
-        })
-        .collect();
-    let answer = db.lookup_companies(&LookupCompaniesRequest {
-        domains,
-        fields: None,
-    });
-    drop(db);
-    let answer: LookupCompaniesResponse =
-        serde_json::from_value(serde_json::to_value(&answer).expect("answer JSON"))
-            .expect("typed answer");
+    let (_, answer) = real_answer();
     // 100,000 synthetic companies, 10,000 a transaction.
     let t = Instant::now();
     let empty = json!({});
     for start in (0..COMPANIES).step_by(10_000) {
-        let companies = (start..start + 10_000)
-            .map(|i| Company {
-                domain: synthetic_domain(i),
-                name: Some(format!("Company {i}")),
-                year_founded: Some(1950 + (i % 70) as i64),
-                ..Default::default()
-            })
-            .collect();
         purchase(
             &mut store,
             Endpoint::LookupCompanies,
             &empty,
-            &Entities::companies(companies),
+            &synthetic_companies(start..start + 10_000),
         );
     }
     eprintln!(

@@ -168,14 +168,7 @@ async fn eight_clis_on_one_store_pay_once() {
             run(prospect(
                 &sb.base_url,
                 dir.path(),
-                &[
-                    "lookup",
-                    "companies",
-                    "--file",
-                    list.to_str().unwrap(),
-                    "--max-credits",
-                    "1000",
-                ],
+                &cli_run::lookup_file_args(&list),
             ))
         })
         .collect();
@@ -557,14 +550,7 @@ async fn sigkill_mid_lookup_then_the_same_command_pays_at_most_the_batches_in_fl
     let dir = tempfile::tempdir().unwrap();
     let list = dir.path().join("domains.txt");
     write_lines(&list, &domains);
-    let args = [
-        "lookup",
-        "companies",
-        "--file",
-        list.to_str().unwrap(),
-        "--max-credits",
-        "1000",
-    ];
+    let args = cli_run::lookup_file_args(&list);
     let mut child = prospect(&proxy.base_url, dir.path(), &args)
         .stdout(Stdio::null())
         .stderr(Stdio::null())

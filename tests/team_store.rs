@@ -59,18 +59,7 @@ async fn two_processes_look_up_the_same_domains_once() {
     let runs: Vec<_> = dirs
         .iter()
         .map(|d| {
-            let mut cmd = prospect(
-                &sb.base_url,
-                d.path(),
-                &[
-                    "lookup",
-                    "companies",
-                    "--file",
-                    list.to_str().unwrap(),
-                    "--max-credits",
-                    "1000",
-                ],
-            );
+            let mut cmd = prospect(&sb.base_url, d.path(), &cli_run::lookup_file_args(&list));
             cmd.env("PROSPECT_STORE_URL", &url);
             run(cmd)
         })
@@ -304,22 +293,15 @@ async fn a_killed_buyers_claims_are_taken_over_once() {
     let work = tempfile::tempdir().unwrap();
     let list = work.path().join("domains.txt");
     write_lines(&list, &domains);
-    let args = [
-        "lookup",
-        "companies",
-        "--file",
-        list.to_str().unwrap(),
-        "--max-credits",
-        "1000",
-    ];
+    let args = cli_run::lookup_file_args(&list);
     let c = client(&sb, CLI);
     let before = pools(&c).await;
     // The first buyer's lookup is refused (429, nothing charged) again and again: it holds
     // its claims while it waits to try again.
     let proxy = FaultProxy::start(&sb.base_url, CLI, 7).await;
     proxy.set_faults(false);
-    // (The plan's balance request passes first.)
-    proxy.script(std::iter::once(Fault::Pass).chain(std::iter::repeat_n(Fault::Refuse(429), 30)));
+    // (The script is for paid requests only: the plan's balance request passes.)
+    proxy.script(std::iter::repeat_n(Fault::Refuse(429), 60));
     let first = tempfile::tempdir().unwrap();
     let mut a = prospect(&proxy.base_url, first.path(), &args);
     a.env("PROSPECT_STORE_URL", &url)
@@ -327,6 +309,7 @@ async fn a_killed_buyers_claims_are_taken_over_once() {
         .stderr(std::process::Stdio::null());
     let mut a = a.spawn().unwrap();
     let t0 = std::time::Instant::now();
+    // The balance, then the lookup (refused).
     while proxy.arrived() < 2 {
         assert!(
             t0.elapsed() < std::time::Duration::from_secs(30),
@@ -345,6 +328,12 @@ async fn a_killed_buyers_claims_are_taken_over_once() {
     let (code, out, err) = b.await.unwrap();
     assert_eq!(code, 0, "{err}");
     assert_eq!(out.lines().count(), 1_000);
+    assert!(
+        proxy.log().iter().all(|e| e.endpoint()
+            != Some(prospect::api::client::Endpoint::LookupCompanies)
+            || e.status == 429),
+        "the first buyer was never answered (nothing charged to it)"
+    );
     let spent = round(before.0 - pools(&c).await.0);
     eprintln!("a killed buyer and a second one: {spent} credits for 1,000 domains");
     assert_eq!(spent, 50.0, "1,000 × 0.05, once");

@@ -115,6 +115,18 @@ pub fn team_store_for(dir: &Path) -> Option<String> {
     )
 }
 
+/// `lookup companies --file LIST --max-credits 1000`: the lookup these tests run.
+pub fn lookup_file_args(list: &Path) -> [&str; 6] {
+    [
+        "lookup",
+        "companies",
+        "--file",
+        list.to_str().expect("a UTF-8 path"),
+        "--max-credits",
+        "1000",
+    ]
+}
+
 /// Runs `c` to its end off the async threads: (exit code, stdout, stderr).
 pub async fn run(mut c: Command) -> (i32, String, String) {
     tokio::task::spawn_blocking(move || {
