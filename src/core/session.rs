@@ -895,7 +895,7 @@ impl Session {
             return self.send(req).await;
         };
         // Before the store is read: what another process keeps after this is read, not bought.
-        let looked = Utc::now();
+        let looked = crate::core::engine::looked_at(fresh == Freshness::Refresh);
         let stored = || {
             let d = d.clone();
             async move {
@@ -951,7 +951,7 @@ impl Session {
         fresh: Freshness,
     ) -> Result<Paid<Enriched<EnrichPersonResponse>>, ApiError> {
         crate::api::client::check(req)?;
-        let looked = Utc::now();
+        let looked = crate::core::engine::looked_at(fresh == Freshness::Refresh);
         let stored = || async {
             let hit = self.stored_person_for(req).await?;
             let value = Enriched::Found(EnrichPersonResponse {
@@ -1227,8 +1227,8 @@ impl Session {
             .map(|i| crate::core::engine::contact_key(kind, i))
             .collect();
         let owner = self.owner.to_string();
-        let planned_at = Utc::now();
-        let lease = planned_at
+        let planned_at = crate::core::engine::looked_at(fresh == Freshness::Refresh);
+        let lease = Utc::now()
             + chrono::Duration::from_std(crate::core::engine::CLAIM_LEASE).unwrap_or_default();
         let n_keys = keys.len();
         let verdicts = {
@@ -1392,7 +1392,7 @@ impl Session {
         let req = &req;
         // Before the store is read: a page another process keeps after this is read, not
         // bought (the page is claimed as the engine's search claims it).
-        let looked = Utc::now();
+        let looked = crate::core::engine::looked_at(fresh == Freshness::Refresh);
         if fresh == Freshness::Stored
             && let Some(mut hit) = self.stored_search_page(req).await
         {

@@ -239,6 +239,15 @@ pub fn pid_alive(pid: i64) -> bool {
     }
 }
 
+/// How long before a caller's look in the store a claim settled by another process still
+/// counts as news to it, ms: the time of a settle is taken inside the transaction that keeps
+/// the answer, and the commit that makes it visible comes after (a moment on SQLite; one round
+/// trip, with the transaction's pipelined writes, on a team's PostgreSQL). Without it, a
+/// caller that looked in between found nothing, then took the settled claim as old and bought
+/// the item again (seen on PostgreSQL: eight processes enriching one company sent two). A
+/// caller that refreshes (buys again whatever the store holds) takes no grace.
+pub const SETTLE_GRACE_MS: i64 = 2_000;
+
 impl Store {
     /// Keeps a charged answer, in one transaction: the purchase row with the raw bytes
     /// (zstd-compressed; `response` left empty, since every record is kept once as an entity
@@ -385,8 +394,9 @@ impl Store {
 
     /// Claims `keys` for `owner` in one transaction, until `lease_until`. For each key:
     /// [`Claim::Mine`] when it was free, released, settled before `planned_at` (the caller's
-    /// plan already knew the store then), or held under a lease that expired or by a process of
-    /// this machine that is gone (taken over);
+    /// plan already knew the store then; a caller that reads the store passes its look's time
+    /// less [`SETTLE_GRACE_MS`], see `core::engine::looked_at`), or held under a lease that
+    /// expired or by a process of this machine that is gone (taken over);
     /// [`Claim::Held`] when another owner holds it under a live lease; [`Claim::Settled`] when
     /// it was kept at or after `planned_at` (read it from the store).
     ///

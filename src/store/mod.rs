@@ -68,7 +68,9 @@ pub use history::{
     canonical_json, canonical_search_body, cursor_in,
 };
 pub use keys::{domain_key, linkedin_handle, normalize_domain, registrable_domain};
-pub use ledger::{Claim, JobId, JobRow, Kept, Packed, PageOf, pack_answer, pid_alive, this_host};
+pub use ledger::{
+    Claim, JobId, JobRow, Kept, Packed, PageOf, SETTLE_GRACE_MS, pack_answer, pid_alive, this_host,
+};
 pub use lists::{ListKind, ListRecords, ListSummary};
 pub use suppression::{SuppressKind, SuppressionCount};
 

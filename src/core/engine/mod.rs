@@ -73,6 +73,21 @@ impl Default for SpendPolicy {
     }
 }
 
+/// The time a caller looks in the store, as its claims' `planned_at` ([`Store::claim`]): now
+/// when it refreshes (whatever was settled before is bought again); else now less
+/// [`crate::store::SETTLE_GRACE_MS`], so that an item another process was settling while the
+/// caller looked (timed before its commit was seen) is read from the store, not bought again.
+///
+/// [`Store::claim`]: crate::store::Store::claim
+pub fn looked_at(refresh: bool) -> chrono::DateTime<Utc> {
+    let now = Utc::now();
+    if refresh {
+        now
+    } else {
+        now - chrono::Duration::milliseconds(crate::store::SETTLE_GRACE_MS)
+    }
+}
+
 /// A new owner name for this process's claims and jobs: `pid-nonce@host` (the host tells a
 /// team store's processes of this machine, whose liveness can be checked, from others').
 pub fn new_owner() -> String {
@@ -252,7 +267,7 @@ impl Plan {
             eta_seconds: 0,
             refusal: None,
             refresh,
-            planned_at: Utc::now(),
+            planned_at: looked_at(refresh),
         }
     }
 

@@ -453,7 +453,7 @@ pub async fn search(
     let (body, suppressed) = crate::core::suppress::apply_to_body(s, ep, body).await;
     let body = &body;
     report.suppressed = suppressed;
-    let started = Utc::now();
+    let started = super::looked_at(fresh == Freshness::Refresh);
     let mut got = 0u64;
     let mut cursor: Option<String> = None;
     let mut position = 0u32;
