@@ -586,12 +586,16 @@ impl Session {
         self.recovery_dir.as_deref()
     }
 
-    /// The session of a front end: a client for `target` and the store file of
-    /// [`crate::core::config::Settings::store_path`] (the embedded sandbox has its own file).
+    /// The session of a front end: a client for `target` and the store of
+    /// [`crate::core::config::Settings::store_url`] (a file of the data directory, the embedded
+    /// sandbox's its own, or a team's PostgreSQL ledger, issue 17), buying as
+    /// [`crate::core::config::Settings::user`]. A team store's recovery files stay in this
+    /// machine's data directory.
     ///
     /// Errors, each one line naming what was wrong: the client cannot be built (bad base URL,
     /// token not usable in a header), no data directory is known (pass `--data-dir`), the store
-    /// cannot be opened (not a database, written by a newer prospect, no permission).
+    /// URL is not one prospect takes, the store cannot be opened (not a database, written by a
+    /// newer prospect, no permission, a server that cannot be reached; no password shown).
     pub fn open(
         settings: &crate::core::config::Settings,
         target: &crate::core::config::Target,
