@@ -642,13 +642,47 @@ fn snapshot_activity_pane() {
         "the pane ticks while open"
     );
     assert!(matches!(app.popups.last(), Some(Popup::Activity)));
+    // Opening it reads the store's last purchases, with who bought each (issue 17).
+    assert!(matches!(call_in(&cmds, Slot::Purchases).1, Call::Purchases));
+    let spend =
+        |kind: &str, what: &str, secs: i64, credits: Cost, buyer: &str| prospect::store::Spend {
+            at: t0() + chrono::Duration::seconds(secs),
+            kind: kind.into(),
+            id: 1,
+            what: what.into(),
+            credits,
+            job: None,
+            buyer: buyer.into(),
+        };
+    answer(
+        &mut app,
+        &cmds,
+        Slot::Purchases,
+        Outcome::Purchases(vec![
+            spend(
+                "delivery",
+                "reveal_emails",
+                60,
+                Cost::in_pool(CreditPool::Email, 1.0),
+                "",
+            ),
+            spend(
+                "purchase",
+                "/v3/search/companies",
+                30,
+                Cost::in_pool(CreditPool::Standard, 5.0),
+                "ann",
+            ),
+        ]),
+    );
     let t = render_at(&app, 130, 30);
     let s = screen(&t);
     assert!(s.contains("pending 1/2"), "{s}");
+    assert!(s.contains("ann"), "{s}");
     insta::assert_snapshot!("activity_pane", t.backend());
-    // At 80 columns the age of every job and delivery stays visible.
+    // At 80 columns the age of every job, delivery and purchase stays visible.
     let narrow = screen(&render_at(&app, 80, 24));
-    assert_eq!(narrow.matches(" ago").count(), 3, "{narrow}");
+    assert_eq!(narrow.matches(" ago").count(), 5, "{narrow}");
     app.update(ch('a'));
     assert!(app.popups.is_empty());
 }
@@ -681,7 +715,7 @@ fn help_lists_every_new_action() {
         "reveal phones",
         "enrich",
         "warm up",
-        "jobs and webhook",
+        "jobs, webhook deliveries, purchases",
         "look up",
     ] {
         assert!(s.contains(d), "{d} not on the help screen:\n{s}");

@@ -328,13 +328,16 @@ fn reveal_lookup_and_enrich_end_to_end() {
     t.wait_for("trying again by itself");
     t.wait_for("Enriched unknown-e2e-prospect.com");
     t.keys("a");
-    let s = t.wait_for("Activity: jobs and webhook deliveries");
+    let s = t.wait_for("Activity: jobs, webhook deliveries, purchases");
     assert!(s.contains("reveal_emails"), "{s}");
     assert!(s.contains("enrich unknown-e2e-prospect.com"), "{s}");
+    // The store's purchases, each with who bought it (issue 17), read from the real store.
+    let s = t.wait_for("In the store: the last purchases, by whom");
+    assert!(!s.contains("not read:"), "{s}");
     t.send(ESC);
     // (Esc and q sent together would read as Alt-q.)
     t.wait_until("the activity pane closed", |s| {
-        !s.contains("Activity: jobs and webhook deliveries")
+        !s.contains("Activity: jobs, webhook deliveries, purchases")
     });
     t.keys("q");
     let start = Instant::now();

@@ -1540,6 +1540,13 @@ impl Session {
         .await
     }
 
+    /// The store's last `limit` spends, newest first, each purchase with who bought it
+    /// ([`Store::spend_log`]; issue 17: on a team store, every member's), off the async
+    /// threads. Errors: the store's, in one line.
+    pub async fn spend_log(&self, limit: usize) -> Result<Vec<crate::store::Spend>, String> {
+        with_store(&self.store, move |s| s.spend_log(limit, None)).await
+    }
+
     /// Every list with its member count, and the suppression categories with their counts
     /// (issue 16: what the explorer's lists popup shows), off the async threads. Errors: the
     /// store's, in one line.

@@ -119,7 +119,7 @@ pub enum Popup {
     /// "This reveal / enrich / lookup may cost … Spend it?" (estimated above the threshold in
     /// some pool; nothing sent yet).
     ConfirmAction(Box<Prepared>),
-    /// The activity pane: jobs and webhook deliveries.
+    /// The activity pane: jobs, webhook deliveries and the store's last purchases.
     Activity,
     /// The lookup popup: a pasted list or a file of domains / people.
     Lookup(LookupPopup),
@@ -733,6 +733,14 @@ impl App {
                 s.loading = false;
                 s.error = Some(e.message.clone());
                 self.error_popup(format!("{what}: {}", e.message));
+                vec![]
+            }
+            (Slot::Purchases, result) => {
+                self.activity.purchases = Some(match result {
+                    Ok(Outcome::Purchases(spends)) => Ok(spends),
+                    Ok(_) => Err("an unexpected answer".into()),
+                    Err(e) => Err(e.message),
+                });
                 vec![]
             }
             (Slot::ListsView, Ok(Outcome::Lists { lists, .. }))

@@ -293,6 +293,13 @@ impl Backend for SessionBackend {
                         members,
                     }
                 }
+                Call::Purchases => {
+                    let spends = s
+                        .spend_log(crate::tui::msg::PURCHASES_SHOWN)
+                        .await
+                        .map_err(|e| ApiFailure::other(&format!("the store: {e}")))?;
+                    Outcome::Purchases(spends)
+                }
                 Call::Lists => {
                     let (lists, suppression) = s
                         .lists_overview()

@@ -78,7 +78,7 @@ actions! {
     Warmup => "warmup", "warm up marked / selected domains (free)", ["W"];
     AddToList => "add_to_list", "add marked / selected rows to a named list", ["+"];
     Lists => "lists", "your lists and suppression: open a list at no cost", ["O"];
-    Activity => "activity", "jobs and webhook deliveries", ["a"];
+    Activity => "activity", "jobs, webhook deliveries, purchases", ["a"];
     Lookup => "lookup", "look up a pasted list, a file or a list's marked members", ["ctrl-l"];
     Refresh => "refresh", "buy again what the store just answered", ["F"];
 }

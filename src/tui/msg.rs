@@ -135,7 +135,13 @@ pub enum Slot {
     Lists,
     /// The lists and suppression categories listed by the lists popup (free: the store).
     ListsView,
+    /// The store's last purchases with who bought them, listed by the activity pane (free:
+    /// the store).
+    Purchases,
 }
+
+/// How many of the store's last purchases and deliveries the activity pane lists.
+pub const PURCHASES_SHOWN: usize = 20;
 
 /// Named timers; setting one replaces its previous deadline.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -278,6 +284,9 @@ pub enum Call {
     /// The lists with their member counts and the suppression categories with theirs (free:
     /// the store; [`Outcome::Lists`]).
     Lists,
+    /// The store's last [`PURCHASES_SHOWN`] spends, newest first, with who bought each (free:
+    /// the store; [`Outcome::Purchases`]; issue 17: a team store shows every member's).
+    Purchases,
     /// Reads a list back with its members' joined data and the plan for the rest (free: the
     /// store and the spend engine's plan; [`Outcome::ListOpened`]).
     OpenList(String),
@@ -362,6 +371,8 @@ pub enum Outcome {
     Warmed(WarmupCompaniesResponse),
     /// The unfinished paid actions of earlier runs ([`Call::OpenJobs`]).
     OpenJobs(Vec<OpenJob>),
+    /// The store's last spends ([`Call::Purchases`]).
+    Purchases(Vec<crate::store::Spend>),
     /// The lists and the suppression categories ([`Call::Lists`]).
     Lists {
         /// Every list, by name.

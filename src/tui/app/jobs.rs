@@ -116,7 +116,10 @@ impl App {
             Action::AddToList => self.add_to_list(),
             Action::Activity => {
                 self.popups.push(Popup::Activity);
-                vec![self.timer(TimerId::Activity, Duration::from_secs(1))]
+                vec![
+                    self.timer(TimerId::Activity, Duration::from_secs(1)),
+                    self.call(Slot::Purchases, Call::Purchases),
+                ]
             }
             Action::Lookup => {
                 // The marked members of an opened list are filled in: Enter looks them up.

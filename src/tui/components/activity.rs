@@ -1,6 +1,7 @@
 //! The activity pane (`a`): the explorer's jobs (reveals, enrichments, lookups, warmups) and
 //! the webhook deliveries that arrived — pending, arrived or failed, the credits per pool
-//! (estimated before sending, charged once known) and the time since each was sent. It owns
+//! (estimated before sending, charged once known) and the time since each was sent — then the
+//! store's last purchases with who bought each (on a team store, every member's; issue 17). It owns
 //! the list and its scroll position, moves on keymap actions and draws itself; the state owner
 //! changes the jobs as their answers and deliveries come in.
 use std::collections::BTreeSet;
@@ -100,6 +101,10 @@ pub struct Activity {
     pub jobs: Vec<Job>,
     /// Deliveries, oldest first.
     pub deliveries: Vec<DeliveryEntry>,
+    /// The store's last purchases and reveal deliveries, newest first, each purchase with who
+    /// bought it (issue 17: on a team store, every member's), read when the pane opens; `None`
+    /// until read, `Err` with why it could not be.
+    pub purchases: Option<Result<Vec<crate::store::Spend>, String>>,
     /// The scroll position.
     pub scroll: Scroll,
     next_id: u64,
@@ -275,6 +280,62 @@ impl Activity {
             }
             out.push(Line::from(spans));
         }
+        out.push(Line::from(""));
+        out.extend(self.purchase_lines(now, label_w, credits_w, bold));
+        out
+    }
+
+    /// The "In the store" section: the store's last spends with who bought each.
+    fn purchase_lines(
+        &self,
+        now: DateTime<Utc>,
+        label_w: usize,
+        credits_w: usize,
+        bold: Style,
+    ) -> Vec<Line<'static>> {
+        let mut out = vec![Line::from(Span::styled(
+            "In the store: the last purchases, by whom",
+            bold,
+        ))];
+        match &self.purchases {
+            None => out.push(Line::from(dim("  reading the store…"))),
+            Some(Err(why)) => out.push(Line::from(Span::styled(
+                format!("  not read: {why}"),
+                Style::default().fg(Color::Red),
+            ))),
+            Some(Ok(spends)) if spends.is_empty() => {
+                out.push(Line::from(dim("  nothing bought yet")));
+            }
+            Some(Ok(spends)) => {
+                for p in spends {
+                    let who = match (p.kind.as_str(), p.buyer.as_str()) {
+                        ("delivery", _) => "webhook".to_string(),
+                        (_, "") => "—".to_string(),
+                        (_, b) => b.to_string(),
+                    };
+                    let credits = if p.credits.is_zero() {
+                        "0 credits".to_string()
+                    } else {
+                        describe_pools(&p.credits)
+                    };
+                    out.push(Line::from(vec![
+                        Span::raw(format!(
+                            "  {:<label_w$} ",
+                            p.what.chars().take(label_w).collect::<String>()
+                        )),
+                        Span::styled(
+                            format!("{:<13} ", who.chars().take(13).collect::<String>()),
+                            Style::default().fg(Color::Cyan),
+                        ),
+                        Span::raw(format!("{credits:<credits_w$} ")),
+                        Span::styled(
+                            format!("{} ago", since(p.at, now)),
+                            Style::default().fg(Color::DarkGray),
+                        ),
+                    ]));
+                }
+            }
+        }
         out
     }
 
@@ -282,7 +343,10 @@ impl Activity {
     pub fn draw(&self, f: &mut Frame<'_>, area: Rect, now: DateTime<Utc>, keys: &Keymap) {
         let r = centered(area, 120, area.height.saturating_sub(4).max(8));
         f.render_widget(Clear, r);
-        let block = frame(" Activity: jobs and webhook deliveries ", Color::Cyan);
+        let block = frame(
+            " Activity: jobs, webhook deliveries, purchases ",
+            Color::Cyan,
+        );
         let inner = block.inner(r);
         f.render_widget(block, r);
         let mut lines = self.lines(now, inner.width as usize, keys);
