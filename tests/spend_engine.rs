@@ -282,6 +282,24 @@ async fn four_clis_running_one_search_pay_once() {
         .map(|v| v["credits"]["standard"].as_f64().unwrap())
         .sum();
     assert_eq!(round(total), 300.0);
+    // Each purchase names who bought it (issue 17): config `user`, else the OS user.
+    assert!(
+        purchases
+            .iter()
+            .all(|v| v["buyer"].as_str().is_some_and(|b| !b.is_empty())),
+        "{out}"
+    );
+    let (code, csv, err) = run(prospect(
+        &sb.base_url,
+        dir.path(),
+        &["history", "--spend", "--format", "csv"],
+    ))
+    .await;
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        csv.lines().next(),
+        Some("at,kind,what,standard,email,phone,job,buyer")
+    );
 }
 
 /// People lookups stream and claim too: four CLIs looking up the same 1,500 people ids at once

@@ -283,7 +283,9 @@ impl Tabular for ContactOut {
 
 impl Tabular for crate::store::Spend {
     fn columns() -> &'static [&'static str] {
-        &["at", "kind", "what", "standard", "email", "phone", "job"]
+        &[
+            "at", "kind", "what", "standard", "email", "phone", "job", "buyer",
+        ]
     }
     fn cells(&self) -> Vec<String> {
         vec![
@@ -294,6 +296,7 @@ impl Tabular for crate::store::Spend {
             self.credits.email.to_string(),
             self.credits.phone.to_string(),
             opt(&self.job),
+            self.buyer.clone(),
         ]
     }
 }
