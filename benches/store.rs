@@ -76,6 +76,13 @@ fn purchase<A: serde::Serialize + Sync + std::any::Any>(
         .expect("record_purchase");
 }
 
+/// Stores `answer` as `Session::buy` does: the entities of the typed answer, then the answer
+/// row and its company upserts in one transaction, committed.
+fn record_lookup(store: &mut Store, answer: &LookupCompaniesResponse) {
+    let entities = answer.entities(Utc::now());
+    purchase(store, Endpoint::LookupCompanies, answer, &entities);
+}
+
 /// Keeps `answer` (its bytes `raw`) as the spend engine does: raw bytes (zstd) + entities,
 /// one transaction.
 fn keep_lookup(store: &mut Store, answer: &LookupCompaniesResponse, raw: &[u8]) {
@@ -230,10 +237,7 @@ fn bench(c: &mut Criterion) {
 
     // 1. One purchase as `Session::buy` makes it: the entities of the typed answer, then the
     //    answer row and 1,000 company upserts in one transaction, committed.
-    let store_answer = |store: &mut Store| {
-        let entities = answer.entities(Utc::now());
-        purchase(store, Endpoint::LookupCompanies, &answer, &entities)
-    };
+    let store_answer = |store: &mut Store| record_lookup(store, &answer);
     let mut small = Store::open(&dir.path().join("purchases.sqlite")).expect("open");
     spot("record_purchase_lookup_1000_companies", 30, || {
         store_answer(&mut small)
@@ -465,10 +469,7 @@ fn bench_team(c: &mut Criterion) {
     g.sample_size(10);
     g.warm_up_time(Duration::from_secs(1));
     g.measurement_time(Duration::from_secs(3));
-    let store_answer = |store: &mut Store| {
-        let entities = answer.entities(Utc::now());
-        purchase(store, Endpoint::LookupCompanies, &answer, &entities)
-    };
+    let store_answer = |store: &mut Store| record_lookup(store, &answer);
     spot("team: record_purchase_lookup_1000_companies", 20, || {
         store_answer(&mut store)
     });

@@ -18,7 +18,7 @@ use std::collections::HashMap;
 
 use rusqlite::types::Value as SqlValue;
 
-use super::db::{Conn, Param, PgValue, params};
+use super::db::{Conn, Param, params};
 use super::entities::pack;
 use super::{Result, Store};
 
@@ -46,62 +46,27 @@ pub struct CopyReport {
     pub suppressed: u64,
 }
 
-impl rusqlite::ToSql for Cell {
-    fn to_sql(&self) -> rusqlite::Result<rusqlite::types::ToSqlOutput<'_>> {
-        self.0.to_sql()
+/// The integer of a column value, if it is one.
+fn int(v: &SqlValue) -> Option<i64> {
+    match v {
+        SqlValue::Integer(i) => Some(*i),
+        _ => None,
     }
 }
 
-/// One column value read from either engine, written back to either.
-#[derive(Debug, Clone, PartialEq)]
-struct Cell(SqlValue);
-
-impl super::db::FromCol for Cell {
-    fn from_loose(v: super::db::Loose) -> std::result::Result<Self, String> {
-        SqlValue::from_loose(v).map(Cell)
-    }
+/// A record column as the store writes it: a zstd frame (old SQLite rows hold JSON text).
+fn packed_record(v: SqlValue) -> Result<SqlValue> {
+    Ok(match v {
+        SqlValue::Text(t) => SqlValue::Blob(pack(t.as_bytes())?),
+        other => other,
+    })
 }
 
-impl rusqlite::types::FromSql for Cell {
-    fn column_result(v: rusqlite::types::ValueRef<'_>) -> rusqlite::types::FromSqlResult<Self> {
-        SqlValue::column_result(v).map(Cell)
-    }
-}
-
-impl Param for Cell {
-    fn pg(&self) -> PgValue {
-        match &self.0 {
-            SqlValue::Null => PgValue::Null,
-            SqlValue::Integer(i) => PgValue::Int(*i),
-            SqlValue::Real(x) => PgValue::Real(*x),
-            SqlValue::Text(t) => PgValue::Text(t.clone()),
-            SqlValue::Blob(b) => PgValue::Blob(b.clone()),
-        }
-    }
-}
-
-impl Cell {
-    fn int(&self) -> Option<i64> {
-        match self.0 {
-            SqlValue::Integer(i) => Some(i),
-            _ => None,
-        }
-    }
-
-    /// A record column as the store writes it: a zstd frame (old SQLite rows hold JSON text).
-    fn record(self) -> Result<Cell> {
-        Ok(match self.0 {
-            SqlValue::Text(t) => Cell(SqlValue::Blob(pack(t.as_bytes())?)),
-            other => Cell(other),
-        })
-    }
-
-    /// A row id of the source mapped through `ids` (kept as `NULL` when unknown).
-    fn mapped(&self, ids: &HashMap<i64, i64>) -> Cell {
-        match self.int().and_then(|i| ids.get(&i)) {
-            Some(id) => Cell(SqlValue::Integer(*id)),
-            None => Cell(SqlValue::Null),
-        }
+/// A row id of the source mapped through `ids` (kept as `NULL` when unknown).
+fn mapped(v: &SqlValue, ids: &HashMap<i64, i64>) -> SqlValue {
+    match int(v).and_then(|i| ids.get(&i)) {
+        Some(id) => SqlValue::Integer(*id),
+        None => SqlValue::Null,
     }
 }
 
@@ -112,15 +77,15 @@ fn runs(
     from: &Conn,
     sql: &str,
     n: usize,
-    mut f: impl FnMut(Vec<Vec<Cell>>) -> Result<()>,
+    mut f: impl FnMut(Vec<Vec<SqlValue>>) -> Result<()>,
 ) -> Result<()> {
-    let mut after = Cell(SqlValue::Integer(i64::MIN));
+    let mut after = SqlValue::Integer(i64::MIN);
     let mut first = true;
     loop {
-        let rows: Vec<Vec<Cell>> = from
+        let rows: Vec<Vec<SqlValue>> = from
             .prepare(sql)?
             .query_map(params![after, first, RUN], |r| {
-                (0..n).map(|i| r.get::<_, Cell>(i)).collect()
+                (0..n).map(|i| r.get::<_, SqlValue>(i)).collect()
             })?
             .collect::<Result<_>>()?;
         let Some(last) = rows.last() else {
@@ -185,7 +150,7 @@ impl Store {
                             ])?
                         }
                     };
-                    if let Some(src) = r[0].int() {
+                    if let Some(src) = int(&r[0]) {
                         ids.insert(src, id);
                     }
                 }
@@ -261,10 +226,10 @@ impl Store {
                 let mut st = tx.prepare_cached(write)?;
                 for mut r in rows {
                     if let Some(c) = record {
-                        let cell = std::mem::replace(&mut r[c], Cell(SqlValue::Null));
-                        r[c] = cell.record()?;
+                        let cell = std::mem::replace(&mut r[c], SqlValue::Null);
+                        r[c] = packed_record(cell)?;
                     }
-                    r[purchase] = r[purchase].mapped(purchases);
+                    r[purchase] = mapped(&r[purchase], purchases);
                     // Contacts' first column is only their keyset, not written.
                     let skip = usize::from(table == "contacts");
                     let p: Vec<&dyn Param> = r[skip..].iter().map(|c| c as &dyn Param).collect();
@@ -287,7 +252,7 @@ impl Store {
                 let tx = to.conn.begin()?;
                 let pairs: Vec<(String, String)> = rows
                     .into_iter()
-                    .filter_map(|r| match (&r[0].0, &r[1].0) {
+                    .filter_map(|r| match (&r[0], &r[1]) {
                         (SqlValue::Text(a), SqlValue::Text(d)) => Some((a.clone(), d.clone())),
                         _ => None,
                     })
@@ -350,7 +315,7 @@ impl Store {
                             .insert(params![r[1], r[2], r[3], r[4], r[5]])?
                         }
                     };
-                    if let Some(src) = r[0].int() {
+                    if let Some(src) = int(&r[0]) {
                         searches.insert(src, id);
                     }
                 }
@@ -373,12 +338,12 @@ impl Store {
                      ON CONFLICT (search_id, cursor_in, size) DO NOTHING",
                 )?;
                 for mut r in rows {
-                    let search = r[1].mapped(&searches);
-                    if search.0 == SqlValue::Null {
+                    let search = mapped(&r[1], &searches);
+                    if search == SqlValue::Null {
                         continue;
                     }
                     r[1] = search;
-                    r[10] = r[10].mapped(purchases);
+                    r[10] = mapped(&r[10], purchases);
                     let p: Vec<&dyn Param> = r[1..].iter().map(|c| c as &dyn Param).collect();
                     st.execute(&p)?;
                 }

@@ -106,6 +106,18 @@ impl<T: Param> Param for Option<T> {
     }
 }
 
+impl Param for SqlValue {
+    fn pg(&self) -> PgValue {
+        match self {
+            SqlValue::Null => PgValue::Null,
+            SqlValue::Integer(i) => PgValue::Int(*i),
+            SqlValue::Real(x) => PgValue::Real(*x),
+            SqlValue::Text(t) => PgValue::Text(t.clone()),
+            SqlValue::Blob(b) => PgValue::Blob(b.clone()),
+        }
+    }
+}
+
 /// A list of text keys as one parameter: `rarray(?N)` in SQLite, `text[]` in PostgreSQL.
 #[derive(Debug, Clone, Default)]
 pub(super) struct Keys(Array);

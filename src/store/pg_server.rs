@@ -177,19 +177,17 @@ impl Drop for TempServer {
     }
 }
 
+/// `true` when this process runs as root (`/proc/self` belongs to the effective user).
 fn is_root() -> bool {
     #[cfg(unix)]
     {
         use std::os::unix::fs::MetadataExt;
-        // The owner of a file this process just made is its effective user.
-        let probe = std::env::temp_dir().join(format!("prospect-uid-{}", std::process::id()));
-        if std::fs::write(&probe, b"").is_ok() {
-            let uid = std::fs::metadata(&probe).map(|m| m.uid()).unwrap_or(1);
-            let _ = std::fs::remove_file(&probe);
-            return uid == 0;
-        }
+        std::fs::metadata("/proc/self").is_ok_and(|m| m.uid() == 0)
     }
-    false
+    #[cfg(not(unix))]
+    {
+        false
+    }
 }
 
 fn user_id(name: &str) -> Option<u32> {
