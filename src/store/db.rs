@@ -753,13 +753,16 @@ impl PgConn {
     ///
     /// # Errors
     /// The server cannot be reached or refuses the login: [`StoreError::Postgres`].
-    pub(super) fn connect(config: tokio_postgres::Config) -> Result<PgConn> {
+    pub(super) fn connect(
+        config: tokio_postgres::Config,
+        root: Option<std::path::PathBuf>,
+    ) -> Result<PgConn> {
         let (ready_tx, ready_rx) = mpsc::sync_channel::<std::result::Result<(), String>>(1);
         let (jobs_tx, jobs_rx) = mpsc::channel::<PgJob>();
         let thread = std::thread::Builder::new()
             .name("store-postgres".into())
             .spawn(move || {
-                let mut state = match connect_client(&config) {
+                let mut state = match connect_client(&config, root.as_deref()) {
                     Ok(s) => s,
                     Err(e) => {
                         let _ = ready_tx.send(Err(e));
@@ -866,7 +869,10 @@ impl Drop for PgConn {
 /// Connects the client: plain when the URL says `sslmode=disable`, else through rustls with
 /// the web's root certificates (`sslmode=prefer`, the default, falls back to plain when the
 /// server has no TLS; `require` does not).
-fn connect_client(config: &tokio_postgres::Config) -> std::result::Result<PgState, String> {
+fn connect_client(
+    config: &tokio_postgres::Config,
+    root: Option<&std::path::Path>,
+) -> std::result::Result<PgState, String> {
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -878,8 +884,11 @@ fn connect_client(config: &tokio_postgres::Config) -> std::result::Result<PgStat
             Ok::<_, tokio_postgres::Error>(client)
         })
     } else {
-        let roots = rustls::RootCertStore {
-            roots: webpki_roots::TLS_SERVER_ROOTS.to_vec(),
+        let roots = match root {
+            Some(path) => root_certs(path)?,
+            None => rustls::RootCertStore {
+                roots: webpki_roots::TLS_SERVER_ROOTS.to_vec(),
+            },
         };
         let tls = rustls::ClientConfig::builder_with_provider(Arc::new(
             rustls::crypto::ring::default_provider(),
@@ -901,6 +910,25 @@ fn connect_client(config: &tokio_postgres::Config) -> std::result::Result<PgStat
         client,
         cache: HashMap::new(),
     })
+}
+
+/// The certificates of PEM file `path` (`sslrootcert`), as the only roots a server's
+/// certificate may chain to.
+///
+/// # Errors
+/// The file cannot be read, or holds no certificate that rustls takes, naming it.
+fn root_certs(path: &std::path::Path) -> std::result::Result<rustls::RootCertStore, String> {
+    use rustls::pki_types::{CertificateDer, pem::PemObject};
+    let shown = path.display();
+    let certs: Vec<CertificateDer<'static>> = CertificateDer::pem_file_iter(path)
+        .and_then(|it| it.collect::<std::result::Result<_, _>>())
+        .map_err(|e| format!("sslrootcert {shown}: {e}"))?;
+    let mut roots = rustls::RootCertStore::empty();
+    let (added, _) = roots.add_parsable_certificates(certs);
+    if added == 0 {
+        return Err(format!("sslrootcert {shown}: no certificate in it"));
+    }
+    Ok(roots)
 }
 
 /// Drives the connection (its messages move while the thread runs a statement).

@@ -95,6 +95,56 @@ const MMAP_BYTES: i64 = 1 << 30;
 /// How long a statement waits for another connection's lock before failing with "busy".
 const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 
+/// The TLS members of a PostgreSQL URL that tokio-postgres does not take, read off it: returns
+/// the URL without `sslrootcert` and with libpq's `sslmode=verify-ca|verify-full` as `require`
+/// (rustls always verifies the server's certificate and name), and the `sslrootcert` file (PEM
+/// certificates the server's must chain to, instead of the web's roots; `~/` is the home
+/// folder).
+///
+/// # Errors
+/// `sslrootcert` without a file.
+pub(crate) fn tls_options(url: &str) -> std::result::Result<(String, Option<PathBuf>), String> {
+    let Some((base, query)) = url.split_once('?') else {
+        return Ok((url.to_string(), None));
+    };
+    let mut root = None;
+    // The other members are passed on as written (tokio-postgres decodes them).
+    let mut kept = Vec::new();
+    for member in query.split('&').filter(|m| !m.is_empty()) {
+        let (k, v) = member.split_once('=').unwrap_or((member, ""));
+        match k {
+            "sslrootcert" => {
+                let path = url::form_urlencoded::parse(format!("p={v}").as_bytes())
+                    .next()
+                    .map(|(_, p)| p.into_owned())
+                    .filter(|p| !p.is_empty())
+                    .ok_or("sslrootcert names no file")?;
+                root = Some(match path.strip_prefix("~/") {
+                    Some(rest) => directories::BaseDirs::new()
+                        .map(|d| d.home_dir().join(rest))
+                        .unwrap_or_else(|| PathBuf::from(&path)),
+                    None => PathBuf::from(&path),
+                });
+            }
+            "sslmode" if matches!(v, "verify-ca" | "verify-full") => {
+                kept.push("sslmode=require".to_string());
+            }
+            _ => kept.push(member.to_string()),
+        }
+    }
+    let url = if kept.is_empty() {
+        base.to_string()
+    } else {
+        format!("{base}?{}", kept.join("&"))
+    };
+    Ok((url, root))
+}
+
+/// How long opening a team store waits for its server before it is taken as out of reach,
+/// unless the URL's `connect_timeout` (seconds) says otherwise; the system's own wait for a
+/// host that does not answer is minutes.
+const PG_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+
 /// How long [`Store::open`] waits before trying again after a busy open.
 const OPEN_RETRY: Duration = Duration::from_millis(20);
 
@@ -263,7 +313,8 @@ impl Store {
     }
 
     /// Opens the team store on the PostgreSQL server of `url` (`postgres://USER[:PASSWORD]@HOST[:PORT]/DB`,
-    /// with `?sslmode=disable|prefer|require`; see [`StoreUrl`]) and brings its schema up to
+    /// with `?sslmode=disable|prefer|require` and `sslrootcert=PEM-FILE`; see [`StoreUrl`] and
+    /// [`tls_options`]) and brings its schema up to
     /// [`SCHEMA_VERSION`] in one transaction under the store's write lock (processes starting
     /// together migrate once).
     ///
@@ -273,10 +324,18 @@ impl Store {
     /// prospect (left untouched). No message carries the password.
     pub fn open_postgres(url: &str) -> Result<Store> {
         let shown = StoreUrl::redact(url);
-        let config: tokio_postgres::Config = url.parse().map_err(|e: tokio_postgres::Error| {
-            StoreError::Postgres(format!("{shown}: not a PostgreSQL URL: {e}"))
-        })?;
-        let pg = db::PgConn::connect(config).map_err(|e| match e {
+        let (url, root) = tls_options(url)
+            .map_err(|m| StoreError::Postgres(format!("{shown}: not a PostgreSQL URL: {m}")))?;
+        let mut config: tokio_postgres::Config =
+            url.parse().map_err(|e: tokio_postgres::Error| {
+                StoreError::Postgres(format!("{shown}: not a PostgreSQL URL: {e}"))
+            })?;
+        // A server that does not answer is given up on in seconds, not the system's minutes
+        // (`connect_timeout` in the URL, in seconds, overrides it).
+        if config.get_connect_timeout().is_none() {
+            config.connect_timeout(PG_CONNECT_TIMEOUT);
+        }
+        let pg = db::PgConn::connect(config, root).map_err(|e| match e {
             StoreError::Postgres(m) => StoreError::Postgres(format!("{shown}: {m}")),
             other => other,
         })?;

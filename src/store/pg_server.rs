@@ -47,6 +47,26 @@ impl TempServer {
     /// PostgreSQL not installed, no `postgres` user to run it as root, or `initdb` / `pg_ctl`
     /// failed (their output is in the message).
     pub fn start() -> Result<TempServer, String> {
+        TempServer::start_with(false)
+    }
+
+    /// As [`TempServer::start`], with TLS on (`ssl = on`): its certificate, for `localhost` and
+    /// 127.0.0.1, is signed by a throwaway authority whose certificate is
+    /// [`TempServer::root_cert`]. Made with the `openssl` program.
+    ///
+    /// # Errors
+    /// As [`TempServer::start`], or `openssl` missing or failing.
+    pub fn start_tls() -> Result<TempServer, String> {
+        TempServer::start_with(true)
+    }
+
+    /// The PEM certificate of the authority that signed the server's (a TLS server only): what
+    /// a client's `sslrootcert` names.
+    pub fn root_cert(&self) -> PathBuf {
+        self.dir.path().join("ca.crt")
+    }
+
+    fn start_with(tls: bool) -> Result<TempServer, String> {
         let bin = bin_dir().ok_or(
             "PostgreSQL is not installed (no initdb on PATH or under /usr/lib/postgresql)",
         )?;
@@ -54,14 +74,18 @@ impl TempServer {
             .prefix("prospect-pg-")
             .tempdir()
             .map_err(|e| format!("temporary folder: {e}"))?;
-        let as_user = if is_root() {
+        let uid = if is_root() {
             let uid = user_id("postgres")
                 .ok_or("running as root, and there is no postgres user to run the server as")?;
             chown_tree(dir.path(), uid)?;
-            Some("postgres".to_string())
+            Some(uid)
         } else {
             None
         };
+        let as_user = uid.map(|_| "postgres".to_string());
+        if tls {
+            make_certificates(dir.path(), uid)?;
+        }
         let port = free_port()?;
         let server = TempServer {
             dir,
@@ -84,10 +108,16 @@ impl TempServer {
                 "--locale=C",
             ],
         )?;
-        let opts = format!(
+        let mut opts = format!(
             "-p {port} -k {} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200",
             server.dir.path().display()
         );
+        if tls {
+            let d = server.dir.path().display();
+            opts += &format!(
+                " -c ssl=on -c ssl_cert_file={d}/server.crt -c ssl_key_file={d}/server.key"
+            );
+        }
         let log = server.dir.path().join("server.log");
         server.run(
             "pg_ctl",
@@ -175,6 +205,100 @@ impl Drop for TempServer {
             ],
         );
     }
+}
+
+/// Makes, in `dir`, a throwaway authority (`ca.crt`) and the server's key and certificate
+/// signed by it (`server.key`, `server.crt`, for `localhost` and 127.0.0.1), the key readable by
+/// the server's user only (`uid` when it runs as another user).
+fn make_certificates(dir: &Path, uid: Option<u32>) -> Result<(), String> {
+    let openssl = |args: &[&str]| -> Result<(), String> {
+        let out = Command::new("openssl")
+            .args(args)
+            .current_dir(dir)
+            .output()
+            .map_err(|e| format!("openssl: {e}"))?;
+        if out.status.success() {
+            Ok(())
+        } else {
+            Err(format!(
+                "openssl {} failed: {}",
+                args.first().copied().unwrap_or_default(),
+                String::from_utf8_lossy(&out.stderr)
+            ))
+        }
+    };
+    let ec = [
+        "-newkey",
+        "ec",
+        "-pkeyopt",
+        "ec_paramgen_curve:prime256v1",
+        "-nodes",
+    ];
+    openssl(
+        &[
+            &["req", "-x509"][..],
+            &ec,
+            &[
+                "-keyout",
+                "ca.key",
+                "-out",
+                "ca.crt",
+                "-days",
+                "2",
+                "-subj",
+                "/CN=prospect test authority",
+            ],
+        ]
+        .concat(),
+    )?;
+    openssl(
+        &[
+            &["req"][..],
+            &ec,
+            &[
+                "-keyout",
+                "server.key",
+                "-out",
+                "server.csr",
+                "-subj",
+                "/CN=localhost",
+            ],
+        ]
+        .concat(),
+    )?;
+    std::fs::write(
+        dir.join("server.ext"),
+        "subjectAltName=IP:127.0.0.1,DNS:localhost\nbasicConstraints=CA:FALSE\nkeyUsage=digitalSignature\nextendedKeyUsage=serverAuth\n",
+    )
+    .map_err(|e| format!("server.ext: {e}"))?;
+    openssl(&[
+        "x509",
+        "-req",
+        "-in",
+        "server.csr",
+        "-CA",
+        "ca.crt",
+        "-CAkey",
+        "ca.key",
+        "-CAcreateserial",
+        "-out",
+        "server.crt",
+        "-days",
+        "2",
+        "-extfile",
+        "server.ext",
+    ])?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let key = dir.join("server.key");
+        std::fs::set_permissions(&key, std::fs::Permissions::from_mode(0o600))
+            .map_err(|e| format!("server.key: {e}"))?;
+        for f in ["server.key", "server.crt"] {
+            std::os::unix::fs::chown(dir.join(f), uid, None).map_err(|e| format!("{f}: {e}"))?;
+        }
+    }
+    Ok(())
 }
 
 /// `true` when this process runs as root (`/proc/self` belongs to the effective user).

@@ -1622,3 +1622,70 @@ fn store_urls_parse_and_never_show_the_password() {
     assert!(!e.contains("s3cret"), "{e}");
     assert!(e.contains("postgres://ann:***@127.0.0.1:1/team"), "{e}");
 }
+
+/// The team store over TLS (issue 17, "Failures": rustls when the URL asks for it), on a real
+/// server with `ssl = on` and a certificate of a throwaway authority: with `sslrootcert` naming
+/// that authority the connection is encrypted (`pg_stat_ssl`), libpq's `verify-full` is taken
+/// too, and without it the server's certificate is refused (the web's roots do not know it).
+#[cfg_attr(no_postgres, ignore = "needs PostgreSQL (initdb)")]
+#[test]
+fn a_team_store_over_tls_verifies_the_server() {
+    let server = super::pg_server::TempServer::start_tls().unwrap();
+    server.create_db("tls").unwrap();
+    let base = format!("postgres://prospect@127.0.0.1:{}/tls", server.port());
+    let ca = server.root_cert();
+    let encrypted = |store: &Store| -> bool {
+        let mut st = store
+            .conn
+            .prepare("SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()")
+            .unwrap();
+        st.query_row(super::db::params![], |r| r.get::<_, bool>(0))
+            .unwrap()
+    };
+    for mode in ["require", "verify-full", "prefer"] {
+        let url = format!("{base}?sslmode={mode}&sslrootcert={}", ca.display());
+        let store = Store::open_postgres(&url).unwrap_or_else(|e| panic!("{mode}: {e}"));
+        assert!(encrypted(&store), "sslmode={mode} is encrypted");
+    }
+    let plain = Store::open_postgres(&format!("{base}?sslmode=disable")).unwrap();
+    assert!(!encrypted(&plain));
+    let Err(refused) = Store::open_postgres(&format!("{base}?sslmode=require")) else {
+        panic!("a certificate of an unknown authority is refused");
+    };
+    assert!(
+        refused.to_string().to_lowercase().contains("certificate"),
+        "{refused}"
+    );
+    let Err(missing) = Store::open_postgres(&format!(
+        "{base}?sslmode=require&sslrootcert=/nonexistent.pem"
+    )) else {
+        panic!("a root file that is not there");
+    };
+    assert!(
+        missing.to_string().contains("/nonexistent.pem"),
+        "{missing}"
+    );
+}
+
+/// `sslrootcert` is read off a team store's URL and libpq's `verify-*` modes become `require`;
+/// every other member is passed on as written.
+#[test]
+fn tls_options_read_the_root_file_off_the_url() {
+    use super::tls_options;
+    let (url, root) = tls_options(
+        "postgres://u:p@h:5432/db?application_name=a%20b&sslmode=verify-full&sslrootcert=%2Fetc%2Fca.pem",
+    )
+    .unwrap();
+    assert_eq!(
+        url,
+        "postgres://u:p@h:5432/db?application_name=a%20b&sslmode=require"
+    );
+    assert_eq!(root.as_deref(), Some(std::path::Path::new("/etc/ca.pem")));
+    let (url, root) = tls_options("postgres://u@h/db?sslrootcert=/ca.pem").unwrap();
+    assert_eq!((url.as_str(), root.is_some()), ("postgres://u@h/db", true));
+    assert_eq!(
+        tls_options("postgres://u@h/db").unwrap(),
+        ("postgres://u@h/db".to_string(), None)
+    );
+    assert!(tls_options("postgres://u@h/db?sslrootcert=").is_err());
+}
