@@ -177,6 +177,10 @@ pub enum ApiError {
     /// The client could not be built (bad base URL, token not a valid header value, TLS setup).
     #[error("client configuration: {0}")]
     Config(String),
+    /// A paid request this session refuses before sending, with why in words (the team store
+    /// cannot be reached, issue 17); nothing was sent.
+    #[error("refused before sending: {0}")]
+    Refused(String),
 }
 
 /// A wait in plain words: `45 s`, `12 m`, `5 h 12 m` (whole units, rounded up to the minute
@@ -366,6 +370,7 @@ impl ApiError {
                     .unwrap_or_default()
             ),
             ApiError::Config(m) => format!("Client setup: {m}"),
+            ApiError::Refused(m) => format!("Not sent: {m}"),
         }
     }
 
@@ -376,6 +381,7 @@ impl ApiError {
             self,
             ApiError::Invalid(_)
                 | ApiError::Config(_)
+                | ApiError::Refused(_)
                 | ApiError::ConflictingTokens
                 | ApiError::PlanNotSupported
                 | ApiError::EmptyBody
@@ -415,7 +421,8 @@ impl ApiError {
             | ApiError::Timeout
             | ApiError::Network(_)
             | ApiError::Decode { .. }
-            | ApiError::Config(_) => return None,
+            | ApiError::Config(_)
+            | ApiError::Refused(_) => return None,
         })
     }
 

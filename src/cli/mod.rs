@@ -123,6 +123,7 @@ impl From<ApiError> for CliError {
             | ApiError::Unexpected { .. }
             | ApiError::Redirected { .. } => ExitCode::Network,
             ApiError::Config(_) => ExitCode::Usage,
+            ApiError::Refused(_) => ExitCode::SpendRefused,
         };
         CliError {
             code,
@@ -932,10 +933,13 @@ async fn run_inner(
             },
         };
         if cmd.needs_service() {
-            ctx.session = Some(
-                Session::open(&ctx.settings, &target)
-                    .map_err(|e| CliError::usage(e.to_string()))?,
-            );
+            let session = Session::open(&ctx.settings, &target)
+                .map_err(|e| CliError::usage(e.to_string()))?;
+            // Said at start, even with --quiet: every paid command is refused (exit 5).
+            if let Some(why) = session.unreachable() {
+                eprintln!("prospect: {why}");
+            }
+            ctx.session = Some(session);
         }
         ctx.target = Some(target);
     }
@@ -1800,22 +1804,33 @@ async fn reveal(
     ctx.settle(report, job)
 }
 
-/// `prospect jobs`: the jobs of the store (open ones, or all), newest first.
 /// The store of this target, opened for a command that needs no service: (store, its path).
+/// A team store out of reach is said in one line on stderr, and this machine's store stands in
+/// (see [`crate::core::session::open_store`]).
 fn open_store(ctx: &Ctx) -> Result<(crate::store::Store, PathBuf), CliError> {
-    let url = match &ctx.target {
-        Some(t) => ctx
-            .settings
-            .store_url(t.sandbox)
-            .map_err(|e| CliError::usage(e.to_string()))?,
-        None => None,
-    };
-    let Some(url) = url else {
+    let Some((url, sandbox)) = store_url(ctx)? else {
         return Err(CliError::usage("no data directory: pass --data-dir"));
     };
-    let store = crate::store::Store::open_url(&url).map_err(|e| CliError::usage(e.to_string()))?;
+    let (store, unreachable) = crate::core::session::open_store(&ctx.settings, &url, sandbox)
+        .map_err(|e| CliError::usage(e.to_string()))?;
+    if let Some(why) = unreachable {
+        eprintln!("prospect: {why}");
+    }
     let path = store.path().to_path_buf();
     Ok((store, path))
+}
+
+/// The store URL of this target and whether it is the embedded sandbox's; `None` without a
+/// data directory.
+fn store_url(ctx: &Ctx) -> Result<Option<(crate::store::StoreUrl, bool)>, CliError> {
+    let Some(t) = &ctx.target else {
+        return Ok(None);
+    };
+    let url = ctx
+        .settings
+        .store_url(t.sandbox)
+        .map_err(|e| CliError::usage(e.to_string()))?;
+    Ok(url.map(|u| (u, t.sandbox)))
 }
 
 /// The members of list `name` of `kind`, for `lookup`/`reveal --list`. Errors: no such list,
@@ -1984,7 +1999,12 @@ fn store_cmd(ctx: &Ctx, cmd: StoreCmd) -> CliResult {
     };
     match cmd {
         StoreCmd::Migrate { out } => {
-            let (store, _) = open_store(ctx)?;
+            // The store named itself, never a stand-in: migrating is for the team's server.
+            let Some((url, _)) = store_url(ctx)? else {
+                return Err(CliError::usage("no data directory: pass --data-dir"));
+            };
+            let store =
+                crate::store::Store::open_url(&url).map_err(|e| CliError::other(e.to_string()))?;
             let version = store
                 .schema_version()
                 .map_err(|e| CliError::other(e.to_string()))?;
@@ -2049,6 +2069,7 @@ fn suppress(ctx: &Ctx, cmd: SuppressCmd) -> CliResult {
     Ok(())
 }
 
+/// `prospect jobs`: the jobs of the store (open ones, or all), newest first.
 fn jobs(ctx: &Ctx, all: bool, limit: usize, out: &OutArgs) -> CliResult {
     let (mut store, _) = open_store(ctx)?;
     store

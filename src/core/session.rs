@@ -482,6 +482,11 @@ pub struct Session {
     owner: Arc<str>,
     /// Where answers the store could not write go (imported at the next start).
     recovery_dir: Option<std::path::PathBuf>,
+    /// Why paid calls are refused in this session (`None` normally): the team store could not
+    /// be reached at start, so the session runs on this machine's store (issue 17, "Failures").
+    paid_refused: Option<Arc<str>>,
+    /// The team store out of reach at start, when this machine's store stands in for it.
+    unreachable: Option<Unreachable>,
 }
 
 impl std::fmt::Debug for Session {
@@ -490,6 +495,57 @@ impl std::fmt::Debug for Session {
             .field("client", &self.client)
             .field("target", &self.target)
             .finish_non_exhaustive()
+    }
+}
+
+/// A team store out of reach at start, and the store standing in for it (issue 17,
+/// "Failures"). Its `Display` is the notice a front end shows at start, in one line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unreachable {
+    /// Why, in words, the password shown as `***`: "the team store cannot be reached (…)".
+    pub reason: String,
+    /// This machine's store file, open in its place.
+    pub stand_in: std::path::PathBuf,
+}
+
+impl std::fmt::Display for Unreachable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{}: paid calls are refused until it can; free calls and this machine's store ({}) \
+             still work",
+            self.reason,
+            self.stand_in.display()
+        )
+    }
+}
+
+/// Opens the store `url` names for a front end (`sandbox`: the embedded sandbox's). A team
+/// store that cannot be reached or opened is not fatal (issue 17, "Failures"): this machine's
+/// own store file of [`crate::core::config::Settings::store_path`] stands in (the local cache:
+/// what was bought before, and what free reads kept), and [`Unreachable`] says so. A caller
+/// that must reach the team store itself (`prospect store migrate`) opens it with
+/// [`Store::open_url`] instead.
+///
+/// Errors, in one line: the store cannot be opened (not a database, written by a newer
+/// prospect, no permission); a team store only when no data directory is known.
+pub fn open_store(
+    settings: &crate::core::config::Settings,
+    url: &crate::store::StoreUrl,
+    sandbox: bool,
+) -> anyhow::Result<(Store, Option<Unreachable>)> {
+    match (Store::open_url(url), url, settings.store_path(sandbox)) {
+        (Ok(s), ..) => Ok((s, None)),
+        (Err(e), crate::store::StoreUrl::Postgres(_), Some(local)) => {
+            let why = Unreachable {
+                reason: format!("the team store cannot be reached ({e})"),
+                stand_in: local,
+            };
+            tracing::warn!("{why}");
+            let s = Store::open(&why.stand_in).map_err(|e| anyhow::anyhow!(e.to_string()))?;
+            Ok((s, Some(why)))
+        }
+        (Err(e), ..) => Err(anyhow::anyhow!(e.to_string())),
     }
 }
 
@@ -562,7 +618,29 @@ impl Session {
             policy: crate::core::engine::SpendPolicy::default(),
             owner: crate::core::engine::new_owner().into(),
             recovery_dir,
+            paid_refused: None,
+            unreachable: None,
         }
+    }
+
+    /// The same session refusing every paid call with `why` (one line, shown in plans and
+    /// errors): what [`Session::open`] makes when the team store cannot be reached.
+    pub fn refusing_paid(mut self, why: impl Into<String>) -> Session {
+        self.paid_refused = Some(why.into().into());
+        self
+    }
+
+    /// The team store that could not be reached at start, when this machine's store stands in
+    /// for it: what a front end says at start (its `Display`).
+    pub fn unreachable(&self) -> Option<&Unreachable> {
+        self.unreachable.as_ref()
+    }
+
+    /// Why paid calls are refused in this session, in words (`None` when they are not): the
+    /// team store could not be reached at start (issue 17). Plans carry it as their refusal, and
+    /// [`Session::send_paid`] sends nothing.
+    pub fn paid_refusal(&self) -> Option<&str> {
+        self.paid_refused.as_deref()
     }
 
     /// The same session with spend policy `policy` (search freshness, budgets).
@@ -592,10 +670,16 @@ impl Session {
     /// [`crate::core::config::Settings::user`]. A team store's recovery files stay in this
     /// machine's data directory.
     ///
+    /// A team store that cannot be reached (or opened) is not fatal (issue 17, "Failures"):
+    /// the session opens this machine's own store file instead (the local cache: what was
+    /// bought before the team store, and free answers) and refuses every paid call, saying why
+    /// ([`Session::paid_refusal`]); recovery files then wait for the team store.
+    ///
     /// Errors, each one line naming what was wrong: the client cannot be built (bad base URL,
     /// token not usable in a header), no data directory is known (pass `--data-dir`), the store
     /// URL is not one prospect takes, the store cannot be opened (not a database, written by a
-    /// newer prospect, no permission, a server that cannot be reached; no password shown).
+    /// newer prospect, no permission; a team store only when no local store can stand in; no
+    /// password shown).
     pub fn open(
         settings: &crate::core::config::Settings,
         target: &crate::core::config::Target,
@@ -613,7 +697,7 @@ impl Session {
             search_fresh_for: settings.search_fresh_for()?,
             budget: settings.config.budget,
         };
-        let mut store = Store::open_url(&url).map_err(|e| anyhow::anyhow!(e.to_string()))?;
+        let (mut store, unreachable) = open_store(settings, &url, target.sandbox)?;
         store.set_buyer(&settings.user());
         tracing::info!(store = %url.redacted(), "store opened");
         if let Err(e) = store.mark_interrupted() {
@@ -625,7 +709,16 @@ impl Session {
             // A team store's answers that cannot be written wait on this machine.
             session.recovery_dir = settings.data_dir().map(|d| d.join("recovery"));
         }
-        crate::core::engine::import_recovery(&session);
+        match unreachable {
+            // The recovery files there are the team's: they wait for its store.
+            Some(why) => {
+                session.unreachable = Some(why.clone());
+                session = session.refusing_paid(why.reason);
+            }
+            None => {
+                crate::core::engine::import_recovery(&session);
+            }
+        }
         Ok(session)
     }
 
@@ -678,10 +771,26 @@ impl Session {
         R: ApiRequest,
         R::Response: Bought + Serialize + Clone + Send + Sync + 'static,
     {
-        let (status, raw) = self.client.send_raw(req).await?;
+        let (status, raw) = self.send_paid(req).await?;
         let request = serde_json::to_value(req).unwrap_or(Value::Null);
         self.keep_answer::<R>(request, status, raw, job, settles, page)
             .await
+    }
+
+    /// Sends paid request `req` as received (status, raw bytes), paced by the client: the one
+    /// place a paid request leaves the process ([`Session::buy`], and the search pipeline that
+    /// keeps its pages itself).
+    ///
+    /// Errors: the client's; [`ApiError::Refused`] naming why, before anything is sent, when the
+    /// session refuses paid calls ([`Session::paid_refusal`]).
+    pub(crate) async fn send_paid<R: ApiRequest>(
+        &self,
+        req: &R,
+    ) -> Result<(u16, Vec<u8>), ApiError> {
+        if let Some(why) = self.paid_refusal() {
+            return Err(ApiError::Refused(why.to_string()));
+        }
+        self.client.send_raw(req).await
     }
 
     /// The keeping half of [`Session::buy`], for an answer already received (`status`,

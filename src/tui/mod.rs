@@ -80,6 +80,7 @@ pub async fn run(args: TuiArgs, settings: Settings, target: Target) -> anyhow::R
     // Every call goes through the session, which stores each paid answer before it returns;
     // the embedded sandbox has its own store file.
     let session = crate::core::session::Session::open(&settings, &target)?;
+    let store_notice = session.unreachable().map(ToString::to_string);
     let receiver = start_receiver(&settings, &target, &session).await;
     let reveals_disabled = receiver.as_ref().err().cloned();
     let backend: Arc<dyn backend::Backend> =
@@ -91,7 +92,10 @@ pub async fn run(args: TuiArgs, settings: Settings, target: Target) -> anyhow::R
         target.sandbox,
         backend,
         None,
-        reveals_disabled,
+        Limits {
+            reveals_disabled,
+            store_notice,
+        },
     )
     .await
 }
@@ -154,9 +158,19 @@ pub async fn run_pending(
         true,
         backend,
         Some(connected),
-        None,
+        // Known once the session opens: a reveal or a plan then says it.
+        Limits::default(),
     )
     .await
+}
+
+/// What the session the explorer runs on cannot do, said at start.
+#[derive(Debug, Default)]
+struct Limits {
+    /// Why reveals are off (no webhook receiver), in words.
+    reveals_disabled: Option<String>,
+    /// The team store out of reach, with this machine's store standing in (issue 17).
+    store_notice: Option<String>,
 }
 
 async fn explore(
@@ -166,8 +180,12 @@ async fn explore(
     sandbox: bool,
     backend: Arc<dyn backend::Backend>,
     connected: Option<lazy::Connected>,
-    reveals_disabled: Option<String>,
+    limits: Limits,
 ) -> anyhow::Result<()> {
+    let Limits {
+        reveals_disabled,
+        store_notice,
+    } = limits;
     let cfg = &settings.config;
     let warning = settings.warning.clone();
     let (keymap, key_warnings) =
@@ -184,7 +202,13 @@ async fn explore(
     app.connected = connected;
     app.reveals_disabled = reveals_disabled;
     let mut initial = app.start();
-    if let Some(w) = warning.into_iter().chain(key_warnings).next() {
+    // The team store out of reach comes first: nothing paid can be done until it is back.
+    if let Some(w) = store_notice
+        .into_iter()
+        .chain(warning)
+        .chain(key_warnings)
+        .next()
+    {
         tracing::warn!("{w}");
         app.status = Some(app::Status {
             text: w,

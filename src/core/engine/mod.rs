@@ -515,9 +515,17 @@ pub async fn plan_page(
     }
     pace_plan(s, &mut p);
     if p.requests > 0 {
-        p.refusal = budget_refusal(s, &p.cost).await;
+        p.refusal = match s.paid_refusal() {
+            Some(why) => Some(refused_words(why)),
+            None => budget_refusal(s, &p.cost).await,
+        };
     }
     p
+}
+
+/// A plan's refusal when the session refuses paid calls (`why`, see `Session::paid_refusal`).
+fn refused_words(why: &str) -> String {
+    format!("{why}: paid calls are refused; nothing was sent")
 }
 
 /// The pace a plan's requests keep and their ETA.
@@ -532,6 +540,10 @@ fn pace_plan(s: &Session, p: &mut Plan) {
 async fn finish_plan(s: &Session, p: &mut Plan) {
     pace_plan(s, p);
     if p.requests == 0 {
+        return;
+    }
+    if let Some(why) = s.paid_refusal() {
+        p.refusal = Some(refused_words(why));
         return;
     }
     if let Ok(b) = s.balance().await {

@@ -278,10 +278,10 @@ pub(super) async fn plan_search(
 
 async fn send_page(s: &Session, req: &SearchRequest) -> Result<(u16, Vec<u8>), ApiError> {
     match req {
-        SearchRequest::CompaniesV3(r) => s.client().send_raw(&**r).await,
-        SearchRequest::CompaniesV2(r) => s.client().send_raw(&**r).await,
-        SearchRequest::PeopleV3(r) => s.client().send_raw(&**r).await,
-        SearchRequest::PeopleV2(r) => s.client().send_raw(&**r).await,
+        SearchRequest::CompaniesV3(r) => s.send_paid(&**r).await,
+        SearchRequest::CompaniesV2(r) => s.send_paid(&**r).await,
+        SearchRequest::PeopleV3(r) => s.send_paid(&**r).await,
+        SearchRequest::PeopleV2(r) => s.send_paid(&**r).await,
     }
 }
 
