@@ -506,3 +506,54 @@ async fn a_connection_lost_mid_job_hands_the_answer_to_a_recovery_file() {
     );
     assert_eq!(std::fs::read_dir(&recovery).unwrap().count(), 0);
 }
+
+/// The team's daily budget is kept in the store (`prospect store budget`), so it binds every
+/// member whatever their own config says: a plan over it is refused before sending (exit 5,
+/// naming it), one under it runs; `--clear` lifts it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_team_budget_in_the_store_binds_every_member() {
+    let sb = sandbox_with(10_000).await;
+    let domains = known_domains(&sb, 40).await;
+    let dir = tempfile::tempdir().unwrap();
+    let c = client(&sb, CLI);
+    let (code, out, err) = run(prospect(
+        &sb.base_url,
+        dir.path(),
+        &["store", "budget", "--standard", "1", "--format", "json"],
+    ))
+    .await;
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("\"standard_per_day\":1.0"), "{out}");
+    let before = pools(&c).await;
+    // 40 domains: 2 credits, over the team's 1 a day.
+    let mut args = vec!["lookup", "companies", "--max-credits", "100"];
+    args.extend(domains.iter().map(String::as_str));
+    let (code, _, err) = run(prospect(&sb.base_url, dir.path(), &args)).await;
+    assert_eq!(code, 5, "{err}");
+    assert!(
+        err.contains("over the team's standard budget of 1 credits a day"),
+        "{err}"
+    );
+    assert_eq!(pools(&c).await, before, "nothing sent");
+    // 10 domains: 0.5 credits, under it.
+    let mut small = vec!["lookup", "companies", "--max-credits", "100"];
+    small.extend(domains[..10].iter().map(String::as_str));
+    let (code, out, err) = run(prospect(&sb.base_url, dir.path(), &small)).await;
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out.lines().count(), 10);
+    let (code, _, err) = run(prospect(
+        &sb.base_url,
+        dir.path(),
+        &["store", "budget", "--clear"],
+    ))
+    .await;
+    assert_eq!(code, 0, "{err}");
+    let (code, out, err) = run(prospect(&sb.base_url, dir.path(), &args)).await;
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out.lines().count(), 40);
+    assert_eq!(
+        round(before.0 - pools(&c).await.0),
+        2.0,
+        "0.5, then the 30 not owned: 1.5"
+    );
+}

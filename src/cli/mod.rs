@@ -160,6 +160,25 @@ pub enum StoreCmd {
         #[command(flatten)]
         out: OutArgs,
     },
+    /// The team's daily budget, kept in the store itself so every member's plans obey it
+    /// (credits per UTC day, per pool, against everything spent on this store today). Without
+    /// options, prints it; with them, sets those pools; `--clear` removes it.
+    Budget {
+        /// Standard credits a day.
+        #[arg(long, value_name = "CREDITS")]
+        standard: Option<f64>,
+        /// Email credits a day.
+        #[arg(long, value_name = "CREDITS")]
+        email: Option<f64>,
+        /// Phone credits a day.
+        #[arg(long, value_name = "CREDITS")]
+        phone: Option<f64>,
+        /// Remove every limit (before setting any given).
+        #[arg(long)]
+        clear: bool,
+        #[command(flatten)]
+        out: OutArgs,
+    },
     /// Copy one store into another, merging without duplicates (run twice, the second adds
     /// nothing): e.g. a member's file into the team's PostgreSQL ledger. Claims and jobs are
     /// not copied.
@@ -2014,6 +2033,47 @@ fn store_cmd(ctx: &Ctx, cmd: StoreCmd) -> CliResult {
                     "store": store.path().display().to_string(),
                     "shared": store.is_shared(),
                     "schema": version,
+                }),
+            )
+        }
+        StoreCmd::Budget {
+            standard,
+            email,
+            phone,
+            clear,
+            out,
+        } => {
+            // The store named itself, never a stand-in: the budget is the team's.
+            let Some((url, _)) = store_url(ctx)? else {
+                return Err(CliError::usage("no data directory: pass --data-dir"));
+            };
+            let mut store =
+                crate::store::Store::open_url(&url).map_err(|e| CliError::other(e.to_string()))?;
+            let mut budget = if clear {
+                crate::store::Budget::default()
+            } else {
+                store
+                    .team_budget()
+                    .map_err(|e| CliError::other(e.to_string()))?
+            };
+            let changes = clear || standard.is_some() || email.is_some() || phone.is_some();
+            budget.standard_per_day = standard.or(budget.standard_per_day);
+            budget.email_per_day = email.or(budget.email_per_day);
+            budget.phone_per_day = phone.or(budget.phone_per_day);
+            if changes {
+                store.set_team_budget(&budget).map_err(|e| match e {
+                    crate::store::StoreError::Invalid(m) => CliError::usage(m),
+                    e => CliError::other(e.to_string()),
+                })?;
+            }
+            let limit = |v: Option<f64>| v.map_or(Value::from("none"), Value::from);
+            write_pairs(
+                &out,
+                serde_json::json!({
+                    "store": store.path().display().to_string(),
+                    "standard_per_day": limit(budget.standard_per_day),
+                    "email_per_day": limit(budget.email_per_day),
+                    "phone_per_day": limit(budget.phone_per_day),
                 }),
             )
         }

@@ -65,17 +65,10 @@ pub struct Config {
 }
 
 /// `[budget]` of `config.toml`: credits per UTC day, per pool (absent: no limit). Enforced by
-/// the spend engine on each plan against the store's ledger (what every process spent today).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Deserialize)]
-#[serde(default)]
-pub struct Budget {
-    /// Standard credits per day.
-    pub standard_per_day: Option<f64>,
-    /// Email credits per day.
-    pub email_per_day: Option<f64>,
-    /// Phone credits per day.
-    pub phone_per_day: Option<f64>,
-}
+/// the spend engine on each plan against the store's ledger (what every process on the store
+/// spent today; on a team store, the whole team). The team's own budget is kept in the store
+/// (`prospect store budget`, [`crate::store::Store::team_budget`]).
+pub use crate::store::Budget;
 
 /// Default of [`Config::search_fresh_for`]: 24 hours.
 pub const DEFAULT_SEARCH_FRESH_FOR: std::time::Duration = std::time::Duration::from_secs(24 * 3600);

@@ -279,7 +279,7 @@ fn an_empty_file_migrates_to_the_latest_schema() {
     let path = dir.path().join("new").join("s.sqlite");
     let store = Store::open(&path).unwrap();
     assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
-    assert_eq!(SCHEMA_VERSION, 6);
+    assert_eq!(SCHEMA_VERSION, 7);
     let mode: String = store
         .lite()
         .query_row("PRAGMA journal_mode", [], |r| r.get(0))
@@ -324,6 +324,7 @@ fn an_empty_file_migrates_to_the_latest_schema() {
             "people",
             "purchases",
             "searches",
+            "settings",
             "suppressed"
         ]
     );
@@ -380,7 +381,7 @@ fn a_newer_schema_is_refused_and_left_untouched() {
     let msg = err.to_string();
     assert!(msg.contains(&path.display().to_string()), "{msg}");
     assert!(
-        msg.contains("newer prospect (schema 999, this build reads up to 6); not opened"),
+        msg.contains("newer prospect (schema 999, this build reads up to 7); not opened"),
         "{msg}"
     );
     assert_eq!(std::fs::read(&path).unwrap(), before);
@@ -1688,4 +1689,35 @@ fn tls_options_read_the_root_file_off_the_url() {
         ("postgres://u@h/db".to_string(), None)
     );
     assert!(tls_options("postgres://u@h/db?sslrootcert=").is_err());
+}
+
+/// The team's budget is kept in the store (schema 7): none at first, set per pool, read back
+/// by any connection, removed when unlimited; a negative limit is refused.
+#[test]
+fn the_team_budget_is_kept_in_the_store() {
+    let mut store = test_store();
+    assert!(store.team_budget().unwrap().is_unlimited());
+    let b = super::Budget {
+        standard_per_day: Some(500.0),
+        email_per_day: Some(0.0),
+        phone_per_day: None,
+    };
+    store.set_team_budget(&b).unwrap();
+    assert_eq!(store.team_budget().unwrap(), b);
+    let wider = super::Budget {
+        standard_per_day: Some(800.0),
+        ..b
+    };
+    store.set_team_budget(&wider).unwrap();
+    assert_eq!(store.team_budget().unwrap(), wider);
+    let bad = super::Budget {
+        phone_per_day: Some(-1.0),
+        ..b
+    };
+    assert!(matches!(
+        store.set_team_budget(&bad),
+        Err(StoreError::Invalid(m)) if m.contains("phone")
+    ));
+    store.set_team_budget(&super::Budget::default()).unwrap();
+    assert!(store.team_budget().unwrap().is_unlimited());
 }

@@ -566,45 +566,56 @@ async fn finish_plan(s: &Session, p: &mut Plan) {
     }
 }
 
-/// The budget a plan costing `cost` would pass, per pool, from the store's ledger of today
-/// (UTC); `Some(words)` naming the budget and the amount over when one would be.
+/// The budgets a plan costing `cost` would pass, per pool, from the store's ledger of today
+/// (UTC): this member's `[budget]` and the team's, kept in the store (issue 17); `Some(words)`
+/// naming the budget and the amount over when one would be.
 async fn budget_refusal(s: &Session, cost: &Cost) -> Option<String> {
-    let b = s.policy().budget;
-    if b == Budget::default() {
-        return None;
-    }
+    let mine = s.policy().budget;
     let midnight = Utc::now()
         .date_naive()
         .and_hms_opt(0, 0, 0)
         .map(|t| t.and_utc())
         .unwrap_or_else(Utc::now);
-    let spent = with_store(s.store(), move |st| st.spent_since(midnight))
-        .await
-        .unwrap_or_default();
-    for pool in POOLS {
+    // One read: the team's budget (not set on most stores) and what was spent today.
+    let (team, spent) = with_store(s.store(), move |st| {
+        let team = st.team_budget()?;
+        if mine.is_unlimited() && team.is_unlimited() {
+            return Ok((team, Cost::default()));
+        }
+        Ok((team, st.spent_since(midnight)?))
+    })
+    .await
+    .unwrap_or_default();
+    [(mine, "the"), (team, "the team's")]
+        .into_iter()
+        .find_map(|(b, whose)| over_budget(&b, whose, &spent, cost))
+}
+
+/// Words for the first pool where `spent` plus `cost` is over budget `b` (`whose`: "the",
+/// "the team's"), `None` when every pool passes.
+fn over_budget(b: &Budget, whose: &str, spent: &Cost, cost: &Cost) -> Option<String> {
+    let how = if whose == "the" {
+        ""
+    } else {
+        " (`prospect store budget`)"
+    };
+    POOLS.into_iter().find_map(|pool| {
         let limit = match pool {
             CreditPool::Standard => b.standard_per_day,
             CreditPool::Email => b.email_per_day,
             CreditPool::Phone => b.phone_per_day,
-        };
-        let Some(limit) = limit else { continue };
+        }?;
         let after = spent.get(pool) + cost.get(pool);
-        if after > limit + 1e-9 {
-            let name = match pool {
-                CreditPool::Standard => "standard",
-                CreditPool::Email => "email",
-                CreditPool::Phone => "phone",
-            };
-            return Some(format!(
-                "over the {name} budget of {limit} credits a day: {} spent today, this needs up \
-                 to {}, {} over; nothing was sent",
+        (after > limit + 1e-9).then(|| {
+            format!(
+                "over {whose} {pool} budget of {limit} credits a day{how}: {} spent today, this \
+                 needs up to {}, {} over; nothing was sent",
                 round2(spent.get(pool)),
                 round2(cost.get(pool)),
                 round2(after - limit)
-            ));
-        }
-    }
-    None
+            )
+        })
+    })
 }
 
 fn round2(x: f64) -> f64 {
