@@ -63,6 +63,11 @@ fn ctrl(c: char) -> Vec<u8> {
 }
 
 fn start(home: &std::path::Path) -> Tui {
+    start_with(home, &[])
+}
+
+/// [`start`] with `env` set for the binary.
+fn start_with(home: &std::path::Path, env: &[(&str, &str)]) -> Tui {
     let pty = native_pty_system();
     let pair = pty
         .openpty(PtySize {
@@ -82,6 +87,9 @@ fn start(home: &std::path::Path) -> Tui {
     cmd.env("TERM", "xterm-256color");
     cmd.env_remove("PROSPECT_API_TOKEN");
     cmd.env_remove("PROSPECT_BASE_URL");
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
     let child = pair.slave.spawn_command(cmd).unwrap();
     drop(pair.slave);
     let mut reader = pair.master.try_clone_reader().unwrap();
@@ -345,4 +353,40 @@ fn reveal_lookup_and_enrich_end_to_end() {
         assert!(start.elapsed() < TIMEOUT, "prospect did not exit");
         std::thread::sleep(Duration::from_millis(25));
     }
+}
+
+/// `NO_COLOR=1` (issue 19, "Themes"): the real binary draws its screen without one colour;
+/// every cell the terminal shows has its default foreground and background.
+#[test]
+fn no_color_draws_without_colour_end_to_end() {
+    let home = tempfile::tempdir().unwrap();
+    let mut t = start_with(home.path(), &[("NO_COLOR", "1")]);
+    t.wait_for("SANDBOX");
+    t.wait_until("the credit balance", |s| {
+        s.contains("daily") && s.contains("standard")
+    });
+    t.send(DOWN);
+    std::thread::sleep(Duration::from_millis(200));
+    {
+        let parser = t.parser.lock().unwrap();
+        let screen = parser.screen();
+        let mut coloured = Vec::new();
+        let mut reversed = 0;
+        for r in 0..ROWS {
+            for c in 0..COLS {
+                if let Some(cell) = screen.cell(r, c) {
+                    if cell.fgcolor() != vt100::Color::Default
+                        || cell.bgcolor() != vt100::Color::Default
+                    {
+                        coloured.push((r, c));
+                    }
+                    reversed += usize::from(cell.inverse());
+                }
+            }
+        }
+        assert!(coloured.is_empty(), "cells with a colour: {coloured:?}");
+        assert!(reversed > 0, "the selection and badges are reversed");
+    }
+    t.keys("q");
+    let _ = t.child.wait();
 }

@@ -14,6 +14,7 @@
 //! data_dir = "/path"         # optional; where the store lives (default: the data directory)
 //! store_url = "postgres://ann@db.internal:5432/prospect"  # optional; a team's shared store
 //! user = "ann"               # optional; who bought, in a team store (default: the OS user)
+//! theme = "light"            # optional; the explorer's colours: dark, light, high-contrast
 //! [keys]                     # optional overrides: action name -> keys
 //! quit = ["q", "ctrl-q"]
 //! ```
@@ -54,6 +55,9 @@ pub struct Config {
     pub webhook_listen: Option<String>,
     /// Keymap overrides: action name -> key strings (see [`crate::tui::keymap`]).
     pub keys: BTreeMap<String, Vec<String>>,
+    /// The explorer's colours: `dark` (the default), `light` or `high-contrast` (`--theme`
+    /// overrides it; `NO_COLOR` in the environment turns colour off whatever it says).
+    pub theme: Option<String>,
     /// The account's per-minute request allowance every request is paced to (default 60,
     /// NOTES.md "Rate limits"; the embedded sandbox allows 600).
     pub rate_per_minute: Option<u32>,

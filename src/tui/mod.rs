@@ -20,6 +20,7 @@ pub mod records;
 pub mod runner;
 pub mod schema;
 pub mod terminal;
+pub mod theme;
 pub mod view;
 
 pub use crate::core::config::Target;
@@ -33,6 +34,10 @@ pub struct TuiArgs {
     /// Open with this saved filter set (a JSON file).
     #[arg(long)]
     pub filters: Option<PathBuf>,
+    /// The explorer's colours (default: config `theme`, else dark). `NO_COLOR` in the
+    /// environment draws without colour whatever the theme.
+    #[arg(long, value_enum)]
+    pub theme: Option<theme::ThemeName>,
 }
 
 struct RealHooks;
@@ -164,6 +169,28 @@ pub async fn run_pending(
     .await
 }
 
+/// Sets the theme drawn with: `flag` (`--theme`), else config `theme`, else dark; no colour
+/// under `NO_COLOR`. Returns a warning naming a config value that is not a theme.
+fn choose_theme(flag: Option<theme::ThemeName>, configured: Option<&str>) -> Option<String> {
+    use clap::ValueEnum;
+    let (name, warning) = match (flag, configured) {
+        (Some(t), _) => (t, None),
+        (None, None) => (theme::ThemeName::default(), None),
+        (None, Some(c)) => match theme::ThemeName::from_str(c.trim(), true) {
+            Ok(t) => (t, None),
+            Err(_) => (
+                theme::ThemeName::default(),
+                Some(format!(
+                    "config theme {:?} is not a theme (dark, light, high-contrast); drawing dark",
+                    crate::core::sanitize::sanitize(c)
+                )),
+            ),
+        },
+    };
+    theme::set(name, theme::no_color_env());
+    warning
+}
+
 /// What the session the explorer runs on cannot do, said at start.
 #[derive(Debug, Default)]
 struct Limits {
@@ -188,6 +215,7 @@ async fn explore(
     } = limits;
     let cfg = &settings.config;
     let warning = settings.warning.clone();
+    let theme_warning = choose_theme(args.theme, cfg.theme.as_deref());
     let (keymap, key_warnings) =
         keymap::Keymap::with_overrides(&cfg.keys).map_err(|e| anyhow::anyhow!(e))?;
     let filters_dir = settings.filters_dir();
@@ -206,6 +234,7 @@ async fn explore(
     if let Some(w) = store_notice
         .into_iter()
         .chain(warning)
+        .chain(theme_warning)
         .chain(key_warnings)
         .next()
     {

@@ -4,12 +4,13 @@
 //! store's last purchases with who bought each (on a team store, every member's; issue 17). It owns
 //! the list and its scroll position, moves on keymap actions and draws itself; the state owner
 //! changes the jobs as their answers and deliveries come in.
+use crate::tui::theme::theme;
 use std::collections::BTreeSet;
 
 use chrono::{DateTime, Utc};
 use ratatui::Frame;
 use ratatui::layout::Rect;
-use ratatui::style::{Color, Modifier, Style};
+use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Clear, Paragraph};
 
@@ -174,7 +175,7 @@ impl Activity {
         };
         let credits_w = if narrow { 16 } else { 22 };
         let bold = Style::default()
-            .fg(Color::Blue)
+            .fg(theme().heading)
             .add_modifier(Modifier::BOLD);
         let mut out = vec![Line::from(Span::styled(
             format!("Jobs ({} open)", self.open_jobs()),
@@ -192,9 +193,9 @@ impl Activity {
         }
         for j in self.jobs.iter().rev() {
             let color = match j.state {
-                JobState::Sent | JobState::Pending => Color::Yellow,
-                JobState::Arrived | JobState::FromStore => Color::Green,
-                JobState::Failed(_) => Color::Red,
+                JobState::Sent | JobState::Pending => theme().warn,
+                JobState::Arrived | JobState::FromStore => theme().good,
+                JobState::Failed(_) => theme().bad,
             };
             let mut state = j.state.word().to_string();
             if j.sent_ids > 0 && j.state == JobState::Pending {
@@ -222,7 +223,7 @@ impl Activity {
                 Span::raw(format!("{credits:<credits_w$} ")),
                 Span::styled(
                     format!("{} ago", since(j.sent_at, now)),
-                    Style::default().fg(Color::DarkGray),
+                    Style::default().fg(theme().dim),
                 ),
             ];
             let note = match &j.state {
@@ -232,7 +233,7 @@ impl Activity {
             if !note.is_empty() {
                 spans.push(Span::styled(
                     format!(" · {note}"),
-                    Style::default().fg(Color::DarkGray),
+                    Style::default().fg(theme().dim),
                 ));
             }
             out.push(Line::from(spans));
@@ -258,7 +259,7 @@ impl Activity {
                         if d.results == 1 { "" } else { "s" }
                     )
                 )),
-                Span::styled("arrived       ", Style::default().fg(Color::Green)),
+                Span::styled("arrived       ", Style::default().fg(theme().good)),
                 Span::raw(format!(
                     "{:<credits_w$} ",
                     if d.credits.is_zero() {
@@ -269,13 +270,13 @@ impl Activity {
                 )),
                 Span::styled(
                     format!("{} ago", since(d.at, now)),
-                    Style::default().fg(Color::DarkGray),
+                    Style::default().fg(theme().dim),
                 ),
             ];
             if !d.new {
                 spans.push(Span::styled(
                     " · a retry, already stored",
-                    Style::default().fg(Color::DarkGray),
+                    Style::default().fg(theme().dim),
                 ));
             }
             out.push(Line::from(spans));
@@ -301,7 +302,7 @@ impl Activity {
             None => out.push(Line::from(dim("  reading the store…"))),
             Some(Err(why)) => out.push(Line::from(Span::styled(
                 format!("  not read: {why}"),
-                Style::default().fg(Color::Red),
+                Style::default().fg(theme().bad),
             ))),
             Some(Ok(spends)) if spends.is_empty() => {
                 out.push(Line::from(dim("  nothing bought yet")));
@@ -325,12 +326,12 @@ impl Activity {
                         )),
                         Span::styled(
                             format!("{:<13} ", who.chars().take(13).collect::<String>()),
-                            Style::default().fg(Color::Cyan),
+                            Style::default().fg(theme().accent),
                         ),
                         Span::raw(format!("{credits:<credits_w$} ")),
                         Span::styled(
                             format!("{} ago", since(p.at, now)),
-                            Style::default().fg(Color::DarkGray),
+                            Style::default().fg(theme().dim),
                         ),
                     ]));
                 }
@@ -345,7 +346,7 @@ impl Activity {
         f.render_widget(Clear, r);
         let block = frame(
             " Activity: jobs, webhook deliveries, purchases ",
-            Color::Cyan,
+            theme().accent,
         );
         let inner = block.inner(r);
         f.render_widget(block, r);

@@ -1,9 +1,10 @@
 //! The details of the selected record, in sections, scrollable. It owns its scroll
 //! position, moves on keymap actions (close goes back to the results) and draws the Details
 //! pane, with the company actions' keys from the keymap.
+use crate::tui::theme::theme;
 use ratatui::Frame;
 use ratatui::layout::Rect;
-use ratatui::style::{Color, Modifier, Style};
+use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 
@@ -48,7 +49,7 @@ pub fn lines(row: Option<&ResultRow>, keys: &Keymap) -> Vec<Line<'static>> {
                 k.keys_of(Action::PeopleAtCompany),
                 k.keys_of(Action::Lookalikes)
             ),
-            Style::default().fg(Color::DarkGray),
+            Style::default().fg(theme().dim),
         )));
     }
     if row.record.person().is_some() {
@@ -61,7 +62,7 @@ pub fn lines(row: Option<&ResultRow>, keys: &Keymap) -> Vec<Line<'static>> {
                 k.first_key_of(Action::Enrich),
                 k.first_key_of(Action::Mark)
             ),
-            Style::default().fg(Color::DarkGray),
+            Style::default().fg(theme().dim),
         )));
     } else {
         let k = keys;
@@ -72,20 +73,20 @@ pub fn lines(row: Option<&ResultRow>, keys: &Keymap) -> Vec<Line<'static>> {
                 k.first_key_of(Action::Warmup),
                 k.first_key_of(Action::Mark)
             ),
-            Style::default().fg(Color::DarkGray),
+            Style::default().fg(theme().dim),
         )));
     }
     for s in sections {
         out.push(Line::from(Span::styled(
             s.title.to_string(),
             Style::default()
-                .fg(Color::Blue)
+                .fg(theme().heading)
                 .add_modifier(Modifier::BOLD),
         )));
         if s.lines.is_empty() {
             out.push(Line::from(Span::styled(
                 "  —",
-                Style::default().fg(Color::DarkGray),
+                Style::default().fg(theme().dim),
             )));
         }
         for (label, value) in s.lines {
@@ -95,7 +96,7 @@ pub fn lines(row: Option<&ResultRow>, keys: &Keymap) -> Vec<Line<'static>> {
                 format!("  {label}: ")
             };
             out.push(Line::from(vec![
-                Span::styled(label, Style::default().fg(Color::DarkGray)),
+                Span::styled(label, Style::default().fg(theme().dim)),
                 Span::raw(value),
             ]));
         }
@@ -156,7 +157,7 @@ impl Details {
         if content.is_empty() {
             let p = Paragraph::new(Line::from(Span::styled(
                 "Select a row to see everything about it.",
-                Style::default().fg(Color::DarkGray),
+                Style::default().fg(theme().dim),
             )))
             .block(block);
             f.render_widget(p, area);

@@ -3,10 +3,11 @@
 //! ([`TextEditor`]). It owns its state and acts on the keymap's text layer; it hands the state
 //! owner typed effects (the member's new value, "close", "the text changed: look it up") and
 //! draws itself under the selected row of the filters pane, with hints from the keymap.
+use crate::tui::theme::theme;
 use crossterm::event::KeyEvent;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
-use ratatui::style::{Color, Modifier, Style};
+use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Clear, Paragraph, Wrap};
 use ratatui_textarea::TextArea;
@@ -424,7 +425,7 @@ impl Editor {
         };
         f.render_widget(Clear, r);
         let title = format!(" {} ", leaf.path.join("."));
-        let block = frame(&title, Color::Cyan);
+        let block = frame(&title, theme().accent);
         let inner = block.inner(r);
         f.render_widget(block, r);
         match &self.body {
@@ -445,7 +446,7 @@ impl Editor {
                             .map(|v| {
                                 Span::styled(
                                     format!("[{}] ", sanitize(&schema::fmt_item(v))),
-                                    Style::default().fg(Color::Green),
+                                    Style::default().fg(theme().good),
                                 )
                             })
                             .collect::<Vec<_>>(),
@@ -454,7 +455,10 @@ impl Editor {
                 f.render_widget(Paragraph::new(chosen).wrap(Wrap { trim: true }), items);
                 let [prompt, field] =
                     Layout::horizontal([Constraint::Length(2), Constraint::Min(1)]).areas(input);
-                f.render_widget(Span::styled("› ", Style::default().fg(Color::Cyan)), prompt);
+                f.render_widget(
+                    Span::styled("› ", Style::default().fg(theme().accent)),
+                    prompt,
+                );
                 f.render_widget(&le.input, field);
                 let mut lines: Vec<Line> = le
                     .suggestions
@@ -464,11 +468,7 @@ impl Editor {
                     .map(|(i, (label, _))| {
                         let l = Line::from(format!("  {}", sanitize(label)));
                         if Some(i) == le.sel {
-                            l.style(
-                                Style::default()
-                                    .bg(Color::Rgb(40, 60, 90))
-                                    .add_modifier(Modifier::BOLD),
-                            )
+                            l.style(theme().selection(true).add_modifier(Modifier::BOLD))
                         } else {
                             l
                         }
@@ -504,7 +504,7 @@ impl Editor {
                             ac.endpoint().path(),
                             fmt_credits(autocomplete_cost())
                         ),
-                        Style::default().fg(Color::Yellow),
+                        Style::default().fg(theme().warn),
                     )));
                 }
                 f.render_widget(Paragraph::new(n), note);
@@ -587,10 +587,10 @@ impl Editor {
                             .areas(rows[i]);
                     let style = if i == t.focus {
                         Style::default()
-                            .fg(Color::Cyan)
+                            .fg(theme().accent)
                             .add_modifier(Modifier::BOLD)
                     } else {
-                        Style::default().fg(Color::DarkGray)
+                        Style::default().fg(theme().dim)
                     };
                     f.render_widget(
                         Span::styled(
@@ -604,7 +604,7 @@ impl Editor {
                 let n = t.inputs.len();
                 if let Some(e) = &t.error {
                     f.render_widget(
-                        Line::from(Span::styled(sanitize(e), Style::default().fg(Color::Red))),
+                        Line::from(Span::styled(sanitize(e), Style::default().fg(theme().bad))),
                         rows[n],
                     );
                 }

@@ -9,13 +9,14 @@
 //! The popup owns its state and keys (text layer for its fields, `y` / `n` for the spend
 //! question) and hands the state owner a typed [`ExportEffect`]; the file itself is written
 //! off the UI loop by [`write_file`].
+use crate::tui::theme::theme;
 use std::path::PathBuf;
 
 use chrono::NaiveDateTime;
 use crossterm::event::KeyEvent;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
-use ratatui::style::{Color, Modifier, Style};
+use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Clear, LineGauge, Paragraph, Wrap};
 use ratatui_textarea::TextArea;
@@ -412,7 +413,7 @@ impl ExportPopup {
         let r = centered(area, 76, 12);
         f.render_widget(Clear, r);
         let title = format!(" Export {} ", noun(self.kind));
-        let block = frame(&title, Color::Green);
+        let block = frame(&title, theme().good);
         let inner = block.inner(r);
         f.render_widget(block, r);
         let bold = Style::default().add_modifier(Modifier::BOLD);
@@ -459,7 +460,7 @@ impl ExportPopup {
                 if let Some(p) = &self.problem {
                     lines.push(Line::from(Span::styled(
                         format!(" {p}"),
-                        Style::default().fg(Color::Red),
+                        Style::default().fg(theme().bad),
                     )));
                 }
                 lines.push(Line::from(dim(format!(
@@ -480,7 +481,7 @@ impl ExportPopup {
                     Span::styled(
                         cost.to_string(),
                         Style::default()
-                            .fg(Color::Yellow)
+                            .fg(theme().warn)
                             .add_modifier(Modifier::BOLD),
                     ),
                     Span::raw(format!(" (asks above {}).", fmt_credits(confirm_above))),
@@ -510,7 +511,7 @@ impl ExportPopup {
             let ratio = (got as f64 / want.max(1) as f64).clamp(0.0, 1.0);
             f.render_widget(
                 LineGauge::default()
-                    .filled_style(Style::default().fg(Color::Green))
+                    .filled_style(Style::default().fg(theme().good))
                     .label(format!(" {} / {} rows ", got.min(want), want))
                     .ratio(ratio),
                 gauge_area,

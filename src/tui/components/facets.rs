@@ -3,9 +3,10 @@
 //! year founded; people by seniority, department and country. The counts are over the rows
 //! loaded (every fetched page of the tab), and the title says how many of the total that is
 //! ("over 75 loaded of 39,726"). The counts are taken when the pane opens.
+use crate::tui::theme::theme;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Direction, Layout, Rect};
-use ratatui::style::{Color, Modifier, Style};
+use ratatui::style::Style;
 use ratatui::text::Line;
 use ratatui::widgets::{Bar, BarChart, BarGroup, Block, Borders, Clear, Paragraph};
 
@@ -84,7 +85,7 @@ impl FacetsView {
             },
             self.coverage()
         );
-        let block = frame(&title, Color::Magenta);
+        let block = frame(&title, theme().facets);
         let inner = block.inner(r);
         f.render_widget(block, r);
         let [grid, hint] =
@@ -130,7 +131,7 @@ fn draw_facet(f: &mut Frame<'_>, area: Rect, facet: &Facet) {
     let block = Block::default()
         .borders(Borders::ALL)
         .title(title)
-        .border_style(Style::default().fg(Color::DarkGray));
+        .border_style(Style::default().fg(theme().dim));
     if facet.buckets.is_empty() {
         f.render_widget(
             Paragraph::new(Line::from(dim(" no values in the loaded rows"))).block(block),
@@ -153,13 +154,8 @@ fn draw_facet(f: &mut Frame<'_>, area: Rect, facet: &Facet) {
         .direction(Direction::Horizontal)
         .bar_width(1)
         .bar_gap(0)
-        .bar_style(Style::default().fg(Color::Cyan))
-        .value_style(
-            Style::default()
-                .fg(Color::Black)
-                .bg(Color::Cyan)
-                .add_modifier(Modifier::BOLD),
-        )
+        .bar_style(Style::default().fg(theme().accent))
+        .value_style(theme().badge(theme().accent))
         .data(BarGroup::default().bars(&bars));
     f.render_widget(chart, area);
 }

@@ -2,11 +2,12 @@
 //! body, filled ones repeated at the top. It owns the body being built, the selection and the
 //! problems the client would find; it moves and clears on keymap actions, hands the state
 //! owner what to do (run, edit a member, say something), and draws the Filters pane.
+use crate::tui::theme::theme;
 use std::cell::Cell;
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
-use ratatui::style::{Color, Modifier, Style};
+use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph};
 use serde_json::Value;
@@ -352,11 +353,11 @@ impl Form {
                 let selected = i == sel;
                 let mut line = match row {
                     FormRow::Endpoint => Line::from(vec![
-                        Span::styled("endpoint ", Style::default().fg(Color::DarkGray)),
+                        Span::styled("endpoint ", Style::default().fg(theme().dim)),
                         Span::styled(
                             format!("◂ {} ▸", schema::label(self.endpoint)),
                             Style::default()
-                                .fg(Color::Green)
+                                .fg(theme().good)
                                 .add_modifier(Modifier::BOLD),
                         ),
                     ]),
@@ -369,14 +370,14 @@ impl Form {
                             ),
                             Span::styled(
                                 format!(" ({}) est. ≤ {est}", keys.keys_of(Action::Search)),
-                                Style::default().fg(Color::DarkGray),
+                                Style::default().fg(theme().dim),
                             ),
                         ])
                     }
                     FormRow::Header(h) => Line::from(Span::styled(
                         format!("── {h} "),
                         Style::default()
-                            .fg(Color::Blue)
+                            .fg(theme().heading)
                             .add_modifier(Modifier::BOLD),
                     )),
                     FormRow::Leaf(leaf) | FormRow::Set(leaf) => {
@@ -391,21 +392,18 @@ impl Form {
                                     format!("{} ", leaf.label()),
                                     Style::default().add_modifier(Modifier::BOLD),
                                 ),
-                                Span::styled(value, Style::default().fg(Color::Green)),
+                                Span::styled(value, Style::default().fg(theme().good)),
                             ])
                         } else {
-                            Line::from(Span::styled(
-                                leaf.label(),
-                                Style::default().fg(Color::DarkGray),
-                            ))
+                            Line::from(Span::styled(leaf.label(), Style::default().fg(theme().dim)))
                         }
                     }
                     FormRow::Extra(p, v) => Line::from(vec![
                         Span::styled(
                             format!("! {} ", p.join(".")),
-                            Style::default().fg(Color::Red),
+                            Style::default().fg(theme().bad),
                         ),
-                        Span::styled(sanitize(&v.to_string()), Style::default().fg(Color::Red)),
+                        Span::styled(sanitize(&v.to_string()), Style::default().fg(theme().bad)),
                     ]),
                 };
                 if selected {
@@ -415,7 +413,7 @@ impl Form {
                         Span::styled(
                             "›",
                             Style::default()
-                                .fg(Color::Cyan)
+                                .fg(theme().accent)
                                 .add_modifier(Modifier::BOLD),
                         ),
                     );
@@ -424,18 +422,10 @@ impl Form {
                 }
                 line = truncate(line, width);
                 if selected {
-                    line = line.patch_style(Style::default().bg(if focused {
-                        Color::Rgb(40, 60, 90)
-                    } else {
-                        Color::Rgb(45, 45, 45)
-                    }));
+                    line = line.patch_style(theme().selection(focused));
                     let pad = width.saturating_sub(line.width());
                     line.spans.push(Span::raw(" ".repeat(pad)));
-                    line = line.patch_style(Style::default().bg(if focused {
-                        Color::Rgb(40, 60, 90)
-                    } else {
-                        Color::Rgb(45, 45, 45)
-                    }));
+                    line = line.patch_style(theme().selection(focused));
                 }
                 line
             })

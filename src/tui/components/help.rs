@@ -1,8 +1,9 @@
 //! The help popup (every binding, generated from the keymap's two layers) and the error
 //! popup (a message worth reading in full). Both close on close / enter / help / quit.
+use crate::tui::theme::theme;
 use ratatui::Frame;
 use ratatui::layout::Rect;
-use ratatui::style::{Color, Modifier, Style};
+use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Clear, Paragraph, Wrap};
 
@@ -51,7 +52,7 @@ impl HelpView {
         let h = (lines.len() as u16 + 2).min(area.height);
         let r = centered(area, width, h);
         f.render_widget(Clear, r);
-        let block = frame(" Keys ", Color::Cyan);
+        let block = frame(" Keys ", theme().accent);
         let inner = block.inner(r);
         f.render_widget(block, r);
         let window = inner.height as usize;
@@ -83,7 +84,7 @@ impl HelpView {
 fn help_lines(keymap: &Keymap, inner: u16) -> Vec<Line<'static>> {
     let entries = keymap.help();
     let key_style = Style::default()
-        .fg(Color::Cyan)
+        .fg(theme().accent)
         .add_modifier(Modifier::BOLD);
     let columns: usize = if inner + 2 >= TWO_COLUMNS_FROM { 2 } else { 1 };
     // Each column: 14 for the keys, the rest for the description.
@@ -142,7 +143,7 @@ pub fn draw_error(f: &mut Frame<'_>, area: Rect, text: &str, keymap: &Keymap) {
     ];
     f.render_widget(
         Paragraph::new(lines)
-            .block(frame(" Error ", Color::Red))
+            .block(frame(" Error ", theme().bad))
             .wrap(Wrap { trim: true }),
         r,
     );

@@ -1,9 +1,10 @@
 //! The search history popup: the stored searches of this target (endpoint, a summary of the
 //! filters, pages kept, total, age), listed from the store off the UI loop. Enter reopens one
 //! at no cost; it owns its list, highlight and keys, and draws itself.
+use crate::tui::theme::theme;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
-use ratatui::style::{Color, Modifier, Style};
+use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Clear, Paragraph};
 
@@ -80,7 +81,7 @@ impl HistoryPopup {
         f.render_widget(Clear, r);
         let block = frame(
             " Search history (stored; reopening costs nothing) ",
-            Color::Cyan,
+            theme().accent,
         );
         let inner = block.inner(r);
         f.render_widget(block, r);
@@ -107,7 +108,7 @@ impl HistoryPopup {
             Line::from(Span::styled(
                 row("endpoint", "filters", "pages", "total", "last run"),
                 Style::default()
-                    .fg(Color::Blue)
+                    .fg(theme().heading)
                     .add_modifier(Modifier::BOLD),
             )),
             head,
@@ -115,7 +116,7 @@ impl HistoryPopup {
         let lines: Vec<Line> = match (&self.entries, &self.error) {
             (_, Some(e)) => vec![Line::from(Span::styled(
                 format!(" The history could not be read: {}", sanitize(e)),
-                Style::default().fg(Color::Red),
+                Style::default().fg(theme().bad),
             ))],
             (None, None) => vec![Line::from(dim(" reading the store…"))],
             (Some(entries), None) if entries.is_empty() => vec![Line::from(dim(format!(

@@ -1,10 +1,11 @@
 //! The "Add to list" prompt (`+`, issue 16): the name of the account or contact list that the
 //! marked rows (or the selected one) go into; a new name creates the list. The state owner
 //! hands the name and the rows' keys to the store ([`crate::tui::msg::Call::AddToList`]).
+use crate::tui::theme::theme;
 use crossterm::event::KeyEvent;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
-use ratatui::style::{Color, Modifier, Style};
+use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Clear, Paragraph};
 use ratatui_textarea::TextArea;
@@ -238,14 +239,14 @@ impl ListsPopup {
         f.render_widget(Clear, r);
         let block = frame(
             " Lists and suppression (from the store, no cost) ",
-            Color::Cyan,
+            theme().accent,
         );
         let inner = block.inner(r);
         f.render_widget(block, r);
         let [list_area, hint] =
             Layout::vertical([Constraint::Min(1), Constraint::Length(1)]).areas(inner);
         let head = Style::default()
-            .fg(Color::Blue)
+            .fg(theme().heading)
             .add_modifier(Modifier::BOLD);
         let w = inner.width as usize;
         let name_w = w.saturating_sub(10 + 10 + 16 + 4).clamp(8, 48);
@@ -266,7 +267,7 @@ impl ListsPopup {
         match (&self.lists, &self.error) {
             (_, Some(e)) => lines.push(Line::from(Span::styled(
                 format!(" The store could not be read: {}", sanitize(e)),
-                Style::default().fg(Color::Red),
+                Style::default().fg(theme().bad),
             ))),
             (None, None) => lines.push(Line::from(dim(" reading the store…"))),
             (Some(l), None) if l.is_empty() => lines.push(Line::from(dim(format!(

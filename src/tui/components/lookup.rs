@@ -4,12 +4,13 @@
 //! answers to the keymap's text layer (submit looks up, next field switches companies ↔
 //! people, cancel closes) and hands the keys — or the file, read off the UI loop — to the
 //! state owner, which checks the store and the cost before anything is sent.
+use crate::tui::theme::theme;
 use std::path::PathBuf;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::Frame;
 use ratatui::layout::Rect;
-use ratatui::style::{Color, Modifier, Style};
+use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Clear, Paragraph};
 
@@ -181,7 +182,7 @@ impl LookupPopup {
             Kind::Companies => " Look up companies ",
             Kind::People => " Look up people ",
         };
-        let block = frame(title, Color::Cyan);
+        let block = frame(title, theme().accent);
         let inner = block.inner(r);
         f.render_widget(block, r);
         let w = inner.width as usize;
@@ -198,7 +199,7 @@ impl LookupPopup {
         let first = all.len().saturating_sub(text_rows);
         for (i, l) in all[first..].iter().enumerate() {
             let last = first + i + 1 == all.len();
-            let mut spans = vec![Span::styled("› ", Style::default().fg(Color::Cyan))];
+            let mut spans = vec![Span::styled("› ", Style::default().fg(theme().accent))];
             spans.push(Span::raw(l.to_string()));
             if last {
                 spans.push(Span::styled(
@@ -228,7 +229,7 @@ impl LookupPopup {
         };
         lines.push(Line::from(Span::styled(
             count,
-            Style::default().fg(Color::Yellow),
+            Style::default().fg(theme().warn),
         )));
         lines.push(Line::from(""));
         lines.push(Line::from(dim(format!(

@@ -1,12 +1,13 @@
 //! The one picker: a list of options narrowed by fuzzy typing (nucleo), moved with the text
 //! layer's up / down / page keys, chosen with submit. Used by the member editor (closed sets,
 //! one value or many) and by "find a filter member".
+use crate::tui::theme::theme;
 use crossterm::event::KeyEvent;
 use nucleo_matcher::pattern::{AtomKind, CaseMatching, Normalization, Pattern};
 use nucleo_matcher::{Config as MatcherConfig, Matcher, Utf32Str};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
-use ratatui::style::{Color, Style};
+use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Clear, Paragraph};
 use ratatui_textarea::TextArea;
@@ -166,7 +167,10 @@ impl Picker {
     pub fn draw_query(&self, f: &mut Frame<'_>, area: Rect) {
         let [prompt, field] =
             Layout::horizontal([Constraint::Length(2), Constraint::Min(1)]).areas(area);
-        f.render_widget(Span::styled("/ ", Style::default().fg(Color::Cyan)), prompt);
+        f.render_widget(
+            Span::styled("/ ", Style::default().fg(theme().accent)),
+            prompt,
+        );
         f.render_widget(&self.query, field);
     }
 
@@ -208,7 +212,7 @@ impl Picker {
     pub fn draw_find(&self, f: &mut Frame<'_>, area: Rect, keys: &Keymap) {
         let r = centered(area, 60, 18);
         f.render_widget(Clear, r);
-        let block = frame(" Find a filter member ", Color::Cyan);
+        let block = frame(" Find a filter member ", theme().accent);
         let inner = block.inner(r);
         f.render_widget(block, r);
         let [input, list, hint] = Layout::vertical([

@@ -3,11 +3,12 @@
 //! switch tabs or open details, and draws the Results pane: a table built for the visible rows
 //! only, "rows a–b of total", "from store, 3 days old", a loading indicator and an empty state
 //! that says why.
+use crate::tui::theme::theme;
 use std::cell::Cell;
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
-use ratatui::style::{Color, Modifier, Style};
+use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Cell as TableCell, Paragraph, Row, Table, Tabs, Wrap};
 
@@ -316,12 +317,7 @@ impl Results {
             Layout::vertical([Constraint::Length(1), Constraint::Min(0)]).areas(inner);
         let tabs = Tabs::new(vec!["Companies", "People"])
             .select(if kind == Kind::Companies { 0 } else { 1 })
-            .highlight_style(
-                Style::default()
-                    .fg(Color::Black)
-                    .bg(Color::Cyan)
-                    .add_modifier(Modifier::BOLD),
-            )
+            .highlight_style(theme().badge(theme().accent))
             .divider("│");
         f.render_widget(tabs, tabs_area);
 
@@ -343,7 +339,7 @@ impl Results {
             } else if let Some(e) = &s.error {
                 lines.push(Line::from(Span::styled(
                     format!("The search failed: {e}"),
-                    Style::default().fg(Color::Red),
+                    Style::default().fg(theme().bad),
                 )));
             } else if let Some(name) = &s.list {
                 lines.push(Line::from(format!("The list {name} has no members yet.")));
@@ -366,7 +362,7 @@ impl Results {
             for note in &s.notes {
                 lines.push(Line::from(Span::styled(
                     format!("note: {note}"),
-                    Style::default().fg(Color::Yellow),
+                    Style::default().fg(theme().warn),
                 )));
             }
             f.render_widget(Paragraph::new(lines).wrap(Wrap { trim: true }), body);
@@ -400,15 +396,7 @@ impl Results {
                     })),
                 );
                 if offset + i == sel {
-                    row.style(
-                        Style::default()
-                            .bg(if focused {
-                                Color::Rgb(40, 60, 90)
-                            } else {
-                                Color::Rgb(45, 45, 45)
-                            })
-                            .add_modifier(Modifier::BOLD),
-                    )
+                    row.style(theme().selection(focused).add_modifier(Modifier::BOLD))
                 } else {
                     row
                 }
@@ -425,7 +413,7 @@ impl Results {
         )
         .style(
             Style::default()
-                .fg(Color::Blue)
+                .fg(theme().heading)
                 .add_modifier(Modifier::BOLD),
         );
         let table = Table::new(visible, widths).header(header).column_spacing(1);

@@ -2,12 +2,12 @@
 //! new name (the "Save filter set as" prompt), and the "Filter sets" chooser that opens or
 //! deletes one. The popups own their state and keys and hand back what the user chose; the
 //! state owner applies an opened set to the form.
+use crate::tui::theme::theme;
 use std::path::{Path, PathBuf};
 
 use crossterm::event::KeyEvent;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
-use ratatui::style::Color;
 use ratatui::text::Line;
 use ratatui::widgets::{Clear, Paragraph};
 use ratatui_textarea::TextArea;
@@ -226,7 +226,7 @@ impl OpenSets {
             .max(5);
         let r = centered(area, 50, h);
         f.render_widget(Clear, r);
-        let block = frame(" Filter sets ", Color::Cyan);
+        let block = frame(" Filter sets ", theme().accent);
         let inner = block.inner(r);
         f.render_widget(block, r);
         let [list, hint] =

@@ -1,10 +1,11 @@
 //! The spend gate: a search estimated above `confirm_above` credits waits for a yes. It owns
 //! the waiting search, answers to submit / `y` (run) and close / `n` (cancel), and draws the
 //! "Confirm spending" popup. The request in it has already passed the client's checks.
+use crate::tui::theme::theme;
 use crossterm::event::{KeyCode, KeyEvent};
 use ratatui::Frame;
 use ratatui::layout::Rect;
-use ratatui::style::{Color, Modifier, Style};
+use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Clear, Paragraph, Wrap};
 
@@ -118,7 +119,7 @@ pub fn draw(f: &mut Frame<'_>, area: Rect, p: &PendingSearch, confirm_above: f64
             Span::styled(
                 p.cost.to_string(),
                 Style::default()
-                    .fg(Color::Yellow)
+                    .fg(theme().warn)
                     .add_modifier(Modifier::BOLD),
             ),
             Span::raw(format!(" (asks above {}).", fmt_credits(confirm_above))),
@@ -142,7 +143,7 @@ fn draw_confirm(f: &mut Frame<'_>, area: Rect, mut lines: Vec<Line<'_>>, yes: &s
     f.render_widget(Clear, r);
     f.render_widget(
         Paragraph::new(lines)
-            .block(frame(" Confirm spending ", Color::Yellow))
+            .block(frame(" Confirm spending ", theme().warn))
             .wrap(Wrap { trim: true }),
         r,
     );
@@ -170,7 +171,7 @@ pub fn draw_action(
             Span::styled(
                 crate::core::spend::describe_pools(&p.estimate.cost),
                 Style::default()
-                    .fg(Color::Yellow)
+                    .fg(theme().warn)
                     .add_modifier(Modifier::BOLD),
             ),
             Span::raw(format!(

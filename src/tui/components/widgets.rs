@@ -1,5 +1,6 @@
 //! Small drawing helpers the components share: a centred popup rectangle, a titled frame,
 //! dim text, the highlight of a selected line and a one-field prompt.
+use crate::tui::theme::theme;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
@@ -34,7 +35,7 @@ pub fn draw_prompt(
 ) {
     let r = centered(area, width, 5 + choices.len() as u16);
     f.render_widget(ratatui::widgets::Clear, r);
-    let block = frame(title, Color::Cyan);
+    let block = frame(title, theme().accent);
     let inner = block.inner(r);
     f.render_widget(block, r);
     let [field, below, rest] = Layout::vertical([
@@ -60,14 +61,12 @@ pub fn frame<'a>(title: &'a str, color: Color) -> Block<'a> {
 
 /// Dim text (hints, placeholders).
 pub fn dim(s: impl Into<String>) -> Span<'static> {
-    Span::styled(s.into(), Style::default().fg(Color::DarkGray))
+    Span::styled(s.into(), Style::default().fg(theme().dim))
 }
 
 /// The style of the highlighted line of a list.
 pub fn selected() -> Style {
-    Style::default()
-        .bg(Color::Rgb(40, 60, 90))
-        .add_modifier(Modifier::BOLD)
+    theme().selection(true).add_modifier(Modifier::BOLD)
 }
 
 /// The scroll position of a read-only list drawn in a window of a few lines (help, activity):

@@ -3,9 +3,10 @@
 //! and the time to its reset as of the last refresh. A pool the answer left out is drawn as
 //! unknown (`?`), never as 0. A pool untouched since the refresh shows its one-time and
 //! recurrent parts; one charged since shows how much was charged locally.
+use crate::tui::theme::theme;
 use ratatui::Frame;
 use ratatui::layout::Rect;
-use ratatui::style::{Color, Modifier, Style};
+use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 
 use crate::api::cost::CreditPool;
@@ -47,11 +48,11 @@ fn pool(name: &str, gauge: &Gauge, which: CreditPool, detail: Detail) -> Vec<Spa
     });
     let (Some(p), Some(total)) = (parts, gauge.left(which)) else {
         return vec![
-            Span::styled(format!("{name} "), Style::default().fg(Color::DarkGray)),
+            Span::styled(format!("{name} "), Style::default().fg(theme().dim)),
             Span::styled(
                 UNKNOWN_POOL,
                 Style::default()
-                    .fg(Color::Yellow)
+                    .fg(theme().warn)
                     .add_modifier(Modifier::BOLD),
             ),
             Span::raw("  "),
@@ -59,14 +60,14 @@ fn pool(name: &str, gauge: &Gauge, which: CreditPool, detail: Detail) -> Vec<Spa
     };
     let spent = gauge.spent_since_refresh().get(which);
     let color = if total <= 0.0 {
-        Color::Red
+        theme().bad
     } else if total < 10.0 {
-        Color::Yellow
+        theme().warn
     } else {
-        Color::Green
+        theme().good
     };
     vec![
-        Span::styled(format!("{name} "), Style::default().fg(Color::DarkGray)),
+        Span::styled(format!("{name} "), Style::default().fg(theme().dim)),
         Span::styled(
             fmt_credits(total),
             Style::default().fg(color).add_modifier(Modifier::BOLD),
@@ -83,7 +84,7 @@ fn pool(name: &str, gauge: &Gauge, which: CreditPool, detail: Detail) -> Vec<Spa
             } else {
                 format!(" (−{} since refresh)", fmt_credits(spent))
             },
-            Style::default().fg(Color::DarkGray),
+            Style::default().fg(theme().dim),
         ),
         Span::raw("  "),
     ]
@@ -108,7 +109,9 @@ fn line(app: &App, detail: Detail) -> Line<'static> {
     let mut spans = vec![
         Span::styled(
             " Credits ",
-            Style::default().fg(Color::Black).bg(Color::Blue),
+            theme()
+                .badge(theme().heading)
+                .remove_modifier(Modifier::BOLD),
         ),
         Span::raw(" "),
     ];
@@ -120,7 +123,7 @@ fn line(app: &App, detail: Detail) -> Line<'static> {
                 "unknown ({} refreshes)",
                 app.opts.keymap.keys_of(crate::tui::keymap::Action::Credits)
             ),
-            Style::default().fg(Color::DarkGray),
+            Style::default().fg(theme().dim),
         )),
         Some(b) => {
             let (std_l, email_l, phone_l) = if short {
@@ -132,7 +135,7 @@ fn line(app: &App, detail: Detail) -> Line<'static> {
             spans.extend(pool(email_l, g, CreditPool::Email, detail));
             spans.extend(pool(phone_l, g, CreditPool::Phone, detail));
             if let Some(left) = g.daily_left() {
-                spans.push(Span::styled("daily ", Style::default().fg(Color::DarkGray)));
+                spans.push(Span::styled("daily ", Style::default().fg(theme().dim)));
                 spans.push(Span::styled(
                     if short {
                         format!("{left}")
@@ -148,18 +151,18 @@ fn line(app: &App, detail: Detail) -> Line<'static> {
                         } else {
                             format!(", resets in {}", fmt_duration(r))
                         },
-                        Style::default().fg(Color::DarkGray),
+                        Style::default().fg(theme().dim),
                     ));
                 }
             }
             if detail == Detail::Full {
                 spans.push(Span::styled(
                     "  (one-time+recurrent)",
-                    Style::default().fg(Color::DarkGray),
+                    Style::default().fg(theme().dim),
                 ));
             }
             if app.balance_loading {
-                spans.push(Span::styled(" ↻", Style::default().fg(Color::Yellow)));
+                spans.push(Span::styled(" ↻", Style::default().fg(theme().warn)));
             }
         }
     }

@@ -1,9 +1,10 @@
 //! Drawing: pure functions of [`App`] (no clocks, no randomness). The layout, the header, the
 //! credit gauge and the status line are drawn here; the panes and popups are components that
 //! draw themselves (`tui::components`).
+use crate::tui::theme::theme;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
-use ratatui::style::{Color, Modifier, Style};
+use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 
 use super::app::{App, Pane, StatusKind};
@@ -15,10 +16,10 @@ pub mod popup;
 pub fn border_style(focused: bool) -> Style {
     if focused {
         Style::default()
-            .fg(Color::Cyan)
+            .fg(theme().accent)
             .add_modifier(Modifier::BOLD)
     } else {
-        Style::default().fg(Color::DarkGray)
+        Style::default().fg(theme().dim)
     }
 }
 
@@ -126,33 +127,21 @@ pub fn draw(f: &mut Frame<'_>, app: &App) {
 
 fn draw_header(f: &mut Frame<'_>, area: Rect, app: &App) {
     let mut spans = vec![
-        Span::styled(
-            " prospect ",
-            Style::default()
-                .add_modifier(Modifier::BOLD)
-                .fg(Color::Black)
-                .bg(Color::Cyan),
-        ),
+        Span::styled(" prospect ", theme().badge(theme().accent)),
         Span::raw(" "),
     ];
     if app.opts.sandbox {
-        spans.push(Span::styled(
-            " SANDBOX ",
-            Style::default()
-                .fg(Color::Black)
-                .bg(Color::Yellow)
-                .add_modifier(Modifier::BOLD),
-        ));
+        spans.push(Span::styled(" SANDBOX ", theme().badge(theme().warn)));
         spans.push(Span::raw(" "));
     }
     spans.push(Span::styled(
         crate::core::sanitize::sanitize(app.base_url()),
-        Style::default().fg(Color::DarkGray),
+        Style::default().fg(theme().dim),
     ));
     spans.push(Span::raw("  "));
     spans.push(Span::styled(
         app.form.endpoint.path(),
-        Style::default().fg(Color::Green),
+        Style::default().fg(theme().good),
     ));
     if let Some(n) = &app.sets.name {
         spans.push(Span::raw("  set: "));
@@ -171,7 +160,7 @@ fn draw_header(f: &mut Frame<'_>, area: Rect, app: &App) {
             "  [{focus}]  {} help",
             app.opts.keymap.keys_of(super::keymap::Action::Help)
         ),
-        Style::default().fg(Color::DarkGray),
+        Style::default().fg(theme().dim),
     ));
     f.render_widget(Line::from(spans), area);
 }
@@ -181,8 +170,8 @@ fn draw_status(f: &mut Frame<'_>, area: Rect, app: &App) {
         Some(s) => {
             let style = match s.kind {
                 StatusKind::Info => Style::default(),
-                StatusKind::Progress => Style::default().fg(Color::Yellow),
-                StatusKind::Error => Style::default().fg(Color::White).bg(Color::Red),
+                StatusKind::Progress => Style::default().fg(theme().warn),
+                StatusKind::Error => theme().error_line(),
             };
             let icon = match s.kind {
                 StatusKind::Info => "",
@@ -194,7 +183,7 @@ fn draw_status(f: &mut Frame<'_>, area: Rect, app: &App) {
         None => match &app.last_error {
             Some(e) => Line::from(Span::styled(
                 format!(" last error: {e}"),
-                Style::default().fg(Color::Red),
+                Style::default().fg(theme().bad),
             )),
             None => Line::from(Span::styled(
                 format!(
@@ -206,7 +195,7 @@ fn draw_status(f: &mut Frame<'_>, area: Rect, app: &App) {
                     app.opts.keymap.keys_of(super::keymap::Action::Open),
                     app.opts.keymap.keys_of(super::keymap::Action::Quit),
                 ),
-                Style::default().fg(Color::DarkGray),
+                Style::default().fg(theme().dim),
             )),
         },
     };
