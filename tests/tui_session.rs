@@ -221,6 +221,84 @@ async fn quitting_with_a_paid_call_in_flight_still_stores_it() {
     );
 }
 
+/// `Esc` while a page is on its way stops waiting for it (issue 19, "Control"): the view is
+/// free at once and never shows the late answer, and the answer, a paid one, is still stored
+/// when it comes.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn esc_stops_waiting_for_a_page_and_its_answer_is_still_stored() {
+    use fault_proxy::{Fault, FaultProxy};
+    let sb = start(vec![]).await;
+    let proxy = FaultProxy::start(&sb.base_url, RICH, 7).await;
+    proxy.set_faults(false);
+    proxy.script([Fault::Delay(1500)]);
+    let ex = open_at(&proxy.base_url, RICH);
+    ex.ready().await;
+    let arrived = proxy.arrived();
+    ex.ctrl_r();
+    let t0 = std::time::Instant::now();
+    while proxy.arrived() == arrived {
+        assert!(t0.elapsed() < run_loop::WAIT, "the page is sent");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    let m = ex.mark();
+    ex.key(KeyCode::Esc, KeyModifiers::NONE);
+    ex.wait_since(m, "the view to stop waiting", |s| {
+        s.status
+            .as_deref()
+            .is_some_and(|t| t.contains("Stopped waiting for the page"))
+    })
+    .await;
+    // The answer comes 1.5 s after it was sent: stored, not shown.
+    let t0 = std::time::Instant::now();
+    while stored_pages(&ex.session).is_empty() {
+        assert!(t0.elapsed() < run_loop::WAIT, "the late answer is stored");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let (app, session, _dir) = ex.quit().await;
+    assert!(
+        app.results.companies.pages.is_empty(),
+        "the late page is not shown"
+    );
+    assert_eq!(
+        stored_pages(&session),
+        vec![(Endpoint::SearchCompaniesV3, 1)]
+    );
+}
+
+/// A second quit key while quitting waits for a paid call stops the wait (issue 19, "Control"):
+/// the loop ends with the call still out (its answer delayed 30 s by a proxy), says how many
+/// were left, and has not stored it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_second_quit_stops_waiting_for_paid_calls() {
+    use fault_proxy::{Fault, FaultProxy};
+    let sb = start(vec![]).await;
+    let proxy = FaultProxy::start(&sb.base_url, RICH, 7).await;
+    proxy.set_faults(false);
+    proxy.script([Fault::Delay(30_000)]);
+    let ex = open_at(&proxy.base_url, RICH);
+    ex.ready().await;
+    let arrived = proxy.arrived();
+    ex.ctrl_r();
+    let t0 = std::time::Instant::now();
+    while proxy.arrived() == arrived {
+        assert!(t0.elapsed() < run_loop::WAIT, "the page is sent");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    let (app, session, _dir) = ex
+        .force_quit(|s| {
+            s.status.as_deref().is_some_and(|t| {
+                t.contains("finishing 1 paid call") && t.contains("again quits now")
+            })
+        })
+        .await;
+    assert!(app.quit);
+    assert_eq!(app.left_unfinished, 1, "one paid call left unfinished");
+    assert!(
+        stored_pages(&session).is_empty(),
+        "its answer was not waited for"
+    );
+}
+
 /// `H` lists the stored search; Enter reopens it from the store: its pages are shown "from
 /// store" and nothing is spent (checked at the sandbox). Paging past the stored pages is a
 /// normal paid page, kept under the same history row.

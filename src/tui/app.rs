@@ -217,6 +217,9 @@ pub struct App {
     pub dirty: bool,
     /// The user asked to quit.
     pub quit: bool,
+    /// Paid calls still in flight when the user quit without waiting for them (a second
+    /// quit key while they finished): the front end says so once the terminal is restored.
+    pub left_unfinished: usize,
     /// The export of the first N results still fetching pages, if any.
     pub export_job: Option<ExportJob>,
     /// The search page being planned ([`Call::PlanPage`]) before it is confirmed or sent.
@@ -326,6 +329,7 @@ impl App {
             timer_gens: HashMap::new(),
             dirty: true,
             quit: false,
+            left_unfinished: 0,
             export_job: None,
             planning: None,
             back: Vec::new(),
@@ -820,6 +824,26 @@ impl App {
         }
     }
 
+    /// Stops waiting for the page this tab is loading: the view no longer waits, and drops
+    /// the answer when it comes. A page is a paid call, so its task goes on and the session
+    /// stores the answer all the same (`H` reopens it at no cost).
+    fn stop_waiting(&mut self) -> Vec<Command> {
+        let kind = self.tab();
+        let slot = Slot::Search(kind);
+        let paid = matches!(self.inflight.remove(&slot), Some(Call::Search { .. }));
+        self.bump(slot);
+        self.search_mut(kind).loading = false;
+        if paid {
+            let history = self.opts.keymap.first_key_of(Action::History);
+            self.info(&format!(
+                "Stopped waiting for the page. It is a paid call: its answer is still stored \
+                 when it comes ({history} reopens it at no cost)."
+            ))
+        } else {
+            self.info("Stopped waiting.")
+        }
+    }
+
     fn any_loading(&self) -> bool {
         self.results.companies.loading || self.results.people.loading
     }
@@ -1036,6 +1060,10 @@ impl App {
                 Popup::Activity => self.activity_key(action),
                 _ => vec![],
             };
+        }
+        // Esc while this tab's page is on its way stops waiting for it (issue 19, "Control").
+        if action == Action::Close && self.search(self.tab()).loading {
+            return self.stop_waiting();
         }
         if let Some(cmds) = self.action_key(action) {
             return cmds;

@@ -61,7 +61,7 @@ actions! {
     History => "history", "past searches: reopen one at no cost", ["H"];
     Find => "find", "find a filter member by name and edit it", ["/"];
     Credits => "credits", "refresh the credit balance", ["c"];
-    Close => "close", "close a popup / leave a text field", ["esc"];
+    Close => "close", "close a popup or a field; stop waiting", ["esc"];
     Export => "export", "export results to CSV / JSONL", ["ctrl-e"];
     CopyField => "copy_field", "copy the selected field / name", ["y"];
     CopyRow => "copy_row", "copy the selected row as JSON", ["Y"];

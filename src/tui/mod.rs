@@ -263,5 +263,13 @@ async fn explore(
     if let Err(e) = &result {
         tracing::error!(error = %e, "explorer stopped");
     }
+    if app.left_unfinished > 0 {
+        let n = app.left_unfinished;
+        eprintln!(
+            "prospect: quit with {n} paid call{} unfinished: they may be charged without their \
+             answers kept; run them again for the rest (what was kept is not bought again)",
+            if n == 1 { "" } else { "s" }
+        );
+    }
     result
 }

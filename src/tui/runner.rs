@@ -313,7 +313,15 @@ where
         }
     }
     exec.abort_all();
-    finish_paid_jobs(terminal, app, &mut exec, &mut term_signals, hooks).await?;
+    finish_paid_jobs(
+        terminal,
+        app,
+        &mut exec,
+        &mut events,
+        &mut term_signals,
+        hooks,
+    )
+    .await?;
     Ok(())
 }
 
@@ -361,17 +369,21 @@ fn try_delivery(rx: &mut Option<broadcast::Receiver<Delivery>>) -> Option<Delive
 /// Quitting: waits for paid jobs still in flight, so that no charged answer is thrown away
 /// (the session stores each one before its task ends). Bounded by the backend's timeout plus
 /// a few seconds; after [`FINISHING_NOTICE_AFTER`] the status line says "finishing N paid
-/// calls…". SIGTERM / SIGHUP stop the wait.
-async fn finish_paid_jobs<B, H>(
+/// calls…" and how to stop waiting. The quit key again (a second `Ctrl-c`), SIGTERM or SIGHUP
+/// stop the wait: [`App::left_unfinished`] then counts the paid calls left, which the front
+/// end reports once the terminal is restored.
+async fn finish_paid_jobs<B, S, H>(
     terminal: &mut Terminal<B>,
     app: &mut App,
     exec: &mut Executor,
+    events: &mut S,
     signals: &mut TermSignals,
     hooks: &mut H,
 ) -> anyhow::Result<()>
 where
     B: ratatui::backend::Backend,
     B::Error: Send + Sync + 'static,
+    S: Stream<Item = io::Result<Event>> + Unpin,
     H: Hooks<B>,
 {
     let n = exec.paid_in_flight();
@@ -395,8 +407,10 @@ where
                     noticed = true;
                     app.status = Some(Status {
                         text: format!(
-                            "finishing {n} paid call{}… (their answers are being stored)",
-                            if n == 1 { "" } else { "s" }
+                            "finishing {n} paid call{}… (their answers are being stored; {} \
+                             again quits now, leaving them unfinished)",
+                            if n == 1 { "" } else { "s" },
+                            app.opts.keymap.first_key_of(crate::tui::keymap::Action::Quit),
                         ),
                         kind: StatusKind::Progress,
                     });
@@ -406,14 +420,25 @@ where
                 }
                 _ = tokio::time::sleep_until(deadline) => break false,
                 _ = signals.recv() => break false,
+                ev = events.next() => match ev {
+                    Some(Ok(Event::Key(k)))
+                        if k.kind != crossterm::event::KeyEventKind::Release
+                            && app.opts.keymap.action(&k)
+                                == Some(crate::tui::keymap::Action::Quit) =>
+                    {
+                        break false;
+                    }
+                    Some(Ok(_)) => {}
+                    // The terminal is gone: nobody to wait for.
+                    Some(Err(_)) | None => break false,
+                },
             }
         }
     };
     if !done {
-        tracing::warn!(
-            paid_jobs = exec.paid_in_flight(),
-            "quit before every paid call finished"
-        );
+        let left = exec.paid_in_flight();
+        tracing::warn!(paid_jobs = left, "quit before every paid call finished");
+        app.left_unfinished = left;
     }
     Ok(())
 }

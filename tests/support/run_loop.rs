@@ -201,6 +201,24 @@ impl<S: Clone + Send + std::fmt::Debug + 'static> Explorer<S> {
     /// without error.
     pub async fn quit(self) -> (App, Session, tempfile::TempDir) {
         self.ch('q');
+        self.ended().await
+    }
+
+    /// Quits (`q`), and once a frame satisfies `finishing` (the loop waiting for paid calls)
+    /// quits again, which stops the wait; returns as [`Explorer::quit`].
+    pub async fn force_quit(
+        self,
+        finishing: impl Fn(&S) -> bool,
+    ) -> (App, Session, tempfile::TempDir) {
+        let m = self.mark();
+        self.ch('q');
+        self.wait_since(m, "the wait for paid calls", finishing)
+            .await;
+        self.ch('q');
+        self.ended().await
+    }
+
+    async fn ended(self) -> (App, Session, tempfile::TempDir) {
         let (app, r) = tokio::time::timeout(WAIT + Duration::from_secs(10), self.ui)
             .await
             .expect("the loop ends")
