@@ -193,6 +193,66 @@ fn reveal_marked_people_then_the_webhook_fills_the_rows() {
     );
 }
 
+/// The command palette (issue 19): `:` lists every action; `rev em` narrows it to "reveal
+/// emails" first, and Enter runs it exactly as `r` does (the free store check of a reveal of
+/// the selected person). On the companies tab the same entry says it needs the people tab.
+#[test]
+fn the_palette_finds_reveal_emails_from_rev_em_and_runs_it() {
+    let mut app = with_people(10.0, 4);
+    app.update(ch(':'));
+    assert!(matches!(app.popups.last(), Some(Popup::Palette(_))));
+    for c in "rev em".chars() {
+        app.update(ch(c));
+    }
+    let Some(Popup::Palette(p)) = app.popups.last() else {
+        panic!("the palette is open")
+    };
+    let first = p.highlighted().expect("something matches").clone();
+    assert_eq!(first.value, Value::from("reveal_emails"));
+    assert!(
+        first.label.contains("reveal emails")
+            && first.label.contains(" r ")
+            && first.label.ends_with(" reveal_emails"),
+        "{}",
+        first.label
+    );
+    insta::assert_snapshot!("palette", render_at(&app, 120, 30).backend());
+    let cmds = app.update(key(KeyCode::Enter));
+    assert!(app.popups.is_empty(), "the palette closes");
+    let (_, call) = call_in(&cmds, Slot::Prepare);
+    let Call::Prepare { action, .. } = call else {
+        panic!("the reveal's store check: {call:?}")
+    };
+    assert_eq!(
+        action,
+        PaidAction::Reveal {
+            kind: ContactKind::Email,
+            ids: vec!["p0".into()]
+        }
+    );
+    // Ctrl-p opens it too; on the companies tab a reveal says where it can run.
+    app.update(ch('t'));
+    app.update(ctrl('p'));
+    let Some(Popup::Palette(p)) = app.popups.last() else {
+        panic!("Ctrl-p opens the palette")
+    };
+    let reveal = p
+        .options
+        .iter()
+        .find(|o| o.value == "reveal_emails")
+        .unwrap();
+    assert!(
+        reveal.label.contains("(on the people tab)"),
+        "{}",
+        reveal.label
+    );
+    assert!(
+        p.options.iter().all(|o| o.value != "palette"),
+        "every action but the palette itself"
+    );
+    assert_eq!(p.options.len(), Action::ALL.len() - 1);
+}
+
 /// A reveal whose webhook never comes does not stay "pending" for good: after
 /// `REVEAL_PATIENCE` the job is marked failed, saying how many deliveries are missing, and
 /// nothing is sent again (it may have been charged). A delivery that comes later still fills

@@ -47,6 +47,7 @@ use crate::core::request::{self, SearchRequest};
 use crate::core::spend::describe_age;
 
 mod jobs;
+mod palette;
 pub use jobs::{ENRICH_PATIENCE, REVEAL_PATIENCE, backoff};
 
 /// Autocomplete debounce: a lookup starts this long after the last keystroke.
@@ -108,6 +109,9 @@ pub enum Popup {
     SaveName(SaveName),
     /// Jump to a filter member by fuzzy name; the value of each option is its form row.
     Find(Picker),
+    /// The command palette (`:`, `Ctrl-p`): every action by name, fuzzy-matched, with its
+    /// keys and whether it can run here; submit runs it.
+    Palette(Picker),
     /// Saved sets: open or delete.
     OpenSet(OpenSets),
     /// Past searches from the store: reopen one at no cost.
@@ -1017,6 +1021,7 @@ impl App {
             Some(Popup::SaveName(_)) => return self.save_name_key(k),
             Some(Popup::ListName(_)) => return self.list_name_key(k),
             Some(Popup::Find(_)) => return self.find_key(k),
+            Some(Popup::Palette(_)) => return self.palette_key(k),
             Some(Popup::Export(_)) => return self.export_key(k),
             // y / n answer the confirmation whatever the keymap says.
             Some(Popup::Confirm(_)) => {
@@ -1061,6 +1066,11 @@ impl App {
                 _ => vec![],
             };
         }
+        self.dispatch(action)
+    }
+
+    /// What `action` does with no popup open, whatever key or palette entry asked for it.
+    fn dispatch(&mut self, action: Action) -> Vec<Command> {
         // Esc while this tab's page is on its way stops waiting for it (issue 19, "Control").
         if action == Action::Close && self.search(self.tab()).loading {
             return self.stop_waiting();
@@ -1174,6 +1184,7 @@ impl App {
             Action::CopyCurl => self.copy_curl(),
             Action::Facets => self.open_facets(),
             Action::Back => self.go_back(),
+            Action::Palette => self.open_palette(),
             Action::Undo => self.undo(),
             _ => match self.focus {
                 Pane::Filters => self.filters_key(action),
@@ -1200,7 +1211,7 @@ impl App {
                 }
                 self.dirty = true;
             }
-            Some(Popup::Find(p)) => {
+            Some(Popup::Find(p) | Popup::Palette(p)) => {
                 p.paste(&s);
                 self.dirty = true;
             }

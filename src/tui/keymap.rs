@@ -81,6 +81,7 @@ actions! {
     Activity => "activity", "jobs, webhook deliveries, purchases", ["a"];
     Lookup => "lookup", "look up a pasted list, a file or a list's marked members", ["ctrl-l"];
     Refresh => "refresh", "buy again what the store just answered", ["F"];
+    Palette => "palette", "command palette: find any action by name and run it", [":", "ctrl-p"];
 }
 }
 

@@ -208,6 +208,38 @@ impl Picker {
         f.render_widget(Paragraph::new(lines), area);
     }
 
+    /// Draws the picker as the command palette centred in `area`: `: ` and the query, the
+    /// actions narrowed by it (each with its keys, and why it cannot run here when it cannot).
+    pub fn draw_palette(&self, f: &mut Frame<'_>, area: Rect, keys: &Keymap) {
+        let r = centered(area, 100, 20);
+        f.render_widget(Clear, r);
+        let block = frame(" Commands ", theme().accent);
+        let inner = block.inner(r);
+        f.render_widget(block, r);
+        let [input, list, hint] = Layout::vertical([
+            Constraint::Length(1),
+            Constraint::Min(1),
+            Constraint::Length(1),
+        ])
+        .areas(inner);
+        let [prompt, field] =
+            Layout::horizontal([Constraint::Length(2), Constraint::Min(1)]).areas(input);
+        f.render_widget(
+            Span::styled(": ", Style::default().fg(theme().accent)),
+            prompt,
+        );
+        f.render_widget(&self.query, field);
+        self.draw_list(f, list, false, Some(Line::from(dim("no action matches"))));
+        f.render_widget(
+            Line::from(dim(format!(
+                "type to narrow · {} runs · {} closes",
+                keys.text_keys_of(TextAction::Submit),
+                keys.text_keys_of(TextAction::Cancel)
+            ))),
+            hint,
+        );
+    }
+
     /// Draws the picker as the "Find a filter member" popup centred in `area`.
     pub fn draw_find(&self, f: &mut Frame<'_>, area: Rect, keys: &Keymap) {
         let r = centered(area, 60, 18);

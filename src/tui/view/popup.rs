@@ -28,6 +28,7 @@ pub fn draw(f: &mut Frame<'_>, area: Rect, areas: &Areas, app: &App) {
                 ed.draw(f, area, fa, row_y, app.data_fields_state.as_ref(), keys)
             }
             Popup::Find(p) => p.draw_find(f, area, keys),
+            Popup::Palette(p) => p.draw_palette(f, area, keys),
             Popup::History(h) => h.draw(f, area, keys),
             Popup::Lists(l) => l.draw(f, area, keys),
             Popup::Export(p) => p.draw(f, area, app.opts.confirm_above, keys),
