@@ -1159,3 +1159,88 @@ fn save_as_starts_empty() {
         _ => panic!("no save prompt"),
     }
 }
+
+/// A mouse event at (`column`, `row`) of the screen.
+fn mouse(kind: crossterm::event::MouseEventKind, column: u16, row: u16) -> Msg {
+    Msg::Mouse(crossterm::event::MouseEvent {
+        kind,
+        column,
+        row,
+        modifiers: crossterm::event::KeyModifiers::NONE,
+    })
+}
+
+/// The mouse (issue 19): a click on the third row of results selects it and focuses the
+/// pane, the wheel moves the selection, a click on a filter line selects it, a click on the
+/// People tab switches to it, and a double click opens the row (as Enter). With a popup open
+/// clicks do nothing.
+#[test]
+fn clicks_select_rows_and_tabs_and_the_wheel_scrolls() {
+    use crossterm::event::{MouseButton, MouseEventKind};
+    let mut app = started();
+    run_search(&mut app, companies_page(25, 137, Some("c1")));
+    app.focus = Pane::Filters;
+    let t = render(&app);
+    let text = app_support::screen(&t);
+    // The third row of results: the line showing "Acme 2".
+    let row = text
+        .lines()
+        .position(|l| l.contains("Acme 2 "))
+        .expect("the third row is on screen") as u16;
+    let x = text
+        .lines()
+        .nth(row as usize)
+        .unwrap()
+        .find("Acme 2")
+        .unwrap() as u16;
+    let x = text.lines().nth(row as usize).unwrap()[..x as usize]
+        .chars()
+        .count() as u16;
+    app.update(mouse(MouseEventKind::Down(MouseButton::Left), x, row));
+    assert_eq!(app.focus, Pane::Results);
+    assert_eq!(
+        app.search(Kind::Companies).sel,
+        2,
+        "the third row is selected"
+    );
+    app.update(mouse(MouseEventKind::ScrollDown, x, row));
+    assert_eq!(
+        app.search(Kind::Companies).sel,
+        5,
+        "the wheel moves three rows"
+    );
+    app.update(mouse(MouseEventKind::ScrollUp, x, row));
+    assert_eq!(app.search(Kind::Companies).sel, 2);
+
+    // A filter line: "size 25".
+    let size = text.lines().position(|l| l.contains("size 25")).unwrap() as u16;
+    app.update(mouse(MouseEventKind::Down(MouseButton::Left), 3, size));
+    assert_eq!(app.focus, Pane::Filters);
+    assert!(
+        matches!(app.form_rows().get(app.form.sel), Some(prospect::tui::app::FormRow::Leaf(l)) if l.path.join(".") == "size"),
+        "the clicked filter line is selected"
+    );
+
+    // Double click on a results row opens it in details.
+    render(&app);
+    app.update(mouse(MouseEventKind::Down(MouseButton::Left), x, row));
+    app.update(mouse(MouseEventKind::Down(MouseButton::Left), x, row));
+    assert_eq!(app.focus, Pane::Details, "a double click opens the row");
+
+    // The People tab, on the tabs line of the results pane.
+    render(&app);
+    let tabs = text
+        .lines()
+        .position(|l| l.contains("Companies │ People"))
+        .unwrap() as u16;
+    let line = text.lines().nth(tabs as usize).unwrap();
+    let px = line[..line.find("People").unwrap()].chars().count() as u16;
+    app.update(mouse(MouseEventKind::Down(MouseButton::Left), px + 1, tabs));
+    assert_eq!(app.tab(), Kind::People);
+
+    // With a popup open, a click changes nothing behind it.
+    app.update(ch('?'));
+    let sel = app.form.sel;
+    app.update(mouse(MouseEventKind::Down(MouseButton::Left), 3, size + 1));
+    assert_eq!(app.form.sel, sel);
+}

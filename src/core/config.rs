@@ -15,6 +15,7 @@
 //! store_url = "postgres://ann@db.internal:5432/prospect"  # optional; a team's shared store
 //! user = "ann"               # optional; who bought, in a team store (default: the OS user)
 //! theme = "light"            # optional; the explorer's colours: dark, light, high-contrast
+//! mouse = false              # optional; the explorer leaves the mouse to the terminal
 //! [keys]                     # optional overrides: action name -> keys
 //! quit = ["q", "ctrl-q"]
 //! ```
@@ -58,6 +59,9 @@ pub struct Config {
     /// The explorer's colours: `dark` (the default), `light` or `high-contrast` (`--theme`
     /// overrides it; `NO_COLOR` in the environment turns colour off whatever it says).
     pub theme: Option<String>,
+    /// Mouse reports in the explorer: clicks, double clicks and the wheel (default on; `false`
+    /// leaves the mouse to the terminal, e.g. for selecting text).
+    pub mouse: Option<bool>,
     /// The account's per-minute request allowance every request is paced to (default 60,
     /// NOTES.md "Rate limits"; the embedded sandbox allows 600).
     pub rate_per_minute: Option<u32>,

@@ -47,6 +47,7 @@ use crate::core::request::{self, SearchRequest};
 use crate::core::spend::describe_age;
 
 mod jobs;
+mod mouse;
 mod palette;
 pub use jobs::{ENRICH_PATIENCE, REVEAL_PATIENCE, backoff};
 
@@ -221,6 +222,10 @@ pub struct App {
     pub dirty: bool,
     /// The user asked to quit.
     pub quit: bool,
+    /// The terminal area of the last frame drawn (set by the view): where mouse clicks land.
+    pub screen: std::cell::Cell<ratatui::layout::Rect>,
+    /// The last left click (when, column, row), for double clicks.
+    last_click: Option<(std::time::Instant, u16, u16)>,
     /// Paid calls still in flight when the user quit without waiting for them (a second
     /// quit key while they finished): the front end says so once the terminal is restored.
     pub left_unfinished: usize,
@@ -334,6 +339,8 @@ impl App {
             dirty: true,
             quit: false,
             left_unfinished: 0,
+            screen: std::cell::Cell::new(ratatui::layout::Rect::default()),
+            last_click: None,
             export_job: None,
             planning: None,
             back: Vec::new(),
@@ -474,6 +481,7 @@ impl App {
                 self.on_paste(&s);
                 vec![]
             }
+            Msg::Mouse(m) => self.on_mouse(m),
             Msg::Resize(..) | Msg::Resumed => {
                 self.dirty = true;
                 vec![]

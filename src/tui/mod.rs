@@ -247,8 +247,8 @@ async fn explore(
     if let Some(p) = &args.filters {
         app.open_file(p);
     }
-    let mut term =
-        terminal::init().map_err(|e| anyhow::anyhow!("cannot use this terminal: {e}"))?;
+    let mut term = terminal::init(cfg.mouse.unwrap_or(true))
+        .map_err(|e| anyhow::anyhow!("cannot use this terminal: {e}"))?;
     let events = crossterm::event::EventStream::new();
     let result = runner::run_loop(
         &mut term,

@@ -32,6 +32,8 @@ pub enum Msg {
     Paste(String),
     /// The terminal was resized to (columns, rows).
     Resize(u16, u16),
+    /// A click, a drag or the wheel (when the mouse is on).
+    Mouse(crossterm::event::MouseEvent),
     /// A background call finished. `generation` is the generation it was started with; results of
     /// an older generation than the slot's current one are dropped.
     Done {

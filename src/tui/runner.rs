@@ -203,6 +203,7 @@ pub fn event_msg(ev: Event) -> Option<Msg> {
         Event::Key(k) => Some(Msg::Key(k)),
         Event::Paste(s) => Some(Msg::Paste(s)),
         Event::Resize(w, h) => Some(Msg::Resize(w, h)),
+        Event::Mouse(m) => Some(Msg::Mouse(m)),
         Event::FocusGained => Some(Msg::Resumed),
         _ => None,
     }

@@ -88,6 +88,7 @@ fn draw_too_small(f: &mut Frame<'_>, area: Rect, app: &App) {
 /// Draws the whole screen (a notice instead below [`MIN_WIDTH`] × [`MIN_HEIGHT`]).
 pub fn draw(f: &mut Frame<'_>, app: &App) {
     let area = f.area();
+    app.screen.set(area);
     if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
         draw_too_small(f, area, app);
         return;
