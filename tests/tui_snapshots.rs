@@ -673,7 +673,9 @@ fn find_member_ranks_the_obvious_match_first() {
         app.update(ch(c));
     }
     match app.popups.last() {
-        Some(Popup::Find(p)) => assert_eq!(p.options[p.filtered[0]].label, "size"),
+        Some(Popup::Find(p)) => {
+            assert_eq!(p.options[p.filtered[0]].label, "Results per page  size")
+        }
         _ => panic!("no find popup"),
     }
     app.update(key(KeyCode::Esc));
@@ -684,7 +686,7 @@ fn find_member_ranks_the_obvious_match_first() {
     match app.popups.last() {
         Some(Popup::Find(p)) => assert_eq!(
             p.options[p.filtered[0]].label,
-            "companiesFilters.keywords.anyOf"
+            "Keywords: any of  companiesFilters.keywords.anyOf"
         ),
         _ => panic!("no find popup"),
     }
@@ -692,6 +694,19 @@ fn find_member_ranks_the_obvious_match_first() {
     assert!(
         matches!(app.popups.last(), Some(Popup::Editor(ed)) if ed.leaf.path == ["companiesFilters", "keywords", "anyOf"])
     );
+    // By its label too (issue 19): "employees linkedin".
+    app.update(key(KeyCode::Esc));
+    app.update(ch('/'));
+    for c in "employees linkedin".chars() {
+        app.update(ch(c));
+    }
+    match app.popups.last() {
+        Some(Popup::Find(p)) => assert_eq!(
+            p.options[p.filtered[0]].label,
+            "Employees (LinkedIn, range)  companiesFilters.employeeCountLinkedin"
+        ),
+        _ => panic!("no find popup"),
+    }
 }
 
 #[test]
@@ -1212,8 +1227,11 @@ fn clicks_select_rows_and_tabs_and_the_wheel_scrolls() {
     app.update(mouse(MouseEventKind::ScrollUp, x, row));
     assert_eq!(app.search(Kind::Companies).sel, 2);
 
-    // A filter line: "size 25".
-    let size = text.lines().position(|l| l.contains("size 25")).unwrap() as u16;
+    // A filter line: "Results per page 25" (`size`).
+    let size = text
+        .lines()
+        .position(|l| l.contains("Results per page 25"))
+        .unwrap() as u16;
     app.update(mouse(MouseEventKind::Down(MouseButton::Left), 3, size));
     assert_eq!(app.focus, Pane::Filters);
     assert!(

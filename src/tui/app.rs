@@ -1162,7 +1162,8 @@ impl App {
                     .enumerate()
                     .filter_map(|(i, r)| match r {
                         FormRow::Leaf(l) => Some(Opt {
-                            label: l.path.join("."),
+                            // By label or by API name (issue 19).
+                            label: format!("{}  {}", l.label(), l.path.join(".")),
                             value: Value::from(i),
                         }),
                         _ => None,

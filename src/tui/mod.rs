@@ -14,6 +14,7 @@ pub mod clipboard;
 pub mod components;
 pub mod countries;
 pub mod keymap;
+pub mod labels;
 pub mod lazy;
 pub mod msg;
 pub mod records;

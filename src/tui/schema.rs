@@ -426,14 +426,30 @@ pub struct Leaf {
 }
 
 impl Leaf {
-    /// Path joined with dots, without the block name: `industries.mode`.
-    pub fn label(&self) -> String {
+    /// The API name: the path joined with dots, without the block name (`industries.mode`),
+    /// shown as a dim hint beside [`Leaf::label`].
+    pub fn api_name(&self) -> String {
         let p = if self.path.len() > 1 {
             &self.path[1..]
         } else {
             self.path
         };
         p.join(".")
+    }
+
+    /// Its human label with its unit, e.g. "Employees (LinkedIn, range)" (issue 19; the one
+    /// table in [`crate::tui::labels`]); the API name for a member the table lacks.
+    pub fn label(&self) -> String {
+        match crate::tui::labels::of(&self.path.join(".")) {
+            Some((_, l)) => l.to_string(),
+            None => self.api_name(),
+        }
+    }
+
+    /// The section of the form it sits in.
+    pub fn section(&self) -> crate::tui::labels::Section {
+        crate::tui::labels::of(&self.path.join("."))
+            .map_or(crate::tui::labels::Section::Request, |(s, _)| s)
     }
     /// The block (`companiesFilters`, `peopleFilters`) or `""` for top-level members.
     pub fn block(&self) -> &'static str {

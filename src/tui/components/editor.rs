@@ -424,7 +424,7 @@ impl Editor {
             height: height.min(area.height),
         };
         f.render_widget(Clear, r);
-        let title = format!(" {} ", leaf.path.join("."));
+        let title = format!(" {} · {} ", leaf.label(), leaf.path.join("."));
         let block = frame(&title, theme().accent);
         let inner = block.inner(r);
         f.render_widget(block, r);

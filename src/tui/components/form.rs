@@ -136,15 +136,14 @@ impl Form {
             rows.push(FormRow::Header("not used by this endpoint"));
             rows.extend(extras.into_iter().map(|(p, v)| FormRow::Extra(p, v)));
         }
-        let mut block = "-";
-        for leaf in leaves {
-            if leaf.block() != block {
-                block = leaf.block();
-                rows.push(FormRow::Header(if block.is_empty() {
-                    "request"
-                } else {
-                    block
-                }));
+        // By section (issue 19), each in the table's order of its members.
+        let mut by_section = leaves;
+        by_section.sort_by_key(|l| l.section());
+        let mut section = None;
+        for leaf in by_section {
+            if section != Some(leaf.section()) {
+                section = Some(leaf.section());
+                rows.push(FormRow::Header(leaf.section().title()));
             }
             rows.push(FormRow::Leaf(leaf));
         }
@@ -395,7 +394,18 @@ impl Form {
                                 Span::styled(value, Style::default().fg(theme().good)),
                             ])
                         } else {
-                            Line::from(Span::styled(leaf.label(), Style::default().fg(theme().dim)))
+                            // The label; on the selected line, the API name as a dim hint where
+                            // there is room (it is also in the editor's title).
+                            let label = leaf.label();
+                            let hint = leaf.api_name();
+                            let mut spans = vec![Span::raw(label.clone())];
+                            if selected && label.chars().count() + hint.chars().count() + 4 <= width
+                            {
+                                let pad = width - 2 - label.chars().count() - hint.chars().count();
+                                spans.push(Span::raw(" ".repeat(pad)));
+                                spans.push(Span::styled(hint, Style::default().fg(theme().dim)));
+                            }
+                            Line::from(spans)
                         }
                     }
                     FormRow::Extra(p, v) => Line::from(vec![
