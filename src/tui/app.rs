@@ -1123,12 +1123,30 @@ impl App {
                 vec![]
             }
             Action::ToggleVersion => {
-                self.form.endpoint = self
+                let to = self
                     .form
                     .endpoint
                     .other_search_version()
                     .unwrap_or(self.form.endpoint);
-                self.info(&format!("Search endpoint: {}", self.form.endpoint.path()))
+                // Members with a counterpart follow the switch; the others are named (issue 19).
+                let switch = schema::switch_version(&mut self.form.body, to);
+                self.form.endpoint = to;
+                let mut text = format!("Search endpoint: {}", to.path());
+                if !switch.moved.is_empty() {
+                    let moved: Vec<String> = switch
+                        .moved
+                        .iter()
+                        .map(|(a, b)| format!("{a} → {b}"))
+                        .collect();
+                    text.push_str(&format!(" · kept: {}", moved.join(", ")));
+                }
+                if !switch.unmatched.is_empty() {
+                    text.push_str(&format!(
+                        " · not in this version: {}",
+                        switch.unmatched.join(", ")
+                    ));
+                }
+                self.info(&text)
             }
             Action::Save => self.save(false),
             Action::SaveAs => self.save(true),
