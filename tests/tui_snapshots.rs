@@ -1262,3 +1262,81 @@ fn clicks_select_rows_and_tabs_and_the_wheel_scrolls() {
     app.update(mouse(MouseEventKind::Down(MouseButton::Left), 3, size + 1));
     assert_eq!(app.form.sel, sel);
 }
+
+/// The body of the search a command list sends, if it sends one.
+fn sent_body(cmds: &[Command]) -> Option<Value> {
+    cmds.iter().find_map(|c| match c {
+        Command::Call {
+            call: Call::Search { request, .. },
+            ..
+        } => Some(request.body()),
+        _ => None,
+    })
+}
+
+/// A form per tab (issue 19): a job-title keyword set on the people tab is not in the
+/// companies search, and is still there back on the people tab; `P` from a company searches
+/// its people with the company only, and Back brings the people filters back.
+#[test]
+fn each_tab_has_its_own_form() {
+    let mut app = started();
+    app.update(ch('t'));
+    assert_eq!(app.tab(), Kind::People);
+    prospect::tui::schema::set(
+        &mut app.form.body,
+        &["peopleFilters", "jobTitleKeywords", "anyOf"],
+        json!(["Head of Sales"]),
+    );
+    app.update(ch('t'));
+    assert_eq!(app.tab(), Kind::Companies);
+    let cmds = app.update(ctrl('r'));
+    let body = sent_body(&cmds).expect("the companies search is sent");
+    assert!(body.get("peopleFilters").is_none(), "{body}");
+    answer(
+        &mut app,
+        &cmds,
+        Slot::Search(Kind::Companies),
+        Outcome::Page(page_from_response(
+            Kind::Companies,
+            &companies_page(3, 3, None),
+        )),
+    );
+    app.update(ch('t'));
+    assert_eq!(
+        prospect::tui::schema::get(
+            &app.form.body,
+            &["peopleFilters", "jobTitleKeywords", "anyOf"]
+        ),
+        Some(&json!(["Head of Sales"])),
+        "the people form kept its keyword"
+    );
+
+    // P from the first company: the company only.
+    app.update(ch('t'));
+    app.focus = Pane::Results;
+    let cmds = app.update(ch('P'));
+    let body = sent_body(&cmds).expect("the people search is sent");
+    assert_eq!(
+        body["companiesFilters"]["includeDomains"],
+        json!(["acme0.com"])
+    );
+    assert!(body.get("peopleFilters").is_none(), "{body}");
+    assert!(
+        app.status
+            .as_ref()
+            .is_some_and(|s| s.text.contains("the company only")),
+        "{:?}",
+        app.status
+    );
+    app.update(key(KeyCode::Backspace));
+    assert_eq!(app.tab(), Kind::Companies);
+    app.update(ch('t'));
+    assert_eq!(
+        prospect::tui::schema::get(
+            &app.form.body,
+            &["peopleFilters", "jobTitleKeywords", "anyOf"]
+        ),
+        Some(&json!(["Head of Sales"])),
+        "Back brings the people filters back"
+    );
+}

@@ -264,6 +264,8 @@ pub struct BackEntry {
     pub endpoint: Endpoint,
     /// The form's body.
     pub body: Value,
+    /// The other tab's form body.
+    pub other: Value,
     /// The tab the new search replaced.
     pub kind: Kind,
     /// That tab's search, pages and selection.
@@ -377,8 +379,7 @@ impl App {
     }
 
     fn apply_set(&mut self, set: FilterSet, name: Option<String>) {
-        self.form.endpoint = set.endpoint;
-        self.form.body = set.body;
+        self.form.load(set.endpoint, set.body);
         self.form.sel = 1;
         self.set_status(
             &format!("Opened filter set {}", name.unwrap_or_default()),
@@ -895,8 +896,7 @@ impl App {
             stored_age: Some(r.age),
             ..SearchState::default()
         };
-        self.form.endpoint = endpoint;
-        self.form.body = r.body;
+        self.form.load(endpoint, r.body);
         self.form.sel = self.form.sel.min(self.form_rows().len().saturating_sub(1));
         self.check_form();
         self.focus = Pane::Results;
@@ -1104,13 +1104,12 @@ impl App {
             }
             Action::Search => self.run_search(),
             Action::SwitchTab => {
-                self.form.endpoint = schema::with_kind(
-                    self.form.endpoint,
-                    match self.tab() {
-                        Kind::Companies => Kind::People,
-                        Kind::People => Kind::Companies,
-                    },
-                );
+                // Each tab has its own form (issue 19).
+                self.form.show_kind(match self.tab() {
+                    Kind::Companies => Kind::People,
+                    Kind::People => Kind::Companies,
+                });
+                self.form.clamp_selection();
                 self.details.scroll = 0;
                 // A row range or note on the status line was about the other tab.
                 if self
@@ -1409,7 +1408,7 @@ impl App {
                     _ => Kind::Companies,
                 };
                 self.popups.pop();
-                self.form.endpoint = schema::with_kind(self.form.endpoint, kind);
+                self.form.show_kind(kind);
                 let s = self.search_mut(kind);
                 s.loading = true;
                 s.error = None;
@@ -1477,7 +1476,7 @@ impl App {
     /// tab is superseded: a paid page still on its way is stored but not shown.
     fn reopen(&mut self, entry: &HistoryEntry) -> Vec<Command> {
         let kind = schema::tab_of(entry.endpoint);
-        self.form.endpoint = schema::with_kind(self.form.endpoint, kind);
+        self.form.show_kind(kind);
         let s = self.search_mut(kind);
         s.loading = true;
         s.error = None;
@@ -1774,21 +1773,28 @@ impl App {
             return self.info("Select a company first.");
         };
         self.push_back(Kind::People);
+        // The company is carried over, nothing else: the people form starts from it alone
+        // (the people filters it held come back with Back).
+        self.form.show_kind(Kind::People);
+        let size = schema::get(&self.form.body, &["size"]).cloned();
+        let mut body = serde_json::json!({});
+        if let Some(size) = size {
+            schema::set(&mut body, &["size"], size);
+        }
         schema::set(
-            &mut self.form.body,
+            &mut body,
             &["companiesFilters", "includeDomains"],
             Value::Array(vec![Value::String(domain.clone())]),
         );
-        schema::remove(
-            &mut self.form.body,
-            &["companiesFilters", "lookalikeDomains"],
-        );
-        self.form.endpoint = schema::with_kind(self.form.endpoint, Kind::People);
+        self.form.body = body;
+        self.form.clamp_selection();
         let cmds = self.run_search();
         if self.popups.is_empty() {
             let p = format!(
-                "People at {} (companiesFilters.includeDomains) · ",
-                crate::core::sanitize::sanitize(&domain)
+                "People at {}: the company only (Only these domains), not the people filters \
+                 ({} brings them back) · ",
+                crate::core::sanitize::sanitize(&domain),
+                self.opts.keymap.first_key_of(Action::Back)
             );
             if let Some(st) = &mut self.status {
                 st.text.insert_str(0, &p);
@@ -1808,10 +1814,21 @@ impl App {
         schema::set(
             &mut self.form.body,
             &["companiesFilters", "lookalikeDomains"],
-            Value::Array(vec![Value::String(domain)]),
+            Value::Array(vec![Value::String(domain.clone())]),
         );
         schema::remove(&mut self.form.body, &["companiesFilters", "includeDomains"]);
-        self.run_search()
+        let cmds = self.run_search();
+        if self.popups.is_empty() {
+            let p = format!(
+                "Companies like {}: the company carried over (Lookalikes of), your other company \
+                 filters kept · ",
+                crate::core::sanitize::sanitize(&domain)
+            );
+            if let Some(st) = &mut self.status {
+                st.text.insert_str(0, &p);
+            }
+        }
+        cmds
     }
 
     // ---------------------------------------------------------------- editor
@@ -2274,6 +2291,7 @@ impl App {
         self.back.push(BackEntry {
             endpoint: self.form.endpoint,
             body: self.form.body.clone(),
+            other: self.form.other.clone(),
             kind,
             state: self.search(kind).clone(),
             shown: self.tab(),
@@ -2293,6 +2311,7 @@ impl App {
         };
         self.form.endpoint = schema::with_kind(b.endpoint, b.shown);
         self.form.body = b.body;
+        self.form.other = b.other;
         self.form.sel = self.form.sel.min(self.form_rows().len().saturating_sub(1));
         self.details.scroll = 0;
         let n = self.search(b.shown).pages.len();
@@ -2307,8 +2326,7 @@ impl App {
         match self.undo.take() {
             None => self.info("Nothing to undo."),
             Some(Undo::Form { endpoint, body }) => {
-                self.form.endpoint = endpoint;
-                self.form.body = body;
+                self.form.load(endpoint, body);
                 self.info("Restored the filter members")
             }
             Some(Undo::DeletedSet { name, set }) => {

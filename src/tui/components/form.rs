@@ -70,8 +70,11 @@ pub fn estimate_cost(endpoint: Endpoint, body: &Value) -> Cost {
 pub struct Form {
     /// The selected search endpoint; its kind is the shown results tab.
     pub endpoint: Endpoint,
-    /// The request body being built (wire member names).
+    /// The request body being built (wire member names), of the shown tab.
     pub body: Value,
+    /// The other tab's body, kept while this one is shown (issue 19: a form per tab, so a
+    /// companies search never sends what was set for people, and back).
+    pub other: Value,
     /// Selected row.
     pub sel: usize,
     /// First visible row (kept by drawing).
@@ -106,6 +109,7 @@ impl Form {
         Form {
             endpoint: Endpoint::SearchCompaniesV3,
             body: serde_json::json!({ "size": DEFAULT_SIZE }),
+            other: serde_json::json!({ "size": DEFAULT_SIZE }),
             sel: 1,
             offset: Cell::new(0),
             problems: Vec::new(),
@@ -216,9 +220,27 @@ impl Form {
         self.sel = self.sel.min(self.rows().len().saturating_sub(1));
     }
 
-    /// Shows results of `kind` in the same version.
+    /// Shows the form of `kind` in the same version: the shown body is kept aside and the
+    /// other tab's comes back (its members moved to this version where they must be).
     pub fn show_kind(&mut self, kind: Kind) {
-        self.endpoint = schema::with_kind(self.endpoint, kind);
+        let to = schema::with_kind(self.endpoint, kind);
+        if kind != self.kind() {
+            let mut next = std::mem::take(&mut self.other);
+            if !next.is_object() {
+                next = serde_json::json!({ "size": DEFAULT_SIZE });
+            }
+            schema::switch_version(&mut next, to);
+            self.other = std::mem::replace(&mut self.body, next);
+        }
+        self.endpoint = to;
+    }
+
+    /// Puts `body` of search `endpoint` in its tab's form (a filter set, a reopened search, an
+    /// undo), keeping the other tab's form as it is.
+    pub fn load(&mut self, endpoint: Endpoint, body: Value) {
+        self.show_kind(schema::tab_of(endpoint));
+        self.endpoint = endpoint;
+        self.body = body;
     }
 
     /// Handles an action while the form has the focus; `keys` names keys in messages.
