@@ -1340,3 +1340,34 @@ fn each_tab_has_its_own_form() {
         "Back brings the people filters back"
     );
 }
+
+/// A yes / no member is a toggle (issue 19): Enter on "Reveal emails with the search" sets it
+/// to yes, then no, then unsets it; no picker opens.
+#[test]
+fn a_yes_no_member_is_a_toggle() {
+    let mut app = started();
+    app.update(ch('t'));
+    app.update(ch('/'));
+    for c in "reveal emails with".chars() {
+        app.update(ch(c));
+    }
+    app.update(key(KeyCode::Enter));
+    assert!(app.popups.is_empty(), "no picker: {:?}", app.popups.len());
+    let path = ["revealEmails", "includeEmails"];
+    assert_eq!(
+        prospect::tui::schema::get(&app.form.body, &path),
+        Some(&json!(true))
+    );
+    app.update(key(KeyCode::Enter));
+    assert_eq!(
+        prospect::tui::schema::get(&app.form.body, &path),
+        Some(&json!(false))
+    );
+    app.update(key(KeyCode::Enter));
+    assert_eq!(prospect::tui::schema::get(&app.form.body, &path), None);
+    assert!(
+        app.status
+            .as_ref()
+            .is_some_and(|s| s.text.contains("not set"))
+    );
+}

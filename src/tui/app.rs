@@ -1270,6 +1270,9 @@ impl App {
         match self.form.handle(action, &self.opts.keymap) {
             FormEffect::Nothing => vec![],
             FormEffect::Run => self.run_search(),
+            FormEffect::Edit(leaf) if leaf.kind == schema::LeafKind::One(schema::SetId::Bool) => {
+                self.toggle_member(leaf)
+            }
             FormEffect::Edit(leaf) => {
                 self.open_editor(leaf);
                 vec![]
@@ -1833,6 +1836,26 @@ impl App {
 
     // ---------------------------------------------------------------- editor
 
+    /// A yes / no member is a toggle (issue 19): Enter turns it on, off, then unset (the
+    /// service's default), without a picker.
+    fn toggle_member(&mut self, leaf: &'static Leaf) -> Vec<Command> {
+        let next = match schema::get(&self.form.body, leaf.path) {
+            None | Some(Value::Null) => Some(Value::Bool(true)),
+            Some(Value::Bool(true)) => Some(Value::Bool(false)),
+            Some(_) => None,
+        };
+        let said = match &next {
+            Some(Value::Bool(true)) => "yes",
+            Some(_) => "no",
+            None => "not set (the service's default)",
+        };
+        let selection = self.form.selection();
+        self.write_member(leaf, next);
+        self.form.keep_selection(selection);
+        self.check_form();
+        self.info(&format!("{}: {said}", leaf.label()))
+    }
+
     fn open_editor(&mut self, leaf: &'static Leaf) {
         let editor = Editor::open(
             leaf,
@@ -1914,6 +1937,9 @@ impl App {
                     self.form.sel = row as usize;
                     self.focus = Pane::Filters;
                     if let Some(FormRow::Leaf(leaf)) = self.form_rows().get(row as usize) {
+                        if leaf.kind == schema::LeafKind::One(schema::SetId::Bool) {
+                            return self.toggle_member(leaf);
+                        }
                         self.open_editor(leaf);
                     }
                 }
