@@ -221,16 +221,14 @@ async fn quitting_with_a_paid_call_in_flight_still_stores_it() {
     );
 }
 
-/// `Esc` while a page is on its way stops waiting for it (issue 19, "Control"): the view is
-/// free at once and never shows the late answer, and the answer, a paid one, is still stored
-/// when it comes.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn esc_stops_waiting_for_a_page_and_its_answer_is_still_stored() {
+/// The explorer through a proxy that holds the answer of its first paid page `delay_ms`, with
+/// that page sent (Ctrl-r) and on its way: (the sandbox, the proxy, the explorer).
+async fn a_page_on_its_way(delay_ms: u64) -> (SandboxHandle, fault_proxy::FaultProxy, Explorer) {
     use fault_proxy::{Fault, FaultProxy};
     let sb = start(vec![]).await;
     let proxy = FaultProxy::start(&sb.base_url, RICH, 7).await;
     proxy.set_faults(false);
-    proxy.script([Fault::Delay(1500)]);
+    proxy.script([Fault::Delay(delay_ms)]);
     let ex = open_at(&proxy.base_url, RICH);
     ex.ready().await;
     let arrived = proxy.arrived();
@@ -240,6 +238,15 @@ async fn esc_stops_waiting_for_a_page_and_its_answer_is_still_stored() {
         assert!(t0.elapsed() < run_loop::WAIT, "the page is sent");
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
+    (sb, proxy, ex)
+}
+
+/// `Esc` while a page is on its way stops waiting for it (issue 19, "Control"): the view is
+/// free at once and never shows the late answer, and the answer, a paid one, is still stored
+/// when it comes.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn esc_stops_waiting_for_a_page_and_its_answer_is_still_stored() {
+    let (_sb, _proxy, ex) = a_page_on_its_way(1500).await;
     let m = ex.mark();
     ex.key(KeyCode::Esc, KeyModifiers::NONE);
     ex.wait_since(m, "the view to stop waiting", |s| {
@@ -270,20 +277,7 @@ async fn esc_stops_waiting_for_a_page_and_its_answer_is_still_stored() {
 /// were left, and has not stored it.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_second_quit_stops_waiting_for_paid_calls() {
-    use fault_proxy::{Fault, FaultProxy};
-    let sb = start(vec![]).await;
-    let proxy = FaultProxy::start(&sb.base_url, RICH, 7).await;
-    proxy.set_faults(false);
-    proxy.script([Fault::Delay(30_000)]);
-    let ex = open_at(&proxy.base_url, RICH);
-    ex.ready().await;
-    let arrived = proxy.arrived();
-    ex.ctrl_r();
-    let t0 = std::time::Instant::now();
-    while proxy.arrived() == arrived {
-        assert!(t0.elapsed() < run_loop::WAIT, "the page is sent");
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
+    let (_sb, _proxy, ex) = a_page_on_its_way(30_000).await;
     let (app, session, _dir) = ex
         .force_quit(|s| {
             s.status.as_deref().is_some_and(|t| {

@@ -665,48 +665,37 @@ fn every_form_member_fits_the_typed_requests() {
     }
 }
 
+/// Opens "find a filter member", types `text`, and returns the label of the best match.
+fn find_first(app: &mut App, text: &str) -> String {
+    app.update(ch('/'));
+    for c in text.chars() {
+        app.update(ch(c));
+    }
+    match app.popups.last() {
+        Some(Popup::Find(p)) => p.options[p.filtered[0]].label.clone(),
+        _ => panic!("no find popup"),
+    }
+}
+
 #[test]
 fn find_member_ranks_the_obvious_match_first() {
     let mut app = started();
-    app.update(ch('/'));
-    for c in "size".chars() {
-        app.update(ch(c));
-    }
-    match app.popups.last() {
-        Some(Popup::Find(p)) => {
-            assert_eq!(p.options[p.filtered[0]].label, "Results per page  size")
-        }
-        _ => panic!("no find popup"),
-    }
+    assert_eq!(find_first(&mut app, "size"), "Results per page  size");
     app.update(key(KeyCode::Esc));
-    app.update(ch('/'));
-    for c in "keywords.anyOf".chars() {
-        app.update(ch(c));
-    }
-    match app.popups.last() {
-        Some(Popup::Find(p)) => assert_eq!(
-            p.options[p.filtered[0]].label,
-            "Keywords: any of  companiesFilters.keywords.anyOf"
-        ),
-        _ => panic!("no find popup"),
-    }
+    assert_eq!(
+        find_first(&mut app, "keywords.anyOf"),
+        "Keywords: any of  companiesFilters.keywords.anyOf"
+    );
     app.update(key(KeyCode::Enter));
     assert!(
         matches!(app.popups.last(), Some(Popup::Editor(ed)) if ed.leaf.path == ["companiesFilters", "keywords", "anyOf"])
     );
     // By its label too (issue 19): "employees linkedin".
     app.update(key(KeyCode::Esc));
-    app.update(ch('/'));
-    for c in "employees linkedin".chars() {
-        app.update(ch(c));
-    }
-    match app.popups.last() {
-        Some(Popup::Find(p)) => assert_eq!(
-            p.options[p.filtered[0]].label,
-            "Employees (LinkedIn, range)  companiesFilters.employeeCountLinkedin"
-        ),
-        _ => panic!("no find popup"),
-    }
+    assert_eq!(
+        find_first(&mut app, "employees linkedin"),
+        "Employees (LinkedIn, range)  companiesFilters.employeeCountLinkedin"
+    );
 }
 
 #[test]

@@ -502,7 +502,8 @@ impl std::fmt::Debug for Session {
 /// "Failures"). Its `Display` is the notice a front end shows at start, in one line.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Unreachable {
-    /// Why, in words, the password shown as `***`: "the team store cannot be reached (…)".
+    /// Why, in words, the password shown as `***`: "the team store cannot be reached (…)"
+    /// (or "cannot be used", for a store of a newer prospect).
     pub reason: String,
     /// This machine's store file, open in its place.
     pub stand_in: std::path::PathBuf,
@@ -537,8 +538,14 @@ pub fn open_store(
     match (Store::open_url(url), url, settings.store_path(sandbox)) {
         (Ok(s), ..) => Ok((s, None)),
         (Err(e), crate::store::StoreUrl::Postgres(_), Some(local)) => {
+            // A server that answers but cannot be used (a newer schema, a refused login) is
+            // named as such; anything else is out of reach.
+            let what = match &e {
+                crate::store::StoreError::NewerSchema { .. } => "cannot be used",
+                _ => "cannot be reached",
+            };
             let why = Unreachable {
-                reason: format!("the team store cannot be reached ({e})"),
+                reason: format!("the team store {what} ({e})"),
                 stand_in: local,
             };
             tracing::warn!("{why}");

@@ -516,7 +516,7 @@ impl Editor {
                     Constraint::Length(1),
                 ])
                 .areas(inner);
-                p.draw_query(f, input);
+                p.draw_query(f, input, "/ ");
                 let empty = Line::from(dim(if p.waiting_for_data {
                     match data_fields_state {
                         Some(Err(e)) => format!("reference data unavailable: {}", sanitize(e)),

@@ -163,14 +163,11 @@ impl Picker {
         self.refilter();
     }
 
-    /// Draws the query line: `/ ` and the field.
-    pub fn draw_query(&self, f: &mut Frame<'_>, area: Rect) {
-        let [prompt, field] =
+    /// Draws the query line: `prompt` (`/ `, `: `) and the field.
+    pub fn draw_query(&self, f: &mut Frame<'_>, area: Rect, prompt: &'static str) {
+        let [p, field] =
             Layout::horizontal([Constraint::Length(2), Constraint::Min(1)]).areas(area);
-        f.render_widget(
-            Span::styled("/ ", Style::default().fg(theme().accent)),
-            prompt,
-        );
+        f.render_widget(Span::styled(prompt, Style::default().fg(theme().accent)), p);
         f.render_widget(&self.query, field);
     }
 
@@ -211,40 +208,34 @@ impl Picker {
     /// Draws the picker as the command palette centred in `area`: `: ` and the query, the
     /// actions narrowed by it (each with its keys, and why it cannot run here when it cannot).
     pub fn draw_palette(&self, f: &mut Frame<'_>, area: Rect, keys: &Keymap) {
-        let r = centered(area, 100, 20);
-        f.render_widget(Clear, r);
-        let block = frame(" Commands ", theme().accent);
-        let inner = block.inner(r);
-        f.render_widget(block, r);
-        let [input, list, hint] = Layout::vertical([
-            Constraint::Length(1),
-            Constraint::Min(1),
-            Constraint::Length(1),
-        ])
-        .areas(inner);
-        let [prompt, field] =
-            Layout::horizontal([Constraint::Length(2), Constraint::Min(1)]).areas(input);
-        f.render_widget(
-            Span::styled(": ", Style::default().fg(theme().accent)),
-            prompt,
-        );
-        f.render_widget(&self.query, field);
-        self.draw_list(f, list, false, Some(Line::from(dim("no action matches"))));
-        f.render_widget(
-            Line::from(dim(format!(
-                "type to narrow · {} runs · {} closes",
-                keys.text_keys_of(TextAction::Submit),
-                keys.text_keys_of(TextAction::Cancel)
-            ))),
-            hint,
-        );
+        self.draw_popup(f, centered(area, 100, 20), " Commands ", ": ", "runs", keys);
     }
 
     /// Draws the picker as the "Find a filter member" popup centred in `area`.
     pub fn draw_find(&self, f: &mut Frame<'_>, area: Rect, keys: &Keymap) {
-        let r = centered(area, 60, 18);
+        self.draw_popup(
+            f,
+            centered(area, 60, 18),
+            " Find a filter member ",
+            "/ ",
+            "edits",
+            keys,
+        );
+    }
+
+    /// A picker popup in `r`: framed `title`, the query after `prompt`, the narrowed options,
+    /// and a hint naming what submit does (`verb`) and how to close.
+    fn draw_popup(
+        &self,
+        f: &mut Frame<'_>,
+        r: Rect,
+        title: &str,
+        prompt: &'static str,
+        verb: &str,
+        keys: &Keymap,
+    ) {
         f.render_widget(Clear, r);
-        let block = frame(" Find a filter member ", theme().accent);
+        let block = frame(title, theme().accent);
         let inner = block.inner(r);
         f.render_widget(block, r);
         let [input, list, hint] = Layout::vertical([
@@ -253,11 +244,11 @@ impl Picker {
             Constraint::Length(1),
         ])
         .areas(inner);
-        self.draw_query(f, input);
-        self.draw_list(f, list, false, None);
+        self.draw_query(f, input, prompt);
+        self.draw_list(f, list, false, Some(Line::from(dim("nothing matches"))));
         f.render_widget(
             Line::from(dim(format!(
-                "type to narrow · {} edits · {} closes",
+                "type to narrow · {} {verb} · {} closes",
                 keys.text_keys_of(TextAction::Submit),
                 keys.text_keys_of(TextAction::Cancel)
             ))),
