@@ -538,8 +538,8 @@ pub fn open_store(
     match (Store::open_url(url), url, settings.store_path(sandbox)) {
         (Ok(s), ..) => Ok((s, None)),
         (Err(e), crate::store::StoreUrl::Postgres(_), Some(local)) => {
-            // A server that answers but cannot be used (a newer schema, a refused login) is
-            // named as such; anything else is out of reach.
+            // A server whose store is of a newer prospect is named as such; anything else
+            // (no answer, a refused login) is out of reach.
             let what = match &e {
                 crate::store::StoreError::NewerSchema { .. } => "cannot be used",
                 _ => "cannot be reached",

@@ -586,6 +586,21 @@ pub fn of(path: &str) -> Option<(Section, &'static str)> {
         .map(|(_, s, l)| (*s, *l))
 }
 
+/// [`of`] for a form member's path, looked up without building its dotted text: the form
+/// asks for every member's section and label on every frame.
+pub fn of_path(path: &'static [&'static str]) -> Option<(Section, &'static str)> {
+    type Map = std::collections::HashMap<&'static [&'static str], (Section, &'static str)>;
+    static MAP: std::sync::OnceLock<Map> = std::sync::OnceLock::new();
+    MAP.get_or_init(|| {
+        crate::tui::schema::LEAVES
+            .iter()
+            .filter_map(|l| of(&l.path.join(".")).map(|v| (l.path, v)))
+            .collect()
+    })
+    .get(path)
+    .copied()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

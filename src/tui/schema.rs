@@ -440,7 +440,7 @@ impl Leaf {
     /// Its human label with its unit, e.g. "Employees (LinkedIn, range)" (issue 19; the one
     /// table in [`crate::tui::labels`]); the API name for a member the table lacks.
     pub fn label(&self) -> String {
-        match crate::tui::labels::of(&self.path.join(".")) {
+        match crate::tui::labels::of_path(self.path) {
             Some((_, l)) => l.to_string(),
             None => self.api_name(),
         }
@@ -448,7 +448,7 @@ impl Leaf {
 
     /// The section of the form it sits in.
     pub fn section(&self) -> crate::tui::labels::Section {
-        crate::tui::labels::of(&self.path.join("."))
+        crate::tui::labels::of_path(self.path)
             .map_or(crate::tui::labels::Section::Request, |(s, _)| s)
     }
     /// The block (`companiesFilters`, `peopleFilters`) or `""` for top-level members.
@@ -856,6 +856,23 @@ pub static LEAVES: &[Leaf] = &[
 /// The members `ep` accepts, in display order.
 pub fn leaves(ep: Endpoint) -> Vec<&'static Leaf> {
     LEAVES.iter().filter(|l| l.applies_to(ep)).collect()
+}
+
+/// [`leaves`] in the form's order, each with its section: by section (issue 19), each section
+/// in [`LEAVES`]' order. The order is worked out once; the form draws from it on every frame.
+pub fn leaves_by_section(ep: Endpoint) -> Vec<(crate::tui::labels::Section, &'static Leaf)> {
+    type Order = Vec<(crate::tui::labels::Section, &'static Leaf)>;
+    static ORDER: std::sync::OnceLock<Order> = std::sync::OnceLock::new();
+    ORDER
+        .get_or_init(|| {
+            let mut all: Order = LEAVES.iter().map(|l| (l.section(), l)).collect();
+            all.sort_by_key(|(s, _)| *s);
+            all
+        })
+        .iter()
+        .copied()
+        .filter(|(_, l)| l.applies_to(ep))
+        .collect()
 }
 
 /// Members with the same meaning and value shape in both search versions (issue 19): (v2

@@ -586,18 +586,18 @@ async fn budget_refusal(s: &Session, cost: &Cost) -> Option<String> {
     })
     .await
     .unwrap_or_default();
-    [(mine, "the"), (team, "the team's")]
+    [(mine, false), (team, true)]
         .into_iter()
-        .find_map(|(b, whose)| over_budget(&b, whose, &spent, cost))
+        .find_map(|(b, teams)| over_budget(&b, teams, &spent, cost))
 }
 
-/// Words for the first pool where `spent` plus `cost` is over budget `b` (`whose`: "the",
-/// "the team's"), `None` when every pool passes.
-fn over_budget(b: &Budget, whose: &str, spent: &Cost, cost: &Cost) -> Option<String> {
-    let how = if whose == "the" {
-        ""
+/// Words for the first pool where `spent` plus `cost` is over budget `b` (`teams`: the team's
+/// budget kept in the store, else this member's `[budget]`), `None` when every pool passes.
+fn over_budget(b: &Budget, teams: bool, spent: &Cost, cost: &Cost) -> Option<String> {
+    let (whose, how) = if teams {
+        ("the team's", " (`prospect store budget`)")
     } else {
-        " (`prospect store budget`)"
+        ("the", "")
     };
     POOLS.into_iter().find_map(|pool| {
         let limit = match pool {

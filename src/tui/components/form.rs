@@ -141,13 +141,11 @@ impl Form {
             rows.extend(extras.into_iter().map(|(p, v)| FormRow::Extra(p, v)));
         }
         // By section (issue 19), each in the table's order of its members.
-        let mut by_section = leaves;
-        by_section.sort_by_key(|l| l.section());
         let mut section = None;
-        for leaf in by_section {
-            if section != Some(leaf.section()) {
-                section = Some(leaf.section());
-                rows.push(FormRow::Header(leaf.section().title()));
+        for (s, leaf) in schema::leaves_by_section(self.endpoint) {
+            if section != Some(s) {
+                section = Some(s);
+                rows.push(FormRow::Header(s.title()));
             }
             rows.push(FormRow::Leaf(leaf));
         }
@@ -419,11 +417,13 @@ impl Form {
                             // The label; on the selected line, the API name as a dim hint where
                             // there is room (it is also in the editor's title).
                             let label = leaf.label();
-                            let hint = leaf.api_name();
-                            let mut spans = vec![Span::raw(label.clone())];
-                            if selected && label.chars().count() + hint.chars().count() + 4 <= width
+                            let shown = label.chars().count();
+                            let mut spans = vec![Span::raw(label)];
+                            let hint = selected.then(|| leaf.api_name());
+                            if let Some(hint) = hint
+                                && shown + hint.chars().count() + 4 <= width
                             {
-                                let pad = width - 2 - label.chars().count() - hint.chars().count();
+                                let pad = width - 2 - shown - hint.chars().count();
                                 spans.push(Span::raw(" ".repeat(pad)));
                                 spans.push(Span::styled(hint, Style::default().fg(theme().dim)));
                             }
