@@ -129,7 +129,13 @@ async fn async_main(cli: Cli) -> std::process::ExitCode {
                 Err(e) => return fail(2, e),
             };
             match run {
-                Ok(()) => std::process::ExitCode::SUCCESS,
+                Ok(ended) => {
+                    // The terminal is back: what the explorer could not say on screen.
+                    if let Some(notice) = ended.notice() {
+                        eprintln!("prospect: {notice}");
+                    }
+                    std::process::ExitCode::SUCCESS
+                }
                 Err(e) => fail(1, e),
             }
         }

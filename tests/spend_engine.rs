@@ -672,18 +672,7 @@ async fn a_store_that_cannot_write_hands_the_answer_to_a_recovery_file() {
         .await
         .unwrap();
     drop(lock);
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(11), "{err}");
-    assert!(err.contains("recovery"), "{err}");
-    assert_eq!(
-        String::from_utf8_lossy(&out.stdout).lines().count(),
-        10,
-        "written all the same"
-    );
-    let files: Vec<_> = std::fs::read_dir(dir.path().join("data/recovery"))
-        .unwrap()
-        .collect();
-    assert_eq!(files.len(), 1);
+    cli_run::assert_kept_in_recovery(&out, 10, dir.path());
     // The next start imports it: the same lookup is answered from the store at 0 credits.
     let c = client(&sb, CLI);
     let before = standard(&c).await;

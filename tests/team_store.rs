@@ -480,16 +480,8 @@ async fn a_connection_lost_mid_job_hands_the_answer_to_a_recovery_file() {
     let out = tokio::task::spawn_blocking(move || child.wait_with_output().unwrap())
         .await
         .unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(11), "{err}");
-    assert!(err.contains("recovery"), "{err}");
-    assert_eq!(
-        String::from_utf8_lossy(&out.stdout).lines().count(),
-        10,
-        "every record printed all the same"
-    );
+    cli_run::assert_kept_in_recovery(&out, 10, dir.path());
     let recovery = dir.path().join("data/recovery");
-    assert_eq!(std::fs::read_dir(&recovery).unwrap().count(), 1);
     let spent = round(before.0 - pools(&c).await.0);
     assert_eq!(spent, 0.5, "10 × 0.05, bought once");
     // The next start imports it into the team store: the lookup is read at 0 credits.

@@ -1252,15 +1252,23 @@ fn clicks_select_rows_and_tabs_and_the_wheel_scrolls() {
     assert_eq!(app.form.sel, sel);
 }
 
-/// The body of the search a command list sends, if it sends one.
-fn sent_body(cmds: &[Command]) -> Option<Value> {
+/// The typed search request a command list sends, if it sends one.
+fn sent_search(cmds: &[Command]) -> Option<SearchRequest> {
     cmds.iter().find_map(|c| match c {
         Command::Call {
             call: Call::Search { request, .. },
             ..
-        } => Some(request.body()),
+        } => Some(request.clone()),
         _ => None,
     })
+}
+
+/// The people form's job-title keywords (`peopleFilters.jobTitleKeywords.anyOf`), if set.
+fn people_keywords(app: &App) -> Option<&Value> {
+    prospect::tui::schema::get(
+        &app.form.body,
+        &["peopleFilters", "jobTitleKeywords", "anyOf"],
+    )
 }
 
 /// A form per tab (issue 19): a job-title keyword set on the people tab is not in the
@@ -1279,8 +1287,10 @@ fn each_tab_has_its_own_form() {
     app.update(ch('t'));
     assert_eq!(app.tab(), Kind::Companies);
     let cmds = app.update(ctrl('r'));
-    let body = sent_body(&cmds).expect("the companies search is sent");
-    assert!(body.get("peopleFilters").is_none(), "{body}");
+    let Some(SearchRequest::CompaniesV3(sent)) = sent_search(&cmds) else {
+        panic!("the companies search is sent")
+    };
+    assert!(sent.people_filters.is_none(), "{sent:?}");
     answer(
         &mut app,
         &cmds,
@@ -1292,10 +1302,7 @@ fn each_tab_has_its_own_form() {
     );
     app.update(ch('t'));
     assert_eq!(
-        prospect::tui::schema::get(
-            &app.form.body,
-            &["peopleFilters", "jobTitleKeywords", "anyOf"]
-        ),
+        people_keywords(&app),
         Some(&json!(["Head of Sales"])),
         "the people form kept its keyword"
     );
@@ -1304,12 +1311,16 @@ fn each_tab_has_its_own_form() {
     app.update(ch('t'));
     app.focus = Pane::Results;
     let cmds = app.update(ch('P'));
-    let body = sent_body(&cmds).expect("the people search is sent");
+    let Some(SearchRequest::PeopleV3(sent)) = sent_search(&cmds) else {
+        panic!("the people search is sent")
+    };
     assert_eq!(
-        body["companiesFilters"]["includeDomains"],
-        json!(["acme0.com"])
+        sent.companies_filters
+            .as_ref()
+            .and_then(|f| f.include_domains.clone()),
+        Some(vec!["acme0.com".to_string()])
     );
-    assert!(body.get("peopleFilters").is_none(), "{body}");
+    assert!(sent.people_filters.is_none(), "{sent:?}");
     assert!(
         app.status
             .as_ref()
@@ -1321,10 +1332,7 @@ fn each_tab_has_its_own_form() {
     assert_eq!(app.tab(), Kind::Companies);
     app.update(ch('t'));
     assert_eq!(
-        prospect::tui::schema::get(
-            &app.form.body,
-            &["peopleFilters", "jobTitleKeywords", "anyOf"]
-        ),
+        people_keywords(&app),
         Some(&json!(["Head of Sales"])),
         "Back brings the people filters back"
     );

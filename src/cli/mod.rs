@@ -1839,6 +1839,15 @@ fn open_store(ctx: &Ctx) -> Result<(crate::store::Store, PathBuf), CliError> {
     Ok((store, path))
 }
 
+/// The store of this target itself, never a stand-in (`store migrate` and `store budget` are
+/// for the team's server): a store that cannot be opened is an error, exit 1.
+fn open_named_store(ctx: &Ctx) -> Result<crate::store::Store, CliError> {
+    let Some((url, _)) = store_url(ctx)? else {
+        return Err(CliError::usage("no data directory: pass --data-dir"));
+    };
+    crate::store::Store::open_url(&url).map_err(|e| CliError::other(e.to_string()))
+}
+
 /// The store URL of this target and whether it is the embedded sandbox's; `None` without a
 /// data directory.
 fn store_url(ctx: &Ctx) -> Result<Option<(crate::store::StoreUrl, bool)>, CliError> {
@@ -2018,12 +2027,7 @@ fn store_cmd(ctx: &Ctx, cmd: StoreCmd) -> CliResult {
     };
     match cmd {
         StoreCmd::Migrate { out } => {
-            // The store named itself, never a stand-in: migrating is for the team's server.
-            let Some((url, _)) = store_url(ctx)? else {
-                return Err(CliError::usage("no data directory: pass --data-dir"));
-            };
-            let store =
-                crate::store::Store::open_url(&url).map_err(|e| CliError::other(e.to_string()))?;
+            let store = open_named_store(ctx)?;
             let version = store
                 .schema_version()
                 .map_err(|e| CliError::other(e.to_string()))?;
@@ -2043,12 +2047,7 @@ fn store_cmd(ctx: &Ctx, cmd: StoreCmd) -> CliResult {
             clear,
             out,
         } => {
-            // The store named itself, never a stand-in: the budget is the team's.
-            let Some((url, _)) = store_url(ctx)? else {
-                return Err(CliError::usage("no data directory: pass --data-dir"));
-            };
-            let mut store =
-                crate::store::Store::open_url(&url).map_err(|e| CliError::other(e.to_string()))?;
+            let mut store = open_named_store(ctx)?;
             let mut budget = if clear {
                 crate::store::Budget::default()
             } else {

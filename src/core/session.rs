@@ -482,11 +482,10 @@ pub struct Session {
     owner: Arc<str>,
     /// Where answers the store could not write go (imported at the next start).
     recovery_dir: Option<std::path::PathBuf>,
-    /// Why paid calls are refused in this session (`None` normally): the team store could not
-    /// be reached at start, so the session runs on this machine's store (issue 17, "Failures").
-    paid_refused: Option<Arc<str>>,
-    /// The team store out of reach at start, when this machine's store stands in for it.
-    unreachable: Option<Unreachable>,
+    /// The team store out of reach at start, when this machine's store stands in for it
+    /// (issue 17, "Failures"): every paid call is then refused. Shared, not copied, by the
+    /// session's clones.
+    unreachable: Option<Arc<Unreachable>>,
 }
 
 impl std::fmt::Debug for Session {
@@ -625,29 +624,21 @@ impl Session {
             policy: crate::core::engine::SpendPolicy::default(),
             owner: crate::core::engine::new_owner().into(),
             recovery_dir,
-            paid_refused: None,
             unreachable: None,
         }
-    }
-
-    /// The same session refusing every paid call with `why` (one line, shown in plans and
-    /// errors): what [`Session::open`] makes when the team store cannot be reached.
-    pub fn refusing_paid(mut self, why: impl Into<String>) -> Session {
-        self.paid_refused = Some(why.into().into());
-        self
     }
 
     /// The team store that could not be reached at start, when this machine's store stands in
     /// for it: what a front end says at start (its `Display`).
     pub fn unreachable(&self) -> Option<&Unreachable> {
-        self.unreachable.as_ref()
+        self.unreachable.as_deref()
     }
 
     /// Why paid calls are refused in this session, in words (`None` when they are not): the
     /// team store could not be reached at start (issue 17). Plans carry it as their refusal, and
     /// [`Session::send_paid`] sends nothing.
     pub fn paid_refusal(&self) -> Option<&str> {
-        self.paid_refused.as_deref()
+        self.unreachable().map(|u| u.reason.as_str())
     }
 
     /// The same session with spend policy `policy` (search freshness, budgets).
@@ -718,10 +709,7 @@ impl Session {
         }
         match unreachable {
             // The recovery files there are the team's: they wait for its store.
-            Some(why) => {
-                session.unreachable = Some(why.clone());
-                session = session.refusing_paid(why.reason);
-            }
+            Some(why) => session.unreachable = Some(Arc::new(why)),
             None => {
                 crate::core::engine::import_recovery(&session);
             }

@@ -24,17 +24,6 @@ pub enum Section {
 }
 
 impl Section {
-    /// Every section, in form order.
-    pub const ALL: [Section; 7] = [
-        Section::Request,
-        Section::Company,
-        Section::SizeGrowth,
-        Section::Location,
-        Section::Technology,
-        Section::Funding,
-        Section::People,
-    ];
-
     /// Its heading in the form.
     pub fn title(self) -> &'static str {
         match self {

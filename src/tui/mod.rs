@@ -80,7 +80,7 @@ impl runner::Hooks<ratatui::backend::CrosstermBackend<std::io::Stdout>> for Real
 
 /// Runs the explorer until the user quits; the terminal is restored on every exit path
 /// (quit, error, panic, Ctrl-C, SIGTERM/SIGHUP).
-pub async fn run(args: TuiArgs, settings: Settings, target: Target) -> anyhow::Result<()> {
+pub async fn run(args: TuiArgs, settings: Settings, target: Target) -> anyhow::Result<Ended> {
     let _guard = settings.init_logging();
     tracing::info!(base_url = %target.base_url, sandbox = target.sandbox, "starting explorer");
     // Every call goes through the session, which stores each paid answer before it returns;
@@ -134,7 +134,7 @@ pub async fn run_pending(
     args: TuiArgs,
     settings: Settings,
     pending: std::pin::Pin<Box<dyn std::future::Future<Output = anyhow::Result<Target>> + Send>>,
-) -> anyhow::Result<()> {
+) -> anyhow::Result<Ended> {
     let _guard = settings.init_logging();
     tracing::info!("starting explorer; the embedded sandbox loads behind it");
     let connected = lazy::Connected::default();
@@ -209,7 +209,7 @@ async fn explore(
     backend: Arc<dyn backend::Backend>,
     connected: Option<lazy::Connected>,
     limits: Limits,
-) -> anyhow::Result<()> {
+) -> anyhow::Result<Ended> {
     let Limits {
         reveals_disabled,
         store_notice,
@@ -264,13 +264,30 @@ async fn explore(
     if let Err(e) = &result {
         tracing::error!(error = %e, "explorer stopped");
     }
-    if app.left_unfinished > 0 {
-        let n = app.left_unfinished;
-        eprintln!(
-            "prospect: quit with {n} paid call{} unfinished: they may be charged without their \
-             answers kept; run them again for the rest (what was kept is not bought again)",
-            if n == 1 { "" } else { "s" }
-        );
+    result.map(|()| Ended {
+        left_unfinished: app.left_unfinished,
+    })
+}
+
+/// How the explorer ended, for the binary to say once the terminal is back (nothing is
+/// printed while the explorer owns the screen).
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Ended {
+    /// Paid calls still in flight when the user quit without waiting for them (the quit key
+    /// pressed again while they finished).
+    pub left_unfinished: usize,
+}
+
+impl Ended {
+    /// The line to print after the explorer, if any: how many paid calls were left.
+    pub fn notice(&self) -> Option<String> {
+        let n = self.left_unfinished;
+        (n > 0).then(|| {
+            format!(
+                "quit with {n} paid call{} unfinished: they may be charged without their \
+                 answers kept; run them again for the rest (what was kept is not bought again)",
+                if n == 1 { "" } else { "s" }
+            )
+        })
     }
-    result
 }

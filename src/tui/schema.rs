@@ -1227,14 +1227,29 @@ mod tests {
             "minRelevance": "B"}});
         let mut body = v3.clone();
         let s = switch_version(&mut body, Endpoint::SearchCompaniesV2);
-        let cf = &body["companiesFilters"];
-        assert_eq!(cf["primaryCountries"], json!(["de"]), "{body}");
-        assert!(cf.get("primaryLocations").is_none(), "{body}");
-        assert_eq!(cf["keywords"]["keywords"], json!(["saas"]));
-        assert_eq!(cf["keywords"]["mode"], json!("anyOf"));
-        assert_eq!(cf["technologies"]["technologies"], json!(["React"]));
-        assert_eq!(cf["technologies"]["mode"], json!("allOf"));
-        assert_eq!(cf["socialMedias"]["medias"], json!(["linkedin"]));
+        assert_eq!(
+            get(&body, &[CF, "primaryCountries"]),
+            Some(&json!(["de"])),
+            "{body}"
+        );
+        assert!(get(&body, &[CF, "primaryLocations"]).is_none(), "{body}");
+        assert_eq!(
+            get(&body, &[CF, "keywords", "keywords"]),
+            Some(&json!(["saas"]))
+        );
+        assert_eq!(get(&body, &[CF, "keywords", "mode"]), Some(&json!("anyOf")));
+        assert_eq!(
+            get(&body, &[CF, "technologies", "technologies"]),
+            Some(&json!(["React"]))
+        );
+        assert_eq!(
+            get(&body, &[CF, "technologies", "mode"]),
+            Some(&json!("allOf"))
+        );
+        assert_eq!(
+            get(&body, &[CF, "socialMedias", "medias"]),
+            Some(&json!(["linkedin"]))
+        );
         assert!(s.moved.contains(&(
             "companiesFilters.primaryLocations.includeCountries".into(),
             "companiesFilters.primaryCountries".into()
@@ -1254,21 +1269,32 @@ mod tests {
         }
         // And back: the country, keywords and technologies return where they were.
         let back = switch_version(&mut body, Endpoint::SearchCompaniesV3);
-        let cf = &body["companiesFilters"];
         assert_eq!(
-            cf["primaryLocations"]["includeCountries"],
-            json!(["de"]),
+            get(&body, &[CF, "primaryLocations", "includeCountries"]),
+            Some(&json!(["de"])),
             "{body}"
         );
-        assert_eq!(cf["keywords"]["anyOf"], json!(["saas"]));
-        assert_eq!(cf["keywords"]["noneOf"], json!(["agency"]));
-        assert_eq!(cf["technologies"]["apps"]["allOf"], json!(["React"]));
-        assert_eq!(cf["technologies"]["categories"]["anyOf"], json!(["CRM"]));
+        assert_eq!(
+            get(&body, &[CF, "keywords", "anyOf"]),
+            Some(&json!(["saas"]))
+        );
+        assert_eq!(
+            get(&body, &[CF, "keywords", "noneOf"]),
+            Some(&json!(["agency"]))
+        );
+        assert_eq!(
+            get(&body, &[CF, "technologies", "apps", "allOf"]),
+            Some(&json!(["React"]))
+        );
+        assert_eq!(
+            get(&body, &[CF, "technologies", "categories", "anyOf"]),
+            Some(&json!(["CRM"]))
+        );
         assert!(back.unmatched.is_empty(), "{:?}", back.unmatched);
         // People ids follow too.
         let mut p = json!({"peopleFilters": {"includePeopleIds": ["p1"]}});
         switch_version(&mut p, Endpoint::SearchPeopleV2);
-        assert_eq!(p["peopleFilters"]["includeIds"], json!(["p1"]));
+        assert_eq!(get(&p, &[PF, "includeIds"]), Some(&json!(["p1"])));
     }
 
     #[test]

@@ -90,11 +90,6 @@ impl Theme {
         }
         Style::default().fg(self.on_bad).bg(self.bad)
     }
-
-    /// Text in colour `c` (plain text without colour).
-    pub fn fg(&self, c: Color) -> Style {
-        Style::default().fg(c)
-    }
 }
 
 /// The default theme, for a dark terminal.

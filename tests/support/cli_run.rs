@@ -127,6 +127,27 @@ pub fn lookup_file_args(list: &Path) -> [&str; 6] {
     ]
 }
 
+/// Checks a paid run whose store could not write (issue 15's recovery files): it exited 11
+/// naming the recovery file, printed its `records` all the same, and left exactly one file in
+/// `dir/data/recovery`.
+pub fn assert_kept_in_recovery(out: &std::process::Output, records: usize, dir: &Path) {
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(11), "{err}");
+    assert!(err.contains("recovery"), "{err}");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).lines().count(),
+        records,
+        "every record printed all the same"
+    );
+    assert_eq!(
+        std::fs::read_dir(dir.join("data/recovery"))
+            .unwrap()
+            .count(),
+        1,
+        "one recovery file"
+    );
+}
+
 /// Runs `c` to its end off the async threads: (exit code, stdout, stderr).
 pub async fn run(mut c: Command) -> (i32, String, String) {
     tokio::task::spawn_blocking(move || {
