@@ -845,7 +845,12 @@ impl App {
         let slot = Slot::Search(kind);
         let paid = matches!(self.inflight.remove(&slot), Some(Call::Search { .. }));
         self.bump(slot);
-        self.search_mut(kind).loading = false;
+        let s = self.search_mut(kind);
+        s.loading = false;
+        // A first page stopped for: the pane is as before any search, not "nothing matched".
+        if s.pages.is_empty() {
+            s.request = None;
+        }
         if paid {
             let history = self.opts.keymap.first_key_of(Action::History);
             self.info(&format!(
