@@ -204,9 +204,10 @@ fn the_palette_finds_reveal_emails_from_rev_em_and_runs_it() {
     for c in "rev em".chars() {
         app.update(ch(c));
     }
-    let Some(Popup::Palette(p)) = app.popups.last() else {
+    let Some(Popup::Palette(pp)) = app.popups.last() else {
         panic!("the palette is open")
     };
+    let p = &pp.picker;
     let first = p.highlighted().expect("something matches").clone();
     assert_eq!(first.value, Value::from("reveal_emails"));
     assert!(
@@ -233,9 +234,10 @@ fn the_palette_finds_reveal_emails_from_rev_em_and_runs_it() {
     // Ctrl-p opens it too; on the companies tab a reveal says where it can run.
     app.update(ch('t'));
     app.update(ctrl('p'));
-    let Some(Popup::Palette(p)) = app.popups.last() else {
+    let Some(Popup::Palette(pp)) = app.popups.last() else {
         panic!("Ctrl-p opens the palette")
     };
+    let p = &pp.picker;
     let reveal = p
         .options
         .iter()
@@ -400,7 +402,7 @@ fn reveals_disabled_say_why() {
         panic!("an error popup")
     };
     assert_eq!(
-        text,
+        text.0,
         "Reveals are disabled: set webhook_public_url (nothing was spent)"
     );
 }

@@ -583,25 +583,57 @@ fn ctrl_s_after_filters_file_writes_back_to_that_file() {
 }
 
 #[test]
-fn details_end_goes_to_the_end_and_j_stops_there() {
+fn details_have_a_field_cursor_the_pane_follows_and_y_copies_its_field() {
     let mut app = with_companies();
     app.focus = Pane::Details;
     render_at(&app, 120, 34);
-    let max = app.details.max_scroll.get();
-    assert!(max > 0, "the company details are longer than the pane");
+    let fields = app.details.fields.get();
+    assert!(
+        app.details.max_scroll.get() > 0,
+        "the company details are longer than the pane"
+    );
+    assert!(fields > 10, "{fields}");
     app.update(ch('G'));
-    assert_eq!(app.details.scroll, max);
+    assert_eq!(app.details.cursor, fields - 1);
     for _ in 0..50 {
         app.update(ch('j'));
     }
-    assert_eq!(app.details.scroll, max, "j does not scroll past the end");
-    app.update(ch('g'));
-    assert_eq!(app.details.scroll, 0);
-    app.update(key(KeyCode::End));
-    assert_eq!(app.details.scroll, max);
-    // The last line of the details is on screen at the end.
+    assert_eq!(app.details.cursor, fields - 1, "j stops at the last field");
+    // The pane scrolled to the last field, which is on screen and highlighted.
     let s = screen(&render_at(&app, 120, 34));
-    assert!(s.contains("Department sizes"), "{s}");
+    let row = app.search(Kind::Companies).selected().unwrap().clone();
+    let (last, _) = prospect::tui::components::details::field_at(&row, fields - 1).unwrap();
+    assert!(s.contains(&format!("{last}: ")), "{last}: {s}");
+    assert_eq!(app.details.scroll.get(), app.details.max_scroll.get());
+    app.update(ch('g'));
+    assert_eq!(app.details.cursor, 0);
+    render_at(&app, 120, 34);
+    assert_eq!(app.details.scroll.get(), 0, "back at the top");
+    // y copies the highlighted field: the third one after two moves down.
+    app.update(ch('j'));
+    app.update(ch('j'));
+    let row = app.search(Kind::Companies).selected().unwrap().clone();
+    let (label, value) = prospect::tui::components::details::field_at(&row, 2).unwrap();
+    assert_eq!(copied(app.update(ch('y'))), value, "field {label}");
+    // The highlighted line is drawn in the selection style.
+    let term = render_at(&app, 120, 34);
+    let buf = term.backend().buffer();
+    let needle = format!("{label}: ");
+    let (x, y) = (0..34u16)
+        .find_map(|y| {
+            let cells: Vec<String> = (0..120u16)
+                .map(|x| buf[(x, y)].symbol().to_string())
+                .collect();
+            let text = cells.concat();
+            let at = text.find(&needle)?;
+            Some((text[..at].chars().count() as u16, y))
+        })
+        .expect("the field is on screen");
+    assert_eq!(
+        buf[(x, y)].style().bg,
+        prospect::tui::components::widgets::selected().bg,
+        "the field under the cursor is highlighted"
+    );
 }
 
 #[test]
@@ -827,7 +859,7 @@ fn a_rejected_token_at_start_is_said_once_with_the_fix_and_errors_are_plain_word
         .popups
         .iter()
         .filter_map(|p| match p {
-            Popup::Error(t) => Some(t),
+            Popup::Error(t) => Some(&t.0),
             _ => None,
         })
         .collect();

@@ -267,7 +267,7 @@ fn a_planned_page_the_store_owns_is_not_confirmed_and_one_over_budget_is_refused
     let cmds = run_planned(&mut app, page_plan(0, 500, Some(refusal)));
     assert!(!cmds.iter().any(|c| matches!(c, Command::Call { .. })));
     match app.popups.last() {
-        Some(Popup::Error(text)) => assert!(text.contains(refusal), "{text}"),
+        Some(Popup::Error(text)) => assert!(text.0.contains(refusal), "{}", text.0),
         other => panic!("an error popup, not {other:?}"),
     }
 
@@ -672,7 +672,7 @@ fn find_first(app: &mut App, text: &str) -> String {
         app.update(ch(c));
     }
     match app.popups.last() {
-        Some(Popup::Find(p)) => p.options[p.filtered[0]].label.clone(),
+        Some(Popup::Find(p)) => p.picker.options[p.picker.filtered[0]].label.clone(),
         _ => panic!("no find popup"),
     }
 }
@@ -782,7 +782,11 @@ fn a_form_the_client_would_refuse_says_so_on_edit_and_is_never_confirmed() {
         "{cmds:?}"
     );
     match app.popups.last() {
-        Some(Popup::Error(e)) => assert!(e.contains("not sent") && e.contains("body.size"), "{e}"),
+        Some(Popup::Error(e)) => assert!(
+            e.0.contains("not sent") && e.0.contains("body.size"),
+            "{}",
+            e.0
+        ),
         other => panic!("{other:?}"),
     }
     app.update(key(KeyCode::Esc));
@@ -900,7 +904,7 @@ fn the_daily_429_is_not_retried_and_a_newer_search_cancels_a_retry() {
         Some("Daily request allowance used up; resets in 5 h 12 m")
     );
     assert!(
-        matches!(app.popups.last(), Some(Popup::Error(e)) if e.contains("Daily request allowance"))
+        matches!(app.popups.last(), Some(Popup::Error(e)) if e.0.contains("Daily request allowance"))
     );
     app.update(key(KeyCode::Esc));
 

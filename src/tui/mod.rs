@@ -13,6 +13,7 @@ pub mod backend;
 pub mod clipboard;
 pub mod components;
 pub mod countries;
+pub mod fmt;
 pub mod keymap;
 pub mod labels;
 pub mod lazy;

@@ -117,7 +117,7 @@ impl App {
         let i = s.offset.get() + usize::from(line);
         if i < s.shown_len() {
             s.sel = i;
-            self.details.scroll = 0;
+            self.details.reset();
         }
         vec![]
     }

@@ -3,11 +3,10 @@
 //! through the one [`Picker`]), each with the keys bound to it and, when it cannot run here,
 //! why; submit runs the highlighted action exactly as its key would. A child of `app`, sharing
 //! its state.
-use crossterm::event::KeyEvent;
 use serde_json::Value;
 
 use super::{App, Popup};
-use crate::tui::components::picker::{Picker, PickerEvent};
+use crate::tui::components::picker::{Picker, PickerEvent, PickerKind, PickerPopup};
 use crate::tui::keymap::Action;
 use crate::tui::msg::Command;
 use crate::tui::schema::{Kind, Opt};
@@ -37,8 +36,10 @@ impl App {
                 }
             })
             .collect();
-        self.popups
-            .push(Popup::Palette(Picker::new(options, false, vec![])));
+        self.popups.push(Popup::Palette(PickerPopup {
+            picker: Picker::new(options, false, vec![]),
+            kind: PickerKind::Palette,
+        }));
         vec![]
     }
 
@@ -79,12 +80,8 @@ impl App {
 
     /// A key in the palette: typing narrows, the text layer moves, submit runs the highlighted
     /// action as if its key had been pressed with no popup open, cancel closes.
-    pub(super) fn palette_key(&mut self, k: KeyEvent) -> Vec<Command> {
-        let text = self.opts.keymap.text_action(&k);
-        let Some(Popup::Palette(p)) = self.popups.last_mut() else {
-            return vec![];
-        };
-        match p.handle(k, text) {
+    pub(super) fn on_palette(&mut self, e: PickerEvent) -> Vec<Command> {
+        match e {
             PickerEvent::Cancelled => {
                 self.popups.pop();
                 vec![]

@@ -15,6 +15,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Clear, Paragraph};
 
 use super::widgets::{Scroll, centered, dim, frame, truncate};
+use super::{Component, Ctx, Handled, Hint, Input, hint_line};
 use crate::api::cost::Cost;
 use crate::api::types::webhooks::WebhookEvent;
 use crate::core::session::Freshness;
@@ -152,7 +153,7 @@ impl Activity {
     }
 
     /// Handles an action while the pane is open.
-    pub fn handle(&mut self, action: Action) -> ActivityEffect {
+    fn on_action(&mut self, action: Action) -> ActivityEffect {
         if self.scroll.handle(action) {
             return ActivityEffect::Nothing;
         }
@@ -339,9 +340,22 @@ impl Activity {
         }
         out
     }
+}
+
+impl Component for Activity {
+    type Effect = ActivityEffect;
+
+    fn handle(&mut self, input: Input<'_>, _: &Ctx<'_>) -> Handled<ActivityEffect> {
+        let Some(action) = input.action() else {
+            return Handled::Ignored;
+        };
+        Handled::Consumed(self.on_action(action))
+    }
 
     /// Draws the pane over `area` as of `now`.
-    pub fn draw(&self, f: &mut Frame<'_>, area: Rect, now: DateTime<Utc>, keys: &Keymap) {
+    fn draw(&self, f: &mut Frame<'_>, area: Rect, ctx: &Ctx<'_>) {
+        let (keys, now) = (ctx.keys, ctx.now);
+
         let r = centered(area, 120, area.height.saturating_sub(4).max(8));
         f.render_widget(Clear, r);
         let block = frame(
@@ -359,11 +373,16 @@ impl Activity {
             shown.push(Line::from(""));
         }
         shown.push(Line::from(dim(format!(
-            "{} scroll · {} or {} closes · paid jobs are never aborted once sent",
-            keys.keys_of(Action::Down),
-            keys.keys_of(Action::Activity),
-            keys.keys_of(Action::Close)
+            "{} · paid jobs are never aborted once sent",
+            hint_line(&self.hints(), keys)
         ))));
         f.render_widget(Paragraph::new(shown), inner);
+    }
+
+    fn hints(&self) -> Vec<Hint> {
+        vec![
+            Hint::Action(Action::Down, "scroll"),
+            Hint::Actions(&[Action::Activity, Action::Close], "closes"),
+        ]
     }
 }

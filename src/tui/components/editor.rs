@@ -16,11 +16,12 @@ use serde_json::Value;
 use super::picker::{Picker, PickerEvent};
 use super::text::{input_text, textarea, type_key};
 use super::widgets::{dim, frame};
+use super::{Component, Ctx, Handled, Hint, Input};
 use crate::api::client::SearchSubject;
 use crate::core::request::{self, AutocompleteRequest};
 use crate::core::sanitize::sanitize;
-use crate::tui::app::{autocomplete_cost, fmt_credits, problems_text};
-use crate::tui::keymap::{Keymap, TextAction};
+use crate::tui::fmt::{autocomplete_cost, fmt_credits, problems_text};
+use crate::tui::keymap::TextAction;
 use crate::tui::schema::{self, AcKind, DataFields, Leaf, LeafKind, Source};
 
 /// Autocomplete needs at least this many characters.
@@ -87,6 +88,9 @@ pub struct Editor {
     pub leaf: &'static Leaf,
     /// Its editor.
     pub body: EditorBody,
+    /// Why the reference data could not be loaded, if it could not (shown where a closed
+    /// set's options would be).
+    pub data_error: Option<String>,
 }
 
 /// What the editor wants the state owner to do.
@@ -207,7 +211,16 @@ impl Editor {
                 })
             }
         };
-        Editor { leaf, body }
+        Editor {
+            leaf,
+            body,
+            data_error: None,
+        }
+    }
+
+    /// Reference data could not be loaded: a closed set waiting for it says why.
+    pub fn data_failed(&mut self, why: &str) {
+        self.data_error = Some(why.to_string());
     }
 
     /// Reference data arrived: a closed set that waited for it gets its options.
@@ -222,7 +235,7 @@ impl Editor {
     }
 
     /// Handles a key; `action` is what the keymap's text layer made of it (`None`: text).
-    pub fn handle(&mut self, key: KeyEvent, action: Option<TextAction>) -> EditorEffect {
+    fn on_key(&mut self, key: KeyEvent, action: Option<TextAction>) -> EditorEffect {
         let leaf = self.leaf;
         match &mut self.body {
             EditorBody::List(le) => match action {
@@ -330,7 +343,7 @@ impl Editor {
     /// Pasted text (raw, as the terminal gave it) goes into the focused field, sanitized (no
     /// lookup is started by a paste). Into a list, text of several lines or comma-separated
     /// values adds one item per value (trimmed, empty ones skipped) and returns the write.
-    pub fn paste(&mut self, raw: &str) -> EditorEffect {
+    fn paste(&mut self, raw: &str) -> EditorEffect {
         match &mut self.body {
             EditorBody::List(le) => {
                 let parts: Vec<String> = split_list(raw);
@@ -393,18 +406,48 @@ impl Editor {
         }
     }
 
-    /// Draws the editor in `area` (the screen), under the row at `row_y` of the filters pane
-    /// `form` (as wide as it, at least 72 columns); `data_fields_state` explains an empty
-    /// closed set; hints come from `keys`.
-    pub fn draw(
-        &self,
-        f: &mut Frame<'_>,
-        area: Rect,
-        form: Rect,
-        row_y: u16,
-        data_fields_state: Option<&Result<(), String>>,
-        keys: &Keymap,
-    ) {
+    /// The keys of the editor's body, for its help line.
+    fn body_hints(&self) -> Vec<Hint> {
+        match &self.body {
+            EditorBody::List(_) => vec![
+                Hint::Text(TextAction::Submit, "adds"),
+                Hint::Text(TextAction::Down, "suggestions"),
+                Hint::Text(TextAction::RemoveLast, "removes the last"),
+                Hint::Text(TextAction::Cancel, "closes"),
+            ],
+            EditorBody::Pick(_) => vec![
+                Hint::Text(TextAction::Submit, "picks"),
+                Hint::Text(TextAction::Cancel, "closes"),
+            ],
+            EditorBody::Text(_) => vec![
+                Hint::Text(TextAction::NextField, "next field"),
+                Hint::Text(TextAction::Submit, "sets"),
+                Hint::Text(TextAction::Cancel, "closes"),
+            ],
+        }
+    }
+}
+
+impl Component for Editor {
+    type Effect = EditorEffect;
+
+    /// Keys through the text layer; a paste into the focused field (a list splits it into
+    /// items).
+    fn handle(&mut self, input: Input<'_>, _: &Ctx<'_>) -> Handled<EditorEffect> {
+        match input {
+            Input::Key { key, text, .. } => Handled::Consumed(self.on_key(key, text)),
+            Input::Paste(raw) => Handled::Consumed(self.paste(raw)),
+            Input::Action(_) => Handled::Ignored,
+        }
+    }
+
+    /// Draws the editor in `area` (the screen), under `ctx.anchor` (the selected row of the
+    /// filters pane; as wide as the pane, at least 72 columns); an empty closed set says
+    /// whether the reference data is loading or why it failed; hints come from the keymap.
+    fn draw(&self, f: &mut Frame<'_>, area: Rect, ctx: &Ctx<'_>) {
+        let keys = ctx.keys;
+        let form = ctx.anchor;
+        let row_y = ctx.anchor.y;
         let k = |a: TextAction| keys.text_keys_of(a);
         let leaf = self.leaf;
         let width = form.width.max(72).min(area.width);
@@ -518,9 +561,9 @@ impl Editor {
                 .areas(inner);
                 p.draw_query(f, input, "/ ");
                 let empty = Line::from(dim(if p.waiting_for_data {
-                    match data_fields_state {
-                        Some(Err(e)) => format!("reference data unavailable: {}", sanitize(e)),
-                        _ => "loading /v2/data-fields…".to_string(),
+                    match &self.data_error {
+                        Some(e) => format!("reference data unavailable: {}", sanitize(e)),
+                        None => "loading /v2/data-fields…".to_string(),
                     }
                 } else {
                     "nothing matches".to_string()
@@ -614,6 +657,10 @@ impl Editor {
                 );
             }
         }
+    }
+
+    fn hints(&self) -> Vec<Hint> {
+        self.body_hints()
     }
 }
 

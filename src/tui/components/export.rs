@@ -24,11 +24,13 @@ use ratatui_textarea::TextArea;
 use super::spend_gate::{self, Answer};
 use super::text::{input_text, textarea, type_key};
 use super::widgets::{centered, dim, frame, selected};
+use super::{Component, Ctx, Handled, Hint, Input, hint_line};
 use crate::api::cost::Cost;
 use crate::core::crm::{CrmWriter, Preset, Subject};
 use crate::core::export::{CompanyOut, Format, Writer};
-use crate::tui::app::fmt_credits;
-use crate::tui::keymap::{Action, Keymap, TextAction};
+use crate::core::sanitize::sanitize;
+use crate::tui::fmt::fmt_credits;
+use crate::tui::keymap::{Action, TextAction};
 use crate::tui::msg::{ExportFile, ExportRecords, Exported, Record, ResultRow};
 use crate::tui::schema::Kind;
 
@@ -339,7 +341,7 @@ impl ExportPopup {
 
     /// Handles a key: `text` is its meaning in a text field, `action` in a pane (for the
     /// spend question, as the spend gate reads it).
-    pub fn handle(
+    fn on_key(
         &mut self,
         key: KeyEvent,
         text: Option<TextAction>,
@@ -395,8 +397,8 @@ impl ExportPopup {
         }
     }
 
-    /// Pasted text goes to the N or file field when it has the cursor.
-    pub fn paste(&mut self, s: &str) {
+    /// Pasted text (sanitized) goes to the N or file field when it has the cursor.
+    fn paste(&mut self, s: &str) {
         match self.field {
             F_N => {
                 self.n.insert_str(s.trim());
@@ -408,8 +410,44 @@ impl ExportPopup {
         }
     }
 
-    /// Draws the popup.
-    pub fn draw(&self, f: &mut Frame<'_>, area: Rect, confirm_above: f64, keys: &Keymap) {
+    /// The keys of the stage the popup is in, for its help line.
+    fn stage_hints(&self) -> Vec<Hint> {
+        match self.stage {
+            Stage::Edit => vec![
+                Hint::Texts(&[TextAction::Up, TextAction::Down], "field"),
+                Hint::Text(TextAction::NextField, "change choice"),
+                Hint::Text(TextAction::Submit, "export"),
+                Hint::Text(TextAction::Cancel, "cancel"),
+            ],
+            Stage::Confirm { .. } => vec![
+                Hint::Action(Action::Enter, "fetch and export"),
+                Hint::Action(Action::Close, "cancel (nothing spent)"),
+            ],
+            Stage::Fetching { .. } => vec![Hint::Text(
+                TextAction::Cancel,
+                "stops after the page on its way (pages bought are kept)",
+            )],
+        }
+    }
+}
+
+impl Component for ExportPopup {
+    type Effect = ExportEffect;
+
+    fn handle(&mut self, input: Input<'_>, _: &Ctx<'_>) -> Handled<ExportEffect> {
+        match input {
+            Input::Key { key, action, text } => Handled::Consumed(self.on_key(key, text, action)),
+            Input::Paste(raw) => {
+                self.paste(&sanitize(raw));
+                Handled::Consumed(ExportEffect::Nothing)
+            }
+            Input::Action(_) => Handled::Ignored,
+        }
+    }
+
+    /// Draws the popup: the fields, then the stage's question or progress, and its keys.
+    fn draw(&self, f: &mut Frame<'_>, area: Rect, ctx: &Ctx<'_>) {
+        let (keys, confirm_above) = (ctx.keys, ctx.confirm_above);
         let r = centered(area, 76, 12);
         f.render_widget(Clear, r);
         let title = format!(" Export {} ", noun(self.kind));
@@ -464,12 +502,8 @@ impl ExportPopup {
                     )));
                 }
                 lines.push(Line::from(dim(format!(
-                    " {} {} field · {} change choice · {} export · {} cancel",
-                    keys.text_keys_of(TextAction::Up),
-                    keys.text_keys_of(TextAction::Down),
-                    keys.text_keys_of(TextAction::NextField),
-                    keys.text_keys_of(TextAction::Submit),
-                    keys.text_keys_of(TextAction::Cancel),
+                    " {}",
+                    hint_line(&self.stage_hints(), keys)
                 ))));
             }
             Stage::Confirm { pages, cost } => {
@@ -519,13 +553,14 @@ impl ExportPopup {
             let hint = if stopping {
                 " stopping after the page on its way…".to_string()
             } else {
-                format!(
-                    " {} stops after the page on its way (pages bought are kept)",
-                    keys.text_keys_of(TextAction::Cancel)
-                )
+                format!(" {}", hint_line(&self.stage_hints(), keys))
             };
             f.render_widget(Line::from(dim(hint)), hint_area);
         }
+    }
+
+    fn hints(&self) -> Vec<Hint> {
+        self.stage_hints()
     }
 }
 
@@ -663,142 +698,4 @@ fn plain_io(e: &std::io::Error) -> &'static str {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crossterm::event::{KeyCode, KeyModifiers};
-
-    fn key(code: KeyCode) -> KeyEvent {
-        KeyEvent::new(code, KeyModifiers::NONE)
-    }
-
-    fn popup() -> ExportPopup {
-        let now = chrono::NaiveDate::from_ymd_opt(2026, 11, 23)
-            .unwrap()
-            .and_hms_opt(14, 39, 0)
-            .unwrap();
-        ExportPopup::new(
-            Kind::Companies,
-            Counts {
-                page: 25,
-                fetched: 50,
-                marked: 0,
-                total: Some(39_726),
-            },
-            now,
-        )
-    }
-
-    #[test]
-    fn tab_cycles_choices_and_the_default_name_follows_the_format() {
-        let keys = Keymap::default();
-        let mut p = popup();
-        assert_eq!(p.path_text(), "prospect-companies-20261123-1439.csv");
-        let press = |p: &mut ExportPopup, code| {
-            let k = key(code);
-            p.handle(k, keys.text_action(&k), keys.action(&k))
-        };
-        press(&mut p, KeyCode::Tab);
-        press(&mut p, KeyCode::Tab);
-        assert_eq!(p.scope, Scope::FirstN);
-        press(&mut p, KeyCode::Down);
-        // N: typed digits replace nothing but append; clear it first.
-        for _ in 0..6 {
-            press(&mut p, KeyCode::Backspace);
-        }
-        press(&mut p, KeyCode::Char('6'));
-        press(&mut p, KeyCode::Char('0'));
-        press(&mut p, KeyCode::Down);
-        press(&mut p, KeyCode::Tab);
-        assert_eq!(p.format, Format::Jsonl);
-        assert_eq!(p.path_text(), "prospect-companies-20261123-1439.jsonl");
-        match press(&mut p, KeyCode::Enter) {
-            ExportEffect::Export(c) => {
-                assert_eq!(c.scope, Scope::FirstN);
-                assert_eq!(c.n, 60);
-                assert_eq!(c.format, Format::Jsonl);
-            }
-            other => panic!("{other:?}"),
-        }
-    }
-
-    #[test]
-    fn the_format_cycles_to_the_crm_layouts_of_the_tab_and_writes_them() {
-        let keys = Keymap::default();
-        let now = chrono::NaiveDate::from_ymd_opt(2026, 11, 23)
-            .unwrap()
-            .and_hms_opt(14, 39, 0)
-            .unwrap();
-        let counts = Counts {
-            page: 2,
-            fetched: 2,
-            marked: 0,
-            total: Some(2),
-        };
-        let mut p = ExportPopup::new(Kind::People, counts, now);
-        let press = |p: &mut ExportPopup, code| {
-            let k = key(code);
-            p.handle(k, keys.text_action(&k), keys.action(&k))
-        };
-        press(&mut p, KeyCode::Down);
-        press(&mut p, KeyCode::Down);
-        press(&mut p, KeyCode::Tab);
-        press(&mut p, KeyCode::Tab);
-        assert_eq!(
-            (p.format, p.preset),
-            (Format::Csv, Some(Preset::HubspotContacts))
-        );
-        assert_eq!(p.path_text(), "prospect-people-20261123-1439.csv");
-        press(&mut p, KeyCode::Tab);
-        assert_eq!(p.preset, Some(Preset::SalesforceLeads));
-        press(&mut p, KeyCode::BackTab);
-        let dir = tempfile::tempdir().unwrap();
-        p.path = textarea(&dir.path().join("hs.csv").display().to_string());
-        let ExportEffect::Export(c) = press(&mut p, KeyCode::Enter) else {
-            panic!("no export");
-        };
-        assert_eq!(c.preset, Some(Preset::HubspotContacts));
-        let person = |id: &str, status: &str| crate::api::types::LookalikePerson {
-            person: crate::api::types::Person {
-                id: id.into(),
-                first_name: Some("Ann".into()),
-                last_name: Some(format!("Lee{id}")),
-                email: Some(crate::api::types::person::Email {
-                    address: Some(format!("ann{id}@acme.com")),
-                    status: crate::api::types::WireEnum::from_wire(status),
-                }),
-                ..Default::default()
-            },
-            ..Default::default()
-        };
-        let written = write_file(&ExportFile {
-            path: c.path.clone(),
-            format: c.format,
-            preset: c.preset,
-            records: ExportRecords::People(vec![person("1", "verified"), person("2", "guessed")]),
-        })
-        .unwrap();
-        assert_eq!(written.count, 1);
-        assert_eq!(
-            written.detail.as_deref(),
-            Some("hubspot-contacts: 1 row (1 left out without a verified or catch-all email)")
-        );
-        let text = std::fs::read_to_string(&c.path).unwrap();
-        assert!(text.starts_with("Email,First Name,Last Name,"), "{text}");
-        assert!(text.contains("ann1@acme.com,Ann,Lee1,"), "{text}");
-    }
-
-    #[test]
-    fn bad_input_is_named_and_nothing_is_exported() {
-        let keys = Keymap::default();
-        let mut p = popup();
-        p.scope = Scope::Marked;
-        let k = key(KeyCode::Enter);
-        assert_eq!(
-            p.handle(k, keys.text_action(&k), keys.action(&k)),
-            ExportEffect::Nothing
-        );
-        assert_eq!(p.problem.as_deref(), Some("no rows are marked"));
-        assert_eq!(thousands(39_726), "39,726");
-        assert_eq!(thousands(100), "100");
-    }
-}
+mod tests;

@@ -12,8 +12,9 @@ use ratatui::widgets::{Bar, BarChart, BarGroup, Block, Borders, Clear, Paragraph
 
 use super::export::thousands;
 use super::widgets::{dim, frame};
+use super::{Component, Ctx, Handled, Hint, Input, Stay, hint_line};
 use crate::core::facets::{Facet, company_facets, people_facets};
-use crate::tui::keymap::{Action, Keymap};
+use crate::tui::keymap::Action;
 use crate::tui::msg::{Record, ResultRow};
 use crate::tui::schema::Kind;
 
@@ -67,9 +68,25 @@ impl FacetsView {
             None => format!("over {} loaded", thousands(self.loaded as u64)),
         }
     }
+}
+
+impl Component for FacetsView {
+    type Effect = Stay;
+
+    /// Close, help, quit, enter or the facets key close the charts; every other key is used.
+    fn handle(&mut self, input: Input<'_>, _: &Ctx<'_>) -> Handled<Stay> {
+        match input.action() {
+            Some(a) if super::help::closes(a) || a == Action::Facets => {
+                Handled::Consumed(Stay::Close)
+            }
+            Some(_) => Handled::Consumed(Stay::Open),
+            None => Handled::Ignored,
+        }
+    }
 
     /// Draws the pane over most of `area`: the charts in a 2 × 2 grid.
-    pub fn draw(&self, f: &mut Frame<'_>, area: Rect, keys: &Keymap) {
+    fn draw(&self, f: &mut Frame<'_>, area: Rect, ctx: &Ctx<'_>) {
+        let keys = ctx.keys;
         let r = Rect {
             x: area.x + 1,
             y: area.y + 1,
@@ -92,10 +109,8 @@ impl FacetsView {
             Layout::vertical([Constraint::Min(0), Constraint::Length(1)]).areas(inner);
         f.render_widget(
             Line::from(dim(format!(
-                " counts over the loaded pages only; load more with {} or export the first N with {} · {} closes",
-                keys.keys_of(Action::NextPage),
-                keys.keys_of(Action::Export),
-                keys.keys_of(Action::Close),
+                " counts over the loaded pages only · {}",
+                hint_line(&self.hints(), keys)
             ))),
             hint,
         );
@@ -110,6 +125,14 @@ impl FacetsView {
         for (facet, cell) in self.facets.iter().zip(cells) {
             draw_facet(f, cell, facet);
         }
+    }
+
+    fn hints(&self) -> Vec<Hint> {
+        vec![
+            Hint::Action(Action::NextPage, "loads more"),
+            Hint::Action(Action::Export, "exports the first N"),
+            Hint::Action(Action::Close, "closes"),
+        ]
     }
 }
 

@@ -13,6 +13,7 @@ use ratatui::widgets::{Block, Borders, Paragraph};
 use serde_json::Value;
 
 use super::widgets::{follow, truncate};
+use super::{Component, Ctx, Handled, Hint, Input};
 use crate::api::client::Endpoint;
 use crate::api::cost::{self, Cost};
 use crate::api::types::ValidationError;
@@ -242,7 +243,7 @@ impl Form {
     }
 
     /// Handles an action while the form has the focus; `keys` names keys in messages.
-    pub fn handle(&mut self, action: Action, keys: &Keymap) -> FormEffect {
+    fn on_action(&mut self, action: Action, keys: &Keymap) -> FormEffect {
         let rows = self.rows();
         let selectable = |i: usize| !matches!(rows.get(i), Some(FormRow::Header(_)) | None);
         let step = |from: usize, down: bool, n: usize| -> usize {
@@ -332,17 +333,22 @@ impl Form {
         }
         FormEffect::Nothing
     }
+}
 
-    /// Draws the pane in `area`; `has_focus`: the pane has the focus (it follows the
-    /// selection, else it shows its top); `focused`: and no popup is over it (bright border).
-    pub fn draw(
-        &self,
-        f: &mut Frame<'_>,
-        area: Rect,
-        has_focus: bool,
-        focused: bool,
-        keys: &Keymap,
-    ) {
+impl Component for Form {
+    type Effect = FormEffect;
+
+    fn handle(&mut self, input: Input<'_>, ctx: &Ctx<'_>) -> Handled<FormEffect> {
+        match input.action() {
+            Some(action) => Handled::Consumed(self.on_action(action, ctx.keys)),
+            None => Handled::Ignored,
+        }
+    }
+
+    /// Draws the pane in `area`: it follows the selection when it has the focus
+    /// (`ctx.has_focus`), else it shows its top; a bright border when `ctx.focused`.
+    fn draw(&self, f: &mut Frame<'_>, area: Rect, ctx: &Ctx<'_>) {
+        let (has_focus, focused, keys) = (ctx.has_focus, ctx.focused, ctx.keys);
         let n = self.filled_count();
         let title = format!(" Filters · {n} set ");
         let block = Block::default()
@@ -463,5 +469,13 @@ impl Form {
             })
             .collect();
         f.render_widget(Paragraph::new(lines), inner);
+    }
+
+    fn hints(&self) -> Vec<Hint> {
+        vec![
+            Hint::Action(Action::Enter, "edit"),
+            Hint::Action(Action::Clear, "clear"),
+            Hint::Action(Action::Search, "search"),
+        ]
     }
 }

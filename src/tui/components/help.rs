@@ -8,8 +8,9 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Clear, Paragraph, Wrap};
 
 use super::widgets::{Scroll, centered, dim, frame, truncate};
+use super::{Component, Ctx, Handled, Hint, Input, Stay, hint_line};
 use crate::core::sanitize::sanitize;
-use crate::tui::app::{autocomplete_cost, fmt_credits};
+use crate::tui::fmt::{autocomplete_cost, fmt_credits};
 use crate::tui::keymap::{Action, Keymap};
 
 /// `true` when `action` closes the help or an error popup.
@@ -33,20 +34,26 @@ pub struct HelpView {
     scroll: Scroll,
 }
 
-impl HelpView {
-    /// Handles an action while the help is open: `true` when it closes the help (see
-    /// [`closes`]); movement actions scroll.
-    pub fn handle(&mut self, action: Action) -> bool {
-        if self.scroll.handle(action) {
-            return false;
+impl Component for HelpView {
+    type Effect = Stay;
+
+    /// Movement actions scroll; [`closes`] closes; the help is modal, so every other key is
+    /// used (and does nothing).
+    fn handle(&mut self, input: Input<'_>, _: &Ctx<'_>) -> Handled<Stay> {
+        let Some(action) = input.action() else {
+            return Handled::Ignored;
+        };
+        if self.scroll.handle(action) || !closes(action) {
+            return Handled::Consumed(Stay::Open);
         }
-        closes(action)
+        Handled::Consumed(Stay::Close)
     }
 
     /// Draws the help over `area`: the pane bindings (two columns when the popup is at least
     /// [`TWO_COLUMNS_FROM`] wide, else one), then the text-field layer, then notes; the bottom
     /// line says which lines are shown and how to scroll when they do not all fit.
-    pub fn draw(&self, f: &mut Frame<'_>, area: Rect, keymap: &Keymap) {
+    fn draw(&self, f: &mut Frame<'_>, area: Rect, ctx: &Ctx<'_>) {
+        let keymap = ctx.keys;
         let width = area.width.min(HELP_WIDTH);
         let lines = help_lines(keymap, width.saturating_sub(2));
         let h = (lines.len() as u16 + 2).min(area.height);
@@ -65,18 +72,23 @@ impl HelpView {
             let total = lines.len();
             let mut shown: Vec<Line> = lines.into_iter().skip(top).take(h).collect();
             shown.push(Line::from(dim(format!(
-                " lines {}–{} of {total} · {} {} scroll · {} closes",
+                " lines {}–{} of {total} · {}",
                 top + 1,
                 (top + h).min(total),
-                keymap.keys_of(Action::Down),
-                keymap.keys_of(Action::Up),
-                keymap.keys_of(Action::Close)
+                hint_line(&self.hints(), keymap)
             ))));
             shown
         };
         let w = inner.width as usize;
         shown = shown.into_iter().map(|l| truncate(l, w)).collect();
         f.render_widget(Paragraph::new(shown), inner);
+    }
+
+    fn hints(&self) -> Vec<Hint> {
+        vec![
+            Hint::Actions(&[Action::Down, Action::Up], "scroll"),
+            Hint::Action(Action::Close, "closes"),
+        ]
     }
 }
 
@@ -128,23 +140,40 @@ fn help_lines(keymap: &Keymap, inner: u16) -> Vec<Line<'static>> {
     lines
 }
 
-/// Draws an error popup with `text` (sanitized here) and how to close it.
-pub fn draw_error(f: &mut Frame<'_>, area: Rect, text: &str, keymap: &Keymap) {
-    let r = centered(area, 70, 9);
-    f.render_widget(Clear, r);
-    let lines = vec![
-        Line::from(sanitize(text)),
-        Line::from(""),
-        Line::from(dim(format!(
-            "{} or {} closes",
-            keymap.keys_of(Action::Close),
-            keymap.keys_of(Action::Enter)
-        ))),
-    ];
-    f.render_widget(
-        Paragraph::new(lines)
-            .block(frame(" Error ", theme().bad))
-            .wrap(Wrap { trim: true }),
-        r,
-    );
+/// The error popup: a message worth reading in full (sanitized when drawn).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ErrorView(pub String);
+
+impl Component for ErrorView {
+    type Effect = Stay;
+
+    /// [`closes`] closes it; it is modal, so every other key is used and does nothing.
+    fn handle(&mut self, input: Input<'_>, _: &Ctx<'_>) -> Handled<Stay> {
+        match input.action() {
+            Some(a) if closes(a) => Handled::Consumed(Stay::Close),
+            Some(_) => Handled::Consumed(Stay::Open),
+            None => Handled::Ignored,
+        }
+    }
+
+    /// Draws the message and how to close it, centred in `area`.
+    fn draw(&self, f: &mut Frame<'_>, area: Rect, ctx: &Ctx<'_>) {
+        let r = centered(area, 70, 9);
+        f.render_widget(Clear, r);
+        let lines = vec![
+            Line::from(sanitize(&self.0)),
+            Line::from(""),
+            Line::from(dim(hint_line(&self.hints(), ctx.keys))),
+        ];
+        f.render_widget(
+            Paragraph::new(lines)
+                .block(frame(" Error ", theme().bad))
+                .wrap(Wrap { trim: true }),
+            r,
+        );
+    }
+
+    fn hints(&self) -> Vec<Hint> {
+        vec![Hint::Actions(&[Action::Close, Action::Enter], "closes")]
+    }
 }

@@ -9,8 +9,9 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Clear, Paragraph};
 
 use super::widgets::{centered, dim, fit, frame, selected};
+use super::{Component, Ctx, Handled, Hint, Input, hint_line};
 use crate::core::sanitize::sanitize;
-use crate::tui::keymap::{Action, Keymap};
+use crate::tui::keymap::Action;
 use crate::tui::msg::HistoryEntry;
 use crate::tui::schema;
 
@@ -53,7 +54,7 @@ impl HistoryPopup {
     }
 
     /// Handles an action.
-    pub fn handle(&mut self, action: Action) -> HistoryEffect {
+    fn on_action(&mut self, action: Action) -> HistoryEffect {
         let n = self.entries.as_ref().map_or(0, Vec::len);
         let last = n.saturating_sub(1);
         match action {
@@ -73,9 +74,22 @@ impl HistoryPopup {
         }
         HistoryEffect::Nothing
     }
+}
+
+impl Component for HistoryPopup {
+    type Effect = HistoryEffect;
+
+    fn handle(&mut self, input: Input<'_>, _: &Ctx<'_>) -> Handled<HistoryEffect> {
+        let Some(action) = input.action() else {
+            return Handled::Ignored;
+        };
+        Handled::Consumed(self.on_action(action))
+    }
 
     /// Draws the popup.
-    pub fn draw(&self, f: &mut Frame<'_>, area: Rect, keys: &Keymap) {
+    fn draw(&self, f: &mut Frame<'_>, area: Rect, ctx: &Ctx<'_>) {
+        let keys = ctx.keys;
+
         let n = self.entries.as_ref().map_or(1, |e| e.len().max(1)) as u16;
         let r = centered(area, 110, (n + 4).clamp(6, area.height.saturating_sub(2)));
         f.render_widget(Clear, r);
@@ -151,13 +165,16 @@ impl HistoryPopup {
         };
         f.render_widget(Paragraph::new(lines), list_area);
         f.render_widget(
-            Line::from(dim(format!(
-                " {} reopen (from the store, no cost) · {} more pages are paid · {} close",
-                keys.keys_of(Action::Enter),
-                keys.keys_of(Action::NextPage),
-                keys.keys_of(Action::Close)
-            ))),
+            Line::from(dim(format!(" {}", hint_line(&self.hints(), keys)))),
             hint,
         );
+    }
+
+    fn hints(&self) -> Vec<Hint> {
+        vec![
+            Hint::Action(Action::Enter, "reopen (from the store, no cost)"),
+            Hint::Action(Action::NextPage, "more pages are paid"),
+            Hint::Action(Action::Close, "close"),
+        ]
     }
 }

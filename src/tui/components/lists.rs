@@ -12,6 +12,7 @@ use ratatui_textarea::TextArea;
 
 use super::text::{input_text, textarea};
 use super::widgets::{centered, dim, draw_prompt, fit, frame, selected};
+use super::{Component, Ctx, Handled, Hint, Input, hint_line};
 use crate::core::sanitize::sanitize;
 use crate::core::suppress::CategoryRow;
 use crate::store::{ListKind, ListSummary};
@@ -87,7 +88,7 @@ impl ListPrompt {
     }
 
     /// Handles a key (`action` from the text layer).
-    pub fn handle(&mut self, key: KeyEvent, action: Option<TextAction>) -> ListPromptEffect {
+    fn on_key(&mut self, key: KeyEvent, action: Option<TextAction>) -> ListPromptEffect {
         match action {
             Some(TextAction::Cancel) => ListPromptEffect::Cancelled,
             Some(TextAction::Submit) => {
@@ -145,9 +146,27 @@ impl ListPrompt {
         );
         out
     }
+}
+
+impl Component for ListPrompt {
+    type Effect = ListPromptEffect;
+
+    fn handle(&mut self, input: Input<'_>, _: &Ctx<'_>) -> Handled<ListPromptEffect> {
+        match input {
+            Input::Key { key, text, .. } => Handled::Consumed(self.on_key(key, text)),
+            Input::Paste(raw) => {
+                self.input.insert_str(sanitize(raw));
+                self.pick = None;
+                Handled::Consumed(ListPromptEffect::Nothing)
+            }
+            Input::Action(_) => Handled::Ignored,
+        }
+    }
 
     /// Draws the prompt: the name field, what Enter adds where, the lists to pick from.
-    pub fn draw(&self, f: &mut Frame<'_>, area: Rect, keys: &Keymap) {
+    fn draw(&self, f: &mut Frame<'_>, area: Rect, ctx: &Ctx<'_>) {
+        let keys = ctx.keys;
+
         let noun = match self.kind {
             ListKind::Accounts => "account",
             ListKind::Contacts => "contact",
@@ -158,13 +177,16 @@ impl ListPrompt {
             64,
             &format!(" Add {} to {noun} list ", self.keys.len()),
             &self.input,
-            format!(
-                "{} adds (a new name creates the list) · {} cancels",
-                keys.text_keys_of(TextAction::Submit),
-                keys.text_keys_of(TextAction::Cancel)
-            ),
+            hint_line(&self.hints(), keys),
             self.choices(keys),
         );
+    }
+
+    fn hints(&self) -> Vec<Hint> {
+        vec![
+            Hint::Text(TextAction::Submit, "adds (a new name creates the list)"),
+            Hint::Text(TextAction::Cancel, "cancels"),
+        ]
     }
 }
 
@@ -209,7 +231,7 @@ impl ListsPopup {
     }
 
     /// Handles an action.
-    pub fn handle(&mut self, action: Action) -> ListsEffect {
+    fn on_action(&mut self, action: Action) -> ListsEffect {
         let last = self.lists.as_ref().map_or(0, Vec::len).saturating_sub(1);
         match action {
             Action::Up => self.sel = self.sel.saturating_sub(1),
@@ -226,9 +248,22 @@ impl ListsPopup {
         }
         ListsEffect::Nothing
     }
+}
+
+impl Component for ListsPopup {
+    type Effect = ListsEffect;
+
+    fn handle(&mut self, input: Input<'_>, _: &Ctx<'_>) -> Handled<ListsEffect> {
+        let Some(action) = input.action() else {
+            return Handled::Ignored;
+        };
+        Handled::Consumed(self.on_action(action))
+    }
 
     /// Draws the popup: the lists, then the suppression categories, then the keys.
-    pub fn draw(&self, f: &mut Frame<'_>, area: Rect, keys: &Keymap) {
+    fn draw(&self, f: &mut Frame<'_>, area: Rect, ctx: &Ctx<'_>) {
+        let keys = ctx.keys;
+
         let lists = self.lists.as_deref().unwrap_or(&[]);
         let body = lists.len().max(1) + self.suppression.len().max(1) + 3;
         let r = centered(
@@ -327,13 +362,16 @@ impl ListsPopup {
         }
         f.render_widget(Paragraph::new(lines), list_area);
         f.render_widget(
-            Line::from(dim(format!(
-                " {} opens a list in its tab (no cost) · {} marks all · {} closes",
-                keys.keys_of(Action::Enter),
-                keys.first_key_of(Action::MarkAll),
-                keys.keys_of(Action::Close)
-            ))),
+            Line::from(dim(format!(" {}", hint_line(&self.hints(), keys)))),
             hint,
         );
+    }
+
+    fn hints(&self) -> Vec<Hint> {
+        vec![
+            Hint::Action(Action::Enter, "opens a list in its tab (no cost)"),
+            Hint::Action(Action::MarkAll, "marks all"),
+            Hint::Action(Action::Close, "closes"),
+        ]
     }
 }

@@ -15,10 +15,11 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Clear, Paragraph};
 
 use super::widgets::{centered, dim, frame, truncate};
+use super::{Component, Ctx, Handled, Hint, Input, hint_line};
 use crate::api::types::LOOKUP_COMPANIES_MAX;
 use crate::core::sanitize::sanitize;
 use crate::tui::actions::split_keys;
-use crate::tui::keymap::{Keymap, TextAction};
+use crate::tui::keymap::TextAction;
 use crate::tui::schema::Kind;
 
 /// The popup's state.
@@ -106,13 +107,13 @@ impl LookupPopup {
     }
 
     /// Inserts pasted text: line breaks kept (they separate keys), every line sanitized.
-    pub fn paste(&mut self, raw: &str) {
+    fn paste(&mut self, raw: &str) {
         let lines: Vec<String> = raw.lines().map(sanitize).collect();
         self.text.push_str(&lines.join("\n"));
     }
 
     /// Handles a key; `action` is its meaning in a text field (anything else is text).
-    pub fn handle(&mut self, key: KeyEvent, action: Option<TextAction>) -> LookupEffect {
+    fn on_key(&mut self, key: KeyEvent, action: Option<TextAction>) -> LookupEffect {
         match action {
             Some(TextAction::Cancel) => return LookupEffect::Cancelled,
             Some(TextAction::Submit) => return self.submit(),
@@ -173,9 +174,26 @@ impl LookupPopup {
             Kind::People => "professional-network handles / URLs or person ids",
         }
     }
+}
+
+impl Component for LookupPopup {
+    type Effect = LookupEffect;
+
+    fn handle(&mut self, input: Input<'_>, _: &Ctx<'_>) -> Handled<LookupEffect> {
+        match input {
+            Input::Key { key, text, .. } => Handled::Consumed(self.on_key(key, text)),
+            Input::Paste(raw) => {
+                self.paste(raw);
+                Handled::Consumed(LookupEffect::Nothing)
+            }
+            Input::Action(_) => Handled::Ignored,
+        }
+    }
 
     /// Draws the popup over `area`.
-    pub fn draw(&self, f: &mut Frame<'_>, area: Rect, keys: &Keymap) {
+    fn draw(&self, f: &mut Frame<'_>, area: Rect, ctx: &Ctx<'_>) {
+        let keys = ctx.keys;
+
         let r = centered(area, 84, 16);
         f.render_widget(Clear, r);
         let title = match self.subject {
@@ -232,13 +250,16 @@ impl LookupPopup {
             Style::default().fg(theme().warn),
         )));
         lines.push(Line::from(""));
-        lines.push(Line::from(dim(format!(
-            "{} looks up (cost shown first) · {} companies ↔ people · {} cancels",
-            keys.text_keys_of(TextAction::Submit),
-            keys.text_keys_of(TextAction::NextField),
-            keys.text_keys_of(TextAction::Cancel)
-        ))));
+        lines.push(Line::from(dim(hint_line(&self.hints(), keys))));
         f.render_widget(Paragraph::new(lines), inner);
+    }
+
+    fn hints(&self) -> Vec<Hint> {
+        vec![
+            Hint::Text(TextAction::Submit, "looks up (cost shown first)"),
+            Hint::Text(TextAction::NextField, "companies ↔ people"),
+            Hint::Text(TextAction::Cancel, "cancels"),
+        ]
     }
 }
 

@@ -15,6 +15,7 @@ use serde_json::Value;
 
 use super::text::{input_text, textarea, type_key};
 use super::widgets::{centered, dim, frame, selected};
+use super::{Component, Ctx, Handled, Hint, Input, hint_line};
 use crate::core::sanitize::sanitize;
 use crate::tui::keymap::{Keymap, TextAction};
 use crate::tui::schema::Opt;
@@ -205,33 +206,15 @@ impl Picker {
         f.render_widget(Paragraph::new(lines), area);
     }
 
-    /// Draws the picker as the command palette centred in `area`: `: ` and the query, the
-    /// actions narrowed by it (each with its keys, and why it cannot run here when it cannot).
-    pub fn draw_palette(&self, f: &mut Frame<'_>, area: Rect, keys: &Keymap) {
-        self.draw_popup(f, centered(area, 100, 20), " Commands ", ": ", "runs", keys);
-    }
-
-    /// Draws the picker as the "Find a filter member" popup centred in `area`.
-    pub fn draw_find(&self, f: &mut Frame<'_>, area: Rect, keys: &Keymap) {
-        self.draw_popup(
-            f,
-            centered(area, 60, 18),
-            " Find a filter member ",
-            "/ ",
-            "edits",
-            keys,
-        );
-    }
-
     /// A picker popup in `r`: framed `title`, the query after `prompt`, the narrowed options,
-    /// and a hint naming what submit does (`verb`) and how to close.
+    /// and the `hints` line.
     fn draw_popup(
         &self,
         f: &mut Frame<'_>,
         r: Rect,
         title: &str,
         prompt: &'static str,
-        verb: &str,
+        hints: &[Hint],
         keys: &Keymap,
     ) {
         f.render_widget(Clear, r);
@@ -247,12 +230,69 @@ impl Picker {
         self.draw_query(f, input, prompt);
         self.draw_list(f, list, false, Some(Line::from(dim("nothing matches"))));
         f.render_widget(
-            Line::from(dim(format!(
-                "type to narrow · {} {verb} · {} closes",
-                keys.text_keys_of(TextAction::Submit),
-                keys.text_keys_of(TextAction::Cancel)
-            ))),
+            Line::from(dim(format!("type to narrow · {}", hint_line(hints, keys)))),
             hint,
         );
+    }
+}
+
+/// Which popup a [`PickerPopup`] is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PickerKind {
+    /// "Find a filter member" (`/`): each option's value is its form row.
+    Find,
+    /// The command palette (`:`, `Ctrl-p`): each option's value is an action's name.
+    Palette,
+}
+
+/// A picker shown as a popup of its own: find-a-member or the command palette.
+#[derive(Debug)]
+pub struct PickerPopup {
+    /// The options, query and highlight.
+    pub picker: Picker,
+    /// Which popup it is (its title, prompt and what submit does).
+    pub kind: PickerKind,
+}
+
+impl PickerPopup {
+    /// The title, prompt, verb of submit and size of the popup.
+    fn look(&self) -> (&'static str, &'static str, &'static str, u16, u16) {
+        match self.kind {
+            PickerKind::Find => (" Find a filter member ", "/ ", "edits", 60, 18),
+            PickerKind::Palette => (" Commands ", ": ", "runs", 100, 20),
+        }
+    }
+}
+
+impl Component for PickerPopup {
+    type Effect = PickerEvent;
+
+    /// Keys go to the picker (its query, highlight, submit and cancel); pasted text into the
+    /// query.
+    fn handle(&mut self, input: Input<'_>, _: &Ctx<'_>) -> Handled<PickerEvent> {
+        match input {
+            Input::Key { key, text, .. } => Handled::Consumed(self.picker.handle(key, text)),
+            Input::Paste(raw) => {
+                self.picker.paste(&sanitize(raw));
+                Handled::Consumed(PickerEvent::Changed)
+            }
+            Input::Action(_) => Handled::Ignored,
+        }
+    }
+
+    /// Draws the popup centred in `area`: the query, the narrowed options (for the palette,
+    /// each with its keys and why it cannot run here when it cannot) and the keys.
+    fn draw(&self, f: &mut Frame<'_>, area: Rect, ctx: &Ctx<'_>) {
+        let (title, prompt, _, w, h) = self.look();
+        let r = centered(area, w, h);
+        self.picker
+            .draw_popup(f, r, title, prompt, &self.hints(), ctx.keys);
+    }
+
+    fn hints(&self) -> Vec<Hint> {
+        vec![
+            Hint::Text(TextAction::Submit, self.look().2),
+            Hint::Text(TextAction::Cancel, "closes"),
+        ]
     }
 }

@@ -13,10 +13,11 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Cell as TableCell, Paragraph, Row, Table, Tabs, Wrap};
 
 use super::widgets::follow;
+use super::{Component, Ctx, Handled, Hint, Input};
 use crate::core::request::SearchRequest;
 use crate::core::spend::describe_age;
 use crate::store::SearchId;
-use crate::tui::keymap::{Action, Keymap};
+use crate::tui::keymap::Action;
 use crate::tui::msg::ResultRow;
 use crate::tui::records;
 use crate::tui::schema::Kind;
@@ -238,7 +239,7 @@ impl Results {
     }
 
     /// Handles an action while the results of `kind` have the focus.
-    pub fn handle(&mut self, action: Action, kind: Kind) -> ResultsEffect {
+    fn on_action(&mut self, action: Action, kind: Kind) -> ResultsEffect {
         let s = self.get_mut(kind);
         let n = s.shown_len();
         let before = s.sel;
@@ -261,18 +262,23 @@ impl Results {
             ResultsEffect::Nothing
         }
     }
+}
 
-    /// Draws the Results pane for the tab of `kind`; `focused`: it has the focus and no popup
-    /// is over it; `filled`: members set in the form (for the empty state).
-    pub fn draw(
-        &self,
-        f: &mut Frame<'_>,
-        area: Rect,
-        kind: Kind,
-        focused: bool,
-        filled: usize,
-        keys: &Keymap,
-    ) {
+impl Component for Results {
+    type Effect = ResultsEffect;
+
+    /// Moves in the shown tab's rows (`ctx.tab`), switches tabs, opens details.
+    fn handle(&mut self, input: Input<'_>, ctx: &Ctx<'_>) -> Handled<ResultsEffect> {
+        match input.action() {
+            Some(action) => Handled::Consumed(self.on_action(action, ctx.tab)),
+            None => Handled::Ignored,
+        }
+    }
+
+    /// Draws the Results pane for the tab shown (`ctx.tab`); a bright border when
+    /// `ctx.focused`; the empty state counts the members set in the form (`ctx.filled`).
+    fn draw(&self, f: &mut Frame<'_>, area: Rect, ctx: &Ctx<'_>) {
+        let (kind, focused, filled, keys) = (ctx.tab, ctx.focused, ctx.filled, ctx.keys);
         let s = self.get(kind);
         let n = s.shown_len();
         let mut title = String::from(" Results ");
@@ -418,6 +424,14 @@ impl Results {
         );
         let table = Table::new(visible, widths).header(header).column_spacing(1);
         f.render_widget(table, body);
+    }
+
+    fn hints(&self) -> Vec<Hint> {
+        vec![
+            Hint::Action(Action::Enter, "details"),
+            Hint::Action(Action::NextPage, "next page"),
+            Hint::Action(Action::Export, "export"),
+        ]
     }
 }
 

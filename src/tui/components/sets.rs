@@ -14,8 +14,10 @@ use ratatui_textarea::TextArea;
 
 use super::text::{input_text, textarea};
 use super::widgets::{centered, dim, frame, selected};
+use super::{Component, Ctx, Handled, Hint, Input, hint_line};
 use crate::core::filter_set::{self as filter_sets, FilterSet};
-use crate::tui::keymap::{Action, Keymap, TextAction};
+use crate::core::sanitize::sanitize;
+use crate::tui::keymap::{Action, TextAction};
 
 /// Where filter sets live and which one is open.
 #[derive(Debug, Clone)]
@@ -100,6 +102,8 @@ impl FilterSets {
 pub struct SaveName {
     /// The name being typed.
     pub input: TextArea<'static>,
+    /// The directory the set is saved in (named in the hint).
+    pub dir: PathBuf,
 }
 
 /// What the prompt wants.
@@ -116,15 +120,16 @@ pub enum SaveNameEffect {
 }
 
 impl SaveName {
-    /// The prompt, prefilled with `name`.
-    pub fn new(name: &str) -> SaveName {
+    /// The prompt, prefilled with `name`, saving into `dir`.
+    pub fn new(name: &str, dir: &Path) -> SaveName {
         SaveName {
             input: textarea(name),
+            dir: dir.to_path_buf(),
         }
     }
 
     /// Handles a key (`action` from the text layer).
-    pub fn handle(&mut self, key: KeyEvent, action: Option<TextAction>) -> SaveNameEffect {
+    fn on_key(&mut self, key: KeyEvent, action: Option<TextAction>) -> SaveNameEffect {
         match action {
             Some(TextAction::Cancel) => SaveNameEffect::Cancelled,
             Some(TextAction::Submit) => {
@@ -143,9 +148,26 @@ impl SaveName {
             }
         }
     }
+}
+
+impl Component for SaveName {
+    type Effect = SaveNameEffect;
+
+    fn handle(&mut self, input: Input<'_>, _: &Ctx<'_>) -> Handled<SaveNameEffect> {
+        match input {
+            Input::Key { key, text, .. } => Handled::Consumed(self.on_key(key, text)),
+            Input::Paste(raw) => {
+                self.input.insert_str(sanitize(raw));
+                Handled::Consumed(SaveNameEffect::Nothing)
+            }
+            Input::Action(_) => Handled::Ignored,
+        }
+    }
 
     /// Draws the prompt; the hint names the directory.
-    pub fn draw(&self, f: &mut Frame<'_>, area: Rect, dir: &Path, keys: &Keymap) {
+    fn draw(&self, f: &mut Frame<'_>, area: Rect, ctx: &Ctx<'_>) {
+        let keys = ctx.keys;
+
         super::widgets::draw_prompt(
             f,
             area,
@@ -153,13 +175,19 @@ impl SaveName {
             " Save filter set as ",
             &self.input,
             format!(
-                "{} saves to {}/NAME.json · {} cancels",
-                keys.text_keys_of(TextAction::Submit),
-                dir.display(),
-                keys.text_keys_of(TextAction::Cancel)
+                "{} to {}/NAME.json",
+                hint_line(&self.hints(), keys),
+                self.dir.display()
             ),
             vec![],
         );
+    }
+
+    fn hints(&self) -> Vec<Hint> {
+        vec![
+            Hint::Text(TextAction::Submit, "saves"),
+            Hint::Text(TextAction::Cancel, "cancels"),
+        ]
     }
 }
 
@@ -183,6 +211,8 @@ pub enum OpenSetsEffect {
     Open(String),
     /// Delete this set.
     Delete(String),
+    /// Undo the last delete (the chooser is listed again).
+    Undo,
 }
 
 impl OpenSets {
@@ -192,11 +222,12 @@ impl OpenSets {
     }
 
     /// Handles an action.
-    pub fn handle(&mut self, action: Action) -> OpenSetsEffect {
+    fn on_action(&mut self, action: Action) -> OpenSetsEffect {
         match action {
             Action::Up => self.sel = self.sel.saturating_sub(1),
             Action::Down => self.sel = (self.sel + 1).min(self.names.len().saturating_sub(1)),
             Action::Close => return OpenSetsEffect::Closed,
+            Action::Undo => return OpenSetsEffect::Undo,
             Action::Enter => {
                 if let Some(n) = self.names.get(self.sel) {
                     return OpenSetsEffect::Open(n.clone());
@@ -218,9 +249,22 @@ impl OpenSets {
         self.sel = self.sel.min(self.names.len().saturating_sub(1));
         self.names.is_empty()
     }
+}
+
+impl Component for OpenSets {
+    type Effect = OpenSetsEffect;
+
+    fn handle(&mut self, input: Input<'_>, _: &Ctx<'_>) -> Handled<OpenSetsEffect> {
+        let Some(action) = input.action() else {
+            return Handled::Ignored;
+        };
+        Handled::Consumed(self.on_action(action))
+    }
 
     /// Draws the chooser.
-    pub fn draw(&self, f: &mut Frame<'_>, area: Rect, keys: &Keymap) {
+    fn draw(&self, f: &mut Frame<'_>, area: Rect, ctx: &Ctx<'_>) {
+        let keys = ctx.keys;
+
         let h = (self.names.len() as u16 + 3)
             .min(area.height.saturating_sub(2))
             .max(5);
@@ -249,14 +293,14 @@ impl OpenSets {
             })
             .collect();
         f.render_widget(Paragraph::new(lines), list);
-        f.render_widget(
-            Line::from(dim(format!(
-                "{} open · {} delete · {} close",
-                keys.keys_of(Action::Enter),
-                keys.keys_of(Action::Clear),
-                keys.keys_of(Action::Close)
-            ))),
-            hint,
-        );
+        f.render_widget(Line::from(dim(hint_line(&self.hints(), keys))), hint);
+    }
+
+    fn hints(&self) -> Vec<Hint> {
+        vec![
+            Hint::Action(Action::Enter, "open"),
+            Hint::Action(Action::Clear, "delete"),
+            Hint::Action(Action::Close, "close"),
+        ]
     }
 }

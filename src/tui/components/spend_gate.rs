@@ -10,9 +10,10 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Clear, Paragraph, Wrap};
 
 use super::widgets::{centered, frame};
+use super::{Component, Ctx, Handled, Hint, Input};
 use crate::api::cost::Cost;
 use crate::core::request::SearchRequest;
-use crate::tui::app::fmt_credits;
+use crate::tui::fmt::fmt_credits;
 use crate::tui::keymap::{Action, Keymap};
 use crate::tui::schema::Kind;
 
@@ -96,49 +97,91 @@ fn plan_lines(plan: &crate::core::engine::Plan, confirm_above: f64) -> Vec<Line<
     lines
 }
 
-/// Draws the confirmation of `p`: the page, and its plan when planned (else its estimate).
-pub fn draw(f: &mut Frame<'_>, area: Rect, p: &PendingSearch, confirm_above: f64, keys: &Keymap) {
-    let noun = if p.request.subject() == Kind::Companies {
-        "companies"
-    } else {
-        "people"
-    };
-    let mut lines = vec![Line::from(format!(
-        "{} {noun} via {}",
-        if p.next_page {
-            "Next page of"
-        } else {
-            "Search"
-        },
-        p.request.endpoint().path()
-    ))];
-    match &p.plan {
-        Some(plan) => lines.extend(plan_lines(plan, confirm_above)),
-        None => lines.push(Line::from(vec![
-            Span::raw("may cost up to "),
-            Span::styled(
-                p.cost.to_string(),
-                Style::default()
-                    .fg(theme().warn)
-                    .add_modifier(Modifier::BOLD),
-            ),
-            Span::raw(format!(" (asks above {}).", fmt_credits(confirm_above))),
-        ])),
+/// The gate's answer to `input` ([`answer`]); pasted text is ignored.
+fn handle_answer(input: Input<'_>) -> Handled<Answer> {
+    match input {
+        Input::Key { key, action, .. } => Handled::Consumed(answer(action, &key)),
+        Input::Action(a @ (Action::Enter | Action::Close)) => {
+            Handled::Consumed(answer(Some(a), &KeyEvent::from(KeyCode::Null)))
+        }
+        Input::Action(_) => Handled::Consumed(Answer::Undecided),
+        Input::Paste(_) => Handled::Ignored,
     }
-    draw_confirm(f, area, lines, "run it", keys);
+}
+
+/// The keys of both confirmations: yes, or cancel.
+fn confirm_hints(yes: &'static str) -> Vec<Hint> {
+    vec![
+        Hint::Action(Action::Enter, yes),
+        Hint::Action(Action::Close, "cancel"),
+    ]
+}
+
+impl Component for PendingSearch {
+    type Effect = Answer;
+
+    fn handle(&mut self, input: Input<'_>, _: &Ctx<'_>) -> Handled<Answer> {
+        handle_answer(input)
+    }
+
+    /// Draws the confirmation: the page, and its plan when planned (else its estimate).
+    fn draw(&self, f: &mut Frame<'_>, area: Rect, ctx: &Ctx<'_>) {
+        let p = self;
+        let confirm_above = ctx.confirm_above;
+        let noun = if p.request.subject() == Kind::Companies {
+            "companies"
+        } else {
+            "people"
+        };
+        let mut lines = vec![Line::from(format!(
+            "{} {noun} via {}",
+            if p.next_page {
+                "Next page of"
+            } else {
+                "Search"
+            },
+            p.request.endpoint().path()
+        ))];
+        match &p.plan {
+            Some(plan) => lines.extend(plan_lines(plan, confirm_above)),
+            None => lines.push(Line::from(vec![
+                Span::raw("may cost up to "),
+                Span::styled(
+                    p.cost.to_string(),
+                    Style::default()
+                        .fg(theme().warn)
+                        .add_modifier(Modifier::BOLD),
+                ),
+                Span::raw(format!(" (asks above {}).", fmt_credits(confirm_above))),
+            ])),
+        }
+        draw_confirm(f, area, lines, &self.hints(), ctx.keys);
+    }
+
+    fn hints(&self) -> Vec<Hint> {
+        confirm_hints("run it")
+    }
 }
 
 /// Draws a "Confirm spending" popup of `lines` with the keys' line (`Enter/y <yes>`,
-/// `Esc/n cancel`, from the keymap) below, as tall as they are.
-fn draw_confirm(f: &mut Frame<'_>, area: Rect, mut lines: Vec<Line<'_>>, yes: &str, keys: &Keymap) {
+/// `Esc/n cancel`, from the keymap and `hints`) below, as tall as they are.
+fn draw_confirm(
+    f: &mut Frame<'_>,
+    area: Rect,
+    mut lines: Vec<Line<'_>>,
+    hints: &[Hint],
+    keys: &Keymap,
+) {
     let bold = Style::default().add_modifier(Modifier::BOLD);
     lines.push(Line::from(""));
-    lines.push(Line::from(vec![
-        Span::styled(format!("{}/y", keys.keys_of(Action::Enter)), bold),
-        Span::raw(format!(" {yes}   ")),
-        Span::styled(format!("{}/n", keys.keys_of(Action::Close)), bold),
-        Span::raw(" cancel"),
-    ]));
+    let mut spans = Vec::new();
+    for (h, letter) in hints.iter().zip(["y", "n"]) {
+        if let Hint::Action(a, words) = h {
+            spans.push(Span::styled(format!("{}/{letter}", keys.keys_of(*a)), bold));
+            spans.push(Span::raw(format!(" {words}   ")));
+        }
+    }
+    lines.push(Line::from(spans));
     let r = centered(area, 64, lines.len() as u16 + 2);
     f.render_widget(Clear, r);
     f.render_widget(
@@ -149,42 +192,51 @@ fn draw_confirm(f: &mut Frame<'_>, area: Rect, mut lines: Vec<Line<'_>>, yes: &s
     );
 }
 
-/// Draws the confirmation of a paid action (reveal, enrich, lookup) estimated above
-/// `confirm_above` in some pool: what it does, its cost per pool, what the store answers at 0.
-pub fn draw_action(
-    f: &mut Frame<'_>,
-    area: Rect,
-    p: &crate::tui::msg::Prepared,
-    confirm_above: f64,
-    keys: &Keymap,
-) {
-    let mut what = p.action.describe();
-    if let Some(c) = what.get(0..1) {
-        what.replace_range(0..1, &c.to_uppercase());
+impl Component for crate::tui::msg::Prepared {
+    type Effect = Answer;
+
+    fn handle(&mut self, input: Input<'_>, _: &Ctx<'_>) -> Handled<Answer> {
+        handle_answer(input)
     }
-    let mut lines = vec![Line::from(what)];
-    if let Some(plan) = &p.plan {
-        lines.extend(plan_lines(plan, confirm_above));
-    } else {
-        lines.push(Line::from(vec![
-            Span::raw("may cost up to "),
-            Span::styled(
-                crate::core::spend::describe_pools(&p.estimate.cost),
-                Style::default()
-                    .fg(theme().warn)
-                    .add_modifier(Modifier::BOLD),
-            ),
-            Span::raw(format!(
-                " (asks above {} in any one pool).",
-                fmt_credits(confirm_above)
-            )),
-        ]));
-        if p.estimate.from_store > 0 {
-            lines.push(Line::from(format!(
-                "{} answered from the store at 0 credits; {} to send.",
-                p.estimate.from_store, p.estimate.to_send
-            )));
+
+    /// Draws the confirmation of a paid action (reveal, enrich, lookup) estimated above
+    /// `confirm_above` in some pool: what it does, its cost per pool, what the store answers
+    /// at 0.
+    fn draw(&self, f: &mut Frame<'_>, area: Rect, ctx: &Ctx<'_>) {
+        let p = self;
+        let confirm_above = ctx.confirm_above;
+        let mut what = p.action.describe();
+        if let Some(c) = what.get(0..1) {
+            what.replace_range(0..1, &c.to_uppercase());
         }
+        let mut lines = vec![Line::from(what)];
+        if let Some(plan) = &p.plan {
+            lines.extend(plan_lines(plan, confirm_above));
+        } else {
+            lines.push(Line::from(vec![
+                Span::raw("may cost up to "),
+                Span::styled(
+                    crate::core::spend::describe_pools(&p.estimate.cost),
+                    Style::default()
+                        .fg(theme().warn)
+                        .add_modifier(Modifier::BOLD),
+                ),
+                Span::raw(format!(
+                    " (asks above {} in any one pool).",
+                    fmt_credits(confirm_above)
+                )),
+            ]));
+            if p.estimate.from_store > 0 {
+                lines.push(Line::from(format!(
+                    "{} answered from the store at 0 credits; {} to send.",
+                    p.estimate.from_store, p.estimate.to_send
+                )));
+            }
+        }
+        draw_confirm(f, area, lines, &self.hints(), ctx.keys);
     }
-    draw_confirm(f, area, lines, "spend it", keys);
+
+    fn hints(&self) -> Vec<Hint> {
+        confirm_hints("spend it")
+    }
 }

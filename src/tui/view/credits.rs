@@ -12,7 +12,8 @@ use ratatui::text::{Line, Span};
 use crate::api::cost::CreditPool;
 use crate::api::types::Credits;
 use crate::core::gauge::Gauge;
-use crate::tui::app::{App, fmt_credits};
+use crate::tui::app::App;
+use crate::tui::fmt::fmt_credits;
 
 /// `3h 05m`, `12m 30s`, `45s`.
 pub fn fmt_duration(secs: i64) -> String {

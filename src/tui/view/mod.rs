@@ -8,6 +8,7 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 
 use super::app::{App, Pane, StatusKind};
+use super::components::{Component, Ctx};
 
 pub mod credits;
 pub mod popup;
@@ -96,34 +97,30 @@ pub fn draw(f: &mut Frame<'_>, app: &App) {
     let a = areas(area);
     draw_header(f, a.header, app);
     let calm = app.popups.is_empty();
-    let keys = &app.opts.keymap;
-    let has = |p: Pane| app.focus == p;
-    app.form.draw(
-        f,
-        a.filters,
-        has(Pane::Filters),
-        has(Pane::Filters) && calm,
-        keys,
-    );
     let kind = app.tab();
-    app.results.draw(
-        f,
-        a.results,
-        kind,
-        has(Pane::Results) && calm,
-        app.form.filled_count(),
-        keys,
-    );
-    app.details.draw(
-        f,
-        a.details,
-        app.search(kind).selected(),
-        has(Pane::Details) && calm,
-        keys,
-    );
+    let ctx = Ctx {
+        keys: &app.opts.keymap,
+        tab: kind,
+        has_focus: false,
+        focused: false,
+        filled: app.form.filled_count(),
+        selected: app.search(kind).selected(),
+        confirm_above: app.opts.confirm_above,
+        now: app.now,
+        anchor: a.filters,
+    };
+    // Each pane with whether it has the focus, and the keyboard (no popup over it).
+    let pane = |p: Pane| Ctx {
+        has_focus: app.focus == p,
+        focused: app.focus == p && calm,
+        ..ctx
+    };
+    app.form.draw(f, a.filters, &pane(Pane::Filters));
+    app.results.draw(f, a.results, &pane(Pane::Results));
+    app.details.draw(f, a.details, &pane(Pane::Details));
     credits::draw(f, a.credits, app);
     draw_status(f, a.status, app);
-    popup::draw(f, area, &a, app);
+    popup::draw(f, area, &a, app, &ctx);
 }
 
 fn draw_header(f: &mut Frame<'_>, area: Rect, app: &App) {

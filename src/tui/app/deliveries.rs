@@ -1,0 +1,514 @@
+//! What paid jobs bring back (issue 19, "The shape": `impl App` by concern): a job's answer
+//! (stored before it is shown) into the rows and the activity pane, and webhook deliveries of
+//! revealed emails and phones, matched to their jobs and rows.
+use super::jobs::{
+    ENRICH_PATIENCE, REVEAL_PATIENCE, ago, backoff, email_of, kind_word, phone_of, plural,
+};
+use super::{App, Pane, STATUS_TTL, StatusKind};
+use crate::api::cost::{Cost, CreditPool};
+use crate::api::types::webhooks::WebhookBody;
+use crate::api::types::{Email, Person, Phone, PhoneStatus, WireEnum};
+use crate::core::sanitize::sanitize;
+use crate::core::spend::describe_pools;
+use crate::core::webhooks::Delivery;
+use crate::store::{Contact, ContactKind, normalize_domain};
+use crate::tui::components::activity::{DeliveryEntry, JobState};
+use crate::tui::components::results::{Page, SearchState};
+use crate::tui::fmt::capitalize;
+use crate::tui::keymap::Action;
+use crate::tui::msg::{Command, PaidAction, Ran, RanAnswer, Record, Slot, TimerId};
+use crate::tui::schema::Kind;
+use std::collections::{BTreeSet, HashMap};
+
+/// A contact update for one person.
+enum ContactUpdate {
+    Email(Email),
+    Phone(Phone),
+}
+
+impl App {
+    pub(super) fn on_ran(&mut self, id: u64, r: Ran) -> Vec<Command> {
+        let stored_note = r
+            .store_error
+            .as_ref()
+            .map(|e| format!(" · NOT stored: {e}"))
+            .unwrap_or_default();
+        let refresh = self.opts.keymap.first_key_of(Action::Refresh);
+        let from_store = r
+            .stored_at
+            .filter(|_| r.charge.cost.is_zero() && r.charge.requests == 0);
+        let age = r.stored_at.map(|t| ago(self.now - t));
+        let action = self.activity.job_mut(id).and_then(|j| j.action.clone());
+        match r.answer {
+            RanAnswer::Reveal {
+                kind,
+                from_store,
+                sent,
+            } => {
+                self.fill_contacts(kind, &from_store);
+                let waiting: BTreeSet<String> = sent
+                    .iter()
+                    .filter(|i| !self.has_final_contact(kind, i))
+                    .cloned()
+                    .collect();
+                let estimate = self
+                    .activity
+                    .job_mut(id)
+                    .map(|j| j.estimate)
+                    .unwrap_or_default();
+                let overdue_check = !waiting.is_empty();
+                if let Some(j) = self.activity.job_mut(id) {
+                    j.sent_ids = sent.len();
+                    j.state = if waiting.is_empty() {
+                        JobState::Arrived
+                    } else {
+                        JobState::Pending
+                    };
+                    j.waiting = waiting;
+                    j.note = "results arrive by webhook".into();
+                }
+                let stored = if from_store.is_empty() {
+                    String::new()
+                } else {
+                    format!(" · {} from the store", from_store.len())
+                };
+                let mut cmds = self.info(&format!(
+                    "Reveal of {} sent (≤ {}); they arrive by webhook{stored}{stored_note}",
+                    plural(sent.len(), kind_word(kind)),
+                    describe_pools(&estimate)
+                ));
+                if overdue_check {
+                    cmds.push(self.timer(TimerId::RevealDeadline(id), REVEAL_PATIENCE));
+                }
+                cmds
+            }
+            RanAnswer::Company {
+                domain,
+                company,
+                detail,
+            } => match company {
+                Some(c) => {
+                    let key = normalize_domain(&domain);
+                    let n = self.update_rows(Kind::Companies, |rec| match rec {
+                        Record::Company { company, .. }
+                            if normalize_domain(&company.domain) == key
+                                || company.domain.is_empty() && key.is_empty() =>
+                        {
+                            *company = (*c).clone();
+                            true
+                        }
+                        _ => false,
+                    });
+                    self.job_arrived(id, r.charge.cost, from_store.is_some());
+                    let shown = if n == 0 { " (not in the table)" } else { "" };
+                    match (from_store, age) {
+                        (Some(_), Some(age)) => {
+                            self.last_stored = action;
+                            self.info(&format!(
+                                "{} from the store, {} {age} · 0 credits · {refresh} to refresh{shown}",
+                                sanitize(&domain),
+                                r.provenance.unwrap_or("bought")
+                            ))
+                        }
+                        _ => self.info(&format!(
+                            "Enriched {} · {}{shown}{stored_note}",
+                            sanitize(&domain),
+                            describe_pools(&r.charge.cost)
+                        )),
+                    }
+                }
+                None => self.gathering(id, &domain, &detail),
+            },
+            RanAnswer::Person {
+                key,
+                person,
+                detail,
+            } => match person {
+                Some(p) => {
+                    let p = *p;
+                    let label = sanitize(p.name.as_deref().unwrap_or("the person"));
+                    let n = if key.is_empty() {
+                        0
+                    } else {
+                        self.update_rows(Kind::People, |rec| match rec {
+                            Record::Person { person, .. } if person.id == key => {
+                                *person = p.clone();
+                                true
+                            }
+                            _ => false,
+                        })
+                    };
+                    self.job_arrived(id, r.charge.cost, from_store.is_some());
+                    let shown = if n == 0 { " (not in the table)" } else { "" };
+                    match (from_store, age) {
+                        (Some(_), Some(age)) => {
+                            self.last_stored = action;
+                            self.info(&format!(
+                                "{label} from the store, {} {age} · 0 credits · {refresh} to refresh{shown}",
+                                r.provenance.unwrap_or("bought")
+                            ))
+                        }
+                        _ => self.info(&format!(
+                            "Enriched {label} · {}{shown}{stored_note}",
+                            describe_pools(&r.charge.cost)
+                        )),
+                    }
+                }
+                None => self.gathering(id, &key, &detail),
+            },
+            RanAnswer::Lookup {
+                subject,
+                rows,
+                not_found,
+                from_store: stored,
+                sent,
+            } => {
+                let n = rows.len();
+                self.bump(Slot::Search(subject));
+                *self.search_mut(subject) = SearchState {
+                    pages: vec![Page {
+                        rows,
+                        next: None,
+                        stored: false,
+                    }],
+                    total: Some(n as u64),
+                    ..SearchState::default()
+                };
+                self.form.show_kind(subject);
+                self.focus = Pane::Results;
+                self.details.reset();
+                self.job_arrived(id, r.charge.cost, sent == 0);
+                if let Some(j) = self.activity.job_mut(id) {
+                    j.note = format!("{} found, {not_found} not found", n - not_found);
+                }
+                if sent == 0 {
+                    self.last_stored = action;
+                }
+                let store = if stored > 0 {
+                    format!(
+                        " · {stored} from the store{}",
+                        age.map(|a| format!(" ({a})")).unwrap_or_default()
+                    )
+                } else {
+                    String::new()
+                };
+                self.info(&format!(
+                    "Lookup: {} found, {not_found} not found{store} · {}{stored_note}",
+                    n - not_found,
+                    if r.charge.cost.is_zero() {
+                        "0 credits".to_string()
+                    } else {
+                        describe_pools(&r.charge.cost)
+                    }
+                ))
+            }
+        }
+    }
+
+    pub(super) fn job_arrived(&mut self, id: u64, charged: Cost, from_store: bool) {
+        if let Some(j) = self.activity.job_mut(id) {
+            j.charged += charged;
+            j.state = if from_store {
+                JobState::FromStore
+            } else {
+                JobState::Arrived
+            };
+            j.note.clear();
+        }
+    }
+
+    /// A 201 ("data gathering has started"): the job waits and tries again by itself, with
+    /// backoff, for up to [`ENRICH_PATIENCE`].
+    pub(super) fn gathering(&mut self, id: u64, what: &str, detail: &str) -> Vec<Command> {
+        let now = self.now;
+        let Some(j) = self.activity.job_mut(id) else {
+            return vec![];
+        };
+        let waited = (now - j.sent_at).to_std().unwrap_or_default();
+        if waited >= ENRICH_PATIENCE {
+            j.state = JobState::Failed("still not found after 10 minutes".into());
+            let label = j.label.clone();
+            self.set_status(
+                &format!(
+                    "{}: still not found after 10 minutes; gave up",
+                    capitalize(&label)
+                ),
+                StatusKind::Error,
+            );
+            return vec![];
+        }
+        j.state = JobState::Pending;
+        j.note = format!("data gathering has started · try {}", j.attempts);
+        let wait = backoff(j.attempts);
+        let a = self.opts.keymap.first_key_of(Action::Activity);
+        let text = format!(
+            "{}: {} — trying again by itself ({a} shows the activity)",
+            sanitize(what),
+            if detail.is_empty() {
+                "data gathering has started"
+            } else {
+                detail
+            }
+        );
+        self.set_status(&text, StatusKind::Progress);
+        vec![self.timer(TimerId::Retry(id), wait)]
+    }
+
+    /// Applies `f` to every record of the tab of `kind` (all pages) and rebuilds the cells of
+    /// those it changed; returns how many changed.
+    pub(super) fn update_rows(
+        &mut self,
+        kind: Kind,
+        mut f: impl FnMut(&mut Record) -> bool,
+    ) -> usize {
+        let mut n = 0;
+        for page in &mut self.search_mut(kind).pages {
+            for row in &mut page.rows {
+                if f(&mut row.record) {
+                    row.cells = row.record.cells();
+                    n += 1;
+                }
+            }
+        }
+        if n > 0 {
+            self.dirty = true;
+        }
+        n
+    }
+
+    fn update_people(&mut self, updates: HashMap<String, ContactUpdate>) -> usize {
+        if updates.is_empty() {
+            return 0;
+        }
+        self.update_rows(Kind::People, |rec| {
+            let Record::Person { person, .. } = rec else {
+                return false;
+            };
+            match updates.get(person.id.trim()) {
+                Some(ContactUpdate::Email(e)) => {
+                    person.email = Some(e.clone());
+                    true
+                }
+                Some(ContactUpdate::Phone(p)) => {
+                    person.phone = Some(p.clone());
+                    true
+                }
+                None => false,
+            }
+        })
+    }
+
+    pub(super) fn fill_contacts(&mut self, kind: ContactKind, contacts: &HashMap<String, Contact>) {
+        let updates = contacts
+            .iter()
+            .map(|(id, c)| {
+                (
+                    id.clone(),
+                    match kind {
+                        ContactKind::Email => ContactUpdate::Email(email_of(c)),
+                        ContactKind::Phone => ContactUpdate::Phone(phone_of(c)),
+                    },
+                )
+            })
+            .collect();
+        self.update_people(updates);
+    }
+
+    /// `true` when the row of person `id` already holds a final result of `kind` (a webhook
+    /// that came before the reveal's own answer).
+    pub(super) fn has_final_contact(&self, kind: ContactKind, id: &str) -> bool {
+        self.search(Kind::People)
+            .pages
+            .iter()
+            .flat_map(|p| p.rows.iter())
+            .filter_map(|r| r.record.person())
+            .filter(|p| p.id == id)
+            .any(|p| match kind {
+                ContactKind::Email => p
+                    .email
+                    .as_ref()
+                    .is_some_and(|e| e.status.as_str() != "inProgress"),
+                ContactKind::Phone => p
+                    .phone
+                    .as_ref()
+                    .is_some_and(|e| e.status != PhoneStatus::InProgress),
+            })
+    }
+
+    /// A webhook delivery (stored by the receiver before its 200): its results fill the rows
+    /// and the details, its charge goes into the gauge (once: a retried delivery changes
+    /// nothing), the reveal jobs it completes are marked arrived.
+    pub(super) fn on_delivery(&mut self, d: Delivery) -> Vec<Command> {
+        self.dirty = true;
+        let mut updates: HashMap<String, ContactUpdate> = HashMap::new();
+        let mut people: Vec<Person> = Vec::new();
+        let mut companies = Vec::new();
+        let (results, credits, kind) = match &d.body {
+            WebhookBody::RevealEmails(w) => {
+                for e in &w.emails {
+                    updates.insert(
+                        e.person_id.trim().to_string(),
+                        ContactUpdate::Email(Email {
+                            address: e.address.as_deref().map(sanitize),
+                            status: e.status.clone(),
+                        }),
+                    );
+                }
+                (
+                    w.emails.len(),
+                    Cost::in_pool(CreditPool::Email, w.credits_used),
+                    Some(ContactKind::Email),
+                )
+            }
+            WebhookBody::RevealPhones(w) => {
+                for p in &w.phones {
+                    updates.insert(
+                        p.person_id.trim().to_string(),
+                        ContactUpdate::Phone(Phone {
+                            numbers: p.numbers.iter().map(|n| sanitize(n)).collect(),
+                            status: p.status.clone(),
+                        }),
+                    );
+                }
+                (
+                    w.phones.len(),
+                    Cost::in_pool(CreditPool::Phone, w.credits_used),
+                    Some(ContactKind::Phone),
+                )
+            }
+            WebhookBody::PeopleSearchEmails(w) => {
+                for p in &w.people {
+                    if let Some(e) = &p.email {
+                        updates.insert(p.id.trim().to_string(), ContactUpdate::Email(e.clone()));
+                    }
+                }
+                (w.people.len(), Cost::ZERO, Some(ContactKind::Email))
+            }
+            WebhookBody::PeopleSearchPhones(w) => {
+                for p in &w.people {
+                    if let Some(ph) = &p.phone {
+                        updates.insert(p.id.trim().to_string(), ContactUpdate::Phone(ph.clone()));
+                    }
+                }
+                (w.people.len(), Cost::ZERO, Some(ContactKind::Phone))
+            }
+            WebhookBody::EnrichPersonEmail(p) => {
+                if let Some(e) = &p.email {
+                    updates.insert(p.id.trim().to_string(), ContactUpdate::Email(e.clone()));
+                }
+                (1, Cost::ZERO, Some(ContactKind::Email))
+            }
+            WebhookBody::EnrichPersonPhone(p) => {
+                if let Some(ph) = &p.phone {
+                    updates.insert(p.id.trim().to_string(), ContactUpdate::Phone(ph.clone()));
+                }
+                (1, Cost::ZERO, Some(ContactKind::Phone))
+            }
+            WebhookBody::EnrichCompanies(w) => {
+                companies.extend(w.companies.iter().filter_map(|c| c.company.clone()));
+                (
+                    w.companies.len(),
+                    Cost::in_pool(CreditPool::Standard, w.credits_used),
+                    None,
+                )
+            }
+            WebhookBody::EnrichPeople(w) => {
+                people.extend(w.people.iter().filter_map(|p| p.person.clone()));
+                (
+                    w.people.len(),
+                    Cost::in_pool(CreditPool::Standard, w.credits_used),
+                    None,
+                )
+            }
+        };
+        self.activity.deliveries.push(DeliveryEntry {
+            event: d.event,
+            results,
+            credits,
+            at: d.received_at,
+            new: d.new,
+        });
+        if !d.new {
+            tracing::debug!(event = %d.event, "a retried webhook delivery: already applied");
+        } else if !credits.is_zero() {
+            self.gauge.on_charge(credits);
+        }
+        // The rows and the details.
+        let ids: Vec<String> = updates.keys().cloned().collect();
+        let filled = self.update_people(updates);
+        let by_id: HashMap<String, Person> = people
+            .into_iter()
+            .map(|p| (p.id.trim().to_string(), p))
+            .collect();
+        if !by_id.is_empty() {
+            self.update_rows(Kind::People, |rec| match rec {
+                Record::Person { person, .. } => match by_id.get(person.id.trim()) {
+                    Some(p) => {
+                        *person = p.clone();
+                        true
+                    }
+                    None => false,
+                },
+                _ => false,
+            });
+        }
+        for c in companies {
+            let key = normalize_domain(&c.domain);
+            self.update_rows(Kind::Companies, |rec| match rec {
+                Record::Company { company, .. } if normalize_domain(&company.domain) == key => {
+                    *company = c.clone();
+                    true
+                }
+                _ => false,
+            });
+        }
+        // The jobs it completes.
+        if let Some(kind) = kind {
+            let mut credited = false;
+            for j in &mut self.activity.jobs {
+                let reveals_kind =
+                    matches!(&j.action, Some(PaidAction::Reveal { kind: k, .. }) if *k == kind);
+                if !reveals_kind || j.state != JobState::Pending {
+                    continue;
+                }
+                let before = j.waiting.len();
+                j.waiting.retain(|i| !ids.contains(i));
+                if j.waiting.len() != before {
+                    if !credited && d.new {
+                        j.charged += credits;
+                        credited = true;
+                    }
+                    if j.waiting.is_empty() {
+                        j.state = JobState::Arrived;
+                        j.note.clear();
+                    }
+                }
+            }
+        }
+        let what = match kind {
+            Some(k) => plural(results, kind_word(k)),
+            None => plural(results, "result"),
+        };
+        let text = format!(
+            "Webhook {}: {what} arrived{} · {}{}",
+            d.event,
+            if filled > 0 {
+                format!(", {filled} shown in the table")
+            } else {
+                String::new()
+            },
+            if credits.is_zero() {
+                "0 credits".to_string()
+            } else {
+                describe_pools(&credits)
+            },
+            if d.new {
+                ""
+            } else {
+                " (a retry: nothing changed)"
+            }
+        );
+        self.set_status(&text, StatusKind::Info);
+        vec![self.timer(TimerId::Status, STATUS_TTL)]
+    }
+}
