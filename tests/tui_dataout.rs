@@ -730,6 +730,71 @@ fn clear_all_and_deleting_a_filter_set_can_be_undone() {
     );
 }
 
+#[test]
+fn unsaved_filters_are_marked_and_the_quit_key_asks_before_dropping_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut o = opts();
+    o.filters_dir = dir.path().join("filters");
+    let mut app = App::new(o);
+    // A blank form quits at once.
+    assert!(!screen(&render_at(&app, 120, 30)).contains("unsaved"));
+    let cmds = app.update(ch('q'));
+    assert!(cmds.iter().any(|c| matches!(c, Command::Quit)));
+    let mut app = App::new({
+        let mut o = opts();
+        o.filters_dir = dir.path().join("filters");
+        o
+    });
+    app.form.body = json!({"size": 10, "companiesFilters": {"yearFounded": {"from": 1990}}});
+    let s = screen(&render_at(&app, 120, 30));
+    assert!(s.contains("Filters · 1 set · unsaved ●"), "{s}");
+    // q asks; Esc stays.
+    let cmds = app.update(ch('q'));
+    assert!(!app.quit && cmds.iter().all(|c| !matches!(c, Command::Quit)));
+    let s = screen(&render_at(&app, 120, 30));
+    assert!(
+        s.contains("The companies filters have changes not in a saved set."),
+        "{s}"
+    );
+    assert!(
+        s.contains("Ctrl-s save, then quit · q Ctrl-c quit without saving · Esc stay"),
+        "{s}"
+    );
+    app.update(key(KeyCode::Esc));
+    assert!(app.popups.is_empty() && !app.quit);
+    // q, then Ctrl-s: no set is open, so the name is asked; saving it quits.
+    app.update(ch('q'));
+    app.update(ctrl('s'));
+    assert!(matches!(app.popups.last(), Some(Popup::SaveName(_))));
+    for c in "mine".chars() {
+        app.update(ch(c));
+    }
+    let cmds = app.update(key(KeyCode::Enter));
+    assert!(dir.path().join("filters").join("mine.json").exists());
+    assert!(app.quit && cmds.iter().any(|c| matches!(c, Command::Quit)));
+    assert!(
+        !screen(&render_at(&app, 120, 30)).contains("unsaved"),
+        "saved"
+    );
+    // A saved set changed again is unsaved; q then q quits without saving.
+    let mut app = App::new({
+        let mut o = opts();
+        o.filters_dir = dir.path().join("filters");
+        o
+    });
+    app.update(ctrl('o'));
+    app.update(key(KeyCode::Enter));
+    assert!(
+        !screen(&render_at(&app, 120, 30)).contains("unsaved"),
+        "just opened"
+    );
+    app.form.body["size"] = json!(50);
+    assert!(screen(&render_at(&app, 120, 30)).contains("unsaved ●"));
+    app.update(ch('q'));
+    let cmds = app.update(ch('q'));
+    assert!(app.quit && cmds.iter().any(|c| matches!(c, Command::Quit)));
+}
+
 /// Companies with long names and the widest size range.
 fn long_companies() -> App {
     let mut app = started();

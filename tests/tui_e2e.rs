@@ -352,6 +352,9 @@ fn reveal_lookup_and_enrich_end_to_end() {
     t.wait_until("the activity pane closed", |s| {
         !s.contains("Activity: jobs, webhook deliveries, purchases")
     });
+    // The filters were never saved: q asks first (issue 19), a second q quits.
+    t.keys("q");
+    t.wait_for("have changes not in a saved set");
     t.keys("q");
     let start = Instant::now();
     while t.child.try_wait().unwrap().is_none() {

@@ -135,6 +135,8 @@ pub enum Popup {
     ListName(super::components::lists::ListPrompt),
     /// The lists and the suppression categories: open a list at no cost.
     Lists(super::components::lists::ListsPopup),
+    /// "Quit with unsaved filters?" (the quit key, when a tab's filters are not saved).
+    Quit(super::components::sets::QuitPrompt),
 }
 
 /// An export of the first N results whose missing pages are being fetched (a paid job in
@@ -225,6 +227,8 @@ pub struct App {
     pub dirty: bool,
     /// The user asked to quit.
     pub quit: bool,
+    /// "Save, then quit" was chosen: the save-as prompt's save quits too.
+    quit_after_save: bool,
     /// The terminal area of the last frame drawn (set by the view): where mouse clicks land.
     pub screen: std::cell::Cell<ratatui::layout::Rect>,
     /// The last left click (when, column, row), for double clicks.
@@ -324,6 +328,7 @@ impl App {
             timer_gens: HashMap::new(),
             dirty: true,
             quit: false,
+            quit_after_save: false,
             left_unfinished: 0,
             screen: std::cell::Cell::new(ratatui::layout::Rect::default()),
             last_click: None,
@@ -363,6 +368,7 @@ impl App {
     }
 
     fn apply_set(&mut self, set: FilterSet, name: Option<String>) {
+        self.form.saved = Some(set.clone());
         self.form.load(set.endpoint, set.body);
         self.form.sel = 1;
         self.set_status(

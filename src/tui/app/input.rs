@@ -15,7 +15,7 @@ use crate::tui::components::help;
 use crate::tui::components::history::HistoryPopup;
 use crate::tui::components::picker::{Picker, PickerKind, PickerPopup};
 use crate::tui::components::results::ResultsEffect;
-use crate::tui::components::sets::OpenSets;
+use crate::tui::components::sets::{OpenSets, QuitPrompt};
 use crate::tui::components::{Component, Ctx, Handled, Input, Stay};
 use crate::tui::keymap::Action;
 use crate::tui::msg::{Call, Command, Slot};
@@ -155,6 +155,10 @@ impl App {
                 Handled::Consumed(e) => self.on_lookup(e),
                 Handled::Ignored => vec![],
             },
+            Popup::Quit(p) => match p.handle(input, &ctx) {
+                Handled::Consumed(e) => self.on_quit(e),
+                Handled::Ignored => vec![],
+            },
         }
     }
 
@@ -177,6 +181,12 @@ impl App {
         }
         match action {
             Action::Quit => {
+                // Unsaved filters are not dropped silently (issue 19); Ctrl-c never asks.
+                let tabs = self.form.unsaved();
+                if !tabs.is_empty() {
+                    self.popups.push(Popup::Quit(QuitPrompt { tabs }));
+                    return vec![];
+                }
                 self.quit = true;
                 vec![Command::Quit]
             }

@@ -2,6 +2,7 @@
 //! concern): saving and opening sets, reopening stored searches, adding rows to lists and
 //! opening them, and what `Back` and `Undo` restore.
 use super::*;
+use crate::tui::components::sets::QuitEffect;
 
 /// How many replaced searches `Back` can return to.
 pub const BACK_LIMIT: usize = 20;
@@ -41,6 +42,10 @@ impl App {
                     .ok();
                 match self.sets.delete(&name) {
                     Ok(()) => {
+                        // The open set is gone: its filters are saved nowhere now.
+                        if self.sets.name.is_none() {
+                            self.form.saved = None;
+                        }
                         if let Some(Popup::OpenSet(o)) = self.popups.last_mut()
                             && o.remove(&name)
                         {
@@ -210,12 +215,19 @@ impl App {
             body: self.form.body.clone(),
         };
         match self.sets.save(name, &set) {
-            // Written back to the file it was opened from: say where.
-            Ok(path) if self.sets.file.is_some() => self.info(&format!(
-                "Saved filter set {name} to {}",
-                crate::core::sanitize::sanitize(&path.display().to_string())
-            )),
-            Ok(_) => self.info(&format!("Saved filter set {name}")),
+            Ok(path) => {
+                // What "unsaved" is measured against from now on.
+                self.form.saved = Some(set);
+                // Written back to the file it was opened from: say where.
+                if self.sets.file.is_some() {
+                    self.info(&format!(
+                        "Saved filter set {name} to {}",
+                        crate::core::sanitize::sanitize(&path.display().to_string())
+                    ))
+                } else {
+                    self.info(&format!("Saved filter set {name}"))
+                }
+            }
             Err(e) => {
                 self.error_popup(format!("Could not save: {e}"));
                 vec![]
@@ -284,6 +296,7 @@ impl App {
             SaveNameEffect::Nothing => vec![],
             SaveNameEffect::Cancelled => {
                 self.popups.pop();
+                self.quit_after_save = false;
                 vec![]
             }
             SaveNameEffect::Invalid(why) => {
@@ -292,9 +305,46 @@ impl App {
             }
             SaveNameEffect::Save(name) => {
                 self.popups.pop();
-                self.save_as(&name)
+                let cmds = self.save_as(&name);
+                self.quit_if_saved(cmds)
             }
         }
+    }
+
+    /// The answer to "quit with unsaved filters?".
+    pub(super) fn on_quit(&mut self, e: QuitEffect) -> Vec<Command> {
+        match e {
+            QuitEffect::Nothing => vec![],
+            QuitEffect::Stay => {
+                self.popups.pop();
+                vec![]
+            }
+            QuitEffect::Quit => {
+                self.popups.pop();
+                self.quit = true;
+                vec![Command::Quit]
+            }
+            QuitEffect::Save => {
+                self.popups.pop();
+                self.quit_after_save = true;
+                let cmds = self.save(false);
+                self.quit_if_saved(cmds)
+            }
+        }
+    }
+
+    /// After a save asked for by the quit prompt: quits when the shown tab's filters are now
+    /// saved (not when the save failed, or still waits for a name).
+    fn quit_if_saved(&mut self, mut cmds: Vec<Command>) -> Vec<Command> {
+        if self.quit_after_save
+            && self.popups.is_empty()
+            && !self.form.unsaved().contains(&self.tab())
+        {
+            self.quit_after_save = false;
+            self.quit = true;
+            cmds.push(Command::Quit);
+        }
+        cmds
     }
 
     /// Keeps the form and the tab of `kind` before `P` / `L` replace them.

@@ -17,6 +17,7 @@ use super::{Component, Ctx, Handled, Hint, Input};
 use crate::api::client::Endpoint;
 use crate::api::cost::{self, Cost};
 use crate::api::types::ValidationError;
+use crate::core::filter_set::FilterSet;
 use crate::core::request;
 use crate::core::sanitize::sanitize;
 use crate::tui::keymap::{Action, Keymap};
@@ -83,6 +84,22 @@ pub struct Form {
     /// Why the form's request cannot be sent as it is ([`request::build_search`] on
     /// [`Form::request_body`]), updated on every edit; empty when it can.
     pub problems: Vec<ValidationError>,
+    /// The filter set last opened or saved (what "unsaved" is measured against; issue 19,
+    /// "Editing"); `None` when none was.
+    pub saved: Option<FilterSet>,
+}
+
+/// `true` when `body` holds a filter: any member other than `size` with something in it
+/// (nested objects count when one of their members does).
+pub fn has_filters(body: &Value) -> bool {
+    fn deep(v: &Value) -> bool {
+        match v {
+            Value::Object(o) => o.values().any(deep),
+            other => schema::is_filled(Some(other)),
+        }
+    }
+    body.as_object()
+        .is_some_and(|o| o.iter().any(|(k, v)| k != "size" && deep(v)))
 }
 
 /// What a key on the form wants from the state owner.
@@ -113,6 +130,7 @@ impl Form {
             other: serde_json::json!({ "size": DEFAULT_SIZE }),
             sel: 1,
             offset: Cell::new(0),
+            saved: None,
             problems: Vec::new(),
         }
     }
@@ -234,6 +252,28 @@ impl Form {
         self.endpoint = to;
     }
 
+    /// The tabs whose filters have changes not in a saved set: against the set last opened or
+    /// saved for its tab ([`Form::saved`]; its endpoint too when that tab is shown), else any
+    /// filter at all. Companies first.
+    pub fn unsaved(&self) -> Vec<Kind> {
+        [Kind::Companies, Kind::People]
+            .into_iter()
+            .filter(|&kind| {
+                let body = if kind == self.kind() {
+                    &self.body
+                } else {
+                    &self.other
+                };
+                match &self.saved {
+                    Some(set) if schema::tab_of(set.endpoint) == kind => {
+                        *body != set.body || (kind == self.kind() && self.endpoint != set.endpoint)
+                    }
+                    _ => has_filters(body),
+                }
+            })
+            .collect()
+    }
+
     /// Puts `body` of search `endpoint` in its tab's form (a filter set, a reopened search, an
     /// undo), keeping the other tab's form as it is.
     pub fn load(&mut self, endpoint: Endpoint, body: Value) {
@@ -350,7 +390,13 @@ impl Component for Form {
     fn draw(&self, f: &mut Frame<'_>, area: Rect, ctx: &Ctx<'_>) {
         let (has_focus, focused, keys) = (ctx.has_focus, ctx.focused, ctx.keys);
         let n = self.filled_count();
-        let title = format!(" Filters · {n} set ");
+        // The unsaved marker (issue 19): changes not in the set last opened or saved.
+        let unsaved = if self.unsaved().contains(&self.kind()) {
+            "· unsaved ● "
+        } else {
+            ""
+        };
+        let title = format!(" Filters · {n} set {unsaved}");
         let block = Block::default()
             .borders(Borders::ALL)
             .title(title)

@@ -304,3 +304,71 @@ impl Component for OpenSets {
         ]
     }
 }
+
+/// "Quit with unsaved filters?" (issue 19, "Editing"): the quit key asks first when a tab's
+/// filters have changes not in a saved set; force quit (`Ctrl-c`) never asks.
+#[derive(Debug, Clone, PartialEq)]
+pub struct QuitPrompt {
+    /// The tabs with unsaved filters.
+    pub tabs: Vec<crate::tui::schema::Kind>,
+}
+
+/// What the quit prompt wants.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum QuitEffect {
+    /// Save the shown tab's filters (asking for a name when none is open), then quit.
+    Save,
+    /// Quit without saving.
+    Quit,
+    /// Stay.
+    Stay,
+    /// A key it does not use.
+    Nothing,
+}
+
+impl Component for QuitPrompt {
+    type Effect = QuitEffect;
+
+    fn handle(&mut self, input: Input<'_>, _: &Ctx<'_>) -> Handled<QuitEffect> {
+        Handled::Consumed(match input.action() {
+            Some(Action::Save | Action::SaveAs) => QuitEffect::Save,
+            Some(Action::Quit) => QuitEffect::Quit,
+            Some(Action::Close) => QuitEffect::Stay,
+            _ => QuitEffect::Nothing,
+        })
+    }
+
+    /// Draws the question centred in `area`: which tabs have unsaved filters, and the keys.
+    fn draw(&self, f: &mut Frame<'_>, area: Rect, ctx: &Ctx<'_>) {
+        let r = centered(area, 76, 6);
+        f.render_widget(Clear, r);
+        let block = frame(" Unsaved filters ", theme().warn);
+        let inner = block.inner(r);
+        f.render_widget(block, r);
+        let tabs: Vec<&str> = self
+            .tabs
+            .iter()
+            .map(|k| match k {
+                crate::tui::schema::Kind::Companies => "companies",
+                crate::tui::schema::Kind::People => "people",
+            })
+            .collect();
+        let lines = vec![
+            Line::from(format!(
+                " The {} filters have changes not in a saved set.",
+                tabs.join(" and ")
+            )),
+            Line::from(""),
+            Line::from(dim(format!(" {}", hint_line(&self.hints(), ctx.keys)))),
+        ];
+        f.render_widget(Paragraph::new(lines), inner);
+    }
+
+    fn hints(&self) -> Vec<Hint> {
+        vec![
+            Hint::Action(Action::Save, "save, then quit"),
+            Hint::Action(Action::Quit, "quit without saving"),
+            Hint::Action(Action::Close, "stay"),
+        ]
+    }
+}

@@ -41,6 +41,7 @@ pub fn draw(f: &mut Frame<'_>, area: Rect, areas: &Areas, app: &App, ctx: &Ctx<'
             Popup::Activity => app.activity.draw(f, area, &ctx),
             Popup::Lookup(c) => c.draw(f, area, &ctx),
             Popup::ListName(c) => c.draw(f, area, &ctx),
+            Popup::Quit(c) => c.draw(f, area, &ctx),
         }
     }
 }
