@@ -40,6 +40,10 @@ fn opts() -> AppOptions {
         confirm_above: 1e12,
         budgeted: false,
         filters_dir: std::env::temp_dir().join("prospect-bench-filters"),
+        export_dir: prospect::core::config::ExportDir {
+            path: "/home/user/exports".into(),
+            from_config: false,
+        },
     }
 }
 

@@ -106,6 +106,7 @@ fn open_export(app: &mut App) {
         p.kind,
         p.counts,
         fixed_now(),
+        p.dir,
     ))));
 }
 
@@ -941,4 +942,54 @@ fn a_rejected_token_at_start_is_said_once_with_the_fix_and_errors_are_plain_word
         net.message,
         "Cannot reach the service (network error; details in the log)"
     );
+}
+
+#[test]
+fn an_export_named_in_the_popup_goes_to_export_dir_and_the_popup_shows_the_whole_path() {
+    let dir = tempfile::tempdir().unwrap();
+    let exports = dir
+        .path()
+        .join("a-rather-long-folder-name-for-exports")
+        .join("of-this-week");
+    let mut app = with_companies();
+    app.opts.export_dir = prospect::core::config::ExportDir {
+        path: exports.clone(),
+        from_config: true,
+    };
+    open_export(&mut app);
+    let Some(Popup::Export(p)) = app.popups.last() else {
+        panic!("the export popup is open")
+    };
+    let want = exports.join("prospect-companies-20261123-1439.csv");
+    assert_eq!(p.full_path(), want);
+    // The whole path is on screen (wrapped, never cut), and where the folder comes from.
+    let s = screen(&render_at(&app, 100, 30));
+    let rows: Vec<Vec<char>> = s.lines().map(|l| l.chars().collect()).collect();
+    let top = rows
+        .iter()
+        .position(|r| r.iter().collect::<String>().contains("┌ Export companies"))
+        .unwrap();
+    let left = rows[top].iter().position(|&c| c == '┌').unwrap();
+    let right = rows[top].iter().rposition(|&c| c == '┐').unwrap();
+    let inside: String = rows[top + 1..]
+        .iter()
+        .map(|r| {
+            r[left + 1..right]
+                .iter()
+                .collect::<String>()
+                .trim()
+                .to_string()
+        })
+        .collect();
+    assert!(inside.contains(&format!("→ {}", want.display())), "{s}");
+    assert!(s.contains("(export_dir of config.toml)"), "{s}");
+    let cmds = app.update(key(KeyCode::Enter));
+    let file = cmds
+        .into_iter()
+        .find_map(|c| match c {
+            Command::Export(f) => Some(f),
+            _ => None,
+        })
+        .expect("an export command");
+    assert_eq!(file.path, want);
 }

@@ -16,6 +16,7 @@
 //! user = "ann"               # optional; who bought, in a team store (default: the OS user)
 //! theme = "light"            # optional; the explorer's colours: dark, light, high-contrast
 //! mouse = false              # optional; the explorer leaves the mouse to the terminal
+//! export_dir = "~/exports"   # optional; where the explorer writes exports (default: the current directory)
 //! [keys]                     # optional overrides: action name -> keys
 //! quit = ["q", "ctrl-q"]
 //! ```
@@ -62,6 +63,10 @@ pub struct Config {
     /// Mouse reports in the explorer: clicks, double clicks and the wheel (default on; `false`
     /// leaves the mouse to the terminal, e.g. for selecting text).
     pub mouse: Option<bool>,
+    /// Where the explorer's exports are written (a file name typed in the export popup is
+    /// taken in it; an absolute path is kept). Default: the directory prospect was started in,
+    /// which the popup says.
+    pub export_dir: Option<PathBuf>,
     /// The account's per-minute request allowance every request is paced to (default 60,
     /// NOTES.md "Rate limits"; the embedded sandbox allows 600).
     pub rate_per_minute: Option<u32>,
@@ -77,6 +82,15 @@ pub struct Config {
 /// spent today; on a team store, the whole team). The team's own budget is kept in the store
 /// (`prospect store budget`, [`crate::store::Store::team_budget`]).
 pub use crate::store::Budget;
+
+/// Where the explorer writes exports ([`Settings::export_dir`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExportDir {
+    /// The directory (absolute).
+    pub path: PathBuf,
+    /// `true` when `export_dir` of the config named it; `false`: the current directory.
+    pub from_config: bool,
+}
 
 /// Default of [`Config::search_fresh_for`]: 24 hours.
 pub const DEFAULT_SEARCH_FRESH_FOR: std::time::Duration = std::time::Duration::from_secs(24 * 3600);
@@ -474,6 +488,29 @@ impl Settings {
             .as_ref()
             .map(|d| d.filters_dir())
             .unwrap_or_else(|| PathBuf::from("filters"))
+    }
+
+    /// Where the explorer writes exports: `export_dir` of the config (a leading `~/` is the
+    /// home directory; a relative path is taken from the current directory), else the current
+    /// directory.
+    pub fn export_dir(&self) -> ExportDir {
+        let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+        match &self.config.export_dir {
+            Some(dir) => {
+                let dir = match (dir.strip_prefix("~"), std::env::var_os("HOME")) {
+                    (Ok(rest), Some(home)) => PathBuf::from(home).join(rest),
+                    _ => dir.clone(),
+                };
+                ExportDir {
+                    path: cwd.join(dir),
+                    from_config: true,
+                }
+            }
+            None => ExportDir {
+                path: cwd,
+                from_config: false,
+            },
+        }
     }
 
     /// The confirmation threshold in credits per pool.

@@ -186,6 +186,8 @@ pub struct AppOptions {
     pub budgeted: bool,
     /// Directory of saved filter sets.
     pub filters_dir: PathBuf,
+    /// Where exports are written (config `export_dir`, else the current directory).
+    pub export_dir: crate::core::config::ExportDir,
 }
 
 /// The explorer's whole state.

@@ -228,6 +228,7 @@ async fn explore(
         confirm_above: cfg.confirm_above(),
         budgeted: cfg.budget != crate::core::config::Budget::default(),
         filters_dir,
+        export_dir: settings.export_dir(),
     });
     app.connected = connected;
     app.reveals_disabled = reveals_disabled;

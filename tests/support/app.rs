@@ -28,6 +28,10 @@ pub fn opts_above(confirm_above: f64) -> AppOptions {
         confirm_above,
         budgeted: false,
         filters_dir: "/home/user/.config/prospect/filters".into(),
+        export_dir: prospect::core::config::ExportDir {
+            path: "/home/user/exports".into(),
+            from_config: false,
+        },
     }
 }
 

@@ -85,6 +85,10 @@ impl<S: Clone + Send + std::fmt::Debug + 'static> Explorer<S> {
             confirm_above: 10.0,
             budgeted: false,
             filters_dir: dir.path().join("filters"),
+            export_dir: prospect::core::config::ExportDir {
+                path: dir.path().to_path_buf(),
+                from_config: false,
+            },
         };
         tweak(&mut opts);
         let mut app = App::new(opts);

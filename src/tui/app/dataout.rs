@@ -31,8 +31,12 @@ impl App {
             total: s.total,
         };
         let now = chrono::Local::now().naive_local();
-        self.popups
-            .push(Popup::Export(Box::new(ExportPopup::new(kind, counts, now))));
+        self.popups.push(Popup::Export(Box::new(ExportPopup::new(
+            kind,
+            counts,
+            now,
+            self.opts.export_dir.clone(),
+        ))));
         vec![]
     }
 

@@ -26,6 +26,7 @@ use super::text::{input_text, textarea, type_key};
 use super::widgets::{centered, dim, frame, selected};
 use super::{Component, Ctx, Handled, Hint, Input, hint_line};
 use crate::api::cost::Cost;
+use crate::core::config::ExportDir;
 use crate::core::crm::{CrmWriter, Preset, Subject};
 use crate::core::export::{CompanyOut, Format, Writer};
 use crate::core::sanitize::sanitize;
@@ -148,7 +149,13 @@ pub struct ExportPopup {
     pub problem: Option<String>,
     n: TextArea<'static>,
     path: TextArea<'static>,
+    /// Where a file name typed here is written (config `export_dir`, else the current
+    /// directory).
+    pub dir: ExportDir,
 }
+
+/// Columns of the export popup's full-path lines (its inside, less a margin).
+const PATH_LINE: usize = 72;
 
 /// The default file name: `prospect-companies-20261123-1439.csv` (local time `now`).
 pub fn default_file(kind: Kind, format: Format, now: NaiveDateTime) -> String {
@@ -225,7 +232,7 @@ impl ExportPopup {
     /// A popup for the tab of `kind` with `counts`; the scope starts at the marked rows when
     /// some are marked, else this page; N starts at the total (at most 1,000) or what is
     /// fetched; the file is [`default_file`] for `now`.
-    pub fn new(kind: Kind, counts: Counts, now: NaiveDateTime) -> ExportPopup {
+    pub fn new(kind: Kind, counts: Counts, now: NaiveDateTime, dir: ExportDir) -> ExportPopup {
         let n = counts
             .total
             .map_or(counts.fetched as u64, |t| t.min(1000))
@@ -246,7 +253,14 @@ impl ExportPopup {
             problem: None,
             n: textarea(&n.to_string()),
             path: textarea(&default_file(kind, Format::Csv, now)),
+            dir,
         }
+    }
+
+    /// The file the export writes: the name as typed, in [`ExportPopup::dir`] unless it is
+    /// an absolute path.
+    pub fn full_path(&self) -> PathBuf {
+        self.dir.path.join(self.path_text().trim())
     }
 
     /// The file name as typed.
@@ -335,7 +349,7 @@ impl ExportPopup {
             n,
             format: self.format,
             preset: self.preset,
-            path: PathBuf::from(path),
+            path: self.full_path(),
         })
     }
 
@@ -448,7 +462,12 @@ impl Component for ExportPopup {
     /// Draws the popup: the fields, then the stage's question or progress, and its keys.
     fn draw(&self, f: &mut Frame<'_>, area: Rect, ctx: &Ctx<'_>) {
         let (keys, confirm_above) = (ctx.keys, ctx.confirm_above);
-        let r = centered(area, 76, 12);
+        let full = self.full_path().display().to_string();
+        // The full path takes one more line per PATH_LINE columns of it.
+        let extra = (full.chars().count() + 3)
+            .div_ceil(PATH_LINE)
+            .saturating_sub(1) as u16;
+        let r = centered(area, 76, 14 + extra);
         f.render_widget(Clear, r);
         let title = format!(" Export {} ", noun(self.kind));
         let block = frame(&title, theme().good);
@@ -491,8 +510,23 @@ impl Component for ExportPopup {
                 ))],
             ),
             field_line(F_PATH, "File", vec![Span::raw(self.path_text())]),
-            Line::from(""),
         ];
+        // The whole path, in as many lines as it takes rather than cut, and where the folder
+        // comes from.
+        let chars: Vec<char> = format!(" → {}", sanitize(&full)).chars().collect();
+        lines.extend(
+            chars
+                .chunks(PATH_LINE)
+                .map(|c| Line::from(dim(c.iter().collect::<String>()))),
+        );
+        lines.extend([
+            Line::from(dim(if self.dir.from_config {
+                " (export_dir of config.toml)".to_string()
+            } else {
+                " (the current directory: export_dir in config.toml changes it)".to_string()
+            })),
+            Line::from(""),
+        ]);
         match self.stage {
             Stage::Edit => {
                 if let Some(p) = &self.problem {

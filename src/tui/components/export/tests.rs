@@ -22,7 +22,16 @@ fn popup() -> ExportPopup {
             total: Some(39_726),
         },
         now,
+        exports(),
     )
+}
+
+/// The export folder of the tests (not from a config).
+fn exports() -> ExportDir {
+    ExportDir {
+        path: "/home/user/exports".into(),
+        from_config: false,
+    }
 }
 
 #[test]
@@ -71,7 +80,7 @@ fn the_format_cycles_to_the_crm_layouts_of_the_tab_and_writes_them() {
         marked: 0,
         total: Some(2),
     };
-    let mut p = ExportPopup::new(Kind::People, counts, now);
+    let mut p = ExportPopup::new(Kind::People, counts, now, exports());
     let press = |p: &mut ExportPopup, code| {
         let k = key(code);
         p.on_key(k, keys.text_action(&k), keys.action(&k))
