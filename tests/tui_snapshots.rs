@@ -1372,3 +1372,49 @@ fn a_yes_no_member_is_a_toggle() {
             .is_some_and(|s| s.text.contains("not set"))
     );
 }
+
+#[test]
+fn sections_fold_and_find_unfolds_the_one_it_lands_in() {
+    use prospect::tui::app::FormRow;
+    use prospect::tui::labels::Section;
+    let mut app = started();
+    app.focus = Pane::Filters;
+    let section_row = |app: &App, s: Section| {
+        app.form_rows()
+            .iter()
+            .position(|r| *r == FormRow::Section(s))
+            .unwrap()
+    };
+    let before = app.form_rows().len();
+    // Enter on the "company" heading folds it: its members leave the form.
+    app.form.sel = section_row(&app, Section::Company);
+    app.update(key(KeyCode::Enter));
+    let folded = app.form_rows().len();
+    assert!(folded < before - 5, "{before} → {folded}");
+    assert!(app.form.folded.contains(&Section::Company));
+    let s = screen(&render_at(&app, 160, 48));
+    assert!(s.contains("▸ company ("), "{s}");
+    assert!(!s.contains("Industries"), "{s}");
+    // Right unfolds it again, Left on a member folds its section.
+    app.update(key(KeyCode::Right));
+    assert_eq!(app.form_rows().len(), before);
+    app.update(key(KeyCode::Down));
+    app.update(key(KeyCode::Left));
+    assert!(app.form.folded.contains(&Section::Company));
+    assert_eq!(app.form.sel, section_row(&app, Section::Company));
+    // `/` still finds a member of a folded section, and unfolds it to edit it.
+    app.update(ch('/'));
+    for c in "industries".chars() {
+        app.update(ch(c));
+    }
+    app.update(key(KeyCode::Enter));
+    assert!(!app.form.folded.contains(&Section::Company));
+    match app.popups.last() {
+        Some(Popup::Editor(ed)) => assert!(
+            ed.leaf.label().starts_with("Industries"),
+            "{}",
+            ed.leaf.label()
+        ),
+        other => panic!("the editor of the member found: {other:?}"),
+    }
+}

@@ -106,15 +106,18 @@ impl App {
             }
             PickerEvent::Picked(opt) => {
                 self.popups.pop();
-                if let Some(row) = opt.value.as_u64() {
-                    self.form.sel = row as usize;
+                // The member picked, its section unfolded, selected and edited.
+                let leaf = schema::leaves(self.form.endpoint)
+                    .into_iter()
+                    .find(|l| opt.value.as_str() == Some(l.path.join(".").as_str()));
+                if let Some(leaf) = leaf
+                    && self.form.select_leaf(leaf)
+                {
                     self.focus = Pane::Filters;
-                    if let Some(FormRow::Leaf(leaf)) = self.form_rows().get(row as usize) {
-                        if leaf.kind == schema::LeafKind::One(schema::SetId::Bool) {
-                            return self.toggle_member(leaf);
-                        }
-                        self.open_editor(leaf);
+                    if leaf.kind == schema::LeafKind::One(schema::SetId::Bool) {
+                        return self.toggle_member(leaf);
                     }
+                    self.open_editor(leaf);
                 }
             }
             PickerEvent::Changed | PickerEvent::Nothing => {}

@@ -10,7 +10,7 @@ use serde_json::Value;
 use super::{App, AppOptions, Pane, Popup, StatusKind, Undo};
 use crate::core::gauge::Refresh;
 use crate::tui::components::details::DetailsEffect;
-use crate::tui::components::form::{FormEffect, FormRow};
+use crate::tui::components::form::FormEffect;
 use crate::tui::components::help;
 use crate::tui::components::history::HistoryPopup;
 use crate::tui::components::picker::{Picker, PickerKind, PickerPopup};
@@ -272,17 +272,14 @@ impl App {
                 vec![self.call(Slot::ListsView, Call::Lists)]
             }
             Action::Find => {
-                let options: Vec<Opt> = self
-                    .form_rows()
-                    .iter()
-                    .enumerate()
-                    .filter_map(|(i, r)| match r {
-                        FormRow::Leaf(l) => Some(Opt {
-                            // By label or by API name (issue 19).
-                            label: format!("{}  {}", l.label(), l.path.join(".")),
-                            value: Value::from(i),
-                        }),
-                        _ => None,
+                // Every member of the endpoint, folded sections too; the value is its API
+                // name, by which it is found again.
+                let options: Vec<Opt> = schema::leaves_by_section(self.form.endpoint)
+                    .into_iter()
+                    .map(|(_, l)| Opt {
+                        // By label or by API name (issue 19).
+                        label: format!("{}  {}", l.label(), l.path.join(".")),
+                        value: Value::from(l.path.join(".")),
                     })
                     .collect();
                 self.popups.push(Popup::Find(PickerPopup {

@@ -4,6 +4,7 @@
 //! owner what to do (run, edit a member, say something), and draws the Filters pane.
 use crate::tui::theme::theme;
 use std::cell::Cell;
+use std::collections::BTreeSet;
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -21,6 +22,7 @@ use crate::core::filter_set::FilterSet;
 use crate::core::request;
 use crate::core::sanitize::sanitize;
 use crate::tui::keymap::{Action, Keymap};
+use crate::tui::labels::Section;
 use crate::tui::schema::{self, Kind, Leaf, SEARCHES};
 
 /// Page size used when the form has no `size`.
@@ -35,8 +37,11 @@ pub enum FormRow {
     Endpoint,
     /// "run the search".
     Run,
-    /// A group heading (not selectable).
+    /// A group heading (not selectable): the filled members, the extra ones.
     Header(&'static str),
+    /// A section of the members (issue 19, "Labels and groups"): selectable, it folds (its
+    /// members hidden) and unfolds.
+    Section(Section),
     /// An editable member (the full list of the endpoint's members).
     Leaf(&'static Leaf),
     /// A filled member, repeated in the "set" summary at the top.
@@ -51,6 +56,7 @@ fn row_key(r: &FormRow) -> String {
         FormRow::Endpoint => "endpoint".into(),
         FormRow::Run => "run".into(),
         FormRow::Header(h) => format!("header:{h}"),
+        FormRow::Section(s) => format!("section:{}", s.title()),
         FormRow::Leaf(l) => format!("leaf:{}", l.path.join(".")),
         FormRow::Set(l) => format!("set:{}", l.path.join(".")),
         FormRow::Extra(p, _) => format!("extra:{}", p.join(".")),
@@ -87,6 +93,8 @@ pub struct Form {
     /// The filter set last opened or saved (what "unsaved" is measured against; issue 19,
     /// "Editing"); `None` when none was.
     pub saved: Option<FilterSet>,
+    /// The folded sections: their members are hidden (filled ones still show under "set").
+    pub folded: BTreeSet<Section>,
 }
 
 /// `true` when `body` holds a filter: any member other than `size` with something in it
@@ -131,6 +139,7 @@ impl Form {
             sel: 1,
             offset: Cell::new(0),
             saved: None,
+            folded: BTreeSet::new(),
             problems: Vec::new(),
         }
     }
@@ -159,16 +168,66 @@ impl Form {
             rows.push(FormRow::Header("not used by this endpoint"));
             rows.extend(extras.into_iter().map(|(p, v)| FormRow::Extra(p, v)));
         }
-        // By section (issue 19), each in the table's order of its members.
+        // By section (issue 19), each in the table's order of its members; a folded section
+        // is its heading only.
         let mut section = None;
         for (s, leaf) in schema::leaves_by_section(self.endpoint) {
             if section != Some(s) {
                 section = Some(s);
-                rows.push(FormRow::Header(s.title()));
+                rows.push(FormRow::Section(s));
             }
-            rows.push(FormRow::Leaf(leaf));
+            if !self.folded.contains(&s) {
+                rows.push(FormRow::Leaf(leaf));
+            }
         }
         rows
+    }
+
+    /// Folds `section` (`true`) or unfolds it, keeping the selection on its heading.
+    pub fn fold(&mut self, section: Section, fold: bool) {
+        if fold {
+            self.folded.insert(section);
+        } else {
+            self.folded.remove(&section);
+        }
+        if let Some(i) = self
+            .rows()
+            .iter()
+            .position(|r| *r == FormRow::Section(section))
+        {
+            self.sel = i;
+        }
+    }
+
+    /// Selects the member `leaf` (unfolding its section when it is folded); `false` when this
+    /// endpoint has no such member.
+    pub fn select_leaf(&mut self, leaf: &'static Leaf) -> bool {
+        self.folded.remove(&leaf.section());
+        match self
+            .rows()
+            .iter()
+            .position(|r| matches!(r, FormRow::Leaf(l) if std::ptr::eq(*l, leaf)))
+        {
+            Some(i) => {
+                self.sel = i;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Members of `section` in this endpoint, and how many of them are set.
+    fn section_counts(&self, section: Section) -> (usize, usize) {
+        let leaves: Vec<&Leaf> = schema::leaves_by_section(self.endpoint)
+            .into_iter()
+            .filter(|(s, _)| *s == section)
+            .map(|(_, l)| l)
+            .collect();
+        let set = leaves
+            .iter()
+            .filter(|l| schema::is_filled(schema::get(&self.body, l.path)))
+            .count();
+        (leaves.len(), set)
     }
 
     /// Number of members set in the form (the endpoint's and the extra ones).
@@ -318,6 +377,25 @@ impl Form {
             Action::PageDown => self.sel = step(self.sel, true, PAGE),
             Action::Top => self.sel = 0,
             Action::Bottom => self.sel = step(self.sel, true, rows.len()),
+            // Sections fold: Enter toggles, Left folds, Right unfolds; Left on a member folds
+            // its section.
+            Action::Enter | Action::Left | Action::Right
+                if matches!(rows.get(self.sel), Some(FormRow::Section(_))) =>
+            {
+                if let Some(FormRow::Section(s)) = rows.get(self.sel) {
+                    let fold = match action {
+                        Action::Left => true,
+                        Action::Right => false,
+                        _ => !self.folded.contains(s),
+                    };
+                    self.fold(*s, fold);
+                }
+            }
+            Action::Left if matches!(rows.get(self.sel), Some(FormRow::Leaf(_))) => {
+                if let Some(FormRow::Leaf(l)) = rows.get(self.sel) {
+                    self.fold(l.section(), true);
+                }
+            }
             Action::Left | Action::Right if rows.get(self.sel) == Some(&FormRow::Endpoint) => {
                 let n = SEARCHES.len();
                 let i = SEARCHES
@@ -451,6 +529,28 @@ impl Component for Form {
                             .fg(theme().heading)
                             .add_modifier(Modifier::BOLD),
                     )),
+                    FormRow::Section(s) => {
+                        let folded = self.folded.contains(s);
+                        let mut spans = vec![Span::styled(
+                            format!("{} {} ", if folded { "▸" } else { "▾" }, s.title()),
+                            Style::default()
+                                .fg(theme().heading)
+                                .add_modifier(Modifier::BOLD),
+                        )];
+                        if folded {
+                            let (n, set) = self.section_counts(*s);
+                            let set = if set > 0 {
+                                format!(", {set} set")
+                            } else {
+                                String::new()
+                            };
+                            spans.push(Span::styled(
+                                format!("({n} members{set})"),
+                                Style::default().fg(theme().dim),
+                            ));
+                        }
+                        Line::from(spans)
+                    }
                     FormRow::Leaf(leaf) | FormRow::Set(leaf) => {
                         let v = schema::get(&self.body, leaf.path);
                         if schema::is_filled(v) {
