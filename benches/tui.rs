@@ -44,6 +44,8 @@ fn opts() -> AppOptions {
             path: "/home/user/exports".into(),
             from_config: false,
         },
+        columns: Default::default(),
+        columns_file: None,
     }
 }
 

@@ -993,3 +993,88 @@ fn an_export_named_in_the_popup_goes_to_export_dir_and_the_popup_shows_the_whole
         .expect("an export command");
     assert_eq!(file.path, want);
 }
+
+/// The header line of the results table on `s` (the line naming the columns).
+fn header_line(s: &str) -> String {
+    s.lines()
+        .find(|l| l.contains("name ") && l.contains("cc"))
+        .unwrap_or_default()
+        .to_string()
+}
+
+#[test]
+fn columns_can_be_hidden_ordered_and_sorted_remembered_and_widths_stay_across_pages() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("columns.json");
+    let mut app = with_companies();
+    app.opts.columns_file = Some(file.clone());
+    app.focus = Pane::Results;
+    let page1 = header_line(&screen(&render_at(&app, 120, 34)));
+    let cmds = app.update(ch('n'));
+    let mut long = page(Kind::Companies, 25, 25, 39_726, Some("c2"));
+    // A longer industry on page 2 only: the columns were already measured over page 1.
+    long.rows[3].cells[4] = "Industrial Machinery Manufacturing".into();
+    answer(
+        &mut app,
+        &cmds,
+        Slot::Search(Kind::Companies),
+        Outcome::Page(long),
+    );
+    app.status = None;
+    let page2 = header_line(&screen(&render_at(&app, 120, 34)));
+    app.update(ch('p'));
+    let back = header_line(&screen(&render_at(&app, 120, 34)));
+    assert_eq!(back, page2, "page 1 again: the same widths as page 2");
+    assert!(!page1.is_empty() && !page2.is_empty());
+
+    // The picker: hide domain, move year before size, sort by employees, largest first.
+    app.update(ch('o'));
+    let s = screen(&render_at(&app, 120, 34));
+    assert!(s.contains("Columns of the companies tab"), "{s}");
+    assert!(
+        s.contains("Space show / hide · ← h / → l move · Enter sort"),
+        "{s}"
+    );
+    app.update(key(KeyCode::Down));
+    app.update(ch(' '));
+    for _ in 0..4 {
+        app.update(key(KeyCode::Down));
+    }
+    app.update(key(KeyCode::Left));
+    app.update(key(KeyCode::Left));
+    app.update(key(KeyCode::Down));
+    app.update(key(KeyCode::Down));
+    app.update(key(KeyCode::Down));
+    app.update(key(KeyCode::Enter));
+    app.update(key(KeyCode::Enter));
+    let s = screen(&render_at(&app, 120, 34));
+    assert!(s.contains("employees  sorted ↓"), "{s}");
+    app.update(key(KeyCode::Esc));
+    assert!(app.popups.is_empty());
+    let s = screen(&render_at(&app, 120, 34));
+    assert!(
+        s.contains("sorted by employees ↓, over the 50 loaded rows"),
+        "{s}"
+    );
+    let header = header_line(&s);
+    assert!(!header.contains("domain"), "{header}");
+    let (y, size) = (header.find("year").unwrap(), header.find("size").unwrap());
+    assert!(y < size, "year moved before size: {header}");
+    // Every loaded row, largest first: Acme 49 has 169 employees.
+    let first = app.search(Kind::Companies).shown(0).unwrap();
+    assert_eq!(first.cells[0], "Acme 49");
+    assert_eq!(app.search(Kind::Companies).shown_len(), 50);
+    // Remembered: the file holds the choice, and a new explorer reads it back.
+    let kept = prospect::tui::components::columns::ColumnSet::load(&file).unwrap();
+    assert_eq!(kept, app.results.columns);
+    let shown = kept.shown(Kind::Companies);
+    assert!(!shown.contains(&1), "domain hidden: {shown:?}");
+    // The picker again (employees is 7th now): Enter a third time goes back to pages.
+    app.update(ch('o'));
+    for _ in 0..6 {
+        app.update(key(KeyCode::Down));
+    }
+    app.update(key(KeyCode::Enter));
+    app.update(key(KeyCode::Esc));
+    assert!(app.search(Kind::Companies).sorted.is_none());
+}

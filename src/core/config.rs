@@ -513,6 +513,14 @@ impl Settings {
         }
     }
 
+    /// Where the explorer keeps the columns chosen for its results tabs (`columns.json` in
+    /// the config directory); `None` without one.
+    pub fn columns_file(&self) -> Option<PathBuf> {
+        self.dirs
+            .as_ref()
+            .map(|d| d.config_dir.join("columns.json"))
+    }
+
     /// The confirmation threshold in credits per pool.
     pub fn confirm_above(&self) -> f64 {
         self.config.confirm_above()

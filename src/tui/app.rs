@@ -137,6 +137,8 @@ pub enum Popup {
     Lists(super::components::lists::ListsPopup),
     /// "Quit with unsaved filters?" (the quit key, when a tab's filters are not saved).
     Quit(super::components::sets::QuitPrompt),
+    /// The column picker of the shown tab: show, hide, order, sort.
+    Columns(super::components::column_picker::ColumnPicker),
 }
 
 /// An export of the first N results whose missing pages are being fetched (a paid job in
@@ -188,6 +190,11 @@ pub struct AppOptions {
     pub filters_dir: PathBuf,
     /// Where exports are written (config `export_dir`, else the current directory).
     pub export_dir: crate::core::config::ExportDir,
+    /// The column choice of the results tabs as read at start ([`ColumnSet::load`]).
+    pub columns: super::components::columns::ColumnSet,
+    /// Where the column choice is kept (`columns.json` in the config directory); `None`: not
+    /// kept across runs.
+    pub columns_file: Option<PathBuf>,
 }
 
 /// The explorer's whole state.
@@ -310,6 +317,7 @@ const NOT_SENT: &str = "The search was not sent (nothing spent): ";
 impl App {
     /// A new explorer on `endpoint` with an empty form.
     pub fn new(opts: AppOptions) -> App {
+        let columns = opts.columns.clone();
         App {
             sets: FilterSets::new(opts.filters_dir.clone()),
             opts,
@@ -317,7 +325,10 @@ impl App {
             form: Form::new(),
             data_fields: DataFields::default(),
             data_fields_state: None,
-            results: Results::default(),
+            results: Results {
+                columns,
+                ..Results::default()
+            },
             details: Details::default(),
             gauge: Gauge::new(),
             balance_loading: false,

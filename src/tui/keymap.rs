@@ -67,6 +67,7 @@ actions! {
     CopyRow => "copy_row", "copy the selected row as JSON", ["Y"];
     CopyCurl => "copy_curl", "copy the request as curl (no token)", ["C"];
     Facets => "facets", "charts of the loaded results", ["f"];
+    Columns => "columns", "columns: show, hide, order, sort the loaded rows", ["o"];
     Back => "back", "back to the search before P / L", ["backspace"];
     Undo => "undo", "undo clear all / a deleted filter set", ["u"];
     Mark => "mark", "mark / unmark a row for the actions", ["space"];

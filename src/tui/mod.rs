@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use crate::core::config::Settings;
+use crate::tui::components::columns::ColumnSet;
 
 pub mod actions;
 pub mod app;
@@ -221,6 +222,17 @@ async fn explore(
     let (keymap, key_warnings) =
         keymap::Keymap::with_overrides(&cfg.keys).map_err(|e| anyhow::anyhow!(e))?;
     let filters_dir = settings.filters_dir();
+    // The column choice of the results tabs (issue 19): a file that cannot be read leaves the
+    // default columns, and says why.
+    let columns_file = settings.columns_file();
+    let (columns, columns_warning) = match columns_file.as_deref().map(ColumnSet::load) {
+        Some(Ok(c)) => (c, None),
+        Some(Err(e)) => (
+            ColumnSet::default(),
+            Some(format!("Columns reset to the default: {e}")),
+        ),
+        None => (ColumnSet::default(), None),
+    };
     let mut app = app::App::new(app::AppOptions {
         base_url,
         sandbox,
@@ -229,6 +241,8 @@ async fn explore(
         budgeted: cfg.budget != crate::core::config::Budget::default(),
         filters_dir,
         export_dir: settings.export_dir(),
+        columns,
+        columns_file,
     });
     app.connected = connected;
     app.reveals_disabled = reveals_disabled;
@@ -238,6 +252,7 @@ async fn explore(
         .into_iter()
         .chain(warning)
         .chain(theme_warning)
+        .chain(columns_warning)
         .chain(key_warnings)
         .next()
     {

@@ -32,6 +32,8 @@ pub fn opts_above(confirm_above: f64) -> AppOptions {
             path: "/home/user/exports".into(),
             from_config: false,
         },
+        columns: Default::default(),
+        columns_file: None,
     }
 }
 

@@ -89,6 +89,8 @@ impl<S: Clone + Send + std::fmt::Debug + 'static> Explorer<S> {
                 path: dir.path().to_path_buf(),
                 from_config: false,
             },
+            columns: Default::default(),
+            columns_file: None,
         };
         tweak(&mut opts);
         let mut app = App::new(opts);

@@ -240,6 +240,7 @@ impl App {
                 next: page.search_after,
                 stored: false,
             });
+            s.resort();
         }
         let got = self.results.fetched(job.kind).count();
         let total_reached = self.search(job.kind).total.is_some_and(|t| got as u64 >= t);

@@ -9,6 +9,7 @@ use serde_json::Value;
 
 use super::{App, AppOptions, Pane, Popup, StatusKind, Undo};
 use crate::core::gauge::Refresh;
+use crate::tui::components::column_picker::{ColumnPicker, ColumnsEffect};
 use crate::tui::components::details::DetailsEffect;
 use crate::tui::components::form::FormEffect;
 use crate::tui::components::help;
@@ -159,6 +160,49 @@ impl App {
                 Handled::Consumed(e) => self.on_quit(e),
                 Handled::Ignored => vec![],
             },
+            Popup::Columns(p) => match p.handle(input, &ctx) {
+                Handled::Consumed(e) => self.on_columns(e),
+                Handled::Ignored => vec![],
+            },
+        }
+    }
+
+    /// What the column picker asked for: a change applies at once (and is kept in
+    /// `columns.json`); a sort orders the tab's loaded rows.
+    fn on_columns(&mut self, e: ColumnsEffect) -> Vec<Command> {
+        let Some(Popup::Columns(p)) = self.popups.last() else {
+            return vec![];
+        };
+        let kind = p.kind;
+        match e {
+            ColumnsEffect::Nothing => vec![],
+            ColumnsEffect::Close => {
+                self.popups.pop();
+                vec![]
+            }
+            ColumnsEffect::Refused(why) => self.info(why),
+            ColumnsEffect::Changed => {
+                *self.results.columns.of_mut(kind) = p.cols.clone();
+                match &self.opts.columns_file {
+                    Some(path) => match self.results.columns.save(path) {
+                        Ok(()) => vec![],
+                        Err(e) => {
+                            let text = format!("The columns are not kept for the next run: {e}");
+                            self.set_status(&text, StatusKind::Error);
+                            vec![]
+                        }
+                    },
+                    None => vec![],
+                }
+            }
+            ColumnsEffect::Sorted(sort) => {
+                self.search_mut(kind).set_sort(sort);
+                self.details.reset();
+                match sort {
+                    Some(_) => vec![],
+                    None => self.info("Back to pages, as loaded"),
+                }
+            }
         }
     }
 
@@ -307,6 +351,16 @@ impl App {
             Action::CopyRow => self.copy_row(),
             Action::CopyCurl => self.copy_curl(),
             Action::Facets => self.open_facets(),
+            Action::Columns => {
+                let kind = self.tab();
+                self.popups.push(Popup::Columns(ColumnPicker {
+                    kind,
+                    cols: self.results.columns.of(kind).clone(),
+                    sel: 0,
+                    sort: self.search(kind).sorted.as_ref().map(|(s, _)| *s),
+                }));
+                vec![]
+            }
             Action::Back => self.go_back(),
             Action::Palette => self.open_palette(),
             Action::Undo => self.undo(),

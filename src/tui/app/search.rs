@@ -114,6 +114,8 @@ impl App {
             next: page.search_after,
             stored: stored_at.is_some(),
         });
+        // A sorted tab sorts the new rows in.
+        s.resort();
         s.page = s.pages.len() - 1;
         s.sel = 0;
         s.offset.set(0);

@@ -1,11 +1,22 @@
-//! Column layout of the results table (issue 8, "Layout"): every column has a priority and a
-//! minimum width. Value columns (country code, size range, year, counts, relevance) are as wide
-//! as their widest visible value, so a number is never cut; text columns (names, titles) share
-//! what is left, never below their minimum. When the pane is too narrow for every column at its
-//! minimum, the columns of lowest priority are left out instead of squeezing the others.
+//! Columns of the results table. Layout (issue 8, "Layout"): every column has a priority and
+//! a minimum width. Value columns (country code, size range, year, counts, relevance) are as
+//! wide as their widest value, so a number is never cut; text columns (names, titles) share
+//! what is left, never below their minimum or their title. When the pane is too narrow for
+//! every column at its minimum, the columns of lowest priority are left out instead of
+//! squeezing the others. Widths are measured over every loaded row, not the rows on screen, so
+//! they stay put from page to page (issue 19, "Columns").
+//!
+//! The user's choice (issue 19): which columns each tab shows and in what order
+//! ([`ColumnSet`], kept in `columns.json` in the config directory), and the sort of the loaded
+//! rows by one column ([`Sort`], [`compare`]).
+use std::cmp::Ordering;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
 use unicode_width::UnicodeWidthStr;
 
 use crate::tui::msg::ResultRow;
+use crate::tui::records;
 use crate::tui::schema::Kind;
 
 /// How a column is sized.
@@ -82,33 +93,47 @@ pub fn columns(kind: Kind) -> &'static [Col] {
     }
 }
 
+/// The widest cell of each column (display width) over `rows`, at least its title: the
+/// natural widths [`layout`] sizes from, one per entry of `titles`.
+pub fn natural_widths<'a>(
+    titles: &[&str],
+    rows: impl IntoIterator<Item = &'a ResultRow>,
+) -> Vec<u16> {
+    let mut w: Vec<u16> = titles.iter().map(|t| t.width() as u16).collect();
+    for r in rows {
+        for (i, c) in r.cells.iter().enumerate().take(w.len()) {
+            w[i] = w[i].max(c.width().min(u16::MAX as usize) as u16);
+        }
+    }
+    w
+}
+
 /// The shown columns and their widths for a table `width` columns wide (without the
-/// selection mark), `spacing` between columns, over the `visible` rows and the `titles`.
+/// selection mark), `spacing` between columns: the columns of `kind` that `shown` lists, in
+/// its order, sized from `natural` ([`natural_widths`], indexed by cell) and `titles`.
 /// Returns `(cell index, width)` in display order.
 pub fn layout(
     kind: Kind,
+    shown: &[usize],
     titles: &[&str],
-    visible: &[&ResultRow],
+    natural: &[u16],
     width: u16,
     spacing: u16,
 ) -> Vec<(usize, u16)> {
     let cols = columns(kind);
-    let natural = |c: &Col| -> u16 {
-        let title = titles.get(c.index).map_or(0, |t| t.width());
-        let cells = visible
-            .iter()
-            .map(|r| r.cells.get(c.index).map_or(0, |s| s.width()))
-            .max()
-            .unwrap_or(0);
-        title.max(cells).min(u16::MAX as usize) as u16
-    };
+    let natural = |c: &Col| -> u16 { natural.get(c.index).copied().unwrap_or(0) };
+    let title = |c: &Col| -> u16 { titles.get(c.index).map_or(0, |t| t.width() as u16) };
     let need = |c: &Col| -> u16 {
         match c.sizing {
             Sizing::Value => natural(c),
-            Sizing::Text { min, .. } => min.min(natural(c).max(1)),
+            // A text column shown shows its whole title.
+            Sizing::Text { min, .. } => min.min(natural(c).max(1)).max(title(c)),
         }
     };
-    let mut shown: Vec<&Col> = cols.iter().collect();
+    let mut shown: Vec<&Col> = shown
+        .iter()
+        .filter_map(|i| cols.iter().find(|c| c.index == *i))
+        .collect();
     loop {
         let total: u32 = shown.iter().map(|c| u32::from(need(c))).sum::<u32>()
             + u32::from(spacing) * shown.len().saturating_sub(1) as u32;
@@ -146,7 +171,7 @@ pub fn layout(
                 extra -= add;
             }
         }
-        // Whatever is left goes to the first text column that still has text to show.
+        // Whatever is left goes to the text columns that still have text to show, in order.
         for (i, c) in shown.iter().enumerate() {
             if extra == 0 {
                 break;
@@ -160,6 +185,162 @@ pub fn layout(
         }
     }
     shown.iter().map(|c| c.index).zip(widths).collect()
+}
+
+/// One column of a tab as the user chose it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ColumnChoice {
+    /// Its title ([`records::columns`]), by which it is kept in the file.
+    pub column: String,
+    /// Shown in the table.
+    pub shown: bool,
+}
+
+/// Which columns each results tab shows, in what order (issue 19, "Columns"): every column of
+/// the tab, once, in display order. Kept in `columns.json` of the config directory.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ColumnSet {
+    /// The companies tab.
+    pub companies: Vec<ColumnChoice>,
+    /// The people tab.
+    pub people: Vec<ColumnChoice>,
+}
+
+impl Default for ColumnSet {
+    /// Every column shown, in the table's order.
+    fn default() -> ColumnSet {
+        let all = |kind| {
+            records::columns(kind)
+                .iter()
+                .map(|t| ColumnChoice {
+                    column: t.to_string(),
+                    shown: true,
+                })
+                .collect()
+        };
+        ColumnSet {
+            companies: all(Kind::Companies),
+            people: all(Kind::People),
+        }
+    }
+}
+
+impl ColumnSet {
+    /// The choices of the tab of `kind`.
+    pub fn of(&self, kind: Kind) -> &Vec<ColumnChoice> {
+        match kind {
+            Kind::Companies => &self.companies,
+            Kind::People => &self.people,
+        }
+    }
+
+    /// The choices of the tab of `kind`, to change.
+    pub fn of_mut(&mut self, kind: Kind) -> &mut Vec<ColumnChoice> {
+        match kind {
+            Kind::Companies => &mut self.companies,
+            Kind::People => &mut self.people,
+        }
+    }
+
+    /// The cell indexes of the shown columns of `kind`, in display order.
+    pub fn shown(&self, kind: Kind) -> Vec<usize> {
+        let titles = records::columns(kind);
+        self.of(kind)
+            .iter()
+            .filter(|c| c.shown)
+            .filter_map(|c| titles.iter().position(|t| *t == c.column))
+            .collect()
+    }
+
+    /// Brings a set read from a file in line with the columns of this version: unknown titles
+    /// are dropped, repeats kept once, missing columns added (shown) at the end.
+    fn normalized(mut self) -> ColumnSet {
+        for kind in [Kind::Companies, Kind::People] {
+            let titles = records::columns(kind);
+            let list = self.of_mut(kind);
+            let mut seen = std::collections::HashSet::new();
+            list.retain(|c| titles.contains(&c.column.as_str()) && seen.insert(c.column.clone()));
+            for t in titles {
+                if !list.iter().any(|c| c.column == *t) {
+                    list.push(ColumnChoice {
+                        column: t.to_string(),
+                        shown: true,
+                    });
+                }
+            }
+        }
+        self
+    }
+
+    /// Reads `path`; a missing file is the default. Errors name the file (and the line and
+    /// column of bad JSON); the caller keeps the default then.
+    pub fn load(path: &Path) -> Result<ColumnSet, String> {
+        match std::fs::read(path) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(ColumnSet::default()),
+            Err(e) => Err(format!("{}: {e}", path.display())),
+            Ok(bytes) => serde_json::from_slice::<ColumnSet>(&bytes)
+                .map(ColumnSet::normalized)
+                .map_err(|e| format!("{}: {e}", path.display())),
+        }
+    }
+
+    /// Writes the set to `path` atomically (pretty JSON). Errors name the file.
+    pub fn save(&self, path: &Path) -> Result<(), String> {
+        let text = serde_json::to_vec_pretty(self).map_err(|e| e.to_string())?;
+        crate::core::fsutil::write_atomic(path, &text, crate::core::fsutil::Access::Shared)
+            .map_err(|e| format!("{}: {e}", path.display()))
+    }
+}
+
+/// The sort of a tab's loaded rows (issue 19, "Columns"): by the cell of one column.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Sort {
+    /// The cell index of the column.
+    pub column: usize,
+    /// Largest first.
+    pub descending: bool,
+}
+
+/// Compares two cells as a person reads them: when both start with a number (`"1,200"`,
+/// `"51-200"`, `"1998"`) by that number, else as text ignoring case; empty cells sort last
+/// whatever the direction (the caller reverses only non-empty ones).
+pub fn compare(a: &str, b: &str) -> Ordering {
+    fn number(s: &str) -> Option<f64> {
+        let digits: String = s
+            .trim()
+            .chars()
+            .take_while(|c| c.is_ascii_digit() || *c == ',' || *c == '.')
+            .filter(|c| *c != ',')
+            .collect();
+        digits.parse().ok()
+    }
+    match (number(a), number(b)) {
+        (Some(x), Some(y)) => x.partial_cmp(&y).unwrap_or(Ordering::Equal),
+        _ => a.to_lowercase().cmp(&b.to_lowercase()),
+    }
+}
+
+/// `rows` (the loaded rows of a tab, as `(page, row)` positions with their cells) in the
+/// order of `sort`: stable, empty cells last.
+pub fn sorted_order(rows: &[(usize, usize, &ResultRow)], sort: Sort) -> Vec<(usize, usize)> {
+    let mut v: Vec<&(usize, usize, &ResultRow)> = rows.iter().collect();
+    let cell = |r: &ResultRow| -> String {
+        r.cells
+            .get(sort.column)
+            .map(|c| c.trim().to_string())
+            .unwrap_or_default()
+    };
+    v.sort_by(|a, b| {
+        let (x, y) = (cell(a.2), cell(b.2));
+        match (x.is_empty(), y.is_empty()) {
+            (true, true) => Ordering::Equal,
+            (true, false) => Ordering::Greater,
+            (false, true) => Ordering::Less,
+            _ if sort.descending => compare(&y, &x),
+            _ => compare(&x, &y),
+        }
+    });
+    v.into_iter().map(|(p, i, _)| (*p, *i)).collect()
 }
 
 #[cfg(test)]
@@ -192,24 +373,15 @@ mod tests {
         ])];
         let rows: Vec<&ResultRow> = owned.iter().collect();
         // Wide: every column, the size range whole.
-        let wide = layout(
-            Kind::Companies,
-            crate::tui::records::columns(Kind::Companies),
-            &rows,
-            150,
-            1,
-        );
+        let titles = crate::tui::records::columns(Kind::Companies);
+        let natural = natural_widths(titles, rows.iter().copied());
+        let all: Vec<usize> = (0..titles.len()).collect();
+        let wide = layout(Kind::Companies, &all, titles, &natural, 150, 1);
         assert_eq!(wide.len(), 8);
         assert_eq!(wide[3], (3, 12), "50001-100000 is 12 wide");
         // 46 columns (80×24 screen): names keep their minimum, values stay whole, the
         // least important columns are left out.
-        let narrow = layout(
-            Kind::Companies,
-            crate::tui::records::columns(Kind::Companies),
-            &rows,
-            46,
-            1,
-        );
+        let narrow = layout(Kind::Companies, &all, titles, &natural, 46, 1);
         let idx: Vec<usize> = narrow.iter().map(|c| c.0).collect();
         assert_eq!(idx, vec![0, 1, 2, 3, 7], "{narrow:?}");
         assert!(narrow[0].1 >= 12 && narrow[1].1 >= 12, "{narrow:?}");

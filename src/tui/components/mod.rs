@@ -6,6 +6,7 @@
 //! [`App`](super::app::App) stays the one state owner: it holds the components, routes each
 //! message to the one in charge, and turns their effects into [`Command`](super::msg::Command)s.
 pub mod activity;
+pub mod column_picker;
 pub mod columns;
 pub mod details;
 pub mod editor;

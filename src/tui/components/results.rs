@@ -12,6 +12,7 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Cell as TableCell, Paragraph, Row, Table, Tabs, Wrap};
 
+use super::columns::{ColumnSet, Sort};
 use super::widgets::follow;
 use super::{Component, Ctx, Handled, Hint, Input};
 use crate::core::request::SearchRequest;
@@ -70,6 +71,15 @@ pub struct SearchState {
     /// The name of the list the rows are the members of, for a list opened from the lists
     /// popup (issue 16); `None` for a search.
     pub list: Option<String>,
+    /// The sort of the loaded rows and their order as `(page, row)` positions (issue 19,
+    /// "Columns"): when set, the table shows every loaded row in this order, not a page.
+    pub sorted: Option<(Sort, Vec<(usize, usize)>)>,
+    /// Bumped when rows change in place (a revealed email): the column widths are measured
+    /// again.
+    pub revision: u64,
+    /// The natural column widths over every loaded row, with the `(rows loaded, revision)`
+    /// they were measured at.
+    pub widths: std::cell::RefCell<Option<((usize, u64), Vec<u16>)>>,
 }
 
 /// The revealed filter of a results tab (issue 16): which rows it shows.
@@ -114,6 +124,81 @@ impl Shown {
 }
 
 impl SearchState {
+    /// Rows loaded, over every page.
+    pub fn loaded(&self) -> usize {
+        self.pages.iter().map(|p| p.rows.len()).sum()
+    }
+
+    /// Sorts the loaded rows by `sort` (or back to pages, `None`); the selection goes to the
+    /// first row.
+    pub fn set_sort(&mut self, sort: Option<Sort>) {
+        self.sorted = sort.map(|s| (s, Vec::new()));
+        self.resort();
+        self.sel = 0;
+        self.offset.set(0);
+    }
+
+    /// Puts the loaded rows in the order of the sort again (pages were added, cells changed).
+    pub fn resort(&mut self) {
+        if let Some((sort, _)) = self.sorted {
+            let all: Vec<(usize, usize, &ResultRow)> = self
+                .pages
+                .iter()
+                .enumerate()
+                .flat_map(|(p, page)| page.rows.iter().enumerate().map(move |(i, r)| (p, i, r)))
+                .collect();
+            let order = super::columns::sorted_order(&all, sort);
+            self.sorted = Some((sort, order));
+        }
+    }
+
+    /// The widest cell of each column over every loaded row, at least its title (measured
+    /// again only when rows were loaded or changed): widths that stay from page to page.
+    pub fn natural_widths(&self, titles: &[&str]) -> Vec<u16> {
+        let key = (self.loaded(), self.revision);
+        if let Some((k, w)) = &*self.widths.borrow()
+            && *k == key
+            && w.len() == titles.len()
+        {
+            return w.clone();
+        }
+        let w =
+            super::columns::natural_widths(titles, self.pages.iter().flat_map(|p| p.rows.iter()));
+        *self.widths.borrow_mut() = Some((key, w.clone()));
+        w
+    }
+
+    /// How many rows the table lists before the revealed filter: the loaded rows when
+    /// sorted, else the shown page's.
+    fn base_len(&self) -> usize {
+        match &self.sorted {
+            Some((_, order)) => order.len(),
+            None => self.page_slice().len(),
+        }
+    }
+
+    /// The `i`-th row the table lists before the revealed filter.
+    fn base_get(&self, i: usize) -> Option<&ResultRow> {
+        match &self.sorted {
+            Some((_, order)) => order
+                .get(i)
+                .and_then(|(p, r)| self.pages.get(*p)?.rows.get(*r)),
+            None => self.page_slice().get(i),
+        }
+    }
+
+    /// The rows the table lists before the revealed filter, in order.
+    fn base_iter(&self) -> Box<dyn Iterator<Item = &ResultRow> + '_> {
+        match &self.sorted {
+            Some((_, order)) => Box::new(
+                order
+                    .iter()
+                    .filter_map(|(p, r)| self.pages.get(*p)?.rows.get(*r)),
+            ),
+            None => Box::new(self.page_slice().iter()),
+        }
+    }
+
     /// Rows of the shown page that pass the revealed filter ([`SearchState::only`]): what the
     /// table shows and `sel` indexes. Builds a `Vec` of all of them: the view and the keys use
     /// [`SearchState::shown_len`], [`SearchState::shown`] and [`SearchState::shown_range`].
@@ -126,34 +211,34 @@ impl SearchState {
             .get(self.page)
             .map_or(&[][..], |p| p.rows.as_slice())
     }
-    /// Rows of the shown page, filtered or not.
+    /// Rows the table lists, filtered or not: the shown page's, or every loaded row when
+    /// sorted.
     pub fn page_rows(&self) -> usize {
-        self.page_slice().len()
+        self.base_len()
     }
-    /// How many rows of the shown page pass the revealed filter (no allocation; a count of
-    /// the page when it shows all).
+    /// How many listed rows pass the revealed filter (no allocation; a count of the page when
+    /// it shows all).
     pub fn shown_len(&self) -> usize {
         match self.only {
-            Shown::All => self.page_rows(),
-            only => self.page_slice().iter().filter(|r| only.keeps(r)).count(),
+            Shown::All => self.base_len(),
+            only => self.base_iter().filter(|r| only.keeps(r)).count(),
         }
     }
     /// The `i`-th shown row.
     pub fn shown(&self, i: usize) -> Option<&ResultRow> {
         match self.only {
-            Shown::All => self.page_slice().get(i),
-            only => self.page_slice().iter().filter(|r| only.keeps(r)).nth(i),
+            Shown::All => self.base_get(i),
+            only => self.base_iter().filter(|r| only.keeps(r)).nth(i),
         }
     }
     /// The shown rows `from..to` (clipped to what there is).
     pub fn shown_range(&self, from: usize, to: usize) -> Vec<&ResultRow> {
-        let page = self.page_slice();
         match self.only {
-            Shown::All => page[from.min(page.len())..to.min(page.len())]
-                .iter()
+            Shown::All => (from..to.min(self.base_len()))
+                .filter_map(|i| self.base_get(i))
                 .collect(),
-            only => page
-                .iter()
+            only => self
+                .base_iter()
                 .filter(|r| only.keeps(r))
                 .skip(from)
                 .take(to.saturating_sub(from))
@@ -187,6 +272,8 @@ pub struct Results {
     pub companies: SearchState,
     /// Results of the people tab.
     pub people: SearchState,
+    /// Which columns each tab shows, in what order (the column picker; `columns.json`).
+    pub columns: ColumnSet,
 }
 
 /// What a key on the results wants from the state owner.
@@ -289,6 +376,15 @@ impl Component for Results {
             }
         } else if let Some(name) = &s.list {
             title.push_str(&format!("· list {name}, {} members ", n));
+        } else if let (Some((sort, _)), true) = (&s.sorted, n > 0) {
+            let by = records::columns(kind)
+                .get(sort.column)
+                .copied()
+                .unwrap_or("?");
+            let arrow = if sort.descending { "↓" } else { "↑" };
+            title.push_str(&format!(
+                "· sorted by {by} {arrow}, over the {n} loaded rows "
+            ));
         } else if n > 0 {
             let a = s.first_index();
             let b = a + n - 1;
@@ -382,9 +478,18 @@ impl Component for Results {
         s.offset.set(offset);
         let end = (offset + h).min(n);
         let window = s.shown_range(offset, end);
-        // Columns by priority and minimum width over the visible rows: values never cut.
+        // The columns chosen, by priority and minimum width, sized over every loaded row:
+        // values never cut, widths the same on every page.
         let titles = records::columns(kind);
-        let cols = super::columns::layout(kind, titles, &window, body.width.saturating_sub(2), 1);
+        let natural = s.natural_widths(titles);
+        let cols = super::columns::layout(
+            kind,
+            &self.columns.shown(kind),
+            titles,
+            &natural,
+            body.width.saturating_sub(2),
+            1,
+        );
         let visible: Vec<Row> = window
             .iter()
             .enumerate()

@@ -42,6 +42,7 @@ pub fn draw(f: &mut Frame<'_>, area: Rect, areas: &Areas, app: &App, ctx: &Ctx<'
             Popup::Lookup(c) => c.draw(f, area, &ctx),
             Popup::ListName(c) => c.draw(f, area, &ctx),
             Popup::Quit(c) => c.draw(f, area, &ctx),
+            Popup::Columns(c) => c.draw(f, area, &ctx),
         }
     }
 }
