@@ -25,7 +25,7 @@ use prospect::tui::keymap::Keymap;
 use prospect::tui::msg::{Call, Msg, Outcome, Slot};
 use prospect::tui::records;
 use prospect::tui::runner::{Hooks, run_loop};
-use prospect::tui::schema::Kind;
+use prospect::tui::schema::SearchSubject;
 use prospect::tui::view;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -57,7 +57,7 @@ fn company(i: usize) -> Value {
 }
 
 /// Runs the search of the shown tab (`Ctrl-r`), answers it with `resp` and focuses the results.
-fn search_answered(app: &mut App, kind: Kind, resp: SearchResponse) {
+fn search_answered(app: &mut App, kind: SearchSubject, resp: SearchResponse) {
     let cmds = app.update(Msg::Key(KeyEvent::new(
         KeyCode::Char('r'),
         KeyModifiers::CONTROL,
@@ -79,7 +79,7 @@ fn app_with_rows(n: usize) -> App {
     let resp = json!({"companies": (0..n).map(company).collect::<Vec<_>>(), "total": n, "searchAfter": "x"});
     search_answered(
         &mut app,
-        Kind::Companies,
+        SearchSubject::Companies,
         SearchResponse::CompaniesV3(serde_json::from_value(resp).unwrap()),
     );
     // Select a row in the middle so the window is not at the start.
@@ -118,7 +118,7 @@ fn app_with_people(n: usize, filter: usize) -> App {
     let resp = json!({"people": people, "total": n, "searchAfter": "x"});
     search_answered(
         &mut app,
-        Kind::People,
+        SearchSubject::People,
         SearchResponse::PeopleV3(serde_json::from_value(resp).unwrap()),
     );
     for _ in 0..filter {

@@ -26,7 +26,7 @@ use prospect::tui::msg::{
     Call, Charge, Command, Msg, Outcome, PaidAction, Prepared, Ran, RanAnswer, Slot, TimerId,
 };
 use prospect::tui::records;
-use prospect::tui::schema::Kind;
+use prospect::tui::schema::SearchSubject;
 use serde_json::{Value, json};
 
 fn t0() -> DateTime<Utc> {
@@ -64,7 +64,7 @@ fn with_people(confirm_above: f64, n: usize) -> App {
     answer(
         &mut app,
         &cmds,
-        Slot::Search(Kind::People),
+        Slot::Search(SearchSubject::People),
         Outcome::Page(page),
     );
     app.status = None;
@@ -119,7 +119,7 @@ fn emails_delivery(ids: &[&str], new: bool) -> Msg {
 }
 
 fn contact_cells(app: &App) -> Vec<String> {
-    app.search(Kind::People)
+    app.search(SearchSubject::People)
         .rows()
         .iter()
         .map(|r| r.cells[5].clone())
@@ -134,7 +134,7 @@ fn reveal_marked_people_then_the_webhook_fills_the_rows() {
     let mut app = with_people(10.0, 4);
     app.update(ch(' '));
     app.update(ch(' '));
-    assert_eq!(app.search(Kind::People).marked.len(), 2);
+    assert_eq!(app.search(SearchSubject::People).marked.len(), 2);
     insta::assert_snapshot!("marked_rows", render_at(&app, 120, 30).backend());
 
     let cmds = app.update(ch('r'));
@@ -419,7 +419,7 @@ fn enrich_pending_retries_with_backoff_then_updates_in_place() {
     answer(
         &mut app,
         &cmds,
-        Slot::Search(Kind::Companies),
+        Slot::Search(SearchSubject::Companies),
         Outcome::Page(page),
     );
     app.update(ch('j'));
@@ -516,7 +516,7 @@ fn enrich_pending_retries_with_backoff_then_updates_in_place() {
     );
     assert_eq!(app.activity.jobs[0].state, JobState::Arrived);
     assert_eq!(app.activity.jobs[0].attempts, 3);
-    let rows = app.search(Kind::Companies).rows();
+    let rows = app.search(SearchSubject::Companies).rows();
     assert_eq!(rows[1].cells[0], "Acme One Enriched");
     assert_eq!(rows[1].cells[5], "1999");
     assert_eq!(rows[0].cells[0], "Acme 0", "the other rows are untouched");
@@ -547,7 +547,7 @@ fn lookup_a_pasted_list() {
     else {
         panic!("{action:?}")
     };
-    assert_eq!(*subject, Kind::Companies);
+    assert_eq!(*subject, SearchSubject::Companies);
     assert_eq!(keys.len(), 5);
     assert_eq!(file, &None);
     let cmds = answer(
@@ -590,7 +590,7 @@ fn lookup_a_pasted_list() {
             stored_at: Some(t0() - chrono::Duration::hours(2)),
             store_error: None,
             answer: RanAnswer::Lookup {
-                subject: Kind::Companies,
+                subject: SearchSubject::Companies,
                 rows,
                 not_found: 1,
                 from_store: 2,
@@ -598,9 +598,9 @@ fn lookup_a_pasted_list() {
             },
         }),
     );
-    assert_eq!(app.tab(), Kind::Companies);
+    assert_eq!(app.tab(), SearchSubject::Companies);
     let names: Vec<String> = app
-        .search(Kind::Companies)
+        .search(SearchSubject::Companies)
         .rows()
         .iter()
         .map(|r| r.cells[0].clone())

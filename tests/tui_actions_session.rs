@@ -20,7 +20,7 @@ use prospect::store::{ContactKind, Store};
 use prospect::tui::app::App;
 use prospect::tui::backend::{Backend, SessionBackend};
 use prospect::tui::components::activity::JobState;
-use prospect::tui::schema::Kind;
+use prospect::tui::schema::SearchSubject;
 use support::{RICH, client, start};
 
 /// What one drawn frame showed.
@@ -41,8 +41,8 @@ struct Seen {
 
 /// The state a frame shows.
 fn observe(app: &App, screen: &str) -> Seen {
-    let people = app.search(Kind::People);
-    let companies = app.search(Kind::Companies);
+    let people = app.search(SearchSubject::People);
+    let companies = app.search(SearchSubject::Companies);
     Seen {
         screen: screen.to_string(),
         status: app.status.as_ref().map(|s| s.text.clone()),
@@ -202,7 +202,7 @@ async fn reveal_fills_the_rows_by_webhook_and_again_spends_nothing() {
         1,
         "the second reveal was not sent"
     );
-    let ids: Vec<String> = app.search(Kind::People).rows()[..2]
+    let ids: Vec<String> = app.search(SearchSubject::People).rows()[..2]
         .iter()
         .map(|r| r.record.key())
         .collect();
@@ -425,7 +425,7 @@ async fn plus_adds_the_marked_rows_to_a_named_list() {
     let status = status_where(&ex, "added", |t| t.starts_with("List targets: 2 added")).await;
     assert!(status.contains("2 members"), "{status}");
     let (app, session, _dir) = ex.quit().await;
-    let rows: Vec<String> = app.search(Kind::Companies).rows()[..2]
+    let rows: Vec<String> = app.search(SearchSubject::Companies).rows()[..2]
         .iter()
         .map(|r| r.record.key())
         .collect();
@@ -497,7 +497,7 @@ async fn the_search_status_counts_the_suppressed() {
     );
     let (app, _session, _dir) = ex.quit().await;
     let domains: Vec<String> = app
-        .search(Kind::Companies)
+        .search(SearchSubject::Companies)
         .rows()
         .iter()
         .map(|r| r.record.key())

@@ -10,7 +10,7 @@ use prospect::core::request::SearchResponse;
 use prospect::tui::app::{App, ExportCounts, ExportPopup, ExportScope, ExportStage, Pane, Popup};
 use prospect::tui::msg::{Command, ExportRecords, Msg, Outcome, PageData, Slot};
 use prospect::tui::records;
-use prospect::tui::schema::{self, DataFields, Kind};
+use prospect::tui::schema::{self, DataFields, SearchSubject};
 use serde_json::{Value, json};
 
 fn data_fields() -> Value {
@@ -58,12 +58,12 @@ fn person(i: usize) -> Value {
     })
 }
 
-fn page(kind: Kind, n: usize, from: usize, total: u64, cursor: Option<&str>) -> PageData {
+fn page(kind: SearchSubject, n: usize, from: usize, total: u64, cursor: Option<&str>) -> PageData {
     let resp = match kind {
-        Kind::Companies => SearchResponse::CompaniesV3(
+        SearchSubject::Companies => SearchResponse::CompaniesV3(
             serde_json::from_value(json!({"companies": (from..from + n).map(company).collect::<Vec<_>>(), "total": total, "searchAfter": cursor})).unwrap(),
         ),
-        Kind::People => SearchResponse::PeopleV3(
+        SearchSubject::People => SearchResponse::PeopleV3(
             serde_json::from_value(json!({"people": (from..from + n).map(person).collect::<Vec<_>>(), "total": total, "searchAfter": cursor})).unwrap(),
         ),
     };
@@ -82,8 +82,8 @@ fn with_companies() -> App {
     answer(
         &mut app,
         &cmds,
-        Slot::Search(Kind::Companies),
-        Outcome::Page(page(Kind::Companies, 25, 0, 39_726, Some("c1"))),
+        Slot::Search(SearchSubject::Companies),
+        Outcome::Page(page(SearchSubject::Companies, 25, 0, 39_726, Some("c1"))),
     );
     app.status = None;
     app
@@ -218,7 +218,7 @@ fn export_of_the_first_n_asks_for_the_missing_pages_fetches_them_and_writes_n_ro
     }
     insta::assert_snapshot!("export_confirm", render_at(&app, 120, 34).backend());
     let mut cmds = app.update(ch('y'));
-    let slot = Slot::Export(Kind::Companies);
+    let slot = Slot::Export(SearchSubject::Companies);
     for (i, cursor) in [(1, Some("c2")), (2, Some("c3")), (3, Some("c4"))] {
         let sent = cmds.iter().find_map(|c| match c {
             Command::Call {
@@ -239,7 +239,7 @@ fn export_of_the_first_n_asks_for_the_missing_pages_fetches_them_and_writes_n_ro
             &mut app,
             &cmds,
             slot,
-            Outcome::Page(page(Kind::Companies, 25, i * 25, 39_726, cursor)),
+            Outcome::Page(page(SearchSubject::Companies, 25, i * 25, 39_726, cursor)),
         );
     }
     assert_eq!(
@@ -282,8 +282,8 @@ fn stopping_a_first_n_export_keeps_the_pages_and_writes_nothing() {
     let after = answer(
         &mut app,
         &cmds,
-        Slot::Export(Kind::Companies),
-        Outcome::Page(page(Kind::Companies, 25, 25, 39_726, Some("c2"))),
+        Slot::Export(SearchSubject::Companies),
+        Outcome::Page(page(SearchSubject::Companies, 25, 25, 39_726, Some("c2"))),
     );
     assert!(
         !after
@@ -402,8 +402,8 @@ fn snapshot_facets_pane() {
     answer(
         &mut app,
         &cmds,
-        Slot::Search(Kind::Companies),
-        Outcome::Page(page(Kind::Companies, 25, 25, 39_726, Some("c2"))),
+        Slot::Search(SearchSubject::Companies),
+        Outcome::Page(page(SearchSubject::Companies, 25, 25, 39_726, Some("c2"))),
     );
     app.update(ch('f'));
     let Some(Popup::Facets(v)) = app.popups.last() else {
@@ -426,8 +426,8 @@ fn people_facets_are_seniority_department_country() {
     answer(
         &mut app,
         &cmds,
-        Slot::Search(Kind::People),
-        Outcome::Page(page(Kind::People, 10, 0, 10, None)),
+        Slot::Search(SearchSubject::People),
+        Outcome::Page(page(SearchSubject::People, 10, 0, 10, None)),
     );
     app.update(ch('f'));
     let Some(Popup::Facets(v)) = app.popups.last() else {
@@ -602,7 +602,11 @@ fn details_have_a_field_cursor_the_pane_follows_and_y_copies_its_field() {
     assert_eq!(app.details.cursor, fields - 1, "j stops at the last field");
     // The pane scrolled to the last field, which is on screen and highlighted.
     let s = screen(&render_at(&app, 120, 34));
-    let row = app.search(Kind::Companies).selected().unwrap().clone();
+    let row = app
+        .search(SearchSubject::Companies)
+        .selected()
+        .unwrap()
+        .clone();
     let (last, _) = prospect::tui::components::details::field_at(&row, fields - 1).unwrap();
     assert!(s.contains(&format!("{last}: ")), "{last}: {s}");
     assert_eq!(app.details.scroll.get(), app.details.max_scroll.get());
@@ -613,7 +617,11 @@ fn details_have_a_field_cursor_the_pane_follows_and_y_copies_its_field() {
     // y copies the highlighted field: the third one after two moves down.
     app.update(ch('j'));
     app.update(ch('j'));
-    let row = app.search(Kind::Companies).selected().unwrap().clone();
+    let row = app
+        .search(SearchSubject::Companies)
+        .selected()
+        .unwrap()
+        .clone();
     let (label, value) = prospect::tui::components::details::field_at(&row, 2).unwrap();
     assert_eq!(copied(app.update(ch('y'))), value, "field {label}");
     // The highlighted line is drawn in the selection style.
@@ -644,8 +652,8 @@ fn backspace_returns_to_the_search_before_p_and_its_pages() {
     answer(
         &mut app,
         &cmds,
-        Slot::Search(Kind::Companies),
-        Outcome::Page(page(Kind::Companies, 25, 25, 39_726, Some("c2"))),
+        Slot::Search(SearchSubject::Companies),
+        Outcome::Page(page(SearchSubject::Companies, 25, 25, 39_726, Some("c2"))),
     );
     app.focus = Pane::Results;
     app.update(key(KeyCode::Down));
@@ -660,8 +668,8 @@ fn backspace_returns_to_the_search_before_p_and_its_pages() {
     answer(
         &mut app,
         &cmds,
-        Slot::Search(Kind::Companies),
-        Outcome::Page(page(Kind::Companies, 5, 100, 5, None)),
+        Slot::Search(SearchSubject::Companies),
+        Outcome::Page(page(SearchSubject::Companies, 5, 100, 5, None)),
     );
     assert_eq!(app.results.companies.pages.len(), 1);
     assert!(
@@ -821,7 +829,7 @@ fn long_companies() -> App {
     answer(
         &mut app,
         &cmds,
-        Slot::Search(Kind::Companies),
+        Slot::Search(SearchSubject::Companies),
         Outcome::Page(records::page(resp)),
     );
     app
@@ -876,8 +884,8 @@ fn the_status_line_follows_the_page_shown_and_drops_a_stale_error() {
     answer(
         &mut app,
         &cmds,
-        Slot::Search(Kind::Companies),
-        Outcome::Page(page(Kind::Companies, 25, 25, 39_726, Some("c2"))),
+        Slot::Search(SearchSubject::Companies),
+        Outcome::Page(page(SearchSubject::Companies, 25, 25, 39_726, Some("c2"))),
     );
     assert_eq!(
         app.last_error, None,
@@ -1011,13 +1019,13 @@ fn columns_can_be_hidden_ordered_and_sorted_remembered_and_widths_stay_across_pa
     app.focus = Pane::Results;
     let page1 = header_line(&screen(&render_at(&app, 120, 34)));
     let cmds = app.update(ch('n'));
-    let mut long = page(Kind::Companies, 25, 25, 39_726, Some("c2"));
+    let mut long = page(SearchSubject::Companies, 25, 25, 39_726, Some("c2"));
     // A longer industry on page 2 only: the columns were already measured over page 1.
     long.rows[3].cells[4] = "Industrial Machinery Manufacturing".into();
     answer(
         &mut app,
         &cmds,
-        Slot::Search(Kind::Companies),
+        Slot::Search(SearchSubject::Companies),
         Outcome::Page(long),
     );
     app.status = None;
@@ -1061,13 +1069,13 @@ fn columns_can_be_hidden_ordered_and_sorted_remembered_and_widths_stay_across_pa
     let (y, size) = (header.find("year").unwrap(), header.find("size").unwrap());
     assert!(y < size, "year moved before size: {header}");
     // Every loaded row, largest first: Acme 49 has 169 employees.
-    let first = app.search(Kind::Companies).shown(0).unwrap();
+    let first = app.search(SearchSubject::Companies).shown(0).unwrap();
     assert_eq!(first.cells[0], "Acme 49");
-    assert_eq!(app.search(Kind::Companies).shown_len(), 50);
+    assert_eq!(app.search(SearchSubject::Companies).shown_len(), 50);
     // Remembered: the file holds the choice, and a new explorer reads it back.
     let kept = prospect::tui::components::columns::ColumnSet::load(&file).unwrap();
     assert_eq!(kept, app.results.columns);
-    let shown = kept.shown(Kind::Companies);
+    let shown = kept.shown(SearchSubject::Companies);
     assert!(!shown.contains(&1), "domain hidden: {shown:?}");
     // The picker again (employees is 7th now): Enter a third time goes back to pages.
     app.update(ch('o'));
@@ -1076,5 +1084,5 @@ fn columns_can_be_hidden_ordered_and_sorted_remembered_and_widths_stay_across_pa
     }
     app.update(key(KeyCode::Enter));
     app.update(key(KeyCode::Esc));
-    assert!(app.search(Kind::Companies).sorted.is_none());
+    assert!(app.search(SearchSubject::Companies).sorted.is_none());
 }

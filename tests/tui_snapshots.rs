@@ -9,7 +9,7 @@ use prospect::core::request::{AutocompleteResponse, SearchRequest, SearchRespons
 use prospect::tui::app::{App, Pane, Popup};
 use prospect::tui::msg::{Call, Command, Msg, Outcome, PageData, Slot, TimerId};
 use prospect::tui::records;
-use prospect::tui::schema::{DataFields, Kind};
+use prospect::tui::schema::{DataFields, SearchSubject};
 use prospect::tui::view;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -28,12 +28,14 @@ fn data_fields() -> Value {
 }
 
 /// A v3 search answer of `kind` as the typed client reads it, made into a page.
-fn page_from_response(kind: Kind, resp: &Value) -> PageData {
+fn page_from_response(kind: SearchSubject, resp: &Value) -> PageData {
     let resp = match kind {
-        Kind::Companies => {
+        SearchSubject::Companies => {
             SearchResponse::CompaniesV3(serde_json::from_value(resp.clone()).unwrap())
         }
-        Kind::People => SearchResponse::PeopleV3(serde_json::from_value(resp.clone()).unwrap()),
+        SearchSubject::People => {
+            SearchResponse::PeopleV3(serde_json::from_value(resp.clone()).unwrap())
+        }
     };
     records::page(resp)
 }
@@ -135,7 +137,7 @@ fn snapshot_results_and_company_details() {
 fn snapshot_people_and_person_details() {
     let mut app = started();
     app.update(ch('t'));
-    assert_eq!(app.tab(), Kind::People);
+    assert_eq!(app.tab(), SearchSubject::People);
     run_search(
         &mut app,
         json!({"people": (0..8).map(person).collect::<Vec<_>>(), "total": 8}),
@@ -152,9 +154,9 @@ fn snapshot_empty_state_and_loading() {
     answer(
         &mut app,
         &cmds,
-        Slot::Search(Kind::Companies),
+        Slot::Search(SearchSubject::Companies),
         Outcome::Page(page_from_response(
-            Kind::Companies,
+            SearchSubject::Companies,
             &json!({"companies": [], "total": 0, "missingDomains": {"nosuch.example": "bad content"}}),
         )),
     );
@@ -229,7 +231,7 @@ fn searches(cmds: &[Command]) -> bool {
         matches!(
             c,
             Command::Call {
-                slot: Slot::Search(Kind::Companies),
+                slot: Slot::Search(SearchSubject::Companies),
                 ..
             }
         )
@@ -292,7 +294,7 @@ fn snapshot_error_popup() {
         other => panic!("{other:?}"),
     };
     app.update(Msg::Done {
-        slot: Slot::Search(Kind::Companies),
+        slot: Slot::Search(SearchSubject::Companies),
         generation,
         result: Err(prospect::api::error::ApiError::InsufficientCredits {
             pool: prospect::api::cost::CreditPool::Standard,
@@ -478,9 +480,9 @@ fn superseded_search_result_is_dropped_and_paging_uses_cursors() {
     answer(
         &mut app,
         &first,
-        Slot::Search(Kind::Companies),
+        Slot::Search(SearchSubject::Companies),
         Outcome::Page(page_from_response(
-            Kind::Companies,
+            SearchSubject::Companies,
             &companies_page(3, 3, None),
         )),
     );
@@ -488,9 +490,9 @@ fn superseded_search_result_is_dropped_and_paging_uses_cursors() {
     answer(
         &mut app,
         &second,
-        Slot::Search(Kind::Companies),
+        Slot::Search(SearchSubject::Companies),
         Outcome::Page(page_from_response(
-            Kind::Companies,
+            SearchSubject::Companies,
             &companies_page(25, 60, Some("cur1")),
         )),
     );
@@ -517,9 +519,9 @@ fn superseded_search_result_is_dropped_and_paging_uses_cursors() {
     answer(
         &mut app,
         &next,
-        Slot::Search(Kind::Companies),
+        Slot::Search(SearchSubject::Companies),
         Outcome::Page(page_from_response(
-            Kind::Companies,
+            SearchSubject::Companies,
             &companies_page(25, 60, Some("cur2")),
         )),
     );
@@ -842,7 +844,7 @@ fn a_per_minute_429_counts_down_and_retries_the_same_call() {
     assert_eq!(failure.message, "Rate limited; retry in 3s");
     assert!(matches!(failure.error, Some(ApiError::RateLimited { .. })));
     let cmds = app.update(Msg::Done {
-        slot: Slot::Search(Kind::Companies),
+        slot: Slot::Search(SearchSubject::Companies),
         generation: first,
         result: Err(failure),
     });
@@ -873,7 +875,7 @@ fn a_per_minute_429_counts_down_and_retries_the_same_call() {
     match &cmds[..] {
         [
             Command::Call {
-                slot: Slot::Search(Kind::Companies),
+                slot: Slot::Search(SearchSubject::Companies),
                 generation,
                 call: Call::Search { page: 0, .. },
             },
@@ -891,7 +893,7 @@ fn the_daily_429_is_not_retried_and_a_newer_search_cancels_a_retry() {
     let mut app = started();
     let cmds = app.update(ctrl('r'));
     let cmds = app.update(Msg::Done {
-        slot: Slot::Search(Kind::Companies),
+        slot: Slot::Search(SearchSubject::Companies),
         generation: search_generation(&cmds),
         result: Err(ApiError::RateLimited {
             retry_after: Some(std::time::Duration::from_secs(5 * 3600 + 12 * 60)),
@@ -910,7 +912,7 @@ fn the_daily_429_is_not_retried_and_a_newer_search_cancels_a_retry() {
 
     let cmds = app.update(ctrl('r'));
     let cmds = app.update(Msg::Done {
-        slot: Slot::Search(Kind::Companies),
+        slot: Slot::Search(SearchSubject::Companies),
         generation: search_generation(&cmds),
         result: Err(ApiError::RateLimited {
             retry_after: Some(std::time::Duration::from_secs(1)),
@@ -939,7 +941,7 @@ fn the_gauge_takes_every_charge_and_the_balance_is_not_asked_after_each_call() {
     let first = app.update(ctrl('r'));
     let second = app.update(ctrl('r'));
     let paid = |n: usize, charged: f64| {
-        let mut p = page_from_response(Kind::Companies, &companies_page(n, 60, Some("c")));
+        let mut p = page_from_response(SearchSubject::Companies, &companies_page(n, 60, Some("c")));
         p.charge = Charge {
             cost: Cost::in_pool(CreditPool::Standard, charged),
             requests: 1,
@@ -949,7 +951,7 @@ fn the_gauge_takes_every_charge_and_the_balance_is_not_asked_after_each_call() {
     let cmds = answer(
         &mut app,
         &first,
-        Slot::Search(Kind::Companies),
+        Slot::Search(SearchSubject::Companies),
         paid(3, 0.6),
     );
     assert!(
@@ -974,7 +976,7 @@ fn the_gauge_takes_every_charge_and_the_balance_is_not_asked_after_each_call() {
     let cmds = answer(
         &mut app,
         &second,
-        Slot::Search(Kind::Companies),
+        Slot::Search(SearchSubject::Companies),
         paid(25, 5.0),
     );
     assert!(
@@ -1069,7 +1071,7 @@ fn snapshot_history_popup_and_reopened_search() {
     match &cmds[..] {
         [
             Command::Call {
-                slot: Slot::Search(Kind::Companies),
+                slot: Slot::Search(SearchSubject::Companies),
                 call: Call::Reopen(SearchId(7)),
                 ..
             },
@@ -1079,14 +1081,17 @@ fn snapshot_history_popup_and_reopened_search() {
     let request =
         prospect::core::request::build_search(Endpoint::SearchCompaniesV3, &body).unwrap();
     let stored = |n: usize, cursor: &str| {
-        let mut p = page_from_response(Kind::Companies, &companies_page(n, 137, Some(cursor)));
+        let mut p = page_from_response(
+            SearchSubject::Companies,
+            &companies_page(n, 137, Some(cursor)),
+        );
         p.stored_at = Some(chrono::Utc::now());
         p
     };
     answer(
         &mut app,
         &cmds,
-        Slot::Search(Kind::Companies),
+        Slot::Search(SearchSubject::Companies),
         Outcome::Reopened(Reopened {
             id: SearchId(7),
             request,
@@ -1207,18 +1212,18 @@ fn clicks_select_rows_and_tabs_and_the_wheel_scrolls() {
     app.update(mouse(MouseEventKind::Down(MouseButton::Left), x, row));
     assert_eq!(app.focus, Pane::Results);
     assert_eq!(
-        app.search(Kind::Companies).sel,
+        app.search(SearchSubject::Companies).sel,
         2,
         "the third row is selected"
     );
     app.update(mouse(MouseEventKind::ScrollDown, x, row));
     assert_eq!(
-        app.search(Kind::Companies).sel,
+        app.search(SearchSubject::Companies).sel,
         5,
         "the wheel moves three rows"
     );
     app.update(mouse(MouseEventKind::ScrollUp, x, row));
-    assert_eq!(app.search(Kind::Companies).sel, 2);
+    assert_eq!(app.search(SearchSubject::Companies).sel, 2);
 
     // A filter line: "Results per page 25" (`size`).
     let size = text
@@ -1247,7 +1252,7 @@ fn clicks_select_rows_and_tabs_and_the_wheel_scrolls() {
     let line = text.lines().nth(tabs as usize).unwrap();
     let px = line[..line.find("People").unwrap()].chars().count() as u16;
     app.update(mouse(MouseEventKind::Down(MouseButton::Left), px + 1, tabs));
-    assert_eq!(app.tab(), Kind::People);
+    assert_eq!(app.tab(), SearchSubject::People);
 
     // With a popup open, a click changes nothing behind it.
     app.update(ch('?'));
@@ -1282,14 +1287,14 @@ fn people_keywords(app: &App) -> Option<&Value> {
 fn each_tab_has_its_own_form() {
     let mut app = started();
     app.update(ch('t'));
-    assert_eq!(app.tab(), Kind::People);
+    assert_eq!(app.tab(), SearchSubject::People);
     prospect::tui::schema::set(
         &mut app.form.body,
         &["peopleFilters", "jobTitleKeywords", "anyOf"],
         json!(["Head of Sales"]),
     );
     app.update(ch('t'));
-    assert_eq!(app.tab(), Kind::Companies);
+    assert_eq!(app.tab(), SearchSubject::Companies);
     let cmds = app.update(ctrl('r'));
     let Some(SearchRequest::CompaniesV3(sent)) = sent_search(&cmds) else {
         panic!("the companies search is sent")
@@ -1298,9 +1303,9 @@ fn each_tab_has_its_own_form() {
     answer(
         &mut app,
         &cmds,
-        Slot::Search(Kind::Companies),
+        Slot::Search(SearchSubject::Companies),
         Outcome::Page(page_from_response(
-            Kind::Companies,
+            SearchSubject::Companies,
             &companies_page(3, 3, None),
         )),
     );
@@ -1333,7 +1338,7 @@ fn each_tab_has_its_own_form() {
         app.status
     );
     app.update(key(KeyCode::Backspace));
-    assert_eq!(app.tab(), Kind::Companies);
+    assert_eq!(app.tab(), SearchSubject::Companies);
     app.update(ch('t'));
     assert_eq!(
         people_keywords(&app),

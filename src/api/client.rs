@@ -223,11 +223,14 @@ pub enum ApiVersion {
 
 /// What a search endpoint returns (SPEC.md §4 rows 6-10): company records (§2.3) or person
 /// records (§2.1). The explorer's results tabs are these two.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+///
+/// The one name of this concept in every layer: the explorer's tabs, the CLI's `--subject`,
+/// what the rows of an export are.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, clap::ValueEnum)]
 pub enum SearchSubject {
-    /// Company searches (v2, v3).
+    /// Companies.
     Companies,
-    /// People searches (v2, v3, preview).
+    /// People.
     People,
 }
 

@@ -21,7 +21,7 @@ use tokio_util::sync::CancellationToken;
 
 use serde_json::Value;
 
-use crate::api::client::{Endpoint, Enriched};
+use crate::api::client::{Endpoint, Enriched, SearchSubject};
 use crate::api::cost::Cost;
 use crate::api::error::ApiError;
 use crate::api::types::webhooks::WebhookEvent;
@@ -320,15 +320,6 @@ fn parse_credits(text: &str) -> Result<f64, String> {
     }
 }
 
-/// Companies or people.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Subject {
-    /// Companies.
-    Companies,
-    /// People.
-    People,
-}
-
 /// The five autocomplete kinds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum AcKindArg {
@@ -417,7 +408,7 @@ pub enum Command {
     /// Run a search and print up to --limit results, paging with searchAfter.
     Search {
         /// Companies or people.
-        subject: Subject,
+        subject: SearchSubject,
         /// Use the legacy v2 endpoint instead of v3.
         #[arg(long)]
         v2: bool,
@@ -452,7 +443,7 @@ pub enum Command {
     /// Look up companies by domain or people by handle / service id, from arguments or a file.
     Lookup {
         /// Companies or people.
-        subject: Subject,
+        subject: SearchSubject,
         /// A file: one value per line, or a CSV with --column; `-` reads stdin. Read as a
         /// stream (at most 256 MiB, lines of at most 4 KiB, 5,000,000 keys).
         #[arg(long)]
@@ -973,10 +964,10 @@ async fn run_inner(
             out,
         } => {
             let endpoint = match (subject, v2) {
-                (Subject::Companies, false) => Endpoint::SearchCompaniesV3,
-                (Subject::Companies, true) => Endpoint::SearchCompaniesV2,
-                (Subject::People, false) => Endpoint::SearchPeopleV3,
-                (Subject::People, true) => Endpoint::SearchPeopleV2,
+                (SearchSubject::Companies, false) => Endpoint::SearchCompaniesV3,
+                (SearchSubject::Companies, true) => Endpoint::SearchCompaniesV2,
+                (SearchSubject::People, false) => Endpoint::SearchPeopleV3,
+                (SearchSubject::People, true) => Endpoint::SearchPeopleV2,
             };
             let action = search_action(endpoint, filters, body, limit)?;
             run_action(&ctx, action, &spend, &out).await
@@ -1002,19 +993,19 @@ async fn run_inner(
             out,
         } => {
             let (keys, ids) = match (&list, subject) {
-                (Some(_), Subject::Companies) => (
+                (Some(_), SearchSubject::Companies) => (
                     KeySource::List(list_keys(&ctx, list.as_deref(), ListKind::Accounts)?),
                     ids,
                 ),
-                (Some(_), Subject::People) => (
+                (Some(_), SearchSubject::People) => (
                     KeySource::List(list_keys(&ctx, list.as_deref(), ListKind::Contacts)?),
                     true,
                 ),
                 (None, _) => (key_source(values, file, column)?, ids),
             };
             let action = match subject {
-                Subject::Companies => Action::LookupCompanies { keys },
-                Subject::People => Action::LookupPeople { keys, ids },
+                SearchSubject::Companies => Action::LookupCompanies { keys },
+                SearchSubject::People => Action::LookupPeople { keys, ids },
             };
             run_action(&ctx, action, &spend, &out).await
         }
@@ -1977,8 +1968,8 @@ fn list_out(
         .ok_or_else(|| CliError::usage(format!("no list {name} (see `prospect list ls`)")))?;
     if let Some(crm) = crm.filter(|c| c.preset.is_some() || c.emails.is_some()) {
         let subject = match records {
-            ListRecords::Accounts(_) => crate::core::crm::Subject::Companies,
-            ListRecords::Contacts(_) => crate::core::crm::Subject::People,
+            ListRecords::Accounts(_) => SearchSubject::Companies,
+            ListRecords::Contacts(_) => SearchSubject::People,
         };
         let (mut w, preset) = crm_writer(crm, subject, out)?;
         match &records {
@@ -2274,7 +2265,7 @@ fn export(ctx: &Ctx, kind: ExportKind, out: &OutArgs, crm: &CrmArgs) -> CliResul
 /// rows to `out`. Errors: a `--format` other than CSV; a preset for the other subject.
 fn crm_writer(
     crm: &CrmArgs,
-    subject: crate::core::crm::Subject,
+    subject: SearchSubject,
     out: &OutArgs,
 ) -> Result<(crate::core::crm::CrmWriter, crate::core::crm::Preset), CliError> {
     use crate::core::crm::{CrmError, CrmWriter, Preset};
@@ -2301,10 +2292,9 @@ fn export_crm(
     crm: &CrmArgs,
     path: &std::path::Path,
 ) -> CliResult {
-    use crate::core::crm::Subject;
     let subject = match kind {
-        ExportKind::Companies => Subject::Companies,
-        ExportKind::People => Subject::People,
+        ExportKind::Companies => SearchSubject::Companies,
+        ExportKind::People => SearchSubject::People,
         ExportKind::Contacts | ExportKind::Search => {
             return Err(CliError::usage(
                 "--preset and --emails are for `export companies` and `export people` (people carry their contacts)",
@@ -2314,8 +2304,8 @@ fn export_crm(
     let (mut w, preset) = crm_writer(crm, subject, out)?;
     let fail = |e: crate::store::StoreError| CliError::other(e.to_string());
     match subject {
-        Subject::Companies => store.for_each_company(|c| w.company(&c.value)),
-        Subject::People => store.for_each_person_joined(|p| w.person(&p)),
+        SearchSubject::Companies => store.for_each_company(|c| w.company(&c.value)),
+        SearchSubject::People => store.for_each_person_joined(|p| w.person(&p)),
     }
     .map_err(fail)?;
     let emails = w.emails();

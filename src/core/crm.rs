@@ -22,17 +22,9 @@ use std::path::PathBuf;
 
 use serde::Serialize;
 
+use crate::api::client::SearchSubject;
 use crate::api::types::{Company, LookalikePerson, Person, WireEnum};
 use crate::core::export::{Format, Tabular, Writer};
-
-/// What the rows of an export are.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Subject {
-    /// Companies.
-    Companies,
-    /// People.
-    People,
-}
 
 /// A CRM layout for an export (`--preset`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -105,10 +97,10 @@ pub const SALESFORCE_LEADS: &[&str] = &[
 
 impl Preset {
     /// The rows it is for; `None` for `plain` (either).
-    pub fn subject(self) -> Option<Subject> {
+    pub fn subject(self) -> Option<SearchSubject> {
         match self {
-            Preset::HubspotCompanies => Some(Subject::Companies),
-            Preset::HubspotContacts | Preset::SalesforceLeads => Some(Subject::People),
+            Preset::HubspotCompanies => Some(SearchSubject::Companies),
+            Preset::HubspotContacts | Preset::SalesforceLeads => Some(SearchSubject::People),
             Preset::Plain => None,
         }
     }
@@ -133,13 +125,13 @@ impl Preset {
     }
 
     /// The header of `subject`'s rows.
-    fn columns(self, subject: Subject) -> &'static [&'static str] {
+    fn columns(self, subject: SearchSubject) -> &'static [&'static str] {
         match (self, subject) {
             (Preset::HubspotCompanies, _) => HUBSPOT_COMPANIES,
             (Preset::HubspotContacts, _) => HUBSPOT_CONTACTS,
             (Preset::SalesforceLeads, _) => SALESFORCE_LEADS,
-            (Preset::Plain, Subject::Companies) => crate::core::export::CompanyOut::columns(),
-            (Preset::Plain, Subject::People) => LookalikePerson::columns(),
+            (Preset::Plain, SearchSubject::Companies) => crate::core::export::CompanyOut::columns(),
+            (Preset::Plain, SearchSubject::People) => LookalikePerson::columns(),
         }
     }
 }
@@ -193,7 +185,7 @@ pub struct CrmCounts {
 /// deduped by the preset's key, people filtered by their email.
 pub struct CrmWriter {
     preset: Preset,
-    subject: Subject,
+    subject: SearchSubject,
     emails: EmailFilter,
     writer: Writer<CrmRow>,
     seen: HashSet<String>,
@@ -208,7 +200,7 @@ pub enum CrmError {
         /// The preset asked for.
         preset: Preset,
         /// What the rows are.
-        rows: Subject,
+        rows: SearchSubject,
     },
     /// The output could not be written.
     Io(io::Error),
@@ -218,13 +210,13 @@ impl std::fmt::Display for CrmError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             CrmError::WrongSubject { preset, rows } => {
-                let name = |s: Subject| match s {
-                    Subject::Companies => "companies",
-                    Subject::People => "people",
+                let name = |s: SearchSubject| match s {
+                    SearchSubject::Companies => "companies",
+                    SearchSubject::People => "people",
                 };
                 let other = match rows {
-                    Subject::Companies => Subject::People,
-                    Subject::People => Subject::Companies,
+                    SearchSubject::Companies => SearchSubject::People,
+                    SearchSubject::People => SearchSubject::Companies,
                 };
                 write!(
                     f,
@@ -251,7 +243,7 @@ impl CrmWriter {
     /// `None`). Errors: [`CrmError::WrongSubject`]; the file's ([`Writer::new`]).
     pub fn new(
         preset: Preset,
-        subject: Subject,
+        subject: SearchSubject,
         emails: Option<EmailFilter>,
         out: Option<&PathBuf>,
     ) -> Result<CrmWriter, CrmError> {
@@ -273,7 +265,7 @@ impl CrmWriter {
 
     /// Writes one company (a people writer ignores it). Errors: the output's.
     pub fn company(&mut self, c: &Company) -> io::Result<()> {
-        if self.subject != Subject::Companies {
+        if self.subject != SearchSubject::Companies {
             return Ok(());
         }
         let cells = match self.preset {
@@ -290,7 +282,7 @@ impl CrmWriter {
     /// pass the filter (or, for a CRM preset, it has none), or its email was written before.
     /// Errors: the output's.
     pub fn person(&mut self, p: &LookalikePerson) -> io::Result<()> {
-        if self.subject != Subject::People {
+        if self.subject != SearchSubject::People {
             return Ok(());
         }
         let address = email_of(&p.person);
@@ -508,8 +500,13 @@ mod tests {
     fn contacts_are_filtered_by_email_and_deduped_by_it() {
         let dir = tempfile::tempdir().unwrap();
         let out = dir.path().join("hubspot.csv");
-        let mut w =
-            CrmWriter::new(Preset::HubspotContacts, Subject::People, None, Some(&out)).unwrap();
+        let mut w = CrmWriter::new(
+            Preset::HubspotContacts,
+            SearchSubject::People,
+            None,
+            Some(&out),
+        )
+        .unwrap();
         for p in [
             person("1", Some(("ann@acme.com", "verified"))),
             person("2", Some(("ANN@acme.com", "verified"))),
@@ -549,7 +546,7 @@ mod tests {
 
     #[test]
     fn a_preset_for_companies_refuses_people() {
-        let e = CrmWriter::new(Preset::HubspotCompanies, Subject::People, None, None)
+        let e = CrmWriter::new(Preset::HubspotCompanies, SearchSubject::People, None, None)
             .err()
             .unwrap();
         assert_eq!(
@@ -557,7 +554,12 @@ mod tests {
             "--preset hubspot-companies is for companies, not people"
         );
         assert!(matches!(
-            CrmWriter::new(Preset::SalesforceLeads, Subject::Companies, None, None),
+            CrmWriter::new(
+                Preset::SalesforceLeads,
+                SearchSubject::Companies,
+                None,
+                None
+            ),
             Err(CrmError::WrongSubject { .. })
         ));
     }

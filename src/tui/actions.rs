@@ -10,7 +10,7 @@ use std::path::Path;
 use chrono::{DateTime, Utc};
 
 use super::msg::{ApiFailure, Charge, PaidAction, Prepared, Ran, RanAnswer, Record, ResultRow};
-use super::schema::Kind;
+use super::schema::SearchSubject;
 use crate::api::client::Enriched;
 use crate::api::cost::Cost;
 use crate::api::types::webhooks::WebhookEvent;
@@ -50,10 +50,10 @@ fn sanitize_keys(keys: impl Iterator<Item = String>) -> Vec<String> {
 
 /// Column names a CSV file's header may use for the keys, by subject (lowercase, compared
 /// without spaces, `_` and `-`).
-fn key_columns(subject: Kind) -> &'static [&'static str] {
+fn key_columns(subject: SearchSubject) -> &'static [&'static str] {
     match subject {
-        Kind::Companies => &["domain", "domains", "website", "url", "companydomain"],
-        Kind::People => &[
+        SearchSubject::Companies => &["domain", "domains", "website", "url", "companydomain"],
+        SearchSubject::People => &[
             "linkedin",
             "linkedinurl",
             "linkedinhandle",
@@ -72,7 +72,7 @@ fn key_columns(subject: Kind) -> &'static [&'static str] {
 ///
 /// Errors, in one line naming the file: it cannot be read, it is not UTF-8 or not CSV, or it
 /// holds no key.
-pub fn read_keys(path: &Path, subject: Kind) -> Result<Vec<String>, String> {
+pub fn read_keys(path: &Path, subject: SearchSubject) -> Result<Vec<String>, String> {
     let shown = sanitize(&path.display().to_string());
     let bytes = std::fs::read(path).map_err(|e| format!("cannot read {shown}: {e}"))?;
     let text = String::from_utf8(bytes).map_err(|_| format!("{shown} is not UTF-8 text"))?;
@@ -251,14 +251,14 @@ fn engine_action(action: &PaidAction) -> engine::Action {
             request: serde_json::to_value(&**request).unwrap_or_default(),
         },
         PaidAction::Lookup {
-            subject: Kind::Companies,
+            subject: SearchSubject::Companies,
             keys,
             ..
         } => engine::Action::LookupCompanies {
             keys: KeySource::List(keys.clone()),
         },
         PaidAction::Lookup {
-            subject: Kind::People,
+            subject: SearchSubject::People,
             keys,
             ..
         } => {
@@ -354,12 +354,12 @@ pub async fn run(
         PaidAction::Lookup { subject, keys, .. } => {
             let (rows, not_found, from_store, sent, charged, purchases, store_error, oldest) =
                 match subject {
-                    Kind::Companies => lookup_rows(
+                    SearchSubject::Companies => lookup_rows(
                         s.lookup_companies(&keys, fresh).await?,
                         company_row,
                         not_found_company,
                     ),
-                    Kind::People => {
+                    SearchSubject::People => {
                         let (handles, ids) = split_people_keys(&keys);
                         lookup_rows(
                             s.lookup_people(&handles, &ids, fresh).await?,
@@ -479,27 +479,27 @@ mod tests {
         let p = dir.path().join("accounts.csv");
         std::fs::write(&p, "name,Website\nAcme,acme.com\nBeta,\"beta.io\"\n").unwrap();
         assert_eq!(
-            read_keys(&p, Kind::Companies).unwrap(),
+            read_keys(&p, SearchSubject::Companies).unwrap(),
             ["acme.com", "beta.io"]
         );
         let p2 = dir.path().join("plain.csv");
         std::fs::write(&p2, "acme.com,x\nbeta.io,y\n").unwrap();
         assert_eq!(
-            read_keys(&p2, Kind::Companies).unwrap(),
+            read_keys(&p2, SearchSubject::Companies).unwrap(),
             ["acme.com", "beta.io"]
         );
         let p3 = dir.path().join("list.txt");
         std::fs::write(&p3, "acme.com\nbeta.io, gamma.de\n").unwrap();
         assert_eq!(
-            read_keys(&p3, Kind::Companies).unwrap(),
+            read_keys(&p3, SearchSubject::Companies).unwrap(),
             ["acme.com", "beta.io", "gamma.de"]
         );
-        let e = read_keys(&dir.path().join("missing.txt"), Kind::Companies).unwrap_err();
+        let e = read_keys(&dir.path().join("missing.txt"), SearchSubject::Companies).unwrap_err();
         assert!(e.starts_with("cannot read "), "{e}");
         let empty = dir.path().join("empty.txt");
         std::fs::write(&empty, "\n\n").unwrap();
         assert!(
-            read_keys(&empty, Kind::People)
+            read_keys(&empty, SearchSubject::People)
                 .unwrap_err()
                 .contains("no key")
         );

@@ -36,7 +36,7 @@ use super::msg::{
     ApiFailure, Call, Command, ExportFile, HistoryEntry, Msg, Outcome, PageData, PaidAction,
     Prepared, Reopened, Slot, TimerId,
 };
-use super::schema::{self, DataFields, Kind, Leaf};
+use super::schema::{self, DataFields, Leaf, SearchSubject};
 use crate::api::client::Endpoint;
 use crate::api::error::ApiError;
 use crate::api::types::ValidationError;
@@ -78,7 +78,7 @@ pub enum Pane {
     Details,
 }
 
-/// Kind of status message.
+/// SearchSubject of status message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum StatusKind {
     /// Neutral information.
@@ -146,7 +146,7 @@ pub enum Popup {
 #[derive(Debug, Clone)]
 pub struct ExportJob {
     /// The tab exported.
-    pub kind: Kind,
+    pub kind: SearchSubject,
     /// The search's first request: pages of another search are not this job's.
     pub request: SearchRequest,
     /// Rows wanted.
@@ -269,7 +269,7 @@ pub struct App {
     pub last_stored: Option<PaidAction>,
     /// The tab whose last search page the store answered at 0 credits (a search bought within
     /// `search_fresh_for`): the refresh key buys the search again.
-    pub last_stored_search: Option<Kind>,
+    pub last_stored_search: Option<SearchSubject>,
 }
 
 /// A search replaced by `P` (people at the company) or `L` (lookalikes): the form and the
@@ -283,11 +283,11 @@ pub struct BackEntry {
     /// The other tab's form body.
     pub other: Value,
     /// The tab the new search replaced.
-    pub kind: Kind,
+    pub kind: SearchSubject,
     /// That tab's search, pages and selection.
     pub state: SearchState,
     /// The tab shown.
-    pub shown: Kind,
+    pub shown: SearchSubject,
 }
 
 /// Something `Undo` can restore.
@@ -391,16 +391,16 @@ impl App {
     }
 
     /// The search of a tab.
-    pub fn search(&self, kind: Kind) -> &SearchState {
+    pub fn search(&self, kind: SearchSubject) -> &SearchState {
         self.results.get(kind)
     }
 
-    fn search_mut(&mut self, kind: Kind) -> &mut SearchState {
+    fn search_mut(&mut self, kind: SearchSubject) -> &mut SearchState {
         self.results.get_mut(kind)
     }
 
     /// The shown tab.
-    pub fn tab(&self) -> Kind {
+    pub fn tab(&self) -> SearchSubject {
         self.form.kind()
     }
 

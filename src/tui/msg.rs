@@ -6,7 +6,7 @@ use chrono::{DateTime, Utc};
 use crossterm::event::KeyEvent;
 use serde_json::Value;
 
-use super::schema::{DataFields, Kind};
+use super::schema::{DataFields, SearchSubject};
 use crate::api::client::Endpoint;
 use crate::api::cost::Cost;
 use crate::api::error::ApiError;
@@ -114,7 +114,7 @@ pub struct ExportFile {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Slot {
     /// The search of a results tab (paid pages, and stored searches reopened into the tab).
-    Search(Kind),
+    Search(SearchSubject),
     /// The search history listed by the history popup (free: read from the store).
     History,
     /// The autocomplete of the open editor.
@@ -125,7 +125,7 @@ pub enum Slot {
     Balance,
     /// The pages an export of the first N results still needs (paid: each page is a job that
     /// is stored by the session; cancelling stops sending more pages).
-    Export(Kind),
+    Export(SearchSubject),
     /// A job by id — a paid action (reveal, enrich, lookup) or a warmup — listed in the
     /// activity pane; never superseded by another.
     Job(u64),
@@ -612,7 +612,7 @@ pub enum PaidAction {
     /// (SPEC.md §4.5, §4.6), in requests of at most 1,000 keys.
     Lookup {
         /// Companies or people.
-        subject: Kind,
+        subject: SearchSubject,
         /// The keys, in the order given.
         keys: Vec<String>,
         /// A file to read the keys from instead (a plain list, or a CSV column), read by
@@ -648,8 +648,8 @@ impl PaidAction {
                 None => format!(
                     "lookup of {}",
                     match subject {
-                        Kind::Companies => plural(keys.len(), "domain", "domains"),
-                        Kind::People => plural(keys.len(), "person", "people"),
+                        SearchSubject::Companies => plural(keys.len(), "domain", "domains"),
+                        SearchSubject::People => plural(keys.len(), "person", "people"),
                     }
                 ),
             },
@@ -726,7 +726,7 @@ pub enum RanAnswer {
     /// A lookup: one row per distinct key, matched or not ("not found").
     Lookup {
         /// Companies or people.
-        subject: Kind,
+        subject: SearchSubject,
         /// The rows, in the order asked.
         rows: Vec<ResultRow>,
         /// Keys the service (or the store) did not find.

@@ -3,10 +3,10 @@
 use super::*;
 
 impl App {
-    pub(super) fn noun(kind: Kind) -> &'static str {
+    pub(super) fn noun(kind: SearchSubject) -> &'static str {
         match kind {
-            Kind::Companies => "companies",
-            Kind::People => "people",
+            SearchSubject::Companies => "companies",
+            SearchSubject::People => "people",
         }
     }
 
@@ -104,7 +104,7 @@ impl App {
 
     pub(super) fn write_export(
         &mut self,
-        kind: Kind,
+        kind: SearchSubject,
         format: crate::core::export::Format,
         preset: Option<crate::core::crm::Preset>,
         path: PathBuf,
@@ -134,7 +134,7 @@ impl App {
     /// above the threshold, else fetched at once.
     pub(super) fn plan_fetch(
         &mut self,
-        kind: Kind,
+        kind: SearchSubject,
         c: ExportChoice,
         fetched: usize,
     ) -> Vec<Command> {

@@ -17,7 +17,7 @@ use crate::tui::components::results::{Page, SearchState};
 use crate::tui::fmt::capitalize;
 use crate::tui::keymap::Action;
 use crate::tui::msg::{Command, PaidAction, Ran, RanAnswer, Record, Slot, TimerId};
-use crate::tui::schema::Kind;
+use crate::tui::schema::SearchSubject;
 use std::collections::{BTreeSet, HashMap};
 
 /// A contact update for one person.
@@ -89,7 +89,7 @@ impl App {
             } => match company {
                 Some(c) => {
                     let key = normalize_domain(&domain);
-                    let n = self.update_rows(Kind::Companies, |rec| match rec {
+                    let n = self.update_rows(SearchSubject::Companies, |rec| match rec {
                         Record::Company { company, .. }
                             if normalize_domain(&company.domain) == key
                                 || company.domain.is_empty() && key.is_empty() =>
@@ -130,7 +130,7 @@ impl App {
                     let n = if key.is_empty() {
                         0
                     } else {
-                        self.update_rows(Kind::People, |rec| match rec {
+                        self.update_rows(SearchSubject::People, |rec| match rec {
                             Record::Person { person, .. } if person.id == key => {
                                 *person = p.clone();
                                 true
@@ -258,7 +258,7 @@ impl App {
     /// those it changed; returns how many changed.
     pub(super) fn update_rows(
         &mut self,
-        kind: Kind,
+        kind: SearchSubject,
         mut f: impl FnMut(&mut Record) -> bool,
     ) -> usize {
         let mut n = 0;
@@ -284,7 +284,7 @@ impl App {
         if updates.is_empty() {
             return 0;
         }
-        self.update_rows(Kind::People, |rec| {
+        self.update_rows(SearchSubject::People, |rec| {
             let Record::Person { person, .. } = rec else {
                 return false;
             };
@@ -321,7 +321,7 @@ impl App {
     /// `true` when the row of person `id` already holds a final result of `kind` (a webhook
     /// that came before the reveal's own answer).
     pub(super) fn has_final_contact(&self, kind: ContactKind, id: &str) -> bool {
-        self.search(Kind::People)
+        self.search(SearchSubject::People)
             .pages
             .iter()
             .flat_map(|p| p.rows.iter())
@@ -445,7 +445,7 @@ impl App {
             .map(|p| (p.id.trim().to_string(), p))
             .collect();
         if !by_id.is_empty() {
-            self.update_rows(Kind::People, |rec| match rec {
+            self.update_rows(SearchSubject::People, |rec| match rec {
                 Record::Person { person, .. } => match by_id.get(person.id.trim()) {
                     Some(p) => {
                         *person = p.clone();
@@ -458,7 +458,7 @@ impl App {
         }
         for c in companies {
             let key = normalize_domain(&c.domain);
-            self.update_rows(Kind::Companies, |rec| match rec {
+            self.update_rows(SearchSubject::Companies, |rec| match rec {
                 Record::Company { company, .. } if normalize_domain(&company.domain) == key => {
                     *company = c.clone();
                     true

@@ -20,11 +20,11 @@ use crate::tui::components::sets::{OpenSets, QuitPrompt};
 use crate::tui::components::{Component, Ctx, Handled, Input, Stay};
 use crate::tui::keymap::Action;
 use crate::tui::msg::{Call, Command, Slot};
-use crate::tui::schema::{self, Kind, Opt};
+use crate::tui::schema::{self, Opt, SearchSubject};
 
 /// The context lent to components for input: the keymap, the tab shown, the spend threshold
 /// and the time (drawing fills in the rest, in the view).
-pub(super) fn ctx_of(opts: &AppOptions, tab: Kind, now: DateTime<Utc>) -> Ctx<'_> {
+pub(super) fn ctx_of(opts: &AppOptions, tab: SearchSubject, now: DateTime<Utc>) -> Ctx<'_> {
     Ctx {
         has_focus: true,
         filled: 0,
@@ -249,8 +249,8 @@ impl App {
             Action::SwitchTab => {
                 // Each tab has its own form (issue 19).
                 self.form.show_kind(match self.tab() {
-                    Kind::Companies => Kind::People,
-                    Kind::People => Kind::Companies,
+                    SearchSubject::Companies => SearchSubject::People,
+                    SearchSubject::People => SearchSubject::Companies,
                 });
                 self.form.clamp_selection();
                 self.details.reset();

@@ -28,7 +28,7 @@ use crate::tui::keymap::Action;
 use crate::tui::msg::{
     ApiFailure, Call, Command, Outcome, PaidAction, Prepared, Record, ResultRow, Slot, TimerId,
 };
-use crate::tui::schema::Kind;
+use crate::tui::schema::SearchSubject;
 
 /// How long a pending enrich (a 201, "data gathering has started") keeps trying by itself.
 pub const ENRICH_PATIENCE: Duration = Duration::from_secs(600);
@@ -84,7 +84,7 @@ pub(super) fn phone_of(c: &Contact) -> Phone {
 impl App {
     /// The rows the actions apply to in the tab of `kind`: the marked ones (across its pages,
     /// in page order), else the selected one.
-    pub fn targets(&self, kind: Kind) -> Vec<&ResultRow> {
+    pub fn targets(&self, kind: SearchSubject) -> Vec<&ResultRow> {
         let marked = self.results.marked(kind);
         if marked.is_empty() {
             return self.search(kind).selected().into_iter().collect();
@@ -185,13 +185,13 @@ impl App {
     /// Cycles the revealed filter of the people tab: all rows → only revealed → only not yet
     /// revealed → all.
     fn cycle_revealed_filter(&mut self) -> Vec<Command> {
-        if self.tab() != Kind::People {
+        if self.tab() != SearchSubject::People {
             let t = self.opts.keymap.first_key_of(Action::SwitchTab);
             return self.info(&format!(
                 "The revealed filter is for people: switch to the people tab ({t})."
             ));
         }
-        let s = self.search_mut(Kind::People);
+        let s = self.search_mut(SearchSubject::People);
         s.only = s.only.next();
         s.sel = 0;
         s.offset.set(0);
@@ -208,7 +208,7 @@ impl App {
     // ---------------------------------------------------------------- reveal
 
     fn reveal(&mut self, kind: ContactKind) -> Vec<Command> {
-        if self.tab() != Kind::People {
+        if self.tab() != SearchSubject::People {
             let t = self.opts.keymap.first_key_of(Action::SwitchTab);
             return self.info(&format!(
                 "Reveals are for people: switch to the people tab ({t}) and mark or select some."
@@ -224,7 +224,7 @@ impl App {
         }
         let mut seen = BTreeSet::new();
         let ids: Vec<String> = self
-            .targets(Kind::People)
+            .targets(SearchSubject::People)
             .iter()
             .map(|r| r.record.key())
             .filter(|k| !k.is_empty() && seen.insert(k.clone()))

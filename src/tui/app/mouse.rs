@@ -11,7 +11,7 @@ use ratatui::layout::{Position, Rect};
 use super::{App, Pane};
 use crate::tui::keymap::Action;
 use crate::tui::msg::Command;
-use crate::tui::schema::Kind;
+use crate::tui::schema::SearchSubject;
 
 /// Two clicks on the same cell within this time are a double click.
 pub const DOUBLE_CLICK: Duration = Duration::from_millis(400);
@@ -100,9 +100,9 @@ impl App {
         if y == tabs_y {
             // " Companies " then "│" then " People ".
             let clicked = if x < area.x + 1 + 12 {
-                Kind::Companies
+                SearchSubject::Companies
             } else {
-                Kind::People
+                SearchSubject::People
             };
             if clicked != self.tab() {
                 return self.dispatch(Action::SwitchTab);

@@ -9,7 +9,7 @@ use super::{App, Popup};
 use crate::tui::components::picker::{Picker, PickerEvent, PickerKind, PickerPopup};
 use crate::tui::keymap::Action;
 use crate::tui::msg::Command;
-use crate::tui::schema::{Kind, Opt};
+use crate::tui::schema::{Opt, SearchSubject};
 
 /// Width of an entry's description (with why it cannot run, if so) before its keys.
 const DESCRIPTION: usize = 62;
@@ -49,11 +49,11 @@ impl App {
         let row = self.search(kind).selected().is_some();
         match action {
             Action::RevealEmails | Action::RevealPhones | Action::RevealedFilter
-                if kind != Kind::People =>
+                if kind != SearchSubject::People =>
             {
                 Some("on the people tab")
             }
-            Action::PeopleAtCompany | Action::Lookalikes if kind != Kind::Companies => {
+            Action::PeopleAtCompany | Action::Lookalikes if kind != SearchSubject::Companies => {
                 Some("on the companies tab")
             }
             Action::RevealEmails

@@ -23,7 +23,7 @@ impl App {
 
     /// A stored search read back into the tab of `kind`: its pages at no cost, its filters in
     /// the form; paging past the last stored page continues it as a paid search.
-    pub(super) fn on_reopened(&mut self, kind: Kind, r: Reopened) -> Vec<Command> {
+    pub(super) fn on_reopened(&mut self, kind: SearchSubject, r: Reopened) -> Vec<Command> {
         self.last_error = None;
         let n = r.pages.len();
         let total = r.pages.iter().rev().find_map(|p| p.total);
@@ -98,7 +98,7 @@ impl App {
         vec![]
     }
 
-    pub(super) fn on_page(&mut self, kind: Kind, page: PageData) -> Vec<Command> {
+    pub(super) fn on_page(&mut self, kind: SearchSubject, page: PageData) -> Vec<Command> {
         // A search that works again: the last error is history.
         self.last_error = None;
         let s = self.search_mut(kind);
@@ -148,7 +148,7 @@ impl App {
         let text = match (n, total) {
             (0, _) => format!(
                 "No {} matched{used}",
-                if kind == Kind::Companies {
+                if kind == SearchSubject::Companies {
                     "companies"
                 } else {
                     "people"
@@ -237,7 +237,7 @@ impl App {
 
     pub(super) fn start_search(&mut self, p: PendingSearch) -> Vec<Command> {
         let kind = p.request.subject();
-        let noun = if kind == Kind::Companies {
+        let noun = if kind == SearchSubject::Companies {
             "companies"
         } else {
             "people"
@@ -317,22 +317,22 @@ impl App {
 
     /// The domain of the selected company (companies tab).
     pub(super) fn selected_domain(&self) -> Option<String> {
-        let row = self.search(Kind::Companies).selected()?;
+        let row = self.search(SearchSubject::Companies).selected()?;
         let domain = &row.record.company()?.domain;
         (!domain.is_empty()).then(|| domain.clone())
     }
 
     pub(super) fn people_at_company(&mut self) -> Vec<Command> {
-        if self.tab() != Kind::Companies {
+        if self.tab() != SearchSubject::Companies {
             return self.info("Select a company first (companies tab).");
         }
         let Some(domain) = self.selected_domain() else {
             return self.info("Select a company first.");
         };
-        self.push_back(Kind::People);
+        self.push_back(SearchSubject::People);
         // The company is carried over, nothing else: the people form starts from it alone
         // (the people filters it held come back with Back).
-        self.form.show_kind(Kind::People);
+        self.form.show_kind(SearchSubject::People);
         let size = schema::get(&self.form.body, &["size"]).cloned();
         let mut body = serde_json::json!({});
         if let Some(size) = size {
@@ -361,13 +361,13 @@ impl App {
     }
 
     pub(super) fn lookalikes(&mut self) -> Vec<Command> {
-        if self.tab() != Kind::Companies {
+        if self.tab() != SearchSubject::Companies {
             return self.info("Select a company first (companies tab).");
         }
         let Some(domain) = self.selected_domain() else {
             return self.info("Select a company first.");
         };
-        self.push_back(Kind::Companies);
+        self.push_back(SearchSubject::Companies);
         schema::set(
             &mut self.form.body,
             &["companiesFilters", "lookalikeDomains"],
@@ -390,7 +390,7 @@ impl App {
 
     /// "Rows 26–50 of 39726" for the page shown in the tab of `kind` (paging through pages
     /// already fetched refreshes the status line instead of leaving an old range).
-    pub(super) fn rows_status(&mut self, kind: Kind) -> Vec<Command> {
+    pub(super) fn rows_status(&mut self, kind: SearchSubject) -> Vec<Command> {
         let s = self.search(kind);
         let n = s.shown_len();
         if n == 0 {

@@ -104,8 +104,8 @@ impl App {
                     _ => &[],
                 };
                 let kind = match listed.iter().find(|s| s.name == name) {
-                    Some(s) if s.kind == crate::store::ListKind::Contacts => Kind::People,
-                    _ => Kind::Companies,
+                    Some(s) if s.kind == crate::store::ListKind::Contacts => SearchSubject::People,
+                    _ => SearchSubject::Companies,
                 };
                 self.popups.pop();
                 self.form.show_kind(kind);
@@ -129,7 +129,7 @@ impl App {
     /// a search's rows. The form keeps its filters: a search replaces the list.
     pub(super) fn on_list_opened(
         &mut self,
-        kind: Kind,
+        kind: SearchSubject,
         l: crate::tui::msg::OpenedList,
     ) -> Vec<Command> {
         self.last_error = None;
@@ -249,8 +249,8 @@ impl App {
             return self.info("Nothing to add: run a search, then mark rows (or select one).");
         }
         let list_kind = match kind {
-            Kind::Companies => crate::store::ListKind::Accounts,
-            Kind::People => crate::store::ListKind::Contacts,
+            SearchSubject::Companies => crate::store::ListKind::Accounts,
+            SearchSubject::People => crate::store::ListKind::Contacts,
         };
         self.popups.push(Popup::ListName(
             crate::tui::components::lists::ListPrompt::new(list_kind, keys),
@@ -348,7 +348,7 @@ impl App {
     }
 
     /// Keeps the form and the tab of `kind` before `P` / `L` replace them.
-    pub(super) fn push_back(&mut self, kind: Kind) {
+    pub(super) fn push_back(&mut self, kind: SearchSubject) {
         if self.back.len() == BACK_LIMIT {
             self.back.remove(0);
         }

@@ -13,14 +13,14 @@ use super::widgets::{centered, dim, frame, selected};
 use super::{Component, Ctx, Handled, Hint, Input, hint_line};
 use crate::tui::keymap::Action;
 use crate::tui::records;
-use crate::tui::schema::Kind;
+use crate::tui::schema::SearchSubject;
 use crate::tui::theme::theme;
 
 /// The picker's state.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ColumnPicker {
     /// The tab whose columns these are.
-    pub kind: Kind,
+    pub kind: SearchSubject,
     /// Its columns, in display order, with whether each is shown.
     pub cols: Vec<ColumnChoice>,
     /// The highlighted column.
@@ -121,8 +121,8 @@ impl Component for ColumnPicker {
         let r = centered(area, 64, self.cols.len() as u16 + 5);
         f.render_widget(Clear, r);
         let title = match self.kind {
-            Kind::Companies => " Columns of the companies tab ",
-            Kind::People => " Columns of the people tab ",
+            SearchSubject::Companies => " Columns of the companies tab ",
+            SearchSubject::People => " Columns of the people tab ",
         };
         let block = frame(title, theme().accent);
         let inner = block.inner(r);

@@ -17,7 +17,7 @@ use unicode_width::UnicodeWidthStr;
 
 use crate::tui::msg::ResultRow;
 use crate::tui::records;
-use crate::tui::schema::Kind;
+use crate::tui::schema::SearchSubject;
 
 /// How a column is sized.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -63,7 +63,7 @@ const fn value(index: usize, priority: u8) -> Col {
 /// The columns of a tab (cells as built by `records`): companies name, domain, cc, size,
 /// industry, year, employees, rel.; people name, jobTitle, company, cc, seniorities,
 /// email / phone, rel., revealed.
-pub fn columns(kind: Kind) -> &'static [Col] {
+pub fn columns(kind: SearchSubject) -> &'static [Col] {
     const COMPANIES: [Col; 8] = [
         text(0, 0, 12, 3),
         text(1, 1, 12, 3),
@@ -88,8 +88,8 @@ pub fn columns(kind: Kind) -> &'static [Col] {
         value(7, 5),
     ];
     match kind {
-        Kind::Companies => &COMPANIES,
-        Kind::People => &PEOPLE,
+        SearchSubject::Companies => &COMPANIES,
+        SearchSubject::People => &PEOPLE,
     }
 }
 
@@ -113,7 +113,7 @@ pub fn natural_widths<'a>(
 /// its order, sized from `natural` ([`natural_widths`], indexed by cell) and `titles`.
 /// Returns `(cell index, width)` in display order.
 pub fn layout(
-    kind: Kind,
+    kind: SearchSubject,
     shown: &[usize],
     titles: &[&str],
     natural: &[u16],
@@ -219,31 +219,31 @@ impl Default for ColumnSet {
                 .collect()
         };
         ColumnSet {
-            companies: all(Kind::Companies),
-            people: all(Kind::People),
+            companies: all(SearchSubject::Companies),
+            people: all(SearchSubject::People),
         }
     }
 }
 
 impl ColumnSet {
     /// The choices of the tab of `kind`.
-    pub fn of(&self, kind: Kind) -> &Vec<ColumnChoice> {
+    pub fn of(&self, kind: SearchSubject) -> &Vec<ColumnChoice> {
         match kind {
-            Kind::Companies => &self.companies,
-            Kind::People => &self.people,
+            SearchSubject::Companies => &self.companies,
+            SearchSubject::People => &self.people,
         }
     }
 
     /// The choices of the tab of `kind`, to change.
-    pub fn of_mut(&mut self, kind: Kind) -> &mut Vec<ColumnChoice> {
+    pub fn of_mut(&mut self, kind: SearchSubject) -> &mut Vec<ColumnChoice> {
         match kind {
-            Kind::Companies => &mut self.companies,
-            Kind::People => &mut self.people,
+            SearchSubject::Companies => &mut self.companies,
+            SearchSubject::People => &mut self.people,
         }
     }
 
     /// The cell indexes of the shown columns of `kind`, in display order.
-    pub fn shown(&self, kind: Kind) -> Vec<usize> {
+    pub fn shown(&self, kind: SearchSubject) -> Vec<usize> {
         let titles = records::columns(kind);
         self.of(kind)
             .iter()
@@ -255,7 +255,7 @@ impl ColumnSet {
     /// Brings a set read from a file in line with the columns of this version: unknown titles
     /// are dropped, repeats kept once, missing columns added (shown) at the end.
     fn normalized(mut self) -> ColumnSet {
-        for kind in [Kind::Companies, Kind::People] {
+        for kind in [SearchSubject::Companies, SearchSubject::People] {
             let titles = records::columns(kind);
             let list = self.of_mut(kind);
             let mut seen = std::collections::HashSet::new();
@@ -373,15 +373,15 @@ mod tests {
         ])];
         let rows: Vec<&ResultRow> = owned.iter().collect();
         // Wide: every column, the size range whole.
-        let titles = crate::tui::records::columns(Kind::Companies);
+        let titles = crate::tui::records::columns(SearchSubject::Companies);
         let natural = natural_widths(titles, rows.iter().copied());
         let all: Vec<usize> = (0..titles.len()).collect();
-        let wide = layout(Kind::Companies, &all, titles, &natural, 150, 1);
+        let wide = layout(SearchSubject::Companies, &all, titles, &natural, 150, 1);
         assert_eq!(wide.len(), 8);
         assert_eq!(wide[3], (3, 12), "50001-100000 is 12 wide");
         // 46 columns (80×24 screen): names keep their minimum, values stay whole, the
         // least important columns are left out.
-        let narrow = layout(Kind::Companies, &all, titles, &natural, 46, 1);
+        let narrow = layout(SearchSubject::Companies, &all, titles, &natural, 46, 1);
         let idx: Vec<usize> = narrow.iter().map(|c| c.0).collect();
         assert_eq!(idx, vec![0, 1, 2, 3, 7], "{narrow:?}");
         assert!(narrow[0].1 >= 12 && narrow[1].1 >= 12, "{narrow:?}");

@@ -27,13 +27,13 @@ use super::widgets::{centered, dim, frame, selected};
 use super::{Component, Ctx, Handled, Hint, Input, hint_line};
 use crate::api::cost::Cost;
 use crate::core::config::ExportDir;
-use crate::core::crm::{CrmWriter, Preset, Subject};
+use crate::core::crm::{CrmWriter, Preset};
 use crate::core::export::{CompanyOut, Format, Writer};
 use crate::core::sanitize::sanitize;
 use crate::tui::fmt::fmt_credits;
 use crate::tui::keymap::{Action, TextAction};
 use crate::tui::msg::{ExportFile, ExportRecords, Exported, Record, ResultRow};
-use crate::tui::schema::Kind;
+use crate::tui::schema::SearchSubject;
 
 /// Which rows an export takes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -132,7 +132,7 @@ const F_PATH: usize = 3;
 #[derive(Debug)]
 pub struct ExportPopup {
     /// The tab exported.
-    pub kind: Kind,
+    pub kind: SearchSubject,
     /// The field with the cursor (scope, first N, format, file).
     pub field: usize,
     /// Chosen scope.
@@ -158,7 +158,7 @@ pub struct ExportPopup {
 const PATH_LINE: usize = 72;
 
 /// The default file name: `prospect-companies-20261123-1439.csv` (local time `now`).
-pub fn default_file(kind: Kind, format: Format, now: NaiveDateTime) -> String {
+pub fn default_file(kind: SearchSubject, format: Format, now: NaiveDateTime) -> String {
     format!(
         "prospect-{}-{}.{}",
         noun(kind),
@@ -167,10 +167,10 @@ pub fn default_file(kind: Kind, format: Format, now: NaiveDateTime) -> String {
     )
 }
 
-fn noun(kind: Kind) -> &'static str {
+fn noun(kind: SearchSubject) -> &'static str {
     match kind {
-        Kind::Companies => "companies",
-        Kind::People => "people",
+        SearchSubject::Companies => "companies",
+        SearchSubject::People => "people",
     }
 }
 
@@ -199,14 +199,14 @@ fn format_label(format: Format, preset: Option<Preset>) -> &'static str {
 
 /// The formats the popup offers for a tab, in the order Tab cycles through them: prospect's
 /// CSV and JSONL, then the CRM layouts of the tab's records.
-fn layouts(kind: Kind) -> &'static [(Format, Option<Preset>)] {
+fn layouts(kind: SearchSubject) -> &'static [(Format, Option<Preset>)] {
     match kind {
-        Kind::Companies => &[
+        SearchSubject::Companies => &[
             (Format::Csv, None),
             (Format::Jsonl, None),
             (Format::Csv, Some(Preset::HubspotCompanies)),
         ],
-        Kind::People => &[
+        SearchSubject::People => &[
             (Format::Csv, None),
             (Format::Jsonl, None),
             (Format::Csv, Some(Preset::HubspotContacts)),
@@ -232,7 +232,12 @@ impl ExportPopup {
     /// A popup for the tab of `kind` with `counts`; the scope starts at the marked rows when
     /// some are marked, else this page; N starts at the total (at most 1,000) or what is
     /// fetched; the file is [`default_file`] for `now`.
-    pub fn new(kind: Kind, counts: Counts, now: NaiveDateTime, dir: ExportDir) -> ExportPopup {
+    pub fn new(
+        kind: SearchSubject,
+        counts: Counts,
+        now: NaiveDateTime,
+        dir: ExportDir,
+    ) -> ExportPopup {
         let n = counts
             .total
             .map_or(counts.fetched as u64, |t| t.min(1000))
@@ -600,9 +605,12 @@ impl Component for ExportPopup {
 
 /// The typed records of `rows` as the export writes them: companies with relevance / score,
 /// people with their employer summary and relevance.
-pub fn records<'a>(kind: Kind, rows: impl IntoIterator<Item = &'a ResultRow>) -> ExportRecords {
+pub fn records<'a>(
+    kind: SearchSubject,
+    rows: impl IntoIterator<Item = &'a ResultRow>,
+) -> ExportRecords {
     match kind {
-        Kind::Companies => ExportRecords::Companies(
+        SearchSubject::Companies => ExportRecords::Companies(
             rows.into_iter()
                 .filter_map(|r| match &r.record {
                     Record::Company {
@@ -618,7 +626,7 @@ pub fn records<'a>(kind: Kind, rows: impl IntoIterator<Item = &'a ResultRow>) ->
                 })
                 .collect(),
         ),
-        Kind::People => ExportRecords::People(
+        SearchSubject::People => ExportRecords::People(
             rows.into_iter()
                 .filter_map(|r| match &r.record {
                     Record::Person {
@@ -641,8 +649,8 @@ pub fn records<'a>(kind: Kind, rows: impl IntoIterator<Item = &'a ResultRow>) ->
 pub fn row_json(row: &ResultRow) -> String {
     let json = match records(
         match row.record {
-            Record::Company { .. } => Kind::Companies,
-            Record::Person { .. } => Kind::People,
+            Record::Company { .. } => SearchSubject::Companies,
+            Record::Person { .. } => SearchSubject::People,
         },
         [row],
     ) {
@@ -673,8 +681,8 @@ pub fn write_file(file: &ExportFile) -> Result<Exported, String> {
         records: &ExportRecords,
     ) -> std::io::Result<(usize, Option<String>)> {
         let subject = match records {
-            ExportRecords::Companies(_) => Subject::Companies,
-            ExportRecords::People(_) => Subject::People,
+            ExportRecords::Companies(_) => SearchSubject::Companies,
+            ExportRecords::People(_) => SearchSubject::People,
         };
         let mut w = CrmWriter::new(preset, subject, None, Some(path)).map_err(|e| match e {
             crate::core::crm::CrmError::Io(e) => e,

@@ -16,7 +16,7 @@ use super::{Component, Ctx, Handled, Hint, Input, Stay, hint_line};
 use crate::core::facets::{Facet, company_facets, people_facets};
 use crate::tui::keymap::Action;
 use crate::tui::msg::{Record, ResultRow};
-use crate::tui::schema::Kind;
+use crate::tui::schema::SearchSubject;
 
 /// Longest bar label, in characters (longer values are cut with `…`).
 const LABEL: usize = 18;
@@ -25,7 +25,7 @@ const LABEL: usize = 18;
 #[derive(Debug, Clone, PartialEq)]
 pub struct FacetsView {
     /// The tab counted.
-    pub kind: Kind,
+    pub kind: SearchSubject,
     /// One chart per field, in display order.
     pub facets: Vec<Facet>,
     /// Rows counted (loaded).
@@ -37,17 +37,21 @@ pub struct FacetsView {
 impl FacetsView {
     /// Counts the facets of `rows` (the loaded rows of the tab of `kind`).
     pub fn new<'a>(
-        kind: Kind,
+        kind: SearchSubject,
         rows: impl IntoIterator<Item = &'a ResultRow> + Clone,
         total: Option<u64>,
     ) -> FacetsView {
         let loaded = rows.clone().into_iter().count();
         let facets = match kind {
-            Kind::Companies => company_facets(rows.into_iter().filter_map(|r| r.record.company())),
-            Kind::People => people_facets(rows.into_iter().filter_map(|r| match &r.record {
-                Record::Person { person, .. } => Some(person),
-                Record::Company { .. } => None,
-            })),
+            SearchSubject::Companies => {
+                company_facets(rows.into_iter().filter_map(|r| r.record.company()))
+            }
+            SearchSubject::People => {
+                people_facets(rows.into_iter().filter_map(|r| match &r.record {
+                    Record::Person { person, .. } => Some(person),
+                    Record::Company { .. } => None,
+                }))
+            }
         };
         FacetsView {
             kind,
@@ -97,8 +101,8 @@ impl Component for FacetsView {
         let title = format!(
             " Facets of the {} · {} ",
             match self.kind {
-                Kind::Companies => "companies",
-                Kind::People => "people",
+                SearchSubject::Companies => "companies",
+                SearchSubject::People => "people",
             },
             self.coverage()
         );

@@ -23,7 +23,7 @@ use crate::core::request;
 use crate::core::sanitize::sanitize;
 use crate::tui::keymap::{Action, Keymap};
 use crate::tui::labels::Section;
-use crate::tui::schema::{self, Kind, Leaf, SEARCHES};
+use crate::tui::schema::{self, Leaf, SEARCHES, SearchSubject};
 
 /// Page size used when the form has no `size`.
 pub const DEFAULT_SIZE: i64 = 25;
@@ -145,7 +145,7 @@ impl Form {
     }
 
     /// Companies or people: the results tab of the endpoint.
-    pub fn kind(&self) -> Kind {
+    pub fn kind(&self) -> SearchSubject {
         schema::tab_of(self.endpoint)
     }
 
@@ -298,7 +298,7 @@ impl Form {
 
     /// Shows the form of `kind` in the same version: the shown body is kept aside and the
     /// other tab's comes back (its members moved to this version where they must be).
-    pub fn show_kind(&mut self, kind: Kind) {
+    pub fn show_kind(&mut self, kind: SearchSubject) {
         let to = schema::with_kind(self.endpoint, kind);
         if kind != self.kind() {
             let mut next = std::mem::take(&mut self.other);
@@ -314,8 +314,8 @@ impl Form {
     /// The tabs whose filters have changes not in a saved set: against the set last opened or
     /// saved for its tab ([`Form::saved`]; its endpoint too when that tab is shown), else any
     /// filter at all. Companies first.
-    pub fn unsaved(&self) -> Vec<Kind> {
-        [Kind::Companies, Kind::People]
+    pub fn unsaved(&self) -> Vec<SearchSubject> {
+        [SearchSubject::Companies, SearchSubject::People]
             .into_iter()
             .filter(|&kind| {
                 let body = if kind == self.kind() {

@@ -20,13 +20,13 @@ use crate::api::types::LOOKUP_COMPANIES_MAX;
 use crate::core::sanitize::sanitize;
 use crate::tui::actions::split_keys;
 use crate::tui::keymap::TextAction;
-use crate::tui::schema::Kind;
+use crate::tui::schema::SearchSubject;
 
 /// The popup's state.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LookupPopup {
     /// Companies (domains) or people (handles, ids).
-    pub subject: Kind,
+    pub subject: SearchSubject,
     /// The text as typed or pasted: line breaks kept, every line sanitized.
     pub text: String,
     /// The keys the popup was opened with (the marked members of an opened list), while
@@ -45,7 +45,7 @@ pub enum LookupEffect {
     /// Look these up (keys parsed, or a file to read).
     Run {
         /// Companies or people.
-        subject: Kind,
+        subject: SearchSubject,
         /// The keys (empty when `file` is given).
         keys: Vec<String>,
         /// A file to read the keys from.
@@ -57,7 +57,7 @@ pub enum LookupEffect {
 
 impl LookupPopup {
     /// An empty popup for `subject`.
-    pub fn new(subject: Kind) -> LookupPopup {
+    pub fn new(subject: SearchSubject) -> LookupPopup {
         LookupPopup {
             subject,
             text: String::new(),
@@ -66,7 +66,7 @@ impl LookupPopup {
     }
 
     /// A popup for `subject` with `keys` filled in (one a line): Enter looks them up.
-    pub fn with_keys(subject: Kind, keys: &[String]) -> LookupPopup {
+    pub fn with_keys(subject: SearchSubject, keys: &[String]) -> LookupPopup {
         let text = keys.join("\n");
         LookupPopup {
             subject,
@@ -119,8 +119,8 @@ impl LookupPopup {
             Some(TextAction::Submit) => return self.submit(),
             Some(TextAction::NextField | TextAction::PrevField) => {
                 self.subject = match self.subject {
-                    Kind::Companies => Kind::People,
-                    Kind::People => Kind::Companies,
+                    SearchSubject::Companies => SearchSubject::People,
+                    SearchSubject::People => SearchSubject::Companies,
                 };
                 if self.prefilled.take().is_some_and(|p| p == self.text) {
                     self.text.clear();
@@ -170,8 +170,8 @@ impl LookupPopup {
 
     fn noun(&self) -> &'static str {
         match self.subject {
-            Kind::Companies => "domains",
-            Kind::People => "professional-network handles / URLs or person ids",
+            SearchSubject::Companies => "domains",
+            SearchSubject::People => "professional-network handles / URLs or person ids",
         }
     }
 }
@@ -197,8 +197,8 @@ impl Component for LookupPopup {
         let r = centered(area, 84, 16);
         f.render_widget(Clear, r);
         let title = match self.subject {
-            Kind::Companies => " Look up companies ",
-            Kind::People => " Look up people ",
+            SearchSubject::Companies => " Look up companies ",
+            SearchSubject::People => " Look up people ",
         };
         let block = frame(title, theme().accent);
         let inner = block.inner(r);
@@ -235,8 +235,8 @@ impl Component for LookupPopup {
             None => {
                 let n = self.keys().len();
                 let unit = match self.subject {
-                    Kind::Companies => "domain",
-                    Kind::People => "key",
+                    SearchSubject::Companies => "domain",
+                    SearchSubject::People => "key",
                 };
                 format!(
                     "{n} {unit}{} · requests of ≤ {} · stored ones cost 0",
@@ -281,15 +281,15 @@ mod tests {
 
     #[test]
     fn text_or_a_file() {
-        let mut p = LookupPopup::new(Kind::Companies);
+        let mut p = LookupPopup::new(SearchSubject::Companies);
         p.paste("a.com\nb.io, c.de\u{1b}[2J\n");
         assert_eq!(p.keys(), ["a.com", "b.io", "c.de"]);
         assert_eq!(p.file(), None);
-        let mut f = LookupPopup::new(Kind::Companies);
+        let mut f = LookupPopup::new(SearchSubject::Companies);
         f.paste("./accounts.csv");
         assert_eq!(f.file(), Some(PathBuf::from("./accounts.csv")));
         assert!(f.keys().is_empty());
-        let mut h = LookupPopup::new(Kind::People);
+        let mut h = LookupPopup::new(SearchSubject::People);
         h.paste("https://linkedin.com/in/ann");
         assert_eq!(h.file(), None);
         assert_eq!(fmt_thousands(1000), "1,000");

@@ -30,7 +30,7 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 
 use crate::tui::keymap::{Action, Keymap, TextAction};
-use crate::tui::schema::Kind;
+use crate::tui::schema::SearchSubject;
 
 /// One input for a component, already read through the keymap: a component matches on
 /// actions, never on key codes (a text field types the key only when the text layer gives it
@@ -97,7 +97,7 @@ pub struct Ctx<'a> {
     /// The key bindings: every hint is generated from them.
     pub keys: &'a Keymap,
     /// The tab shown.
-    pub tab: Kind,
+    pub tab: SearchSubject,
     /// The component has the keyboard (a focused pane with no popup over it, or the top popup).
     pub focused: bool,
     /// Credits above which a paid call is confirmed first (the config's `confirm_above`).

@@ -21,7 +21,7 @@ use crate::store::SearchId;
 use crate::tui::keymap::Action;
 use crate::tui::msg::ResultRow;
 use crate::tui::records;
-use crate::tui::schema::Kind;
+use crate::tui::schema::SearchSubject;
 
 /// Rows a page key moves.
 const PAGE: usize = 10;
@@ -284,7 +284,7 @@ pub enum ResultsEffect {
     /// The selected row changed: the details start at the top.
     Moved,
     /// Show the tab of this kind.
-    ShowKind(Kind),
+    ShowKind(SearchSubject),
     /// Enter on an empty tab: run the search.
     Run,
     /// Enter on a row: show its details.
@@ -293,24 +293,24 @@ pub enum ResultsEffect {
 
 impl Results {
     /// The search of a tab.
-    pub fn get(&self, kind: Kind) -> &SearchState {
+    pub fn get(&self, kind: SearchSubject) -> &SearchState {
         match kind {
-            Kind::Companies => &self.companies,
-            Kind::People => &self.people,
+            SearchSubject::Companies => &self.companies,
+            SearchSubject::People => &self.people,
         }
     }
 
     /// The search of a tab, to change.
-    pub fn get_mut(&mut self, kind: Kind) -> &mut SearchState {
+    pub fn get_mut(&mut self, kind: SearchSubject) -> &mut SearchState {
         match kind {
-            Kind::Companies => &mut self.companies,
-            Kind::People => &mut self.people,
+            SearchSubject::Companies => &mut self.companies,
+            SearchSubject::People => &mut self.people,
         }
     }
 
     /// The marked rows (`Space`) of the tab of `kind`, in page order: what the actions and
     /// the export's "marked rows" scope apply to. Empty when none is marked.
-    pub fn marked(&self, kind: Kind) -> Vec<&ResultRow> {
+    pub fn marked(&self, kind: SearchSubject) -> Vec<&ResultRow> {
         let s = self.get(kind);
         if s.marked.is_empty() {
             return Vec::new();
@@ -321,12 +321,12 @@ impl Results {
     }
 
     /// Every fetched row of the tab of `kind`, page after page.
-    pub fn fetched(&self, kind: Kind) -> impl Iterator<Item = &ResultRow> + Clone {
+    pub fn fetched(&self, kind: SearchSubject) -> impl Iterator<Item = &ResultRow> + Clone {
         self.get(kind).pages.iter().flat_map(|p| p.rows.iter())
     }
 
     /// Handles an action while the results of `kind` have the focus.
-    fn on_action(&mut self, action: Action, kind: Kind) -> ResultsEffect {
+    fn on_action(&mut self, action: Action, kind: SearchSubject) -> ResultsEffect {
         let s = self.get_mut(kind);
         let n = s.shown_len();
         let before = s.sel;
@@ -337,8 +337,8 @@ impl Results {
             Action::PageDown => s.sel = (s.sel + PAGE).min(n.saturating_sub(1)),
             Action::Top => s.sel = 0,
             Action::Bottom => s.sel = n.saturating_sub(1),
-            Action::Left => return ResultsEffect::ShowKind(Kind::Companies),
-            Action::Right => return ResultsEffect::ShowKind(Kind::People),
+            Action::Left => return ResultsEffect::ShowKind(SearchSubject::Companies),
+            Action::Right => return ResultsEffect::ShowKind(SearchSubject::People),
             Action::Enter if n == 0 => return ResultsEffect::Run,
             Action::Enter => return ResultsEffect::OpenDetails,
             _ => {}
@@ -418,13 +418,17 @@ impl Component for Results {
         let [tabs_area, body] =
             Layout::vertical([Constraint::Length(1), Constraint::Min(0)]).areas(inner);
         let tabs = Tabs::new(vec!["Companies", "People"])
-            .select(if kind == Kind::Companies { 0 } else { 1 })
+            .select(if kind == SearchSubject::Companies {
+                0
+            } else {
+                1
+            })
             .highlight_style(theme().badge(theme().accent))
             .divider("│");
         f.render_widget(tabs, tabs_area);
 
         if n == 0 {
-            let noun = if kind == Kind::Companies {
+            let noun = if kind == SearchSubject::Companies {
                 "companies"
             } else {
                 "people"

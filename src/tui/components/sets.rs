@@ -310,7 +310,7 @@ impl Component for OpenSets {
 #[derive(Debug, Clone, PartialEq)]
 pub struct QuitPrompt {
     /// The tabs with unsaved filters.
-    pub tabs: Vec<crate::tui::schema::Kind>,
+    pub tabs: Vec<crate::tui::schema::SearchSubject>,
 }
 
 /// What the quit prompt wants.
@@ -349,8 +349,8 @@ impl Component for QuitPrompt {
             .tabs
             .iter()
             .map(|k| match k {
-                crate::tui::schema::Kind::Companies => "companies",
-                crate::tui::schema::Kind::People => "people",
+                crate::tui::schema::SearchSubject::Companies => "companies",
+                crate::tui::schema::SearchSubject::People => "people",
             })
             .collect();
         let lines = vec![

@@ -15,7 +15,7 @@ use crate::api::cost::Cost;
 use crate::core::request::SearchRequest;
 use crate::tui::fmt::fmt_credits;
 use crate::tui::keymap::{Action, Keymap};
-use crate::tui::schema::Kind;
+use crate::tui::schema::SearchSubject;
 
 /// A search waiting for confirmation (already checked as the client will check it).
 #[derive(Debug, Clone, PartialEq)]
@@ -128,7 +128,7 @@ impl Component for PendingSearch {
     fn draw(&self, f: &mut Frame<'_>, area: Rect, ctx: &Ctx<'_>) {
         let p = self;
         let confirm_above = ctx.confirm_above;
-        let noun = if p.request.subject() == Kind::Companies {
+        let noun = if p.request.subject() == SearchSubject::Companies {
             "companies"
         } else {
             "people"

@@ -7,7 +7,7 @@ mod tests;
 use std::collections::BTreeMap;
 
 use super::msg::{PageData, Record, ResultRow};
-use super::schema::Kind;
+use super::schema::SearchSubject;
 use crate::api::types::{Company, DomainStatus, Person, PersonCompany, Relevance, WireEnum};
 use crate::core::request::SearchResponse;
 use crate::core::sanitize::sanitize;
@@ -15,9 +15,9 @@ use crate::core::sanitize::sanitize;
 pub use sections::{Section, company_sections, person_sections};
 
 /// Column titles of a results tab.
-pub fn columns(kind: Kind) -> &'static [&'static str] {
+pub fn columns(kind: SearchSubject) -> &'static [&'static str] {
     match kind {
-        Kind::Companies => &[
+        SearchSubject::Companies => &[
             "name",
             "domain",
             "cc",
@@ -27,7 +27,7 @@ pub fn columns(kind: Kind) -> &'static [&'static str] {
             "employees",
             "rel.",
         ],
-        Kind::People => &[
+        SearchSubject::People => &[
             "name",
             "jobTitle",
             "company",

@@ -25,7 +25,7 @@ pub use switch::{VersionSwitch, switch_version};
 
 /// Results tab: what a search returns (companies or people). The tab is the API's
 /// [`crate::api::client::SearchSubject`]: one fact, one place.
-pub use crate::api::client::SearchSubject as Kind;
+pub use crate::api::client::SearchSubject;
 
 pub use crate::core::request::SEARCHES;
 
@@ -41,12 +41,12 @@ pub fn label(ep: Endpoint) -> &'static str {
 }
 
 /// The results tab of a search endpoint (companies for anything that is not a search).
-pub fn tab_of(ep: Endpoint) -> Kind {
-    ep.search_subject().unwrap_or(Kind::Companies)
+pub fn tab_of(ep: Endpoint) -> SearchSubject {
+    ep.search_subject().unwrap_or(SearchSubject::Companies)
 }
 
 /// The search of `kind` in the version of `ep` (e.g. v3 companies → v3 people).
-pub fn with_kind(ep: Endpoint, kind: Kind) -> Endpoint {
+pub fn with_kind(ep: Endpoint, kind: SearchSubject) -> Endpoint {
     Endpoint::search(kind, ep.version())
 }
 
@@ -165,9 +165,9 @@ mod tests {
         ] {
             assert!(k.endpoint().is_autocomplete());
         }
-        assert_eq!(tab_of(Endpoint::SearchPeopleV2), Kind::People);
+        assert_eq!(tab_of(Endpoint::SearchPeopleV2), SearchSubject::People);
         assert_eq!(
-            with_kind(Endpoint::SearchPeopleV2, Kind::Companies),
+            with_kind(Endpoint::SearchPeopleV2, SearchSubject::Companies),
             Endpoint::SearchCompaniesV2
         );
     }

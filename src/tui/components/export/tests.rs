@@ -14,7 +14,7 @@ fn popup() -> ExportPopup {
         .and_hms_opt(14, 39, 0)
         .unwrap();
     ExportPopup::new(
-        Kind::Companies,
+        SearchSubject::Companies,
         Counts {
             page: 25,
             fetched: 50,
@@ -80,7 +80,7 @@ fn the_format_cycles_to_the_crm_layouts_of_the_tab_and_writes_them() {
         marked: 0,
         total: Some(2),
     };
-    let mut p = ExportPopup::new(Kind::People, counts, now, exports());
+    let mut p = ExportPopup::new(SearchSubject::People, counts, now, exports());
     let press = |p: &mut ExportPopup, code| {
         let k = key(code);
         p.on_key(k, keys.text_action(&k), keys.action(&k))
