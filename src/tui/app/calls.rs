@@ -213,6 +213,44 @@ impl App {
                 self.error_popup(format!("{what}: {}", e.message));
                 vec![]
             }
+            (Slot::Purchases | Slot::ListsView | Slot::Autocomplete | Slot::History, result) => {
+                self.to_popup(slot, result)
+            }
+            (Slot::Job(_) | Slot::Prepare, result) => self.on_job_done(slot, result),
+            (
+                Slot::Lists,
+                Ok(Outcome::ListAdded {
+                    name,
+                    added,
+                    had,
+                    members,
+                }),
+            ) => {
+                let name = crate::core::sanitize::sanitize(&name);
+                self.info(&format!(
+                    "List {name}: {added} added{} · {members} members · `prospect list show {name}`",
+                    if had > 0 {
+                        format!(", {had} already in it")
+                    } else {
+                        String::new()
+                    }
+                ))
+            }
+            (Slot::Lists, Err(e)) => {
+                self.error_popup(format!("The list was not changed: {}", e.message));
+                vec![]
+            }
+            (slot, Ok(other)) => {
+                tracing::warn!(?slot, ?other, "unexpected outcome");
+                vec![]
+            }
+        }
+    }
+
+    /// The answer of a free read a popup waits for (the store's purchases, the lists, the
+    /// autocomplete suggestions, the history): into that popup, when it is still open.
+    fn to_popup(&mut self, slot: Slot, result: Result<Outcome, ApiFailure>) -> Vec<Command> {
+        match (slot, result) {
             (Slot::Purchases, result) => {
                 self.activity.purchases = Some(match result {
                     Ok(Outcome::Purchases(spends)) => Ok(spends),
@@ -267,34 +305,11 @@ impl App {
                 );
                 vec![]
             }
-            (Slot::Job(_) | Slot::Prepare, result) => self.on_job_done(slot, result),
-            (
-                Slot::Lists,
-                Ok(Outcome::ListAdded {
-                    name,
-                    added,
-                    had,
-                    members,
-                }),
-            ) => {
-                let name = crate::core::sanitize::sanitize(&name);
-                self.info(&format!(
-                    "List {name}: {added} added{} · {members} members · `prospect list show {name}`",
-                    if had > 0 {
-                        format!(", {had} already in it")
-                    } else {
-                        String::new()
-                    }
-                ))
-            }
-            (Slot::Lists, Err(e)) => {
-                self.error_popup(format!("The list was not changed: {}", e.message));
-                vec![]
-            }
             (slot, Ok(other)) => {
                 tracing::warn!(?slot, ?other, "unexpected outcome");
                 vec![]
             }
+            (_, Err(_)) => vec![],
         }
     }
 

@@ -20,6 +20,20 @@ use crate::tui::msg::{Command, PaidAction, Ran, RanAnswer, Record, Slot, TimerId
 use crate::tui::schema::SearchSubject;
 use std::collections::{BTreeSet, HashMap};
 
+/// What every paid answer's status line may say, read once from the answer.
+struct Said {
+    /// ` · NOT stored: why` when the store could not keep it.
+    stored_note: String,
+    /// How long ago the stored answer was bought.
+    age: Option<String>,
+    /// The store answered at 0 credits, nothing was sent.
+    from_store: bool,
+    /// How the stored answer was bought.
+    provenance: &'static str,
+    /// What it cost.
+    cost: Cost,
+}
+
 /// A contact update for one person.
 enum ContactUpdate {
     Email(Email),
@@ -27,182 +41,202 @@ enum ContactUpdate {
 }
 
 impl App {
+    /// A paid job's answer, already stored by the session (or, when the store failed, kept
+    /// in a recovery file and said so): into the rows, the activity pane and the status line.
     pub(super) fn on_ran(&mut self, id: u64, r: Ran) -> Vec<Command> {
-        let stored_note = r
-            .store_error
-            .as_ref()
-            .map(|e| format!(" · NOT stored: {e}"))
-            .unwrap_or_default();
-        let refresh = self.opts.keymap.first_key_of(Action::Refresh);
-        let from_store = r
-            .stored_at
-            .filter(|_| r.charge.cost.is_zero() && r.charge.requests == 0);
-        let age = r.stored_at.map(|t| ago(self.now - t));
-        let action = self.activity.job_mut(id).and_then(|j| j.action.clone());
+        let from_store = r.stored_at.is_some() && r.charge.cost.is_zero() && r.charge.requests == 0;
+        let said = Said {
+            stored_note: r
+                .store_error
+                .as_ref()
+                .map(|e| format!(" · NOT stored: {e}"))
+                .unwrap_or_default(),
+            age: r.stored_at.map(|t| ago(self.now - t)),
+            from_store,
+            provenance: r.provenance.unwrap_or("bought"),
+            cost: r.charge.cost,
+        };
         match r.answer {
             RanAnswer::Reveal {
                 kind,
                 from_store,
                 sent,
-            } => {
-                self.fill_contacts(kind, &from_store);
-                let waiting: BTreeSet<String> = sent
-                    .iter()
-                    .filter(|i| !self.has_final_contact(kind, i))
-                    .cloned()
-                    .collect();
-                let estimate = self
-                    .activity
-                    .job_mut(id)
-                    .map(|j| j.estimate)
-                    .unwrap_or_default();
-                let overdue_check = !waiting.is_empty();
-                if let Some(j) = self.activity.job_mut(id) {
-                    j.sent_ids = sent.len();
-                    j.state = if waiting.is_empty() {
-                        JobState::Arrived
-                    } else {
-                        JobState::Pending
-                    };
-                    j.waiting = waiting;
-                    j.note = "results arrive by webhook".into();
-                }
-                let stored = if from_store.is_empty() {
-                    String::new()
-                } else {
-                    format!(" · {} from the store", from_store.len())
-                };
-                let mut cmds = self.info(&format!(
-                    "Reveal of {} sent (≤ {}); they arrive by webhook{stored}{stored_note}",
-                    plural(sent.len(), kind_word(kind)),
-                    describe_pools(&estimate)
-                ));
-                if overdue_check {
-                    cmds.push(self.timer(TimerId::RevealDeadline(id), REVEAL_PATIENCE));
-                }
-                cmds
-            }
+            } => self.ran_reveal(id, kind, &from_store, &sent, &said),
             RanAnswer::Company {
                 domain,
-                company,
-                detail,
-            } => match company {
-                Some(c) => {
-                    let key = normalize_domain(&domain);
-                    let n = self.update_rows(SearchSubject::Companies, |rec| match rec {
-                        Record::Company { company, .. }
-                            if normalize_domain(&company.domain) == key
-                                || company.domain.is_empty() && key.is_empty() =>
-                        {
-                            *company = (*c).clone();
+                company: Some(c),
+                ..
+            } => {
+                let key = normalize_domain(&domain);
+                let n = self.update_rows(SearchSubject::Companies, |rec| match rec {
+                    Record::Company { company, .. }
+                        if normalize_domain(&company.domain) == key
+                            || company.domain.is_empty() && key.is_empty() =>
+                    {
+                        *company = (*c).clone();
+                        true
+                    }
+                    _ => false,
+                });
+                self.enriched(id, &sanitize(&domain), n, &said)
+            }
+            RanAnswer::Company { domain, detail, .. } => self.gathering(id, &domain, &detail),
+            RanAnswer::Person {
+                key,
+                person: Some(p),
+                ..
+            } => {
+                let p = *p;
+                let label = sanitize(p.name.as_deref().unwrap_or("the person"));
+                let n = if key.is_empty() {
+                    0
+                } else {
+                    self.update_rows(SearchSubject::People, |rec| match rec {
+                        Record::Person { person, .. } if person.id == key => {
+                            *person = p.clone();
                             true
                         }
                         _ => false,
-                    });
-                    self.job_arrived(id, r.charge.cost, from_store.is_some());
-                    let shown = if n == 0 { " (not in the table)" } else { "" };
-                    match (from_store, age) {
-                        (Some(_), Some(age)) => {
-                            self.last_stored = action;
-                            self.info(&format!(
-                                "{} from the store, {} {age} · 0 credits · {refresh} to refresh{shown}",
-                                sanitize(&domain),
-                                r.provenance.unwrap_or("bought")
-                            ))
-                        }
-                        _ => self.info(&format!(
-                            "Enriched {} · {}{shown}{stored_note}",
-                            sanitize(&domain),
-                            describe_pools(&r.charge.cost)
-                        )),
-                    }
-                }
-                None => self.gathering(id, &domain, &detail),
-            },
-            RanAnswer::Person {
-                key,
-                person,
-                detail,
-            } => match person {
-                Some(p) => {
-                    let p = *p;
-                    let label = sanitize(p.name.as_deref().unwrap_or("the person"));
-                    let n = if key.is_empty() {
-                        0
-                    } else {
-                        self.update_rows(SearchSubject::People, |rec| match rec {
-                            Record::Person { person, .. } if person.id == key => {
-                                *person = p.clone();
-                                true
-                            }
-                            _ => false,
-                        })
-                    };
-                    self.job_arrived(id, r.charge.cost, from_store.is_some());
-                    let shown = if n == 0 { " (not in the table)" } else { "" };
-                    match (from_store, age) {
-                        (Some(_), Some(age)) => {
-                            self.last_stored = action;
-                            self.info(&format!(
-                                "{label} from the store, {} {age} · 0 credits · {refresh} to refresh{shown}",
-                                r.provenance.unwrap_or("bought")
-                            ))
-                        }
-                        _ => self.info(&format!(
-                            "Enriched {label} · {}{shown}{stored_note}",
-                            describe_pools(&r.charge.cost)
-                        )),
-                    }
-                }
-                None => self.gathering(id, &key, &detail),
-            },
+                    })
+                };
+                self.enriched(id, &label, n, &said)
+            }
+            RanAnswer::Person { key, detail, .. } => self.gathering(id, &key, &detail),
             RanAnswer::Lookup {
                 subject,
                 rows,
                 not_found,
                 from_store: stored,
                 sent,
-            } => {
-                let n = rows.len();
-                self.bump(Slot::Search(subject));
-                *self.search_mut(subject) = SearchState {
-                    pages: vec![Page {
-                        rows,
-                        next: None,
-                        stored: false,
-                    }],
-                    total: Some(n as u64),
-                    ..SearchState::default()
-                };
-                self.form.show_kind(subject);
-                self.focus = Pane::Results;
-                self.details.reset();
-                self.job_arrived(id, r.charge.cost, sent == 0);
-                if let Some(j) = self.activity.job_mut(id) {
-                    j.note = format!("{} found, {not_found} not found", n - not_found);
-                }
-                if sent == 0 {
-                    self.last_stored = action;
-                }
-                let store = if stored > 0 {
-                    format!(
-                        " · {stored} from the store{}",
-                        age.map(|a| format!(" ({a})")).unwrap_or_default()
-                    )
-                } else {
-                    String::new()
-                };
+            } => self.ran_lookup(id, subject, rows, not_found, stored, sent, &said),
+        }
+    }
+
+    /// A reveal sent: contacts the store had are filled in, the rest wait for the webhook
+    /// (a deadline timer when some do).
+    fn ran_reveal(
+        &mut self,
+        id: u64,
+        kind: ContactKind,
+        from_store: &HashMap<String, Contact>,
+        sent: &[String],
+        said: &Said,
+    ) -> Vec<Command> {
+        self.fill_contacts(kind, from_store);
+        let waiting: BTreeSet<String> = sent
+            .iter()
+            .filter(|i| !self.has_final_contact(kind, i))
+            .cloned()
+            .collect();
+        let estimate = self
+            .activity
+            .job_mut(id)
+            .map(|j| j.estimate)
+            .unwrap_or_default();
+        let overdue_check = !waiting.is_empty();
+        if let Some(j) = self.activity.job_mut(id) {
+            j.sent_ids = sent.len();
+            j.state = if waiting.is_empty() {
+                JobState::Arrived
+            } else {
+                JobState::Pending
+            };
+            j.waiting = waiting;
+            j.note = "results arrive by webhook".into();
+        }
+        let stored = if from_store.is_empty() {
+            String::new()
+        } else {
+            format!(" · {} from the store", from_store.len())
+        };
+        let mut cmds = self.info(&format!(
+            "Reveal of {} sent (≤ {}); they arrive by webhook{stored}{}",
+            plural(sent.len(), kind_word(kind)),
+            describe_pools(&estimate),
+            said.stored_note
+        ));
+        if overdue_check {
+            cmds.push(self.timer(TimerId::RevealDeadline(id), REVEAL_PATIENCE));
+        }
+        cmds
+    }
+
+    /// A company or person enriched (`label`), `n` rows updated: from the store at 0 credits
+    /// (the refresh key buys it again), or bought.
+    fn enriched(&mut self, id: u64, label: &str, n: usize, said: &Said) -> Vec<Command> {
+        self.job_arrived(id, said.cost, said.from_store);
+        let shown = if n == 0 { " (not in the table)" } else { "" };
+        match (&said.age, said.from_store) {
+            (Some(age), true) => {
+                self.last_stored = self.activity.job_mut(id).and_then(|j| j.action.clone());
+                let refresh = self.opts.keymap.first_key_of(Action::Refresh);
                 self.info(&format!(
-                    "Lookup: {} found, {not_found} not found{store} · {}{stored_note}",
-                    n - not_found,
-                    if r.charge.cost.is_zero() {
-                        "0 credits".to_string()
-                    } else {
-                        describe_pools(&r.charge.cost)
-                    }
+                    "{label} from the store, {} {age} · 0 credits · {refresh} to refresh{shown}",
+                    said.provenance
                 ))
             }
+            _ => self.info(&format!(
+                "Enriched {label} · {}{shown}{}",
+                describe_pools(&said.cost),
+                said.stored_note
+            )),
         }
+    }
+
+    /// A lookup answered: its rows become the tab of `subject` (at no further cost).
+    #[allow(clippy::too_many_arguments)]
+    fn ran_lookup(
+        &mut self,
+        id: u64,
+        subject: SearchSubject,
+        rows: Vec<crate::tui::msg::ResultRow>,
+        not_found: usize,
+        stored: usize,
+        sent: usize,
+        said: &Said,
+    ) -> Vec<Command> {
+        let n = rows.len();
+        self.bump(Slot::Search(subject));
+        *self.search_mut(subject) = SearchState {
+            pages: vec![Page {
+                rows,
+                next: None,
+                stored: false,
+            }],
+            total: Some(n as u64),
+            ..SearchState::default()
+        };
+        self.form.show_kind(subject);
+        self.focus = Pane::Results;
+        self.details.reset();
+        self.job_arrived(id, said.cost, sent == 0);
+        if let Some(j) = self.activity.job_mut(id) {
+            j.note = format!("{} found, {not_found} not found", n - not_found);
+        }
+        if sent == 0 {
+            self.last_stored = self.activity.job_mut(id).and_then(|j| j.action.clone());
+        }
+        let store = if stored > 0 {
+            format!(
+                " · {stored} from the store{}",
+                said.age
+                    .as_ref()
+                    .map(|a| format!(" ({a})"))
+                    .unwrap_or_default()
+            )
+        } else {
+            String::new()
+        };
+        self.info(&format!(
+            "Lookup: {} found, {not_found} not found{store} · {}{}",
+            n - not_found,
+            if said.cost.is_zero() {
+                "0 credits".to_string()
+            } else {
+                describe_pools(&said.cost)
+            },
+            said.stored_note
+        ))
     }
 
     pub(super) fn job_arrived(&mut self, id: u64, charged: Cost, from_store: bool) {
@@ -342,89 +376,18 @@ impl App {
     /// A webhook delivery (stored by the receiver before its 200): its results fill the rows
     /// and the details, its charge goes into the gauge (once: a retried delivery changes
     /// nothing), the reveal jobs it completes are marked arrived.
+    /// A webhook delivery (stored by the receiver before it reaches here): the activity
+    /// pane, the credit gauge, the rows it fills, the reveal jobs it completes, the status line.
     pub(super) fn on_delivery(&mut self, d: Delivery) -> Vec<Command> {
         self.dirty = true;
-        let mut updates: HashMap<String, ContactUpdate> = HashMap::new();
-        let mut people: Vec<Person> = Vec::new();
-        let mut companies = Vec::new();
-        let (results, credits, kind) = match &d.body {
-            WebhookBody::RevealEmails(w) => {
-                for e in &w.emails {
-                    updates.insert(
-                        e.person_id.trim().to_string(),
-                        ContactUpdate::Email(Email {
-                            address: e.address.as_deref().map(sanitize),
-                            status: e.status.clone(),
-                        }),
-                    );
-                }
-                (
-                    w.emails.len(),
-                    Cost::in_pool(CreditPool::Email, w.credits_used),
-                    Some(ContactKind::Email),
-                )
-            }
-            WebhookBody::RevealPhones(w) => {
-                for p in &w.phones {
-                    updates.insert(
-                        p.person_id.trim().to_string(),
-                        ContactUpdate::Phone(Phone {
-                            numbers: p.numbers.iter().map(|n| sanitize(n)).collect(),
-                            status: p.status.clone(),
-                        }),
-                    );
-                }
-                (
-                    w.phones.len(),
-                    Cost::in_pool(CreditPool::Phone, w.credits_used),
-                    Some(ContactKind::Phone),
-                )
-            }
-            WebhookBody::PeopleSearchEmails(w) => {
-                for p in &w.people {
-                    if let Some(e) = &p.email {
-                        updates.insert(p.id.trim().to_string(), ContactUpdate::Email(e.clone()));
-                    }
-                }
-                (w.people.len(), Cost::ZERO, Some(ContactKind::Email))
-            }
-            WebhookBody::PeopleSearchPhones(w) => {
-                for p in &w.people {
-                    if let Some(ph) = &p.phone {
-                        updates.insert(p.id.trim().to_string(), ContactUpdate::Phone(ph.clone()));
-                    }
-                }
-                (w.people.len(), Cost::ZERO, Some(ContactKind::Phone))
-            }
-            WebhookBody::EnrichPersonEmail(p) => {
-                if let Some(e) = &p.email {
-                    updates.insert(p.id.trim().to_string(), ContactUpdate::Email(e.clone()));
-                }
-                (1, Cost::ZERO, Some(ContactKind::Email))
-            }
-            WebhookBody::EnrichPersonPhone(p) => {
-                if let Some(ph) = &p.phone {
-                    updates.insert(p.id.trim().to_string(), ContactUpdate::Phone(ph.clone()));
-                }
-                (1, Cost::ZERO, Some(ContactKind::Phone))
-            }
-            WebhookBody::EnrichCompanies(w) => {
-                companies.extend(w.companies.iter().filter_map(|c| c.company.clone()));
-                (
-                    w.companies.len(),
-                    Cost::in_pool(CreditPool::Standard, w.credits_used),
-                    None,
-                )
-            }
-            WebhookBody::EnrichPeople(w) => {
-                people.extend(w.people.iter().filter_map(|p| p.person.clone()));
-                (
-                    w.people.len(),
-                    Cost::in_pool(CreditPool::Standard, w.credits_used),
-                    None,
-                )
-            }
-        };
+        let Delivered {
+            updates,
+            people,
+            companies,
+            results,
+            credits,
+            kind,
+        } = delivered(&d.body);
         self.activity.deliveries.push(DeliveryEntry {
             event: d.event,
             results,
@@ -466,28 +429,8 @@ impl App {
                 _ => false,
             });
         }
-        // The jobs it completes.
         if let Some(kind) = kind {
-            let mut credited = false;
-            for j in &mut self.activity.jobs {
-                let reveals_kind =
-                    matches!(&j.action, Some(PaidAction::Reveal { kind: k, .. }) if *k == kind);
-                if !reveals_kind || j.state != JobState::Pending {
-                    continue;
-                }
-                let before = j.waiting.len();
-                j.waiting.retain(|i| !ids.contains(i));
-                if j.waiting.len() != before {
-                    if !credited && d.new {
-                        j.charged += credits;
-                        credited = true;
-                    }
-                    if j.waiting.is_empty() {
-                        j.state = JobState::Arrived;
-                        j.note.clear();
-                    }
-                }
-            }
+            self.complete_reveals(kind, &ids, credits, d.new);
         }
         let what = match kind {
             Some(k) => plural(results, kind_word(k)),
@@ -514,5 +457,136 @@ impl App {
         );
         self.set_status(&text, StatusKind::Info);
         vec![self.timer(TimerId::Status, STATUS_TTL)]
+    }
+
+    /// The pending reveal jobs of `kind` waiting for any of `ids`: those ids arrived (the
+    /// first such job is credited with the delivery's charge, once, when it is `new`); a job
+    /// with nothing left to wait for has arrived.
+    fn complete_reveals(&mut self, kind: ContactKind, ids: &[String], credits: Cost, new: bool) {
+        let mut credited = false;
+        for j in &mut self.activity.jobs {
+            let reveals_kind =
+                matches!(&j.action, Some(PaidAction::Reveal { kind: k, .. }) if *k == kind);
+            if !reveals_kind || j.state != JobState::Pending {
+                continue;
+            }
+            let before = j.waiting.len();
+            j.waiting.retain(|i| !ids.contains(i));
+            if j.waiting.len() != before {
+                if !credited && new {
+                    j.charged += credits;
+                    credited = true;
+                }
+                if j.waiting.is_empty() {
+                    j.state = JobState::Arrived;
+                    j.note.clear();
+                }
+            }
+        }
+    }
+}
+
+/// What a webhook delivery carries, read from its body: contact updates by person id,
+/// enriched people and companies, how many results, their charge, and the contact kind (for
+/// reveals).
+struct Delivered {
+    updates: HashMap<String, ContactUpdate>,
+    people: Vec<Person>,
+    companies: Vec<crate::api::types::Company>,
+    results: usize,
+    credits: Cost,
+    kind: Option<ContactKind>,
+}
+
+/// Reads a delivery's body (already sanitized where it is text shown or stored).
+fn delivered(body: &WebhookBody) -> Delivered {
+    let mut updates: HashMap<String, ContactUpdate> = HashMap::new();
+    let mut people: Vec<Person> = Vec::new();
+    let mut companies = Vec::new();
+    let (results, credits, kind) = match body {
+        WebhookBody::RevealEmails(w) => {
+            for e in &w.emails {
+                updates.insert(
+                    e.person_id.trim().to_string(),
+                    ContactUpdate::Email(Email {
+                        address: e.address.as_deref().map(sanitize),
+                        status: e.status.clone(),
+                    }),
+                );
+            }
+            (
+                w.emails.len(),
+                Cost::in_pool(CreditPool::Email, w.credits_used),
+                Some(ContactKind::Email),
+            )
+        }
+        WebhookBody::RevealPhones(w) => {
+            for p in &w.phones {
+                updates.insert(
+                    p.person_id.trim().to_string(),
+                    ContactUpdate::Phone(Phone {
+                        numbers: p.numbers.iter().map(|n| sanitize(n)).collect(),
+                        status: p.status.clone(),
+                    }),
+                );
+            }
+            (
+                w.phones.len(),
+                Cost::in_pool(CreditPool::Phone, w.credits_used),
+                Some(ContactKind::Phone),
+            )
+        }
+        WebhookBody::PeopleSearchEmails(w) => {
+            for p in &w.people {
+                if let Some(e) = &p.email {
+                    updates.insert(p.id.trim().to_string(), ContactUpdate::Email(e.clone()));
+                }
+            }
+            (w.people.len(), Cost::ZERO, Some(ContactKind::Email))
+        }
+        WebhookBody::PeopleSearchPhones(w) => {
+            for p in &w.people {
+                if let Some(ph) = &p.phone {
+                    updates.insert(p.id.trim().to_string(), ContactUpdate::Phone(ph.clone()));
+                }
+            }
+            (w.people.len(), Cost::ZERO, Some(ContactKind::Phone))
+        }
+        WebhookBody::EnrichPersonEmail(p) => {
+            if let Some(e) = &p.email {
+                updates.insert(p.id.trim().to_string(), ContactUpdate::Email(e.clone()));
+            }
+            (1, Cost::ZERO, Some(ContactKind::Email))
+        }
+        WebhookBody::EnrichPersonPhone(p) => {
+            if let Some(ph) = &p.phone {
+                updates.insert(p.id.trim().to_string(), ContactUpdate::Phone(ph.clone()));
+            }
+            (1, Cost::ZERO, Some(ContactKind::Phone))
+        }
+        WebhookBody::EnrichCompanies(w) => {
+            companies.extend(w.companies.iter().filter_map(|c| c.company.clone()));
+            (
+                w.companies.len(),
+                Cost::in_pool(CreditPool::Standard, w.credits_used),
+                None,
+            )
+        }
+        WebhookBody::EnrichPeople(w) => {
+            people.extend(w.people.iter().filter_map(|p| p.person.clone()));
+            (
+                w.people.len(),
+                Cost::in_pool(CreditPool::Standard, w.credits_used),
+                None,
+            )
+        }
+    };
+    Delivered {
+        updates,
+        people,
+        companies,
+        results,
+        credits,
+        kind,
     }
 }

@@ -206,6 +206,86 @@ impl App {
         }
     }
 
+    /// `v`: the other version of the search; members with a counterpart follow, the others
+    /// are named (issue 19).
+    fn toggle_version(&mut self) -> Vec<Command> {
+        let to = self
+            .form
+            .endpoint
+            .other_search_version()
+            .unwrap_or(self.form.endpoint);
+        // Members with a counterpart follow the switch; the others are named (issue 19).
+        let switch = schema::switch_version(&mut self.form.body, to);
+        self.form.endpoint = to;
+        let mut text = format!("Search endpoint: {}", to.path());
+        if !switch.moved.is_empty() {
+            let moved: Vec<String> = switch
+                .moved
+                .iter()
+                .map(|(a, b)| format!("{a} → {b}"))
+                .collect();
+            text.push_str(&format!(" · kept: {}", moved.join(", ")));
+        }
+        if !switch.unmatched.is_empty() {
+            text.push_str(&format!(
+                " · not in this version: {}",
+                switch.unmatched.join(", ")
+            ));
+        }
+        self.info(&text)
+    }
+
+    /// `/`: find a member of the endpoint by label or API name, folded sections too.
+    fn open_find(&mut self) -> Vec<Command> {
+        // Every member of the endpoint, folded sections too; the value is its API
+        // name, by which it is found again.
+        let options: Vec<Opt> = schema::leaves_by_section(self.form.endpoint)
+            .into_iter()
+            .map(|(_, l)| Opt {
+                // By label or by API name (issue 19).
+                label: format!("{}  {}", l.label(), l.path.join(".")),
+                value: Value::from(l.path.join(".")),
+            })
+            .collect();
+        self.popups.push(Popup::Find(PickerPopup {
+            picker: Picker::new(options, false, vec![]),
+            kind: PickerKind::Find,
+        }));
+        vec![]
+    }
+
+    /// The column picker of the shown tab.
+    fn open_columns(&mut self) -> Vec<Command> {
+        let kind = self.tab();
+        self.popups.push(Popup::Columns(ColumnPicker {
+            kind,
+            cols: self.results.columns.of(kind).clone(),
+            sel: 0,
+            sort: self.search(kind).sorted.as_ref().map(|(s, _)| *s),
+        }));
+        vec![]
+    }
+
+    /// `t`: the other tab, with its own form (issue 19).
+    fn switch_tab(&mut self) -> Vec<Command> {
+        // Each tab has its own form (issue 19).
+        self.form.show_kind(match self.tab() {
+            SearchSubject::Companies => SearchSubject::People,
+            SearchSubject::People => SearchSubject::Companies,
+        });
+        self.form.clamp_selection();
+        self.details.reset();
+        // A row range or note on the status line was about the other tab.
+        if self
+            .status
+            .as_ref()
+            .is_some_and(|s| s.kind == StatusKind::Info)
+        {
+            self.status = None;
+        }
+        vec![]
+    }
+
     /// A popup that stays or closes.
     fn on_stay(&mut self, e: Handled<Stay>) -> Vec<Command> {
         if e == Handled::Consumed(Stay::Close) {
@@ -246,50 +326,8 @@ impl App {
                 vec![]
             }
             Action::Search => self.run_search(),
-            Action::SwitchTab => {
-                // Each tab has its own form (issue 19).
-                self.form.show_kind(match self.tab() {
-                    SearchSubject::Companies => SearchSubject::People,
-                    SearchSubject::People => SearchSubject::Companies,
-                });
-                self.form.clamp_selection();
-                self.details.reset();
-                // A row range or note on the status line was about the other tab.
-                if self
-                    .status
-                    .as_ref()
-                    .is_some_and(|s| s.kind == StatusKind::Info)
-                {
-                    self.status = None;
-                }
-                vec![]
-            }
-            Action::ToggleVersion => {
-                let to = self
-                    .form
-                    .endpoint
-                    .other_search_version()
-                    .unwrap_or(self.form.endpoint);
-                // Members with a counterpart follow the switch; the others are named (issue 19).
-                let switch = schema::switch_version(&mut self.form.body, to);
-                self.form.endpoint = to;
-                let mut text = format!("Search endpoint: {}", to.path());
-                if !switch.moved.is_empty() {
-                    let moved: Vec<String> = switch
-                        .moved
-                        .iter()
-                        .map(|(a, b)| format!("{a} → {b}"))
-                        .collect();
-                    text.push_str(&format!(" · kept: {}", moved.join(", ")));
-                }
-                if !switch.unmatched.is_empty() {
-                    text.push_str(&format!(
-                        " · not in this version: {}",
-                        switch.unmatched.join(", ")
-                    ));
-                }
-                self.info(&text)
-            }
+            Action::SwitchTab => self.switch_tab(),
+            Action::ToggleVersion => self.toggle_version(),
             Action::Save => self.save(false),
             Action::SaveAs => self.save(true),
             Action::Open => {
@@ -315,23 +353,7 @@ impl App {
                 self.popups.push(Popup::Lists(Default::default()));
                 vec![self.call(Slot::ListsView, Call::Lists)]
             }
-            Action::Find => {
-                // Every member of the endpoint, folded sections too; the value is its API
-                // name, by which it is found again.
-                let options: Vec<Opt> = schema::leaves_by_section(self.form.endpoint)
-                    .into_iter()
-                    .map(|(_, l)| Opt {
-                        // By label or by API name (issue 19).
-                        label: format!("{}  {}", l.label(), l.path.join(".")),
-                        value: Value::from(l.path.join(".")),
-                    })
-                    .collect();
-                self.popups.push(Popup::Find(PickerPopup {
-                    picker: Picker::new(options, false, vec![]),
-                    kind: PickerKind::Find,
-                }));
-                vec![]
-            }
+            Action::Find => self.open_find(),
             Action::NextPage => self.next_page(),
             Action::PrevPage => {
                 let s = self.search_mut(self.tab());
@@ -351,16 +373,7 @@ impl App {
             Action::CopyRow => self.copy_row(),
             Action::CopyCurl => self.copy_curl(),
             Action::Facets => self.open_facets(),
-            Action::Columns => {
-                let kind = self.tab();
-                self.popups.push(Popup::Columns(ColumnPicker {
-                    kind,
-                    cols: self.results.columns.of(kind).clone(),
-                    sel: 0,
-                    sort: self.search(kind).sorted.as_ref().map(|(s, _)| *s),
-                }));
-                vec![]
-            }
+            Action::Columns => self.open_columns(),
             Action::Back => self.go_back(),
             Action::Palette => self.open_palette(),
             Action::Undo => self.undo(),
