@@ -2,6 +2,7 @@
 //! concern): saving and opening sets, reopening stored searches, adding rows to lists and
 //! opening them, and what `Back` and `Undo` restore.
 use super::*;
+use crate::tui::components::lists::{ListPromptEffect, ListsEffect};
 use crate::tui::components::sets::QuitEffect;
 
 /// How many replaced searches `Back` can return to.
@@ -90,11 +91,7 @@ impl App {
     }
 
     /// What the lists popup asked for.
-    pub(super) fn on_lists(
-        &mut self,
-        e: crate::tui::components::lists::ListsEffect,
-    ) -> Vec<Command> {
-        use crate::tui::components::lists::ListsEffect;
+    pub(super) fn on_lists(&mut self, e: ListsEffect) -> Vec<Command> {
         match e {
             ListsEffect::Nothing => vec![],
             ListsEffect::Closed => self.close_reading(Slot::ListsView),
@@ -259,11 +256,7 @@ impl App {
     }
 
     /// What the add-to-list prompt asked for.
-    pub(super) fn on_list_name(
-        &mut self,
-        e: crate::tui::components::lists::ListPromptEffect,
-    ) -> Vec<Command> {
-        use crate::tui::components::lists::ListPromptEffect;
+    pub(super) fn on_list_name(&mut self, e: ListPromptEffect) -> Vec<Command> {
         match e {
             ListPromptEffect::Nothing => vec![],
             ListPromptEffect::Cancelled => {

@@ -187,15 +187,17 @@ impl SearchState {
         }
     }
 
-    /// The rows the table lists before the revealed filter, in order.
-    fn base_iter(&self) -> Box<dyn Iterator<Item = &ResultRow> + '_> {
+    /// Calls `f` with the rows the table lists before the revealed filter, in order (a plain
+    /// slice iterator when not sorted: the 10,000-row frame filters it with no indirection).
+    fn with_base<'a, R>(
+        &'a self,
+        f: impl FnOnce(&mut dyn Iterator<Item = &'a ResultRow>) -> R,
+    ) -> R {
         match &self.sorted {
-            Some((_, order)) => Box::new(
-                order
-                    .iter()
-                    .filter_map(|(p, r)| self.pages.get(*p)?.rows.get(*r)),
-            ),
-            None => Box::new(self.page_slice().iter()),
+            Some((_, order)) => f(&mut order
+                .iter()
+                .filter_map(|(p, r)| self.pages.get(*p)?.rows.get(*r))),
+            None => f(&mut self.page_slice().iter()),
         }
     }
 
@@ -221,14 +223,20 @@ impl SearchState {
     pub fn shown_len(&self) -> usize {
         match self.only {
             Shown::All => self.base_len(),
-            only => self.base_iter().filter(|r| only.keeps(r)).count(),
+            only if self.sorted.is_none() => {
+                self.page_slice().iter().filter(|r| only.keeps(r)).count()
+            }
+            only => self.with_base(|rows| rows.filter(|r| only.keeps(r)).count()),
         }
     }
     /// The `i`-th shown row.
     pub fn shown(&self, i: usize) -> Option<&ResultRow> {
         match self.only {
             Shown::All => self.base_get(i),
-            only => self.base_iter().filter(|r| only.keeps(r)).nth(i),
+            only if self.sorted.is_none() => {
+                self.page_slice().iter().filter(|r| only.keeps(r)).nth(i)
+            }
+            only => self.with_base(|rows| rows.filter(|r| only.keeps(r)).nth(i)),
         }
     }
     /// The shown rows `from..to` (clipped to what there is).
@@ -237,12 +245,19 @@ impl SearchState {
             Shown::All => (from..to.min(self.base_len()))
                 .filter_map(|i| self.base_get(i))
                 .collect(),
-            only => self
-                .base_iter()
+            only if self.sorted.is_none() => self
+                .page_slice()
+                .iter()
                 .filter(|r| only.keeps(r))
                 .skip(from)
                 .take(to.saturating_sub(from))
                 .collect(),
+            only => self.with_base(|rows| {
+                rows.filter(|r| only.keeps(r))
+                    .skip(from)
+                    .take(to.saturating_sub(from))
+                    .collect()
+            }),
         }
     }
     /// 1-based index of the first row of the shown page among all results.
