@@ -93,13 +93,13 @@ pub fn columns(kind: SearchSubject) -> &'static [Col] {
     }
 }
 
-/// The widest cell of each column (display width) over `rows`, at least its title: the
-/// natural widths [`layout`] sizes from, one per entry of `titles`.
+/// The widest cell of each column (display width) over `rows`, one per entry of `titles`; 0
+/// for a column empty in every row. [`layout`] sizes from them (and the titles).
 pub fn natural_widths<'a>(
     titles: &[&str],
     rows: impl IntoIterator<Item = &'a ResultRow>,
 ) -> Vec<u16> {
-    let mut w: Vec<u16> = titles.iter().map(|t| t.width() as u16).collect();
+    let mut w: Vec<u16> = vec![0; titles.len()];
     for r in rows {
         for (i, c) in r.cells.iter().enumerate().take(w.len()) {
             w[i] = w[i].max(c.width().min(u16::MAX as usize) as u16);
@@ -110,19 +110,22 @@ pub fn natural_widths<'a>(
 
 /// The shown columns and their widths for a table `width` columns wide (without the
 /// selection mark), `spacing` between columns: the columns of `kind` that `shown` lists, in
-/// its order, sized from `natural` ([`natural_widths`], indexed by cell) and `titles`.
-/// Returns `(cell index, width)` in display order.
+/// its order, sized from `cells` ([`natural_widths`], indexed by cell) and `titles`. When they
+/// do not all fit, columns empty in every loaded row go first, then by priority; `keep` (the
+/// column sorted by) is never left out. Returns `(cell index, width)` in display order.
 pub fn layout(
     kind: SearchSubject,
     shown: &[usize],
     titles: &[&str],
-    natural: &[u16],
+    cells: &[u16],
+    keep: Option<usize>,
     width: u16,
     spacing: u16,
 ) -> Vec<(usize, u16)> {
     let cols = columns(kind);
-    let natural = |c: &Col| -> u16 { natural.get(c.index).copied().unwrap_or(0) };
     let title = |c: &Col| -> u16 { titles.get(c.index).map_or(0, |t| t.width() as u16) };
+    let empty = |c: &Col| cells.get(c.index).copied().unwrap_or(0) == 0;
+    let natural = |c: &Col| -> u16 { cells.get(c.index).copied().unwrap_or(0).max(title(c)) };
     let need = |c: &Col| -> u16 {
         match c.sizing {
             Sizing::Value => natural(c),
@@ -140,12 +143,15 @@ pub fn layout(
         if total <= u32::from(width) || shown.len() <= 1 {
             break;
         }
-        let drop = shown
+        let Some(drop) = shown
             .iter()
             .enumerate()
-            .max_by_key(|(_, c)| c.priority)
+            .filter(|(_, c)| Some(c.index) != keep)
+            .max_by_key(|(_, c)| (empty(c), c.priority))
             .map(|(i, _)| i)
-            .unwrap_or(0);
+        else {
+            break;
+        };
         shown.remove(drop);
     }
     let used: u32 = shown.iter().map(|c| u32::from(need(c))).sum::<u32>()
@@ -376,12 +382,28 @@ mod tests {
         let titles = crate::tui::records::columns(SearchSubject::Companies);
         let natural = natural_widths(titles, rows.iter().copied());
         let all: Vec<usize> = (0..titles.len()).collect();
-        let wide = layout(SearchSubject::Companies, &all, titles, &natural, 150, 1);
+        let wide = layout(
+            SearchSubject::Companies,
+            &all,
+            titles,
+            &natural,
+            None,
+            150,
+            1,
+        );
         assert_eq!(wide.len(), 8);
         assert_eq!(wide[3], (3, 12), "50001-100000 is 12 wide");
         // 46 columns (80×24 screen): names keep their minimum, values stay whole, the
         // least important columns are left out.
-        let narrow = layout(SearchSubject::Companies, &all, titles, &natural, 46, 1);
+        let narrow = layout(
+            SearchSubject::Companies,
+            &all,
+            titles,
+            &natural,
+            None,
+            46,
+            1,
+        );
         let idx: Vec<usize> = narrow.iter().map(|c| c.0).collect();
         assert_eq!(idx, vec![0, 1, 2, 3, 7], "{narrow:?}");
         assert!(narrow[0].1 >= 12 && narrow[1].1 >= 12, "{narrow:?}");

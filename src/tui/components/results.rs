@@ -152,7 +152,7 @@ impl SearchState {
         }
     }
 
-    /// The widest cell of each column over every loaded row, at least its title (measured
+    /// The widest cell of each column over every loaded row, 0 for an empty column (measured
     /// again only when rows were loaded or changed): widths that stay from page to page.
     pub fn natural_widths(&self, titles: &[&str]) -> Vec<u16> {
         let key = (self.loaded(), self.revision);
@@ -506,6 +506,7 @@ impl Component for Results {
             &self.columns.shown(kind),
             titles,
             &natural,
+            s.sorted.as_ref().map(|(sort, _)| sort.column),
             body.width.saturating_sub(2),
             1,
         );
