@@ -95,10 +95,12 @@ async fn async_main(cli: Cli) -> std::process::ExitCode {
         Err(e) => return fail(2, e),
     };
     match cli.command {
-        Some(Command::Serve(args)) => match prospect::sandbox::service::serve(args).await {
-            Ok(()) => std::process::ExitCode::SUCCESS,
-            Err(e) => fail(1, e),
-        },
+        Some(Command::Serve(args)) => {
+            match prospect::sandbox::service::serve(args, cli.flags.quiet).await {
+                Ok(()) => std::process::ExitCode::SUCCESS,
+                Err(e) => fail(1, e),
+            }
+        }
         Some(Command::BuildAssets(args)) => {
             match tokio::task::spawn_blocking(move || prospect::sandbox::dataset::build::run(args))
                 .await

@@ -378,6 +378,54 @@ fn serve_failing_to_bind_is_one_line() {
     drop(l);
 }
 
+/// `serve --quiet` (issue 18, "Fidelity"): nothing on stderr, and it serves all the same.
+#[test]
+fn serve_quiet_is_quiet() {
+    let addr = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let err_path = dir.path().join("stderr");
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("prospect"))
+        .args([
+            "serve",
+            "--quiet",
+            "--addr",
+            &addr.to_string(),
+            "--token",
+            "t",
+        ])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::fs::File::create(&err_path).unwrap())
+        .spawn()
+        .unwrap();
+    // It answers once the dataset is indexed: the reference data needs it.
+    let start = std::time::Instant::now();
+    let ready = loop {
+        let answered = std::net::TcpStream::connect(addr).is_ok_and(|mut s| {
+            use std::io::{Read, Write};
+            let _ = s.write_all(
+                b"GET /v2/data-fields HTTP/1.1\r\nHost: x\r\nx-api-token: t\r\nConnection: close\r\n\r\n",
+            );
+            let mut text = String::new();
+            let _ = s.read_to_string(&mut text);
+            text.starts_with("HTTP/1.1 200")
+        });
+        if answered || start.elapsed() > std::time::Duration::from_secs(60) {
+            break answered;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    };
+    // A moment for any late notice to be written.
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(ready, "the quiet sandbox serves");
+    let err = std::fs::read_to_string(&err_path).unwrap();
+    assert_eq!(err, "", "nothing on stderr");
+}
+
 #[test]
 fn the_explorer_without_a_terminal_says_so_in_one_line() {
     let dir = tempfile::tempdir().unwrap();

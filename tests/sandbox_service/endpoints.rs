@@ -348,3 +348,32 @@ async fn the_embedded_sandbox_serves_its_one_account() {
         .await;
     assert_eq!(e.unwrap_err(), prospect::api::error::ApiError::UnknownToken);
 }
+
+/// Issue 18, "Fidelity": a domain warmup ignores is never said to be gathering elsewhere: it
+/// is bad content among lookalike domains and an invalid domain among `includeDomains`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_invalid_domain_is_refused_alike_by_search_and_warmup() {
+    let h = start(vec![]).await;
+    let c = client(&h, RICH);
+    let bad = "under_score.example";
+    let w = c
+        .warmup_companies(&req(json!({"domains": [bad, "fresh-startup-zz.io"]})))
+        .await
+        .unwrap();
+    assert_eq!(w.ignored_domains, vec![bad.to_string()]);
+    let v3: SearchCompaniesV3Response = c
+        .search_companies_v3(&req(json!({
+            "size": 1,
+            "companiesFilters": {"lookalikeDomains": [bad], "includeDomains": [bad, "fresh-startup-zz.io"]}
+        })))
+        .await
+        .unwrap();
+    assert_eq!(v3.missing_domains.unwrap()[bad], DomainStatus::BadContent);
+    let statuses = v3.include_domains_statuses.unwrap();
+    assert_eq!(statuses[bad], DomainStatus::InvalidDomain);
+    assert_eq!(
+        statuses["fresh-startup-zz.io"],
+        DomainStatus::DataGatheringStarted
+    );
+    h.shutdown().await;
+}

@@ -100,7 +100,9 @@ fn resolve_lookalike(db: &Db, domains: Option<&[String]>) -> Lookalike {
     l.given = true;
     for d in domains {
         let n = normalize_domain(d);
-        if n.is_empty() || !n.contains('.') || n.contains(char::is_whitespace) {
+        // The one test of a domain, as warmup's (issue 18, "Fidelity"): what warmup ignores
+        // is bad content here, never a gathering started.
+        if !super::gathered::looks_like_domain(&n) {
             l.missing.insert(d.clone(), DomainStatus::BadContent);
             continue;
         }
@@ -593,7 +595,15 @@ fn include_statuses(db: &Db, domains: Option<&[String]>) -> Option<BTreeMap<Stri
     let m: BTreeMap<String, DomainStatus> = caps::domains(domains.unwrap_or(&[]))
         .iter()
         .filter(|d| db.company_index(d).is_none())
-        .map(|d| (d.clone(), DomainStatus::DataGatheringStarted))
+        .map(|d| {
+            // What warmup ignores is an invalid domain here, not a gathering started.
+            let status = if super::gathered::looks_like_domain(d) {
+                DomainStatus::DataGatheringStarted
+            } else {
+                DomainStatus::InvalidDomain
+            };
+            (d.clone(), status)
+        })
         .collect();
     (!m.is_empty()).then_some(m)
 }

@@ -255,9 +255,11 @@ pub async fn spawn(config: SandboxConfig) -> anyhow::Result<SandboxHandle> {
     })
 }
 
-/// Runs the sandbox until Ctrl-C. Errors: no account is given, the accounts file cannot be
-/// read, the address cannot be bound, the dataset does not load.
-pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
+/// Runs the sandbox until Ctrl-C; says where it listens and when the dataset is indexed on
+/// stderr, unless `quiet` (`--quiet`: nothing on stderr but errors). Errors: no account is
+/// given, the accounts file cannot be read, the address cannot be bound, the dataset does not
+/// load.
+pub async fn serve(args: ServeArgs, quiet: bool) -> anyhow::Result<()> {
     let mut accounts: Vec<AccountSpec> = args
         .tokens
         .iter()
@@ -287,20 +289,24 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         ..SandboxConfig::default()
     })
     .await?;
-    eprintln!(
-        "prospect sandbox listening on {} ({n} account{}, in {} ms); Ctrl-C stops it",
-        handle.base_url,
-        if n == 1 { "" } else { "s" },
-        started.elapsed().as_millis()
-    );
+    if !quiet {
+        eprintln!(
+            "prospect sandbox listening on {} ({n} account{}, in {} ms); Ctrl-C stops it",
+            handle.base_url,
+            if n == 1 { "" } else { "s" },
+            started.elapsed().as_millis()
+        );
+    }
     let source = handle.source.clone();
     tokio::select! {
         loaded = source.db() => {
             loaded?;
-            eprintln!(
-                "prospect sandbox: dataset indexed, every endpoint ready in {} ms",
-                started.elapsed().as_millis()
-            );
+            if !quiet {
+                eprintln!(
+                    "prospect sandbox: dataset indexed, every endpoint ready in {} ms",
+                    started.elapsed().as_millis()
+                );
+            }
             tokio::signal::ctrl_c().await?;
         }
         stop = tokio::signal::ctrl_c() => stop?,
