@@ -214,7 +214,7 @@ impl App {
                 vec![]
             }
             (Slot::Purchases | Slot::ListsView | Slot::Autocomplete | Slot::History, result) => {
-                self.to_popup(slot, result)
+                self.answer_popup(slot, result)
             }
             (Slot::Job(_) | Slot::Prepare, result) => self.on_job_done(slot, result),
             (
@@ -249,7 +249,7 @@ impl App {
 
     /// The answer of a free read a popup waits for (the store's purchases, the lists, the
     /// autocomplete suggestions, the history): into that popup, when it is still open.
-    fn to_popup(&mut self, slot: Slot, result: Result<Outcome, ApiFailure>) -> Vec<Command> {
+    fn answer_popup(&mut self, slot: Slot, result: Result<Outcome, ApiFailure>) -> Vec<Command> {
         match (slot, result) {
             (Slot::Purchases, result) => {
                 self.activity.purchases = Some(match result {

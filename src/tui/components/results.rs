@@ -79,8 +79,11 @@ pub struct SearchState {
     pub revision: u64,
     /// The natural column widths over every loaded row, with the `(rows loaded, revision)`
     /// they were measured at.
-    pub widths: std::cell::RefCell<Option<((usize, u64), Vec<u16>)>>,
+    pub widths: std::cell::RefCell<Option<WidthCache>>,
 }
+
+/// Natural column widths with the `(rows loaded, revision)` they were measured at.
+pub type WidthCache = ((usize, u64), Vec<u16>);
 
 /// The revealed filter of a results tab (issue 16): which rows it shows.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
