@@ -778,6 +778,10 @@ fn unsaved_filters_are_marked_and_the_quit_key_asks_before_dropping_them() {
     for c in "mine".chars() {
         app.update(ch(c));
     }
+    // The prompt shows the whole file it writes.
+    let file = dir.path().join("filters").join("mine.json");
+    let s = screen(&render_at(&app, 120, 30));
+    assert!(s.contains(&format!("→ {}", file.display())), "{s}");
     let cmds = app.update(key(KeyCode::Enter));
     assert!(dir.path().join("filters").join("mine.json").exists());
     assert!(app.quit && cmds.iter().any(|c| matches!(c, Command::Quit)));

@@ -97,6 +97,9 @@ impl FilterSets {
     }
 }
 
+/// Columns of the "Save filter set as" prompt.
+const SAVE_WIDTH: u16 = 64;
+
 /// The "Save filter set as" prompt.
 #[derive(Debug)]
 pub struct SaveName {
@@ -166,20 +169,31 @@ impl Component for SaveName {
 
     /// Draws the prompt; the hint names the directory.
     fn draw(&self, f: &mut Frame<'_>, area: Rect, ctx: &Ctx<'_>) {
-        let keys = ctx.keys;
-
+        // The whole file it writes, in as many lines as it takes (never cut).
+        let name = input_text(&self.input);
+        let name = if name.trim().is_empty() {
+            "NAME"
+        } else {
+            name.trim()
+        };
+        let path: Vec<char> = format!(
+            "→ {}",
+            sanitize(&self.dir.join(format!("{name}.json")).display().to_string())
+        )
+        .chars()
+        .collect();
+        let lines: Vec<Line<'static>> = path
+            .chunks(SAVE_WIDTH as usize - 2)
+            .map(|c| Line::from(dim(c.iter().collect::<String>())))
+            .collect();
         super::widgets::draw_prompt(
             f,
             area,
-            56,
+            SAVE_WIDTH,
             " Save filter set as ",
             &self.input,
-            format!(
-                "{} to {}/NAME.json",
-                hint_line(&self.hints(), keys),
-                self.dir.display()
-            ),
-            vec![],
+            hint_line(&self.hints(), ctx.keys),
+            lines,
         );
     }
 
