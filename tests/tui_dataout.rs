@@ -1090,3 +1090,35 @@ fn columns_can_be_hidden_ordered_and_sorted_remembered_and_widths_stay_across_pa
     app.update(key(KeyCode::Esc));
     assert!(app.search(SearchSubject::Companies).sorted.is_none());
 }
+
+/// Issue 19, "Columns": at 160 columns a revealed email of usual length is shown whole (the
+/// job title gives way first).
+#[test]
+fn at_160_columns_an_email_is_shown_whole() {
+    let mut app = started();
+    app.update(ch('t'));
+    let cmds = app.update(ctrl('r'));
+    let mut p = page(SearchSubject::People, 25, 0, 100, None);
+    let email = "karen.johnson-whitfield@globex-international.example";
+    for row in &mut p.rows {
+        if let prospect::tui::msg::Record::Person { person, .. } = &mut row.record {
+            person.job_title = Some("Vice President of Global Strategic Partnerships".into());
+            person.email = Some(
+                serde_json::from_value(json!({"address": email, "status": "verified"})).unwrap(),
+            );
+        }
+        row.cells = row.record.cells();
+    }
+    answer(
+        &mut app,
+        &cmds,
+        Slot::Search(SearchSubject::People),
+        Outcome::Page(p),
+    );
+    let s = screen(&render_at(&app, 160, 48));
+    assert!(s.contains(email), "{s}");
+    assert!(
+        s.contains("Vice President of"),
+        "the job title is shown, cut: {s}"
+    );
+}

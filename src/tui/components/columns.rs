@@ -24,12 +24,11 @@ use crate::tui::schema::SearchSubject;
 pub enum Sizing {
     /// As wide as its widest visible value (and its title): never cut.
     Value,
-    /// Text that may be cut with `…`: at least `min` columns, then a `weight` share of the rest.
+    /// Text that may be cut with `…`: at least `min` columns (and its title), then, in the
+    /// order of the columns' priorities, up to its widest value while there is room.
     Text {
         /// Narrowest useful width.
         min: u16,
-        /// Share of the remaining width.
-        weight: u16,
     },
 }
 
@@ -44,11 +43,11 @@ pub struct Col {
     pub sizing: Sizing,
 }
 
-const fn text(index: usize, priority: u8, min: u16, weight: u16) -> Col {
+const fn text(index: usize, priority: u8, min: u16) -> Col {
     Col {
         index,
         priority,
-        sizing: Sizing::Text { min, weight },
+        sizing: Sizing::Text { min },
     }
 }
 
@@ -65,11 +64,11 @@ const fn value(index: usize, priority: u8) -> Col {
 /// email / phone, rel., revealed.
 pub fn columns(kind: SearchSubject) -> &'static [Col] {
     const COMPANIES: [Col; 8] = [
-        text(0, 0, 12, 3),
-        text(1, 1, 12, 3),
+        text(0, 0, 12),
+        text(1, 1, 12),
         value(2, 3),
         value(3, 4),
-        text(4, 6, 8, 2),
+        text(4, 6, 8),
         value(5, 5),
         value(6, 7),
         value(7, 2),
@@ -78,12 +77,12 @@ pub fn columns(kind: SearchSubject) -> &'static [Col] {
     // is text (an address too long for a narrow pane is shortened, the details pane has it
     // whole) so that it is never dropped, and it pushes the company out first.
     const PEOPLE: [Col; 8] = [
-        text(0, 0, 12, 3),
-        text(1, 3, 10, 4),
-        text(2, 2, 10, 3),
+        text(0, 0, 12),
+        text(1, 3, 10),
+        text(2, 2, 10),
         value(3, 6),
-        text(4, 7, 8, 2),
-        text(5, 1, 16, 8),
+        text(4, 7, 8),
+        text(5, 1, 16),
         value(6, 4),
         value(7, 5),
     ];
@@ -92,6 +91,9 @@ pub fn columns(kind: SearchSubject) -> &'static [Col] {
         SearchSubject::People => &PEOPLE,
     }
 }
+
+/// Width a text column grows to in the first pass of [`layout`] (then to its widest value).
+const COMFORTABLE: u16 = 28;
 
 /// The widest cell of each column (display width) over `rows`, one per entry of `titles`; 0
 /// for a column empty in every row. [`layout`] sizes from them (and the titles).
@@ -158,36 +160,20 @@ pub fn layout(
         + u32::from(spacing) * shown.len().saturating_sub(1) as u32;
     let mut extra = u32::from(width).saturating_sub(used);
     let mut widths: Vec<u16> = shown.iter().map(|c| need(c)).collect();
-    // Text columns grow toward their widest value, by weight; what they cannot use is left.
-    let weights: u32 = shown
-        .iter()
-        .map(|c| match c.sizing {
-            Sizing::Text { weight, .. } => u32::from(weight),
-            Sizing::Value => 0,
-        })
-        .sum();
-    if weights > 0 {
-        let pool = extra;
-        for (i, c) in shown.iter().enumerate() {
-            if let Sizing::Text { weight, .. } = c.sizing {
-                let share = (pool * u32::from(weight)).checked_div(weights).unwrap_or(0);
-                let want = u32::from(natural(c).saturating_sub(widths[i]));
-                let add = share.min(want).min(extra);
-                widths[i] += add as u16;
-                extra -= add;
-            }
-        }
-        // Whatever is left goes to the text columns that still have text to show, in order.
-        for (i, c) in shown.iter().enumerate() {
-            if extra == 0 {
-                break;
-            }
-            if matches!(c.sizing, Sizing::Text { .. }) {
-                let want = u32::from(natural(c).saturating_sub(widths[i]));
-                let add = want.min(extra);
-                widths[i] += add as u16;
-                extra -= add;
-            }
+    // Text columns grow in the order of their priority, in two passes: first each up to a
+    // comfortable width (a name, a domain, an email of usual length whole), then to their
+    // widest value: the email (or the domain) is shown whole before a job title or an
+    // industry is. What no column can use is left.
+    let mut order: Vec<usize> = (0..shown.len())
+        .filter(|&i| matches!(shown[i].sizing, Sizing::Text { .. }))
+        .collect();
+    order.sort_by_key(|&i| shown[i].priority);
+    for cap in [COMFORTABLE, u16::MAX] {
+        for &i in &order {
+            let want = u32::from(natural(shown[i]).min(cap).saturating_sub(widths[i]));
+            let add = want.min(extra);
+            widths[i] += add as u16;
+            extra -= add;
         }
     }
     shown.iter().map(|c| c.index).zip(widths).collect()
