@@ -327,15 +327,16 @@ impl App {
     }
 
     /// After a save asked for by the quit prompt: quits when the shown tab's filters are now
-    /// saved (not when the save failed, or still waits for a name).
+    /// saved; waits while the save-as prompt asks for a name; a save that failed (its error
+    /// popup open) quits nothing, and the next save is an ordinary one.
     fn quit_if_saved(&mut self, mut cmds: Vec<Command>) -> Vec<Command> {
-        if self.quit_after_save
-            && self.popups.is_empty()
-            && !self.form.unsaved().contains(&self.tab())
-        {
+        let asking_a_name = matches!(self.popups.last(), Some(Popup::SaveName(_)));
+        if self.quit_after_save && !asking_a_name {
             self.quit_after_save = false;
-            self.quit = true;
-            cmds.push(Command::Quit);
+            if self.popups.is_empty() && !self.form.unsaved().contains(&self.tab()) {
+                self.quit = true;
+                cmds.push(Command::Quit);
+            }
         }
         cmds
     }
