@@ -105,18 +105,8 @@ impl App {
                     _ => SearchSubject::Companies,
                 };
                 self.popups.pop();
-                self.form.show_kind(kind);
-                let s = self.search_mut(kind);
-                s.loading = true;
-                s.error = None;
-                self.set_status(
-                    &format!(
-                        "Opening list {} from the store (no cost)…",
-                        crate::core::sanitize::sanitize(&name)
-                    ),
-                    StatusKind::Progress,
-                );
-                vec![self.call(Slot::Search(kind), Call::OpenList(name))]
+                let what = format!("Opening list {}", crate::core::sanitize::sanitize(&name));
+                self.read_into_tab(kind, &what, Call::OpenList(name))
             }
         }
     }
@@ -176,19 +166,26 @@ impl App {
     /// Reads a stored search back into its tab (free; off the UI loop). Whatever ran in that
     /// tab is superseded: a paid page still on its way is stored but not shown.
     pub(super) fn reopen(&mut self, entry: &HistoryEntry) -> Vec<Command> {
-        let kind = schema::tab_of(entry.endpoint);
+        let what = format!("Reopening {}", schema::label(entry.endpoint));
+        self.read_into_tab(
+            schema::tab_of(entry.endpoint),
+            &what,
+            Call::Reopen(entry.id),
+        )
+    }
+
+    /// Shows the tab of `kind` waiting for `call`, a free read of the store (a stored search,
+    /// a list) into it, and says "`what` from the store (no cost)…".
+    fn read_into_tab(&mut self, kind: SearchSubject, what: &str, call: Call) -> Vec<Command> {
         self.form.show_kind(kind);
         let s = self.search_mut(kind);
         s.loading = true;
         s.error = None;
         self.set_status(
-            &format!(
-                "Reopening {} from the store (no cost)…",
-                schema::label(entry.endpoint)
-            ),
+            &format!("{what} from the store (no cost)…"),
             StatusKind::Progress,
         );
-        vec![self.call(Slot::Search(kind), Call::Reopen(entry.id))]
+        vec![self.call(Slot::Search(kind), call)]
     }
 
     pub(super) fn save(&mut self, ask: bool) -> Vec<Command> {
