@@ -153,3 +153,38 @@ async fn webhook_urls_are_http_urls() {
     assert_eq!(msg, "URL scheme should be 'http' or 'https'");
     h.shutdown().await;
 }
+
+/// Issue 18, "Fidelity": a number member given a string, a boolean or a list is refused in
+/// pydantic's words (`float_parsing`, `float_type`), never with serde's "invalid type: …,
+/// expected a number".
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn number_members_are_refused_in_pydantic_words() {
+    let h = start(vec![]).await;
+    let cases = [
+        (
+            json!({"companiesFilters": {"employeeCountService": {"from": "abc"}}}),
+            "float_parsing",
+            "Input should be a valid number, unable to parse string as a number",
+        ),
+        (
+            json!({"companiesFilters": {"yearFounded": {"from": true}}}),
+            "float_type",
+            "Input should be a valid number",
+        ),
+        (
+            json!({"companiesFilters": {"mobileAppsFilter": {"count": {"from": [1]}}}}),
+            "float_type",
+            "Input should be a valid number",
+        ),
+    ];
+    for (body, kind, text) in cases {
+        let (status, t, _, msg) = first(&h.base_url, "/v3/search/companies", body.clone()).await;
+        assert_eq!(status, 422, "{body}");
+        assert_eq!((t.as_str(), msg.as_str()), (kind, text), "{body}");
+        assert!(
+            !msg.contains("invalid type") && !msg.contains("expected"),
+            "{msg}"
+        );
+    }
+    h.shutdown().await;
+}

@@ -348,7 +348,11 @@ fn serde_error_entry(
             } else {
                 ("int_type", "Input should be a valid integer")
             }
-        } else if expected.starts_with("f32") || expected.starts_with("f64") {
+        } else if expected.starts_with("f32")
+            || expected.starts_with("f64")
+            // The API's number members (`Num`: an integer or a float) say "a number".
+            || expected.contains("number")
+        {
             if got_string {
                 (
                     "float_parsing",
