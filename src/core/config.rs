@@ -497,10 +497,7 @@ impl Settings {
         let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
         match &self.config.export_dir {
             Some(dir) => {
-                let dir = match (dir.strip_prefix("~"), std::env::var_os("HOME")) {
-                    (Ok(rest), Some(home)) => PathBuf::from(home).join(rest),
-                    _ => dir.clone(),
-                };
+                let dir = crate::core::fsutil::expand_home(&dir.to_string_lossy());
                 ExportDir {
                     path: cwd.join(dir),
                     from_config: true,

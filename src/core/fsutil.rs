@@ -25,6 +25,20 @@ pub enum Access {
     Shared,
 }
 
+/// `path` with a leading `~/` (or a bare `~`) read as the user's home directory; any other
+/// path as it is, and this one too when there is no home directory.
+pub fn expand_home(path: &str) -> PathBuf {
+    let rest = match path.strip_prefix("~/") {
+        Some(rest) => rest,
+        None if path == "~" => "",
+        None => return PathBuf::from(path),
+    };
+    match directories::BaseDirs::new() {
+        Some(d) => d.home_dir().join(rest),
+        None => PathBuf::from(path),
+    }
+}
+
 /// Writes `bytes` to `path` atomically: a temp file in the same directory, fsync, then rename
 /// over `path`. Creates the parent directory (mode 0700 on unix) when missing.
 ///

@@ -121,12 +121,7 @@ pub(crate) fn tls_options(url: &str) -> std::result::Result<(String, Option<Path
                     .map(|(_, p)| p.into_owned())
                     .filter(|p| !p.is_empty())
                     .ok_or("sslrootcert names no file")?;
-                root = Some(match path.strip_prefix("~/") {
-                    Some(rest) => directories::BaseDirs::new()
-                        .map(|d| d.home_dir().join(rest))
-                        .unwrap_or_else(|| PathBuf::from(&path)),
-                    None => PathBuf::from(&path),
-                });
+                root = Some(crate::core::fsutil::expand_home(&path));
             }
             "sslmode" if matches!(v, "verify-ca" | "verify-full") => {
                 kept.push("sslmode=require".to_string());

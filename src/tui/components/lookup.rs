@@ -91,10 +91,7 @@ impl LookupPopup {
         if !pathy {
             return None;
         }
-        match t.strip_prefix("~/") {
-            Some(rest) => std::env::var_os("HOME").map(|h| PathBuf::from(h).join(rest)),
-            None => Some(PathBuf::from(t)),
-        }
+        Some(crate::core::fsutil::expand_home(t))
     }
 
     /// The keys of the text ([`split_keys`]); empty when the text names a file.
