@@ -467,11 +467,9 @@ impl Component for ExportPopup {
     /// Draws the popup: the fields, then the stage's question or progress, and its keys.
     fn draw(&self, f: &mut Frame<'_>, area: Rect, ctx: &Ctx<'_>) {
         let (keys, confirm_above) = (ctx.keys, ctx.confirm_above);
-        let full = self.full_path().display().to_string();
-        // The full path takes one more line per PATH_LINE columns of it.
-        let extra = (full.chars().count() + 3)
-            .div_ceil(PATH_LINE)
-            .saturating_sub(1) as u16;
+        // The whole path, in as many lines as it takes: the popup grows by the extra ones.
+        let path = super::widgets::path_lines(&self.full_path(), PATH_LINE);
+        let extra = path.len().saturating_sub(1) as u16;
         let r = centered(area, 76, 14 + extra);
         f.render_widget(Clear, r);
         let title = format!(" Export {} ", noun(self.kind));
@@ -518,12 +516,7 @@ impl Component for ExportPopup {
         ];
         // The whole path, in as many lines as it takes rather than cut, and where the folder
         // comes from.
-        let chars: Vec<char> = format!(" → {}", sanitize(&full)).chars().collect();
-        lines.extend(
-            chars
-                .chunks(PATH_LINE)
-                .map(|c| Line::from(dim(c.iter().collect::<String>()))),
-        );
+        lines.extend(path);
         lines.extend([
             Line::from(dim(if self.dir.from_config {
                 " (export_dir of config.toml)".to_string()
@@ -546,19 +539,14 @@ impl Component for ExportPopup {
                 ))));
             }
             Stage::Confirm { pages, cost } => {
-                lines.push(Line::from(vec![
-                    Span::raw(format!(
+                lines.push(super::spend_gate::may_cost(
+                    format!(
                         " {pages} more page{} to fetch may cost up to ",
                         if pages == 1 { "" } else { "s" }
-                    )),
-                    Span::styled(
-                        cost.to_string(),
-                        Style::default()
-                            .fg(theme().warn)
-                            .add_modifier(Modifier::BOLD),
                     ),
-                    Span::raw(format!(" (asks above {}).", fmt_credits(confirm_above))),
-                ]));
+                    cost.to_string(),
+                    format!(" (asks above {}).", fmt_credits(confirm_above)),
+                ));
                 lines.push(Line::from(vec![
                     Span::styled(format!(" {}/y", keys.keys_of(Action::Enter)), bold),
                     Span::raw(" fetch and export   "),

@@ -176,16 +176,10 @@ impl Component for SaveName {
         } else {
             name.trim()
         };
-        let path: Vec<char> = format!(
-            "→ {}",
-            sanitize(&self.dir.join(format!("{name}.json")).display().to_string())
-        )
-        .chars()
-        .collect();
-        let lines: Vec<Line<'static>> = path
-            .chunks(SAVE_WIDTH as usize - 2)
-            .map(|c| Line::from(dim(c.iter().collect::<String>())))
-            .collect();
+        let lines = super::widgets::path_lines(
+            &self.dir.join(format!("{name}.json")),
+            SAVE_WIDTH as usize - 2,
+        );
         super::widgets::draw_prompt(
             f,
             area,

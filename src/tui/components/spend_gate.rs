@@ -109,6 +109,22 @@ fn handle_answer(input: Input<'_>) -> Handled<Answer> {
     }
 }
 
+/// An estimate's line: `lead` (e.g. "may cost up to "), the cost in bold warning colour, then
+/// `tail` (which threshold it was asked above). The search and paid-action gates and the
+/// export's first-N question say it alike.
+pub fn may_cost(lead: String, cost: String, tail: String) -> Line<'static> {
+    Line::from(vec![
+        Span::raw(lead),
+        Span::styled(
+            cost,
+            Style::default()
+                .fg(theme().warn)
+                .add_modifier(Modifier::BOLD),
+        ),
+        Span::raw(tail),
+    ])
+}
+
 /// The keys of both confirmations: yes, or cancel.
 fn confirm_hints(yes: &'static str) -> Vec<Hint> {
     vec![
@@ -144,16 +160,11 @@ impl Component for PendingSearch {
         ))];
         match &p.plan {
             Some(plan) => lines.extend(plan_lines(plan, confirm_above)),
-            None => lines.push(Line::from(vec![
-                Span::raw("may cost up to "),
-                Span::styled(
-                    p.cost.to_string(),
-                    Style::default()
-                        .fg(theme().warn)
-                        .add_modifier(Modifier::BOLD),
-                ),
-                Span::raw(format!(" (asks above {}).", fmt_credits(confirm_above))),
-            ])),
+            None => lines.push(may_cost(
+                "may cost up to ".into(),
+                p.cost.to_string(),
+                format!(" (asks above {}).", fmt_credits(confirm_above)),
+            )),
         }
         draw_confirm(f, area, lines, &self.hints(), ctx.keys);
     }
@@ -205,27 +216,20 @@ impl Component for crate::tui::msg::Prepared {
     fn draw(&self, f: &mut Frame<'_>, area: Rect, ctx: &Ctx<'_>) {
         let p = self;
         let confirm_above = ctx.confirm_above;
-        let mut what = p.action.describe();
-        if let Some(c) = what.get(0..1) {
-            what.replace_range(0..1, &c.to_uppercase());
-        }
-        let mut lines = vec![Line::from(what)];
+        let mut lines = vec![Line::from(crate::tui::fmt::capitalize(
+            &p.action.describe(),
+        ))];
         if let Some(plan) = &p.plan {
             lines.extend(plan_lines(plan, confirm_above));
         } else {
-            lines.push(Line::from(vec![
-                Span::raw("may cost up to "),
-                Span::styled(
-                    crate::core::spend::describe_pools(&p.estimate.cost),
-                    Style::default()
-                        .fg(theme().warn)
-                        .add_modifier(Modifier::BOLD),
-                ),
-                Span::raw(format!(
+            lines.push(may_cost(
+                "may cost up to ".into(),
+                crate::core::spend::describe_pools(&p.estimate.cost),
+                format!(
                     " (asks above {} in any one pool).",
                     fmt_credits(confirm_above)
-                )),
-            ]));
+                ),
+            ));
             if p.estimate.from_store > 0 {
                 lines.push(Line::from(format!(
                     "{} answered from the store at 0 credits; {} to send.",

@@ -64,6 +64,21 @@ pub fn dim(s: impl Into<String>) -> Span<'static> {
     Span::styled(s.into(), Style::default().fg(theme().dim))
 }
 
+/// `→ path` (sanitized) as dim lines of at most `width` characters each: a file's whole path,
+/// in as many lines as it takes, never cut (the export and save-as popups).
+pub fn path_lines(path: &std::path::Path, width: usize) -> Vec<Line<'static>> {
+    let chars: Vec<char> = format!(
+        " → {}",
+        crate::core::sanitize::sanitize(&path.display().to_string())
+    )
+    .chars()
+    .collect();
+    chars
+        .chunks(width.max(1))
+        .map(|c| Line::from(dim(c.iter().collect::<String>())))
+        .collect()
+}
+
 /// The style of the highlighted line of a list.
 pub fn selected() -> Style {
     theme().selection(true).add_modifier(Modifier::BOLD)
