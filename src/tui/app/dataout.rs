@@ -235,12 +235,11 @@ impl App {
         if same {
             s.total = page.total.or(s.total);
             s.search_id = page.search_id.or(s.search_id);
-            s.pages.push(Page {
+            s.push_page(Page {
                 rows: page.rows,
                 next: page.search_after,
                 stored: false,
             });
-            s.resort();
         }
         let got = self.results.fetched(job.kind).count();
         let total_reached = self.search(job.kind).total.is_some_and(|t| got as u64 >= t);

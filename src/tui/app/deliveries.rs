@@ -306,10 +306,7 @@ impl App {
         }
         if n > 0 {
             self.dirty = true;
-            // Cells changed: widths are measured again, and a sort by them redone.
-            let s = self.search_mut(kind);
-            s.revision += 1;
-            s.resort();
+            self.search_mut(kind).rows_changed();
         }
         n
     }

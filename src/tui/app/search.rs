@@ -109,13 +109,11 @@ impl App {
         s.search_id = page.search_id.or(s.search_id);
         let n = page.rows.len();
         let stored_at = page.stored_at;
-        s.pages.push(Page {
+        s.push_page(Page {
             rows: page.rows,
             next: page.search_after,
             stored: stored_at.is_some(),
         });
-        // A sorted tab sorts the new rows in.
-        s.resort();
         s.page = s.pages.len() - 1;
         s.sel = 0;
         s.offset.set(0);

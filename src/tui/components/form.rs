@@ -97,6 +97,13 @@ pub struct Form {
     pub folded: BTreeSet<Section>,
 }
 
+/// Members set among `rows` (the "set" summary and the extra ones).
+fn filled_in(rows: &[FormRow]) -> usize {
+    rows.iter()
+        .filter(|r| matches!(r, FormRow::Set(_) | FormRow::Extra(..)))
+        .count()
+}
+
 /// `true` when `body` holds a filter: any member other than `size` with something in it
 /// (nested objects count when one of their members does).
 pub fn has_filters(body: &Value) -> bool {
@@ -232,10 +239,7 @@ impl Form {
 
     /// Number of members set in the form (the endpoint's and the extra ones).
     pub fn filled_count(&self) -> usize {
-        self.rows()
-            .iter()
-            .filter(|r| matches!(r, FormRow::Set(_) | FormRow::Extra(..)))
-            .count()
+        filled_in(&self.rows())
     }
 
     /// The body of the first page of a search of the current endpoint.
@@ -467,7 +471,8 @@ impl Component for Form {
     /// (`ctx.has_focus`), else it shows its top; a bright border when `ctx.focused`.
     fn draw(&self, f: &mut Frame<'_>, area: Rect, ctx: &Ctx<'_>) {
         let (has_focus, focused, keys) = (ctx.has_focus, ctx.focused, ctx.keys);
-        let n = self.filled_count();
+        let rows = self.rows();
+        let n = filled_in(&rows);
         // The unsaved marker (issue 19): changes not in the set last opened or saved.
         let unsaved = if self.unsaved().contains(&self.kind()) {
             "· unsaved ● "
@@ -481,7 +486,6 @@ impl Component for Form {
             .border_style(crate::tui::view::border_style(focused));
         let inner = block.inner(area);
         f.render_widget(block, area);
-        let rows = self.rows();
         let h = inner.height as usize;
         let sel = self.sel.min(rows.len().saturating_sub(1));
         // Unfocused, the pane shows its top: the endpoint and the summary of what is set.

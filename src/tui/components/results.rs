@@ -141,8 +141,21 @@ impl SearchState {
         self.offset.set(0);
     }
 
-    /// Puts the loaded rows in the order of the sort again (pages were added, cells changed).
-    pub fn resort(&mut self) {
+    /// Adds a fetched page after the loaded ones; a sorted tab sorts its rows in.
+    pub fn push_page(&mut self, page: Page) {
+        self.pages.push(page);
+        self.resort();
+    }
+
+    /// Cells of loaded rows changed in place (a reveal, an enrichment): the column widths are
+    /// measured again, and a sort by them is redone.
+    pub fn rows_changed(&mut self) {
+        self.revision += 1;
+        self.resort();
+    }
+
+    /// Puts the loaded rows in the order of the sort again.
+    fn resort(&mut self) {
         if let Some((sort, _)) = self.sorted {
             let all: Vec<(usize, usize, &ResultRow)> = self
                 .pages
