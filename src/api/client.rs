@@ -75,11 +75,20 @@ pub enum Endpoint {
     CreditBalance,
     /// Endpoint 19, POST /v2/warmup/companies (free)
     WarmupCompanies,
+    /// POST /v3/search/companies/preview (openapi.json only; enterprise customers only): masked
+    /// previews of a v3 company search's first page.
+    SearchCompaniesPreview,
+    /// POST /v2/enrich/companies (openapi.json only): a batch of up to 10,000 companies keyed by
+    /// the caller's ids, delivered by the `enrich_companies` webhook.
+    EnrichCompanies,
+    /// POST /v2/enrich/people (openapi.json only): a batch of up to 10,000 people keyed by the
+    /// caller's ids, delivered by the `enrich_people` webhook.
+    EnrichPeople,
 }
 
 impl Endpoint {
-    /// All 19, in SPEC.md §4 order.
-    pub const ALL: [Endpoint; 19] = [
+    /// All 22: the 19 of SPEC.md §4 in its order, then the three openapi.json adds.
+    pub const ALL: [Endpoint; 22] = [
         Endpoint::AutocompleteCompanies,
         Endpoint::AutocompleteKeywords,
         Endpoint::AutocompleteJobTitles,
@@ -99,6 +108,9 @@ impl Endpoint {
         Endpoint::DataFields,
         Endpoint::CreditBalance,
         Endpoint::WarmupCompanies,
+        Endpoint::SearchCompaniesPreview,
+        Endpoint::EnrichCompanies,
+        Endpoint::EnrichPeople,
     ];
 
     /// The path relative to the base URL, e.g. `/v3/search/companies`.
@@ -123,6 +135,9 @@ impl Endpoint {
             Endpoint::DataFields => "/v2/data-fields",
             Endpoint::CreditBalance => "/v2/credits/balance",
             Endpoint::WarmupCompanies => "/v2/warmup/companies",
+            Endpoint::SearchCompaniesPreview => "/v3/search/companies/preview",
+            Endpoint::EnrichCompanies => "/v2/enrich/companies",
+            Endpoint::EnrichPeople => "/v2/enrich/people",
         }
     }
 
@@ -357,6 +372,9 @@ plain_request! {
     SearchPeopleV2Request => SearchPeopleV2, SearchPeopleV2Response;
     SearchPeopleV3Request => SearchPeopleV3, SearchPeopleV3Response;
     SearchPeoplePreviewRequest => SearchPeoplePreview, SearchPeoplePreviewResponse;
+    SearchCompaniesPreviewRequest => SearchCompaniesPreview, SearchCompaniesPreviewResponse;
+    EnrichCompaniesRequest => EnrichCompanies, EnrichBatchAccepted;
+    EnrichPeopleRequest => EnrichPeople, EnrichBatchAccepted;
     LookupCompaniesRequest => LookupCompanies, LookupCompaniesResponse;
     LookupPeopleRequest => LookupPeople, LookupPeopleResponse;
     RevealEmailsRequest => RevealEmails, RevealEmailsResponse;
@@ -833,6 +851,36 @@ impl Client {
         self.send(req).await
     }
 
+    /// POST /v3/search/companies/preview (openapi.json): masked previews of the first page of a
+    /// v3 company search, enterprise customers only (403 "You are not allowed to access this
+    /// feature" otherwise); `size` 5..=50. Priced like the people preview, per result.
+    pub async fn search_companies_preview(
+        &self,
+        req: &SearchCompaniesPreviewRequest,
+    ) -> Result<SearchCompaniesPreviewResponse, ApiError> {
+        self.send(req).await
+    }
+
+    /// POST /v2/enrich/companies (openapi.json): queues a batch of up to 10,000 companies keyed
+    /// by the caller's ids; answers `{"status":"in progress"}`, and the results (with their
+    /// charge, 0.1 credit per company found) come by the `enrich_companies` webhook.
+    pub async fn enrich_companies(
+        &self,
+        req: &EnrichCompaniesRequest,
+    ) -> Result<EnrichBatchAccepted, ApiError> {
+        self.send(req).await
+    }
+
+    /// POST /v2/enrich/people (openapi.json): queues a batch of up to 10,000 people keyed by
+    /// the caller's ids; answers `{"status":"in progress"}`, and the results (with their
+    /// charge, 3 credits per person found) come by the `enrich_people` webhook.
+    pub async fn enrich_people(
+        &self,
+        req: &EnrichPeopleRequest,
+    ) -> Result<EnrichBatchAccepted, ApiError> {
+        self.send(req).await
+    }
+
     /// Endpoint 10, POST /v3/search/people/preview: people preview with company information, enterprise
     /// customers only (SPEC.md §4, §5); `size` at most 50. Priced like v3 search.
     pub async fn search_people_preview(
@@ -1011,7 +1059,7 @@ mod tests {
 
     #[test]
     fn endpoints_paths_and_methods() {
-        assert_eq!(Endpoint::ALL.len(), 19);
+        assert_eq!(Endpoint::ALL.len(), 22);
         let gets: Vec<_> = Endpoint::ALL
             .iter()
             .filter(|e| e.method() == Method::GET)
@@ -1043,9 +1091,12 @@ mod tests {
             [
                 Endpoint::SearchCompaniesV3,
                 Endpoint::SearchPeopleV3,
-                Endpoint::SearchPeoplePreview
+                Endpoint::SearchPeoplePreview,
+                Endpoint::SearchCompaniesPreview
             ]
         );
+        // The company preview is not one of the paged searches of SPEC.md §4.
+        assert_eq!(Endpoint::SearchCompaniesPreview.search_subject(), None);
         for subject in [SearchSubject::Companies, SearchSubject::People] {
             for version in [ApiVersion::V2, ApiVersion::V3] {
                 let e = Endpoint::search(subject, version);

@@ -137,7 +137,8 @@ impl fmt::Display for Cost {
 /// The price list (NOTES.md "Credit costs"); all amounts in credits of the named pool.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct PriceTable {
-    /// Enrich person, per person found (standard; SPEC.md §8): 3.
+    /// Enrich person, per person found (standard; SPEC.md §8): 3; the batch enrich of people
+    /// too.
     pub enrich_person: f64,
     /// People search v2, per person returned when `companiesFilters.lookalikeDomains` is
     /// non-empty (standard; SPEC.md §8): 3.
@@ -146,10 +147,10 @@ pub struct PriceTable {
     pub search_people_v2: f64,
     /// Company search v2 and v3, people search v3, per result (standard): 0.2.
     pub search_per_result: f64,
-    /// People search preview (v3), per result (standard). NOTES.md does not list it; it is a
-    /// v3 people search, so it is priced like one: 0.2.
+    /// People and company search previews (v3), per result (standard). NOTES.md does not list
+    /// them; they are v3 searches, so they are priced like one: 0.2.
     pub search_preview_per_result: f64,
-    /// Enrich company, per company found (standard): 0.1.
+    /// Enrich company, per company found (standard): 0.1; the batch enrich of companies too.
     pub enrich_company: f64,
     /// Lookup companies / people, per result (standard): 0.05.
     pub lookup_per_result: f64,
@@ -216,7 +217,13 @@ impl PriceTable {
             Endpoint::SearchPeopleV2 if q.lookalike_domains => n * self.search_people_v2_lookalike,
             Endpoint::SearchPeopleV2 => n * self.search_people_v2,
             Endpoint::SearchPeopleV3 => n * self.search_per_result,
-            Endpoint::SearchPeoplePreview => n * self.search_preview_per_result,
+            Endpoint::SearchPeoplePreview | Endpoint::SearchCompaniesPreview => {
+                n * self.search_preview_per_result
+            }
+            // A batch is charged per item found, at the price of its one-record endpoint
+            // (openapi.json and NOTES.md are silent; the webhook's `creditsUsed` says).
+            Endpoint::EnrichCompanies => n * self.enrich_company,
+            Endpoint::EnrichPeople => n * self.enrich_person,
             Endpoint::EnrichCompany => n.min(1.0) * self.enrich_company,
             Endpoint::EnrichPerson => n.min(1.0) * self.enrich_person,
             Endpoint::LookupCompanies | Endpoint::LookupPeople => n * self.lookup_per_result,
@@ -276,6 +283,13 @@ fn len_of(v: &Value, key: &str) -> u64 {
         .map_or(0, |a| a.len() as u64)
 }
 
+/// Members of object `key` of `v` (a batch's id → item mapping); 0 when it is not an object.
+fn members_of(v: &Value, key: &str) -> u64 {
+    v.get(key)
+        .and_then(Value::as_object)
+        .map_or(0, |m| m.len() as u64)
+}
+
 fn flag(v: &Value, obj: &str, key: &str) -> bool {
     v.get(obj)
         .and_then(|o| o.get(key))
@@ -310,8 +324,17 @@ pub fn max_quantities(endpoint: Endpoint, body: &Value) -> Quantities {
     match endpoint {
         Endpoint::SearchCompaniesV2
         | Endpoint::SearchCompaniesV3
-        | Endpoint::SearchPeoplePreview => Quantities {
+        | Endpoint::SearchPeoplePreview
+        | Endpoint::SearchCompaniesPreview => Quantities {
             results: size,
+            ..Quantities::default()
+        },
+        Endpoint::EnrichCompanies => Quantities {
+            results: members_of(body, "companyDataMapping"),
+            ..Quantities::default()
+        },
+        Endpoint::EnrichPeople => Quantities {
+            results: members_of(body, "peopleDataMapping"),
             ..Quantities::default()
         },
         Endpoint::SearchPeopleV2 | Endpoint::SearchPeopleV3 => {

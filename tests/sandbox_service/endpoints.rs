@@ -377,3 +377,31 @@ async fn an_invalid_domain_is_refused_alike_by_search_and_warmup() {
     );
     h.shutdown().await;
 }
+
+/// `POST /v3/search/companies/preview`: the v3 search's first page as masked previews, ranked
+/// 1.., with relevance for a lookalike search; 0.2 credit each; `size` 5..=50.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_company_preview_is_the_first_page_of_the_v3_search_masked() {
+    let h = start(vec![]).await;
+    let c = client(&h, RICH);
+    let body = json!({"size": 7, "companiesFilters": {"lookalikeDomains": ["stripe.com"]}});
+    let full = c.search_companies_v3(&req(body.clone())).await.unwrap();
+    let pv = c.search_companies_preview(&req(body)).await.unwrap();
+    assert_eq!(pv.companies.len(), 7);
+    assert_eq!(pv.total_hits, full.total.unwrap());
+    assert!((pv.credits_used - 1.4).abs() < 1e-9, "{}", pv.credits_used);
+    for (i, (p, f)) in pv.companies.iter().zip(&full.companies).enumerate() {
+        assert_eq!(p.ranking, i as i64 + 1);
+        assert_eq!(Some(&p.company.name), f.company.name.as_ref());
+        assert_eq!(p.relevance, f.relevance);
+        assert!(p.relevance.is_some());
+    }
+    let e = c
+        .search_companies_preview(&req(json!({"size": 4})))
+        .await
+        .unwrap_err();
+    assert_eq!(e.status(), None, "refused before sending: {e}");
+    assert!(e.to_string().contains("greater than or equal to 5"), "{e}");
+    let d = c.search_companies_preview(&req(json!({}))).await.unwrap();
+    assert_eq!(d.companies.len(), 50, "50 unset");
+}

@@ -151,6 +151,19 @@ async fn plans_empty_bodies_not_found_and_validation() {
         .await
         .unwrap_err();
     assert_eq!(e.status(), Some(403));
+    // the company preview likewise
+    assert!(
+        client(&h, "ent")
+            .search_companies_preview(&req(json!({"size": 5})))
+            .await
+            .is_ok()
+    );
+    let e = std_c
+        .search_companies_preview(&req(json!({"size": 5})))
+        .await
+        .unwrap_err();
+    assert_eq!(e.status(), Some(403));
+    assert!(e.to_string().contains("not allowed"), "{e}");
     // v3 works on standard
     assert!(
         std_c

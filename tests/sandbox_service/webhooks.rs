@@ -322,3 +322,160 @@ async fn reveal_without_webhook_is_inline_and_charged_with_the_answer() {
     assert_eq!(b.credits.unwrap().one_time, 100.0 - 5.0 - 5.0);
     h.shutdown().await;
 }
+
+/// `POST /v2/enrich/companies` (openapi `MatchCompaniesBody`): answered "in progress", then
+/// delivered by `enrich_companies` webhooks of at most 200 items, every caller id once, each
+/// delivery charging 0.1 credit per company found.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn batch_enrich_companies_is_delivered_in_chunks_with_the_callers_ids() {
+    let h = start(vec![account("batch", Plan::Legacy, 1000.0, 0.0, 0.0)]).await;
+    let c = client(&h, "batch");
+    let known = company_domains(&c, json!({"size": 1200})).await;
+    assert_eq!(known.len(), 1200);
+    let mut mapping = serde_json::Map::new();
+    for (i, d) in known.iter().enumerate() {
+        mapping.insert(format!("k{i}"), json!({"company": {"domain": d}}));
+    }
+    mapping.insert(
+        "unknown".into(),
+        json!({"company": {"domain": "no-such-company-zz.com"}}),
+    );
+    mapping.insert("empty".into(), json!({"company": {}}));
+    let before = c.credit_balance().await.unwrap().credits.unwrap().total();
+    let recv = Receiver::start(0).await;
+    let ack = c
+        .enrich_companies(&req(json!({
+            "companyDataMapping": mapping,
+            "webhookUrl": recv.url("/batch"),
+            "fields": ["domain", "name"],
+        })))
+        .await
+        .unwrap();
+    assert_eq!(ack.status, EnrichBatchAccepted::IN_PROGRESS);
+    let hits = recv
+        .wait_until(WAIT, |h| {
+            h.iter()
+                .map(|x| x.body["companies"].as_array().map_or(0, Vec::len))
+                .sum::<usize>()
+                >= 1202
+        })
+        .await;
+    assert_eq!(hits.len(), 7, "1,202 items in chunks of 200");
+    assert!(hits.iter().all(|h| h.answered == 200));
+    let mut by_id = std::collections::HashMap::new();
+    let mut charged = 0.0;
+    for hit in &hits {
+        let WebhookBody::EnrichCompanies(w) = WebhookEvent::EnrichCompanies
+            .parse_body(hit.body.to_string().as_bytes())
+            .unwrap()
+        else {
+            panic!("an enrich_companies body")
+        };
+        assert!(w.companies.len() <= 200);
+        assert_eq!(w.overall_status, OverallEnrichmentStatus::Completed);
+        charged += w.credits_used;
+        for item in w.companies {
+            assert!(
+                by_id.insert(item.unique_id.clone(), item).is_none(),
+                "each id once"
+            );
+        }
+    }
+    assert_eq!(by_id.len(), 1202);
+    for (i, d) in known.iter().enumerate() {
+        let item = &by_id[&format!("k{i}")];
+        assert_eq!(item.status, MatchStatus::Success);
+        let company = item.company.as_ref().unwrap();
+        assert_eq!(&company.domain, d);
+    }
+    assert_eq!(by_id["unknown"].status, MatchStatus::NotFound);
+    assert!(by_id["unknown"].company.is_none());
+    assert_eq!(by_id["empty"].status, MatchStatus::NotEnoughData);
+    assert!(
+        (charged - 120.0).abs() < 1e-6,
+        "0.1 per company found: {charged}"
+    );
+    let after = c.credit_balance().await.unwrap().credits.unwrap().total();
+    assert!((before - after - 120.0).abs() < 1e-6, "{before} → {after}");
+}
+
+/// `POST /v2/enrich/people` (openapi `MatchPeopleBody`): "in progress", then one
+/// `enrich_people` delivery with each caller id; 3 credits per person found.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn batch_enrich_people_is_delivered_with_the_callers_ids() {
+    let h = start(vec![account("bp", Plan::Legacy, 100.0, 0.0, 0.0)]).await;
+    let c = client(&h, "bp");
+    let ids = some_person_ids(&c, 3).await;
+    let mut mapping = serde_json::Map::new();
+    for (i, id) in ids.iter().enumerate() {
+        mapping.insert(format!("p{i}"), json!({"person": {"id": id}}));
+    }
+    mapping.insert("ghost".into(), json!({"person": {"id": "no-such-person"}}));
+    let recv = Receiver::start(0).await;
+    let ack = c
+        .enrich_people(&req(json!({
+            "peopleDataMapping": mapping,
+            "webhookUrl": recv.url("/people"),
+        })))
+        .await
+        .unwrap();
+    assert_eq!(ack.status, EnrichBatchAccepted::IN_PROGRESS);
+    let hits = recv.wait_until(WAIT, |h| !h.is_empty()).await;
+    let WebhookBody::EnrichPeople(w) = WebhookEvent::EnrichPeople
+        .parse_body(hits[0].body.to_string().as_bytes())
+        .unwrap()
+    else {
+        panic!("an enrich_people body")
+    };
+    assert_eq!(w.people.len(), 4);
+    for p in &w.people {
+        if p.unique_id == "ghost" {
+            assert_eq!(p.status, MatchStatus::NotFound);
+        } else {
+            let i: usize = p.unique_id[1..].parse().unwrap();
+            assert_eq!(p.status, MatchStatus::Success);
+            assert_eq!(p.person.as_ref().unwrap().id, ids[i]);
+        }
+    }
+    assert!((w.credits_used - 9.0).abs() < 1e-9, "{}", w.credits_used);
+}
+
+/// A batch is refused whole before anything is queued: an empty mapping (pydantic's words for a
+/// dictionary), a webhook URL that is not http(s), over 10,000 items.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bad_batch_is_refused_before_anything_is_queued() {
+    let h = start(vec![account("bb", Plan::Legacy, 100.0, 0.0, 0.0)]).await;
+    let post = |body: Value| {
+        let url = format!("{}/v2/enrich/companies", h.base_url);
+        async move {
+            let r = raw()
+                .post(url)
+                .header("x-api-token", "bb")
+                .json(&body)
+                .send()
+                .await
+                .unwrap();
+            (r.status().as_u16(), r.json::<Value>().await.unwrap())
+        }
+    };
+    let (s, b) =
+        post(json!({"companyDataMapping": {}, "webhookUrl": "http://127.0.0.1:9/h"})).await;
+    assert_eq!(s, 422);
+    assert_eq!(b["detail"][0]["type"], "too_short");
+    assert_eq!(
+        b["detail"][0]["msg"],
+        "Dictionary should have at least 1 item after validation, not 0"
+    );
+    let (s, b) = post(json!({"companyDataMapping": {"a": {"company": {"domain": "x.com"}}}, "webhookUrl": "ftp://h"})).await;
+    assert_eq!(s, 422, "{b}");
+    assert_eq!(b["detail"][0]["loc"], json!(["body", "webhookUrl"]));
+    let many: serde_json::Map<String, Value> = (0..10_001)
+        .map(|i| (format!("{i}"), json!({"company": {"domain": "x.com"}})))
+        .collect();
+    let (s, b) =
+        post(json!({"companyDataMapping": many, "webhookUrl": "http://127.0.0.1:9/h"})).await;
+    assert_eq!(s, 422);
+    assert_eq!(b["detail"][0]["type"], "too_long");
+    let bal = client(&h, "bb").credit_balance().await.unwrap();
+    assert_eq!(bal.credits.unwrap().total(), 100.0, "nothing charged");
+}

@@ -573,6 +573,42 @@ pub struct SearchCompaniesV3Response {
     pub include_domains_statuses: Option<BTreeMap<String, DomainStatus>>,
 }
 
+/// One result of the company preview (openapi `PublicPreviewCompanyV3Result`): its 1-based rank,
+/// relevance category and the masked company.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CompanyPreviewResult {
+    /// 1-based position in the results.
+    #[serde(default, deserialize_with = "lenient::i64_or_zero")]
+    pub ranking: i64,
+    /// Relevance category, `A` the most relevant.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub relevance: Option<Relevance>,
+    /// The masked company (openapi `PublicPreviewCompanyV3`, the shape of
+    /// `PublicPreviewCompany`): no domain, so nothing to keep as an entity.
+    #[serde(default)]
+    pub company: super::person::PreviewCompany,
+}
+
+/// Response 200 of `POST /v3/search/companies/preview` (openapi
+/// `PublicPreviewSearchCompaniesV3Response`).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SearchCompaniesPreviewResponse {
+    /// Companies matching the filters.
+    #[serde(default, deserialize_with = "lenient::i64_or_zero")]
+    pub total_hits: i64,
+    /// Domains given in filters mapped to the domains they redirect to.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub redirect_map: Option<BTreeMap<String, String>>,
+    /// Standard credits charged (0.0 when the server omits it).
+    #[serde(default)]
+    pub credits_used: f64,
+    /// The previews, most relevant first.
+    #[serde(default, deserialize_with = "lenient::vec_or_null")]
+    pub companies: Vec<CompanyPreviewResult>,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -261,6 +261,108 @@ pub struct EnrichCompanyResponse {
     pub credits_used: f64,
 }
 
+/// Most items of one batch enrichment (openapi `maxProperties` of `companyDataMapping` and
+/// `peopleDataMapping`).
+pub const ENRICH_BATCH_MAX: usize = 10_000;
+
+/// Body of `POST /v2/enrich/companies` (openapi `MatchCompaniesBody`; outside SPEC.md's scope):
+/// up to [`ENRICH_BATCH_MAX`] companies to match, keyed by the caller's own ids, answered
+/// `{"status":"in progress"}` and delivered by the `enrich_companies` webhook
+/// ([`super::EnrichCompaniesWebhook`]) with those ids. Each item is a [`EnrichCompanyRequest`]
+/// (openapi `MatchCompanyBody`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct EnrichCompaniesRequest {
+    /// The caller's id → the company to match (1..=10,000 entries).
+    pub company_data_mapping: std::collections::BTreeMap<String, EnrichCompanyRequest>,
+    /// Where the results are delivered (`enrich_companies`).
+    pub webhook_url: String,
+    /// Company members to return (all when `None`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fields: Option<Vec<CompanyField>>,
+}
+
+impl Validate for EnrichCompaniesRequest {
+    /// 1..=10,000 entries (`too_short` / `too_long`, as pydantic words a dictionary); every
+    /// `fields` (the body's and each item's) of known company field names.
+    fn validate(&self) -> Vec<ValidationError> {
+        let mut out = Vec::new();
+        let body = LocPath::body();
+        let map = body.key("companyDataMapping");
+        wire_checks::min_entries(self.company_data_mapping.len(), 1, &map, &mut out);
+        wire_checks::max_entries(
+            self.company_data_mapping.len(),
+            ENRICH_BATCH_MAX,
+            &map,
+            &mut out,
+        );
+        wire_checks::all_known(&self.fields, &body.key("fields"), &mut out);
+        for (id, item) in &self.company_data_mapping {
+            let at = map.key(id);
+            wire_checks::all_known(&item.fields, &at.key("fields"), &mut out);
+        }
+        out
+    }
+}
+
+/// One person of a batch enrichment (openapi `MatchPersonBaseBody`): who, and optionally where
+/// they work.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct PersonToMatch {
+    /// The person to match (required).
+    pub person: PersonMatch,
+    /// The person's company, to help the match.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub company: Option<CompanyMatch>,
+}
+
+/// Body of `POST /v2/enrich/people` (openapi `MatchPeopleBody`; outside SPEC.md's scope): up to
+/// [`ENRICH_BATCH_MAX`] people to match, keyed by the caller's own ids, answered
+/// `{"status":"in progress"}` and delivered by the `enrich_people` webhook
+/// ([`super::EnrichPeopleWebhook`]) with those ids.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct EnrichPeopleRequest {
+    /// The caller's id → the person to match (1..=10,000 entries).
+    pub people_data_mapping: std::collections::BTreeMap<String, PersonToMatch>,
+    /// Where the results are delivered (`enrich_people`).
+    pub webhook_url: String,
+}
+
+impl Validate for EnrichPeopleRequest {
+    /// 1..=10,000 entries (`too_short` / `too_long`, as pydantic words a dictionary).
+    fn validate(&self) -> Vec<ValidationError> {
+        let mut out = Vec::new();
+        let map = LocPath::body();
+        let map = map.key("peopleDataMapping");
+        wire_checks::min_entries(self.people_data_mapping.len(), 1, &map, &mut out);
+        wire_checks::max_entries(
+            self.people_data_mapping.len(),
+            ENRICH_BATCH_MAX,
+            &map,
+            &mut out,
+        );
+        out
+    }
+}
+
+/// Response 200 of `POST /v2/enrich/companies` and `POST /v2/enrich/people` (openapi
+/// `EnrichCompaniesResult`, `EnrichPeopleResult`, the same shape): always `"in progress"`; the
+/// results and their charge come by webhook.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct EnrichBatchAccepted {
+    /// `"in progress"` ([`EnrichBatchAccepted::IN_PROGRESS`]).
+    #[serde(default)]
+    pub status: String,
+}
+
+impl EnrichBatchAccepted {
+    /// The one status the service answers.
+    pub const IN_PROGRESS: &'static str = "in progress";
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -27,11 +27,12 @@ pub(crate) fn is_any_of(m: &FilterMode) -> bool {
 // Validation helpers
 // ---------------------------------------------------------------------------------------------
 
-/// One segment of a [`LocPath`]: a static member name or an array index.
+/// One segment of a [`LocPath`]: a member name (a schema's, or a caller's id in a dictionary
+/// such as `companyDataMapping`) or an array index.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum LocPathSeg {
+pub enum LocPathSeg<'a> {
     /// A member name, e.g. `"companiesFilters"`.
-    Key(&'static str),
+    Key(&'a str),
     /// An array index.
     Index(usize),
 }
@@ -43,7 +44,7 @@ pub enum LocPathSeg {
 #[derive(Debug, Clone, Copy)]
 pub struct LocPath<'a> {
     parent: Option<&'a LocPath<'a>>,
-    seg: LocPathSeg,
+    seg: LocPathSeg<'a>,
 }
 
 impl LocPath<'static> {
@@ -58,7 +59,7 @@ impl LocPath<'static> {
 
 impl<'a> LocPath<'a> {
     /// The location of member `k` below this one.
-    pub fn key(&'a self, k: &'static str) -> LocPath<'a> {
+    pub fn key(&'a self, k: &'a str) -> LocPath<'a> {
         LocPath {
             parent: Some(self),
             seg: LocPathSeg::Key(k),
@@ -182,32 +183,66 @@ pub mod wire_checks {
 
     /// A list has at least `min` items (type `too_short`; openapi `minItems`).
     pub fn min_items(len: usize, min: usize, at: &LocPath<'_>, out: &mut Vec<ValidationError>) {
-        if len < min {
-            out.push(err(
-                at,
-                format!(
-                    "List should have at least {min} {} after validation, not {len}",
-                    items(min)
-                ),
-                "too_short",
-                None,
-                Some(json!({ "field_type": "List", "min_length": min, "actual_length": len })),
-            ));
-        }
+        too_short("List", len, min, at, out)
     }
 
     /// A list has at most `max` items (type `too_long`; openapi `maxItems`).
     pub fn max_items(len: usize, max: usize, at: &LocPath<'_>, out: &mut Vec<ValidationError>) {
+        too_long("List", len, max, at, out)
+    }
+
+    /// An object (a dictionary of ids) has at least `min` members (type `too_short`; openapi
+    /// `minProperties`).
+    pub fn min_entries(len: usize, min: usize, at: &LocPath<'_>, out: &mut Vec<ValidationError>) {
+        too_short("Dictionary", len, min, at, out)
+    }
+
+    /// An object (a dictionary of ids) has at most `max` members (type `too_long`; openapi
+    /// `maxProperties`).
+    pub fn max_entries(len: usize, max: usize, at: &LocPath<'_>, out: &mut Vec<ValidationError>) {
+        too_long("Dictionary", len, max, at, out)
+    }
+
+    /// pydantic's `too_short` of a `kind` ("List", "Dictionary") of `len` items under `min`.
+    fn too_short(
+        kind: &str,
+        len: usize,
+        min: usize,
+        at: &LocPath<'_>,
+        out: &mut Vec<ValidationError>,
+    ) {
+        if len < min {
+            out.push(err(
+                at,
+                format!(
+                    "{kind} should have at least {min} {} after validation, not {len}",
+                    items(min)
+                ),
+                "too_short",
+                None,
+                Some(json!({ "field_type": kind, "min_length": min, "actual_length": len })),
+            ));
+        }
+    }
+
+    /// pydantic's `too_long` of a `kind` ("List", "Dictionary") of `len` items over `max`.
+    fn too_long(
+        kind: &str,
+        len: usize,
+        max: usize,
+        at: &LocPath<'_>,
+        out: &mut Vec<ValidationError>,
+    ) {
         if len > max {
             out.push(err(
                 at,
                 format!(
-                    "List should have at most {max} {} after validation, not {len}",
+                    "{kind} should have at most {max} {} after validation, not {len}",
                     items(max)
                 ),
                 "too_long",
                 None,
-                Some(json!({ "field_type": "List", "max_length": max, "actual_length": len })),
+                Some(json!({ "field_type": kind, "max_length": max, "actual_length": len })),
             ));
         }
     }

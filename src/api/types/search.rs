@@ -436,6 +436,57 @@ pub struct SearchPeoplePreviewRequest {
     pub fields: Option<Vec<PersonOrCompanyField>>,
 }
 
+/// Least `size` of the company preview (openapi `minimum` of
+/// `PublicPreviewSearchCompaniesV3Body.size`).
+pub const COMPANIES_PREVIEW_MIN_SIZE: i64 = 5;
+
+/// Body of `POST /v3/search/companies/preview` (openapi `PublicPreviewSearchCompaniesV3Body`;
+/// enterprise plans only, outside SPEC.md's scope): the first page of a v3 company search, as
+/// masked previews. No cursor and no `fields`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct SearchCompaniesPreviewRequest {
+    /// Results, 5..=50 (default 50).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub size: Option<i64>,
+    /// Company filters (v3 block).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub companies_filters: Option<CompaniesFiltersV3>,
+    /// People filters: companies having at least one matching person (v3 block).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub people_filters: Option<PeopleFiltersV3>,
+}
+
+impl SearchCompaniesPreviewRequest {
+    /// Effective `size` (50 when unset).
+    pub fn size_or_default(&self) -> i64 {
+        self.size.unwrap_or(PREVIEW_MAX_SIZE)
+    }
+}
+
+impl Validate for SearchCompaniesPreviewRequest {
+    fn validate(&self) -> Vec<ValidationError> {
+        let mut out = Vec::new();
+        let body = LocPath::body();
+        if let Some(n) = self.size {
+            wire_checks::range(
+                n as f64,
+                COMPANIES_PREVIEW_MIN_SIZE as f64,
+                PREVIEW_MAX_SIZE as f64,
+                &body.key("size"),
+                &mut out,
+            );
+        }
+        if let Some(f) = &self.companies_filters {
+            f.validate_at(&body.key("companiesFilters"), &mut out);
+        }
+        if let Some(f) = &self.people_filters {
+            f.validate_at(&body.key("peopleFilters"), &mut out);
+        }
+        out
+    }
+}
+
 impl SearchPeoplePreviewRequest {
     /// Effective `size` (50 when unset).
     pub fn size_or_default(&self) -> i64 {

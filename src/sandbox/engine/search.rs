@@ -12,8 +12,8 @@ use std::collections::BTreeMap;
 
 use crate::api::types::common::{Relevance, ValidationError};
 use crate::api::types::company::{
-    CompanyWithRelevance, CompanyWithScore, DomainStatus, SearchCompaniesV2Response,
-    SearchCompaniesV3Response,
+    CompanyPreviewResult, CompanyWithRelevance, CompanyWithScore, DomainStatus,
+    SearchCompaniesPreviewResponse, SearchCompaniesV2Response, SearchCompaniesV3Response,
 };
 use crate::api::types::filters_v2::CompaniesFiltersV2;
 use crate::api::types::filters_v3::{CompaniesFiltersV3, CompanyMatchingMode};
@@ -22,8 +22,9 @@ use crate::api::types::person::{
     SearchPeopleV2Response, SearchPeopleV3Response,
 };
 use crate::api::types::search::{
-    SearchCompaniesV2Request, SearchCompaniesV3Request, SearchPeoplePreviewRequest,
-    SearchPeopleV2Request, SearchPeopleV3Request,
+    PREVIEW_MAX_SIZE, SearchCompaniesPreviewRequest, SearchCompaniesV2Request,
+    SearchCompaniesV3Request, SearchPeoplePreviewRequest, SearchPeopleV2Request,
+    SearchPeopleV3Request,
 };
 use crate::sandbox::dataset::load::Db;
 
@@ -329,6 +330,55 @@ impl Db {
                 })
                 .collect(),
             include_domains_statuses: include_statuses(self, f.include_domains.as_deref()),
+        })
+    }
+
+    /// `POST /v3/search/companies/preview` (openapi `PublicPreviewSearchCompaniesV3Body`): the
+    /// first page of the v3 company search (same filters, same ranking), answered as masked
+    /// company previews with their 1-based `ranking` and relevance; `size` 5..=50 (50 unset).
+    pub fn search_companies_preview(
+        &self,
+        req: &SearchCompaniesPreviewRequest,
+    ) -> Result<SearchCompaniesPreviewResponse, Vec<ValidationError>> {
+        let v3 = SearchCompaniesV3Request {
+            size: Some(req.size_or_default()),
+            companies_filters: req.companies_filters.clone(),
+            people_filters: req.people_filters.clone(),
+            ..SearchCompaniesV3Request::default()
+        };
+        let empty = CompaniesFiltersV3::default();
+        let f = v3.companies_filters.as_ref().unwrap_or(&empty);
+        let q = compile::companies_v3(self, f);
+        let pq = v3
+            .people_filters
+            .as_ref()
+            .map(|p| compile::people_v3(self, p, 0.8));
+        let look = resolve_lookalike(self, f.lookalike_domains.as_deref());
+        let ranking = self.ranking_v3(f, &look);
+        let all = self.rank_companies(&q, pq.as_ref(), &ranking);
+        let size = clamp_size(v3.size, PREVIEW_MAX_SIZE);
+        let page = select_page(all, None, 0, size, CursorKind::Companies);
+        let mut redirects = look.redirects;
+        redirects_of(self, f.include_domains.as_deref(), &mut redirects);
+        let lookalike = !ranking.targets.is_empty();
+        Ok(SearchCompaniesPreviewResponse {
+            total_hits: page.total as i64,
+            redirect_map: Some(redirects).filter(|m| !m.is_empty()),
+            credits_used: 0.0,
+            companies: page
+                .items
+                .iter()
+                .enumerate()
+                .map(|(n, &(key, c))| CompanyPreviewResult {
+                    ranking: (n + 1) as i64,
+                    relevance: if lookalike {
+                        lookalike::relevance_of(key_score(key), ranking.broad)
+                    } else {
+                        None
+                    },
+                    company: records::preview_company(self, c),
+                })
+                .collect(),
         })
     }
 

@@ -76,6 +76,14 @@ pub(crate) fn search_people_v3(
     db.search_people_v3(r).map_err(refused)
 }
 /// v3 people preview search.
+/// Company preview search (openapi `PublicPreviewSearchCompaniesV3Body`).
+pub(crate) fn search_companies_preview(
+    db: &Db,
+    r: &SearchCompaniesPreviewRequest,
+) -> Result<SearchCompaniesPreviewResponse, Failure> {
+    db.search_companies_preview(r).map_err(refused)
+}
+
 pub(crate) fn search_people_preview(
     db: &Db,
     r: &SearchPeoplePreviewRequest,

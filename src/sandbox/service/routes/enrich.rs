@@ -126,3 +126,152 @@ pub(in crate::sandbox::service) async fn enrich_person(State(st): St, call: Call
     )?;
     ok_typed(answer).await
 }
+
+/// Items of a batch enrichment per webhook delivery, each delivery charged for what it carries.
+/// A company record is about 8 KB of JSON, so a delivery stays near 1.6 MB: under the 4 MiB a
+/// webhook receiver (prospect's own among them) takes in one body, and the 2 MB of axum's
+/// default. A batch of 10,000 arrives in 50 deliveries.
+pub(crate) const ENRICH_CHUNK: usize = 200;
+
+/// How one item of a batch matched: `Success` when the engine found it, `Not enough data` for an
+/// item with no non-blank member, `Not found` otherwise.
+fn match_status(found: bool, empty: bool) -> MatchStatus {
+    if found {
+        MatchStatus::Success
+    } else if empty {
+        MatchStatus::NotEnoughData
+    } else {
+        MatchStatus::NotFound
+    }
+}
+
+/// Charges a chunk's `found` items of `endpoint` at delivery: its `creditsUsed` and
+/// `overallStatus`; a chunk the account can no longer pay for is delivered `Incomplete`, with
+/// no items and nothing charged.
+fn settle_chunk(
+    account: &crate::sandbox::service::accounts::Account,
+    endpoint: Endpoint,
+    found: usize,
+) -> (f64, OverallEnrichmentStatus) {
+    match billing::charge_results(account, endpoint, found) {
+        Ok(c) => (c, OverallEnrichmentStatus::Completed),
+        Err(_) => (0.0, OverallEnrichmentStatus::Incomplete),
+    }
+}
+
+/// POST /v2/enrich/companies (openapi `MatchCompaniesBody`): answers `{"status":"in progress"}`
+/// and delivers `enrich_companies` webhooks of [`ENRICH_CHUNK`] items each, with the caller's
+/// ids, after the webhook delay; each delivery charges 0.1 credit per company found. `fields`
+/// is validated and, as everywhere in the sandbox, whole records are answered.
+pub(in crate::sandbox::service) async fn enrich_companies(State(st): St, call: Call) -> Answer {
+    let endpoint = Endpoint::EnrichCompanies;
+    let req: EnrichCompaniesRequest =
+        validation::parse_request(endpoint, &call.headers, &call.body)?;
+    crate::sandbox::service::validation::check_webhook_url(&req.webhook_url, &["webhookUrl"])?;
+    call.account.require_standard(texts::INSUFFICIENT_CREDITS)?;
+    let items: Vec<(String, EnrichCompanyRequest)> = req.company_data_mapping.into_iter().collect();
+    for chunk in items.chunks(ENRICH_CHUNK) {
+        let chunk = chunk.to_vec();
+        let (state, account) = (st.clone(), call.account.clone());
+        st.webhooks.enqueue(
+            WebhookEvent::EnrichCompanies.name(),
+            req.webhook_url.clone(),
+            Box::pin(async move {
+                let db = state.db().await.ok()?;
+                let found: Vec<CompanyWithUniqueId> = blocking(move || {
+                    Ok(chunk
+                        .into_iter()
+                        .map(|(id, item)| {
+                            let company = db.enrich_company(&item).map(|r| r.company);
+                            CompanyWithUniqueId {
+                                status: match_status(company.is_some(), item.is_empty()),
+                                company,
+                                unique_id: id,
+                            }
+                        })
+                        .collect())
+                })
+                .await
+                .ok()?;
+                let n = found.iter().filter(|c| c.company.is_some()).count();
+                let (credits_used, overall_status) = settle_chunk(&account, endpoint, n);
+                let companies = if overall_status == OverallEnrichmentStatus::Completed {
+                    found
+                } else {
+                    Vec::new()
+                };
+                serde_json::to_value(EnrichCompaniesWebhook {
+                    companies,
+                    overall_status,
+                    credits_used,
+                })
+                .ok()
+            }),
+        );
+    }
+    ok_typed(EnrichBatchAccepted {
+        status: EnrichBatchAccepted::IN_PROGRESS.into(),
+    })
+    .await
+}
+
+/// POST /v2/enrich/people (openapi `MatchPeopleBody`): answers `{"status":"in progress"}` and
+/// delivers `enrich_people` webhooks of [`ENRICH_CHUNK`] items each, with the caller's ids,
+/// after the webhook delay; each delivery charges 3 credits per person found. No contacts are
+/// revealed.
+pub(in crate::sandbox::service) async fn enrich_people(State(st): St, call: Call) -> Answer {
+    let endpoint = Endpoint::EnrichPeople;
+    let req: EnrichPeopleRequest = validation::parse_request(endpoint, &call.headers, &call.body)?;
+    crate::sandbox::service::validation::check_webhook_url(&req.webhook_url, &["webhookUrl"])?;
+    call.account.require_standard(texts::INSUFFICIENT_CREDITS)?;
+    let items: Vec<(String, PersonToMatch)> = req.people_data_mapping.into_iter().collect();
+    for chunk in items.chunks(ENRICH_CHUNK) {
+        let chunk = chunk.to_vec();
+        let (state, account) = (st.clone(), call.account.clone());
+        st.webhooks.enqueue(
+            WebhookEvent::EnrichPeople.name(),
+            req.webhook_url.clone(),
+            Box::pin(async move {
+                let db = state.db().await.ok()?;
+                let found: Vec<PersonWithUniqueId> = blocking(move || {
+                    Ok(chunk
+                        .into_iter()
+                        .map(|(id, item)| {
+                            let one = EnrichPersonRequest {
+                                person: item.person,
+                                company: item.company,
+                                reveal_emails: None,
+                                reveal_phones: None,
+                            };
+                            let person = db.enrich_person(&one).map(|r| r.person);
+                            PersonWithUniqueId {
+                                status: match_status(person.is_some(), one.person_is_empty()),
+                                person,
+                                unique_id: id,
+                            }
+                        })
+                        .collect())
+                })
+                .await
+                .ok()?;
+                let n = found.iter().filter(|p| p.person.is_some()).count();
+                let (credits_used, overall_status) = settle_chunk(&account, endpoint, n);
+                let people = if overall_status == OverallEnrichmentStatus::Completed {
+                    found
+                } else {
+                    Vec::new()
+                };
+                serde_json::to_value(EnrichPeopleWebhook {
+                    people,
+                    overall_status,
+                    credits_used,
+                })
+                .ok()
+            }),
+        );
+    }
+    ok_typed(EnrichBatchAccepted {
+        status: EnrichBatchAccepted::IN_PROGRESS.into(),
+    })
+    .await
+}

@@ -168,6 +168,12 @@ pub(crate) fn router(state: Arc<AppState>) -> Router {
         .route("/v2/data-fields", get(data_fields))
         .route("/v2/credits/balance", get(credit_balance))
         .route("/v2/warmup/companies", post(warmup_companies))
+        .route(
+            "/v3/search/companies/preview",
+            post(search_companies_preview),
+        )
+        .route("/v2/enrich/companies", post(enrich_companies))
+        .route("/v2/enrich/people", post(enrich_people))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(axum::middleware::from_fn(catch_panic))

@@ -55,6 +55,19 @@ charged! {
     SearchPeoplePreviewResponse => people: PersonWithCompanyPreview,
 }
 
+impl Charged for SearchCompaniesPreviewResponse {
+    type Record = CompanyPreviewResult;
+    fn records(&mut self) -> &mut Vec<CompanyPreviewResult> {
+        &mut self.companies
+    }
+    fn total(&self) -> Option<i64> {
+        Some(self.total_hits)
+    }
+    fn credits_used(&mut self) -> &mut f64 {
+        &mut self.credits_used
+    }
+}
+
 /// The engine's search for a request type.
 type Search<Q, A> = fn(&Db, &Q) -> Result<A, Failure>;
 
@@ -183,4 +196,28 @@ pub(in crate::sandbox::service) async fn search_people_preview(
     }
     call.account.require_standard(texts::INSUFFICIENT_CREDITS)?;
     per_record(st, call, endpoint, req, engine_calls::search_people_preview).await
+}
+
+/// POST /v3/search/companies/preview (openapi `PublicPreviewSearchCompaniesV3Body`): enterprise
+/// and legacy plans only (403 "You are not allowed to access this feature" otherwise); 0.2
+/// credit per company previewed.
+pub(in crate::sandbox::service) async fn search_companies_preview(
+    State(st): St,
+    call: Call,
+) -> Answer {
+    let endpoint = Endpoint::SearchCompaniesPreview;
+    let req: SearchCompaniesPreviewRequest =
+        validation::parse_request(endpoint, &call.headers, &call.body)?;
+    if !call.account.plan.allows_preview() {
+        return Err(Failure::forbidden(texts::FEATURE_NOT_ALLOWED));
+    }
+    call.account.require_standard(texts::INSUFFICIENT_CREDITS)?;
+    per_record(
+        st,
+        call,
+        endpoint,
+        req,
+        engine_calls::search_companies_preview,
+    )
+    .await
 }
