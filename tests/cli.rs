@@ -661,3 +661,99 @@ async fn a_list_built_from_two_searches_is_kept_and_planned_on() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("holds accounts, not contacts"), "{err}");
 }
+
+/// Issue 18: a batch enrich of 1,000 domains (and one unknown, and one given twice) is sent as
+/// one request, delivered by webhook in chunks, stored, and charged 0.1 per company found; the
+/// same batch again is answered from the store: planned at 0, nothing sent, the balance kept.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_batch_enrich_is_delivered_stored_and_costs_nothing_the_second_time() {
+    let sb = start(vec![]).await;
+    let dir = tempfile::tempdir().unwrap();
+    let c0 = client(&sb, RICH);
+    let mut domains = support::company_domains(&c0, json!({"size": 1000})).await;
+    assert_eq!(domains.len(), 1000);
+    domains.push("no-such-company-zz.com".into());
+    domains.push(domains[0].to_uppercase());
+    let file = dir.path().join("customers.txt");
+    std::fs::write(&file, domains.join("\n")).unwrap();
+    let port = free_port();
+    let before = standard(&c0).await;
+
+    let enrich = |extra: &[&str]| {
+        let mut c = prospect(&sb, RICH, dir.path(), port);
+        c.args(["enrich", "companies", "--file", file.to_str().unwrap()])
+            .args(["--max-credits", "1000", "--wait", "60"])
+            .args(extra);
+        c
+    };
+    let c = enrich(&["--dry-run", "--format", "json"]);
+    let (code, out, err) = tokio::task::spawn_blocking(move || run(c)).await.unwrap();
+    assert_eq!(code, 0, "{err}");
+    let plan: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(plan["asked"], 1001, "{plan}");
+    assert_eq!(plan["toBuy"], 1001);
+    assert_eq!(plan["requests"], 1);
+    assert_eq!(standard(&c0).await, before, "a dry run sends nothing paid");
+
+    let c = enrich(&[]);
+    let (code, out, err) = tokio::task::spawn_blocking(move || run(c)).await.unwrap();
+    assert_eq!(code, 0, "{err}");
+    let rows: Vec<Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), 1001, "one row per distinct domain");
+    assert_eq!(
+        rows.iter().filter(|r| r["found"] == json!(true)).count(),
+        1000
+    );
+    assert_eq!(rows[1000]["query"], "no-such-company-zz.com");
+    assert_eq!(rows[1000]["found"], json!(false));
+    for (row, d) in rows.iter().zip(&domains) {
+        assert_eq!(row["query"], d.as_str());
+        if row["found"] == json!(true) {
+            assert_eq!(row["record"]["domain"], d.as_str());
+            assert_eq!(row["storedAt"], Value::Null, "bought now");
+        }
+    }
+    tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    let mid = standard(&c0).await;
+    assert!(
+        (before.0 - mid.0 - 100.0).abs() < 1e-6,
+        "{before:?} → {mid:?}"
+    );
+    // The ledger records what the deliveries cost.
+    let mut c = prospect(&sb, RICH, dir.path(), port);
+    c.args(["history", "--spend", "--format", "jsonl"]);
+    let (code, out, err) = tokio::task::spawn_blocking(move || run(c)).await.unwrap();
+    assert_eq!(code, 0, "{err}");
+    let spent: f64 = out
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .filter(|v| v["what"] == "enrich_companies")
+        .map(|v| v["credits"]["standard"].as_f64().unwrap())
+        .sum();
+    assert!((spent - 100.0).abs() < 1e-6, "{out}");
+
+    // Again: the 1,000 found are owned; only the unknown one is asked (and costs nothing).
+    let c = enrich(&["--dry-run", "--format", "json"]);
+    let (code, out, err) = tokio::task::spawn_blocking(move || run(c)).await.unwrap();
+    assert_eq!(code, 0, "{err}");
+    let plan: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(plan["owned"], 1000, "{plan}");
+    assert_eq!(plan["toBuy"], 1);
+    let c = enrich(&[]);
+    let (code, out, err) = tokio::task::spawn_blocking(move || run(c)).await.unwrap();
+    assert_eq!(code, 0, "{err}");
+    let rows: Vec<Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), 1001);
+    assert!(
+        rows[..1000].iter().all(|r| r["storedAt"].is_string()),
+        "from the store"
+    );
+    tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    assert_eq!(standard(&c0).await, mid, "nothing charged the second time");
+}

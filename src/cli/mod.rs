@@ -377,6 +377,28 @@ pub enum EnrichCmd {
         #[command(flatten)]
         out: OutArgs,
     },
+    /// Enrich a batch of companies by domain (0.1 credit per company found; 0 for those
+    /// stored): sent in batches of up to 10,000, the companies arrive by webhook.
+    Companies {
+        /// A file: one domain per line, or a CSV with --column; `-` reads stdin.
+        #[arg(long)]
+        file: Option<PathBuf>,
+        /// The CSV column holding the domains (name from the header, or a 1-based number).
+        #[arg(long, requires = "file")]
+        column: Option<String>,
+        /// Domains.
+        values: Vec<String>,
+        /// The domains of an account list (`prospect list`).
+        #[arg(long, conflicts_with_all = ["file", "values"])]
+        list: Option<String>,
+        /// Seconds to wait for the webhook deliveries (0: do not wait).
+        #[arg(long, default_value_t = 180)]
+        wait: u64,
+        #[command(flatten)]
+        spend: SpendArgs,
+        #[command(flatten)]
+        out: OutArgs,
+    },
     /// Enrich one person (3 credits; 0 when stored) by id, email, professional-network URL,
     /// or name plus domain.
     Person {
@@ -505,7 +527,7 @@ pub enum Command {
         out: OutArgs,
     },
     /// Past searches kept in the store; with `--spend`, what was spent: every purchase and
-    /// every reveal delivery with its credits per pool.
+    /// every webhook delivery (reveals, batch enrichments) with its credits per pool.
     History {
         /// `show ID`: print the records of stored search ID again (free, contacts joined).
         #[arg(value_enum)]
@@ -515,7 +537,7 @@ pub enum Command {
         /// How many, newest first.
         #[arg(long, default_value_t = 50)]
         limit: usize,
-        /// List what was spent (purchases and reveal deliveries, with their credits and who
+        /// List what was spent (purchases and webhook deliveries, with their credits and who
         /// bought) instead of the searches.
         #[arg(long)]
         spend: bool,
@@ -978,6 +1000,22 @@ async fn run_inner(
             spend,
             out,
         } => autocomplete(&ctx, kind, &text, &spend, &out).await,
+        Command::Enrich(EnrichCmd::Companies {
+            file,
+            column,
+            values,
+            list,
+            wait,
+            spend,
+            out,
+        }) => {
+            let keys = match list {
+                Some(name) => KeySource::List(list_keys(&ctx, Some(&name), ListKind::Accounts)?),
+                None => key_source(values, file, column)?,
+            };
+            let action = Action::EnrichCompanies { keys };
+            enrich_companies(&ctx, action, wait, &spend, &out).await
+        }
         Command::Enrich(e) => {
             let (action, spend, out) = enrich_action(e)?;
             run_action(&ctx, action, &spend, &out).await
@@ -1107,6 +1145,9 @@ async fn run_inner(
             })?;
             match action {
                 Action::Reveal { .. } => reveal(&ctx, action, 180, &spend, &out).await,
+                Action::EnrichCompanies { .. } => {
+                    enrich_companies(&ctx, action, 180, &spend, &out).await
+                }
                 other => run_action(&ctx, other, &spend, &out).await,
             }
         }
@@ -1588,12 +1629,17 @@ fn freshness(spend: &SpendArgs) -> Freshness {
     }
 }
 
-/// The enrich action of the command line and its spend and output options.
+/// The enrich action of the command line and its spend and output options (one company or
+/// person; the batch `enrich companies` runs by [`enrich_companies`], which the dispatch calls
+/// first).
 fn enrich_action(cmd: EnrichCmd) -> CliResult<(Action, SpendArgs, OutArgs)> {
     match cmd {
         EnrichCmd::Company { domain, spend, out } => {
             Ok((Action::EnrichCompany { domain }, spend, out))
         }
+        EnrichCmd::Companies { .. } => Err(CliError::usage(
+            "enrich companies is a batch: it runs with its webhook receiver",
+        )),
         EnrichCmd::Person {
             id,
             email,
@@ -1807,6 +1853,131 @@ async fn reveal(
                 "{missing} of {} results had not arrived after {wait} s; they are stored when \
                  they arrive while prospect runs, and are not sent again meanwhile (run the \
                  same reveal again later: it costs nothing for what arrived)",
+                awaited.len()
+            ),
+        });
+    }
+    ctx.settle(report, job)
+}
+
+/// Plans, gates and sends a batch enrichment of companies as a job (issue 18); waits up to
+/// `wait` seconds for its webhook deliveries (stopping early on Ctrl-C), then writes one
+/// record per domain asked, in input order: the company the store had or the delivery
+/// brought, or `found: false`.
+async fn enrich_companies(
+    ctx: &Ctx,
+    action: Action,
+    wait: u64,
+    spend: &SpendArgs,
+    out: &OutArgs,
+) -> CliResult {
+    let Action::EnrichCompanies { keys } = &action else {
+        return Ok(());
+    };
+    let asked = keys.read_all().map_err(|e| CliError::usage(e.0))?;
+    let Some(plan) = ctx.plan(&action, spend, out).await? else {
+        return Ok(());
+    };
+    let s = ctx.session();
+    let receiver = if plan.to_buy > 0 {
+        let target = ctx.target.clone().unwrap_or(Target {
+            base_url: String::new(),
+            token: String::new(),
+            sandbox: true,
+        });
+        let cfg = crate::core::webhooks::receiver_config(&ctx.settings, &target)
+            .map_err(|e| CliError::usage(e.to_string()))?;
+        Some(
+            crate::core::webhooks::Receiver::start(cfg, s.clone())
+                .await
+                .map_err(|e| CliError::other(e.to_string()))?,
+        )
+    } else {
+        None
+    };
+    let url = receiver
+        .as_ref()
+        .map(|r| r.url_for(WebhookEvent::EnrichCompanies))
+        .unwrap_or_default();
+    let job = engine::start_job(s, &action, &plan).await;
+    let r = match s
+        .enrich_companies(&asked, &url, freshness(spend), job)
+        .await
+    {
+        Ok(r) => r,
+        Err(e) => {
+            let report = RunReport {
+                error: Some(RunError::Api(e)),
+                ..RunReport::default()
+            };
+            engine::finish_job(s, job, &report).await;
+            return ctx.settle(report, job);
+        }
+    };
+    let awaited: Vec<String> = r.sent.iter().chain(&r.pending).cloned().collect();
+    if !awaited.is_empty() && wait > 0 {
+        let pb = ctx.progress(awaited.len() as u64, "waiting for the webhook");
+        let deadline = Instant::now() + Duration::from_secs(wait);
+        loop {
+            let left = s.companies_awaited(&awaited).await;
+            pb.set_position((awaited.len() - left) as u64);
+            if left == 0 || Instant::now() >= deadline || ctx.stop.is_cancelled() {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+        pb.finish_and_clear();
+    }
+    let left = s.companies_awaited(&awaited).await;
+    let arrived = s.stored_companies(&awaited).await;
+    let mut w =
+        Writer::<LookupOut<Company>>::new(Format::resolve(out.format, &out.out), out.out.as_ref())?;
+    let mut seen = std::collections::HashSet::new();
+    for given in &asked {
+        let Some(d) = crate::store::domain_key(given) else {
+            continue;
+        };
+        if !seen.insert(d.clone()) {
+            continue;
+        }
+        let (record, stored_at) = match (r.from_store.get(&d), arrived.get(&d)) {
+            (Some(hit), _) => (Some(hit.value.clone()), Some(hit.fetched_at.to_rfc3339())),
+            (None, Some(hit)) => (Some(hit.value.clone()), None),
+            (None, None) => (None, None),
+        };
+        w.write(&LookupOut {
+            query: given.trim().to_string(),
+            found: record.is_some(),
+            stored_at,
+            record,
+            suppressed: r.suppressed.get(&d).cloned(),
+        })?;
+    }
+    w.finish()?;
+    let report = RunReport {
+        owned: r.from_store.len() as u64,
+        bought: r.sent.len() as u64,
+        requests: r.purchases.len() as u32,
+        records: (r.from_store.len() + arrived.len()) as u64,
+        store_errors: r.store_error.into_iter().collect(),
+        ..RunReport::default()
+    };
+    engine::finish_job(s, job, &report).await;
+    ctx.note(&format!(
+        "{} from the store, {} sent, {} awaited from before, {} found, {} not yet arrived",
+        r.from_store.len(),
+        r.sent.len(),
+        r.pending.len(),
+        arrived.len(),
+        left
+    ));
+    if left > 0 && ctx.signal.load(Ordering::SeqCst) == 0 {
+        return Err(CliError {
+            code: ExitCode::Network,
+            message: format!(
+                "{left} of {} companies had not arrived after {wait} s; they are stored when \
+                 they arrive while prospect runs, and are not sent again meanwhile (run the \
+                 same enrich again later: it costs nothing for what arrived)",
                 awaited.len()
             ),
         });

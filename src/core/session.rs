@@ -267,6 +267,34 @@ bought_list!(SearchPeopleV3Response, people: |r| r.people.iter().map(|p| &p.pers
 bought_list!(SearchPeopleV2Response, people: |r| r.people.iter());
 bought_list!(LookupPeopleResponse, people: |r| r.people.iter().map(|p| &p.person));
 
+/// A batch enrichment's acknowledgement (`{"status":"in progress"}`) costs nothing and holds no
+/// records: the companies or people, and their charge, come by webhook.
+impl Bought for EnrichBatchAccepted {
+    fn quantities(&self) -> Quantities {
+        Quantities::default()
+    }
+    fn entity_refs(&self, _at: DateTime<Utc>) -> EntityRefs<'_> {
+        EntityRefs::default()
+    }
+}
+
+/// The company preview's records are masked and have no domain: nothing to keep as an entity;
+/// charged per preview returned.
+impl Bought for SearchCompaniesPreviewResponse {
+    fn credits_used(&self) -> Option<f64> {
+        used(self.credits_used)
+    }
+    fn quantities(&self) -> Quantities {
+        Quantities {
+            results: self.companies.len() as u64,
+            ..Quantities::default()
+        }
+    }
+    fn entity_refs(&self, _at: DateTime<Utc>) -> EntityRefs<'_> {
+        EntityRefs::default()
+    }
+}
+
 impl Bought for SearchPeoplePreviewResponse {
     fn credits_used(&self) -> Option<f64> {
         used(self.credits_used)
@@ -394,25 +422,32 @@ pub struct Lookup<T> {
     pub store_error: Option<String>,
 }
 
-/// The answer of a reveal through the session: contacts the store already had, and the ids
-/// sent to the service (whose results arrive by webhook).
+/// What a paid call answered by webhook did (a reveal, a batch enrichment): what the store
+/// answered, what was sent, what another call is still awaiting. Keys are person ids for a
+/// reveal, normalized domains for a batch enrichment of companies.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Reveal {
-    /// Contacts answered from the store at 0 credits, by person id.
-    pub from_store: HashMap<String, Contact>,
-    /// Person ids sent to the service, in batches of at most 500.
+pub struct ByWebhook<T> {
+    /// Records answered from the store at 0 credits, by key.
+    pub from_store: HashMap<String, T>,
+    /// Keys sent to the service, in batches of at most the endpoint's size.
     pub sent: Vec<String>,
     /// The purchases the sent batches were stored as.
     pub purchases: Vec<PurchaseId>,
-    /// Person ids sent before (by this or another process) whose webhook is still awaited:
-    /// not sent again.
+    /// Keys sent before (by this or another process) whose webhook is still awaited: not sent
+    /// again.
     pub pending: Vec<String>,
-    /// Why a sent batch's acknowledgement could not be stored (the ids were sent all the same).
+    /// Why a sent batch's acknowledgement could not be stored (the keys were sent all the same).
     pub store_error: Option<String>,
-    /// Person ids refused because they are suppressed, with the category (issue 16): never
-    /// sent, not answered from the store.
+    /// Keys refused because they are suppressed, with the category (issue 16): never sent, not
+    /// answered from the store.
     pub suppressed: HashMap<String, String>,
 }
+
+/// What [`Session::reveal`] did: contacts by person id.
+pub type Reveal = ByWebhook<Contact>;
+
+/// What [`Session::enrich_companies`] did: stored companies by normalized domain.
+pub type EnrichBatch = ByWebhook<crate::store::Stored<crate::api::types::Company>>;
 
 /// Which store reads a paid call may be answered from, and whether to skip them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -1027,7 +1062,7 @@ impl Session {
             return Ok(hit);
         }
         // Claimed under the lookup's key: a lookup and an enrich of one domain are one item.
-        let key = format!("company:{}", crate::store::normalize_domain(&d));
+        let key = crate::store::company_claim(&crate::store::normalize_domain(&d));
         crate::core::engine::buy_claimed(self, req, key, looked, stored).await
     }
 
@@ -1248,6 +1283,31 @@ impl Session {
             .unwrap_or(0)
     }
 
+    /// How many of `domains` (normalized) a batch enrichment still awaits: sent (by any process
+    /// on the store) and neither delivered nor past their lease. 0 when the store cannot be
+    /// read (nothing more to wait for).
+    pub async fn companies_awaited(&self, domains: &[String]) -> usize {
+        let keys: Vec<String> = domains
+            .iter()
+            .map(|d| crate::store::company_claim(d))
+            .collect();
+        with_store(&self.store, move |s| s.pending(&keys))
+            .await
+            .map_or(0, |p| p.len())
+    }
+
+    /// The companies the store holds of `domains` (normalized), by domain; none when it
+    /// cannot be read.
+    pub async fn stored_companies(
+        &self,
+        domains: &[String],
+    ) -> HashMap<String, crate::store::Stored<crate::api::types::Company>> {
+        let d = domains.to_vec();
+        with_store(&self.store, move |s| s.companies_by_domains(&d))
+            .await
+            .unwrap_or_default()
+    }
+
     /// Joins the contacts the store holds into `people` ([`crate::store::StoredContacts::join`]):
     /// every view and output of people shows what was revealed, whichever view or process
     /// revealed it (issue 16). A store that cannot be read leaves the records as they are.
@@ -1334,6 +1394,40 @@ impl Session {
             .iter()
             .map(|i| crate::core::engine::contact_key(kind, i))
             .collect();
+        let (to_send, pending) = self.claim_awaited(rest, keys, fresh, job).await;
+        let mut purchases = Vec::new();
+        let mut sent = Vec::new();
+        let mut store_error = None;
+        for batch in to_send.chunks(REVEAL_MAX_IDS) {
+            let ids: Vec<String> = batch.iter().map(|b| b.0.clone()).collect();
+            let result = self.buy_reveal(kind, ids.clone(), webhook_url, job).await;
+            let (purchase, err) = self.after_webhook_send(batch, result).await?;
+            purchases.extend(purchase);
+            store_error = store_error.or(err);
+            sent.extend(ids);
+        }
+        Ok(ByWebhook {
+            from_store,
+            sent,
+            purchases,
+            pending,
+            store_error,
+            suppressed,
+        })
+    }
+
+    /// Claims `keys` (the claim keys of `items`, in order) for a call answered by webhook: keys
+    /// another call sent and still awaits (`sent`, within their lease) are pending, never sent
+    /// again; the rest are claimed for this process. Returns (items claimed with their keys,
+    /// items pending). A store that cannot write claims lets everything be sent (said in the
+    /// log): the service is asked once all the same.
+    async fn claim_awaited(
+        &self,
+        items: Vec<String>,
+        keys: Vec<String>,
+        fresh: Freshness,
+        job: Option<crate::store::JobId>,
+    ) -> (Vec<(String, String)>, Vec<String>) {
         let owner = self.owner.to_string();
         let planned_at = crate::core::engine::looked_at(fresh == Freshness::Refresh);
         let lease = Utc::now()
@@ -1341,11 +1435,13 @@ impl Session {
         let n_keys = keys.len();
         let verdicts = {
             let keys = keys.clone();
-            let owner = owner.clone();
             with_store(&self.store, move |s| {
                 let pending: HashSet<String> = s.pending(&keys)?.into_iter().collect();
-                let free: Vec<String> =
-                    keys.iter().filter(|k| !pending.contains(*k)).cloned().collect();
+                let free: Vec<String> = keys
+                    .iter()
+                    .filter(|k| !pending.contains(*k))
+                    .cloned()
+                    .collect();
                 let claimed = s.claim(&free, &owner, job, lease, planned_at)?;
                 let mut it = claimed.into_iter();
                 Ok(keys
@@ -1361,53 +1457,125 @@ impl Session {
             })
             .await
             .unwrap_or_else(|e| {
-                tracing::warn!(error = %e, "reveal: claims could not be written; sending unclaimed");
+                tracing::warn!(error = %e, "claims could not be written; sending unclaimed");
                 vec![crate::store::Claim::Mine; n_keys]
             })
         };
         let mut to_send = Vec::new();
         let mut pending = Vec::new();
-        for ((id, key), v) in rest.iter().zip(&keys).zip(verdicts) {
+        for ((item, key), v) in items.into_iter().zip(keys).zip(verdicts) {
             match v {
-                crate::store::Claim::Mine => to_send.push((id.clone(), key.clone())),
-                _ => pending.push(id.clone()),
+                crate::store::Claim::Mine => to_send.push((item, key)),
+                _ => pending.push(item),
             }
         }
+        (to_send, pending)
+    }
+
+    /// After one request answered by webhook (`batch`: its items with their claim keys): an
+    /// accepted request marks its keys `sent` for [`crate::core::engine::REVEAL_LEASE`], so
+    /// nobody sends them again while the results come; a refused one that cannot have charged
+    /// gives its claims back. Returns the accepted request's (purchase, store error).
+    ///
+    /// Errors: the request's own.
+    async fn after_webhook_send(
+        &self,
+        batch: &[(String, String)],
+        result: Result<(Option<PurchaseId>, Option<String>), ApiError>,
+    ) -> Result<(Option<PurchaseId>, Option<String>), ApiError> {
+        let keys: Vec<String> = batch.iter().map(|b| b.1.clone()).collect();
+        let owner = self.owner.to_string();
+        match result {
+            Ok((purchase, err)) => {
+                let until = Utc::now()
+                    + chrono::Duration::from_std(crate::core::engine::REVEAL_LEASE)
+                        .unwrap_or_default();
+                if let Err(e) = with_store(&self.store, move |s| {
+                    s.mark_sent(&keys, &owner, purchase, until)
+                })
+                .await
+                {
+                    tracing::warn!(error = %e, "could not mark keys sent");
+                }
+                Ok((purchase, err))
+            }
+            Err(e) => {
+                if !e.may_have_charged() {
+                    let _ = with_store(&self.store, move |s| s.release(&keys, &owner)).await;
+                }
+                Err(e)
+            }
+        }
+    }
+
+    /// A batch enrichment of companies by domain (`POST /v2/enrich/companies`, openapi.json;
+    /// issue 18) through the spend engine: `domains` are normalized ([`crate::store::domain_key`];
+    /// others are left out) and deduplicated; suppressed ones are refused; those the store holds
+    /// are answered at 0 credits (unless refreshing); those another call sent and still awaits
+    /// are not sent again ([`ByWebhook::pending`]); the rest are claimed (the lookup's claim
+    /// `company:<domain>`: a lookup and a batch never buy one domain twice), sent in batches of
+    /// at most 10,000 keyed by their domain, with `webhook_url`, and marked sent. The companies
+    /// come by the `enrich_companies` webhook, whose delivery keeps them, ends the claims and
+    /// records the charge ([`crate::store::Store::record_delivery`]).
+    ///
+    /// Errors: the client's; domains of batches sent before the error stay marked sent.
+    pub async fn enrich_companies(
+        &self,
+        domains: &[String],
+        webhook_url: &str,
+        fresh: Freshness,
+        job: Option<crate::store::JobId>,
+    ) -> Result<EnrichBatch, ApiError> {
+        let mut seen = HashSet::new();
+        let domains: Vec<String> = domains
+            .iter()
+            .filter_map(|d| crate::store::domain_key(d))
+            .filter(|d| seen.insert(d.clone()))
+            .collect();
+        let suppressed = crate::core::suppress::refused_domains(self, domains.clone()).await;
+        let domains: Vec<String> = domains
+            .into_iter()
+            .filter(|d| !suppressed.contains_key(d))
+            .collect();
+        let from_store = if fresh == Freshness::Stored {
+            let d = domains.clone();
+            with_store(&self.store, move |s| s.companies_by_domains(&d))
+                .await
+                .unwrap_or_default()
+        } else {
+            HashMap::new()
+        };
+        let rest: Vec<String> = domains
+            .into_iter()
+            .filter(|d| !from_store.contains_key(d))
+            .collect();
+        let keys: Vec<String> = rest
+            .iter()
+            .map(|d| crate::store::company_claim(d))
+            .collect();
+        let (to_send, pending) = self.claim_awaited(rest, keys, fresh, job).await;
         let mut purchases = Vec::new();
         let mut sent = Vec::new();
         let mut store_error = None;
-        for batch in to_send.chunks(REVEAL_MAX_IDS) {
-            let ids: Vec<String> = batch.iter().map(|b| b.0.clone()).collect();
-            let batch_keys: Vec<String> = batch.iter().map(|b| b.1.clone()).collect();
-            let result = self.buy_reveal(kind, ids.clone(), webhook_url, job).await;
-            match result {
-                Ok((purchase, err)) => {
-                    purchases.extend(purchase);
-                    store_error = store_error.or(err);
-                    let owner = owner.clone();
-                    let until = Utc::now()
-                        + chrono::Duration::from_std(crate::core::engine::REVEAL_LEASE)
-                            .unwrap_or_default();
-                    if let Err(e) = with_store(&self.store, move |s| {
-                        s.mark_sent(&batch_keys, &owner, purchase, until)
-                    })
-                    .await
-                    {
-                        tracing::warn!(error = %e, "reveal: could not mark ids sent");
-                    }
-                    sent.extend(ids);
-                }
-                Err(e) => {
-                    if !e.may_have_charged() {
-                        let owner = owner.clone();
-                        let _ =
-                            with_store(&self.store, move |s| s.release(&batch_keys, &owner)).await;
-                    }
-                    return Err(e);
-                }
-            }
+        for batch in to_send.chunks(crate::api::types::ENRICH_BATCH_MAX) {
+            let req = crate::api::types::EnrichCompaniesRequest {
+                company_data_mapping: batch
+                    .iter()
+                    .map(|(d, _)| (d.clone(), crate::core::engine::enrich_company_request(d)))
+                    .collect(),
+                webhook_url: webhook_url.to_string(),
+                fields: None,
+            };
+            let result = self
+                .buy(&req, job, Vec::new(), None)
+                .await
+                .map(|paid| (paid.purchase, paid.store_error));
+            let (purchase, err) = self.after_webhook_send(batch, result).await?;
+            purchases.extend(purchase);
+            store_error = store_error.or(err);
+            sent.extend(batch.iter().map(|b| b.0.clone()));
         }
-        Ok(Reveal {
+        Ok(ByWebhook {
             from_store,
             sent,
             purchases,

@@ -272,14 +272,15 @@ impl Store {
     ) -> Result<()> {
         runs(
             &self.conn,
-            "SELECT id, event, sha256, body, received_at, credits_email, credits_phone
+            "SELECT id, event, sha256, body, received_at, credits_email, credits_phone,
+                    credits_standard
              FROM deliveries WHERE ?2 OR id > ?1 ORDER BY id LIMIT ?3",
-            7,
+            8,
             |rows| {
                 let tx = to.conn.begin()?;
                 let mut st = tx.prepare_cached(
                     "INSERT INTO deliveries (event, sha256, body, received_at, credits_email,
-                       credits_phone) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+                       credits_phone, credits_standard) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
                      ON CONFLICT (event, sha256) DO NOTHING",
                 )?;
                 for r in rows {

@@ -106,12 +106,70 @@ pub enum DeliveryOutcome {
     Duplicate,
 }
 
+/// What an `enrich_companies` delivery settles (issue 18), inside its transaction. prospect asks
+/// a batch enrichment with each company's normalized domain as its `uniqueId`: every item that
+/// arrived, found or not, ends its `sent` claim `company:<uniqueId>` (the batch is answered, a
+/// later run reads the store or asks again), and a company found under another domain keeps
+/// the one asked as its alias (asked again, it is owned). Items of ids that are not domains
+/// (a batch another client sent) change nothing.
+fn settle_enriched_companies(
+    tx: &super::db::Tx<'_>,
+    b: &crate::api::types::EnrichCompaniesWebhook,
+    at: i64,
+) -> Result<()> {
+    let mut aliases = Vec::new();
+    let mut st = tx.prepare_cached(
+        "UPDATE claims SET state = 'done', at = ?2 WHERE key = ?1 AND state = 'sent'",
+    )?;
+    for item in &b.companies {
+        let Some(asked) = super::domain_key(&item.unique_id) else {
+            continue;
+        };
+        st.execute_deferred(params![super::company_claim(&asked), at])?;
+        if let Some(c) = &item.company {
+            let own = super::normalize_domain(&c.domain);
+            if !own.is_empty() && own != asked {
+                aliases.push((asked, own));
+            }
+        }
+    }
+    drop(st);
+    super::entities::write_aliases(tx, &aliases)
+}
+
 /// What a delivery's results cost: the `creditsUsed` of a `reveal_emails` / `reveal_phones`
 /// body when the service set it (> 0), in that reveal's pool; else one email or phone credit
 /// per verified contact it brings (NOTES.md: reveals are charged for what is found, with the
-/// delivery), from the one price table.
+/// delivery), from the one price table. A batch enrichment's delivery (`enrich_companies`,
+/// `enrich_people`) costs standard credits: its `creditsUsed` when set, else the price of
+/// each record found.
 fn delivery_charge(body: Option<&WebhookBody>, e: &Entities) -> Cost {
     let stated = |x: f64| (x.is_finite() && x > 0.0).then_some(x);
+    let standard = |endpoint, found: usize, used: f64| Cost {
+        standard: stated(used).unwrap_or_else(|| {
+            crate::api::cost::DEFAULT_PRICES
+                .charge_for(
+                    endpoint,
+                    &crate::api::cost::Quantities {
+                        results: found as u64,
+                        ..Default::default()
+                    },
+                )
+                .standard
+        }),
+        ..Cost::ZERO
+    };
+    match body {
+        Some(WebhookBody::EnrichCompanies(b)) => {
+            let found = b.companies.iter().filter(|c| c.company.is_some()).count();
+            return standard(Endpoint::EnrichCompanies, found, b.credits_used);
+        }
+        Some(WebhookBody::EnrichPeople(b)) => {
+            let found = b.people.iter().filter(|p| p.person.is_some()).count();
+            return standard(Endpoint::EnrichPeople, found, b.credits_used);
+        }
+        _ => {}
+    }
     match body {
         Some(WebhookBody::RevealEmails(r)) if let Some(x) = stated(r.credits_used) => {
             return Cost {
@@ -391,7 +449,7 @@ impl Store {
         let inserted: Option<i64> = tx
             .prepare_cached(
                 "INSERT INTO deliveries (event, sha256, body, received_at, credits_email,
-                   credits_phone) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+                   credits_phone, credits_standard) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
                  ON CONFLICT (event, sha256) DO NOTHING RETURNING id",
             )?
             .query_row(
@@ -401,7 +459,8 @@ impl Store {
                     text,
                     at,
                     charged.email,
-                    charged.phone
+                    charged.phone,
+                    charged.standard
                 ],
                 |r| r.get(0),
             )
@@ -411,6 +470,9 @@ impl Store {
         };
         let id = DeliveryId(id);
         rows.write(&tx, at, None)?;
+        if let Some(WebhookBody::EnrichCompanies(b)) = parsed.as_ref() {
+            settle_enriched_companies(&tx, b, at)?;
+        }
         tx.commit()?;
         Ok(DeliveryOutcome::New(id))
     }
@@ -427,7 +489,8 @@ impl Store {
             "SELECT 'purchase', id, endpoint, at, credits_standard, credits_email, credits_phone,
                     job_id, buyer FROM purchases WHERE CAST(?2 AS TEXT) IS NULL OR buyer = ?2
              UNION ALL
-             SELECT 'delivery', id, event, received_at, 0, credits_email, credits_phone, NULL, ''
+             SELECT 'delivery', id, event, received_at, credits_standard, credits_email,
+                    credits_phone, NULL, ''
                FROM deliveries WHERE CAST(?2 AS TEXT) IS NULL
              ORDER BY 4 DESC, 2 DESC LIMIT ?1",
         )?;

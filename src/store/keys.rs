@@ -17,6 +17,12 @@ pub fn normalize_domain(input: &str) -> String {
     normalize_domain_full(input)
 }
 
+/// The claim key of a company (a [`domain_key`]): `company:acme.com`. A lookup and a batch
+/// enrichment of one domain hold the same claim, so neither buys what the other is buying.
+pub fn company_claim(domain: &str) -> String {
+    format!("company:{domain}")
+}
+
 /// The key of a company domain given to look up, suppress or list: [`normalize_domain`] of
 /// it, `None` when that is empty, has no dot, or is itself a public suffix of the Public
 /// Suffix List (`co.uk`, `github.io`: no company is keyed by one).

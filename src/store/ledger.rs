@@ -547,7 +547,8 @@ impl Store {
                SELECT credits_standard AS s, credits_email AS e, credits_phone AS p
                  FROM purchases WHERE at >= ?1
                UNION ALL
-               SELECT 0, credits_email, credits_phone FROM deliveries WHERE received_at >= ?1) AS spent",
+               SELECT credits_standard, credits_email, credits_phone
+                 FROM deliveries WHERE received_at >= ?1) AS spent",
             params![to_millis(since)],
             |r| {
                 Ok(Cost {

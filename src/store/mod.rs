@@ -68,7 +68,7 @@ pub use history::{
     Delivery, DeliveryOutcome, NewPurchase, PageFacts, Purchase, SearchSummary, Spend, StoredPage,
     canonical_json, canonical_search_body, cursor_in,
 };
-pub use keys::{domain_key, linkedin_handle, normalize_domain, registrable_domain};
+pub use keys::{company_claim, domain_key, linkedin_handle, normalize_domain, registrable_domain};
 pub use ledger::{
     Claim, JobId, JobRow, Kept, Packed, PageOf, SETTLE_GRACE_MS, pack_answer, pid_alive, this_host,
 };

@@ -152,11 +152,17 @@ pub enum Action {
         /// `EnrichPersonRequest` as JSON.
         request: Value,
     },
+    /// A batch enrichment of companies by domain (`POST /v2/enrich/companies`, openapi.json;
+    /// issue 18); results by webhook.
+    EnrichCompanies {
+        /// The domains.
+        keys: KeySource,
+    },
 }
 
 impl Action {
     /// The job kind: `search`, `lookup_companies`, `lookup_people`, `reveal_emails`,
-    /// `reveal_phones`, `enrich_company`, `enrich_person`.
+    /// `reveal_phones`, `enrich_company`, `enrich_person`, `enrich_companies`.
     pub fn kind(&self) -> &'static str {
         match self {
             Action::Search { .. } => "search",
@@ -172,6 +178,7 @@ impl Action {
             } => "reveal_phones",
             Action::EnrichCompany { .. } => "enrich_company",
             Action::EnrichPerson { .. } => "enrich_person",
+            Action::EnrichCompanies { .. } => "enrich_companies",
         }
     }
 
@@ -192,6 +199,7 @@ impl Action {
             Action::Reveal { contact, .. } => crate::core::spend::reveal_endpoint(*contact),
             Action::EnrichCompany { .. } => Endpoint::EnrichCompany,
             Action::EnrichPerson { .. } => Endpoint::EnrichPerson,
+            Action::EnrichCompanies { .. } => Endpoint::EnrichCompanies,
         })
     }
 }
@@ -466,6 +474,7 @@ pub async fn plan(s: &Session, action: &Action, fresh: Freshness) -> Result<Plan
         Action::Reveal { contact, keys } => plan_reveal(s, *contact, keys, refresh).await?,
         Action::EnrichCompany { domain } => plan_enrich_company(s, domain, refresh).await?,
         Action::EnrichPerson { request } => plan_enrich_person(s, request, refresh).await?,
+        Action::EnrichCompanies { keys } => plan_enrich_companies(s, keys, refresh).await?,
     };
     finish_plan(s, &mut p).await;
     Ok(p)
@@ -723,6 +732,33 @@ async fn plan_lookup_companies(
     p.cost = crate::core::spend::lookup_cost(Endpoint::LookupCompanies, p.to_buy as usize);
     p.requests = p.to_buy.div_ceil(LOOKUP_COMPANIES_MAX as u64) as u32;
     p.action = format!("lookup of {} domains", p.asked);
+    Ok(p)
+}
+
+/// A batch enrichment of companies is planned as a lookup of them is (owned domains at 0,
+/// suppressed ones refused), in requests of at most 10,000 domains at the enrich-company price
+/// each (what is found is charged, with the webhook delivery). Domains another call sent and
+/// still awaits are counted to buy: the most it can cost; the run does not send them again.
+async fn plan_enrich_companies(
+    s: &Session,
+    keys: &KeySource,
+    refresh: bool,
+) -> Result<Plan, PlanError> {
+    let batch = crate::api::types::ENRICH_BATCH_MAX;
+    let mut p = Plan::new(String::new(), "enrich_companies", refresh);
+    plan_lookup(
+        s,
+        &mut p,
+        keys,
+        crate::store::domain_key,
+        |st, chunk| st.fetched_times(EntityKey::Domain, chunk),
+        batch,
+        crate::store::SuppressKind::Domain,
+    )
+    .await?;
+    p.cost = crate::core::spend::lookup_cost(Endpoint::EnrichCompanies, p.to_buy as usize);
+    p.requests = p.to_buy.div_ceil(batch as u64) as u32;
+    p.action = format!("batch enrich of {} domains", p.asked);
     Ok(p)
 }
 

@@ -963,7 +963,7 @@ type BoxFuture<'a, T> = std::pin::Pin<Box<dyn std::future::Future<Output = T> + 
 
 /// Companies by domain (SPEC.md §4.5).
 const COMPANIES: LookupKind<Company> = LookupKind {
-    claim: |d| format!("company:{d}"),
+    claim: crate::store::company_claim,
     stored: |s, names| {
         Box::pin(async move {
             with_store(s.store(), move |st| st.companies_by_domains(&names))
