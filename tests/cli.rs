@@ -757,3 +757,75 @@ async fn a_batch_enrich_is_delivered_stored_and_costs_nothing_the_second_time() 
     tokio::time::sleep(std::time::Duration::from_millis(200)).await;
     assert_eq!(standard(&c0).await, mid, "nothing charged the second time");
 }
+
+/// Issue 18: a batch enrich of people given by id, by professional-network URL and by name at
+/// a company (and one nobody matches) is delivered by webhook, stored, and charged 3 per person
+/// found; the same batch again is owned, the name-only person included (kept as matched), and
+/// nothing is charged.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_batch_enrich_of_people_is_owned_the_second_time_however_they_were_given() {
+    let sb = start(vec![]).await;
+    let dir = tempfile::tempdir().unwrap();
+    let c0 = client(&sb, RICH);
+    let found = c0
+        .search_people_v3(&serde_json::from_value(json!({"size": 6})).unwrap())
+        .await
+        .unwrap()
+        .people;
+    let p: Vec<&Person> = found.iter().map(|p| &p.person).collect();
+    let lines = [
+        p[0].id.clone(),
+        p[1].id.clone(),
+        p[2].linkedin_url.clone().unwrap(),
+        p[3].linkedin_url.clone().unwrap(),
+        json!({"person": {"name": p[4].name}, "company": {"domain": p[4].domain}}).to_string(),
+        "nobody@no-such-company-zz.com".to_string(),
+    ];
+    let file = dir.path().join("people.txt");
+    std::fs::write(&file, lines.join("\n")).unwrap();
+    let port = free_port();
+    let before = standard(&c0).await;
+    let enrich = |extra: &[&str]| {
+        let mut c = prospect(&sb, RICH, dir.path(), port);
+        c.args(["enrich", "people", "--file", file.to_str().unwrap()])
+            .args(["--max-credits", "100", "--wait", "60"])
+            .args(extra);
+        c
+    };
+    let c = enrich(&["--format", "jsonl"]);
+    let (code, out, err) = tokio::task::spawn_blocking(move || run(c)).await.unwrap();
+    assert_eq!(code, 0, "{err}");
+    let rows: Vec<Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), 6, "{out}");
+    for (i, row) in rows.iter().enumerate().take(5) {
+        assert_eq!(row["query"], lines[i].as_str());
+        assert_eq!(row["found"], json!(true), "{row}");
+        assert_eq!(row["record"]["id"], p[i].id.as_str());
+    }
+    assert_eq!(rows[5]["found"], json!(false));
+    tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    let mid = standard(&c0).await;
+    assert!(
+        (before.0 - mid.0 - 15.0).abs() < 1e-6,
+        "{before:?} → {mid:?}"
+    );
+
+    let c = enrich(&["--dry-run", "--format", "json"]);
+    let (code, out, err) = tokio::task::spawn_blocking(move || run(c)).await.unwrap();
+    assert_eq!(code, 0, "{err}");
+    let plan: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(plan["owned"], 5, "{plan}");
+    let c = enrich(&["--format", "jsonl"]);
+    let (code, out, err) = tokio::task::spawn_blocking(move || run(c)).await.unwrap();
+    assert_eq!(code, 0, "{err}");
+    let rows: Vec<Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert!(rows[..5].iter().all(|r| r["storedAt"].is_string()), "{out}");
+    tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    assert_eq!(standard(&c0).await, mid, "nothing charged the second time");
+}

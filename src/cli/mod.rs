@@ -399,6 +399,30 @@ pub enum EnrichCmd {
         #[command(flatten)]
         out: OutArgs,
     },
+    /// Enrich a batch of people (3 credits per person found; 0 for those stored): sent in
+    /// batches of up to 10,000, the people arrive by webhook. One person a line: a service id,
+    /// a professional-network URL, an email, or a JSON object of match members
+    /// (`{"name": …, "email": …}` or `{"person": {…}, "company": {"domain": …}}`).
+    People {
+        /// A file: one person per line, or a CSV with --column; `-` reads stdin.
+        #[arg(long)]
+        file: Option<PathBuf>,
+        /// The CSV column holding the people (name from the header, or a 1-based number).
+        #[arg(long, requires = "file")]
+        column: Option<String>,
+        /// People (ids, URLs or emails).
+        values: Vec<String>,
+        /// The person ids of a contact list (`prospect list`).
+        #[arg(long, conflicts_with_all = ["file", "values"])]
+        list: Option<String>,
+        /// Seconds to wait for the webhook deliveries (0: do not wait).
+        #[arg(long, default_value_t = 180)]
+        wait: u64,
+        #[command(flatten)]
+        spend: SpendArgs,
+        #[command(flatten)]
+        out: OutArgs,
+    },
     /// Enrich one person (3 credits; 0 when stored) by id, email, professional-network URL,
     /// or name plus domain.
     Person {
@@ -1016,6 +1040,22 @@ async fn run_inner(
             let action = Action::EnrichCompanies { keys };
             enrich_companies(&ctx, action, wait, &spend, &out).await
         }
+        Command::Enrich(EnrichCmd::People {
+            file,
+            column,
+            values,
+            list,
+            wait,
+            spend,
+            out,
+        }) => {
+            let keys = match list {
+                Some(name) => KeySource::List(list_keys(&ctx, Some(&name), ListKind::Contacts)?),
+                None => key_source(values, file, column)?,
+            };
+            let action = Action::EnrichPeople { keys };
+            enrich_people(&ctx, action, wait, &spend, &out).await
+        }
         Command::Enrich(e) => {
             let (action, spend, out) = enrich_action(e)?;
             run_action(&ctx, action, &spend, &out).await
@@ -1148,6 +1188,7 @@ async fn run_inner(
                 Action::EnrichCompanies { .. } => {
                     enrich_companies(&ctx, action, 180, &spend, &out).await
                 }
+                Action::EnrichPeople { .. } => enrich_people(&ctx, action, 180, &spend, &out).await,
                 other => run_action(&ctx, other, &spend, &out).await,
             }
         }
@@ -1630,15 +1671,15 @@ fn freshness(spend: &SpendArgs) -> Freshness {
 }
 
 /// The enrich action of the command line and its spend and output options (one company or
-/// person; the batch `enrich companies` runs by [`enrich_companies`], which the dispatch calls
-/// first).
+/// person; the batches run by [`enrich_companies`] and [`enrich_people`], which the dispatch
+/// calls first).
 fn enrich_action(cmd: EnrichCmd) -> CliResult<(Action, SpendArgs, OutArgs)> {
     match cmd {
         EnrichCmd::Company { domain, spend, out } => {
             Ok((Action::EnrichCompany { domain }, spend, out))
         }
-        EnrichCmd::Companies { .. } => Err(CliError::usage(
-            "enrich companies is a batch: it runs with its webhook receiver",
+        EnrichCmd::Companies { .. } | EnrichCmd::People { .. } => Err(CliError::usage(
+            "enrich companies / people is a batch: it runs with its webhook receiver",
         )),
         EnrichCmd::Person {
             id,
@@ -1770,26 +1811,8 @@ async fn reveal(
         ContactKind::Email => WebhookEvent::RevealEmails,
         ContactKind::Phone => WebhookEvent::RevealPhones,
     };
-    let target = ctx.target.clone().unwrap_or(Target {
-        base_url: String::new(),
-        token: String::new(),
-        sandbox: true,
-    });
-    let receiver = if plan.to_buy > 0 || plan.pending > 0 {
-        let cfg = crate::core::webhooks::receiver_config(&ctx.settings, &target)
-            .map_err(|e| CliError::usage(e.to_string()))?;
-        Some(
-            crate::core::webhooks::Receiver::start(cfg, s.clone())
-                .await
-                .map_err(|e| CliError::other(e.to_string()))?,
-        )
-    } else {
-        None
-    };
-    let url = receiver
-        .as_ref()
-        .map(|r| r.url_for(event))
-        .unwrap_or_default();
+    let (_receiver, url) =
+        webhook_receiver(ctx, event, plan.to_buy > 0 || plan.pending > 0).await?;
     let job = engine::start_job(s, &action, &plan).await;
     let r = match s
         .reveal_in(contact, &ids, &url, freshness(spend), job)
@@ -1860,6 +1883,108 @@ async fn reveal(
     ctx.settle(report, job)
 }
 
+/// The webhook receiver of a paid call answered by webhook, when one is `needed` (something is
+/// to be sent or awaited), and the URL of `event` on it (empty without one).
+async fn webhook_receiver(
+    ctx: &Ctx,
+    event: WebhookEvent,
+    needed: bool,
+) -> CliResult<(Option<crate::core::webhooks::Receiver>, String)> {
+    if !needed {
+        return Ok((None, String::new()));
+    }
+    let target = ctx.target.clone().unwrap_or(Target {
+        base_url: String::new(),
+        token: String::new(),
+        sandbox: true,
+    });
+    let cfg = crate::core::webhooks::receiver_config(&ctx.settings, &target)
+        .map_err(|e| CliError::usage(e.to_string()))?;
+    let r = crate::core::webhooks::Receiver::start(cfg, ctx.session().clone())
+        .await
+        .map_err(|e| CliError::other(e.to_string()))?;
+    let url = r.url_for(event);
+    Ok((Some(r), url))
+}
+
+/// Waits up to `wait` seconds (stopping early on Ctrl-C) until no claim of `keys` is awaited
+/// any more (a batch enrichment's deliveries end them), with a bar; returns how many still are.
+async fn await_deliveries(ctx: &Ctx, keys: &[String], wait: u64) -> usize {
+    let s = ctx.session();
+    if keys.is_empty() || wait == 0 {
+        return s.awaited(keys).await;
+    }
+    let pb = ctx.progress(keys.len() as u64, "waiting for the webhook");
+    let deadline = Instant::now() + Duration::from_secs(wait);
+    let left = loop {
+        let left = s.awaited(keys).await;
+        pb.set_position((keys.len() - left.min(keys.len())) as u64);
+        if left == 0 || Instant::now() >= deadline || ctx.stop.is_cancelled() {
+            break left;
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    };
+    pb.finish_and_clear();
+    left
+}
+
+/// Ends a batch enrichment: the job finished with `report`, a note of what happened, and the
+/// exit: an error (network class) when `left` of the `awaited` results had not arrived after
+/// `wait` s (unless Ctrl-C ended the wait), else [`Ctx::settle`].
+async fn end_batch<T>(
+    ctx: &Ctx,
+    job: Option<JobId>,
+    r: &crate::core::session::ByWebhook<T>,
+    found: usize,
+    left: usize,
+    wait: u64,
+    noun: &str,
+) -> CliResult {
+    let report = RunReport {
+        owned: r.from_store.len() as u64,
+        bought: r.sent.len() as u64,
+        requests: r.purchases.len() as u32,
+        records: (r.from_store.len() + found) as u64,
+        store_errors: r.store_error.clone().into_iter().collect(),
+        ..RunReport::default()
+    };
+    engine::finish_job(ctx.session(), job, &report).await;
+    let awaited = r.sent.len() + r.pending.len();
+    ctx.note(&format!(
+        "{} from the store, {} sent, {} awaited from before, {} found, {} not yet arrived",
+        r.from_store.len(),
+        r.sent.len(),
+        r.pending.len(),
+        found,
+        left
+    ));
+    if left > 0 && ctx.signal.load(Ordering::SeqCst) == 0 {
+        return Err(CliError {
+            code: ExitCode::Network,
+            message: format!(
+                "{left} of {awaited} {noun} had not arrived after {wait} s; they are stored when \
+                 they arrive while prospect runs, and are not sent again meanwhile (run the \
+                 same enrich again later: it costs nothing for what arrived)"
+            ),
+        });
+    }
+    ctx.settle(report, job)
+}
+
+/// The job of a batch enrichment that could not be sent: finished failed, and the exit.
+async fn batch_not_sent(
+    ctx: &Ctx,
+    job: Option<JobId>,
+    e: crate::api::error::ApiError,
+) -> CliResult {
+    let report = RunReport {
+        error: Some(RunError::Api(e)),
+        ..RunReport::default()
+    };
+    engine::finish_job(ctx.session(), job, &report).await;
+    ctx.settle(report, job)
+}
+
 /// Plans, gates and sends a batch enrichment of companies as a job (issue 18); waits up to
 /// `wait` seconds for its webhook deliveries (stopping early on Ctrl-C), then writes one
 /// record per domain asked, in input order: the company the store had or the delivery
@@ -1879,56 +2004,22 @@ async fn enrich_companies(
         return Ok(());
     };
     let s = ctx.session();
-    let receiver = if plan.to_buy > 0 {
-        let target = ctx.target.clone().unwrap_or(Target {
-            base_url: String::new(),
-            token: String::new(),
-            sandbox: true,
-        });
-        let cfg = crate::core::webhooks::receiver_config(&ctx.settings, &target)
-            .map_err(|e| CliError::usage(e.to_string()))?;
-        Some(
-            crate::core::webhooks::Receiver::start(cfg, s.clone())
-                .await
-                .map_err(|e| CliError::other(e.to_string()))?,
-        )
-    } else {
-        None
-    };
-    let url = receiver
-        .as_ref()
-        .map(|r| r.url_for(WebhookEvent::EnrichCompanies))
-        .unwrap_or_default();
+    let (_receiver, url) =
+        webhook_receiver(ctx, WebhookEvent::EnrichCompanies, plan.to_buy > 0).await?;
     let job = engine::start_job(s, &action, &plan).await;
     let r = match s
         .enrich_companies(&asked, &url, freshness(spend), job)
         .await
     {
         Ok(r) => r,
-        Err(e) => {
-            let report = RunReport {
-                error: Some(RunError::Api(e)),
-                ..RunReport::default()
-            };
-            engine::finish_job(s, job, &report).await;
-            return ctx.settle(report, job);
-        }
+        Err(e) => return batch_not_sent(ctx, job, e).await,
     };
     let awaited: Vec<String> = r.sent.iter().chain(&r.pending).cloned().collect();
-    if !awaited.is_empty() && wait > 0 {
-        let pb = ctx.progress(awaited.len() as u64, "waiting for the webhook");
-        let deadline = Instant::now() + Duration::from_secs(wait);
-        loop {
-            let left = s.companies_awaited(&awaited).await;
-            pb.set_position((awaited.len() - left) as u64);
-            if left == 0 || Instant::now() >= deadline || ctx.stop.is_cancelled() {
-                break;
-            }
-            tokio::time::sleep(Duration::from_millis(200)).await;
-        }
-        pb.finish_and_clear();
-    }
-    let left = s.companies_awaited(&awaited).await;
+    let claims: Vec<String> = awaited
+        .iter()
+        .map(|d| crate::store::company_claim(d))
+        .collect();
+    let left = await_deliveries(ctx, &claims, wait).await;
     let arrived = s.stored_companies(&awaited).await;
     let mut w =
         Writer::<LookupOut<Company>>::new(Format::resolve(out.format, &out.out), out.out.as_ref())?;
@@ -1954,35 +2045,73 @@ async fn enrich_companies(
         })?;
     }
     w.finish()?;
-    let report = RunReport {
-        owned: r.from_store.len() as u64,
-        bought: r.sent.len() as u64,
-        requests: r.purchases.len() as u32,
-        records: (r.from_store.len() + arrived.len()) as u64,
-        store_errors: r.store_error.into_iter().collect(),
-        ..RunReport::default()
+    end_batch(ctx, job, &r, arrived.len(), left, wait, "companies").await
+}
+
+/// Plans, gates and sends a batch enrichment of people as a job (issue 18), as
+/// [`enrich_companies`] does for companies: one record per person asked (each line read by
+/// [`engine::person_item`]), in input order.
+async fn enrich_people(
+    ctx: &Ctx,
+    action: Action,
+    wait: u64,
+    spend: &SpendArgs,
+    out: &OutArgs,
+) -> CliResult {
+    let Action::EnrichPeople { keys } = &action else {
+        return Ok(());
     };
-    engine::finish_job(s, job, &report).await;
-    ctx.note(&format!(
-        "{} from the store, {} sent, {} awaited from before, {} found, {} not yet arrived",
-        r.from_store.len(),
-        r.sent.len(),
-        r.pending.len(),
-        arrived.len(),
-        left
-    ));
-    if left > 0 && ctx.signal.load(Ordering::SeqCst) == 0 {
-        return Err(CliError {
-            code: ExitCode::Network,
-            message: format!(
-                "{left} of {} companies had not arrived after {wait} s; they are stored when \
-                 they arrive while prospect runs, and are not sent again meanwhile (run the \
-                 same enrich again later: it costs nothing for what arrived)",
-                awaited.len()
-            ),
-        });
+    let items: Vec<engine::PersonItem> = keys
+        .read_all()
+        .map_err(|e| CliError::usage(e.0))?
+        .iter()
+        .filter_map(|l| engine::person_item(l))
+        .collect();
+    let Some(plan) = ctx.plan(&action, spend, out).await? else {
+        return Ok(());
+    };
+    let s = ctx.session();
+    let (_receiver, url) =
+        webhook_receiver(ctx, WebhookEvent::EnrichPeople, plan.to_buy > 0).await?;
+    let job = engine::start_job(s, &action, &plan).await;
+    let r = match s.enrich_people(&items, &url, freshness(spend), job).await {
+        Ok(r) => r,
+        Err(e) => return batch_not_sent(ctx, job, e).await,
+    };
+    let awaited: Vec<String> = r.sent.iter().chain(&r.pending).cloned().collect();
+    let left = await_deliveries(ctx, &awaited, wait).await;
+    let arrived = s.stored_people_of(&items).await;
+    let mut w = Writer::<LookupOut<LookalikePerson>>::new(
+        Format::resolve(out.format, &out.out),
+        out.out.as_ref(),
+    )?;
+    let mut seen = std::collections::HashSet::new();
+    let mut found = 0;
+    for item in &items {
+        if !seen.insert(item.key.clone()) {
+            continue;
+        }
+        let (record, stored_at) = match (r.from_store.get(&item.key), arrived.get(&item.key)) {
+            (Some(hit), _) => (Some(hit.value.clone()), Some(hit.fetched_at.to_rfc3339())),
+            (None, Some(hit)) => {
+                found += 1;
+                (Some(hit.value.clone()), None)
+            }
+            (None, None) => (None, None),
+        };
+        w.write(&LookupOut {
+            query: item.given.clone(),
+            found: record.is_some(),
+            stored_at,
+            record: record.map(|person| LookalikePerson {
+                person,
+                ..LookalikePerson::default()
+            }),
+            suppressed: r.suppressed.get(&item.key).cloned(),
+        })?;
     }
-    ctx.settle(report, job)
+    w.finish()?;
+    end_batch(ctx, job, &r, found, left, wait, "people").await
 }
 
 /// The store of this target, opened for a command that needs no service: (store, its path).

@@ -449,6 +449,10 @@ pub type Reveal = ByWebhook<Contact>;
 /// What [`Session::enrich_companies`] did: stored companies by normalized domain.
 pub type EnrichBatch = ByWebhook<crate::store::Stored<crate::api::types::Company>>;
 
+/// What [`Session::enrich_people`] did: stored people by item key
+/// ([`crate::core::engine::PersonItem::key`]).
+pub type EnrichPeopleBatch = ByWebhook<crate::store::Stored<crate::api::types::Person>>;
+
 /// Which store reads a paid call may be answered from, and whether to skip them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Freshness {
@@ -1283,14 +1287,47 @@ impl Session {
             .unwrap_or(0)
     }
 
-    /// How many of `domains` (normalized) a batch enrichment still awaits: sent (by any process
-    /// on the store) and neither delivered nor past their lease. 0 when the store cannot be
-    /// read (nothing more to wait for).
-    pub async fn companies_awaited(&self, domains: &[String]) -> usize {
-        let keys: Vec<String> = domains
+    /// The people the store holds for batch items, by item key: by id (`person:`), by handle
+    /// (`handle:`), or as matched by an earlier batch (`match:`); none when it cannot be read.
+    pub async fn stored_people_of(
+        &self,
+        items: &[crate::core::engine::PersonItem],
+    ) -> HashMap<String, crate::store::Stored<crate::api::types::Person>> {
+        let ids: Vec<String> = items
             .iter()
-            .map(|d| crate::store::company_claim(d))
+            .filter_map(|i| i.id())
+            .map(str::to_string)
             .collect();
+        let handles: Vec<String> = items
+            .iter()
+            .filter_map(|i| i.handle())
+            .map(str::to_string)
+            .collect();
+        let matches: Vec<String> = items
+            .iter()
+            .filter(|i| i.key.starts_with("match:"))
+            .map(|i| i.key.clone())
+            .collect();
+        with_store(&self.store, move |s| {
+            let mut out = HashMap::new();
+            for (id, hit) in s.people_by_ids(&ids)? {
+                out.insert(format!("person:{id}"), hit);
+            }
+            for (h, hit) in s.people_by_handles(&handles)? {
+                out.insert(format!("handle:{h}"), hit);
+            }
+            out.extend(s.people_by_match_keys(&matches)?);
+            Ok(out)
+        })
+        .await
+        .unwrap_or_default()
+    }
+
+    /// How many of the claim `keys` a call answered by webhook still awaits: sent (by any
+    /// process on the store) and neither delivered nor past their lease. 0 when the store
+    /// cannot be read (nothing more to wait for).
+    pub async fn awaited(&self, keys: &[String]) -> usize {
+        let keys = keys.to_vec();
         with_store(&self.store, move |s| s.pending(&keys))
             .await
             .map_or(0, |p| p.len())
@@ -1506,6 +1543,78 @@ impl Session {
                 Err(e)
             }
         }
+    }
+
+    /// A batch enrichment of people (`POST /v2/enrich/people`, openapi.json; issue 18) through
+    /// the spend engine, as [`Session::enrich_companies`] for companies: `items` deduplicated
+    /// by key; suppressed people refused; those the store holds (by id, handle, or an earlier
+    /// match) answered at 0 credits (unless refreshing); those another call sent and still
+    /// awaits not sent again; the rest claimed under their key (a lookup of the same id or
+    /// handle holds the same claim), sent in batches of at most 10,000 with their key as
+    /// `uniqueId` and `webhook_url`, and marked sent. The people come by the `enrich_people`
+    /// webhook, whose delivery keeps them, ends the claims, keeps the matches and records the
+    /// charge.
+    ///
+    /// Errors: the client's; items of batches sent before the error stay marked sent.
+    pub async fn enrich_people(
+        &self,
+        items: &[crate::core::engine::PersonItem],
+        webhook_url: &str,
+        fresh: Freshness,
+        job: Option<crate::store::JobId>,
+    ) -> Result<EnrichPeopleBatch, ApiError> {
+        let mut seen = HashSet::new();
+        let items: Vec<crate::core::engine::PersonItem> = items
+            .iter()
+            .filter(|i| seen.insert(i.key.clone()))
+            .cloned()
+            .collect();
+        let suppressed = crate::core::suppress::refused_person_items(self, items.clone()).await;
+        let items: Vec<_> = items
+            .into_iter()
+            .filter(|i| !suppressed.contains_key(&i.key))
+            .collect();
+        let from_store = if fresh == Freshness::Stored {
+            self.stored_people_of(&items).await
+        } else {
+            HashMap::new()
+        };
+        let rest: Vec<_> = items
+            .into_iter()
+            .filter(|i| !from_store.contains_key(&i.key))
+            .collect();
+        let keys: Vec<String> = rest.iter().map(|i| i.key.clone()).collect();
+        let requests: HashMap<String, crate::api::types::PersonToMatch> =
+            rest.into_iter().map(|i| (i.key, i.request)).collect();
+        let (to_send, pending) = self.claim_awaited(keys.clone(), keys, fresh, job).await;
+        let mut purchases = Vec::new();
+        let mut sent = Vec::new();
+        let mut store_error = None;
+        for batch in to_send.chunks(crate::api::types::ENRICH_BATCH_MAX) {
+            let req = crate::api::types::EnrichPeopleRequest {
+                people_data_mapping: batch
+                    .iter()
+                    .filter_map(|(k, _)| requests.get(k).map(|r| (k.clone(), r.clone())))
+                    .collect(),
+                webhook_url: webhook_url.to_string(),
+            };
+            let result = self
+                .buy(&req, job, Vec::new(), None)
+                .await
+                .map(|paid| (paid.purchase, paid.store_error));
+            let (purchase, err) = self.after_webhook_send(batch, result).await?;
+            purchases.extend(purchase);
+            store_error = store_error.or(err);
+            sent.extend(batch.iter().map(|b| b.0.clone()));
+        }
+        Ok(ByWebhook {
+            from_store,
+            sent,
+            purchases,
+            pending,
+            store_error,
+            suppressed,
+        })
     }
 
     /// A batch enrichment of companies by domain (`POST /v2/enrich/companies`, openapi.json;

@@ -495,6 +495,61 @@ pub async fn refused_people(
     .unwrap_or_default()
 }
 
+/// Which people of a batch enrichment are suppressed, by their key, with the category: by the
+/// id, handle or email they give, or the domain of their company or email (issue 16). What a
+/// batch enrichment of people refuses before sending. Empty when the store cannot be read.
+pub async fn refused_person_items(
+    s: &Session,
+    items: Vec<crate::core::engine::PersonItem>,
+) -> std::collections::HashMap<String, String> {
+    with_store(s.store(), move |st| {
+        let mut out = std::collections::HashMap::new();
+        let mut by: Vec<(SuppressKind, Vec<(String, String)>)> = vec![
+            (SuppressKind::Person, Vec::new()),
+            (SuppressKind::Handle, Vec::new()),
+            (SuppressKind::Email, Vec::new()),
+            (SuppressKind::Domain, Vec::new()),
+        ];
+        for item in &items {
+            let p = &item.request.person;
+            let email = p.email.as_deref().map(str::trim).filter(|e| !e.is_empty());
+            let domain = item
+                .request
+                .company
+                .as_ref()
+                .and_then(|c| c.domain.clone())
+                .or_else(|| {
+                    email
+                        .and_then(|e| e.rsplit_once('@'))
+                        .map(|(_, d)| d.to_string())
+                });
+            let of = [
+                item.id().map(str::to_string),
+                item.handle().map(str::to_string),
+                email.map(str::to_string),
+                domain,
+            ];
+            for ((_, list), key) in by.iter_mut().zip(of) {
+                if let Some(k) = key.filter(|k| !k.trim().is_empty()) {
+                    list.push((item.key.clone(), k));
+                }
+            }
+        }
+        for (kind, list) in by {
+            let values: Vec<String> = list.iter().map(|(_, v)| v.clone()).collect();
+            let hit = st.suppressed_among(kind, &values)?;
+            for (key, value) in list {
+                if let Some(c) = hit.get(&value) {
+                    out.entry(key).or_insert_with(|| c.clone());
+                }
+            }
+        }
+        Ok(out)
+    })
+    .await
+    .unwrap_or_default()
+}
+
 /// `"2 suppressed (customers)"` of refused keys by category; `None` for none.
 pub fn describe_refused(refused: &std::collections::HashMap<String, String>) -> Option<String> {
     let mut by: BTreeMap<String, u64> = BTreeMap::new();

@@ -260,6 +260,24 @@ impl Store {
                 super::entities::write_aliases(&tx, &pairs)?;
                 tx.commit()
             },
+        )?;
+        runs(
+            &self.conn,
+            "SELECT key, person_id FROM person_matches WHERE ?2 OR key > ?1 ORDER BY key LIMIT ?3",
+            2,
+            |rows| {
+                let tx = to.conn.begin()?;
+                let mut st = tx.prepare_cached(
+                    "INSERT INTO person_matches (key, person_id) VALUES (?1, ?2)
+                     ON CONFLICT (key) DO NOTHING",
+                )?;
+                for r in rows {
+                    let p: Vec<&dyn Param> = r.iter().map(|c| c as &dyn Param).collect();
+                    st.execute(&p)?;
+                }
+                drop(st);
+                tx.commit()
+            },
         )
     }
 

@@ -783,6 +783,9 @@ pub(super) const COMPANIES_BY_ALIAS_IN: &str =
      JOIN company_aliases a ON a.alias = k.value JOIN companies c ON c.domain = a.domain";
 pub(super) const PEOPLE_IN: &str = "SELECT id, record, fetched_at, purchase_id FROM rarray(?1) AS k
      JOIN people ON people.id = k.value";
+pub(super) const PEOPLE_BY_MATCH_IN: &str =
+    "SELECT m.key, p.record, p.fetched_at, p.purchase_id FROM rarray(?1) AS k
+     JOIN person_matches m ON m.key = k.value JOIN people p ON p.id = m.person_id";
 pub(super) const PEOPLE_BY_HANDLE_IN: &str =
     "SELECT handle, record, fetched_at, purchase_id FROM people
      WHERE handle IN rarray(?1) ORDER BY fetched_at, id DESC";
@@ -1022,6 +1025,20 @@ impl Store {
             Some(h) => self.entity_by(PERSON_BY_HANDLE, "people", &h),
             None => Ok(None),
         }
+    }
+
+    /// The stored people a batch enrichment matched for inputs of no id and no handle, by their
+    /// match key (`match:<hash>`, see `core::engine::person_item`; schema 8's
+    /// `person_matches`); keys never matched are absent.
+    ///
+    /// # Errors
+    /// [`StoreError::Sqlite`].
+    pub fn people_by_match_keys(&self, keys: &[String]) -> Result<HashMap<String, Stored<Person>>> {
+        self.entities_in(
+            PEOPLE_BY_MATCH_IN,
+            "people",
+            Keys::new(keys.iter().cloned()),
+        )
     }
 
     /// The stored people of `handles` (URLs or bare handles), keyed by the handle as

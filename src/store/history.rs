@@ -106,6 +106,17 @@ pub enum DeliveryOutcome {
     Duplicate,
 }
 
+/// What a batch enrichment's delivery settles, inside its transaction (see
+/// [`settle_enriched_companies`], [`settle_enriched_people`]); `false` for other events.
+fn settle_enriched(tx: &super::db::Tx<'_>, body: Option<&WebhookBody>, at: i64) -> Result<bool> {
+    match body {
+        Some(WebhookBody::EnrichCompanies(b)) => settle_enriched_companies(tx, b, at)?,
+        Some(WebhookBody::EnrichPeople(b)) => settle_enriched_people(tx, b, at)?,
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
 /// What an `enrich_companies` delivery settles (issue 18), inside its transaction. prospect asks
 /// a batch enrichment with each company's normalized domain as its `uniqueId`: every item that
 /// arrived, found or not, ends its `sent` claim `company:<uniqueId>` (the batch is answered, a
@@ -135,6 +146,35 @@ fn settle_enriched_companies(
     }
     drop(st);
     super::entities::write_aliases(tx, &aliases)
+}
+
+/// What an `enrich_people` delivery settles (issue 18), inside its transaction. prospect asks
+/// a batch enrichment of people with each item's claim key as its `uniqueId` (`person:<id>`,
+/// `handle:<handle>` or `match:<hash>`): every item that arrived ends its `sent` claim, and a
+/// person found for a `match:` key is kept as that key's match (asked again, it is owned).
+fn settle_enriched_people(
+    tx: &super::db::Tx<'_>,
+    b: &crate::api::types::EnrichPeopleWebhook,
+    at: i64,
+) -> Result<()> {
+    let mut settle = tx.prepare_cached(
+        "UPDATE claims SET state = 'done', at = ?2 WHERE key = ?1 AND state = 'sent'",
+    )?;
+    let mut matched = tx.prepare_cached(
+        "INSERT INTO person_matches (key, person_id) VALUES (?1, ?2)
+         ON CONFLICT (key) DO UPDATE SET person_id = excluded.person_id",
+    )?;
+    for item in &b.people {
+        let key = clean_key(&item.unique_id);
+        settle.execute_deferred(params![key, at])?;
+        if key.starts_with("match:")
+            && let Some(p) = &item.person
+            && !p.id.trim().is_empty()
+        {
+            matched.execute_deferred(params![key, clean_key(&p.id)])?;
+        }
+    }
+    Ok(())
 }
 
 /// What a delivery's results cost: the `creditsUsed` of a `reveal_emails` / `reveal_phones`
@@ -466,13 +506,17 @@ impl Store {
             )
             .optional()?;
         let Some(id) = inserted else {
-            return Ok(DeliveryOutcome::Duplicate); // dropping `tx` rolls back (nothing written)
+            // The same body came before: nothing is stored twice, but a batch enrichment's
+            // items still end their claims (a later batch of the same unknown inputs is
+            // answered with the same body).
+            if settle_enriched(&tx, parsed.as_ref(), at)? {
+                tx.commit()?;
+            }
+            return Ok(DeliveryOutcome::Duplicate); // else dropping `tx` rolls back
         };
         let id = DeliveryId(id);
         rows.write(&tx, at, None)?;
-        if let Some(WebhookBody::EnrichCompanies(b)) = parsed.as_ref() {
-            settle_enriched_companies(&tx, b, at)?;
-        }
+        settle_enriched(&tx, parsed.as_ref(), at)?;
         tx.commit()?;
         Ok(DeliveryOutcome::New(id))
     }

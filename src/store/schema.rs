@@ -171,16 +171,29 @@ CREATE TABLE company_aliases (
 );
 "#;
 
-/// Version 8: what a batch enrichment's results cost (issue 18), recorded with the webhook
-/// delivery that brings them, in standard credits (`deliveries.credits_standard`; 0 for every
-/// delivery before, whose costs were all email or phone).
+/// Version 8: batch enrichment (issue 18).
+///
+/// - `deliveries.credits_standard`: what a batch enrichment's results cost, recorded with the
+///   webhook delivery that brings them (0 for every delivery before, whose costs were all
+///   email or phone).
+/// - `person_matches`: the person a batch enrichment matched for an input that names no id and
+///   no handle (a name, an email), by its match key (`match:<hash>` of the input): asked
+///   again, it is owned.
 const V8: &str = r#"
 ALTER TABLE deliveries ADD COLUMN credits_standard REAL NOT NULL DEFAULT 0;
+CREATE TABLE person_matches (
+    key        TEXT NOT NULL PRIMARY KEY,
+    person_id  TEXT NOT NULL
+) WITHOUT ROWID;
 "#;
 
 /// [`V8`] on PostgreSQL.
 const PG_V8: &str = r#"
 ALTER TABLE deliveries ADD COLUMN credits_standard DOUBLE PRECISION NOT NULL DEFAULT 0;
+CREATE TABLE person_matches (
+    key        TEXT NOT NULL PRIMARY KEY,
+    person_id  TEXT NOT NULL
+);
 "#;
 
 /// Version 7 (both engines): settings kept in the store, shared by every process and machine

@@ -322,6 +322,7 @@ fn an_empty_file_migrates_to_the_latest_schema() {
             "lists",
             "pages",
             "people",
+            "person_matches",
             "purchases",
             "searches",
             "settings",

@@ -20,6 +20,7 @@
 //!   (`prospect jobs`) and run again (`prospect resume ID`, or the same command): what was bought
 //!   is owned, so only the rest is bought. A search resumes from its stored `searchAfter`.
 
+mod batch;
 mod decode;
 mod keep;
 mod keys;
@@ -32,6 +33,7 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+pub use batch::{PersonItem, person_item};
 pub use decode::entities_of;
 pub use keep::{
     KeepReport, PageToKeep, ToKeep, import_recovery, keep, read_lenient, recovery_dir_of,
@@ -158,11 +160,17 @@ pub enum Action {
         /// The domains.
         keys: KeySource,
     },
+    /// A batch enrichment of people (`POST /v2/enrich/people`, openapi.json; issue 18); results
+    /// by webhook.
+    EnrichPeople {
+        /// One person a line ([`person_item`]).
+        keys: KeySource,
+    },
 }
 
 impl Action {
     /// The job kind: `search`, `lookup_companies`, `lookup_people`, `reveal_emails`,
-    /// `reveal_phones`, `enrich_company`, `enrich_person`, `enrich_companies`.
+    /// `reveal_phones`, `enrich_company`, `enrich_person`, `enrich_companies`, `enrich_people`.
     pub fn kind(&self) -> &'static str {
         match self {
             Action::Search { .. } => "search",
@@ -179,6 +187,7 @@ impl Action {
             Action::EnrichCompany { .. } => "enrich_company",
             Action::EnrichPerson { .. } => "enrich_person",
             Action::EnrichCompanies { .. } => "enrich_companies",
+            Action::EnrichPeople { .. } => "enrich_people",
         }
     }
 
@@ -200,6 +209,7 @@ impl Action {
             Action::EnrichCompany { .. } => Endpoint::EnrichCompany,
             Action::EnrichPerson { .. } => Endpoint::EnrichPerson,
             Action::EnrichCompanies { .. } => Endpoint::EnrichCompanies,
+            Action::EnrichPeople { .. } => Endpoint::EnrichPeople,
         })
     }
 }
@@ -475,6 +485,7 @@ pub async fn plan(s: &Session, action: &Action, fresh: Freshness) -> Result<Plan
         Action::EnrichCompany { domain } => plan_enrich_company(s, domain, refresh).await?,
         Action::EnrichPerson { request } => plan_enrich_person(s, request, refresh).await?,
         Action::EnrichCompanies { keys } => plan_enrich_companies(s, keys, refresh).await?,
+        Action::EnrichPeople { keys } => plan_enrich_people(s, keys, refresh).await?,
     };
     finish_plan(s, &mut p).await;
     Ok(p)
@@ -759,6 +770,47 @@ async fn plan_enrich_companies(
     p.cost = crate::core::spend::lookup_cost(Endpoint::EnrichCompanies, p.to_buy as usize);
     p.requests = p.to_buy.div_ceil(batch as u64) as u32;
     p.action = format!("batch enrich of {} domains", p.asked);
+    Ok(p)
+}
+
+/// A batch enrichment of people: each line read ([`person_item`]; lines that name nobody are
+/// refused), deduplicated by key, suppressed people refused, those the store holds (by id, by
+/// handle, or matched before) owned at 0, the rest bought in requests of at most 10,000 at the
+/// enrich-person price each (what is found is charged, with the webhook delivery).
+async fn plan_enrich_people(
+    s: &Session,
+    keys: &KeySource,
+    refresh: bool,
+) -> Result<Plan, PlanError> {
+    let batch = crate::api::types::ENRICH_BATCH_MAX;
+    let mut p = Plan::new(String::new(), "enrich_people", refresh);
+    let mut seen = HashSet::new();
+    let mut items = Vec::new();
+    for line in keys.read_all()? {
+        match person_item(&line) {
+            None if line.trim().is_empty() => {}
+            None => p.refuse(&line),
+            Some(item) => {
+                if seen.insert(item.key.clone()) {
+                    items.push(item);
+                }
+            }
+        }
+    }
+    p.asked = items.len() as u64;
+    let refused = crate::core::suppress::refused_person_items(s, items.clone()).await;
+    p.suppress(&refused);
+    items.retain(|i| !refused.contains_key(&i.key));
+    if !refresh {
+        for hit in s.stored_people_of(&items).await.values() {
+            p.own(hit.fetched_at);
+        }
+    }
+    p.to_buy = p.asked - p.owned - p.suppressed;
+    p.cost = crate::core::spend::lookup_cost(Endpoint::EnrichPeople, p.to_buy as usize);
+    p.requests = p.to_buy.div_ceil(batch as u64) as u32;
+    p.action = format!("batch enrich of {} people", p.asked);
+    p.refuse_if_all_suppressed();
     Ok(p)
 }
 
