@@ -364,6 +364,32 @@ pub enum RevealKind {
     Phones,
 }
 
+/// What a batch enrichment (`enrich companies`, `enrich people`) asks for, and how long it
+/// waits for the webhook.
+#[derive(Debug, Clone, clap::Args)]
+pub struct BatchArgs {
+    /// A file: one item per line (a domain; a person), or a CSV with --column; `-` reads
+    /// stdin.
+    #[arg(long)]
+    file: Option<PathBuf>,
+    /// The CSV column holding the items (name from the header, or a 1-based number).
+    #[arg(long, requires = "file")]
+    column: Option<String>,
+    /// Items: domains; for people, ids, profile URLs or emails.
+    values: Vec<String>,
+    /// The members of a list (`prospect list`): an account list's domains, a contact list's
+    /// person ids.
+    #[arg(long, conflicts_with_all = ["file", "values"])]
+    list: Option<String>,
+    /// Seconds to wait for the webhook deliveries (0: do not wait).
+    #[arg(long, default_value_t = 180)]
+    wait: u64,
+    #[command(flatten)]
+    spend: SpendArgs,
+    #[command(flatten)]
+    out: OutArgs,
+}
+
 /// `enrich` targets.
 #[derive(Debug, Clone, clap::Subcommand)]
 pub enum EnrichCmd {
@@ -379,50 +405,12 @@ pub enum EnrichCmd {
     },
     /// Enrich a batch of companies by domain (0.1 credit per company found; 0 for those
     /// stored): sent in batches of up to 10,000, the companies arrive by webhook.
-    Companies {
-        /// A file: one domain per line, or a CSV with --column; `-` reads stdin.
-        #[arg(long)]
-        file: Option<PathBuf>,
-        /// The CSV column holding the domains (name from the header, or a 1-based number).
-        #[arg(long, requires = "file")]
-        column: Option<String>,
-        /// Domains.
-        values: Vec<String>,
-        /// The domains of an account list (`prospect list`).
-        #[arg(long, conflicts_with_all = ["file", "values"])]
-        list: Option<String>,
-        /// Seconds to wait for the webhook deliveries (0: do not wait).
-        #[arg(long, default_value_t = 180)]
-        wait: u64,
-        #[command(flatten)]
-        spend: SpendArgs,
-        #[command(flatten)]
-        out: OutArgs,
-    },
+    Companies(BatchArgs),
     /// Enrich a batch of people (3 credits per person found; 0 for those stored): sent in
     /// batches of up to 10,000, the people arrive by webhook. One person a line: a service id,
     /// a professional-network URL, an email, or a JSON object of match members
     /// (`{"name": …, "email": …}` or `{"person": {…}, "company": {"domain": …}}`).
-    People {
-        /// A file: one person per line, or a CSV with --column; `-` reads stdin.
-        #[arg(long)]
-        file: Option<PathBuf>,
-        /// The CSV column holding the people (name from the header, or a 1-based number).
-        #[arg(long, requires = "file")]
-        column: Option<String>,
-        /// People (ids, URLs or emails).
-        values: Vec<String>,
-        /// The person ids of a contact list (`prospect list`).
-        #[arg(long, conflicts_with_all = ["file", "values"])]
-        list: Option<String>,
-        /// Seconds to wait for the webhook deliveries (0: do not wait).
-        #[arg(long, default_value_t = 180)]
-        wait: u64,
-        #[command(flatten)]
-        spend: SpendArgs,
-        #[command(flatten)]
-        out: OutArgs,
-    },
+    People(BatchArgs),
     /// Enrich one person (3 credits; 0 when stored) by id, email, professional-network URL,
     /// or name plus domain.
     Person {
@@ -1024,37 +1012,15 @@ async fn run_inner(
             spend,
             out,
         } => autocomplete(&ctx, kind, &text, &spend, &out).await,
-        Command::Enrich(EnrichCmd::Companies {
-            file,
-            column,
-            values,
-            list,
-            wait,
-            spend,
-            out,
-        }) => {
-            let keys = match list {
-                Some(name) => KeySource::List(list_keys(&ctx, Some(&name), ListKind::Accounts)?),
-                None => key_source(values, file, column)?,
-            };
+        Command::Enrich(EnrichCmd::Companies(b)) => {
+            let keys = batch_keys(&ctx, &b, ListKind::Accounts)?;
             let action = Action::EnrichCompanies { keys };
-            enrich_companies(&ctx, action, wait, &spend, &out).await
+            enrich_companies(&ctx, action, b.wait, &b.spend, &b.out).await
         }
-        Command::Enrich(EnrichCmd::People {
-            file,
-            column,
-            values,
-            list,
-            wait,
-            spend,
-            out,
-        }) => {
-            let keys = match list {
-                Some(name) => KeySource::List(list_keys(&ctx, Some(&name), ListKind::Contacts)?),
-                None => key_source(values, file, column)?,
-            };
+        Command::Enrich(EnrichCmd::People(b)) => {
+            let keys = batch_keys(&ctx, &b, ListKind::Contacts)?;
             let action = Action::EnrichPeople { keys };
-            enrich_people(&ctx, action, wait, &spend, &out).await
+            enrich_people(&ctx, action, b.wait, &b.spend, &b.out).await
         }
         Command::Enrich(e) => {
             let (action, spend, out) = enrich_action(e)?;
@@ -1678,7 +1644,7 @@ fn enrich_action(cmd: EnrichCmd) -> CliResult<(Action, SpendArgs, OutArgs)> {
         EnrichCmd::Company { domain, spend, out } => {
             Ok((Action::EnrichCompany { domain }, spend, out))
         }
-        EnrichCmd::Companies { .. } | EnrichCmd::People { .. } => Err(CliError::usage(
+        EnrichCmd::Companies(_) | EnrichCmd::People(_) => Err(CliError::usage(
             "enrich companies / people is a batch: it runs with its webhook receiver",
         )),
         EnrichCmd::Person {
@@ -1983,6 +1949,15 @@ async fn batch_not_sent(
     };
     engine::finish_job(ctx.session(), job, &report).await;
     ctx.settle(report, job)
+}
+
+/// The items of a batch enrichment: the members of `--list` (a list of `kind`), else the
+/// values, file or stdin given.
+fn batch_keys(ctx: &Ctx, b: &BatchArgs, kind: ListKind) -> CliResult<KeySource> {
+    match &b.list {
+        Some(name) => Ok(KeySource::List(list_keys(ctx, Some(name), kind)?)),
+        None => key_source(b.values.clone(), b.file.clone(), b.column.clone()),
+    }
 }
 
 /// Plans, gates and sends a batch enrichment of companies as a job (issue 18); waits up to

@@ -285,10 +285,7 @@ impl Bought for SearchCompaniesPreviewResponse {
         used(self.credits_used)
     }
     fn quantities(&self) -> Quantities {
-        Quantities {
-            results: self.companies.len() as u64,
-            ..Quantities::default()
-        }
+        results(self.companies.len())
     }
     fn entity_refs(&self, _at: DateTime<Utc>) -> EntityRefs<'_> {
         EntityRefs::default()
@@ -1545,6 +1542,36 @@ impl Session {
         }
     }
 
+    /// Sends a batch enrichment's claimed items (`to_send`: item and claim key) in requests of
+    /// at most 10,000, each made by `request` from its items, kept, and its keys marked sent
+    /// ([`Session::after_webhook_send`]). Returns (items sent, purchases, why an
+    /// acknowledgement could not be stored).
+    ///
+    /// Errors: a request's own; the batches sent before it stay marked sent.
+    async fn send_batches<R>(
+        &self,
+        to_send: &[(String, String)],
+        job: Option<crate::store::JobId>,
+        request: impl Fn(&[(String, String)]) -> R,
+    ) -> Result<(Vec<String>, Vec<PurchaseId>, Option<String>), ApiError>
+    where
+        R: crate::api::client::ApiRequest,
+        R::Response: Bought + Serialize + Clone + Send + Sync + 'static,
+    {
+        let (mut sent, mut purchases, mut store_error) = (Vec::new(), Vec::new(), None);
+        for batch in to_send.chunks(crate::api::types::ENRICH_BATCH_MAX) {
+            let result = self
+                .buy(&request(batch), job, Vec::new(), None)
+                .await
+                .map(|paid| (paid.purchase, paid.store_error));
+            let (purchase, err) = self.after_webhook_send(batch, result).await?;
+            purchases.extend(purchase);
+            store_error = store_error.or(err);
+            sent.extend(batch.iter().map(|b| b.0.clone()));
+        }
+        Ok((sent, purchases, store_error))
+    }
+
     /// A batch enrichment of people (`POST /v2/enrich/people`, openapi.json; issue 18) through
     /// the spend engine, as [`Session::enrich_companies`] for companies: `items` deduplicated
     /// by key; suppressed people refused; those the store holds (by id, handle, or an earlier
@@ -1587,26 +1614,17 @@ impl Session {
         let requests: HashMap<String, crate::api::types::PersonToMatch> =
             rest.into_iter().map(|i| (i.key, i.request)).collect();
         let (to_send, pending) = self.claim_awaited(keys.clone(), keys, fresh, job).await;
-        let mut purchases = Vec::new();
-        let mut sent = Vec::new();
-        let mut store_error = None;
-        for batch in to_send.chunks(crate::api::types::ENRICH_BATCH_MAX) {
-            let req = crate::api::types::EnrichPeopleRequest {
-                people_data_mapping: batch
-                    .iter()
-                    .filter_map(|(k, _)| requests.get(k).map(|r| (k.clone(), r.clone())))
-                    .collect(),
-                webhook_url: webhook_url.to_string(),
-            };
-            let result = self
-                .buy(&req, job, Vec::new(), None)
-                .await
-                .map(|paid| (paid.purchase, paid.store_error));
-            let (purchase, err) = self.after_webhook_send(batch, result).await?;
-            purchases.extend(purchase);
-            store_error = store_error.or(err);
-            sent.extend(batch.iter().map(|b| b.0.clone()));
-        }
+        let (sent, purchases, store_error) = self
+            .send_batches(&to_send, job, |batch| {
+                crate::api::types::EnrichPeopleRequest {
+                    people_data_mapping: batch
+                        .iter()
+                        .filter_map(|(k, _)| requests.get(k).map(|r| (k.clone(), r.clone())))
+                        .collect(),
+                    webhook_url: webhook_url.to_string(),
+                }
+            })
+            .await?;
         Ok(ByWebhook {
             from_store,
             sent,
@@ -1663,27 +1681,18 @@ impl Session {
             .map(|d| crate::store::company_claim(d))
             .collect();
         let (to_send, pending) = self.claim_awaited(rest, keys, fresh, job).await;
-        let mut purchases = Vec::new();
-        let mut sent = Vec::new();
-        let mut store_error = None;
-        for batch in to_send.chunks(crate::api::types::ENRICH_BATCH_MAX) {
-            let req = crate::api::types::EnrichCompaniesRequest {
-                company_data_mapping: batch
-                    .iter()
-                    .map(|(d, _)| (d.clone(), crate::core::engine::enrich_company_request(d)))
-                    .collect(),
-                webhook_url: webhook_url.to_string(),
-                fields: None,
-            };
-            let result = self
-                .buy(&req, job, Vec::new(), None)
-                .await
-                .map(|paid| (paid.purchase, paid.store_error));
-            let (purchase, err) = self.after_webhook_send(batch, result).await?;
-            purchases.extend(purchase);
-            store_error = store_error.or(err);
-            sent.extend(batch.iter().map(|b| b.0.clone()));
-        }
+        let (sent, purchases, store_error) = self
+            .send_batches(&to_send, job, |batch| {
+                crate::api::types::EnrichCompaniesRequest {
+                    company_data_mapping: batch
+                        .iter()
+                        .map(|(d, _)| (d.clone(), crate::core::engine::enrich_company_request(d)))
+                        .collect(),
+                    webhook_url: webhook_url.to_string(),
+                    fields: None,
+                }
+            })
+            .await?;
         Ok(ByWebhook {
             from_store,
             sent,

@@ -480,15 +480,7 @@ pub async fn refused_people(
                 }
             }
         }
-        for (kind, list) in keys {
-            let values: Vec<String> = list.iter().map(|(_, k)| k.clone()).collect();
-            let hit = st.suppressed_among(kind, &values)?;
-            for (id, key) in list {
-                if let Some(c) = hit.get(&key) {
-                    out.entry(id).or_insert_with(|| c.clone());
-                }
-            }
-        }
+        suppressed_by_kind(st, keys, &mut out)?;
         Ok(out)
     })
     .await
@@ -535,19 +527,31 @@ pub async fn refused_person_items(
                 }
             }
         }
-        for (kind, list) in by {
-            let values: Vec<String> = list.iter().map(|(_, v)| v.clone()).collect();
-            let hit = st.suppressed_among(kind, &values)?;
-            for (key, value) in list {
-                if let Some(c) = hit.get(&value) {
-                    out.entry(key).or_insert_with(|| c.clone());
-                }
-            }
-        }
+        suppressed_by_kind(st, by, &mut out)?;
         Ok(out)
     })
     .await
     .unwrap_or_default()
+}
+
+/// For each kind, its `(item, value)` pairs read against the suppression list in one read: an
+/// item whose value is suppressed goes into `out` with the category (the first kind that hits
+/// it wins).
+fn suppressed_by_kind(
+    st: &crate::store::Store,
+    by: Vec<(SuppressKind, Vec<(String, String)>)>,
+    out: &mut std::collections::HashMap<String, String>,
+) -> Result<(), crate::store::StoreError> {
+    for (kind, list) in by {
+        let values: Vec<String> = list.iter().map(|(_, v)| v.clone()).collect();
+        let hit = st.suppressed_among(kind, &values)?;
+        for (item, value) in list {
+            if let Some(c) = hit.get(&value) {
+                out.entry(item).or_insert_with(|| c.clone());
+            }
+        }
+    }
+    Ok(())
 }
 
 /// `"2 suppressed (customers)"` of refused keys by category; `None` for none.

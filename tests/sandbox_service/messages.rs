@@ -4,6 +4,8 @@
 //! sandbox alone"), and the answer says whether it is not a URL at all (`url_parsing`) or has
 //! another scheme (`url_scheme`).
 
+use std::collections::HashSet;
+
 use crate::support::*;
 use serde_json::{Value, json};
 
@@ -162,12 +164,13 @@ async fn number_members_are_refused_in_pydantic_words() {
     let h = start(vec![]).await;
     let cases = [
         (
+            // openapi `FromTo.from` is an integer.
             json!({"companiesFilters": {"employeeCountService": {"from": "abc"}}}),
-            "float_parsing",
-            "Input should be a valid number, unable to parse string as a number",
+            "int_parsing",
+            "Input should be a valid integer, unable to parse string as an integer",
         ),
         (
-            json!({"companiesFilters": {"yearFounded": {"from": true}}}),
+            json!({"companiesFilters": {"yearFounded": {"from": {"year": 1999}}}}),
             "float_type",
             "Input should be a valid number",
         ),
@@ -185,6 +188,90 @@ async fn number_members_are_refused_in_pydantic_words() {
             !msg.contains("invalid type") && !msg.contains("expected"),
             "{msg}"
         );
+    }
+    h.shutdown().await;
+}
+
+/// Issue 18, "Fidelity": what pydantic's lax mode accepts is accepted: an integer, a number or a
+/// boolean given as a string of one, a boolean for an integer or a number, 1 and 0 for a
+/// boolean; what it does not read is refused in its words (`int_parsing`, `float_parsing`,
+/// `bool_parsing`).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn lax_scalars_are_read_as_pydantic_reads_them() {
+    let h = start(vec![]).await;
+    let n = |v: &Value, key: &str| v[key].as_array().map_or(0, Vec::len);
+    for (body, want) in [
+        (json!({"size": "10"}), 10),
+        (json!({"size": " 7 "}), 7),
+        (json!({"size": "1_2"}), 12),
+        (json!({"size": true}), 1),
+        (json!({"size": 3.0}), 3),
+    ] {
+        let (status, v) = post(&h.base_url, "/v3/search/companies", &body).await;
+        assert_eq!(status, 200, "{body}: {v}");
+        assert_eq!(n(&v, "companies"), want, "{body}");
+    }
+    for flag in [
+        json!("true"),
+        json!("YES"),
+        json!("on"),
+        json!(1),
+        json!("1"),
+    ] {
+        let body = json!({"size": 5, "onePersonPerDomain": flag});
+        let (status, v) = post(&h.base_url, "/v2/search/people", &body).await;
+        assert_eq!(status, 200, "{body}: {v}");
+        let domains: HashSet<&str> = v["people"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["domain"].as_str().unwrap())
+            .collect();
+        assert_eq!(
+            domains.len(),
+            n(&v, "people"),
+            "one person a domain: {body}"
+        );
+    }
+    let body = json!({"size": 3, "jobTitleThreshold": "0.5"});
+    let (status, v) = post(&h.base_url, "/v3/search/people", &body).await;
+    assert_eq!(status, 200, "{body}: {v}");
+    for (path, body, kind, text) in [
+        (
+            "/v3/search/companies",
+            json!({"size": "ten"}),
+            "int_parsing",
+            "Input should be a valid integer, unable to parse string as an integer",
+        ),
+        (
+            "/v3/search/companies",
+            json!({"size": "1.5"}),
+            "int_parsing",
+            "Input should be a valid integer, unable to parse string as an integer",
+        ),
+        (
+            "/v2/search/people",
+            json!({"onePersonPerDomain": "maybe"}),
+            "bool_parsing",
+            "Input should be a valid boolean, unable to interpret input",
+        ),
+        (
+            "/v2/search/people",
+            json!({"onePersonPerDomain": 2}),
+            "bool_parsing",
+            "Input should be a valid boolean, unable to interpret input",
+        ),
+        (
+            "/v3/search/people",
+            json!({"jobTitleThreshold": "high"}),
+            "float_parsing",
+            "Input should be a valid number, unable to parse string as a number",
+        ),
+    ] {
+        let (status, v) = post(&h.base_url, path, &body).await;
+        assert_eq!(status, 422, "{body}: {v}");
+        assert_eq!(v["detail"][0]["type"], kind, "{body}: {v}");
+        assert_eq!(v["detail"][0]["msg"], text, "{body}");
     }
     h.shutdown().await;
 }

@@ -183,68 +183,58 @@ pub mod wire_checks {
 
     /// A list has at least `min` items (type `too_short`; openapi `minItems`).
     pub fn min_items(len: usize, min: usize, at: &LocPath<'_>, out: &mut Vec<ValidationError>) {
-        too_short("List", len, min, at, out)
+        if len < min {
+            out.push(length_error("List", len, min, true, at));
+        }
     }
 
     /// A list has at most `max` items (type `too_long`; openapi `maxItems`).
     pub fn max_items(len: usize, max: usize, at: &LocPath<'_>, out: &mut Vec<ValidationError>) {
-        too_long("List", len, max, at, out)
+        if len > max {
+            out.push(length_error("List", len, max, false, at));
+        }
     }
 
     /// An object (a dictionary of ids) has at least `min` members (type `too_short`; openapi
     /// `minProperties`).
     pub fn min_entries(len: usize, min: usize, at: &LocPath<'_>, out: &mut Vec<ValidationError>) {
-        too_short("Dictionary", len, min, at, out)
+        if len < min {
+            out.push(length_error("Dictionary", len, min, true, at));
+        }
     }
 
     /// An object (a dictionary of ids) has at most `max` members (type `too_long`; openapi
     /// `maxProperties`).
     pub fn max_entries(len: usize, max: usize, at: &LocPath<'_>, out: &mut Vec<ValidationError>) {
-        too_long("Dictionary", len, max, at, out)
-    }
-
-    /// pydantic's `too_short` of a `kind` ("List", "Dictionary") of `len` items under `min`.
-    fn too_short(
-        kind: &str,
-        len: usize,
-        min: usize,
-        at: &LocPath<'_>,
-        out: &mut Vec<ValidationError>,
-    ) {
-        if len < min {
-            out.push(err(
-                at,
-                format!(
-                    "{kind} should have at least {min} {} after validation, not {len}",
-                    items(min)
-                ),
-                "too_short",
-                None,
-                Some(json!({ "field_type": kind, "min_length": min, "actual_length": len })),
-            ));
-        }
-    }
-
-    /// pydantic's `too_long` of a `kind` ("List", "Dictionary") of `len` items over `max`.
-    fn too_long(
-        kind: &str,
-        len: usize,
-        max: usize,
-        at: &LocPath<'_>,
-        out: &mut Vec<ValidationError>,
-    ) {
         if len > max {
-            out.push(err(
-                at,
-                format!(
-                    "{kind} should have at most {max} {} after validation, not {len}",
-                    items(max)
-                ),
-                "too_long",
-                None,
-                Some(json!({ "field_type": kind, "max_length": max, "actual_length": len })),
-            ));
+            out.push(length_error("Dictionary", len, max, false, at));
         }
+    }
+
+    /// pydantic's `too_short` (`at_least`) or `too_long` of a `kind` ("List", "Dictionary") of
+    /// `len` items against `bound`.
+    fn length_error(
+        kind: &str,
+        len: usize,
+        bound: usize,
+        at_least: bool,
+        at: &LocPath<'_>,
+    ) -> ValidationError {
+        let (which, code, key) = if at_least {
+            ("least", "too_short", "min_length")
+        } else {
+            ("most", "too_long", "max_length")
+        };
+        err(
+            at,
+            format!(
+                "{kind} should have at {which} {bound} {} after validation, not {len}",
+                items(bound)
+            ),
+            code,
+            None,
+            Some(json!({ "field_type": kind, key: bound, "actual_length": len })),
+        )
     }
 
     /// A string has at least `min` characters (type `string_too_short`; openapi `minLength`).

@@ -729,21 +729,13 @@ async fn plan_lookup_companies(
     keys: &KeySource,
     refresh: bool,
 ) -> Result<Plan, PlanError> {
-    let mut p = Plan::new(String::new(), "lookup_companies", refresh);
-    plan_lookup(
-        s,
-        &mut p,
-        keys,
-        crate::store::domain_key,
-        |st, chunk| st.fetched_times(EntityKey::Domain, chunk),
-        LOOKUP_COMPANIES_MAX,
-        crate::store::SuppressKind::Domain,
-    )
-    .await?;
-    p.cost = crate::core::spend::lookup_cost(Endpoint::LookupCompanies, p.to_buy as usize);
-    p.requests = p.to_buy.div_ceil(LOOKUP_COMPANIES_MAX as u64) as u32;
-    p.action = format!("lookup of {} domains", p.asked);
-    Ok(p)
+    let what = CompanyBuy {
+        kind: "lookup_companies",
+        endpoint: Endpoint::LookupCompanies,
+        batch: LOOKUP_COMPANIES_MAX,
+        action: "lookup",
+    };
+    plan_companies(s, keys, refresh, what).await
 }
 
 /// A batch enrichment of companies is planned as a lookup of them is (owned domains at 0,
@@ -755,21 +747,45 @@ async fn plan_enrich_companies(
     keys: &KeySource,
     refresh: bool,
 ) -> Result<Plan, PlanError> {
-    let batch = crate::api::types::ENRICH_BATCH_MAX;
-    let mut p = Plan::new(String::new(), "enrich_companies", refresh);
+    let what = CompanyBuy {
+        kind: "enrich_companies",
+        endpoint: Endpoint::EnrichCompanies,
+        batch: crate::api::types::ENRICH_BATCH_MAX,
+        action: "batch enrich",
+    };
+    plan_companies(s, keys, refresh, what).await
+}
+
+/// How companies are bought by domain: the job kind, the endpoint (its price per company), the
+/// most domains a request and the action's word for the plan.
+struct CompanyBuy {
+    kind: &'static str,
+    endpoint: Endpoint,
+    batch: usize,
+    action: &'static str,
+}
+
+/// Plans buying the companies of `keys` by domain as `what` says (see [`plan_lookup`]).
+async fn plan_companies(
+    s: &Session,
+    keys: &KeySource,
+    refresh: bool,
+    what: CompanyBuy,
+) -> Result<Plan, PlanError> {
+    let mut p = Plan::new(String::new(), what.kind, refresh);
     plan_lookup(
         s,
         &mut p,
         keys,
         crate::store::domain_key,
         |st, chunk| st.fetched_times(EntityKey::Domain, chunk),
-        batch,
+        what.batch,
         crate::store::SuppressKind::Domain,
     )
     .await?;
-    p.cost = crate::core::spend::lookup_cost(Endpoint::EnrichCompanies, p.to_buy as usize);
-    p.requests = p.to_buy.div_ceil(batch as u64) as u32;
-    p.action = format!("batch enrich of {} domains", p.asked);
+    p.cost = crate::core::spend::lookup_cost(what.endpoint, p.to_buy as usize);
+    p.requests = p.to_buy.div_ceil(what.batch as u64) as u32;
+    p.action = format!("{} of {} domains", what.action, p.asked);
     Ok(p)
 }
 

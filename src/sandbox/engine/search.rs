@@ -340,43 +340,28 @@ impl Db {
         &self,
         req: &SearchCompaniesPreviewRequest,
     ) -> Result<SearchCompaniesPreviewResponse, Vec<ValidationError>> {
-        let v3 = SearchCompaniesV3Request {
-            size: Some(req.size_or_default()),
+        let v3 = self.search_companies_v3(&SearchCompaniesV3Request {
+            size: Some(req.size_or_default().clamp(1, PREVIEW_MAX_SIZE)),
             companies_filters: req.companies_filters.clone(),
             people_filters: req.people_filters.clone(),
             ..SearchCompaniesV3Request::default()
-        };
-        let empty = CompaniesFiltersV3::default();
-        let f = v3.companies_filters.as_ref().unwrap_or(&empty);
-        let q = compile::companies_v3(self, f);
-        let pq = v3
-            .people_filters
-            .as_ref()
-            .map(|p| compile::people_v3(self, p, 0.8));
-        let look = resolve_lookalike(self, f.lookalike_domains.as_deref());
-        let ranking = self.ranking_v3(f, &look);
-        let all = self.rank_companies(&q, pq.as_ref(), &ranking);
-        let size = clamp_size(v3.size, PREVIEW_MAX_SIZE);
-        let page = select_page(all, None, 0, size, CursorKind::Companies);
-        let mut redirects = look.redirects;
-        redirects_of(self, f.include_domains.as_deref(), &mut redirects);
-        let lookalike = !ranking.targets.is_empty();
+        })?;
         Ok(SearchCompaniesPreviewResponse {
-            total_hits: page.total as i64,
-            redirect_map: Some(redirects).filter(|m| !m.is_empty()),
+            total_hits: v3.total.unwrap_or(0),
+            redirect_map: v3.redirect_map,
             credits_used: 0.0,
-            companies: page
-                .items
-                .iter()
+            companies: v3
+                .companies
+                .into_iter()
+                .filter_map(|c| {
+                    let i = self.company_index(&c.company.domain)?;
+                    Some((records::preview_company(self, i), c.relevance))
+                })
                 .enumerate()
-                .map(|(n, &(key, c))| CompanyPreviewResult {
+                .map(|(n, (company, relevance))| CompanyPreviewResult {
                     ranking: (n + 1) as i64,
-                    relevance: if lookalike {
-                        lookalike::relevance_of(key_score(key), ranking.broad)
-                    } else {
-                        None
-                    },
-                    company: records::preview_company(self, c),
+                    relevance,
+                    company,
                 })
                 .collect(),
         })

@@ -10,11 +10,12 @@
 //!   `model_attributes_type`, "Input should be a valid dictionary or object to extract fields
 //!   from", followed by what the member must be (`` `industries` must be an object
 //!   {industries, mode}``, SPEC.md §9: the v3 industries filter was an array once).
-//! - **Integers as pydantic reads them.** A number with no fractional part is an integer
-//!   (`10.0`, `1e2`; rewritten as integers before decoding); `10.5` is `int_from_float`
-//!   ("Input should be a valid integer, got a number with a fractional part"); a whole number
-//!   outside the 64-bit range (`1e20`) is `int_parsing_size` ("Unable to parse input string as
-//!   an integer, exceeded maximum size").
+//! - **Scalars as pydantic's lax mode reads them** (issue 18), rewritten before decoding: a
+//!   number with no fractional part, a string of an integer (`"10"`) or a boolean is an
+//!   integer; `10.5` is `int_from_float`, `"ten"` `int_parsing`; an integer beyond 64 bits (a
+//!   Python int has no bound) is kept at the nearest 64-bit value, so a bound says what it is.
+//!   A string of a number (`"0.5"`) is a number (`float_parsing` otherwise). `"true"`, `"yes"`,
+//!   `"on"`, `"1"`, `1` and their opposites are booleans (`bool_parsing` otherwise).
 //! - **`null` only where the schema allows it** (`nullable: true`, or an `anyOf` branch
 //!   `{"type": "null"}`); elsewhere it gets the error pydantic gives for `None` in that type:
 //!   `string_type`, `int_type`, `float_type`, `bool_type`, `list_type`, `enum`,
@@ -22,7 +23,7 @@
 //!
 //! Members the schema does not describe (the sandbox accepts a few more, e.g. the reveal
 //! options of the v3 people search, NOTES.md) are left to the typed decoding, as are strings
-//! and booleans of the wrong type, unknown members and bounds ([`Validate`]).
+//! of the wrong type, unknown members and bounds ([`Validate`]).
 //!
 //! The schemas are openapi.json's, embedded from `tests/data/openapi.json` (the copy of
 //! `../shared/api/openapi.json` the wire tests check the types against) and parsed once.
@@ -53,6 +54,30 @@ const MAX_DEPTH: usize = 32;
 
 /// Most member names a `model_attributes_type` message lists.
 const MAX_NAMED_MEMBERS: usize = 6;
+
+/// A string pydantic's lax mode reads as an integer: optional whitespace around an optional
+/// sign and ASCII digits (underscores between digits allowed, as in Python); beyond 64 bits
+/// it is kept at the nearest 64-bit value (see [`Walker::integer`]). `None` for anything else.
+fn lax_integer(text: &str) -> Option<i64> {
+    let t = text.trim();
+    let (negative, digits) = match t.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, t.strip_prefix('+').unwrap_or(t)),
+    };
+    let well_formed = !digits.is_empty()
+        && digits.bytes().all(|b| b.is_ascii_digit() || b == b'_')
+        && !digits.starts_with('_')
+        && !digits.ends_with('_')
+        && !digits.contains("__");
+    if !well_formed {
+        return None;
+    }
+    let plain: String = digits.chars().filter(|c| *c != '_').collect();
+    match plain.parse::<i64>() {
+        Ok(i) => Some(if negative { -i } else { i }),
+        Err(_) => Some(if negative { i64::MIN } else { i64::MAX }),
+    }
+}
 
 /// The parsed openapi.json (`Value::Null` if it did not parse: then nothing is checked here).
 fn doc() -> &'static Value {
@@ -244,42 +269,113 @@ impl<'a> Walker<'a> {
                 }
             }
             Kind::Integer => self.integer(v, loc),
+            Kind::Number => self.number(v, loc),
+            Kind::Boolean => self.boolean(v, loc),
             _ => {}
         }
     }
 
-    /// A whole number given for an integer becomes an integer; a fractional or out-of-range
-    /// one is a problem. Other types are left to the typed decoding.
+    /// An integer as pydantic's lax mode reads one: a whole number (`10.0`, `1e2`), a string of
+    /// one (`"10"`, `" -3 "`) or a boolean (`true` is 1) becomes that integer; a fractional
+    /// number is `int_from_float`, another string `int_parsing`. An integer beyond 64 bits (a
+    /// Python int has no bound) is kept at the nearest 64-bit value, so a bounded member says
+    /// what its bound is (`less_than_equal`) and an unbounded one takes it, as the service does.
+    /// Other types are left to the typed decoding.
     fn integer(&mut self, v: &mut Value, loc: &[LocSegment]) {
-        let Value::Number(n) = &*v else {
-            return;
-        };
-        if n.is_i64() {
-            return;
-        }
-        let f = match n.as_u64() {
-            Some(_) => f64::INFINITY, // above i64::MAX
-            None => n.as_f64().unwrap_or(f64::NAN),
-        };
         let input = v.clone();
-        if f.is_finite() && f.fract() != 0.0 {
-            self.push(
+        match &*v {
+            Value::Number(n) if n.is_i64() => {}
+            Value::Number(n) => {
+                let f = match n.as_u64() {
+                    Some(_) => f64::INFINITY, // above i64::MAX
+                    None => n.as_f64().unwrap_or(f64::NAN),
+                };
+                if f.is_finite() && f.fract() != 0.0 {
+                    self.push(
+                        loc,
+                        "int_from_float",
+                        "Input should be a valid integer, got a number with a fractional part"
+                            .into(),
+                        input,
+                        None,
+                    );
+                } else if f.is_nan() {
+                    self.push(
+                        loc,
+                        "int_type",
+                        "Input should be a valid integer".into(),
+                        input,
+                        None,
+                    );
+                } else {
+                    // `as` saturates: beyond 64 bits is the nearest 64-bit value.
+                    *v = Value::from(f as i64);
+                }
+            }
+            Value::String(t) => match lax_integer(t) {
+                Some(i) => *v = Value::from(i),
+                None => self.push(
+                    loc,
+                    "int_parsing",
+                    "Input should be a valid integer, unable to parse string as an integer".into(),
+                    input,
+                    None,
+                ),
+            },
+            Value::Bool(b) => *v = Value::from(i64::from(*b)),
+            _ => {}
+        }
+    }
+
+    /// A number as pydantic's lax mode reads one: a string of one (`"0.5"`) or a boolean
+    /// becomes that number; another string is `float_parsing`. Other types are left to the
+    /// typed decoding.
+    fn number(&mut self, v: &mut Value, loc: &[LocSegment]) {
+        let input = v.clone();
+        match &*v {
+            Value::String(t) => match t.trim().parse::<f64>().ok().filter(|f| f.is_finite()) {
+                Some(f) => *v = json!(f),
+                None => self.push(
+                    loc,
+                    "float_parsing",
+                    "Input should be a valid number, unable to parse string as a number".into(),
+                    input,
+                    None,
+                ),
+            },
+            Value::Bool(b) => *v = json!(if *b { 1.0 } else { 0.0 }),
+            _ => {}
+        }
+    }
+
+    /// A boolean as pydantic's lax mode reads one: the strings `true`/`false`, `yes`/`no`,
+    /// `on`/`off`, `t`/`f`, `y`/`n`, `1`/`0` (any case) and the numbers 1 and 0 become that
+    /// boolean; any other string or number is `bool_parsing`. Other types are left to the typed
+    /// decoding.
+    fn boolean(&mut self, v: &mut Value, loc: &[LocSegment]) {
+        let input = v.clone();
+        let read = match &*v {
+            Value::String(t) => match t.trim().to_ascii_lowercase().as_str() {
+                "true" | "yes" | "on" | "t" | "y" | "1" => Some(true),
+                "false" | "no" | "off" | "f" | "n" | "0" => Some(false),
+                _ => None,
+            },
+            Value::Number(n) => match n.as_f64() {
+                Some(1.0) => Some(true),
+                Some(0.0) => Some(false),
+                _ => None,
+            },
+            _ => return,
+        };
+        match read {
+            Some(b) => *v = Value::Bool(b),
+            None => self.push(
                 loc,
-                "int_from_float",
-                "Input should be a valid integer, got a number with a fractional part".into(),
+                "bool_parsing",
+                "Input should be a valid boolean, unable to interpret input".into(),
                 input,
                 None,
-            );
-        } else if f > i64::MIN as f64 && f < i64::MAX as f64 {
-            *v = Value::from(f as i64);
-        } else {
-            self.push(
-                loc,
-                "int_parsing_size",
-                "Unable to parse input string as an integer, exceeded maximum size".into(),
-                input,
-                None,
-            );
+            ),
         }
     }
 
@@ -378,14 +474,11 @@ mod tests {
         );
         assert!(e.is_empty(), "{e:?}");
         assert!(v["size"].is_i64() && v["companiesFilters"]["yearFounded"]["from"].is_i64());
-        let (e, _) = run("/v2/search/companies", r#"{"size": 2.5, "from": 1e300}"#);
-        assert_eq!(
-            e,
-            vec![
-                ("int_parsing_size".into(), "body.from".into()),
-                ("int_from_float".into(), "body.size".into())
-            ]
-        );
+        // 1e300 is a whole number: an integer beyond 64 bits, kept at the largest (its bound,
+        // checked later, says what is wrong); 2.5 is not one.
+        let (e, v) = run("/v2/search/companies", r#"{"size": 2.5, "from": 1e300}"#);
+        assert_eq!(e, vec![("int_from_float".into(), "body.size".into())]);
+        assert_eq!(v["from"], i64::MAX);
         let (e, _) = run(
             "/v2/search/companies",
             r#"{"searchAfter": null, "companiesFilters": null, "size": null}"#,

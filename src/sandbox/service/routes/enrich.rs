@@ -159,6 +159,54 @@ fn settle_chunk(
     }
 }
 
+/// Queues the webhook deliveries of a batch enrichment: `items` (the caller's id and item) in
+/// chunks of [`ENRICH_CHUNK`], each matched by `one` when its delivery is due, charged for
+/// what `found` says it found ([`settle_chunk`]), and sent to `url` as `event` with the body
+/// `body` makes of its results, status and charge.
+#[allow(clippy::too_many_arguments)]
+fn queue_batch<I, R>(
+    st: &std::sync::Arc<crate::sandbox::service::AppState>,
+    account: &std::sync::Arc<crate::sandbox::service::accounts::Account>,
+    endpoint: Endpoint,
+    event: WebhookEvent,
+    url: &str,
+    items: Vec<(String, I)>,
+    one: fn(&crate::sandbox::dataset::load::Db, String, I) -> R,
+    found: fn(&R) -> bool,
+    body: fn(Vec<R>, OverallEnrichmentStatus, f64) -> Option<Value>,
+) where
+    I: Clone + Send + 'static,
+    R: Send + 'static,
+{
+    for chunk in items.chunks(ENRICH_CHUNK) {
+        let chunk = chunk.to_vec();
+        let (state, account) = (st.clone(), account.clone());
+        st.webhooks.enqueue(
+            event.name(),
+            url.to_string(),
+            Box::pin(async move {
+                let db = state.db().await.ok()?;
+                let results: Vec<R> = blocking(move || {
+                    Ok(chunk
+                        .into_iter()
+                        .map(|(id, item)| one(&db, id, item))
+                        .collect())
+                })
+                .await
+                .ok()?;
+                let n = results.iter().filter(|r| found(r)).count();
+                let (credits_used, status) = settle_chunk(&account, endpoint, n);
+                let results = if status == OverallEnrichmentStatus::Completed {
+                    results
+                } else {
+                    Vec::new()
+                };
+                body(results, status, credits_used)
+            }),
+        );
+    }
+}
+
 /// POST /v2/enrich/companies (openapi `MatchCompaniesBody`): answers `{"status":"in progress"}`
 /// and delivers `enrich_companies` webhooks of [`ENRICH_CHUNK`] items each, with the caller's
 /// ids, after the webhook delay; each delivery charges 0.1 credit per company found. `fields`
@@ -169,46 +217,31 @@ pub(in crate::sandbox::service) async fn enrich_companies(State(st): St, call: C
         validation::parse_request(endpoint, &call.headers, &call.body)?;
     crate::sandbox::service::validation::check_webhook_url(&req.webhook_url, &["webhookUrl"])?;
     call.account.require_standard(texts::INSUFFICIENT_CREDITS)?;
-    let items: Vec<(String, EnrichCompanyRequest)> = req.company_data_mapping.into_iter().collect();
-    for chunk in items.chunks(ENRICH_CHUNK) {
-        let chunk = chunk.to_vec();
-        let (state, account) = (st.clone(), call.account.clone());
-        st.webhooks.enqueue(
-            WebhookEvent::EnrichCompanies.name(),
-            req.webhook_url.clone(),
-            Box::pin(async move {
-                let db = state.db().await.ok()?;
-                let found: Vec<CompanyWithUniqueId> = blocking(move || {
-                    Ok(chunk
-                        .into_iter()
-                        .map(|(id, item)| {
-                            let company = db.enrich_company(&item).map(|r| r.company);
-                            CompanyWithUniqueId {
-                                status: match_status(company.is_some(), item.is_empty()),
-                                company,
-                                unique_id: id,
-                            }
-                        })
-                        .collect())
-                })
-                .await
-                .ok()?;
-                let n = found.iter().filter(|c| c.company.is_some()).count();
-                let (credits_used, overall_status) = settle_chunk(&account, endpoint, n);
-                let companies = if overall_status == OverallEnrichmentStatus::Completed {
-                    found
-                } else {
-                    Vec::new()
-                };
-                serde_json::to_value(EnrichCompaniesWebhook {
-                    companies,
-                    overall_status,
-                    credits_used,
-                })
-                .ok()
-            }),
-        );
-    }
+    queue_batch(
+        &st,
+        &call.account,
+        endpoint,
+        WebhookEvent::EnrichCompanies,
+        &req.webhook_url,
+        req.company_data_mapping.into_iter().collect(),
+        |db, id, item: EnrichCompanyRequest| {
+            let company = db.enrich_company(&item).map(|r| r.company);
+            CompanyWithUniqueId {
+                status: match_status(company.is_some(), item.is_empty()),
+                company,
+                unique_id: id,
+            }
+        },
+        |c| c.company.is_some(),
+        |companies, overall_status, credits_used| {
+            serde_json::to_value(EnrichCompaniesWebhook {
+                companies,
+                overall_status,
+                credits_used,
+            })
+            .ok()
+        },
+    );
     ok_typed(EnrichBatchAccepted {
         status: EnrichBatchAccepted::IN_PROGRESS.into(),
     })
@@ -224,52 +257,37 @@ pub(in crate::sandbox::service) async fn enrich_people(State(st): St, call: Call
     let req: EnrichPeopleRequest = validation::parse_request(endpoint, &call.headers, &call.body)?;
     crate::sandbox::service::validation::check_webhook_url(&req.webhook_url, &["webhookUrl"])?;
     call.account.require_standard(texts::INSUFFICIENT_CREDITS)?;
-    let items: Vec<(String, PersonToMatch)> = req.people_data_mapping.into_iter().collect();
-    for chunk in items.chunks(ENRICH_CHUNK) {
-        let chunk = chunk.to_vec();
-        let (state, account) = (st.clone(), call.account.clone());
-        st.webhooks.enqueue(
-            WebhookEvent::EnrichPeople.name(),
-            req.webhook_url.clone(),
-            Box::pin(async move {
-                let db = state.db().await.ok()?;
-                let found: Vec<PersonWithUniqueId> = blocking(move || {
-                    Ok(chunk
-                        .into_iter()
-                        .map(|(id, item)| {
-                            let one = EnrichPersonRequest {
-                                person: item.person,
-                                company: item.company,
-                                reveal_emails: None,
-                                reveal_phones: None,
-                            };
-                            let person = db.enrich_person(&one).map(|r| r.person);
-                            PersonWithUniqueId {
-                                status: match_status(person.is_some(), one.person_is_empty()),
-                                person,
-                                unique_id: id,
-                            }
-                        })
-                        .collect())
-                })
-                .await
-                .ok()?;
-                let n = found.iter().filter(|p| p.person.is_some()).count();
-                let (credits_used, overall_status) = settle_chunk(&account, endpoint, n);
-                let people = if overall_status == OverallEnrichmentStatus::Completed {
-                    found
-                } else {
-                    Vec::new()
-                };
-                serde_json::to_value(EnrichPeopleWebhook {
-                    people,
-                    overall_status,
-                    credits_used,
-                })
-                .ok()
-            }),
-        );
-    }
+    queue_batch(
+        &st,
+        &call.account,
+        endpoint,
+        WebhookEvent::EnrichPeople,
+        &req.webhook_url,
+        req.people_data_mapping.into_iter().collect(),
+        |db, id, item: PersonToMatch| {
+            let one = EnrichPersonRequest {
+                person: item.person,
+                company: item.company,
+                reveal_emails: None,
+                reveal_phones: None,
+            };
+            let person = db.enrich_person(&one).map(|r| r.person);
+            PersonWithUniqueId {
+                status: match_status(person.is_some(), one.person_is_empty()),
+                person,
+                unique_id: id,
+            }
+        },
+        |p| p.person.is_some(),
+        |people, overall_status, credits_used| {
+            serde_json::to_value(EnrichPeopleWebhook {
+                people,
+                overall_status,
+                credits_used,
+            })
+            .ok()
+        },
+    );
     ok_typed(EnrichBatchAccepted {
         status: EnrichBatchAccepted::IN_PROGRESS.into(),
     })
