@@ -275,3 +275,55 @@ async fn lax_scalars_are_read_as_pydantic_reads_them() {
     }
     h.shutdown().await;
 }
+
+/// Issue 18, "Fidelity": one 422 lists every problem of a body, as pydantic does: a wrong
+/// shape no longer hides a wrong type, an unknown member or a bound elsewhere in the body.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_422_lists_every_problem_of_a_body() {
+    let h = start(vec![]).await;
+    let listed = |v: &Value| -> Vec<(String, String)> {
+        v["detail"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| {
+                let loc: Vec<String> = e["loc"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|s| s.as_str().map_or_else(|| s.to_string(), str::to_string))
+                    .collect();
+                (e["type"].as_str().unwrap().to_string(), loc.join("."))
+            })
+            .collect()
+    };
+    let body = json!({"size": "x", "companiesFilters": {"industries": 5}, "bogus": 1});
+    let (status, v) = post(&h.base_url, "/v3/search/companies", &body).await;
+    assert_eq!(status, 422);
+    let got = listed(&v);
+    for want in [
+        ("model_attributes_type", "body.companiesFilters.industries"),
+        ("int_parsing", "body.size"),
+        ("extra_forbidden", "body.bogus"),
+    ] {
+        assert!(
+            got.contains(&(want.0.to_string(), want.1.to_string())),
+            "{want:?} in {got:?}"
+        );
+    }
+    assert_eq!(got.len(), 3, "each place once: {got:?}");
+    let body = json!({"size": 99999, "companiesFilters": {"industries": 5}});
+    let (status, v) = post(&h.base_url, "/v3/search/companies", &body).await;
+    assert_eq!(status, 422);
+    assert_eq!(
+        listed(&v),
+        [
+            (
+                "model_attributes_type".to_string(),
+                "body.companiesFilters.industries".to_string()
+            ),
+            ("less_than_equal".to_string(), "body.size".to_string())
+        ]
+    );
+    h.shutdown().await;
+}

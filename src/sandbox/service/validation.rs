@@ -178,8 +178,9 @@ pub fn parse_body<T: DeserializeOwned + Validate>(
 }
 
 /// Parses the body of a request to `endpoint`, checks its shapes against the endpoint's
-/// openapi.json schema ([`shapes::check`]: objects, integers, `null`), deserializes and
-/// validates it. Errors: the 422 of the first step that finds a problem.
+/// openapi.json schema ([`shapes::check`]: objects, lax scalars, `null`), deserializes and
+/// validates it. Errors: the 422 of the first step that finds a problem; a body whose shapes
+/// are refused gets one 422 that also lists what the later steps find in the rest of it.
 pub fn parse_request<T: DeserializeOwned + Validate>(
     endpoint: Endpoint,
     headers: &HeaderMap,
@@ -204,17 +205,19 @@ fn parse_with<T: DeserializeOwned + Validate>(
             None,
         )));
     }
-    if let Some(schema) = schema {
-        let problems = shapes::check(schema, &mut value);
-        if !problems.is_empty() {
-            return Err(Failure::Validation(problems));
-        }
-    }
     let max_errors = if body.len() <= ALL_ERRORS_BODY_LIMIT {
         MAX_ERRORS
     } else {
         1
     };
+    if let Some(schema) = schema {
+        let problems = shapes::check(schema, &mut value);
+        if !problems.is_empty() {
+            return Err(Failure::Validation(every_problem::<T>(
+                problems, value, max_errors,
+            )));
+        }
+    }
     let req: T = from_value(value, max_errors)?;
     let problems = req.validate();
     if problems.is_empty() {
@@ -222,6 +225,34 @@ fn parse_with<T: DeserializeOwned + Validate>(
     } else {
         Err(Failure::Validation(problems))
     }
+}
+
+/// Every problem of a body whose shapes [`shapes::check`] refused (issue 18: pydantic lists
+/// them all in one 422): the members it refused are taken out, and what the typed reading, or
+/// once it reads the checks ([`Validate`]), find in the rest is listed after them, each place
+/// once, at most `max_errors` in all.
+fn every_problem<T: DeserializeOwned + Validate>(
+    mut problems: Vec<ValidationError>,
+    mut rest: Value,
+    max_errors: usize,
+) -> Vec<ValidationError> {
+    if problems.len() < max_errors {
+        for p in &problems {
+            remove_member(&mut rest, &p.loc);
+        }
+        let more = match from_value::<T>(rest, max_errors) {
+            Ok(req) => req.validate(),
+            Err(Failure::Validation(more)) => more,
+            Err(_) => Vec::new(),
+        };
+        for m in more {
+            if !problems.iter().any(|p| p.loc == m.loc) {
+                problems.push(m);
+            }
+        }
+    }
+    problems.truncate(max_errors.max(1));
+    problems
 }
 
 /// The value at `loc` (after `"body"`) inside `root`.
