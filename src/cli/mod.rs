@@ -1818,7 +1818,16 @@ async fn reveal(
         }
     }
     w.finish()?;
+    // The charge comes with the deliveries: one credit of the pool per verified contact that
+    // arrived for what was sent (those from before were charged by their own reveal).
+    let verified = r
+        .sent
+        .iter()
+        .filter_map(|id| arrived.get(id))
+        .filter(|c| c.status.eq_ignore_ascii_case("verified"))
+        .count();
     let report = RunReport {
+        charged: crate::core::spend::reveal_cost(contact, verified),
         owned: r.from_store.len() as u64,
         bought: r.sent.len() as u64,
         requests: r.purchases.len() as u32,
@@ -1894,19 +1903,24 @@ async fn await_deliveries(ctx: &Ctx, keys: &[String], wait: u64) -> usize {
     left
 }
 
-/// Ends a batch enrichment: the job finished with `report`, a note of what happened, and the
-/// exit: an error (network class) when `left` of the `awaited` results had not arrived after
-/// `wait` s (unless Ctrl-C ended the wait), else [`Ctx::settle`].
+/// Ends a batch enrichment of `endpoint`: the job finished with its report (`found` records
+/// arrived, `paid_for` of them for what this run sent, charged at their price, which is what
+/// their deliveries charge), a note of what happened, and the exit: an error (network class)
+/// when `left` of the awaited results had not arrived after `wait` s (unless Ctrl-C ended the
+/// wait), else [`Ctx::settle`].
+#[allow(clippy::too_many_arguments)]
 async fn end_batch<T>(
     ctx: &Ctx,
     job: Option<JobId>,
+    (endpoint, noun): (Endpoint, &str),
     r: &crate::core::session::ByWebhook<T>,
     found: usize,
+    paid_for: usize,
     left: usize,
     wait: u64,
-    noun: &str,
 ) -> CliResult {
     let report = RunReport {
+        charged: crate::core::spend::lookup_cost(endpoint, paid_for),
         owned: r.from_store.len() as u64,
         bought: r.sent.len() as u64,
         requests: r.purchases.len() as u32,
@@ -2020,7 +2034,9 @@ async fn enrich_companies(
         })?;
     }
     w.finish()?;
-    end_batch(ctx, job, &r, arrived.len(), left, wait, "companies").await
+    let paid_for = r.sent.iter().filter(|d| arrived.contains_key(*d)).count();
+    let what = (Endpoint::EnrichCompanies, "companies");
+    end_batch(ctx, job, what, &r, arrived.len(), paid_for, left, wait).await
 }
 
 /// Plans, gates and sends a batch enrichment of people as a job (issue 18), as
@@ -2086,7 +2102,18 @@ async fn enrich_people(
         })?;
     }
     w.finish()?;
-    end_batch(ctx, job, &r, found, left, wait, "people").await
+    let paid_for = r.sent.iter().filter(|k| arrived.contains_key(*k)).count();
+    end_batch(
+        ctx,
+        job,
+        (Endpoint::EnrichPeople, "people"),
+        &r,
+        found,
+        paid_for,
+        left,
+        wait,
+    )
+    .await
 }
 
 /// The store of this target, opened for a command that needs no service: (store, its path).
