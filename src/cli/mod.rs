@@ -1818,16 +1818,8 @@ async fn reveal(
         }
     }
     w.finish()?;
-    // The charge comes with the deliveries: one credit of the pool per verified contact that
-    // arrived for what was sent (those from before were charged by their own reveal).
-    let verified = r
-        .sent
-        .iter()
-        .filter_map(|id| arrived.get(id))
-        .filter(|c| c.status.eq_ignore_ascii_case("verified"))
-        .count();
     let report = RunReport {
-        charged: crate::core::spend::reveal_cost(contact, verified),
+        charged: r.delivered_cost(contact, &arrived),
         owned: r.from_store.len() as u64,
         bought: r.sent.len() as u64,
         requests: r.purchases.len() as u32,
@@ -1903,24 +1895,23 @@ async fn await_deliveries(ctx: &Ctx, keys: &[String], wait: u64) -> usize {
     left
 }
 
-/// Ends a batch enrichment of `endpoint`: the job finished with its report (`found` records
-/// arrived, `paid_for` of them for what this run sent, charged at their price, which is what
-/// their deliveries charge), a note of what happened, and the exit: an error (network class)
-/// when `left` of the awaited results had not arrived after `wait` s (unless Ctrl-C ended the
-/// wait), else [`Ctx::settle`].
+/// Ends a batch enrichment: the job finished with its report (`found` records arrived; what
+/// their deliveries `charged`, from [`crate::core::session::ByWebhook::delivered_cost`]), a
+/// note of what happened, and the exit: an error (network class) when `left` of the awaited
+/// `noun` had not arrived after `wait` s (unless Ctrl-C ended the wait), else [`Ctx::settle`].
 #[allow(clippy::too_many_arguments)]
 async fn end_batch<T>(
     ctx: &Ctx,
     job: Option<JobId>,
-    (endpoint, noun): (Endpoint, &str),
+    noun: &str,
     r: &crate::core::session::ByWebhook<T>,
     found: usize,
-    paid_for: usize,
+    charged: crate::api::cost::Cost,
     left: usize,
     wait: u64,
 ) -> CliResult {
     let report = RunReport {
-        charged: crate::core::spend::lookup_cost(endpoint, paid_for),
+        charged,
         owned: r.from_store.len() as u64,
         bought: r.sent.len() as u64,
         requests: r.purchases.len() as u32,
@@ -2034,9 +2025,18 @@ async fn enrich_companies(
         })?;
     }
     w.finish()?;
-    let paid_for = r.sent.iter().filter(|d| arrived.contains_key(*d)).count();
-    let what = (Endpoint::EnrichCompanies, "companies");
-    end_batch(ctx, job, what, &r, arrived.len(), paid_for, left, wait).await
+    let charged = r.delivered_cost(Endpoint::EnrichCompanies, &arrived);
+    end_batch(
+        ctx,
+        job,
+        "companies",
+        &r,
+        arrived.len(),
+        charged,
+        left,
+        wait,
+    )
+    .await
 }
 
 /// Plans, gates and sends a batch enrichment of people as a job (issue 18), as
@@ -2071,7 +2071,12 @@ async fn enrich_people(
     };
     let awaited: Vec<String> = r.sent.iter().chain(&r.pending).cloned().collect();
     let left = await_deliveries(ctx, &awaited, wait).await;
-    let arrived = s.stored_people_of(&items).await;
+    let waiting: Vec<engine::PersonItem> = items
+        .iter()
+        .filter(|i| !r.from_store.contains_key(&i.key))
+        .cloned()
+        .collect();
+    let arrived = s.stored_people_of(&waiting).await;
     let mut w = Writer::<LookupOut<LookalikePerson>>::new(
         Format::resolve(out.format, &out.out),
         out.out.as_ref(),
@@ -2102,18 +2107,8 @@ async fn enrich_people(
         })?;
     }
     w.finish()?;
-    let paid_for = r.sent.iter().filter(|k| arrived.contains_key(*k)).count();
-    end_batch(
-        ctx,
-        job,
-        (Endpoint::EnrichPeople, "people"),
-        &r,
-        found,
-        paid_for,
-        left,
-        wait,
-    )
-    .await
+    let charged = r.delivered_cost(Endpoint::EnrichPeople, &arrived);
+    end_batch(ctx, job, "people", &r, found, charged, left, wait).await
 }
 
 /// The store of this target, opened for a command that needs no service: (store, its path).

@@ -440,6 +440,40 @@ pub struct ByWebhook<T> {
     pub suppressed: HashMap<String, String>,
 }
 
+impl<T> ByWebhook<T> {
+    /// How many of the keys this call sent `arrived` holds records of that `counts`.
+    fn sent_arrived(&self, arrived: &HashMap<String, T>, counts: impl Fn(&T) -> bool) -> usize {
+        self.sent
+            .iter()
+            .filter_map(|k| arrived.get(k))
+            .filter(|r| counts(r))
+            .count()
+    }
+}
+
+impl ByWebhook<Contact> {
+    /// What this reveal's deliveries charge for what it sent and has arrived (`arrived`, by
+    /// person id): one credit of `kind`'s pool per verified contact, from the one price table.
+    /// Keys awaited from before were charged by their own reveal.
+    pub fn delivered_cost(&self, kind: ContactKind, arrived: &HashMap<String, Contact>) -> Cost {
+        let verified = self.sent_arrived(arrived, |c| c.status.eq_ignore_ascii_case("verified"));
+        crate::core::spend::reveal_cost(kind, verified)
+    }
+}
+
+impl<T> ByWebhook<crate::store::Stored<T>> {
+    /// What this batch enrichment's deliveries charge for what it sent and has arrived
+    /// (`arrived`, by key): the price of each record found at `endpoint`
+    /// ([`Endpoint::EnrichCompanies`] or [`Endpoint::EnrichPeople`]), from the one price table.
+    pub fn delivered_cost(
+        &self,
+        endpoint: Endpoint,
+        arrived: &HashMap<String, crate::store::Stored<T>>,
+    ) -> Cost {
+        crate::core::spend::lookup_cost(endpoint, self.sent_arrived(arrived, |_| true))
+    }
+}
+
 /// What [`Session::reveal`] did: contacts by person id.
 pub type Reveal = ByWebhook<Contact>;
 
