@@ -84,11 +84,23 @@ pub enum Endpoint {
     /// POST /v2/enrich/people (openapi.json only): a batch of up to 10,000 people keyed by the
     /// caller's ids, delivered by the `enrich_people` webhook.
     EnrichPeople,
+    /// POST /v2/segmentation (openapi.json only): starts a segmentation of company domains;
+    /// runs asynchronously.
+    CreateSegmentation,
+    /// GET /v2/segmentation/{segmentation_id} (openapi.json only; free): a segmentation, with
+    /// its segments once `SUCCESSFUL`.
+    GetSegmentation,
+    /// POST /v2/segmentation/{segmentation_id}/markDomains (openapi.json only; free): appends
+    /// domains to a segmentation's positive or negative list.
+    MarkSegmentationDomains,
+    /// POST /v2/segmentation/{segmentation_id}/attribute-domains (openapi.json only; free):
+    /// assigns domains to the closest segment with a 0–1 score.
+    AttributeSegmentationDomains,
 }
 
 impl Endpoint {
-    /// All 22: the 19 of SPEC.md §4 in its order, then the three openapi.json adds.
-    pub const ALL: [Endpoint; 22] = [
+    /// All 26: the 19 of SPEC.md §4 in its order, then the seven openapi.json adds.
+    pub const ALL: [Endpoint; 26] = [
         Endpoint::AutocompleteCompanies,
         Endpoint::AutocompleteKeywords,
         Endpoint::AutocompleteJobTitles,
@@ -111,6 +123,10 @@ impl Endpoint {
         Endpoint::SearchCompaniesPreview,
         Endpoint::EnrichCompanies,
         Endpoint::EnrichPeople,
+        Endpoint::CreateSegmentation,
+        Endpoint::GetSegmentation,
+        Endpoint::MarkSegmentationDomains,
+        Endpoint::AttributeSegmentationDomains,
     ];
 
     /// The path relative to the base URL, e.g. `/v3/search/companies`.
@@ -138,10 +154,23 @@ impl Endpoint {
             Endpoint::SearchCompaniesPreview => "/v3/search/companies/preview",
             Endpoint::EnrichCompanies => "/v2/enrich/companies",
             Endpoint::EnrichPeople => "/v2/enrich/people",
+            Endpoint::CreateSegmentation => "/v2/segmentation",
+            Endpoint::GetSegmentation => "/v2/segmentation/{segmentation_id}",
+            Endpoint::MarkSegmentationDomains => "/v2/segmentation/{segmentation_id}/markDomains",
+            Endpoint::AttributeSegmentationDomains => {
+                "/v2/segmentation/{segmentation_id}/attribute-domains"
+            }
         }
     }
 
-    /// `GET` for data-fields and credit balance, `POST` for the others.
+    /// The path of one call: [`Endpoint::path`] with `{segmentation_id}` replaced by `id` for
+    /// the three endpoints of one segmentation (e.g. `/v2/segmentation/7/markDomains`); the
+    /// plain path for the others.
+    pub fn path_for(self, id: i64) -> String {
+        self.path().replace("{segmentation_id}", &id.to_string())
+    }
+
+    /// `GET` for data-fields, credit balance and get segmentation, `POST` for the others.
     pub fn method(self) -> Method {
         if self.is_free_read() {
             Method::GET
@@ -150,10 +179,13 @@ impl Endpoint {
         }
     }
 
-    /// `true` for the two bodiless, free, side-effect-free reads (data-fields, credit
-    /// balance): these may be retried after a timeout or a 5xx.
+    /// `true` for the three bodiless, free, side-effect-free reads (data-fields, credit
+    /// balance, get segmentation): these may be retried after a timeout or a 5xx.
     pub fn is_free_read(self) -> bool {
-        matches!(self, Endpoint::DataFields | Endpoint::CreditBalance)
+        matches!(
+            self,
+            Endpoint::DataFields | Endpoint::CreditBalance | Endpoint::GetSegmentation
+        )
     }
 
     /// The endpoint whose [`Endpoint::path`] is `path` (e.g. `/v3/search/companies`); `None`
@@ -301,6 +333,56 @@ pub trait ApiRequest: Serialize + Validate {
 
     /// Reads a 2xx answer (status, body).
     fn read_answer(status: u16, body: &[u8]) -> Result<Self::Response, ApiError>;
+
+    /// The path this body is POSTed to: [`Endpoint::path`], or for the endpoints of one
+    /// segmentation [`Endpoint::path_for`] its id ([`ForSegmentation`]).
+    fn path(&self) -> std::borrow::Cow<'static, str> {
+        Self::ENDPOINT.path().into()
+    }
+}
+
+/// A body sent to one segmentation (`POST /v2/segmentation/{segmentation_id}/…`): the id goes
+/// in the path, `body` is what is POSTed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ForSegmentation<B> {
+    /// The segmentation (`SegmentationId::segmentation_id`).
+    pub segmentation_id: i64,
+    /// The body.
+    pub body: B,
+}
+
+impl<B: Serialize> Serialize for ForSegmentation<B> {
+    /// The body alone (the id is in the path).
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.body.serialize(s)
+    }
+}
+
+impl<B: Validate> Validate for ForSegmentation<B> {
+    /// The body's checks.
+    fn validate(&self) -> Vec<ValidationError> {
+        self.body.validate()
+    }
+}
+
+macro_rules! segmentation_request {
+    ($($req:ty => $ep:ident, $resp:ty;)+) => {$(
+        impl ApiRequest for ForSegmentation<$req> {
+            const ENDPOINT: Endpoint = Endpoint::$ep;
+            type Response = $resp;
+            fn read_answer(_status: u16, body: &[u8]) -> Result<$resp, ApiError> {
+                decode(body)
+            }
+            fn path(&self) -> std::borrow::Cow<'static, str> {
+                Endpoint::$ep.path_for(self.segmentation_id).into()
+            }
+        }
+    )+};
+}
+
+segmentation_request! {
+    AddMarkedDomainsInput => MarkSegmentationDomains, StatusResponse;
+    AttributeDomainsRequest => AttributeSegmentationDomains, AttributeDomainsResponse;
 }
 
 /// Decodes `body` as `T`, naming the path of the field that failed ([`ApiError::Decode`]).
@@ -375,6 +457,7 @@ plain_request! {
     SearchCompaniesPreviewRequest => SearchCompaniesPreview, SearchCompaniesPreviewResponse;
     EnrichCompaniesRequest => EnrichCompanies, EnrichBatchAccepted;
     EnrichPeopleRequest => EnrichPeople, EnrichBatchAccepted;
+    SegmentationInput => CreateSegmentation, SegmentationId;
     LookupCompaniesRequest => LookupCompanies, LookupCompaniesResponse;
     LookupPeopleRequest => LookupPeople, LookupPeopleResponse;
     RevealEmailsRequest => RevealEmails, RevealEmailsResponse;
@@ -586,9 +669,14 @@ impl Client {
 
     /// The absolute URL of an endpoint (no token in it).
     pub fn url_of(&self, endpoint: Endpoint) -> Url {
+        self.url_at(endpoint.path())
+    }
+
+    /// The absolute URL of a path of the service (e.g. `/v2/segmentation/7`).
+    fn url_at(&self, path: &str) -> Url {
         self.inner
             .base
-            .join(endpoint.path().trim_start_matches('/'))
+            .join(path.trim_start_matches('/'))
             .expect("endpoint paths are valid relative URLs")
     }
 
@@ -629,18 +717,19 @@ impl Client {
                 "serialization",
             )])
         })?;
-        self.execute(R::ENDPOINT, Some(body)).await
+        self.execute(R::ENDPOINT, &req.path(), Some(body)).await
     }
 
-    /// One call with the retry policy of the module docs. Returns the 2xx status and body, or
-    /// the error the answer maps to.
+    /// One call with the retry policy of the module docs, to `path` (the endpoint's own, or one
+    /// with its id filled in). Returns the 2xx status and body, or the error the answer maps to.
     async fn execute(
         &self,
         endpoint: Endpoint,
+        path: &str,
         body: Option<Vec<u8>>,
     ) -> Result<(u16, Vec<u8>), ApiError> {
         let inner = &*self.inner;
-        let url = self.url_of(endpoint);
+        let url = self.url_at(path);
         let max_attempts = inner.options.max_attempts.max(1);
         let liberal = endpoint.is_free_read();
         let mut attempt: u32 = 0;
@@ -952,14 +1041,22 @@ impl Client {
     /// Endpoint 17, GET /v2/data-fields: reference data (SPEC.md §2.8, §4.8). Free; retried on
     /// timeouts and 5xx too.
     pub async fn data_fields(&self) -> Result<DataFields, ApiError> {
-        let (_, body) = self.execute(Endpoint::DataFields, None).await?;
+        let (_, body) = self
+            .execute(Endpoint::DataFields, Endpoint::DataFields.path(), None)
+            .await?;
         decode(&body)
     }
 
     /// Endpoint 18, GET /v2/credits/balance: the three pools and the daily allowance (SPEC.md §2.9,
     /// §4.9). Free; retried on timeouts and 5xx too.
     pub async fn credit_balance(&self) -> Result<CreditBalance, ApiError> {
-        let (_, body) = self.execute(Endpoint::CreditBalance, None).await?;
+        let (_, body) = self
+            .execute(
+                Endpoint::CreditBalance,
+                Endpoint::CreditBalance.path(),
+                None,
+            )
+            .await?;
         decode(&body)
     }
 
@@ -969,6 +1066,51 @@ impl Client {
         &self,
         req: &WarmupCompaniesRequest,
     ) -> Result<WarmupCompaniesResponse, ApiError> {
+        self.send(req).await
+    }
+
+    /// POST /v2/segmentation (openapi.json): starts a segmentation of `domains` by
+    /// `leadScoringFeatures`; answers its id at once, and it runs asynchronously (poll
+    /// [`Client::get_segmentation`]). Costs 0.1 credit per distinct domain segmented
+    /// ([`crate::api::cost`]).
+    pub async fn create_segmentation(
+        &self,
+        req: &SegmentationInput,
+    ) -> Result<SegmentationId, ApiError> {
+        self.send(req).await
+    }
+
+    /// GET /v2/segmentation/{segmentation_id} (openapi.json): a segmentation, `IN_PROGRESS`,
+    /// `SUCCESSFUL` with its segments, or `FAILED`. Free; retried on timeouts and 5xx.
+    ///
+    /// Errors: [`ApiError::NotFound`] for an id the account does not have.
+    pub async fn get_segmentation(&self, segmentation_id: i64) -> Result<Segmentation, ApiError> {
+        let ep = Endpoint::GetSegmentation;
+        let (_, body) = self
+            .execute(ep, &ep.path_for(segmentation_id), None)
+            .await?;
+        decode(&body)
+    }
+
+    /// POST /v2/segmentation/{segmentation_id}/markDomains (openapi.json): appends domains to
+    /// the positive or negative list, which steers later attributions. Free.
+    pub async fn mark_segmentation_domains(
+        &self,
+        req: &ForSegmentation<AddMarkedDomainsInput>,
+    ) -> Result<StatusResponse, ApiError> {
+        self.send(req).await
+    }
+
+    /// POST /v2/segmentation/{segmentation_id}/attribute-domains (openapi.json): each of 1..=1,000
+    /// domains with its closest segment and a 0–1 score, or `null`s below the service's
+    /// threshold. Free.
+    ///
+    /// Errors: [`ApiError::PreconditionFailed`]-class 412 "Segmentation must be re-run to enable
+    /// attribution." while the segmentation has not succeeded.
+    pub async fn attribute_segmentation_domains(
+        &self,
+        req: &ForSegmentation<AttributeDomainsRequest>,
+    ) -> Result<AttributeDomainsResponse, ApiError> {
         self.send(req).await
     }
 }
@@ -1059,12 +1201,23 @@ mod tests {
 
     #[test]
     fn endpoints_paths_and_methods() {
-        assert_eq!(Endpoint::ALL.len(), 22);
+        assert_eq!(Endpoint::ALL.len(), 26);
         let gets: Vec<_> = Endpoint::ALL
             .iter()
             .filter(|e| e.method() == Method::GET)
             .collect();
-        assert_eq!(gets, [&Endpoint::DataFields, &Endpoint::CreditBalance]);
+        assert_eq!(
+            gets,
+            [
+                &Endpoint::DataFields,
+                &Endpoint::CreditBalance,
+                &Endpoint::GetSegmentation
+            ]
+        );
+        assert_eq!(
+            Endpoint::AttributeSegmentationDomains.path_for(7),
+            "/v2/segmentation/7/attribute-domains"
+        );
         assert_eq!(
             Endpoint::AutocompleteJobTitles.to_string(),
             "POST /v2/autocomplete/job-titles"

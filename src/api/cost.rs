@@ -154,6 +154,11 @@ pub struct PriceTable {
     pub enrich_company: f64,
     /// Lookup companies / people, per result (standard): 0.05.
     pub lookup_per_result: f64,
+    /// Creating a segmentation, per distinct domain segmented (standard). openapi.json lists a
+    /// 402 for it and neither it nor NOTES.md gives a price: each domain is read in whole, as an
+    /// enrichment reads it, so it is priced as one, 0.1. Reading it, marking domains and
+    /// attributing domains to it are free.
+    pub segmentation_per_domain: f64,
     /// Any autocomplete, per call (standard): 0.1.
     pub autocomplete: f64,
     /// Per verified email revealed (email pool; reveal emails, search/enrich reveals): 1.
@@ -171,6 +176,7 @@ pub const DEFAULT_PRICES: PriceTable = PriceTable {
     search_preview_per_result: 0.2,
     enrich_company: 0.1,
     lookup_per_result: 0.05,
+    segmentation_per_domain: 0.1,
     autocomplete: 0.1,
     email_reveal: 1.0,
     phone_reveal: 1.0,
@@ -228,7 +234,13 @@ impl PriceTable {
             Endpoint::EnrichPerson => n.min(1.0) * self.enrich_person,
             Endpoint::LookupCompanies | Endpoint::LookupPeople => n * self.lookup_per_result,
             Endpoint::RevealEmails | Endpoint::RevealPhones => 0.0,
-            Endpoint::DataFields | Endpoint::CreditBalance | Endpoint::WarmupCompanies => {
+            Endpoint::CreateSegmentation => n * self.segmentation_per_domain,
+            Endpoint::DataFields
+            | Endpoint::CreditBalance
+            | Endpoint::WarmupCompanies
+            | Endpoint::GetSegmentation
+            | Endpoint::MarkSegmentationDomains
+            | Endpoint::AttributeSegmentationDomains => {
                 return Cost::ZERO;
             }
         };
@@ -359,7 +371,7 @@ pub fn max_quantities(endpoint: Endpoint, body: &Value) -> Quantities {
                 phones,
             }
         }
-        Endpoint::LookupCompanies => Quantities {
+        Endpoint::LookupCompanies | Endpoint::CreateSegmentation => Quantities {
             results: len_of(body, "domains"),
             ..Quantities::default()
         },
@@ -383,7 +395,10 @@ pub fn max_quantities(endpoint: Endpoint, body: &Value) -> Quantities {
         | Endpoint::EnrichCompany
         | Endpoint::DataFields
         | Endpoint::CreditBalance
-        | Endpoint::WarmupCompanies => Quantities {
+        | Endpoint::WarmupCompanies
+        | Endpoint::GetSegmentation
+        | Endpoint::MarkSegmentationDomains
+        | Endpoint::AttributeSegmentationDomains => Quantities {
             results: 1,
             ..Quantities::default()
         },

@@ -47,6 +47,13 @@ pub mod detail {
         "Data gathering process has started. Please try again later.";
     /// 403 (openapi.json, companies preview): the preview search on a non-enterprise plan.
     pub const FEATURE_NOT_ALLOWED: &str = "You are not allowed to access this feature";
+    /// 404 of the endpoints of one segmentation (openapi.json): an id the account does not
+    /// have.
+    pub const SEGMENTATION_NOT_FOUND: &str = "Segmentation not found";
+    /// 412 of attribute-domains (openapi.json): the segmentation has not succeeded (still in
+    /// progress, or failed).
+    pub const SEGMENTATION_MUST_BE_RERUN: &str =
+        "Segmentation must be re-run to enable attribution.";
     /// 404 for a path the service does not have (FastAPI's text).
     pub const NOT_FOUND: &str = "Not Found";
     /// 405 for a known path with another method (FastAPI's text).
@@ -156,6 +163,10 @@ pub enum ApiError {
         /// What serde reported.
         message: String,
     },
+    /// 412 "Segmentation must be re-run to enable attribution." (openapi.json): attribute-domains
+    /// on a segmentation that has not succeeded (in progress or failed). Nothing charged.
+    #[error("412: segmentation must be re-run to enable attribution")]
+    SegmentationNotReady,
     /// Any other answer: a status or `detail` text SPEC.md §7 does not list.
     #[error("unexpected answer {status}{}", detail.as_deref().map(|d| format!(": {d}")).unwrap_or_default())]
     Unexpected {
@@ -289,6 +300,7 @@ impl ApiError {
             (403, Some(MISSING_TOKEN)) => ApiError::MissingToken,
             (403, Some(UNKNOWN_TOKEN)) => ApiError::UnknownToken,
             (404, _) => ApiError::NotFound { detail: text },
+            (412, Some(SEGMENTATION_MUST_BE_RERUN)) => ApiError::SegmentationNotReady,
             (422, _) => ApiError::Validation {
                 detail: serde_json::from_slice::<HttpValidationError>(body)
                     .map(|e| e.detail)
@@ -326,7 +338,15 @@ impl ApiError {
             },
             ApiError::MissingToken => "No API token set".into(),
             ApiError::UnknownToken => "Token not registered".into(),
+            ApiError::NotFound {
+                detail: Some(d), ..
+            } if d == detail::SEGMENTATION_NOT_FOUND => d.clone(),
             ApiError::NotFound { .. } => "No matching record found".into(),
+            ApiError::SegmentationNotReady => {
+                "The segmentation has not succeeded yet (or failed); attribution needs a \
+                 successful one"
+                    .into()
+            }
             ApiError::Validation { detail } => match detail.first() {
                 Some(first) if detail.len() > 1 => format!(
                     "Rejected by the service: {first} (+{} more)",
@@ -392,6 +412,7 @@ impl ApiError {
                 | ApiError::UnknownToken
                 | ApiError::Validation { .. }
                 | ApiError::RateLimited { .. }
+                | ApiError::SegmentationNotReady
         )
     }
 
@@ -412,6 +433,7 @@ impl ApiError {
             ApiError::InsufficientCredits { .. } | ApiError::VerificationsInProgress { .. } => 402,
             ApiError::MissingToken | ApiError::UnknownToken => 403,
             ApiError::NotFound { .. } => 404,
+            ApiError::SegmentationNotReady => 412,
             ApiError::Validation { .. } => 422,
             ApiError::RateLimited { .. } => 429,
             ApiError::Server { status, .. }

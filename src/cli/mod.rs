@@ -115,7 +115,8 @@ impl From<ApiError> for CliError {
             ApiError::Validation { .. }
             | ApiError::Invalid(_)
             | ApiError::EmptyBody
-            | ApiError::EmptyPersonBody => ExitCode::Validation,
+            | ApiError::EmptyPersonBody
+            | ApiError::SegmentationNotReady => ExitCode::Validation,
             ApiError::Server { .. }
             | ApiError::Timeout
             | ApiError::Network(_)

@@ -12,6 +12,7 @@ mod errors;
 mod gathered;
 mod locations;
 mod messages;
+mod segmentation;
 mod shapes;
 mod support;
 mod too_large;

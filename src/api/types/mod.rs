@@ -17,6 +17,7 @@ pub mod lookup;
 pub mod person;
 pub mod reveal;
 pub mod search;
+pub mod segmentation;
 pub mod webhooks;
 
 pub use account::*;
@@ -30,4 +31,5 @@ pub use lookup::*;
 pub use person::*;
 pub use reveal::*;
 pub use search::*;
+pub use segmentation::*;
 pub use webhooks::*;

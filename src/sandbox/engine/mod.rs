@@ -27,6 +27,7 @@ pub mod paging;
 pub mod people;
 pub mod records;
 pub mod search;
+pub mod segment;
 #[cfg(test)]
 mod suite;
 #[cfg(test)]

@@ -27,6 +27,7 @@ mod engine_calls;
 mod gathering;
 mod reveal;
 mod routes;
+mod segmentation;
 mod source;
 
 pub use source::DbSource;
@@ -66,6 +67,10 @@ pub struct ServeArgs {
     /// Milliseconds after which an unknown company asked to enrich (201) is there.
     #[arg(long, default_value_t = 5000)]
     pub enrich_delay_ms: u64,
+    /// Milliseconds a new segmentation stays `IN_PROGRESS` (at least; longer while it is
+    /// still being computed).
+    #[arg(long, default_value_t = 3000)]
+    pub segmentation_delay_ms: u64,
     /// Requests per minute per account (unless its accounts-file entry says otherwise).
     #[arg(long, default_value_t = 60)]
     pub rate_per_minute: u32,
@@ -82,6 +87,7 @@ impl std::fmt::Debug for ServeArgs {
             .field("accounts", &self.accounts)
             .field("webhook_delay_ms", &self.webhook_delay_ms)
             .field("enrich_delay_ms", &self.enrich_delay_ms)
+            .field("segmentation_delay_ms", &self.segmentation_delay_ms)
             .field("rate_per_minute", &self.rate_per_minute)
             .field("daily_limit", &self.daily_limit)
             .finish()
@@ -103,6 +109,8 @@ pub struct SandboxConfig {
     pub webhooks: WebhookConfig,
     /// Time after which a company whose enrichment answered 201 is known.
     pub enrich_delay: Duration,
+    /// Time a new segmentation stays `IN_PROGRESS` at least.
+    pub segmentation_delay: Duration,
     /// Largest request body accepted (bytes); larger ones get 413.
     pub body_limit: usize,
     /// The dataset to serve (`Some(Arc<Db>.into())` for one already loaded); `None` uses the
@@ -119,6 +127,7 @@ impl Default for SandboxConfig {
             daily_limit: 1000,
             webhooks: WebhookConfig::default(),
             enrich_delay: Duration::from_secs(5),
+            segmentation_delay: Duration::from_millis(500),
             body_limit: 2 * 1024 * 1024,
             db: None,
         }
@@ -134,6 +143,8 @@ pub(crate) struct AppState {
     pub accounts: Accounts,
     /// The webhook queue.
     pub webhooks: Webhooks,
+    /// The accounts' segmentations.
+    pub segmentations: segmentation::Segmentations,
     /// Body limit in bytes.
     pub body_limit: usize,
 }
@@ -232,6 +243,7 @@ pub async fn spawn(config: SandboxConfig) -> anyhow::Result<SandboxHandle> {
         gathering: gathering::Gathering::new(source.clone(), config.enrich_delay),
         accounts: Accounts::new(&config.accounts, config.rate_per_minute, config.daily_limit),
         webhooks,
+        segmentations: segmentation::Segmentations::new(config.segmentation_delay),
         body_limit: config.body_limit,
     });
     let app = routes::router(state);
@@ -286,6 +298,7 @@ pub async fn serve(args: ServeArgs, quiet: bool) -> anyhow::Result<()> {
             ..WebhookConfig::default()
         },
         enrich_delay: Duration::from_millis(args.enrich_delay_ms),
+        segmentation_delay: Duration::from_millis(args.segmentation_delay_ms),
         ..SandboxConfig::default()
     })
     .await?;
@@ -352,6 +365,7 @@ pub async fn start_embedded() -> anyhow::Result<EmbeddedSandbox> {
             ..WebhookConfig::default()
         },
         enrich_delay: Duration::from_secs(3),
+        segmentation_delay: Duration::from_millis(1500),
         ..SandboxConfig::default()
     })
     .await?;

@@ -58,7 +58,7 @@ const MAX_NAMED_MEMBERS: usize = 6;
 /// A string pydantic's lax mode reads as an integer: optional whitespace around an optional
 /// sign and ASCII digits (underscores between digits allowed, as in Python); beyond 64 bits
 /// it is kept at the nearest 64-bit value (see [`Walker::integer`]). `None` for anything else.
-fn lax_integer(text: &str) -> Option<i64> {
+pub(crate) fn lax_integer(text: &str) -> Option<i64> {
     let t = text.trim();
     let (negative, digits) = match t.strip_prefix('-') {
         Some(rest) => (true, rest),

@@ -12,6 +12,7 @@ mod lookup;
 mod reference;
 mod reveal;
 mod search;
+mod segmentation;
 
 use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
@@ -36,6 +37,7 @@ use lookup::*;
 use reference::*;
 use reveal::*;
 use search::*;
+use segmentation::*;
 
 type St = State<Arc<AppState>>;
 
@@ -174,6 +176,16 @@ pub(crate) fn router(state: Arc<AppState>) -> Router {
         )
         .route("/v2/enrich/companies", post(enrich_companies))
         .route("/v2/enrich/people", post(enrich_people))
+        .route("/v2/segmentation", post(create_segmentation))
+        .route("/v2/segmentation/{segmentation_id}", get(get_segmentation))
+        .route(
+            "/v2/segmentation/{segmentation_id}/markDomains",
+            post(mark_segmentation_domains),
+        )
+        .route(
+            "/v2/segmentation/{segmentation_id}/attribute-domains",
+            post(attribute_segmentation_domains),
+        )
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(axum::middleware::from_fn(catch_panic))
