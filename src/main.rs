@@ -31,11 +31,13 @@ enum Command {
     Headless(prospect::cli::Command),
 }
 
-fn start_sandbox() -> std::pin::Pin<
+fn start_sandbox(
+    state_dir: Option<std::path::PathBuf>,
+) -> std::pin::Pin<
     Box<dyn std::future::Future<Output = anyhow::Result<prospect::core::config::Target>> + Send>,
 > {
     Box::pin(async {
-        let sb = prospect::sandbox::service::start_embedded().await?;
+        let sb = prospect::sandbox::service::start_embedded(state_dir).await?;
         Ok(prospect::core::config::Target {
             base_url: sb.base_url,
             token: sb.token,
@@ -127,7 +129,10 @@ async fn async_main(cli: Cli) -> std::process::ExitCode {
             let run = match settings.target() {
                 Ok(Some(t)) => prospect::tui::run(cli.tui, settings, t).await,
                 // The first screen is drawn at once; the sandbox loads behind it.
-                Ok(None) => prospect::tui::run_pending(cli.tui, settings, start_sandbox()).await,
+                Ok(None) => {
+                    let state = settings.data_dir();
+                    prospect::tui::run_pending(cli.tui, settings, start_sandbox(state)).await
+                }
                 Err(e) => return fail(2, e),
             };
             match run {

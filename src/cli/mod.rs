@@ -391,6 +391,99 @@ pub struct BatchArgs {
     out: OutArgs,
 }
 
+/// `segment` subcommands: ICP segmentation (openapi.json `/v2/segmentation…`; issue 18).
+#[derive(Debug, Clone, clap::Subcommand)]
+pub enum SegmentCmd {
+    /// Segment company domains (your customers) by their shared traits: 0.1 credit a distinct
+    /// domain, 0 when the same domains were segmented before. Prints the segmentation's id,
+    /// or with --wait its segments.
+    Create {
+        /// Domains, comma-separated (or give them as values).
+        #[arg(long, value_delimiter = ',', conflicts_with_all = ["file", "list"])]
+        domains: Vec<String>,
+        /// A file: one domain a line, or a CSV with --column; `-` reads stdin.
+        #[arg(long)]
+        file: Option<PathBuf>,
+        /// The CSV column holding the domains (name from the header, or a 1-based number).
+        #[arg(long, requires = "file")]
+        column: Option<String>,
+        /// The members of an account list (`prospect list`).
+        #[arg(long, conflicts_with_all = ["file", "values"])]
+        list: Option<String>,
+        /// Domains, as values.
+        values: Vec<String>,
+        /// Features to group by, comma-separated (`industries,technologies,company_size`, …);
+        /// default: industries, technologies, company_size, primary_country, keywords,
+        /// year_founded, headcount_growth_12m_percentage.
+        #[arg(long, value_delimiter = ',')]
+        features: Vec<String>,
+        /// Bias toward fewer (negative) or more (positive) segments than the data suggests.
+        #[arg(long, allow_hyphen_values = true)]
+        segments_mode: Option<i64>,
+        /// Good-fit domains, comma-separated: the segments lean toward them.
+        #[arg(long, value_delimiter = ',')]
+        positive: Vec<String>,
+        /// Poor-fit domains, comma-separated: the segments lean away from them.
+        #[arg(long, value_delimiter = ',')]
+        negative: Vec<String>,
+        /// Wait up to SECS (default 120) for the segments and print them.
+        #[arg(long, num_args = 0..=1, default_missing_value = "120", value_name = "SECS")]
+        wait: Option<u64>,
+        #[command(flatten)]
+        spend: SpendArgs,
+        #[command(flatten)]
+        out: OutArgs,
+    },
+    /// A segmentation's segments (free; kept in the store): name, companies, traits, lookalike
+    /// count. Without the service, or while the service computes it again, the last answer
+    /// the store kept.
+    Show {
+        /// The segmentation id.
+        id: i64,
+        /// Seconds to wait while it is in progress (0: do not wait).
+        #[arg(long, default_value_t = 30, value_name = "SECS")]
+        wait: u64,
+        #[command(flatten)]
+        out: OutArgs,
+    },
+    /// The segmentations in the store, newest first (free, no network).
+    List {
+        #[command(flatten)]
+        out: OutArgs,
+    },
+    /// Mark domains a good (--positive) or poor (--negative) fit: later attributions lean
+    /// toward or away from them (free).
+    Mark {
+        /// The segmentation id.
+        id: i64,
+        /// Good-fit domains, comma-separated.
+        #[arg(long, value_delimiter = ',', required_unless_present = "negative")]
+        positive: Vec<String>,
+        /// Poor-fit domains, comma-separated.
+        #[arg(long, value_delimiter = ',')]
+        negative: Vec<String>,
+    },
+    /// Attribute domains to the closest segment with a 0–1 fit score (free; null below the
+    /// service's threshold), in input order.
+    Attribute {
+        /// The segmentation id.
+        id: i64,
+        /// A file: one domain a line, or a CSV with --column; `-` reads stdin.
+        #[arg(long)]
+        file: Option<PathBuf>,
+        /// The CSV column holding the domains.
+        #[arg(long, requires = "file")]
+        column: Option<String>,
+        /// The members of an account list.
+        #[arg(long, conflicts_with_all = ["file", "values"])]
+        list: Option<String>,
+        /// Domains, as values.
+        values: Vec<String>,
+        #[command(flatten)]
+        out: OutArgs,
+    },
+}
+
 /// `enrich` targets.
 #[derive(Debug, Clone, clap::Subcommand)]
 pub enum EnrichCmd {
@@ -475,6 +568,10 @@ pub enum Command {
     /// Enrich one company or person.
     #[command(subcommand)]
     Enrich(EnrichCmd),
+    /// ICP segmentation: group your customers' domains into segments, read them, mark good
+    /// and poor fits, and attribute other domains to the closest segment.
+    #[command(subcommand)]
+    Segment(SegmentCmd),
     /// Look up companies by domain or people by handle / service id, from arguments or a file.
     Lookup {
         /// Companies or people.
@@ -620,6 +717,7 @@ impl Command {
             Command::Search { .. }
                 | Command::Autocomplete { .. }
                 | Command::Enrich(_)
+                | Command::Segment(SegmentCmd::Create { .. })
                 | Command::Lookup { .. }
                 | Command::Reveal { .. }
                 | Command::Resume { .. }
@@ -636,6 +734,7 @@ impl Command {
                 | Command::Suppress(_)
                 | Command::List(_)
                 | Command::Store(_)
+                | Command::Segment(SegmentCmd::List { .. })
         )
     }
 }
@@ -869,8 +968,11 @@ impl Ctx {
 
 /// How a front end gets a service: the real one from settings, or the embedded sandbox
 /// (started by the caller, `main.rs`).
+/// It is given the data directory, where the sandbox keeps what outlives one command.
 pub type StartSandbox =
-    fn() -> std::pin::Pin<Box<dyn std::future::Future<Output = anyhow::Result<Target>> + Send>>;
+    fn(
+        Option<PathBuf>,
+    ) -> std::pin::Pin<Box<dyn std::future::Future<Output = anyhow::Result<Target>> + Send>>;
 
 /// Runs one command; returns its exit code after printing any error as one line.
 ///
@@ -966,7 +1068,7 @@ async fn run_inner(
                 if !ctx.quiet {
                     eprintln!("prospect: no API token set; using the embedded SANDBOX");
                 }
-                start_sandbox()
+                start_sandbox(ctx.settings.data_dir())
                     .await
                     .map_err(|e| CliError::other(format!("the sandbox did not start: {e}")))?
             }
@@ -1013,6 +1115,7 @@ async fn run_inner(
             spend,
             out,
         } => autocomplete(&ctx, kind, &text, &spend, &out).await,
+        Command::Segment(cmd) => segment(&ctx, cmd).await,
         Command::Enrich(EnrichCmd::Companies(b)) => {
             let keys = batch_keys(&ctx, &b, ListKind::Accounts)?;
             let action = Action::EnrichCompanies { keys };
@@ -1156,6 +1259,9 @@ async fn run_inner(
                     enrich_companies(&ctx, action, 180, &spend, &out).await
                 }
                 Action::EnrichPeople { .. } => enrich_people(&ctx, action, 180, &spend, &out).await,
+                Action::Segment { .. } => {
+                    create_segmentation(&ctx, action, None, &spend, &out).await
+                }
                 other => run_action(&ctx, other, &spend, &out).await,
             }
         }
@@ -1964,6 +2070,279 @@ fn batch_keys(ctx: &Ctx, b: &BatchArgs, kind: ListKind) -> CliResult<KeySource> 
         Some(name) => Ok(KeySource::List(list_keys(ctx, Some(name), kind)?)),
         None => key_source(b.values.clone(), b.file.clone(), b.column.clone()),
     }
+}
+
+/// The domains of a `segment` command: `--list NAME`'s members, else the file's or the
+/// values.
+fn segment_domains(
+    ctx: &Ctx,
+    values: Vec<String>,
+    file: Option<PathBuf>,
+    column: Option<String>,
+    list: Option<&str>,
+) -> CliResult<Vec<String>> {
+    let keys = match list {
+        Some(name) => KeySource::List(list_keys(ctx, Some(name), ListKind::Accounts)?),
+        None => key_source(values, file, column)?,
+    };
+    let domains = keys.read_all().map_err(|e| CliError::usage(e.0))?;
+    if domains.is_empty() {
+        return Err(CliError::usage(
+            "no domain given: --domains, --file, --list or values",
+        ));
+    }
+    Ok(domains)
+}
+
+/// `prospect segment create|show|list|mark|attribute` (issue 18; [`crate::core::segment`]).
+async fn segment(ctx: &Ctx, cmd: SegmentCmd) -> CliResult {
+    match cmd {
+        SegmentCmd::Create {
+            domains,
+            file,
+            column,
+            list,
+            values,
+            features,
+            segments_mode,
+            positive,
+            negative,
+            wait,
+            spend,
+            out,
+        } => {
+            let mut given = domains;
+            given.extend(values);
+            let domains = segment_domains(ctx, given, file, column, list.as_deref())?;
+            let features = features
+                .iter()
+                .map(|f| {
+                    let f = f.trim();
+                    let known = crate::api::types::LeadScoringFeature::ALL_STR.contains(&f);
+                    if known {
+                        Ok(f.parse()
+                            .unwrap_or(crate::api::types::LeadScoringFeature::Industries))
+                    } else {
+                        Err(CliError::usage(format!(
+                            "--features: {f:?} is not a feature; one of {}",
+                            crate::api::types::LeadScoringFeature::ALL_STR.join(", ")
+                        )))
+                    }
+                })
+                .collect::<CliResult<Vec<_>>>()?;
+            let input = crate::api::types::SegmentationInput {
+                domains,
+                lead_scoring_features: (!features.is_empty()).then_some(features),
+                number_of_segments_mode: segments_mode,
+                positive_domains: (!positive.is_empty()).then_some(positive),
+                negative_domains: (!negative.is_empty()).then_some(negative),
+            };
+            let request = serde_json::to_value(&input).unwrap_or(Value::Null);
+            create_segmentation(ctx, Action::Segment { request }, wait, &spend, &out).await
+        }
+        SegmentCmd::Show { id, wait, out } => {
+            let s = ctx.session();
+            let answer = s
+                .await_segmentation(
+                    id,
+                    crate::core::segment::READY_POLL,
+                    Duration::from_secs(wait),
+                )
+                .await;
+            let kept = || async { s.stored_segmentation(id).await.and_then(|r| r.answer) };
+            let answer = match answer {
+                // Still computing (again): the store's finished answer, when it has one.
+                Ok(a) if a.status == SegmentationStatus::InProgress => match kept().await {
+                    Some(k) if k.status != SegmentationStatus::InProgress => {
+                        ctx.note("in progress at the service; the store's last answer:");
+                        k
+                    }
+                    _ => a,
+                },
+                Ok(a) => a,
+                // The service cannot be reached: what the store kept, said so.
+                Err(e @ (ApiError::Network(_) | ApiError::Timeout)) => match kept().await {
+                    Some(a) => {
+                        ctx.note(&format!("{}; the store's last answer:", e.user_message()));
+                        a
+                    }
+                    None => return Err(e.into()),
+                },
+                Err(e) => return Err(e.into()),
+            };
+            write_segments(ctx, &answer, &out)
+        }
+        SegmentCmd::List { out } => {
+            let (store, _) = open_store(ctx)?;
+            let target = ctx.target.as_ref().map(Target::label).unwrap_or_default();
+            let rows = store
+                .segmentations(&target, 1000)
+                .map_err(|e| CliError::other(e.to_string()))?;
+            let mut w = Writer::<crate::core::export::SegmentationOut>::new(
+                Format::resolve(out.format, &out.out),
+                out.out.as_ref(),
+            )?;
+            for r in rows {
+                w.write(&crate::core::export::SegmentationOut::from(r))?;
+            }
+            w.finish()?;
+            Ok(())
+        }
+        SegmentCmd::Mark {
+            id,
+            positive,
+            negative,
+        } => {
+            let s = ctx.session();
+            for (kind, domains) in [
+                (crate::api::types::MarkType::Positive, positive),
+                (crate::api::types::MarkType::Negative, negative),
+            ] {
+                if domains.is_empty() {
+                    continue;
+                }
+                let n = domains.len();
+                s.mark_segmentation(id, kind.clone(), domains).await?;
+                ctx.note(&format!("{n} domains marked {kind} on segmentation {id}"));
+            }
+            Ok(())
+        }
+        SegmentCmd::Attribute {
+            id,
+            file,
+            column,
+            list,
+            values,
+            out,
+        } => {
+            let domains = segment_domains(ctx, values, file, column, list.as_deref())?;
+            let r = ctx.session().attribute_segmentation(id, &domains).await?;
+            let mut w = Writer::<crate::api::types::AttributedDomain>::new(
+                Format::resolve(out.format, &out.out),
+                out.out.as_ref(),
+            )?;
+            for a in &r.results {
+                w.write(a)?;
+            }
+            w.finish()?;
+            ctx.note(&format!(
+                "{} of {} domains attributed to a segment (free)",
+                r.total_attributed, r.total_requested
+            ));
+            Ok(())
+        }
+    }
+}
+
+/// Plans, gates and buys a segmentation as a job (0 credits when the same input was bought);
+/// prints its id and status, or with `wait` (seconds) waits for its segments and prints them.
+async fn create_segmentation(
+    ctx: &Ctx,
+    action: Action,
+    wait: Option<u64>,
+    spend: &SpendArgs,
+    out: &OutArgs,
+) -> CliResult {
+    let Action::Segment { request } = &action else {
+        return Ok(());
+    };
+    let input: crate::api::types::SegmentationInput = serde_json::from_value(request.clone())
+        .map_err(|e| CliError::usage(format!("segment create: {e}")))?;
+    let Some(plan) = ctx.plan(&action, spend, out).await? else {
+        return Ok(());
+    };
+    let s = ctx.session();
+    let job = engine::start_job(s, &action, &plan).await;
+    let result = s.create_segmentation(&input, freshness(spend)).await;
+    let mut report = RunReport::default();
+    let paid = match result {
+        Ok(p) => p,
+        Err(e) => {
+            report.error = Some(RunError::Api(e.clone()));
+            engine::finish_job(s, job, &report).await;
+            return Err(e.into());
+        }
+    };
+    engine::finish_job(s, job, &report).await;
+    ctx.note_stored(paid.stored_at);
+    if let Some(e) = &paid.store_error {
+        return Err(CliError {
+            code: ExitCode::Recovery,
+            message: e.clone(),
+        });
+    }
+    let id = paid.value.segmentation_id;
+    ctx.note(&format!(
+        "segmentation {id}: {} ({})",
+        if paid.stored_at.is_some() {
+            "bought before, 0 credits"
+        } else {
+            "bought"
+        },
+        paid.charged
+    ));
+    match wait {
+        Some(secs) => {
+            let answer = s
+                .await_segmentation(
+                    id,
+                    crate::core::segment::READY_POLL,
+                    Duration::from_secs(secs),
+                )
+                .await?;
+            write_segments(ctx, &answer, out)
+        }
+        None => write_pairs(
+            out,
+            serde_json::json!({
+                "segmentationId": id,
+                "charged": paid.charged.standard,
+                "storedAt": paid.stored_at.map(|t| t.to_rfc3339()),
+            }),
+        ),
+    }
+}
+
+/// Writes a segmentation's segments, one row each; a status line on stderr. In progress after
+/// the wait: exit network-class, saying how to read it later; failed: exit not-found.
+fn write_segments(ctx: &Ctx, answer: &crate::api::types::Segmentation, out: &OutArgs) -> CliResult {
+    use crate::api::types::SegmentationStatus;
+    let id = answer.segmentation_id;
+    match answer.status {
+        SegmentationStatus::InProgress => {
+            return Err(CliError {
+                code: ExitCode::Network,
+                message: format!(
+                    "segmentation {id} is still in progress: `prospect segment show {id} --wait`"
+                ),
+            });
+        }
+        SegmentationStatus::Failed => {
+            return Err(CliError {
+                code: ExitCode::NotFound,
+                message: format!(
+                    "segmentation {id} failed: the service could not segment those domains                      (are they companies it knows?)"
+                ),
+            });
+        }
+        _ => {}
+    }
+    let mut w = Writer::<crate::api::types::Segment>::new(
+        Format::resolve(out.format, &out.out),
+        out.out.as_ref(),
+    )?;
+    for seg in &answer.segments {
+        w.write(seg)?;
+    }
+    w.finish()?;
+    ctx.note(&format!(
+        "segmentation {id}: {} segments, {} companies look like them",
+        answer.segments.len(),
+        answer
+            .total_addressable_market
+            .map_or_else(|| "an unknown number of".to_string(), |n| n.to_string())
+    ));
+    Ok(())
 }
 
 /// Plans, gates and sends a batch enrichment of companies as a job (issue 18); waits up to

@@ -395,6 +395,105 @@ impl Tabular for ListOut {
     }
 }
 
+/// A segment as `prospect segment show` writes it (openapi `Segment`): a table row of its id,
+/// name, size, lookalike count, traits (`value (score)`, `;`-joined) and domains.
+impl Tabular for crate::api::types::Segment {
+    fn columns() -> &'static [&'static str] {
+        &[
+            "segmentId",
+            "name",
+            "companyCount",
+            "lookalikeCount",
+            "traits",
+            "domains",
+        ]
+    }
+    fn cells(&self) -> Vec<String> {
+        let traits: Vec<String> = self
+            .traits
+            .iter()
+            .flatten()
+            .map(|t| format!("{} ({:.2})", t.feature_value, t.score))
+            .collect();
+        vec![
+            self.segment_id.to_string(),
+            self.name.clone(),
+            self.company_count.to_string(),
+            opt(&self.lookalike_count),
+            join(&traits),
+            join(&self.domains),
+        ]
+    }
+}
+
+/// A domain attributed to a segment as `prospect segment attribute` writes it (openapi
+/// `AttributedDomain`); segment and score empty when unattributed.
+impl Tabular for crate::api::types::AttributedDomain {
+    fn columns() -> &'static [&'static str] {
+        &["domain", "segmentId", "score"]
+    }
+    fn cells(&self) -> Vec<String> {
+        vec![self.domain.clone(), opt(&self.segment_id), opt(&self.score)]
+    }
+}
+
+/// A segmentation the store holds, as `prospect segment list` writes it.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SegmentationOut {
+    /// Its id at the service.
+    pub segmentation_id: i64,
+    /// The last status read.
+    pub status: String,
+    /// Distinct domains segmented.
+    pub domains: i64,
+    /// Segments in the last answer read (0 before one).
+    pub segments: usize,
+    /// Their names, `;`-joined in tables.
+    pub names: Vec<String>,
+    /// When it was bought (RFC 3339, UTC).
+    pub created_at: String,
+}
+
+impl From<crate::store::SegmentationRow> for SegmentationOut {
+    fn from(r: crate::store::SegmentationRow) -> SegmentationOut {
+        let segments = r.answer.as_ref().map_or(&[][..], |a| &a.segments[..]);
+        SegmentationOut {
+            segmentation_id: r.id,
+            status: r.status.to_string(),
+            domains: r.domains,
+            segments: segments.len(),
+            names: segments.iter().map(|s| s.name.clone()).collect(),
+            created_at: r
+                .created_at
+                .to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+        }
+    }
+}
+
+impl Tabular for SegmentationOut {
+    fn columns() -> &'static [&'static str] {
+        &[
+            "segmentationId",
+            "status",
+            "domains",
+            "segments",
+            "names",
+            "createdAt",
+        ]
+    }
+    fn cells(&self) -> Vec<String> {
+        vec![
+            self.segmentation_id.to_string(),
+            self.status.clone(),
+            self.domains.to_string(),
+            self.segments.to_string(),
+            join(&self.names),
+            self.created_at.clone(),
+        ]
+    }
+}
+
 /// One entry of a lookup as the CLI writes it: what was asked, and the record or `null`
 /// ("not found").
 #[derive(Debug, Clone, Serialize)]

@@ -14,6 +14,7 @@ pub mod fsutil;
 pub mod gauge;
 pub mod request;
 pub mod sanitize;
+pub mod segment;
 pub mod session;
 pub mod spend;
 pub mod suppress;

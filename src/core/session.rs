@@ -280,6 +280,17 @@ impl Bought for EnrichBatchAccepted {
 
 /// The company preview's records are masked and have no domain: nothing to keep as an entity;
 /// charged per preview returned.
+impl Bought for SegmentationId {
+    /// Charged for what the request asked (its distinct domains), not for the answer, which is
+    /// only the id: see `Session::charge`.
+    fn quantities(&self) -> Quantities {
+        Quantities::default()
+    }
+    fn entity_refs(&self, _at: DateTime<Utc>) -> EntityRefs<'_> {
+        EntityRefs::default()
+    }
+}
+
 impl Bought for SearchCompaniesPreviewResponse {
     fn credits_used(&self) -> Option<f64> {
         used(self.credits_used)
@@ -807,6 +818,10 @@ impl Session {
     fn charge(&self, endpoint: Endpoint, request: &Value, answer: &dyn Bought) -> Cost {
         let mut q = answer.quantities();
         q.lookalike_domains = max_quantities(endpoint, request).lookalike_domains;
+        if endpoint == Endpoint::CreateSegmentation {
+            // The answer is the id alone: a segmentation is charged per distinct domain asked.
+            q.results = crate::core::segment::distinct_domains_in(request) as u64;
+        }
         let mut cost = self.prices.charge_for(endpoint, &q);
         if let Some(u) = answer.credits_used() {
             cost.standard = u;

@@ -44,6 +44,8 @@ pub struct CopyReport {
     pub list_members: u64,
     /// Suppression entries added.
     pub suppressed: u64,
+    /// Segmentations added.
+    pub segmentations: u64,
 }
 
 /// The integer of a column value, if it is one.
@@ -114,7 +116,42 @@ impl Store {
         self.copy_entities(to, &purchases, &mut report)?;
         self.copy_history(to, &purchases, &mut report)?;
         self.copy_lists(to, &mut report)?;
+        self.copy_segmentations(to, &purchases, &mut report)?;
         Ok(report)
+    }
+
+    /// Segmentations (schema 9), each with its purchase's id in `to`.
+    fn copy_segmentations(
+        &self,
+        to: &mut Store,
+        purchases: &HashMap<i64, i64>,
+        report: &mut CopyReport,
+    ) -> Result<()> {
+        runs(
+            &self.conn,
+            "SELECT target || '/' || id, target, id, input_key, domains, purchase_id, status, body,
+                    created_at, updated_at
+             FROM segmentations WHERE ?2 OR target || '/' || id > ?1 ORDER BY 1 LIMIT ?3",
+            10,
+            |rows| {
+                let tx = to.conn.begin()?;
+                let mut st = tx.prepare_cached(
+                    "INSERT INTO segmentations (target, id, input_key, domains, purchase_id,
+                                                status, body, created_at, updated_at)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) ON CONFLICT DO NOTHING",
+                )?;
+                for mut r in rows {
+                    r[5] = match int(&r[5]).and_then(|p| purchases.get(&p)) {
+                        Some(&p) => SqlValue::Integer(p),
+                        None => SqlValue::Null,
+                    };
+                    let p: Vec<&dyn Param> = r[1..].iter().map(|c| c as &dyn Param).collect();
+                    report.segmentations += st.execute(&p)? as u64;
+                }
+                drop(st);
+                tx.commit()
+            },
+        )
     }
 
     /// Purchases, by (endpoint, at, target, request); source id → destination id.

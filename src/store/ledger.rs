@@ -465,6 +465,19 @@ impl Store {
         Ok(out)
     }
 
+    /// The purchase that settled claim `key` and when, if it is `done` with one.
+    ///
+    /// # Errors
+    /// [`StoreError::Sqlite`](super::StoreError::Sqlite).
+    pub fn claim_purchase(&self, key: &str) -> Result<Option<(PurchaseId, DateTime<Utc>)>> {
+        let row: Option<(Option<i64>, i64)> = self
+            .conn
+            .prepare_cached("SELECT purchase_id, at FROM claims WHERE key = ?1 AND state = 'done'")?
+            .query_row(params![key], |r| Ok((r.get(0)?, r.get(1)?)))
+            .optional()?;
+        Ok(row.and_then(|(p, at)| Some((PurchaseId(p?), super::from_millis(at, "claims", &key)?))))
+    }
+
     /// Releases the caller's claims on `keys` that are still `claimed` (nothing was charged for
     /// them: refused before sending, or a 4xx): another buyer may take them at once.
     ///

@@ -39,6 +39,7 @@ mod ledger;
 mod lists;
 pub mod pg_server;
 mod schema;
+mod segmentations;
 mod settings;
 mod suppression;
 #[cfg(test)]
@@ -73,6 +74,7 @@ pub use ledger::{
     Claim, JobId, JobRow, Kept, Packed, PageOf, SETTLE_GRACE_MS, pack_answer, pid_alive, this_host,
 };
 pub use lists::{ListKind, ListRecords, ListSummary};
+pub use segmentations::SegmentationRow;
 pub use settings::Budget;
 pub use suppression::{SuppressKind, SuppressionCount};
 

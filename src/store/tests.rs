@@ -279,7 +279,7 @@ fn an_empty_file_migrates_to_the_latest_schema() {
     let path = dir.path().join("new").join("s.sqlite");
     let store = Store::open(&path).unwrap();
     assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
-    assert_eq!(SCHEMA_VERSION, 8);
+    assert_eq!(SCHEMA_VERSION, 9);
     let mode: String = store
         .lite()
         .query_row("PRAGMA journal_mode", [], |r| r.get(0))
@@ -325,6 +325,7 @@ fn an_empty_file_migrates_to_the_latest_schema() {
             "person_matches",
             "purchases",
             "searches",
+            "segmentations",
             "settings",
             "suppressed"
         ]

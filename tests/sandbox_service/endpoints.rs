@@ -327,7 +327,7 @@ async fn search_after_pages_have_no_repeat_and_no_gap() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_embedded_sandbox_serves_its_one_account() {
-    let sb = prospect::sandbox::service::start_embedded()
+    let sb = prospect::sandbox::service::start_embedded(None)
         .await
         .expect("starts");
     assert!(sb.base_url.starts_with("http://127.0.0.1:"));

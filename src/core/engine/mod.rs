@@ -166,6 +166,12 @@ pub enum Action {
         /// One person a line ([`person_item`]).
         keys: KeySource,
     },
+    /// A segmentation of company domains (`POST /v2/segmentation`, openapi.json; issue 18):
+    /// bought once per input ([`crate::core::segment::input_key`]).
+    Segment {
+        /// `SegmentationInput` as JSON.
+        request: Value,
+    },
 }
 
 impl Action {
@@ -188,6 +194,7 @@ impl Action {
             Action::EnrichPerson { .. } => "enrich_person",
             Action::EnrichCompanies { .. } => "enrich_companies",
             Action::EnrichPeople { .. } => "enrich_people",
+            Action::Segment { .. } => "segmentation",
         }
     }
 
@@ -210,6 +217,7 @@ impl Action {
             Action::EnrichPerson { .. } => Endpoint::EnrichPerson,
             Action::EnrichCompanies { .. } => Endpoint::EnrichCompanies,
             Action::EnrichPeople { .. } => Endpoint::EnrichPeople,
+            Action::Segment { .. } => Endpoint::CreateSegmentation,
         })
     }
 }
@@ -486,6 +494,7 @@ pub async fn plan(s: &Session, action: &Action, fresh: Freshness) -> Result<Plan
         Action::EnrichPerson { request } => plan_enrich_person(s, request, refresh).await?,
         Action::EnrichCompanies { keys } => plan_enrich_companies(s, keys, refresh).await?,
         Action::EnrichPeople { keys } => plan_enrich_people(s, keys, refresh).await?,
+        Action::Segment { request } => plan_segment(s, request, refresh).await?,
     };
     finish_plan(s, &mut p).await;
     Ok(p)
@@ -938,6 +947,44 @@ async fn plan_enrich_company(s: &Session, domain: &str, refresh: bool) -> Result
         s.stored_company_at(domain).await
     };
     one_item(&mut p, stored, crate::api::cost::estimate(&req));
+    Ok(p)
+}
+
+/// Plans a segmentation: its distinct domains are asked; all owned (0 credits) when the store
+/// bought one for the same input ([`crate::core::segment::input_key`]) and `refresh` is off,
+/// else one request of 0.1 credit a distinct domain.
+async fn plan_segment(s: &Session, request: &Value, refresh: bool) -> Result<Plan, PlanError> {
+    let input: crate::api::types::SegmentationInput = serde_json::from_value(request.clone())
+        .map_err(|e| PlanError::Other(format!("the segmentation request does not read: {e}")))?;
+    crate::api::client::check(&input).map_err(PlanError::Invalid)?;
+    let n = crate::core::segment::distinct_domains(&input.domains).len();
+    if n == 0 {
+        return Err(PlanError::Other(
+            "a segmentation needs at least one company domain".into(),
+        ));
+    }
+    let mut p = Plan::new(
+        format!("segmentation of {n} domains"),
+        "segmentation",
+        refresh,
+    );
+    let owned = if refresh {
+        None
+    } else {
+        crate::core::segment::owned(s, &input).await
+    };
+    p.asked = n as u64;
+    match owned {
+        Some(row) => {
+            p.own(row.created_at);
+            p.owned = p.asked;
+        }
+        None => {
+            p.to_buy = p.asked;
+            p.cost = crate::core::segment::segmentation_cost(n);
+            p.requests = 1;
+        }
+    }
     Ok(p)
 }
 

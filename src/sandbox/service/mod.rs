@@ -111,6 +111,9 @@ pub struct SandboxConfig {
     pub enrich_delay: Duration,
     /// Time a new segmentation stays `IN_PROGRESS` at least.
     pub segmentation_delay: Duration,
+    /// Where the sandbox keeps what must outlive its process (its segmentations, in
+    /// `sandbox-segmentations.json`); `None` keeps nothing.
+    pub state_dir: Option<PathBuf>,
     /// Largest request body accepted (bytes); larger ones get 413.
     pub body_limit: usize,
     /// The dataset to serve (`Some(Arc<Db>.into())` for one already loaded); `None` uses the
@@ -128,6 +131,7 @@ impl Default for SandboxConfig {
             webhooks: WebhookConfig::default(),
             enrich_delay: Duration::from_secs(5),
             segmentation_delay: Duration::from_millis(500),
+            state_dir: None,
             body_limit: 2 * 1024 * 1024,
             db: None,
         }
@@ -135,6 +139,9 @@ impl Default for SandboxConfig {
 }
 
 /// The shared state of the handlers.
+/// The file in [`SandboxConfig::state_dir`] that keeps the segmentations.
+pub const SEGMENTATIONS_FILE: &str = "sandbox-segmentations.json";
+
 pub(crate) struct AppState {
     /// The database snapshots (the dataset plus the gathered companies) and the gatherings
     /// under way; [`AppState::db`] is the snapshot a request works on.
@@ -243,9 +250,25 @@ pub async fn spawn(config: SandboxConfig) -> anyhow::Result<SandboxHandle> {
         gathering: gathering::Gathering::new(source.clone(), config.enrich_delay),
         accounts: Accounts::new(&config.accounts, config.rate_per_minute, config.daily_limit),
         webhooks,
-        segmentations: segmentation::Segmentations::new(config.segmentation_delay),
+        segmentations: segmentation::Segmentations::new(
+            config.segmentation_delay,
+            config
+                .state_dir
+                .as_ref()
+                .map(|d| d.join(SEGMENTATIONS_FILE)),
+        ),
         body_limit: config.body_limit,
     });
+    let kept = state.segmentations.to_compute();
+    if !kept.is_empty() {
+        let state = state.clone();
+        tokio::spawn(async move {
+            let Ok(db) = state.db().await else { return };
+            for (id, ask, marks) in kept {
+                routes::compute_segmentation(state.clone(), db.clone(), id, ask, marks);
+            }
+        });
+    }
     let app = routes::router(state);
     tokio::spawn(routes::collect_when_idle(cancel.child_token()));
     let stop = cancel.clone();
@@ -350,7 +373,7 @@ impl std::fmt::Debug for EmbeddedSandbox {
 /// One account: a random token, the `legacy` plan (every endpoint), one million credits in
 /// each pool, 600 requests per minute and 100,000 per day; webhooks after 1.5 s, enriched
 /// companies known 3 s after their 201. The server lives as long as the runtime.
-pub async fn start_embedded() -> anyhow::Result<EmbeddedSandbox> {
+pub async fn start_embedded(state_dir: Option<PathBuf>) -> anyhow::Result<EmbeddedSandbox> {
     let token = random_token();
     let handle = spawn(SandboxConfig {
         accounts: vec![AccountSpec {
@@ -366,6 +389,7 @@ pub async fn start_embedded() -> anyhow::Result<EmbeddedSandbox> {
         },
         enrich_delay: Duration::from_secs(3),
         segmentation_delay: Duration::from_millis(1500),
+        state_dir,
         ..SandboxConfig::default()
     })
     .await?;

@@ -1,16 +1,40 @@
 //! The segmentations of the sandbox's accounts (openapi.json `/v2/segmentation…`): each is
 //! computed off the async threads as soon as it is created, and answered `IN_PROGRESS` until
 //! both the work is done and the configured delay (`--segmentation-delay-ms`) has passed since
-//! its creation; then `SUCCESSFUL` (or `FAILED`). They live as long as the sandbox process, and
-//! an account sees only its own (another's id is 404 "Segmentation not found").
+//! its creation; then `SUCCESSFUL` (or `FAILED`). An account sees only its own (another's id
+//! is 404 "Segmentation not found").
+//!
+//! They live as long as the sandbox process, unless it has a state file
+//! ([`SandboxConfig::state_dir`](super::SandboxConfig::state_dir), the embedded sandbox's
+//! `segmentations.json` in the data directory): then what each was asked and its marks are
+//! written there (atomically) and read back at the next start, and computed again (the same
+//! input gives the same segments), so an id bought by one `prospect` command is there for the
+//! next one. The embedded sandbox has one account, which owns every segmentation read back.
 
 use std::collections::HashMap;
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
+use serde::{Deserialize, Serialize};
+
 use crate::api::types::{MarkType, Segmentation, SegmentationStatus};
 use crate::sandbox::dataset::load::Db;
-use crate::sandbox::engine::segment::{Failed, Model, Outcome};
+use crate::sandbox::engine::segment::{Ask, Failed, Model, Outcome};
+
+/// A segmentation as the state file keeps it: what was asked and marked since.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct Kept {
+    id: i64,
+    domains: Vec<String>,
+    features: Vec<String>,
+    mode: i64,
+    positive: Vec<String>,
+    negative: Vec<String>,
+    /// Marks after creation, in order: (`positive`|`negative`, domains).
+    #[serde(default)]
+    marks: Vec<(String, Vec<String>)>,
+}
 
 /// Where one segmentation's work is.
 #[derive(Debug)]
@@ -25,18 +49,28 @@ enum Work {
 
 #[derive(Debug)]
 struct Entry {
-    /// The owning account (its address: accounts live as long as the sandbox).
+    /// The owning account (its address: accounts live as long as the sandbox); [`ANY`] for one
+    /// read back from the state file.
     owner: usize,
     created: Instant,
     work: Work,
-    positive: Vec<String>,
-    negative: Vec<String>,
+    kept: Kept,
+}
+
+/// The owner of the segmentations read back from the state file: any account.
+const ANY: usize = 0;
+
+impl Entry {
+    fn owned_by(&self, owner: usize) -> bool {
+        self.owner == owner || self.owner == ANY
+    }
 }
 
 /// Every segmentation of the sandbox, by id (from 1).
 #[derive(Debug)]
 pub(crate) struct Segmentations {
     delay: Duration,
+    file: Option<PathBuf>,
     inner: Mutex<(i64, HashMap<i64, Entry>)>,
 }
 
@@ -51,11 +85,46 @@ pub(crate) enum Lookup<T> {
 }
 
 impl Segmentations {
-    /// None yet; each shows `IN_PROGRESS` for at least `delay`.
-    pub fn new(delay: Duration) -> Segmentations {
+    /// Each shows `IN_PROGRESS` for at least `delay`. With a state `file`, those it keeps are
+    /// read back (a file that does not read is logged and left alone); see
+    /// [`Segmentations::to_compute`].
+    pub fn new(delay: Duration, file: Option<PathBuf>) -> Segmentations {
+        let mut map = HashMap::new();
+        let mut next = 0;
+        if let Some(path) = &file {
+            match std::fs::read(path) {
+                Ok(bytes) => match serde_json::from_slice::<Vec<Kept>>(&bytes) {
+                    Ok(list) => {
+                        for kept in list {
+                            next = next.max(kept.id);
+                            map.insert(
+                                kept.id,
+                                Entry {
+                                    owner: ANY,
+                                    // Long ago: ready as soon as computed again.
+                                    created: Instant::now()
+                                        .checked_sub(delay)
+                                        .unwrap_or_else(Instant::now),
+                                    work: Work::Running,
+                                    kept,
+                                },
+                            );
+                        }
+                    }
+                    Err(e) => {
+                        tracing::warn!(path = %path.display(), error = %e, "the sandbox's segmentations file does not read; starting without it");
+                    }
+                },
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                Err(e) => {
+                    tracing::warn!(path = %path.display(), error = %e, "cannot read the sandbox's segmentations file");
+                }
+            }
+        }
         Segmentations {
             delay,
-            inner: Mutex::new((0, HashMap::new())),
+            file,
+            inner: Mutex::new((next, map)),
         }
     }
 
@@ -63,9 +132,54 @@ impl Segmentations {
         self.inner.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Registers a new segmentation of `owner` and returns its id; its work is
+    /// The segmentations read back from the state file, to compute again: id, what was asked,
+    /// and the marks since.
+    pub fn to_compute(&self) -> Vec<(i64, Ask, Vec<(MarkType, Vec<String>)>)> {
+        self.lock()
+            .1
+            .values()
+            .filter(|e| matches!(e.work, Work::Running))
+            .map(|e| {
+                let k = &e.kept;
+                let ask = Ask {
+                    domains: k.domains.clone(),
+                    features: k.features.iter().filter_map(|f| f.parse().ok()).collect(),
+                    mode: k.mode,
+                    positive: k.positive.clone(),
+                    negative: k.negative.clone(),
+                };
+                let marks = k
+                    .marks
+                    .iter()
+                    .map(|(t, d)| (t.parse().unwrap_or(MarkType::Positive), d.clone()))
+                    .collect();
+                (e.kept.id, ask, marks)
+            })
+            .collect()
+    }
+
+    /// Writes what the state file keeps (atomically), when there is one; a failure is logged.
+    fn save(&self, map: &HashMap<i64, Entry>) {
+        let Some(path) = &self.file else { return };
+        let mut list: Vec<&Kept> = map.values().map(|e| &e.kept).collect();
+        list.sort_by_key(|k| k.id);
+        let written = serde_json::to_vec(&list)
+            .map_err(std::io::Error::other)
+            .and_then(|bytes| {
+                crate::core::fsutil::write_atomic(
+                    path,
+                    &bytes,
+                    crate::core::fsutil::Access::Private,
+                )
+            });
+        if let Err(e) = written {
+            tracing::warn!(path = %path.display(), error = %e, "cannot write the sandbox's segmentations file");
+        }
+    }
+
+    /// Registers a new segmentation of `owner` for `ask` and returns its id; its work is
     /// [`Segmentations::finish`]ed later.
-    pub fn start(&self, owner: usize, positive: Vec<String>, negative: Vec<String>) -> i64 {
+    pub fn start(&self, owner: usize, ask: &Ask) -> i64 {
         let mut g = self.lock();
         g.0 += 1;
         let id = g.0;
@@ -75,15 +189,36 @@ impl Segmentations {
                 owner,
                 created: Instant::now(),
                 work: Work::Running,
-                positive,
-                negative,
+                kept: Kept {
+                    id,
+                    domains: ask.domains.clone(),
+                    features: ask.features.iter().map(|f| f.to_string()).collect(),
+                    mode: ask.mode,
+                    positive: ask.positive.clone(),
+                    negative: ask.negative.clone(),
+                    marks: Vec::new(),
+                },
             },
         );
+        self.save(&g.1);
         id
     }
 
-    /// Records the result of segmentation `id`'s work.
-    pub fn finish(&self, id: i64, result: Result<Outcome, Failed>) {
+    /// Records the result of segmentation `id`'s work; `marks` made before it was done (read
+    /// back from the state file) steer it first.
+    pub fn finish(
+        &self,
+        db: &Db,
+        id: i64,
+        result: Result<Outcome, Failed>,
+        marks: &[(MarkType, Vec<String>)],
+    ) {
+        let result = result.map(|mut o| {
+            for (kind, domains) in marks {
+                o.model.mark(db, kind, domains);
+            }
+            o
+        });
         if let Some(e) = self.lock().1.get_mut(&id) {
             e.work = match result {
                 Ok(o) => Work::Done(Box::new(o)),
@@ -98,7 +233,7 @@ impl Segmentations {
     /// The wire answer of `GET /v2/segmentation/{id}` for `owner`; `None` when it has none.
     pub fn get(&self, owner: usize, id: i64) -> Option<Segmentation> {
         let g = self.lock();
-        let e = g.1.get(&id).filter(|e| e.owner == owner)?;
+        let e = g.1.get(&id).filter(|e| e.owned_by(owner))?;
         let due = e.created.elapsed() >= self.delay;
         Some(match &e.work {
             Work::Done(o) if due => Segmentation {
@@ -132,16 +267,14 @@ impl Segmentations {
         domains: &[String],
     ) -> bool {
         let mut g = self.lock();
-        let Some(e) = g.1.get_mut(&id).filter(|e| e.owner == owner) else {
+        let Some(e) = g.1.get_mut(&id).filter(|e| e.owned_by(owner)) else {
             return false;
         };
-        match kind {
-            MarkType::Negative => e.negative.extend_from_slice(domains),
-            _ => e.positive.extend_from_slice(domains),
-        }
+        e.kept.marks.push((kind.to_string(), domains.to_vec()));
         if let Work::Done(o) = &mut e.work {
             o.model.mark(db, kind, domains);
         }
+        self.save(&g.1);
         true
     }
 
@@ -149,7 +282,7 @@ impl Segmentations {
     /// outside the lock).
     pub fn model(&self, owner: usize, id: i64) -> Lookup<Arc<Model>> {
         let g = self.lock();
-        let Some(e) = g.1.get(&id).filter(|e| e.owner == owner) else {
+        let Some(e) = g.1.get(&id).filter(|e| e.owned_by(owner)) else {
             return Lookup::NotFound;
         };
         match &e.work {

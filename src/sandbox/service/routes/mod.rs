@@ -39,6 +39,8 @@ use reveal::*;
 use search::*;
 use segmentation::*;
 
+pub(super) use segmentation::compute as compute_segmentation;
+
 type St = State<Arc<AppState>>;
 
 /// An authenticated, admitted request with its body read (at most the body limit).

@@ -58,6 +58,27 @@ fn id_and_body<T: serde::de::DeserializeOwned + Validate>(
     }
 }
 
+/// Segments `ask` off the async threads and records the outcome of segmentation `id` (with
+/// `marks` made before it was done).
+pub(in crate::sandbox::service) fn compute(
+    st: Arc<crate::sandbox::service::AppState>,
+    db: Arc<crate::sandbox::dataset::load::Db>,
+    id: i64,
+    ask: Ask,
+    marks: Vec<(MarkType, Vec<String>)>,
+) {
+    tokio::spawn(async move {
+        let work_db = db.clone();
+        let result = blocking(move || Ok(segment::segment(&work_db, &ask))).await;
+        let result = result.unwrap_or_else(|_| {
+            Err(segment::Failed(
+                "the segmentation could not be computed".into(),
+            ))
+        });
+        st.segmentations.finish(&db, id, result, &marks);
+    });
+}
+
 fn not_found() -> Failure {
     Failure::detail(StatusCode::NOT_FOUND, texts::SEGMENTATION_NOT_FOUND)
 }
@@ -83,21 +104,8 @@ pub(in crate::sandbox::service) async fn create_segmentation(State(st): St, call
         positive: req.positive_domains.unwrap_or_default(),
         negative: req.negative_domains.unwrap_or_default(),
     };
-    let id = st.segmentations.start(
-        owner(&call.account),
-        ask.positive.clone(),
-        ask.negative.clone(),
-    );
-    let state = st.clone();
-    tokio::spawn(async move {
-        let result = blocking(move || Ok(segment::segment(&db, &ask))).await;
-        let result = result.unwrap_or_else(|_| {
-            Err(segment::Failed(
-                "the segmentation could not be computed".into(),
-            ))
-        });
-        state.segmentations.finish(id, result);
-    });
+    let id = st.segmentations.start(owner(&call.account), &ask);
+    compute(st.clone(), db, id, ask, Vec::new());
     ok_typed(SegmentationId {
         segmentation_id: id,
     })
