@@ -829,3 +829,144 @@ async fn a_batch_enrich_of_people_is_owned_the_second_time_however_they_were_giv
     tokio::time::sleep(std::time::Duration::from_millis(200)).await;
     assert_eq!(standard(&c0).await, mid, "nothing charged the second time");
 }
+
+/// Issue 18: `segment create` plans 0.1 credit a distinct domain, buys once, waits for the
+/// segments and prints them; the same customers again (another order, a repeat) are owned at
+/// 0 credits; `segment attribute` prints one row per domain in order; `segment mark` steers
+/// it; `segment list` reads the store without the service; a bad feature is a usage error
+/// that sends nothing.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_segmentation_is_bought_once_then_shown_attributed_and_marked() {
+    let sb = start(vec![]).await;
+    let dir = tempfile::tempdir().unwrap();
+    let c0 = client(&sb, RICH);
+    let mut domains = Vec::new();
+    for industry in ["Software Development", "Hospitals and Health Care"] {
+        domains.extend(
+            support::company_domains(
+                &c0,
+                json!({"size": 12, "companiesFilters": {"industries": {"industries": [industry]}}}),
+            )
+            .await,
+        );
+    }
+    let file = dir.path().join("customers.txt");
+    std::fs::write(&file, domains.join("\n")).unwrap();
+    let port = free_port();
+    let before = standard(&c0).await.0;
+    let seg = |args: &[&str]| {
+        let mut c = prospect(&sb, RICH, dir.path(), port);
+        c.arg("segment").args(args);
+        c
+    };
+    let go = |c| async move { tokio::task::spawn_blocking(move || run(c)).await.unwrap() };
+
+    let (code, out, err) = go(seg(&[
+        "create",
+        "--file",
+        file.to_str().unwrap(),
+        "--dry-run",
+        "--format",
+        "json",
+    ]))
+    .await;
+    assert_eq!(code, 0, "{err}");
+    let plan: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        (plan["asked"].clone(), plan["toBuy"].clone()),
+        (json!(24), json!(24))
+    );
+    assert_eq!(plan["cost"]["standard"], json!(2.4));
+
+    let (code, out, err) = go(seg(&[
+        "create",
+        "--file",
+        file.to_str().unwrap(),
+        "--wait",
+        "60",
+        "--max-credits",
+        "10",
+    ]))
+    .await;
+    assert_eq!(code, 0, "{err}");
+    let segments: Vec<Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert!(segments.len() >= 2, "{out}");
+    let total: i64 = segments
+        .iter()
+        .map(|s| s["companyCount"].as_i64().unwrap())
+        .sum();
+    assert_eq!(total, 24);
+    assert!(
+        (before - standard(&c0).await.0 - 2.4).abs() < 1e-9,
+        "charged 2.4 once"
+    );
+    let before = standard(&c0).await.0;
+
+    // The same customers, reversed and one repeated: owned.
+    let mut again = domains.clone();
+    again.reverse();
+    again.push(domains[0].to_uppercase());
+    let (code, out, err) = go(seg(&[
+        "create",
+        "--domains",
+        &again.join(","),
+        "--format",
+        "json",
+    ]))
+    .await;
+    assert_eq!(code, 0, "{err}");
+    let pair: Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(pair["charged"], json!(0.0), "{pair}");
+    assert!(pair["storedAt"].is_string());
+    let id = pair["segmentationId"].as_i64().unwrap().to_string();
+    assert_eq!(
+        standard(&c0).await.0,
+        before,
+        "nothing charged the second time"
+    );
+
+    let (code, out, err) = go(seg(&["show", &id, "--format", "jsonl"])).await;
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out.lines().count(), segments.len());
+
+    let member = domains[0].clone();
+    let (code, out, err) = go(seg(&["attribute", &id, &member, "no-such-company-zz.com"])).await;
+    assert_eq!(code, 0, "{err}");
+    let rows: Vec<Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), 2);
+    assert_eq!(rows[0]["domain"], member.as_str());
+    assert!(rows[0]["segmentId"].is_i64(), "{out}");
+    assert_eq!(rows[1]["segmentId"], Value::Null);
+
+    let (code, _, err) = go(seg(&["mark", &id, "--negative", &member])).await;
+    assert_eq!(code, 0, "{err}");
+    let (code, out, err) = go(seg(&["attribute", &id, &member])).await;
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("\"segmentId\":null"),
+        "a negative mark unattributes it: {out}"
+    );
+
+    let (code, out, err) = go(seg(&["list", "--format", "jsonl"])).await;
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("SUCCESSFUL"), "{out}");
+
+    let (code, _, err) = go(seg(&[
+        "create",
+        "--domains",
+        "a.com",
+        "--features",
+        "bogus",
+    ]))
+    .await;
+    assert_eq!(code, 2, "a usage error: {err}");
+    assert!(err.contains("bogus") && err.lines().count() == 1, "{err}");
+    assert_eq!(standard(&c0).await.0, before);
+    sb.shutdown().await;
+}

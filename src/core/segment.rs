@@ -280,13 +280,15 @@ impl Session {
 
 /// The price of segmenting `distinct` domains at the session's prices.
 pub fn segmentation_cost(distinct: usize) -> crate::api::cost::Cost {
-    crate::api::cost::DEFAULT_PRICES.charge_for(
-        Endpoint::CreateSegmentation,
-        &crate::api::cost::Quantities {
-            results: distinct as u64,
-            ..Default::default()
-        },
-    )
+    crate::api::cost::DEFAULT_PRICES
+        .charge_for(
+            Endpoint::CreateSegmentation,
+            &crate::api::cost::Quantities {
+                results: distinct as u64,
+                ..Default::default()
+            },
+        )
+        .rounded()
 }
 
 /// When the store holds a segmentation bought for `input` on this session's service: its row.

@@ -1723,3 +1723,58 @@ fn the_team_budget_is_kept_in_the_store() {
     store.set_team_budget(&super::Budget::default()).unwrap();
     assert!(store.team_budget().unwrap().is_unlimited());
 }
+
+#[test]
+fn segmentations_are_kept_by_service_and_input_and_a_finished_answer_is_not_undone() {
+    use crate::api::types::{Segment, Segmentation, SegmentationStatus};
+    let mut s = test_store();
+    s.record_segmentation("sandbox", 7, "segmentation:abc", 30, None)
+        .unwrap();
+    s.record_segmentation("https://api.example", 7, "segmentation:abc", 30, None)
+        .unwrap();
+    let row = s
+        .segmentation_by_input("sandbox", "segmentation:abc")
+        .unwrap()
+        .unwrap();
+    assert_eq!((row.id, row.domains), (7, 30));
+    assert_eq!(row.status, SegmentationStatus::InProgress);
+    assert!(row.answer.is_none());
+    assert!(
+        s.segmentation_by_input("sandbox", "segmentation:other")
+            .unwrap()
+            .is_none()
+    );
+    let done = Segmentation {
+        segmentation_id: 7,
+        status: SegmentationStatus::Successful,
+        segments: vec![Segment {
+            segment_id: 1,
+            name: "Software\u{1b}[31m".into(),
+            domains: vec!["stripe.com".into()],
+            company_count: 1,
+            ..Segment::default()
+        }],
+        total_addressable_market: Some(12),
+        total_untouched: None,
+    };
+    s.keep_segmentation_answer("sandbox", &done).unwrap();
+    // A later in-progress answer (a sandbox computing it again) keeps the finished one.
+    let again = Segmentation {
+        segmentation_id: 7,
+        status: SegmentationStatus::InProgress,
+        ..Segmentation::default()
+    };
+    s.keep_segmentation_answer("sandbox", &again).unwrap();
+    let row = s.segmentation("sandbox", 7).unwrap().unwrap();
+    assert_eq!(row.status, SegmentationStatus::Successful);
+    let kept = row.answer.unwrap();
+    assert_eq!(
+        kept.segments[0].name, "Software",
+        "escape sequences are stripped"
+    );
+    assert_eq!(row.input_key, "segmentation:abc");
+    // The other service's row is its own.
+    let other = s.segmentation("https://api.example", 7).unwrap().unwrap();
+    assert_eq!(other.status, SegmentationStatus::InProgress);
+    assert_eq!(s.segmentations("sandbox", 10).unwrap().len(), 1);
+}
