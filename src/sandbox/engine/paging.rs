@@ -1,12 +1,21 @@
 //! Paging: `size`/`from` and `searchAfter` (SPEC.md §4.2, §4.3, §8).
 //!
 //! Every search orders its results by a `(key: u64, index: u32)` pair, ascending (the key is
-//! the default rank, or the lookalike score inverted; the index breaks ties), so the order is
-//! total and stable. A `searchAfter` cursor is the pair of the last result of a page, with a
-//! kind byte (company or person search) and a 16-bit check, in URL-safe base64 without
-//! padding: 20 characters, opaque to clients. The next page holds the results strictly after
-//! the cursor, so no result is repeated or skipped. A cursor that does not decode is a
-//! validation error (`["body", "searchAfter"]`, type `value_error`), never a panic.
+//! the default rank, or the lookalike score inverted above the rank; the index breaks ties), so
+//! the order is total and stable. The next page holds the results strictly after the cursor,
+//! so no result is repeated or skipped.
+//!
+//! A `searchAfter` cursor is what the vendor issues: lz-string (`compressToEncodedURIComponent`)
+//! of a JSON array of the last result's sort value and its label, e.g.
+//! `[0.7742706, "pluggerz.com"]` → `NoBgdA7BAsBMEgGwBoAEAiADgGwK4HN8BTAJwC8wBjAewFt0BdIA`
+//! (openapi.json's example). The sort value is the lookalike score (a number with a fraction)
+//! or the default rank (an integer); the label is the company's domain, or the person's id.
+//! Read back, the label gives the index and the rank under the score, so the pair is exact. An
+//! unknown label sorts after every result of its score. `{"index": N}` (the vendor's people
+//! example `N4IglgdgJgpgHiAXAVgL5A`) starts at the N-th result (0-based). The compact cursors
+//! of earlier sandboxes (20 URL-safe base64 characters with a check) are still read, so a
+//! search kept in a store resumes. A cursor that does not decode is a validation error
+//! (`["body", "searchAfter"]`, type `value_error`), never a panic.
 
 use crate::api::types::common::{LocSegment, ValidationError};
 
@@ -83,6 +92,69 @@ impl Cursor {
     }
 }
 
+/// Where a `searchAfter` starts the next page.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum After {
+    /// Strictly after this sort position.
+    Key(Cursor),
+    /// At this 0-based position (`{"index": N}`).
+    Index(usize),
+}
+
+/// Keys at or above this carry a lookalike score (`(10000 − score·10000) << 32 | rank`).
+const SCORED: u64 = 1 << 32;
+
+/// The vendor's cursor of the result at `key` labelled `label` (a domain, a person id):
+/// lz-string of `[score, label]` for a scored key, `[rank, label]` otherwise.
+pub fn encode_cursor(key: u64, label: &str) -> String {
+    let value = if key >= SCORED {
+        let units = 10_000 - (key >> 32).min(10_000);
+        serde_json::json!([units as f64 / 10_000.0, label])
+    } else {
+        serde_json::json!([key, label])
+    };
+    lz_str::compress_to_encoded_uri_component(value.to_string().as_str())
+}
+
+/// Reads a cursor of `kind`: a compact one of an earlier sandbox, or the vendor's lz-string
+/// JSON (URL-component or base64 alphabet), its label resolved by `resolve` to (index, default
+/// rank). `None` when it reads as neither.
+pub fn decode_cursor(
+    s: &str,
+    kind: CursorKind,
+    resolve: impl Fn(&str) -> Option<(u32, u32)>,
+) -> Option<After> {
+    let s = s.trim();
+    if let Some(c) = Cursor::decode(s, kind) {
+        return Some(After::Key(c));
+    }
+    let text = lz_str::decompress_from_encoded_uri_component(s)
+        .or_else(|| lz_str::decompress_from_base64(s))
+        .and_then(|w| String::from_utf16(&w).ok())
+        .filter(|t| !t.is_empty())?;
+    match serde_json::from_str::<serde_json::Value>(&text).ok()? {
+        serde_json::Value::Object(m) => {
+            let n = m.get("index")?.as_u64()?;
+            Some(After::Index(usize::try_from(n).ok()?))
+        }
+        serde_json::Value::Array(a) if a.len() == 2 => {
+            let label = a[1].as_str()?;
+            let (idx, rank) = resolve(label).unwrap_or((u32::MAX, u32::MAX));
+            let key = match &a[0] {
+                serde_json::Value::Number(n) if n.is_u64() => n.as_u64()?,
+                serde_json::Value::Number(n) => {
+                    let score = n.as_f64()?.clamp(0.0, 1.0);
+                    let units = super::lookalike::round_units(score * 10_000.0) as u64;
+                    ((10_000 - units) << 32) | u64::from(rank)
+                }
+                _ => return None,
+            };
+            Some(After::Key(Cursor { kind, key, idx }))
+        }
+        _ => None,
+    }
+}
+
 /// The 422 entry for a `searchAfter` that does not decode.
 pub fn invalid_cursor(input: &str) -> ValidationError {
     let mut e = ValidationError::new(
@@ -95,15 +167,16 @@ pub fn invalid_cursor(input: &str) -> ValidationError {
     e
 }
 
-/// Parses an optional `searchAfter` string.
+/// Parses an optional `searchAfter` string ([`decode_cursor`]).
 pub fn parse_cursor(
     search_after: Option<&str>,
     kind: CursorKind,
-) -> Result<Option<Cursor>, Vec<ValidationError>> {
+    resolve: impl Fn(&str) -> Option<(u32, u32)>,
+) -> Result<Option<After>, Vec<ValidationError>> {
     match search_after {
         None => Ok(None),
         Some(s) if s.trim().is_empty() => Ok(None),
-        Some(s) => Cursor::decode(s, kind)
+        Some(s) => decode_cursor(s, kind, resolve)
             .map(Some)
             .ok_or_else(|| vec![invalid_cursor(s)]),
     }
@@ -124,20 +197,23 @@ pub struct Page {
 
 /// Selects a page from unordered `(key, index)` results: the results after `cursor` (when
 /// given; `offset` is then ignored) or from position `offset` (0-based, i.e. `from - 1`),
-/// at most `size` of them, sorted. Runs in O(n + size·log size) via selection, not a full sort.
+/// at most `size` of them, sorted; the next cursor labels its last result by `label` (its
+/// domain or person id). Runs in O(n + size·log size) via selection, not a full sort.
 pub fn select_page(
     mut all: Vec<(u64, u32)>,
-    cursor: Option<Cursor>,
+    cursor: Option<After>,
     offset: usize,
     size: usize,
-    kind: CursorKind,
+    label: impl Fn(u32) -> String,
 ) -> Page {
     let total = all.len();
-    let (offset, before) = if let Some(c) = cursor {
-        all.retain(|&(k, i)| (k, i) > (c.key, c.idx));
-        (0, total - all.len())
-    } else {
-        (offset, offset)
+    let (offset, before) = match cursor {
+        Some(After::Key(c)) => {
+            all.retain(|&(k, i)| (k, i) > (c.key, c.idx));
+            (0, total - all.len())
+        }
+        Some(After::Index(n)) => (n, n),
+        None => (offset, offset),
     };
     let want = offset.saturating_add(size);
     let remaining_after = all.len() > want;
@@ -148,7 +224,7 @@ pub fn select_page(
     all.sort_unstable();
     let items: Vec<(u64, u32)> = all.into_iter().skip(offset).take(size).collect();
     let next = match items.last() {
-        Some(&(key, idx)) if remaining_after => Some(Cursor { kind, key, idx }.encode()),
+        Some(&(key, idx)) if remaining_after => Some(encode_cursor(key, &label(idx))),
         _ => None,
     };
     Page {
@@ -181,7 +257,60 @@ mod tests {
             Cursor::decode(&String::from_utf8(t).unwrap(), CursorKind::Companies),
             None
         );
-        assert!(parse_cursor(Some("???"), CursorKind::Companies).is_err());
+        assert!(parse_cursor(Some("???"), CursorKind::Companies, |_| None).is_err());
+        // An earlier sandbox's compact cursor still reads.
+        assert_eq!(
+            parse_cursor(Some(&s), CursorKind::Companies, |_| None).unwrap(),
+            Some(After::Key(c))
+        );
+    }
+
+    #[test]
+    fn the_vendors_lz_string_cursors_read_and_are_issued() {
+        // openapi.json's examples, made by the vendor's own lz-string.
+        let resolve = |l: &str| (l == "pluggerz.com").then_some((7, 3));
+        assert_eq!(
+            decode_cursor(
+                "NoBgdA7BAsBMEgGwBoAEAiADgGwK4HN8BTAJwC8wBjAewFt0BdIA",
+                CursorKind::Companies,
+                resolve
+            ),
+            Some(After::Key(Cursor {
+                kind: CursorKind::Companies,
+                key: ((10_000 - 7743) << 32) | 3,
+                idx: 7
+            }))
+        );
+        assert_eq!(
+            decode_cursor("N4IglgdgJgpgHiAXAVgL5A", CursorKind::People, |_| None),
+            Some(After::Index(5))
+        );
+        // Ours round-trip, scored and unscored.
+        for key in [((10_000 - 8125) << 32) | 42, 42] {
+            let c = encode_cursor(key, "acme.com");
+            let text =
+                String::from_utf16(&lz_str::decompress_from_encoded_uri_component(&c).unwrap())
+                    .unwrap();
+            assert!(
+                text.starts_with('[') && text.contains("\"acme.com\""),
+                "{text}"
+            );
+            assert_eq!(
+                decode_cursor(&c, CursorKind::Companies, |_| Some((9, 42))),
+                Some(After::Key(Cursor {
+                    kind: CursorKind::Companies,
+                    key,
+                    idx: 9
+                }))
+            );
+        }
+        // An unknown label sorts after every result of its score.
+        let c = encode_cursor(((10_000 - 5000) << 32) | 1, "gone.com");
+        let Some(After::Key(k)) = decode_cursor(&c, CursorKind::Companies, |_| None) else {
+            panic!("reads")
+        };
+        assert_eq!((k.key & 0xFFFF_FFFF, k.idx), (u32::MAX as u64, u32::MAX));
+        assert_eq!(decode_cursor("[1]", CursorKind::Companies, |_| None), None);
     }
 
     #[test]
@@ -192,18 +321,23 @@ mod tests {
         let mut by_cursor = Vec::new();
         let mut cur = None;
         loop {
-            let p = select_page(all.clone(), cur, 0, 10, CursorKind::People);
+            let p = select_page(all.clone(), cur, 0, 10, |i| format!("p{i}"));
             assert_eq!(p.total, 25);
             by_cursor.extend(p.items);
             match p.next {
-                Some(n) => cur = Cursor::decode(&n, CursorKind::People),
+                Some(n) => {
+                    cur = decode_cursor(&n, CursorKind::People, |l| {
+                        let i: u32 = l.strip_prefix('p')?.parse().ok()?;
+                        Some((i, 0))
+                    })
+                }
                 None => break,
             }
         }
         let mut by_offset = Vec::new();
         for page in 0..3 {
             by_offset
-                .extend(select_page(all.clone(), None, page * 10, 10, CursorKind::People).items);
+                .extend(select_page(all.clone(), None, page * 10, 10, |i| format!("p{i}")).items);
         }
         assert_eq!(by_cursor, sorted);
         assert_eq!(by_offset, sorted);

@@ -65,6 +65,22 @@ fn company_key(db: &Db, c: u32, score: Option<f64>) -> u64 {
     }
 }
 
+impl Db {
+    /// A company cursor's label (a domain) read back: its index and default rank.
+    fn company_cursor_label(&self, domain: &str) -> Option<(u32, u32)> {
+        let c = self.company_index(domain)?;
+        Some((c, self.cols[c as usize].default_rank))
+    }
+
+    /// A person cursor's label (a person id) read back: the person's index and the default
+    /// rank of their company (the rank under a person's score).
+    fn person_cursor_label(&self, id: &str) -> Option<(u32, u32)> {
+        let p = self.resolve_person_id(id)?;
+        let c = self.person_rows[p as usize].company;
+        Some((p, self.cols[c as usize].default_rank))
+    }
+}
+
 /// [`company_key`] of a scored company of default rank `rank`.
 fn score_key(rank: u32, score: f64) -> u64 {
     ((10_000 - lookalike::round_units(score * 10_000.0) as u64) << 32) | rank as u64
@@ -217,7 +233,9 @@ impl Db {
         &self,
         req: &SearchCompaniesV2Request,
     ) -> Result<SearchCompaniesV2Response, Vec<ValidationError>> {
-        let cursor = parse_cursor(req.search_after.as_deref(), CursorKind::Companies)?;
+        let cursor = parse_cursor(req.search_after.as_deref(), CursorKind::Companies, |l| {
+            self.company_cursor_label(l)
+        })?;
         let empty = CompaniesFiltersV2::default();
         let f = req.companies_filters.as_ref().unwrap_or(&empty);
         let q = compile::companies_v2(self, f);
@@ -239,7 +257,7 @@ impl Db {
             cursor,
             clamp_from(req.from),
             clamp_size(req.size, MAX_SIZE),
-            CursorKind::Companies,
+            |c| self.companies[c as usize].domain.clone(),
         );
         let mut redirects = look.redirects;
         redirects_of(self, f.include_domains.as_deref(), &mut redirects);
@@ -289,7 +307,9 @@ impl Db {
         &self,
         req: &SearchCompaniesV3Request,
     ) -> Result<SearchCompaniesV3Response, Vec<ValidationError>> {
-        let cursor = parse_cursor(req.search_after.as_deref(), CursorKind::Companies)?;
+        let cursor = parse_cursor(req.search_after.as_deref(), CursorKind::Companies, |l| {
+            self.company_cursor_label(l)
+        })?;
         let empty = CompaniesFiltersV3::default();
         let f = req.companies_filters.as_ref().unwrap_or(&empty);
         let q = compile::companies_v3(self, f);
@@ -300,13 +320,9 @@ impl Db {
         let look = resolve_lookalike(self, f.lookalike_domains.as_deref());
         let ranking = self.ranking_v3(f, &look);
         let all = self.rank_companies(&q, pq.as_ref(), &ranking);
-        let page = select_page(
-            all,
-            cursor,
-            0,
-            clamp_size(req.size, MAX_SIZE),
-            CursorKind::Companies,
-        );
+        let page = select_page(all, cursor, 0, clamp_size(req.size, MAX_SIZE), |c| {
+            self.companies[c as usize].domain.clone()
+        });
         let mut redirects = look.redirects;
         redirects_of(self, f.include_domains.as_deref(), &mut redirects);
         let lookalike = !ranking.targets.is_empty();
@@ -416,7 +432,9 @@ impl Db {
         &self,
         req: &SearchPeopleV2Request,
     ) -> Result<SearchPeopleV2Response, Vec<ValidationError>> {
-        let cursor = parse_cursor(req.search_after.as_deref(), CursorKind::People)?;
+        let cursor = parse_cursor(req.search_after.as_deref(), CursorKind::People, |l| {
+            self.person_cursor_label(l)
+        })?;
         let empty = CompaniesFiltersV2::default();
         let f = req.companies_filters.as_ref().unwrap_or(&empty);
         let q = compile::companies_v2(self, f);
@@ -445,7 +463,10 @@ impl Db {
             cursor,
             clamp_from(req.from),
             clamp_size(req.size, MAX_SIZE),
-            CursorKind::People,
+            |p| {
+                self.people
+                    .id(&self.companies, &self.person_rows[p as usize])
+            },
         );
         let mut redirects = look.redirects;
         redirects_of(self, f.include_domains.as_deref(), &mut redirects);
@@ -475,7 +496,9 @@ impl Db {
         search_after: Option<&str>,
         size: usize,
     ) -> Result<PeoplePage, Vec<ValidationError>> {
-        let cursor = parse_cursor(search_after, CursorKind::People)?;
+        let cursor = parse_cursor(search_after, CursorKind::People, |l| {
+            self.person_cursor_label(l)
+        })?;
         let empty = CompaniesFiltersV3::default();
         let f = companies_filters.unwrap_or(&empty);
         let q = compile::companies_v3(self, f);
@@ -527,7 +550,10 @@ impl Db {
                 })
                 .collect();
         }
-        let page = select_page(all, cursor, 0, size, CursorKind::People);
+        let page = select_page(all, cursor, 0, size, |p| {
+            self.people
+                .id(&self.companies, &self.person_rows[p as usize])
+        });
         let lookalike = !person_targets.is_empty() || !ranking.targets.is_empty();
         let rel = page
             .items

@@ -804,9 +804,36 @@ fn paging_by_cursor_and_from_agree_over_three_pages() {
         .unwrap()
         .search_after
         .unwrap();
+    // The vendor's cursors carry no kind: a people cursor given to a company search names no
+    // company, so it reads as a position after the companies of its rank; no error, no panic.
     let wrong_kind: SearchCompaniesV3Request =
         serde_json::from_value(json!({"searchAfter": people_cursor})).unwrap();
-    assert!(db.search_companies_v3(&wrong_kind).is_err());
+    assert!(db.search_companies_v3(&wrong_kind).is_ok());
+    // openapi.json's own example cursors read.
+    let vendor: SearchCompaniesV3Request = serde_json::from_value(
+        json!({"searchAfter": "NoBgdA7BAsBMEgGwBoAEAiADgGwK4HN8BTAJwC8wBjAewFt0BdIA"}),
+    )
+    .unwrap();
+    assert!(db.search_companies_v3(&vendor).is_ok());
+    let vendor: SearchPeopleV3Request =
+        serde_json::from_value(json!({"searchAfter": "N4IglgdgJgpgHiAXAVgL5A", "size": 3}))
+            .unwrap();
+    let from_index = db.search_people_v3(&vendor).unwrap();
+    let from_6th = db
+        .search_people_v3(&serde_json::from_value(json!({"size": 8})).unwrap())
+        .unwrap();
+    assert_eq!(
+        from_index
+            .people
+            .iter()
+            .map(|p| p.person.id.clone())
+            .collect::<Vec<_>>(),
+        from_6th.people[5..8]
+            .iter()
+            .map(|p| p.person.id.clone())
+            .collect::<Vec<_>>(),
+        "{{\"index\":5}} starts at the 6th result"
+    );
 }
 
 #[test]
