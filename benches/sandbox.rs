@@ -468,7 +468,35 @@ fn bench(c: &mut Criterion) {
     g.bench_function("lookup_companies_1000", |b| {
         b.iter(|| black_box(db.lookup_companies(&lookup)))
     });
+    // Segmentation (issue 18): 1,000 domains segmented (target ≤ 2 s), 1,000 more attributed to
+    // the segments (target ≤ 50 ms).
+    let many: SearchCompaniesV3Request = req(json!({"size": 2000}));
+    let domains: Vec<String> = db
+        .search_companies_v3(&many)
+        .unwrap()
+        .companies
+        .into_iter()
+        .map(|c| c.company.domain)
+        .collect();
+    let (seed, further) = domains.split_at(1000);
+    let ask = prospect::sandbox::engine::segment::Ask {
+        domains: seed.to_vec(),
+        ..Default::default()
+    };
+    let t = Instant::now();
+    let outcome = prospect::sandbox::engine::segment::segment(&db, &ask).unwrap();
+    eprintln!(
+        "sandbox: segmenting 1,000 domains: {} segments in {:.0} ms",
+        outcome.segments.len(),
+        t.elapsed().as_secs_f64() * 1000.0
+    );
+    g.bench_function("attribute_1000_domains", |b| {
+        b.iter(|| black_box(outcome.model.attribute(&db, further)))
+    });
     g.sample_size(10);
+    g.bench_function("segment_1000_domains", |b| {
+        b.iter(|| black_box(prospect::sandbox::engine::segment::segment(&db, &ask).unwrap()))
+    });
     g.bench_function("load_embedded", |b| {
         // Start-up ends when the database is ready; its teardown is not part of it.
         b.iter_with_large_drop(|| Db::load_embedded().unwrap())
