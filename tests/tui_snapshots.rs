@@ -1423,3 +1423,166 @@ fn sections_fold_and_find_unfolds_the_one_it_lands_in() {
         other => panic!("the editor of the member found: {other:?}"),
     }
 }
+
+/// Issue 18: `S` with no company marked opens the Segments view on the store's
+/// segmentations; the one shown is read from the service, its segments listed with the
+/// highlighted one's traits as bars; Enter runs a lookalike search seeded with the segment's
+/// companies; `A` attributes the loaded companies, filling the `segment` and `fit` columns.
+#[test]
+fn snapshot_segments_view_lookalikes_and_fit_columns() {
+    use prospect::api::types::{
+        AttributedDomain, ScoringFeature, Segment, Segmentation, SegmentationStatus,
+    };
+    use prospect::store::SegmentationRow;
+    let mut app = started();
+    run_search(&mut app, companies_page(4, 4, None));
+    let cmds = app.update(ch('S'));
+    assert!(matches!(app.popups.last(), Some(Popup::Segments(_))));
+    let traits = |v: &[(&str, &str, f64)]| {
+        Some(
+            v.iter()
+                .map(|(n, val, s)| ScoringFeature {
+                    feature_name: n.to_string(),
+                    feature_value: val.to_string(),
+                    score: *s,
+                })
+                .collect(),
+        )
+    };
+    let answer_of = Segmentation {
+        segmentation_id: 3,
+        status: SegmentationStatus::Successful,
+        total_addressable_market: Some(4168),
+        total_untouched: None,
+        segments: vec![
+            Segment {
+                segment_id: 1,
+                name: "Software · Germany".into(),
+                domains: vec!["acme0.com".into(), "acme1.com".into(), "acme2.com".into()],
+                company_count: 3,
+                traits: traits(&[
+                    ("industries", "Software", 1.0),
+                    ("primary_country", "DE", 0.5),
+                    ("technologies", "React", 0.25),
+                ]),
+                crm_metrics: None,
+                lookalike_count: Some(3792),
+            },
+            Segment {
+                segment_id: 2,
+                name: "Banking · France".into(),
+                domains: vec!["bank.fr".into()],
+                company_count: 1,
+                traits: traits(&[("industries", "Banking", 1.0)]),
+                crm_metrics: None,
+                lookalike_count: Some(376),
+            },
+        ],
+    };
+    let row = SegmentationRow {
+        target: "sandbox".into(),
+        id: 3,
+        input_key: "segmentation:x".into(),
+        domains: 4,
+        purchase_id: None,
+        status: SegmentationStatus::InProgress,
+        answer: None,
+        created_at: chrono::Utc::now(),
+        updated_at: chrono::Utc::now(),
+    };
+    answer(
+        &mut app,
+        &cmds,
+        Slot::Segments,
+        Outcome::Segmentations {
+            rows: vec![row],
+            focus: None,
+        },
+    );
+    {
+        // The list asked for segmentation 3 from the service: answer it.
+        let g = app.generation_of(Slot::Segments);
+        app.update(Msg::Done {
+            slot: Slot::Segments,
+            generation: g,
+            result: Ok(Outcome::Segmentation(Box::new(answer_of.clone()))),
+        });
+        insta::assert_snapshot!("segments_view", render(&app).backend());
+        // A: the loaded companies' fit, into the segment and fit columns.
+        let cmds = app.update(ch('A'));
+        assert!(
+            cmds.iter().any(|c| matches!(
+                c,
+                Command::Call {
+                    slot: Slot::SegmentWork,
+                    call: Call::Attribute { id: 3, .. },
+                    ..
+                }
+            )),
+            "{cmds:?}"
+        );
+        let results = (0..4)
+            .map(|i| AttributedDomain {
+                domain: format!("acme{i}.com"),
+                segment_id: (i < 3).then_some(1),
+                score: (i < 3).then_some(0.9 - i as f64 / 10.0),
+            })
+            .collect();
+        let g = app.generation_of(Slot::SegmentWork);
+        app.update(Msg::Done {
+            slot: Slot::SegmentWork,
+            generation: g,
+            result: Ok(Outcome::Attributed { id: 3, results }),
+        });
+        app.update(key(KeyCode::Esc));
+        assert!(app.popups.is_empty());
+        app.status = None;
+        insta::assert_snapshot!("segments_fit_columns", render(&app).backend());
+        // Enter on a segment: a lookalike search seeded with its companies.
+        app.update(ch('S'));
+        let g = app.generation_of(Slot::Segments);
+        let mut done_row = row_with(answer_of);
+        done_row.id = 3;
+        app.update(Msg::Done {
+            slot: Slot::Segments,
+            generation: g,
+            result: Ok(Outcome::Segmentations {
+                rows: vec![done_row],
+                focus: Some(3),
+            }),
+        });
+        let cmds = app.update(key(KeyCode::Enter));
+        assert!(app.popups.is_empty());
+        assert_eq!(
+            app.form.body["companiesFilters"]["lookalikeDomains"],
+            json!(["acme0.com", "acme1.com", "acme2.com"])
+        );
+        assert!(
+            cmds.iter().any(|c| matches!(
+                c,
+                Command::Call {
+                    slot: Slot::Search(SearchSubject::Companies),
+                    ..
+                } | Command::Call {
+                    slot: Slot::Prepare,
+                    ..
+                }
+            )),
+            "{cmds:?}"
+        );
+    }
+}
+
+fn row_with(answer: prospect::api::types::Segmentation) -> prospect::store::SegmentationRow {
+    prospect::store::SegmentationRow {
+        target: "sandbox".into(),
+        id: answer.segmentation_id,
+        input_key: String::new(),
+        domains: 4,
+        purchase_id: None,
+        status: answer.status.clone(),
+        answer: Some(answer),
+        created_at: chrono::Utc::now(),
+        updated_at: chrono::Utc::now(),
+    }
+}

@@ -237,6 +237,14 @@ pub async fn prepare(
     })
 }
 
+/// The request of a segmentation of `domains` with the default features.
+fn segmentation_input(domains: &[String]) -> crate::api::types::SegmentationInput {
+    crate::api::types::SegmentationInput {
+        domains: domains.to_vec(),
+        ..Default::default()
+    }
+}
+
 /// The spend engine's action of an explorer action (its keys already read).
 fn engine_action(action: &PaidAction) -> engine::Action {
     match action {
@@ -246,6 +254,9 @@ fn engine_action(action: &PaidAction) -> engine::Action {
         },
         PaidAction::EnrichCompany { domain } => engine::Action::EnrichCompany {
             domain: domain.clone(),
+        },
+        PaidAction::Segment { domains } => engine::Action::Segment {
+            request: serde_json::to_value(segmentation_input(domains)).unwrap_or_default(),
         },
         PaidAction::EnrichPerson { request, .. } => engine::Action::EnrichPerson {
             request: serde_json::to_value(&**request).unwrap_or_default(),
@@ -380,6 +391,17 @@ pub async fn run(
                 not_found,
                 from_store,
                 sent,
+            };
+        }
+        PaidAction::Segment { domains } => {
+            let paid = s
+                .create_segmentation(&segmentation_input(&domains), fresh)
+                .await?;
+            ran.charge = charge_of(paid.charged, paid.stored_at);
+            ran.stored_at = paid.stored_at;
+            ran.store_error = paid.store_error.map(|e| sanitize(&e));
+            ran.answer = RanAnswer::Segmentation {
+                id: paid.value.segmentation_id,
             };
         }
     }

@@ -54,6 +54,7 @@ mod jobs;
 mod mouse;
 mod palette;
 mod search;
+mod segments;
 mod sets;
 pub use jobs::{ENRICH_PATIENCE, REVEAL_PATIENCE, backoff};
 pub use sets::BACK_LIMIT;
@@ -139,6 +140,8 @@ pub enum Popup {
     Quit(super::components::sets::QuitPrompt),
     /// The column picker of the shown tab: show, hide, order, sort.
     Columns(super::components::column_picker::ColumnPicker),
+    /// The Segments view (`S`): segmentations bought, their segments and traits.
+    Segments(super::components::segments::SegmentsPopup),
 }
 
 /// An export of the first N results whose missing pages are being fetched (a paid job in
@@ -528,6 +531,7 @@ impl App {
                     TimerId::Retry(job) => self.retry_job(job),
                     TimerId::RevealDeadline(job) => self.reveal_overdue(job),
                     TimerId::Activity => self.activity_tick(),
+                    TimerId::Segmentation => self.segmentation_tick(),
                 }
             }
             Msg::Webhook(d) => self.on_delivery(*d),

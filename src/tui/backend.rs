@@ -362,6 +362,22 @@ impl Backend for SessionBackend {
                     Outcome::Ran(actions::run(&s, action, fresh, &url).await?)
                 }
                 Call::Warmup(domains) => Outcome::Warmed(actions::warmup(&s, &domains).await?),
+                Call::Segmentations { focus } => Outcome::Segmentations {
+                    rows: s.stored_segmentations(100).await,
+                    focus,
+                },
+                Call::Segmentation(id) => {
+                    Outcome::Segmentation(Box::new(s.segmentation(id).await?))
+                }
+                Call::Attribute { id, domains } => Outcome::Attributed {
+                    id,
+                    results: s.attribute_segmentation(id, &domains).await?.results,
+                },
+                Call::MarkFit { id, kind, domains } => {
+                    let count = domains.len();
+                    s.mark_segmentation(id, kind.clone(), domains).await?;
+                    Outcome::Marked { kind, count }
+                }
             })
         })
     }

@@ -140,6 +140,11 @@ pub enum Slot {
     /// The store's last purchases with who bought them, listed by the activity pane (free:
     /// the store).
     Purchases,
+    /// The Segments view's reads: the store's segmentations, one from the service (free); a
+    /// new one supersedes.
+    Segments,
+    /// An attribution or a mark of the Segments view (free: the service).
+    SegmentWork,
 }
 
 /// How many of the store's last purchases and deliveries the activity pane lists.
@@ -161,6 +166,8 @@ pub enum TimerId {
     RevealDeadline(u64),
     /// One second while the activity pane is open (its "time since" column).
     Activity,
+    /// The next read of a segmentation in progress shown by the Segments view.
+    Segmentation,
 }
 
 /// What an answer cost and whether its call reached the service, for the credit gauge.
@@ -331,6 +338,30 @@ pub enum Call {
     },
     /// `POST /v2/warmup/companies` for these domains, in requests of at most 500 (free).
     Warmup(Vec<String>),
+    /// The segmentations the store holds of this service, newest first (free: the store;
+    /// [`Outcome::Segmentations`]); `focus` is shown first.
+    Segmentations {
+        /// The segmentation to show, when one was just bought.
+        focus: Option<i64>,
+    },
+    /// `GET /v2/segmentation/{id}` (free; kept in the store; [`Outcome::Segmentation`]).
+    Segmentation(i64),
+    /// Attributes `domains` to segmentation `id`'s segments (free; [`Outcome::Attributed`]).
+    Attribute {
+        /// The segmentation.
+        id: i64,
+        /// The loaded companies' domains.
+        domains: Vec<String>,
+    },
+    /// Marks `domains` a good or poor fit of segmentation `id` (free; [`Outcome::Marked`]).
+    MarkFit {
+        /// The segmentation.
+        id: i64,
+        /// Good (`positive`) or poor (`negative`).
+        kind: crate::api::types::MarkType,
+        /// The companies' domains.
+        domains: Vec<String>,
+    },
 }
 
 impl Call {
@@ -345,6 +376,29 @@ impl Call {
 /// ready for the state owner.
 #[derive(Debug, Clone)]
 pub enum Outcome {
+    /// The store's segmentations ([`Call::Segmentations`]) and the one to show.
+    Segmentations {
+        /// Newest first.
+        rows: Vec<crate::store::SegmentationRow>,
+        /// The one to show first.
+        focus: Option<i64>,
+    },
+    /// A segmentation read from the service, sanitized ([`Call::Segmentation`]).
+    Segmentation(Box<crate::api::types::Segmentation>),
+    /// An attribution ([`Call::Attribute`]): one result per domain, in order.
+    Attributed {
+        /// The segmentation.
+        id: i64,
+        /// The results.
+        results: Vec<crate::api::types::AttributedDomain>,
+    },
+    /// Domains marked ([`Call::MarkFit`]).
+    Marked {
+        /// Good or poor fit.
+        kind: crate::api::types::MarkType,
+        /// How many.
+        count: usize,
+    },
     /// Reference data, flattened for the pickers (from `crate::api::types::DataFields`).
     DataFields(DataFields),
     /// The credit balance as received: a pool the answer left out is `None` (shown as unknown).
@@ -619,6 +673,12 @@ pub enum PaidAction {
         /// [`Call::Prepare`].
         file: Option<std::path::PathBuf>,
     },
+    /// `POST /v2/segmentation` (openapi.json; issue 18) of these company domains, with the
+    /// default features: 0.1 credit a distinct domain, 0 when the store bought the same.
+    Segment {
+        /// The domains, distinct.
+        domains: Vec<String>,
+    },
 }
 
 impl PaidAction {
@@ -653,6 +713,10 @@ impl PaidAction {
                     }
                 ),
             },
+            PaidAction::Segment { domains } => format!(
+                "segmentation of {}",
+                plural(domains.len(), "company", "companies")
+            ),
         }
     }
 }
@@ -735,5 +799,10 @@ pub enum RanAnswer {
         from_store: usize,
         /// Keys sent.
         sent: usize,
+    },
+    /// A segmentation bought (or owned): its id; it is computed by the service.
+    Segmentation {
+        /// The segmentation's id.
+        id: i64,
     },
 }

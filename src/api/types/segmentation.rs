@@ -187,6 +187,8 @@ pub struct Segmentation {
     pub total_untouched: Option<i64>,
 }
 
+// The enum is made by `wire_enum!`, which takes no `#[default]`.
+#[allow(clippy::derivable_impls)]
 impl Default for SegmentationStatus {
     fn default() -> Self {
         SegmentationStatus::InProgress

@@ -22,6 +22,10 @@ use crate::api::types::{MarkType, Segmentation, SegmentationStatus};
 use crate::sandbox::dataset::load::Db;
 use crate::sandbox::engine::segment::{Ask, Failed, Model, Outcome};
 
+/// A segmentation read back from the state file, to compute again: its id, what was asked,
+/// and the marks made since (kind, domains), in order.
+pub(crate) type Recompute = (i64, Ask, Vec<(MarkType, Vec<String>)>);
+
 /// A segmentation as the state file keeps it: what was asked and marked since.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 struct Kept {
@@ -134,7 +138,7 @@ impl Segmentations {
 
     /// The segmentations read back from the state file, to compute again: id, what was asked,
     /// and the marks since.
-    pub fn to_compute(&self) -> Vec<(i64, Ask, Vec<(MarkType, Vec<String>)>)> {
+    pub fn to_compute(&self) -> Vec<Recompute> {
         self.lock()
             .1
             .values()

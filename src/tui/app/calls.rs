@@ -217,6 +217,7 @@ impl App {
                 self.answer_popup(slot, result)
             }
             (Slot::Job(_) | Slot::Prepare, result) => self.on_job_done(slot, result),
+            (Slot::Segments | Slot::SegmentWork, result) => self.on_segments_answer(slot, result),
             (
                 Slot::Lists,
                 Ok(Outcome::ListAdded {

@@ -109,6 +109,27 @@ impl App {
                 from_store: stored,
                 sent,
             } => self.ran_lookup(id, subject, rows, not_found, stored, sent, &said),
+            RanAnswer::Segmentation { id: seg } => {
+                self.job_arrived(id, said.cost, said.from_store);
+                if let Some(j) = self.activity.job_mut(id) {
+                    j.note = format!("segmentation {seg}");
+                }
+                let how = if said.from_store {
+                    format!(
+                        "the same companies were segmented {} · 0 credits",
+                        said.age.as_deref().unwrap_or("before")
+                    )
+                } else {
+                    format!(
+                        "{}{}",
+                        crate::core::spend::describe_pools(&said.cost),
+                        said.stored_note
+                    )
+                };
+                let mut cmds = self.segmentation_bought(seg);
+                cmds.extend(self.info(&format!("Segmentation {seg}: {how}")));
+                cmds
+            }
         }
     }
 

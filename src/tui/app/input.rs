@@ -164,6 +164,10 @@ impl App {
                 Handled::Consumed(e) => self.on_columns(e),
                 Handled::Ignored => vec![],
             },
+            Popup::Segments(p) => match p.handle(input, &ctx) {
+                Handled::Consumed(e) => self.on_segments(e),
+                Handled::Ignored => vec![],
+            },
         }
     }
 
@@ -353,6 +357,7 @@ impl App {
                 self.popups.push(Popup::Lists(Default::default()));
                 vec![self.call(Slot::ListsView, Call::Lists)]
             }
+            Action::Segments => self.segments_key(),
             Action::Find => self.open_find(),
             Action::NextPage => self.next_page(),
             Action::PrevPage => {

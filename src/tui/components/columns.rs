@@ -63,7 +63,7 @@ const fn value(index: usize, priority: u8) -> Col {
 /// industry, year, employees, rel.; people name, jobTitle, company, cc, seniorities,
 /// email / phone, rel., revealed.
 pub fn columns(kind: SearchSubject) -> &'static [Col] {
-    const COMPANIES: [Col; 8] = [
+    const COMPANIES: [Col; 10] = [
         text(0, 0, 12),
         text(1, 1, 12),
         value(2, 3),
@@ -72,6 +72,9 @@ pub fn columns(kind: SearchSubject) -> &'static [Col] {
         value(5, 5),
         value(6, 7),
         value(7, 2),
+        // segment, fit: shown once an attribution fills them (hidden by default).
+        text(8, 8, 10),
+        value(9, 3),
     ];
     // The email / phone column is kept right after the name: it is what a reveal fills in. It
     // is text (an address too long for a narrow pane is shortened, the details pane has it
@@ -198,15 +201,19 @@ pub struct ColumnSet {
     pub people: Vec<ColumnChoice>,
 }
 
+/// Columns hidden until something fills them: a segmentation's attribution fills `segment`
+/// and `fit` (and shows them).
+pub const HIDDEN_BY_DEFAULT: [&str; 2] = ["segment", "fit"];
+
 impl Default for ColumnSet {
-    /// Every column shown, in the table's order.
+    /// Every column shown, in the table's order, but [`HIDDEN_BY_DEFAULT`].
     fn default() -> ColumnSet {
         let all = |kind| {
             records::columns(kind)
                 .iter()
                 .map(|t| ColumnChoice {
                     column: t.to_string(),
-                    shown: true,
+                    shown: !HIDDEN_BY_DEFAULT.contains(t),
                 })
                 .collect()
         };
@@ -244,8 +251,18 @@ impl ColumnSet {
             .collect()
     }
 
+    /// Shows the columns titled `titles` of `kind` (an attribution filled them).
+    pub fn show(&mut self, kind: SearchSubject, titles: &[&str]) {
+        for c in self.of_mut(kind) {
+            if titles.contains(&c.column.as_str()) {
+                c.shown = true;
+            }
+        }
+    }
+
     /// Brings a set read from a file in line with the columns of this version: unknown titles
-    /// are dropped, repeats kept once, missing columns added (shown) at the end.
+    /// are dropped, repeats kept once, missing columns added at the end (shown, but
+    /// [`HIDDEN_BY_DEFAULT`]).
     fn normalized(mut self) -> ColumnSet {
         for kind in [SearchSubject::Companies, SearchSubject::People] {
             let titles = records::columns(kind);
@@ -256,7 +273,7 @@ impl ColumnSet {
                 if !list.iter().any(|c| c.column == *t) {
                     list.push(ColumnChoice {
                         column: t.to_string(),
-                        shown: true,
+                        shown: !HIDDEN_BY_DEFAULT.contains(t),
                     });
                 }
             }
@@ -367,7 +384,7 @@ mod tests {
         // Wide: every column, the size range whole.
         let titles = crate::tui::records::columns(SearchSubject::Companies);
         let natural = natural_widths(titles, rows.iter().copied());
-        let all: Vec<usize> = (0..titles.len()).collect();
+        let all: Vec<usize> = (0..8).collect();
         let wide = layout(
             SearchSubject::Companies,
             &all,

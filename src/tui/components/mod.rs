@@ -19,6 +19,7 @@ pub mod lists;
 pub mod lookup;
 pub mod picker;
 pub mod results;
+pub mod segments;
 pub mod sets;
 pub mod spend_gate;
 pub mod text;

@@ -26,6 +26,8 @@ pub fn columns(kind: SearchSubject) -> &'static [&'static str] {
             "year",
             "employees",
             "rel.",
+            "segment",
+            "fit",
         ],
         SearchSubject::People => &[
             "name",
@@ -83,8 +85,16 @@ fn company_cells(c: &Company, relevance: Option<&Relevance>, score: Option<f64>)
         n(c.year_founded),
         n(c.employee_count_service),
         rel,
+        // segment, fit: filled by an attribution (the Segments view).
+        String::new(),
+        String::new(),
     ]
 }
+
+/// The cell of the companies tab's `segment` column.
+pub const SEGMENT_CELL: usize = 8;
+/// The cell of the companies tab's `fit` column.
+pub const FIT_CELL: usize = 9;
 
 fn person_cells(
     p: &Person,

@@ -35,6 +35,7 @@ pub fn draw(f: &mut Frame<'_>, area: Rect, areas: &Areas, app: &App, ctx: &Ctx<'
             Popup::Find(c) | Popup::Palette(c) => c.draw(f, area, &ctx),
             Popup::History(c) => c.draw(f, area, &ctx),
             Popup::Lists(c) => c.draw(f, area, &ctx),
+            Popup::Segments(c) => c.draw(f, area, &ctx),
             Popup::Export(c) => c.draw(f, area, &ctx),
             Popup::Facets(c) => c.draw(f, area, &ctx),
             Popup::ConfirmAction(c) => c.draw(f, area, &ctx),

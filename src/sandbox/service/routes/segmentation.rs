@@ -24,17 +24,19 @@ fn owner(account: &Arc<Account>) -> usize {
 
 /// Reads the `{segmentation_id}` of a path as pydantic reads an integer (`" 7 "`, `"1_0"`);
 /// 422 `int_parsing` at `["path", "segmentation_id"]` otherwise.
-fn segmentation_id(raw: &str) -> Result<i64, ValidationError> {
-    shapes::lax_integer(raw).ok_or_else(|| ValidationError {
-        input: Some(raw.into()),
-        ..ValidationError::new(
-            [
-                LocSegment::from("path"),
-                LocSegment::from("segmentation_id"),
-            ],
-            "Input should be a valid integer, unable to parse string as an integer",
-            "int_parsing",
-        )
+fn segmentation_id(raw: &str) -> Result<i64, Box<ValidationError>> {
+    shapes::lax_integer(raw).ok_or_else(|| {
+        Box::new(ValidationError {
+            input: Some(raw.into()),
+            ..ValidationError::new(
+                [
+                    LocSegment::from("path"),
+                    LocSegment::from("segmentation_id"),
+                ],
+                "Input should be a valid integer, unable to parse string as an integer",
+                "int_parsing",
+            )
+        })
     })
 }
 
@@ -49,9 +51,9 @@ fn id_and_body<T: serde::de::DeserializeOwned + Validate>(
     match (id, body) {
         (Ok(id), Ok(body)) => Ok((id, body)),
         (Ok(_), Err(f)) => Err(f),
-        (Err(e), Ok(_)) => Err(Failure::invalid(e)),
+        (Err(e), Ok(_)) => Err(Failure::invalid(*e)),
         (Err(e), Err(Failure::Validation(mut rest))) => {
-            rest.insert(0, e);
+            rest.insert(0, *e);
             Err(Failure::Validation(rest))
         }
         (Err(_), Err(f)) => Err(f),
@@ -120,7 +122,7 @@ pub(in crate::sandbox::service) async fn get_segmentation(
     Path(raw): Path<String>,
     call: Call,
 ) -> Answer {
-    let id = segmentation_id(&raw).map_err(Failure::invalid)?;
+    let id = segmentation_id(&raw).map_err(|e| Failure::invalid(*e))?;
     let answer = st
         .segmentations
         .get(owner(&call.account), id)
