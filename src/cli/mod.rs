@@ -391,6 +391,25 @@ pub struct BatchArgs {
     out: OutArgs,
 }
 
+/// The company domains of a `segment` command: values, `--domains`, a file, or a list.
+#[derive(Debug, Clone, clap::Args)]
+pub struct DomainArgs {
+    /// Domains, comma-separated (or give them as values).
+    #[arg(long, value_delimiter = ',', conflicts_with_all = ["file", "list"])]
+    domains: Vec<String>,
+    /// A file: one domain a line, or a CSV with --column; `-` reads stdin.
+    #[arg(long)]
+    file: Option<PathBuf>,
+    /// The CSV column holding the domains (name from the header, or a 1-based number).
+    #[arg(long, requires = "file")]
+    column: Option<String>,
+    /// The members of an account list (`prospect list`).
+    #[arg(long, conflicts_with_all = ["file", "values"])]
+    list: Option<String>,
+    /// Domains, as values.
+    values: Vec<String>,
+}
+
 /// `segment` subcommands: ICP segmentation (openapi.json `/v2/segmentation…`; issue 18).
 #[derive(Debug, Clone, clap::Subcommand)]
 pub enum SegmentCmd {
@@ -398,20 +417,8 @@ pub enum SegmentCmd {
     /// domain, 0 when the same domains were segmented before. Prints the segmentation's id,
     /// or with --wait its segments.
     Create {
-        /// Domains, comma-separated (or give them as values).
-        #[arg(long, value_delimiter = ',', conflicts_with_all = ["file", "list"])]
-        domains: Vec<String>,
-        /// A file: one domain a line, or a CSV with --column; `-` reads stdin.
-        #[arg(long)]
-        file: Option<PathBuf>,
-        /// The CSV column holding the domains (name from the header, or a 1-based number).
-        #[arg(long, requires = "file")]
-        column: Option<String>,
-        /// The members of an account list (`prospect list`).
-        #[arg(long, conflicts_with_all = ["file", "values"])]
-        list: Option<String>,
-        /// Domains, as values.
-        values: Vec<String>,
+        #[command(flatten)]
+        from: DomainArgs,
         /// Features to group by, comma-separated (`industries,technologies,company_size`, …);
         /// default: industries, technologies, company_size, primary_country, keywords,
         /// year_founded, headcount_growth_12m_percentage.
@@ -468,17 +475,8 @@ pub enum SegmentCmd {
     Attribute {
         /// The segmentation id.
         id: i64,
-        /// A file: one domain a line, or a CSV with --column; `-` reads stdin.
-        #[arg(long)]
-        file: Option<PathBuf>,
-        /// The CSV column holding the domains.
-        #[arg(long, requires = "file")]
-        column: Option<String>,
-        /// The members of an account list.
-        #[arg(long, conflicts_with_all = ["file", "values"])]
-        list: Option<String>,
-        /// Domains, as values.
-        values: Vec<String>,
+        #[command(flatten)]
+        from: DomainArgs,
         #[command(flatten)]
         out: OutArgs,
     },
@@ -2072,18 +2070,16 @@ fn batch_keys(ctx: &Ctx, b: &BatchArgs, kind: ListKind) -> CliResult<KeySource> 
     }
 }
 
-/// The domains of a `segment` command: `--list NAME`'s members, else the file's or the
-/// values.
-fn segment_domains(
-    ctx: &Ctx,
-    values: Vec<String>,
-    file: Option<PathBuf>,
-    column: Option<String>,
-    list: Option<&str>,
-) -> CliResult<Vec<String>> {
-    let keys = match list {
+/// The domains of a `segment` command ([`DomainArgs`]): `--list NAME`'s members, else the
+/// file's, else the values and `--domains`.
+fn segment_domains(ctx: &Ctx, from: DomainArgs) -> CliResult<Vec<String>> {
+    let keys = match &from.list {
         Some(name) => KeySource::List(list_keys(ctx, Some(name), ListKind::Accounts)?),
-        None => key_source(values, file, column)?,
+        None => {
+            let mut values = from.domains;
+            values.extend(from.values);
+            key_source(values, from.file, from.column)?
+        }
     };
     let domains = keys.read_all().map_err(|e| CliError::usage(e.0))?;
     if domains.is_empty() {
@@ -2098,11 +2094,7 @@ fn segment_domains(
 async fn segment(ctx: &Ctx, cmd: SegmentCmd) -> CliResult {
     match cmd {
         SegmentCmd::Create {
-            domains,
-            file,
-            column,
-            list,
-            values,
+            from,
             features,
             segments_mode,
             positive,
@@ -2111,9 +2103,7 @@ async fn segment(ctx: &Ctx, cmd: SegmentCmd) -> CliResult {
             spend,
             out,
         } => {
-            let mut given = domains;
-            given.extend(values);
-            let domains = segment_domains(ctx, given, file, column, list.as_deref())?;
+            let domains = segment_domains(ctx, from)?;
             let features = features
                 .iter()
                 .map(|f| {
@@ -2207,15 +2197,8 @@ async fn segment(ctx: &Ctx, cmd: SegmentCmd) -> CliResult {
             }
             Ok(())
         }
-        SegmentCmd::Attribute {
-            id,
-            file,
-            column,
-            list,
-            values,
-            out,
-        } => {
-            let domains = segment_domains(ctx, values, file, column, list.as_deref())?;
+        SegmentCmd::Attribute { id, from, out } => {
+            let domains = segment_domains(ctx, from)?;
             let r = ctx.session().attribute_segmentation(id, &domains).await?;
             let mut w = Writer::<crate::api::types::AttributedDomain>::new(
                 Format::resolve(out.format, &out.out),

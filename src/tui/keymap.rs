@@ -79,10 +79,10 @@ actions! {
     Warmup => "warmup", "warm up marked / selected domains (free)", ["W"];
     AddToList => "add_to_list", "add marked / selected rows to a named list", ["+"];
     Lists => "lists", "your lists and suppression: open a list at no cost", ["O"];
-    Segments => "segments", "segments: segment the marked companies, or see your segmentations", ["S"];
-    Attribute => "attribute", "segments: the fit of the loaded companies (segment, fit columns)", ["A"];
-    FitGood => "fit_good", "segments: mark the marked / selected companies a good fit", [">"];
-    FitPoor => "fit_poor", "segments: mark the marked / selected companies a poor fit", ["<"];
+    Segments => "segments", "segment the marked companies; your segments", ["S"];
+    Attribute => "attribute", "segments: fit of the loaded companies (columns)", ["A"];
+    FitGood => "fit_good", "segments: the marked / selected fit well", [">"];
+    FitPoor => "fit_poor", "segments: the marked / selected fit poorly", ["<"];
     Activity => "activity", "jobs, webhook deliveries, purchases", ["a"];
     Lookup => "lookup", "look up a pasted list, a file or a list's marked members", ["ctrl-l"];
     Refresh => "refresh", "buy again what the store just answered", ["F"];
