@@ -606,3 +606,60 @@ async fn a_daily_budget_refuses_the_page_that_would_pass_it_and_the_store_still_
     );
     drop(app);
 }
+
+/// Issue 18, the run loop against the real sandbox: a page of companies, all marked, `S`
+/// segments them (one paid request: 0.1 credit each, under the confirm threshold) and the
+/// Segments view follows it until it has segments; `A` fills the fit column; `S` again on the
+/// same marks owns the segmentation (0 credits, nothing sent).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn segmenting_the_marked_companies_pays_once_and_shows_the_segments() {
+    let sb = start(vec![]).await;
+    let c = client(&sb, RICH);
+    let ex = open(&sb, RICH);
+    ex.ready().await;
+    ex.ctrl_r();
+    ex.wait("page 1", |s| s.companies_pages == 1).await;
+    ex.key(KeyCode::Tab, KeyModifiers::NONE);
+    ex.ch('*');
+    let before = standard_at_sandbox(&c).await;
+    ex.ch('S');
+    let shown = ex
+        .wait("the segments", |s| {
+            s.screen.contains("Segments") && s.screen.contains("companies look like them")
+        })
+        .await;
+    assert!(shown.screen.contains("segmentation 1"), "{}", shown.screen);
+    let after = standard_at_sandbox(&c).await;
+    assert!(
+        (before - after - 2.5).abs() < 1e-6,
+        "25 companies at 0.1: {before} → {after}"
+    );
+    ex.ch('A');
+    ex.wait("the fit", |s| {
+        s.status
+            .as_deref()
+            .is_some_and(|t| t.contains("fit a segment"))
+            || s.screen.contains("fit a segment")
+    })
+    .await;
+    ex.key(KeyCode::Esc, KeyModifiers::NONE);
+    let cols = ex
+        .wait("the fit column", |s| s.screen.contains(" fit"))
+        .await;
+    assert!(cols.screen.contains("fit"), "{}", cols.screen);
+    // The same companies again: owned.
+    let mark = ex.mark();
+    ex.ch('S');
+    ex.wait_since(mark, "the segments again", |s| {
+        s.status.as_deref().is_some_and(|t| t.contains("0 credits"))
+    })
+    .await;
+    assert!(
+        (standard_at_sandbox(&c).await - after).abs() < 1e-9,
+        "nothing charged again"
+    );
+    ex.key(KeyCode::Esc, KeyModifiers::NONE);
+    let (app, session, _dir) = ex.quit().await;
+    assert_eq!(app.last_error, None);
+    assert_eq!(session.stored_segmentations(10).await.len(), 1);
+}
