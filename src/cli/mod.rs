@@ -2304,7 +2304,8 @@ fn write_segments(ctx: &Ctx, answer: &crate::api::types::Segmentation, out: &Out
             return Err(CliError {
                 code: ExitCode::NotFound,
                 message: format!(
-                    "segmentation {id} failed: the service could not segment those domains                      (are they companies it knows?)"
+                    "segmentation {id} failed: the service could not segment those domains (are they \
+                     companies it knows?); `segment create … --refresh` buys a new one"
                 ),
             });
         }
