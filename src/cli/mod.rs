@@ -1727,8 +1727,18 @@ fn strings(items: Vec<String>) -> Vec<Pair> {
 
 /// Writes one record in the chosen format.
 fn write_one<T: Tabular>(out: &OutArgs, rec: &T) -> CliResult {
+    write_rows(out, std::iter::once(rec))
+}
+
+/// Writes `rows` in the format and to the place `out` says (atomically to a file).
+fn write_rows<'a, T: Tabular + 'a>(
+    out: &OutArgs,
+    rows: impl IntoIterator<Item = &'a T>,
+) -> CliResult {
     let mut w = Writer::<T>::new(Format::resolve(out.format, &out.out), out.out.as_ref())?;
-    w.write(rec)?;
+    for r in rows {
+        w.write(r)?;
+    }
     w.finish()?;
     Ok(())
 }
@@ -2168,15 +2178,9 @@ async fn segment(ctx: &Ctx, cmd: SegmentCmd) -> CliResult {
             let rows = store
                 .segmentations(&target, 1000)
                 .map_err(|e| CliError::other(e.to_string()))?;
-            let mut w = Writer::<crate::core::export::SegmentationOut>::new(
-                Format::resolve(out.format, &out.out),
-                out.out.as_ref(),
-            )?;
-            for r in rows {
-                w.write(&crate::core::export::SegmentationOut::from(r))?;
-            }
-            w.finish()?;
-            Ok(())
+            let rows: Vec<crate::core::export::SegmentationOut> =
+                rows.into_iter().map(Into::into).collect();
+            write_rows(&out, &rows)
         }
         SegmentCmd::Mark {
             id,
@@ -2200,14 +2204,7 @@ async fn segment(ctx: &Ctx, cmd: SegmentCmd) -> CliResult {
         SegmentCmd::Attribute { id, from, out } => {
             let domains = segment_domains(ctx, from)?;
             let r = ctx.session().attribute_segmentation(id, &domains).await?;
-            let mut w = Writer::<crate::api::types::AttributedDomain>::new(
-                Format::resolve(out.format, &out.out),
-                out.out.as_ref(),
-            )?;
-            for a in &r.results {
-                w.write(a)?;
-            }
-            w.finish()?;
+            write_rows(&out, &r.results)?;
             ctx.note(&format!(
                 "{} of {} domains attributed to a segment (free)",
                 r.total_attributed, r.total_requested
@@ -2311,14 +2308,7 @@ fn write_segments(ctx: &Ctx, answer: &crate::api::types::Segmentation, out: &Out
         }
         _ => {}
     }
-    let mut w = Writer::<crate::api::types::Segment>::new(
-        Format::resolve(out.format, &out.out),
-        out.out.as_ref(),
-    )?;
-    for seg in &answer.segments {
-        w.write(seg)?;
-    }
-    w.finish()?;
+    write_rows(out, &answer.segments)?;
     ctx.note(&format!(
         "segmentation {id}: {} segments, {} companies look like them",
         answer.segments.len(),

@@ -278,8 +278,6 @@ impl Bought for EnrichBatchAccepted {
     }
 }
 
-/// The company preview's records are masked and have no domain: nothing to keep as an entity;
-/// charged per preview returned.
 impl Bought for SegmentationId {
     /// Charged for what the request asked (its distinct domains), not for the answer, which is
     /// only the id: see `Session::charge`.
@@ -291,6 +289,8 @@ impl Bought for SegmentationId {
     }
 }
 
+/// The company preview's records are masked and have no domain: nothing to keep as an entity;
+/// charged per preview returned.
 impl Bought for SearchCompaniesPreviewResponse {
     fn credits_used(&self) -> Option<f64> {
         used(self.credits_used)

@@ -449,9 +449,14 @@ pub fn segment(db: &Db, ask: &Ask) -> Result<Outcome, Failed> {
             .map_or(best.2, |(_, l)| l)
     };
     // Each member's label (its first row).
+    // Each member's label and row (its first, for a positive that has two).
     let mut member_label = vec![0usize; n];
+    let mut member_row = vec![usize::MAX; n];
     for (i, &r) in rows.iter().enumerate() {
-        member_label[r] = labels[i];
+        if member_row[r] == usize::MAX {
+            member_row[r] = i;
+            member_label[r] = labels[i];
+        }
     }
     let k = labels.iter().copied().max().unwrap_or(0) + 1;
     let mut groups: Vec<Vec<usize>> = vec![Vec::new(); k];
@@ -470,10 +475,7 @@ pub fn segment(db: &Db, ask: &Ask) -> Result<Outcome, Failed> {
         let mut sum = Array1::zeros(space.dim);
         let mut w = 0.0;
         for &m in group {
-            let v = x
-                .row(rows.iter().position(|&r| r == m).unwrap_or(0))
-                .to_owned();
-            sum = sum + v * members[m].2;
+            sum = sum + &x.row(member_row[m]) * members[m].2;
             w += members[m].2;
         }
         let centre = &sum / w.max(1.0);
@@ -482,10 +484,7 @@ pub fn segment(db: &Db, ask: &Ask) -> Result<Outcome, Failed> {
         // Lookalikes of the members closest to the centre.
         let mut by_closeness: Vec<(f64, u32)> = group
             .iter()
-            .map(|&m| {
-                let v = space.vector(&db.cols[members[m].1 as usize]);
-                (cosine(v.view(), centre.view()), members[m].1)
-            })
+            .map(|&m| (cosine(x.row(member_row[m]), centre.view()), members[m].1))
             .collect();
         by_closeness.sort_by(|a, b| b.0.total_cmp(&a.0));
         let seeds: Vec<u32> = by_closeness
