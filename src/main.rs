@@ -31,18 +31,38 @@ enum Command {
     Headless(prospect::cli::Command),
 }
 
+/// The embedded sandbox for a CLI command: its dataset loads only if a request needs the whole
+/// of it (a lookup of a few known companies does not).
 fn start_sandbox(
     state_dir: Option<std::path::PathBuf>,
 ) -> std::pin::Pin<
     Box<dyn std::future::Future<Output = anyhow::Result<prospect::core::config::Target>> + Send>,
 > {
-    Box::pin(async {
-        let sb = prospect::sandbox::service::start_embedded(state_dir).await?;
-        Ok(prospect::core::config::Target {
-            base_url: sb.base_url,
-            token: sb.token,
-            sandbox: true,
-        })
+    Box::pin(start_embedded(state_dir, false))
+}
+
+/// The embedded sandbox for the explorer, which searches at once: its dataset starts loading
+/// now.
+fn start_sandbox_loading(
+    state_dir: Option<std::path::PathBuf>,
+) -> std::pin::Pin<
+    Box<dyn std::future::Future<Output = anyhow::Result<prospect::core::config::Target>> + Send>,
+> {
+    Box::pin(start_embedded(state_dir, true))
+}
+
+async fn start_embedded(
+    state_dir: Option<std::path::PathBuf>,
+    load_now: bool,
+) -> anyhow::Result<prospect::core::config::Target> {
+    let sb = prospect::sandbox::service::start_embedded(state_dir).await?;
+    if load_now {
+        sb.source.start()?;
+    }
+    Ok(prospect::core::config::Target {
+        base_url: sb.base_url,
+        token: sb.token,
+        sandbox: true,
     })
 }
 
@@ -131,7 +151,8 @@ async fn async_main(cli: Cli) -> std::process::ExitCode {
                 // The first screen is drawn at once; the sandbox loads behind it.
                 Ok(None) => {
                     let state = settings.data_dir();
-                    prospect::tui::run_pending(cli.tui, settings, start_sandbox(state)).await
+                    prospect::tui::run_pending(cli.tui, settings, start_sandbox_loading(state))
+                        .await
                 }
                 Err(e) => return fail(2, e),
             };

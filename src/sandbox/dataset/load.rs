@@ -214,6 +214,8 @@ impl Db {
 }
 
 /// The embedded asset split into frames with its header decoded ([`Db::open_embedded`]).
+/// Cheap to clone (the frames are borrowed from the binary).
+#[derive(Clone)]
 pub struct OpenedAsset {
     /// Frame 0 (the header), then the company frames.
     frames: Vec<&'static [u8]>,
@@ -281,7 +283,108 @@ impl OpenedAsset {
     }
 }
 
+/// Most companies [`OpenedAsset::subset`] reads: a request naming more is answered from the
+/// whole dataset.
+pub const SUBSET_MAX_COMPANIES: usize = 100;
+
+/// Most company frames [`OpenedAsset::subset`] decompresses (each ~8 MB, ~10 ms): a request
+/// whose companies lie in more frames is answered from the whole dataset.
+pub const SUBSET_MAX_FRAMES: usize = 2;
+
+/// Bytes of a company frame decompressed to read its first domain (the frame's
+/// `Vec<CompanyRow>` length, then the first row's domain; domains are far shorter).
+const FIRST_DOMAIN_PREFIX: u64 = 512;
+
+impl OpenedAsset {
+    /// A database of just the dataset's companies whose domains are `domains` (normalized by
+    /// [`normalize_domain`](crate::sandbox::engine::normalize_domain), primary domains, not
+    /// aliases), read from the one or two company frames that hold them, without indexing the
+    /// rest (issue 18, "Embedded start": a CLI lookup answers in a few tens of milliseconds
+    /// instead of waiting for the whole load). Its records of those companies are the same as
+    /// the whole dataset's ([`crate::sandbox::engine::records::company`] reads only the
+    /// company's own row and columns).
+    ///
+    /// `Ok(None)` when the subset cannot answer alone: a domain is not a primary domain of the
+    /// dataset (an alias, a company to gather, not a domain), or the request names more than
+    /// [`SUBSET_MAX_COMPANIES`] companies or spans more than [`SUBSET_MAX_FRAMES`] frames.
+    /// Errors when a frame cannot be decompressed or parsed (a damaged asset).
+    pub fn subset(&self, domains: &[String]) -> anyhow::Result<Option<Db>> {
+        self.subset_within(domains, SUBSET_MAX_FRAMES)
+    }
+
+    /// [`OpenedAsset::subset`] reading at most `max_frames` frames (tests read more).
+    pub(crate) fn subset_within(
+        &self,
+        domains: &[String],
+        max_frames: usize,
+    ) -> anyhow::Result<Option<Db>> {
+        let mut wanted: Vec<&str> = domains.iter().map(String::as_str).collect();
+        wanted.sort_unstable();
+        wanted.dedup();
+        if wanted.is_empty() || wanted.len() > SUBSET_MAX_COMPANIES {
+            return Ok(None);
+        }
+        let company_frames = &self.frames[1..];
+        let firsts = company_frames
+            .iter()
+            .map(|f| first_domain(f))
+            .collect::<anyhow::Result<Vec<String>>>()?;
+        // Frames are in domain order: a domain can only be in the last frame starting at or
+        // before it.
+        let mut by_frame: std::collections::BTreeMap<usize, Vec<&str>> = Default::default();
+        for d in wanted {
+            let Some(k) = firsts.partition_point(|f| f.as_str() <= d).checked_sub(1) else {
+                return Ok(None);
+            };
+            by_frame.entry(k).or_default().push(d);
+        }
+        if by_frame.len() > max_frames {
+            return Ok(None);
+        }
+        let buffers = by_frame
+            .keys()
+            .map(|&k| decompress_frame(company_frames[k]))
+            .collect::<anyhow::Result<Vec<Vec<u8>>>>()?;
+        let mut views: Vec<RowView<'_>> = Vec::new();
+        for ((k, ds), buf) in by_frame.iter().zip(&buffers) {
+            let rows: Vec<RowView<'_>> = postcard::from_bytes(buf).with_context(|| {
+                format!("parsing company frame {} of assets/{DATASET_FILE}", k + 1)
+            })?;
+            for d in ds {
+                match rows.binary_search_by(|r| r.domain.cmp(d)) {
+                    Ok(i) => views.push(rows[i].clone()),
+                    Err(_) => return Ok(None),
+                }
+            }
+        }
+        Ok(Some(Db::build(
+            &views,
+            self.reference.clone(),
+            &mut Phases::new(),
+        )))
+    }
+}
+
+/// The domain of the first company of a company frame, from the frame's first few hundred
+/// decompressed bytes. Errors when they cannot be decompressed or do not start as a
+/// `Vec<CompanyRow>` does.
+fn first_domain(frame: &[u8]) -> anyhow::Result<String> {
+    use std::io::Read;
+    let context = || format!("reading a company frame of assets/{DATASET_FILE}");
+    let mut head = Vec::with_capacity(FIRST_DOMAIN_PREFIX as usize);
+    zstd::stream::read::Decoder::with_buffer(frame)
+        .with_context(context)?
+        .take(FIRST_DOMAIN_PREFIX)
+        .read_to_end(&mut head)
+        .with_context(context)?;
+    // The row count (a varint, as every postcard length), then the first row's domain.
+    let (_, rest) = postcard::take_from_bytes::<u64>(&head).with_context(context)?;
+    let (domain, _) = postcard::take_from_bytes::<&str>(rest).with_context(context)?;
+    Ok(domain.to_string())
+}
+
 /// Wall-clock times of the load phases.
+#[derive(Clone)]
 struct Phases {
     last: std::time::Instant,
     done: Vec<(&'static str, std::time::Duration)>,

@@ -942,6 +942,7 @@ fn embedded_dataset_loads_and_answers() {
         return;
     }
     assert!(db.company_count() > 30_000);
+    subsets_answer_as_the_whole_dataset(&db);
     let again = Db::load_embedded().unwrap();
     let a = records::person(&db, 12_345.min(db.person_count() as u32 - 1));
     let b = records::person(&again, 12_345.min(again.person_count() as u32 - 1));
@@ -1001,4 +1002,70 @@ fn embedded_dataset_loads_and_answers() {
         }
     }
     eprintln!("titles at software companies: {sample:?}");
+}
+
+/// A subset of the asset (issue 18, "Embedded start") answers a lookup of its companies exactly
+/// as the whole dataset does, in every frame and for companies with an impressum (whose
+/// generated manager must match too); aliases, unknown domains and requests spanning too many
+/// frames are left to the whole dataset.
+fn subsets_answer_as_the_whole_dataset(db: &Db) {
+    use crate::api::types::LookupCompaniesRequest;
+    use crate::sandbox::dataset::format::COMPANIES_PER_FRAME;
+    let asset = Db::open_embedded().unwrap();
+    let n = db.companies.base_len();
+    let lookup = |db: &Db, domains: &[String]| {
+        let req = LookupCompaniesRequest {
+            domains: domains.to_vec(),
+            ..Default::default()
+        };
+        serde_json::to_value(db.lookup_companies(&req)).unwrap()
+    };
+    let mut compared = 0;
+    for start in (0..n).step_by(COMPANIES_PER_FRAME) {
+        let end = (start + COMPANIES_PER_FRAME).min(n);
+        let mut domains: Vec<String> = (start..end)
+            .step_by(211)
+            .map(|i| db.companies[i].domain.clone())
+            .collect();
+        domains.extend(
+            (start..end)
+                .filter(|&i| {
+                    crate::sandbox::engine::index::IMPRESSUM_COUNTRIES
+                        .contains(&db.companies[i].country.as_str())
+                })
+                .take(5)
+                .map(|i| db.companies[i].domain.clone()),
+        );
+        let sub = asset
+            .subset_within(&domains, 1)
+            .unwrap()
+            .unwrap_or_else(|| panic!("no subset for the frame starting at {start}"));
+        assert_eq!(sub.company_count(), domains.len());
+        assert_eq!(
+            lookup(&sub, &domains),
+            lookup(db, &domains),
+            "frame at {start}"
+        );
+        compared += domains.len();
+    }
+    assert!(compared > 150, "{compared}");
+    assert!(asset.subset(&["stripe.com".to_string()]).unwrap().is_some());
+    let alias = (0..n)
+        .find_map(|i| db.companies[i].aliases.first().cloned())
+        .expect("an alias");
+    assert!(
+        asset.subset(&[alias]).unwrap().is_none(),
+        "aliases need the whole dataset"
+    );
+    assert!(
+        asset
+            .subset(&["not-in-the-dataset-at-all.example".to_string()])
+            .unwrap()
+            .is_none()
+    );
+    let spread: Vec<String> = (0..3)
+        .map(|k| db.companies[k * COMPANIES_PER_FRAME].domain.clone())
+        .collect();
+    assert!(asset.subset(&spread).unwrap().is_none(), "three frames");
+    assert!(asset.subset_within(&spread, 3).unwrap().is_some());
 }

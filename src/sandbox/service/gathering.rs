@@ -76,6 +76,23 @@ impl Gathering {
         Ok(self.snapshot(lock))
     }
 
+    /// The snapshot to answer a request about the companies of `domains` (normalized) only:
+    /// while the whole dataset has not been loaded, a database of just those companies
+    /// ([`DbSource::subset`]), whose records of them are the whole dataset's; otherwise, and
+    /// whenever the subset cannot answer alone (an unknown domain, an alias), [`Gathering::db`].
+    /// A gathering only starts once the whole dataset is loaded, so no gathered company can be
+    /// missing from a subset.
+    ///
+    /// Errors as [`Gathering::db`].
+    pub async fn db_for_domains(&self, domains: &[String]) -> Result<Arc<Db>, Failure> {
+        if self.db.get().is_none()
+            && let Some(db) = self.source.subset(domains.to_vec()).await
+        {
+            return Ok(db);
+        }
+        self.db().await
+    }
+
     /// [`Gathering::db`] once loaded: the snapshot in `lock`, updated with the finished
     /// gatherings.
     fn snapshot(&self, lock: &RwLock<Arc<Db>>) -> Arc<Db> {

@@ -218,7 +218,8 @@ impl Drop for SandboxHandle {
 
 /// The embedded dataset, loaded once per process and shared read-only by every sandbox
 /// started with `db: None`: its header (the reference data) is decoded on the first call, its
-/// companies are indexed in the background ([`DbSource::load_embedded`]).
+/// companies are indexed in the background from the first request that needs them
+/// ([`DbSource::load_embedded`]).
 ///
 /// Errors when the asset's header cannot be read (a later failure is answered 500 by the
 /// endpoints that need the companies, and logged).
@@ -351,13 +352,16 @@ pub async fn serve(args: ServeArgs, quiet: bool) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// A sandbox started inside this process on a free port of 127.0.0.1, for the explorer.
-/// `Debug` shows the URL, never the token.
+/// A sandbox started inside this process on a free port of 127.0.0.1, for the explorer and
+/// the CLI commands. `Debug` shows the URL, never the token.
 pub struct EmbeddedSandbox {
     /// e.g. `http://127.0.0.1:40123`.
     pub base_url: String,
     /// The token of the one account it has.
     pub token: String,
+    /// Its dataset: the whole load starts on the first request that needs it; the explorer
+    /// starts it at once ([`DbSource::start`]).
+    pub source: DbSource,
 }
 
 impl std::fmt::Debug for EmbeddedSandbox {
@@ -394,8 +398,13 @@ pub async fn start_embedded(state_dir: Option<PathBuf>) -> anyhow::Result<Embedd
     })
     .await?;
     let base_url = handle.base_url.clone();
+    let source = handle.source.clone();
     handle.detach();
-    Ok(EmbeddedSandbox { base_url, token })
+    Ok(EmbeddedSandbox {
+        base_url,
+        token,
+        source,
+    })
 }
 
 /// 32 random hex digits.

@@ -6,28 +6,49 @@
 //! limits) is served immediately, and every handler that needs the companies awaits the
 //! [`Db`] ([`DbSource::db`]) instead of failing. Nothing is answered differently; answers that
 //! need the companies only take longer while the dataset loads.
+//!
+//! The whole load starts with the first request that needs it, and a request about a few known
+//! companies (a lookup, an enrichment) does not need it: it is answered from just the asset
+//! frames that hold them ([`DbSource::subset`]), so a CLI command on the embedded sandbox
+//! answers in milliseconds and never indexes the rest (issue 18, "Embedded start").
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use tokio::sync::watch;
 
 use crate::sandbox::dataset::format::Reference;
-use crate::sandbox::dataset::load::Db;
+use crate::sandbox::dataset::load::{Db, OpenedAsset};
 
 /// What the loading thread publishes: nothing yet, the indexed database, or why it failed.
 type Slot = Option<Result<Arc<Db>, Arc<str>>>;
 
 /// A sandbox dataset: its reference data at once, its indexed [`Db`] once loaded. Cheap to
 /// clone (every clone waits for the same load).
+///
+/// The embedded dataset loads lazily: the whole load starts on the first [`DbSource::db`] (or
+/// [`DbSource::start`]); until then a request about a few known companies is answered from a
+/// [`DbSource::subset`] of the asset (issue 18, "Embedded start").
 #[derive(Clone)]
 pub struct DbSource {
     reference: Arc<Reference>,
     db: watch::Receiver<Slot>,
+    /// The embedded asset and the load not started yet (`None` for a source built from a
+    /// loaded [`Db`]).
+    embedded: Option<Arc<Embedded>>,
+}
+
+/// The embedded asset behind a [`DbSource`].
+struct Embedded {
+    /// Its frames and header, for subsets.
+    asset: OpenedAsset,
+    /// The sender of the whole load until it starts ([`DbSource::start`] takes it).
+    loader: Mutex<Option<watch::Sender<Slot>>>,
 }
 
 impl std::fmt::Debug for DbSource {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let state = match &*self.db.borrow() {
+            None if !self.started() => "not started",
             None => "loading",
             Some(Ok(_)) => "ready",
             Some(Err(_)) => "failed",
@@ -43,23 +64,52 @@ impl From<Arc<Db>> for DbSource {
         DbSource {
             reference: db.reference.clone(),
             db: rx,
+            embedded: None,
         }
     }
 }
 
 impl DbSource {
-    /// Starts loading the dataset embedded in the binary: decodes its header now (a few
-    /// milliseconds) and indexes the companies on a background thread, which then builds the
-    /// autocomplete indexes ([`Db::autocompletes`]). Each call loads anew
-    /// (the benchmark measures cold starts); [`super::embedded_source`] shares one load per
-    /// process.
+    /// The dataset embedded in the binary: decodes its header now (a few milliseconds); the
+    /// companies are indexed on a background thread from the first [`DbSource::db`] or
+    /// [`DbSource::start`] on, which then builds the autocomplete indexes
+    /// ([`Db::autocompletes`]). Each call loads anew (the benchmark measures cold starts);
+    /// [`super::embedded_source`] shares one load per process.
     ///
     /// Errors when the header cannot be read ([`Db::open_embedded`]); a later failure is
     /// reported by [`DbSource::db`].
     pub fn load_embedded() -> anyhow::Result<DbSource> {
-        let opened = Db::open_embedded()?;
-        let reference = opened.reference().clone();
+        let asset = Db::open_embedded()?;
+        let reference = asset.reference().clone();
         let (tx, rx) = watch::channel(None);
+        Ok(DbSource {
+            reference,
+            db: rx,
+            embedded: Some(Arc::new(Embedded {
+                asset,
+                loader: Mutex::new(Some(tx)),
+            })),
+        })
+    }
+
+    /// Starts the whole load if it has not started (a sandbox that serves searches starts it
+    /// at once; a CLI command lets its first request start it, or never, when a
+    /// [`DbSource::subset`] answers). Never waits.
+    ///
+    /// Errors when the loading thread cannot be spawned.
+    pub fn start(&self) -> anyhow::Result<()> {
+        let Some(embedded) = &self.embedded else {
+            return Ok(());
+        };
+        let Some(tx) = embedded
+            .loader
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take()
+        else {
+            return Ok(());
+        };
+        let opened = embedded.asset.clone();
         std::thread::Builder::new()
             .name("sandbox-load".into())
             .spawn(move || {
@@ -89,7 +139,14 @@ impl DbSource {
                     }
                 }
             })?;
-        Ok(DbSource { reference, db: rx })
+        Ok(())
+    }
+
+    /// Whether the whole load has started (always, for a source built from a loaded [`Db`]).
+    fn started(&self) -> bool {
+        self.embedded
+            .as_ref()
+            .is_none_or(|e| e.loader.lock().unwrap_or_else(|e| e.into_inner()).is_none())
     }
 
     /// The reference data (SPEC.md §2.8), there from the start.
@@ -97,10 +154,12 @@ impl DbSource {
         &self.reference
     }
 
-    /// The indexed database, waiting for the load to finish if it has not.
+    /// The indexed database, starting the load ([`DbSource::start`]) and waiting for it to
+    /// finish if it has not.
     ///
     /// Errors when the load failed (a damaged company frame), with the loader's message.
     pub async fn db(&self) -> anyhow::Result<Arc<Db>> {
+        self.start()?;
         let mut rx = self.db.clone();
         let slot = rx
             .wait_for(Option::is_some)
@@ -113,11 +172,35 @@ impl DbSource {
         }
     }
 
-    /// The database if it is loaded already (never waits).
+    /// The database if it is loaded already (never waits, never starts the load).
     pub fn try_db(&self) -> Option<Arc<Db>> {
         match &*self.db.borrow() {
             Some(Ok(db)) => Some(db.clone()),
             _ => None,
+        }
+    }
+
+    /// While the whole dataset is not loaded: a database of just the companies of `domains`
+    /// (normalized primary domains), read from the asset on a blocking thread
+    /// ([`OpenedAsset::subset`]); its records of them are those of the whole dataset.
+    ///
+    /// `None` once the whole dataset is loaded (answer from it), for a source built from a
+    /// loaded [`Db`], and whenever the subset cannot answer alone (an unknown domain or alias,
+    /// too many companies); a damaged frame is logged and gives `None` too (the whole load
+    /// then reports it).
+    pub async fn subset(&self, domains: Vec<String>) -> Option<Arc<Db>> {
+        let embedded = self.embedded.clone()?;
+        if self.try_db().is_some() {
+            return None;
+        }
+        let read = tokio::task::spawn_blocking(move || embedded.asset.subset(&domains));
+        match read.await {
+            Ok(Ok(db)) => db.map(Arc::new),
+            Ok(Err(e)) => {
+                tracing::error!(error = %format!("{e:#}"), "reading companies from the sandbox asset");
+                None
+            }
+            Err(_) => None,
         }
     }
 }
@@ -127,7 +210,14 @@ impl DbSource {
     /// A source still loading, and the sender that finishes it (tests).
     fn pending(reference: Arc<Reference>) -> (DbSource, watch::Sender<Slot>) {
         let (tx, rx) = watch::channel(None);
-        (DbSource { reference, db: rx }, tx)
+        (
+            DbSource {
+                reference,
+                db: rx,
+                embedded: None,
+            },
+            tx,
+        )
     }
 }
 
@@ -218,5 +308,68 @@ mod tests {
             serde_json::from_value(serde_json::json!({"size": 1})).unwrap();
         let err = c.search_companies_v3(&req).await.unwrap_err();
         assert!(format!("{err:?}").contains("500"), "{err:?}");
+    }
+
+    /// The embedded dataset does not load for a lookup or an enrichment of known companies: a
+    /// subset of the asset answers them (the same record as the whole dataset), charged as
+    /// ever; a lookup naming an unknown domain starts the whole load and waits for it.
+    #[tokio::test]
+    async fn known_companies_are_answered_without_loading_the_dataset() {
+        use crate::api::types::{CompanyMatch, EnrichCompanyRequest, LookupCompaniesRequest};
+        let source = DbSource::load_embedded().unwrap();
+        let sb = spawn(SandboxConfig {
+            accounts: vec![AccountSpec::ample("t")],
+            db: Some(source.clone()),
+            ..SandboxConfig::default()
+        })
+        .await
+        .unwrap();
+        let c = Client::new(&sb.base_url, "t").unwrap();
+        let before = c.credit_balance().await.unwrap();
+        let req = LookupCompaniesRequest {
+            domains: vec!["https://www.Stripe.com/".into(), "stripe.com".into()],
+            ..Default::default()
+        };
+        let found = c.lookup_companies(&req).await.unwrap();
+        assert_eq!(found.total_found, 2);
+        let enrich = EnrichCompanyRequest {
+            company: Some(CompanyMatch {
+                domain: Some("stripe.com".into()),
+                ..Default::default()
+            }),
+            ..Default::default()
+        };
+        let crate::api::client::Enriched::Found(enriched) =
+            c.enrich_company(&enrich).await.unwrap()
+        else {
+            panic!("stripe.com is in the dataset");
+        };
+        assert!(!source.started(), "the dataset started loading");
+        assert!(source.try_db().is_none());
+        let after = c.credit_balance().await.unwrap();
+        let spent = before.credits.unwrap().one_time - after.credits.unwrap().one_time;
+        assert!((spent - (2.0 * 0.05 + 0.1)).abs() < 1e-9, "{spent}");
+
+        let unknown = LookupCompaniesRequest {
+            domains: vec![
+                "stripe.com".into(),
+                "surely-not-a-company-here.example".into(),
+            ],
+            ..Default::default()
+        };
+        let mixed = c.lookup_companies(&unknown).await.unwrap();
+        assert!(source.started());
+        let db = source.db().await.unwrap();
+        assert_eq!(mixed.total_found, 1);
+        let whole = serde_json::to_value(db.lookup_companies(&req)).unwrap();
+        assert_eq!(
+            serde_json::to_value(&found).unwrap()["companies"],
+            whole["companies"]
+        );
+        let whole = db.enrich_company(&enrich).unwrap();
+        assert_eq!(
+            serde_json::to_value(&whole.company).unwrap(),
+            serde_json::to_value(&enriched.company).unwrap()
+        );
     }
 }

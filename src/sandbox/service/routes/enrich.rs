@@ -55,7 +55,20 @@ pub(in crate::sandbox::service) async fn enrich_company(State(st): St, call: Cal
         return Err(Failure::bad_request(texts::EMPTY_BODY));
     }
     call.account.require_standard(texts::INSUFFICIENT_CREDITS)?;
-    let db = st.db().await?;
+    // A company named by its domain is matched by it first (SPEC.md §2.7), so the companies of
+    // that domain alone can answer.
+    let db = match req
+        .company
+        .as_ref()
+        .and_then(|c| c.domain.as_deref())
+        .filter(|d| !d.trim().is_empty())
+    {
+        Some(d) => {
+            let d = crate::sandbox::engine::normalize_domain(d);
+            st.gathering.db_for_domains(&[d]).await?
+        }
+        None => st.db().await?,
+    };
     let found = {
         let req = req.clone();
         blocking(move || engine_calls::enrich_company(&db, &req)).await?

@@ -5,6 +5,7 @@ use axum::extract::State;
 use super::{Answer, Call, St, answer_with};
 use crate::api::client::Endpoint;
 use crate::api::types::*;
+use crate::sandbox::engine::normalize_domain;
 use crate::sandbox::service::billing::{self, PersonRecord};
 use crate::sandbox::service::error::texts;
 use crate::sandbox::service::reveal::{self, Channel};
@@ -17,7 +18,8 @@ pub(in crate::sandbox::service) async fn lookup_companies(State(st): St, call: C
     let req: LookupCompaniesRequest =
         validation::parse_request(Endpoint::LookupCompanies, &call.headers, &call.body)?;
     call.account.require_standard(texts::INSUFFICIENT_CREDITS)?;
-    let db = st.db().await?;
+    let domains: Vec<String> = req.domains.iter().map(|d| normalize_domain(d)).collect();
+    let db = st.gathering.db_for_domains(&domains).await?;
     answer_with(move || {
         let mut answer = engine_calls::lookup_companies(&db, &req)?;
         let found = answer.total_found.max(0) as usize;
