@@ -482,35 +482,40 @@ pub struct DepartmentSizesGrowth {
 }
 
 /// One result of company search v2: the company and its lookalike score (SPEC.md §4.2; openapi
-/// `PublicCompanyWithScore`).
+/// `PublicCompanyWithScore`). `C` is the company record's type: [`Company`], except in the
+/// sandbox, which writes records it serialized before ([`super::RecordJson`]).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct CompanyWithScore {
+pub struct CompanyWithScore<C = Company> {
     /// The company found.
     #[serde(default)]
-    pub company: Company,
+    pub company: C,
     /// Similarity score, 0.0..=1.0 (higher is closer).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub score: Option<f64>,
 }
 
 /// One result of company search v3: the company and its relevance category (openapi
-/// `PublicCompanyWithRelevance`).
+/// `PublicCompanyWithRelevance`). `C` as in [`CompanyWithScore`].
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct CompanyWithRelevance {
+pub struct CompanyWithRelevance<C = Company> {
     /// The company found.
     #[serde(default)]
-    pub company: Company,
+    pub company: C,
     /// Relevance category, `A` the most relevant.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub relevance: Option<Relevance>,
 }
 
 /// Response 200 of `POST /v2/search/companies` (SPEC.md §4.2; openapi `PublicSearchCompaniesResult`).
+/// `C` as in [`CompanyWithScore`].
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct SearchCompaniesV2Response {
+#[serde(
+    rename_all = "camelCase",
+    bound(deserialize = "C: Deserialize<'de> + Default")
+)]
+pub struct SearchCompaniesV2Response<C = Company> {
     /// Cursor for the next page (send it back as `searchAfter`); `None` on the last page.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub search_after: Option<String>,
@@ -535,14 +540,17 @@ pub struct SearchCompaniesV2Response {
     pub credits_used: f64,
     /// The page of results, best first; empty when nothing matched.
     #[serde(default, deserialize_with = "lenient::vec_or_null")]
-    pub companies: Vec<CompanyWithScore>,
+    pub companies: Vec<CompanyWithScore<C>>,
 }
 
 /// Response 200 of `POST /v3/search/companies` (SPEC.md §4.10; openapi
-/// `PublicSearchCompaniesResultWithRelevance`).
+/// `PublicSearchCompaniesResultWithRelevance`). `C` as in [`CompanyWithScore`].
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct SearchCompaniesV3Response {
+#[serde(
+    rename_all = "camelCase",
+    bound(deserialize = "C: Deserialize<'de> + Default")
+)]
+pub struct SearchCompaniesV3Response<C = Company> {
     /// Cursor for the next page; `None` on the last page.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub search_after: Option<String>,
@@ -567,7 +575,7 @@ pub struct SearchCompaniesV3Response {
     pub credits_used: f64,
     /// The page of results, most relevant first; empty when nothing matched.
     #[serde(default, deserialize_with = "lenient::vec_or_null")]
-    pub companies: Vec<CompanyWithRelevance>,
+    pub companies: Vec<CompanyWithRelevance<C>>,
     /// `includeDomains` that are not in the results, with the reason.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub include_domains_statuses: Option<BTreeMap<String, DomainStatus>>,

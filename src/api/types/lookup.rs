@@ -11,6 +11,7 @@ use super::common::{CompanyField, Validate, ValidationError, lenient};
 use super::company::Company;
 use super::filters_v2::{LocPath, wire_checks};
 use super::person::LookalikePerson;
+use super::record_json::RecordJson;
 
 /// Most domains in one lookup-companies request (SPEC.md §8).
 pub const LOOKUP_COMPANIES_MAX: usize = 1000;
@@ -172,13 +173,24 @@ impl<'de> Deserialize<'de> for LookupCompanyEntry {
     }
 }
 
+/// The sandbox's entry of a lookup-companies answer: [`LookupCompanyEntry::ByDomain`] with the
+/// record serialized once ([`RecordJson`]; issue 18, "Speed"). Written only.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct LookupEntryJson {
+    /// The domain as requested.
+    pub domain: String,
+    /// The matched company, `None` (`null`) when the domain did not match.
+    pub company: Option<RecordJson>,
+}
+
 /// Response 200 of `POST /v2/lookup/companies` (SPEC.md §4.5; openapi `LookupCompaniesResponse`).
+/// `E` is the entry's type: [`LookupCompanyEntry`], except in the sandbox ([`LookupEntryJson`]).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct LookupCompaniesResponse {
+#[serde(rename_all = "camelCase", bound(deserialize = "E: Deserialize<'de>"))]
+pub struct LookupCompaniesResponse<E = LookupCompanyEntry> {
     /// The entries, in either shape (see [`LookupCompanyEntry`]).
     #[serde(default, deserialize_with = "lenient::vec_or_null")]
-    pub companies: Vec<LookupCompanyEntry>,
+    pub companies: Vec<E>,
     /// Number of domains requested.
     #[serde(default, deserialize_with = "lenient::i64_or_zero")]
     pub total_requested: i64,

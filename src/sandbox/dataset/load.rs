@@ -53,6 +53,12 @@ pub struct Db {
     /// The lookalike postings of the dataset's companies, built on the first lookalike search
     /// and shared by every snapshot (gathered companies are scored without them).
     pub(crate) look: Arc<std::sync::OnceLock<crate::sandbox::engine::lookalike::BaseIndex>>,
+    /// Serialized records of the dataset's companies ([`Db::record_json`]), shared by every
+    /// snapshot.
+    pub(crate) records: Arc<crate::sandbox::engine::cache::RecordCache>,
+    /// Rankings of recent searches on this snapshot ([`Db::ranked`]); a new snapshot (with
+    /// gathered companies) starts a new one.
+    pub(crate) rankings: Arc<crate::sandbox::engine::cache::RankingCache>,
 }
 
 impl std::fmt::Debug for Db {
@@ -145,6 +151,8 @@ impl Db {
             gathered: Arc::default(),
             ac: Arc::default(),
             look: Arc::default(),
+            records: crate::sandbox::engine::cache::record_cache(),
+            rankings: crate::sandbox::engine::cache::ranking_cache(),
         }
     }
 

@@ -225,38 +225,57 @@ impl Db {
     /// record's `redirectedFrom` names the alias, `redirectMap` maps it); `company: null` when
     /// unmatched. `totalRequested`, `totalFound`; `creditsUsed` 0 (the service fills it).
     pub fn lookup_companies(&self, req: &LookupCompaniesRequest) -> LookupCompaniesResponse {
+        self.lookup_companies_with(req, |db, domain, found| LookupCompanyEntry::ByDomain {
+            domain: domain.to_string(),
+            company: found.map(|(i, alias)| {
+                let mut c = records::company(db, i);
+                if let Some(alias) = alias {
+                    c.redirected_from = vec![alias.to_string()];
+                }
+                Box::new(c)
+            }),
+        })
+    }
+
+    /// [`Db::lookup_companies`] with each entry made by `entry(db, domain as requested,
+    /// found)`, `found` being the company index and, when the domain is an alias of it, the
+    /// normalized alias (the record's `redirectedFrom`). The service writes records serialized
+    /// once ([`Db::record_json`]).
+    pub fn lookup_companies_with<E: Send>(
+        &self,
+        req: &LookupCompaniesRequest,
+        entry: impl Fn(&Db, &str, Option<(u32, Option<&str>)>) -> E + Sync,
+    ) -> LookupCompaniesResponse<E> {
         let mut redirects = BTreeMap::new();
-        let mut found = 0;
         // Building the records is most of the work: large lists are built on every core, in
         // request order.
-        let build = |d: &String| -> (String, Option<Box<Company>>) {
+        // (company index, the alias followed), and the entry.
+        type Built<E> = (Option<(u32, Option<String>)>, E);
+        let build = |d: &String| -> Built<E> {
             let n = normalize_domain(d);
-            let company = self
-                .company_index_normalized(&n)
-                .map(|i| Box::new(records::company(self, i)));
-            (n, company)
+            let found = self.company_index_normalized(&n).map(|i| {
+                let canonical = &self.companies[i as usize].domain;
+                (i, (*canonical != n).then_some(n.as_str()))
+            });
+            let e = entry(self, d, found);
+            (found.map(|(i, alias)| (i, alias.map(str::to_string))), e)
         };
-        let built: Vec<(String, Option<Box<Company>>)> = if req.domains.len() >= 64 {
+        let built: Vec<Built<E>> = if req.domains.len() >= 64 {
             super::par_map(&req.domains, build)
         } else {
             req.domains.iter().map(build).collect()
         };
-        let companies = req
-            .domains
-            .iter()
-            .zip(built)
-            .map(|(d, (n, mut company))| {
-                if let Some(c) = company.as_mut() {
+        let mut found = 0;
+        let companies = built
+            .into_iter()
+            .map(|(hit, e)| {
+                if let Some((i, alias)) = hit {
                     found += 1;
-                    if c.domain != n {
-                        redirects.insert(n.clone(), c.domain.clone());
-                        c.redirected_from = vec![n];
+                    if let Some(alias) = alias {
+                        redirects.insert(alias, self.companies[i as usize].domain.clone());
                     }
                 }
-                LookupCompanyEntry::ByDomain {
-                    domain: d.clone(),
-                    company,
-                }
+                e
             })
             .collect();
         LookupCompaniesResponse {

@@ -221,6 +221,8 @@ impl Db {
             gathered: Arc::new(g),
             ac: self.ac.clone(),
             look: self.look.clone(),
+            records: self.records.clone(),
+            rankings: super::cache::ranking_cache(),
         })
     }
 

@@ -15,6 +15,7 @@
 //! - [`enrich`]: enrich match (SPEC.md §2.7), lookup (SPEC.md §4.5, §4.6), data fields (§2.8).
 
 pub mod autocomplete;
+pub mod cache;
 pub mod caps;
 pub mod compile;
 pub mod enrich;

@@ -159,6 +159,24 @@ fn clamp_size(size: Option<i64>, max: i64) -> usize {
     size.unwrap_or(DEFAULT_SIZE).clamp(1, max) as usize
 }
 
+/// The key of a company search's ranking ([`Db::ranked`]): the endpoint (`v2`, `v3`) and its
+/// company and people filters as JSON, which are all the ranking depends on.
+fn search_key(
+    endpoint: &str,
+    companies: &impl serde::Serialize,
+    people: Option<&impl serde::Serialize>,
+) -> String {
+    let mut key = String::from(endpoint);
+    for part in [
+        serde_json::to_string(companies),
+        serde_json::to_string(&people),
+    ] {
+        key.push('\u{1}');
+        key.push_str(&part.unwrap_or_default());
+    }
+    key
+}
+
 fn clamp_from(from: Option<i64>) -> usize {
     (from.unwrap_or(1).clamp(1, 10_001) - 1) as usize
 }
@@ -233,16 +251,22 @@ impl Db {
         &self,
         req: &SearchCompaniesV2Request,
     ) -> Result<SearchCompaniesV2Response, Vec<ValidationError>> {
+        self.search_companies_v2_with(req, records::company)
+    }
+
+    /// [`Db::search_companies_v2`] with each company record made by `record` (the service
+    /// writes [`Db::record_json`], serialized once). The ranking of the request's filters is
+    /// kept for its next pages ([`Db::ranked`]).
+    pub fn search_companies_v2_with<C>(
+        &self,
+        req: &SearchCompaniesV2Request,
+        record: impl Fn(&Db, u32) -> C,
+    ) -> Result<SearchCompaniesV2Response<C>, Vec<ValidationError>> {
         let cursor = parse_cursor(req.search_after.as_deref(), CursorKind::Companies, |l| {
             self.company_cursor_label(l)
         })?;
         let empty = CompaniesFiltersV2::default();
         let f = req.companies_filters.as_ref().unwrap_or(&empty);
-        let q = compile::companies_v2(self, f);
-        let pq = req
-            .people_filters
-            .as_ref()
-            .map(|p| compile::people_v2(self, p));
         let look = resolve_lookalike(self, f.lookalike_domains.as_deref());
         let ranking = Ranking {
             min_score: (!look.targets.is_empty())
@@ -251,9 +275,16 @@ impl Db {
             targets: look.targets.clone(),
             ..Default::default()
         };
-        let all = self.rank_companies(&q, pq.as_ref(), &ranking);
+        let all = self.ranked(search_key("v2", f, req.people_filters.as_ref()), || {
+            let q = compile::companies_v2(self, f);
+            let pq = req
+                .people_filters
+                .as_ref()
+                .map(|p| compile::people_v2(self, p));
+            self.rank_companies(&q, pq.as_ref(), &ranking)
+        });
         let page = select_page(
-            all,
+            all.as_ref().clone(),
             cursor,
             clamp_from(req.from),
             clamp_size(req.size, MAX_SIZE),
@@ -273,7 +304,7 @@ impl Db {
                 .items
                 .iter()
                 .map(|&(key, c)| CompanyWithScore {
-                    company: records::company(self, c),
+                    company: record(self, c),
                     score: lookalike.then(|| key_score(key)),
                 })
                 .collect(),
@@ -307,22 +338,38 @@ impl Db {
         &self,
         req: &SearchCompaniesV3Request,
     ) -> Result<SearchCompaniesV3Response, Vec<ValidationError>> {
+        self.search_companies_v3_with(req, records::company)
+    }
+
+    /// [`Db::search_companies_v3`] with each company record made by `record`, as
+    /// [`Db::search_companies_v2_with`].
+    pub fn search_companies_v3_with<C>(
+        &self,
+        req: &SearchCompaniesV3Request,
+        record: impl Fn(&Db, u32) -> C,
+    ) -> Result<SearchCompaniesV3Response<C>, Vec<ValidationError>> {
         let cursor = parse_cursor(req.search_after.as_deref(), CursorKind::Companies, |l| {
             self.company_cursor_label(l)
         })?;
         let empty = CompaniesFiltersV3::default();
         let f = req.companies_filters.as_ref().unwrap_or(&empty);
-        let q = compile::companies_v3(self, f);
-        let pq = req
-            .people_filters
-            .as_ref()
-            .map(|p| compile::people_v3(self, p, 0.8));
         let look = resolve_lookalike(self, f.lookalike_domains.as_deref());
         let ranking = self.ranking_v3(f, &look);
-        let all = self.rank_companies(&q, pq.as_ref(), &ranking);
-        let page = select_page(all, cursor, 0, clamp_size(req.size, MAX_SIZE), |c| {
-            self.companies[c as usize].domain.clone()
+        let all = self.ranked(search_key("v3", f, req.people_filters.as_ref()), || {
+            let q = compile::companies_v3(self, f);
+            let pq = req
+                .people_filters
+                .as_ref()
+                .map(|p| compile::people_v3(self, p, 0.8));
+            self.rank_companies(&q, pq.as_ref(), &ranking)
         });
+        let page = select_page(
+            all.as_ref().clone(),
+            cursor,
+            0,
+            clamp_size(req.size, MAX_SIZE),
+            |c| self.companies[c as usize].domain.clone(),
+        );
         let mut redirects = look.redirects;
         redirects_of(self, f.include_domains.as_deref(), &mut redirects);
         let lookalike = !ranking.targets.is_empty();
@@ -337,7 +384,7 @@ impl Db {
                 .items
                 .iter()
                 .map(|&(key, c)| CompanyWithRelevance {
-                    company: records::company(self, c),
+                    company: record(self, c),
                     relevance: if lookalike {
                         lookalike::relevance_of(key_score(key), ranking.broad)
                     } else {

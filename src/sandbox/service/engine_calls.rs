@@ -47,19 +47,22 @@ pub(crate) fn autocomplete_skills(
     Ok(db.autocomplete_skills(r))
 }
 
-/// v2 company search (SPEC.md §4.2): the answer; `companies` are what is charged.
+/// v2 company search (SPEC.md §4.2): the answer, its records serialized once
+/// ([`Db::record_json`]); `companies` are what is charged.
 pub(crate) fn search_companies_v2(
     db: &Db,
     r: &SearchCompaniesV2Request,
-) -> Result<SearchCompaniesV2Response, Failure> {
-    db.search_companies_v2(r).map_err(refused)
+) -> Result<SearchCompaniesV2Response<RecordJson>, Failure> {
+    db.search_companies_v2_with(r, Db::record_json)
+        .map_err(refused)
 }
-/// v3 company search.
+/// v3 company search (SPEC.md §4.10), its records serialized once ([`Db::record_json`]).
 pub(crate) fn search_companies_v3(
     db: &Db,
     r: &SearchCompaniesV3Request,
-) -> Result<SearchCompaniesV3Response, Failure> {
-    db.search_companies_v3(r).map_err(refused)
+) -> Result<SearchCompaniesV3Response<RecordJson>, Failure> {
+    db.search_companies_v3_with(r, Db::record_json)
+        .map_err(refused)
 }
 /// v2 people search (SPEC.md §4.3).
 pub(crate) fn search_people_v2(
@@ -111,8 +114,23 @@ pub(crate) fn enrich_person(
 pub(crate) fn lookup_companies(
     db: &Db,
     r: &LookupCompaniesRequest,
-) -> Result<LookupCompaniesResponse, Failure> {
-    Ok(db.lookup_companies(r))
+) -> Result<LookupCompaniesResponse<LookupEntryJson>, Failure> {
+    Ok(
+        db.lookup_companies_with(r, |db, domain, found| LookupEntryJson {
+            domain: domain.to_string(),
+            company: found.map(|(i, alias)| match alias {
+                // The record names the alias it was reached by: not the one serialized for all.
+                Some(alias) => {
+                    let mut c = crate::sandbox::engine::records::company(db, i);
+                    c.redirected_from = vec![alias.to_string()];
+                    RecordJson(std::sync::Arc::from(
+                        serde_json::value::to_raw_value(&c).expect("a company record serializes"),
+                    ))
+                }
+                None => db.record_json(i),
+            }),
+        }),
+    )
 }
 
 /// Lookup people (SPEC.md §4.6).
@@ -137,4 +155,71 @@ pub(crate) fn data_fields(
     reference: &crate::sandbox::dataset::format::Reference,
 ) -> Result<DataFields, Failure> {
     Ok(crate::sandbox::engine::enrich::data_fields(reference))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sandbox::engine::testdata;
+    use serde_json::json;
+
+    /// The answers the service writes from records serialized once (issue 18, "Speed") are the
+    /// JSON the typed answers give, the first time and from the caches; an alias's record names
+    /// it in `redirectedFrom` while the same company's cached record does not.
+    #[test]
+    fn answers_from_serialized_records_are_the_typed_answers() {
+        let db = testdata::db();
+        let v3: SearchCompaniesV3Request = serde_json::from_value(json!({
+            "size": 3,
+            "companiesFilters": {"primaryLocations": {"includeCountries": ["us", "de", "gb"]}}
+        }))
+        .unwrap();
+        let typed = serde_json::to_value(db.search_companies_v3(&v3).unwrap()).unwrap();
+        assert!(!typed["companies"].as_array().unwrap().is_empty());
+        for _ in 0..2 {
+            let raw = serde_json::to_value(search_companies_v3(&db, &v3).unwrap()).unwrap();
+            assert_eq!(raw, typed);
+        }
+        let next: SearchCompaniesV3Request = serde_json::from_value(json!({
+            "size": 3,
+            "searchAfter": typed["searchAfter"],
+            "companiesFilters": {"primaryLocations": {"includeCountries": ["us", "de", "gb"]}}
+        }))
+        .unwrap();
+        assert_eq!(
+            serde_json::to_value(search_companies_v3(&db, &next).unwrap()).unwrap(),
+            serde_json::to_value(db.search_companies_v3(&next).unwrap()).unwrap(),
+            "the next page from the kept ranking"
+        );
+        let v2: SearchCompaniesV2Request = serde_json::from_value(json!({
+            "size": 5,
+            "companiesFilters": {"lookalikeDomains": ["acme.io"], "minScore": 0.1}
+        }))
+        .unwrap();
+        let typed = serde_json::to_value(db.search_companies_v2(&v2).unwrap()).unwrap();
+        for _ in 0..2 {
+            let raw = serde_json::to_value(search_companies_v2(&db, &v2).unwrap()).unwrap();
+            assert_eq!(raw, typed);
+        }
+        let lookup = LookupCompaniesRequest {
+            domains: vec![
+                "acme.io".into(),
+                "https://www.acme-old.com/".into(),
+                "nowhere.example".into(),
+                "acme.io".into(),
+            ],
+            ..Default::default()
+        };
+        let typed = serde_json::to_value(db.lookup_companies(&lookup)).unwrap();
+        assert_eq!(typed["totalFound"], 3);
+        assert_eq!(typed["redirectMap"], json!({"acme-old.com": "acme.io"}));
+        assert_eq!(
+            typed["companies"][1]["company"]["redirectedFrom"],
+            json!(["acme-old.com"])
+        );
+        for _ in 0..2 {
+            let raw = serde_json::to_value(lookup_companies(&db, &lookup).unwrap()).unwrap();
+            assert_eq!(raw, typed);
+        }
+    }
 }

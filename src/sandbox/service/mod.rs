@@ -244,6 +244,13 @@ pub async fn spawn(config: SandboxConfig) -> anyhow::Result<SandboxHandle> {
         .await
         .map_err(|e| anyhow::anyhow!("cannot listen on {}: {e}", config.addr))?;
     let addr = listener.local_addr()?;
+    // Answers are written in pieces (records straight from where they are kept): each is sent
+    // at once rather than held back for the peer's acknowledgement (Nagle's algorithm).
+    let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
+        if let Err(e) = tcp.set_nodelay(true) {
+            tracing::debug!(error = %e, "cannot set TCP_NODELAY");
+        }
+    });
     let cancel = CancellationToken::new();
     let webhooks = Webhooks::new(config.webhooks.clone(), cancel.child_token());
     let webhook_stats = webhooks.stats.clone();

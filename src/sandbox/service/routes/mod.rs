@@ -208,9 +208,9 @@ async fn ok_typed<T: serde::Serialize + Send + 'static>(v: T) -> Answer {
 async fn answer_with<T: serde::Serialize>(
     f: impl FnOnce() -> Result<T, Failure> + Send + 'static,
 ) -> Answer {
-    let body = blocking(move || {
+    let pieces = blocking(move || {
         let v = f()?;
-        serde_json::to_vec(&v).map_err(|e| {
+        crate::api::types::to_pieces(&v).map_err(|e| {
             tracing::error!(error = %e, "cannot serialize an answer");
             Failure::internal()
         })
@@ -221,9 +221,51 @@ async fn answer_with<T: serde::Serialize>(
             axum::http::header::CONTENT_TYPE,
             axum::http::HeaderValue::from_static("application/json"),
         )],
-        body,
+        axum::body::Body::new(Pieces::new(pieces)),
     )
         .into_response())
+}
+
+/// A response body of JSON pieces ([`crate::api::types::to_pieces`]): the records' bytes are
+/// written from where they are kept, not copied into one buffer first. Its exact length is
+/// known (`Content-Length`).
+struct Pieces {
+    /// The pieces not written yet, in reverse order.
+    rest: Vec<bytes::Bytes>,
+    /// Bytes not written yet.
+    left: u64,
+}
+
+impl Pieces {
+    fn new(mut pieces: Vec<bytes::Bytes>) -> Pieces {
+        pieces.reverse();
+        let left = pieces.iter().map(|p| p.len() as u64).sum();
+        Pieces { rest: pieces, left }
+    }
+}
+
+impl http_body::Body for Pieces {
+    type Data = bytes::Bytes;
+    type Error = std::convert::Infallible;
+
+    fn poll_frame(
+        mut self: std::pin::Pin<&mut Self>,
+        _: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<Result<http_body::Frame<bytes::Bytes>, Self::Error>>> {
+        let next = self.rest.pop();
+        if let Some(p) = &next {
+            self.left -= p.len() as u64;
+        }
+        std::task::Poll::Ready(next.map(|p| Ok(http_body::Frame::data(p))))
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.rest.is_empty()
+    }
+
+    fn size_hint(&self) -> http_body::SizeHint {
+        http_body::SizeHint::with_exact(self.left)
+    }
 }
 
 /// How many pieces of engine work have ended (for [`collect_when_idle`]).

@@ -48,8 +48,8 @@ macro_rules! charged {
 }
 
 charged! {
-    SearchCompaniesV2Response => companies: CompanyWithScore,
-    SearchCompaniesV3Response => companies: CompanyWithRelevance,
+    SearchCompaniesV2Response<RecordJson> => companies: CompanyWithScore<RecordJson>,
+    SearchCompaniesV3Response<RecordJson> => companies: CompanyWithRelevance<RecordJson>,
     SearchPeopleV2Response => people: Person,
     SearchPeopleV3Response => people: LookalikePerson,
     SearchPeoplePreviewResponse => people: PersonWithCompanyPreview,

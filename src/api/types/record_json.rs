@@ -1,0 +1,189 @@
+//! Company records serialized once ([`RecordJson`]), and answers written around them without
+//! copying them ([`to_pieces`]): the sandbox serializes each record it serves once and hands
+//! the same bytes to every answer that holds it, straight to the socket (issue 18, "Speed").
+
+use std::cell::RefCell;
+use std::io;
+use std::rc::Rc;
+use std::sync::Arc;
+
+use bytes::Bytes;
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
+
+/// A company record already serialized to JSON (SPEC.md §2.3 `Company`). Serializes as the
+/// JSON it holds (copied by `serde_json::to_vec`, shared by [`to_pieces`]); deserializes any
+/// JSON value.
+#[derive(Debug, Clone)]
+pub struct RecordJson(pub Arc<RawValue>);
+
+impl PartialEq for RecordJson {
+    /// The same JSON text.
+    fn eq(&self, other: &Self) -> bool {
+        self.0.get() == other.0.get()
+    }
+}
+
+impl Default for RecordJson {
+    /// `{}`.
+    fn default() -> Self {
+        RecordJson(Arc::from(
+            RawValue::from_string("{}".into()).expect("{} is JSON"),
+        ))
+    }
+}
+
+impl Serialize for RecordJson {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        // Under `to_pieces`, its formatter takes this record's bytes as they are written.
+        SHARED.with(|shared| {
+            if let Some(next) = shared.borrow_mut().as_mut() {
+                *next = Some(self.0.clone());
+            }
+        });
+        self.0.serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for RecordJson {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let raw = Box::<RawValue>::deserialize(d)?;
+        Ok(RecordJson(Arc::from(raw)))
+    }
+}
+
+thread_local! {
+    /// While [`to_pieces`] runs on this thread: `Some(the record being serialized)`.
+    static SHARED: RefCell<Option<Option<Arc<RawValue>>>> = const { RefCell::new(None) };
+}
+
+/// The record bytes of a [`RecordJson`], as a [`Bytes`] owner.
+struct RecordBytes(Arc<RawValue>);
+
+impl AsRef<[u8]> for RecordBytes {
+    fn as_ref(&self) -> &[u8] {
+        self.0.get().as_bytes()
+    }
+}
+
+/// What the writer and the formatter of [`to_pieces`] build together.
+#[derive(Default)]
+struct Built {
+    /// JSON written since the last record.
+    current: Vec<u8>,
+    /// The pieces so far.
+    pieces: Vec<Bytes>,
+}
+
+impl Built {
+    fn end_piece(&mut self) {
+        if !self.current.is_empty() {
+            self.pieces
+                .push(Bytes::from(std::mem::take(&mut self.current)));
+        }
+    }
+}
+
+/// Appends to [`Built::current`].
+struct PieceWriter(Rc<RefCell<Built>>);
+
+impl io::Write for PieceWriter {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.0.borrow_mut().current.extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        self.0.borrow_mut().current.extend_from_slice(buf);
+        Ok(())
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Compact JSON, except that a [`RecordJson`]'s bytes become a piece of their own, shared.
+struct PieceFormatter(Rc<RefCell<Built>>);
+
+impl serde_json::ser::Formatter for PieceFormatter {
+    fn write_raw_fragment<W: ?Sized + io::Write>(
+        &mut self,
+        writer: &mut W,
+        fragment: &str,
+    ) -> io::Result<()> {
+        let record = SHARED.with(|shared| shared.borrow_mut().as_mut().and_then(Option::take));
+        match record {
+            // The fragment is that record's own text: share it.
+            Some(r) if std::ptr::eq(r.get().as_ptr(), fragment.as_ptr()) => {
+                let mut built = self.0.borrow_mut();
+                built.end_piece();
+                built.pieces.push(Bytes::from_owner(RecordBytes(r)));
+                Ok(())
+            }
+            _ => writer.write_all(fragment.as_bytes()),
+        }
+    }
+}
+
+/// `value` as compact JSON in pieces, in order: the text around the records, and each
+/// [`RecordJson`]'s bytes shared rather than copied. Their concatenation is
+/// `serde_json::to_vec(value)`.
+///
+/// Errors as `serde_json::to_vec` (a map with non-string keys, a failing `Serialize`).
+pub fn to_pieces<T: Serialize + ?Sized>(value: &T) -> serde_json::Result<Vec<Bytes>> {
+    let built = Rc::new(RefCell::new(Built::default()));
+    let outer = SHARED.with(|shared| shared.borrow_mut().replace(None));
+    let mut ser = serde_json::Serializer::with_formatter(
+        PieceWriter(built.clone()),
+        PieceFormatter(built.clone()),
+    );
+    let done = value.serialize(&mut ser);
+    SHARED.with(|shared| *shared.borrow_mut() = outer);
+    done?;
+    drop(ser);
+    let mut built = Rc::try_unwrap(built)
+        .map_err(|_| ())
+        .expect("the serializer is dropped")
+        .into_inner();
+    built.end_piece();
+    Ok(built.pieces)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The pieces are the JSON `to_vec` writes; each record is one piece, its bytes shared.
+    #[test]
+    fn pieces_are_the_json_with_records_shared() {
+        let a = RecordJson(Arc::from(
+            RawValue::from_string(r#"{"domain":"a.com","n":[1,2]}"#.into()).unwrap(),
+        ));
+        let b = RecordJson(Arc::from(
+            RawValue::from_string(r#"{"domain":"b.com"}"#.into()).unwrap(),
+        ));
+        let value = serde_json::json!(null);
+        let answer = (
+            vec![Some(a.clone()), None, Some(b.clone()), Some(a.clone())],
+            "x\u{1}",
+            value,
+        );
+        let pieces = to_pieces(&answer).unwrap();
+        let joined: Vec<u8> = pieces.iter().flat_map(|p| p.iter().copied()).collect();
+        assert_eq!(joined, serde_json::to_vec(&answer).unwrap());
+        let shared = pieces
+            .iter()
+            .filter(|p| std::ptr::eq(p.as_ptr(), a.0.get().as_ptr()))
+            .count();
+        assert_eq!(shared, 2, "{pieces:?}");
+        assert!(
+            pieces
+                .iter()
+                .any(|p| std::ptr::eq(p.as_ptr(), b.0.get().as_ptr()))
+        );
+        // A raw value that is not a RecordJson is copied like any other text.
+        let other: Box<RawValue> = RawValue::from_string("[true]".into()).unwrap();
+        let pieces = to_pieces(&(&other, &b)).unwrap();
+        let joined: Vec<u8> = pieces.iter().flat_map(|p| p.iter().copied()).collect();
+        assert_eq!(joined, br#"[[true],{"domain":"b.com"}]"#);
+    }
+}
