@@ -15,9 +15,13 @@
 //!
 //! Run: `cargo bench --bench cli -- --quick` (uses the release profile's binary).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
+
+#[path = "support/mod.rs"]
+mod support;
+use support::run_measured;
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 
@@ -33,11 +37,7 @@ impl Drop for Serve {
 }
 
 fn serve() -> Serve {
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
+    let port = support::free_port();
     let child = Command::new(BIN)
         .args([
             "serve",
@@ -78,32 +78,6 @@ fn cli(base: &str, data: &Path, args: &[&str]) -> Command {
         .stdout(Stdio::null())
         .stderr(Stdio::inherit());
     c
-}
-
-/// Runs `c` to the end, sampling its peak resident memory (`VmHWM`) every few milliseconds;
-/// returns (wall time, peak RSS in MB).
-fn run_measured(mut c: Command) -> (Duration, f64) {
-    let t = Instant::now();
-    let mut child = c.spawn().expect("prospect runs");
-    let status_file = PathBuf::from(format!("/proc/{}/status", child.id()));
-    let mut peak_kb = 0u64;
-    loop {
-        if let Ok(s) = std::fs::read_to_string(&status_file)
-            && let Some(kb) = s
-                .lines()
-                .find(|l| l.starts_with("VmHWM:"))
-                .and_then(|l| l.split_whitespace().nth(1))
-                .and_then(|n| n.parse::<u64>().ok())
-        {
-            peak_kb = peak_kb.max(kb);
-        }
-        if let Some(st) = child.try_wait().expect("wait") {
-            assert!(st.success(), "prospect failed: {st}");
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    (t.elapsed(), peak_kb as f64 / 1024.0)
 }
 
 /// What the minimal client does: POSTs `bodies` one after another on one keep-alive

@@ -9,9 +9,13 @@
 //!
 //! Run: `cargo bench --bench embedded_start` (uses the release profile's binary).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+#[path = "support/mod.rs"]
+mod support;
+use support::run_measured;
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 
@@ -30,32 +34,6 @@ fn lookup(data: &Path) -> Command {
         .stdout(Stdio::null())
         .stderr(Stdio::inherit());
     c
-}
-
-/// Runs `c` to the end, sampling its peak resident memory (`VmHWM`) every millisecond;
-/// returns (wall time, peak RSS in MB). Panics when the command fails.
-fn run_measured(mut c: Command) -> (Duration, f64) {
-    let t = Instant::now();
-    let mut child = c.spawn().expect("prospect runs");
-    let status_file = PathBuf::from(format!("/proc/{}/status", child.id()));
-    let mut peak_kb = 0u64;
-    loop {
-        if let Ok(s) = std::fs::read_to_string(&status_file)
-            && let Some(kb) = s
-                .lines()
-                .find(|l| l.starts_with("VmHWM:"))
-                .and_then(|l| l.split_whitespace().nth(1))
-                .and_then(|n| n.parse::<u64>().ok())
-        {
-            peak_kb = peak_kb.max(kb);
-        }
-        if let Some(st) = child.try_wait().expect("wait") {
-            assert!(st.success(), "prospect failed: {st}");
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(1));
-    }
-    (t.elapsed(), peak_kb as f64 / 1024.0)
 }
 
 fn bench(c: &mut Criterion) {

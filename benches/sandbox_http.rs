@@ -19,6 +19,10 @@
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+#[path = "support/mod.rs"]
+mod support;
+use support::free_port;
+
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use futures::StreamExt;
 use prospect::sandbox::service::accounts::{AccountSpec, PoolSpec};
@@ -65,14 +69,6 @@ impl Drop for Server {
             let _ = c.wait();
         }
     }
-}
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
 }
 
 /// Prism mocking openapi.json, when `PRISM` names its command.

@@ -41,16 +41,8 @@ fn start_sandbox(
     Box::pin(start_embedded(state_dir, false))
 }
 
-/// The embedded sandbox for the explorer, which searches at once: its dataset starts loading
-/// now.
-fn start_sandbox_loading(
-    state_dir: Option<std::path::PathBuf>,
-) -> std::pin::Pin<
-    Box<dyn std::future::Future<Output = anyhow::Result<prospect::core::config::Target>> + Send>,
-> {
-    Box::pin(start_embedded(state_dir, true))
-}
-
+/// Starts the embedded sandbox; `load_now` starts indexing its whole dataset at once (the
+/// explorer, which searches at once), otherwise the first request that needs it does.
 async fn start_embedded(
     state_dir: Option<std::path::PathBuf>,
     load_now: bool,
@@ -151,8 +143,12 @@ async fn async_main(cli: Cli) -> std::process::ExitCode {
                 // The first screen is drawn at once; the sandbox loads behind it.
                 Ok(None) => {
                     let state = settings.data_dir();
-                    prospect::tui::run_pending(cli.tui, settings, start_sandbox_loading(state))
-                        .await
+                    prospect::tui::run_pending(
+                        cli.tui,
+                        settings,
+                        Box::pin(start_embedded(state, true)),
+                    )
+                    .await
                 }
                 Err(e) => return fail(2, e),
             };
