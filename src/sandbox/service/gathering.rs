@@ -77,7 +77,7 @@ impl Gathering {
     }
 
     /// The snapshot to answer a request about the companies of `domains` (normalized) only:
-    /// while the whole dataset has not been loaded, a database of just those companies
+    /// while the whole dataset has not started loading, a database of just those companies
     /// ([`DbSource::subset`]), whose records of them are the whole dataset's; otherwise, and
     /// whenever the subset cannot answer alone (an unknown domain, an alias), [`Gathering::db`].
     /// A gathering only starts once the whole dataset is loaded, so no gathered company can be

@@ -7,10 +7,11 @@
 //! [`Db`] ([`DbSource::db`]) instead of failing. Nothing is answered differently; answers that
 //! need the companies only take longer while the dataset loads.
 //!
-//! The whole load starts with the first request that needs it, and a request about a few known
-//! companies (a lookup, an enrichment) does not need it: it is answered from just the asset
-//! frames that hold them ([`DbSource::subset`]), so a CLI command on the embedded sandbox
-//! answers in milliseconds and never indexes the rest (issue 18, "Embedded start").
+//! The whole load starts with the first request that needs it (or at once, for the explorer
+//! and `prospect serve`), and until then a request about a few known companies (a lookup, an
+//! enrichment) does not need it: it is answered from just the asset frames that hold them
+//! ([`DbSource::subset`]), so a CLI command on the embedded sandbox answers in milliseconds and
+//! never indexes the rest (issue 18, "Embedded start").
 
 use std::sync::{Arc, Mutex};
 
@@ -180,17 +181,18 @@ impl DbSource {
         }
     }
 
-    /// While the whole dataset is not loaded: a database of just the companies of `domains`
+    /// While the whole load has not started: a database of just the companies of `domains`
     /// (normalized primary domains), read from the asset on a blocking thread
     /// ([`OpenedAsset::subset`]); its records of them are those of the whole dataset.
     ///
-    /// `None` once the whole dataset is loaded (answer from it), for a source built from a
-    /// loaded [`Db`], and whenever the subset cannot answer alone (an unknown domain or alias,
-    /// too many companies); a damaged frame is logged and gives `None` too (the whole load
-    /// then reports it).
+    /// `None` once the whole load has started (wait for it: a burst of requests during the
+    /// load must not each decompress a frame), for a source built from a loaded [`Db`], and
+    /// whenever the subset cannot answer alone (an unknown domain or alias, too many
+    /// companies); a damaged frame is logged and gives `None` too (the whole load then reports
+    /// it).
     pub async fn subset(&self, domains: Vec<String>) -> Option<Arc<Db>> {
         let embedded = self.embedded.clone()?;
-        if self.try_db().is_some() {
+        if self.started() {
             return None;
         }
         let read = tokio::task::spawn_blocking(move || embedded.asset.subset(&domains));
@@ -312,7 +314,8 @@ mod tests {
 
     /// The embedded dataset does not load for a lookup or an enrichment of known companies: a
     /// subset of the asset answers them (the same record as the whole dataset), charged as
-    /// ever; a lookup naming an unknown domain starts the whole load and waits for it.
+    /// ever; a lookup naming an unknown domain starts the whole load and waits for it, and from
+    /// then on no subset is read.
     #[tokio::test]
     async fn known_companies_are_answered_without_loading_the_dataset() {
         use crate::api::types::{CompanyMatch, EnrichCompanyRequest, LookupCompaniesRequest};
@@ -359,6 +362,10 @@ mod tests {
         };
         let mixed = c.lookup_companies(&unknown).await.unwrap();
         assert!(source.started());
+        assert!(
+            source.subset(vec!["stripe.com".into()]).await.is_none(),
+            "once the whole load runs, requests wait for it"
+        );
         let db = source.db().await.unwrap();
         assert_eq!(mixed.total_found, 1);
         let whole = serde_json::to_value(db.lookup_companies(&req)).unwrap();
