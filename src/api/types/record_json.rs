@@ -17,6 +17,15 @@ use serde_json::value::RawValue;
 #[derive(Debug, Clone)]
 pub struct RecordJson(pub Arc<RawValue>);
 
+impl RecordJson {
+    /// `company` serialized once, as `serde_json::to_string` writes it.
+    pub fn of(company: &super::Company) -> RecordJson {
+        // A `Company` has string keys and finite numbers only: it always serializes.
+        let json = serde_json::value::to_raw_value(company).expect("a company record serializes");
+        RecordJson(Arc::from(json))
+    }
+}
+
 impl PartialEq for RecordJson {
     /// The same JSON text.
     fn eq(&self, other: &Self) -> bool {

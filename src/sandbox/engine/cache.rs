@@ -18,8 +18,9 @@ pub const RECORDS_CACHED: usize = 4_096;
 /// Rankings of recent searches kept (each at most 16 bytes per company of the dataset).
 pub const RANKINGS_CACHED: usize = 64;
 
-/// The ranked matches of a search: `(key, company index)`, unordered (see
-/// `Db::rank_companies`).
+/// The ranked matches of a search: `(key, company index)` sorted, best first (see
+/// `Db::rank_companies`); a page is a binary search and a slice of it
+/// ([`super::paging::page_sorted`]).
 pub type Ranked = Arc<Vec<(u64, u32)>>;
 
 /// Serialized records of the dataset's companies, by company index; shared by every snapshot
@@ -50,9 +51,7 @@ impl Db {
         if cache && let Some(r) = self.records.get(&i) {
             return r;
         }
-        let json = serde_json::value::to_raw_value(&super::records::company(self, i))
-            .expect("a company record serializes");
-        let r = RecordJson(Arc::from(json));
+        let r = RecordJson::of(&super::records::company(self, i));
         if cache {
             self.records.insert(i, r.clone());
         }
@@ -60,12 +59,15 @@ impl Db {
     }
 
     /// The ranked matches of the search `key` (the endpoint and its filters, as JSON) on this
-    /// snapshot: `rank` runs the first time, the cached ranking is given the next times.
+    /// snapshot, sorted: `rank` runs (and its matches are sorted) the first time, the kept
+    /// ranking is given the next times.
     pub(crate) fn ranked(&self, key: String, rank: impl FnOnce() -> Vec<(u64, u32)>) -> Ranked {
         if let Some(r) = self.rankings.get(&key) {
             return r;
         }
-        let r: Ranked = Arc::new(rank());
+        let mut matches = rank();
+        matches.sort_unstable();
+        let r: Ranked = Arc::new(matches);
         self.rankings.insert(key, r.clone());
         r
     }

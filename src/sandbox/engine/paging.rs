@@ -222,7 +222,43 @@ pub fn select_page(
         all.truncate(want);
     }
     all.sort_unstable();
-    let items: Vec<(u64, u32)> = all.into_iter().skip(offset).take(size).collect();
+    page_of(&all, offset, size, remaining_after, before, total, label)
+}
+
+/// [`select_page`] from results already sorted (a kept ranking, [`crate::sandbox::dataset::load::Db::ranked`]):
+/// the same page, found by a binary search for the cursor instead of a selection over a copy.
+pub fn page_sorted(
+    sorted: &[(u64, u32)],
+    cursor: Option<After>,
+    offset: usize,
+    size: usize,
+    label: impl Fn(u32) -> String,
+) -> Page {
+    let total = sorted.len();
+    let (rest, offset, before) = match cursor {
+        Some(After::Key(c)) => {
+            let skip = sorted.partition_point(|&(k, i)| (k, i) <= (c.key, c.idx));
+            (&sorted[skip..], 0, skip)
+        }
+        Some(After::Index(n)) => (sorted, n, n),
+        None => (sorted, offset, offset),
+    };
+    let remaining_after = rest.len() > offset.saturating_add(size);
+    page_of(rest, offset, size, remaining_after, before, total, label)
+}
+
+/// The page of `size` results from position `offset` of `sorted`, with its next cursor when
+/// `remaining_after`; `before` results precede it in the whole search of `total`.
+fn page_of(
+    sorted: &[(u64, u32)],
+    offset: usize,
+    size: usize,
+    remaining_after: bool,
+    before: usize,
+    total: usize,
+    label: impl Fn(u32) -> String,
+) -> Page {
+    let items: Vec<(u64, u32)> = sorted.iter().skip(offset).take(size).copied().collect();
     let next = match items.last() {
         Some(&(key, idx)) if remaining_after => Some(encode_cursor(key, &label(idx))),
         _ => None,
@@ -341,5 +377,45 @@ mod tests {
         }
         assert_eq!(by_cursor, sorted);
         assert_eq!(by_offset, sorted);
+    }
+
+    /// A page from a sorted ranking is the page the selection gives, at every cursor and
+    /// offset, with and without ties of keys.
+    #[test]
+    fn pages_of_a_sorted_ranking_are_the_selected_pages() {
+        let all: Vec<(u64, u32)> = (0..500u32)
+            .map(|i| (u64::from(i.wrapping_mul(2_654_435_761) % 97), i))
+            .collect();
+        let mut sorted = all.clone();
+        sorted.sort_unstable();
+        let label = |i: u32| format!("c{i}.com");
+        for size in [0, 1, 7, 50, 600] {
+            for offset in [0, 3, 499, 500, 900] {
+                assert_eq!(
+                    page_sorted(&sorted, None, offset, size, label),
+                    select_page(all.clone(), None, offset, size, label),
+                    "offset {offset}, size {size}"
+                );
+                let index = Some(After::Index(offset));
+                assert_eq!(
+                    page_sorted(&sorted, index, 0, size, label),
+                    select_page(all.clone(), index, 0, size, label)
+                );
+            }
+            for &(key, idx) in sorted.iter().step_by(37) {
+                let at = || {
+                    Some(After::Key(Cursor {
+                        kind: CursorKind::Companies,
+                        key,
+                        idx,
+                    }))
+                };
+                assert_eq!(
+                    page_sorted(&sorted, at(), 0, size, label),
+                    select_page(all.clone(), at(), 0, size, label),
+                    "after ({key}, {idx}), size {size}"
+                );
+            }
+        }
     }
 }

@@ -31,7 +31,7 @@ use crate::sandbox::dataset::load::Db;
 use super::compile;
 use super::filters::{CompanyQuery, PeopleQuery, Scratch};
 use super::lookalike::{self, band_rank};
-use super::paging::{CursorKind, Page, parse_cursor, select_page};
+use super::paging::{CursorKind, Page, page_sorted, parse_cursor, select_page};
 use super::records;
 use super::{caps, normalize_domain};
 
@@ -283,8 +283,8 @@ impl Db {
                 .map(|p| compile::people_v2(self, p));
             self.rank_companies(&q, pq.as_ref(), &ranking)
         });
-        let page = select_page(
-            all.as_ref().clone(),
+        let page = page_sorted(
+            &all,
             cursor,
             clamp_from(req.from),
             clamp_size(req.size, MAX_SIZE),
@@ -363,13 +363,9 @@ impl Db {
                 .map(|p| compile::people_v3(self, p, 0.8));
             self.rank_companies(&q, pq.as_ref(), &ranking)
         });
-        let page = select_page(
-            all.as_ref().clone(),
-            cursor,
-            0,
-            clamp_size(req.size, MAX_SIZE),
-            |c| self.companies[c as usize].domain.clone(),
-        );
+        let page = page_sorted(&all, cursor, 0, clamp_size(req.size, MAX_SIZE), |c| {
+            self.companies[c as usize].domain.clone()
+        });
         let mut redirects = look.redirects;
         redirects_of(self, f.include_domains.as_deref(), &mut redirects);
         let lookalike = !ranking.targets.is_empty();

@@ -123,9 +123,7 @@ pub(crate) fn lookup_companies(
                 Some(alias) => {
                     let mut c = crate::sandbox::engine::records::company(db, i);
                     c.redirected_from = vec![alias.to_string()];
-                    RecordJson(std::sync::Arc::from(
-                        serde_json::value::to_raw_value(&c).expect("a company record serializes"),
-                    ))
+                    RecordJson::of(&c)
                 }
                 None => db.record_json(i),
             }),

@@ -204,7 +204,8 @@ async fn ok_typed<T: serde::Serialize + Send + 'static>(v: T) -> Answer {
 
 /// A 200 with the answer `f` builds (engine work, then billing), serialized in the same engine
 /// slot ([`blocking`]): a typed answer never waits for a second slot, so at most one per core
-/// is alive at a time and a burst of requests holds only their JSON bodies (issue 10, item 6).
+/// is alive at a time and a burst of requests holds only their JSON bodies (issue 10, item 6),
+/// written in pieces that share the kept records' bytes ([`crate::api::types::to_pieces`]).
 async fn answer_with<T: serde::Serialize>(
     f: impl FnOnce() -> Result<T, Failure> + Send + 'static,
 ) -> Answer {
