@@ -120,20 +120,24 @@ fn level_of(raw: f64) -> usize {
     round_units(raw.clamp(0.0, 1.0).powf(SCORE_EXPONENT) * 10_000.0) as usize
 }
 
-/// Buckets of [`Levels::bucket`]: bucket `b` starts at raw similarity `(b / LEVEL_BUCKETS)²`, so
-/// a bucket never spans more than about one score level above a score of 0.01.
-const LEVEL_BUCKETS: usize = 1 << 15;
+/// Mantissa bits of a raw similarity that pick its bucket in [`Levels::bucket`] (with its
+/// exponent): a bucket is `2^-12` of an octave wide, never more than about one score level.
+const BUCKET_BITS: u32 = 12;
 
 /// [`score_of`] without `powf`: the smallest raw similarity of every score level, found against
 /// [`level_of`] itself (so the levels are the same), and the level at the start of each bucket
-/// of `sqrt(raw)`. Built once per process on the first lookalike search (about 40,000 `powf`,
-/// a millisecond or two; 200 KB).
+/// of raw similarities by their leading bits. Built once per process on the first lookalike
+/// search (about 40,000 `powf`, a millisecond or two; 80 KB and about 300 KB).
 #[derive(Debug)]
 struct Levels {
     /// `lo[l]`: the smallest raw similarity of level `l` or more.
     lo: Vec<f64>,
-    /// The level at the start of each bucket.
+    /// The level at the start of each bucket: raw similarity `x` in `lo[1]..1` is in bucket
+    /// `(x.to_bits() >> (52 − BUCKET_BITS)) − first` (the bits of its exponent and the first
+    /// [`BUCKET_BITS`] of its mantissa; no `sqrt` or `powf`).
     bucket: Vec<u16>,
+    /// The bucket key of `lo[1]`, the first bucket's.
+    first: u64,
 }
 
 impl Levels {
@@ -178,31 +182,39 @@ impl Levels {
             }
             *slot = x;
         }
-        let mut bucket = Vec::with_capacity(LEVEL_BUCKETS);
+        let key = |x: f64| x.to_bits() >> (52 - BUCKET_BITS);
+        let first = key(lo[1]);
+        let mut bucket = Vec::with_capacity((key(1.0) - first + 1) as usize);
         let mut l = 0usize;
-        for b in 0..LEVEL_BUCKETS {
-            let start = (b as f64 / LEVEL_BUCKETS as f64).powi(2);
+        for k in first..=key(1.0) {
+            let start = f64::from_bits(k << (52 - BUCKET_BITS));
             while l < 10_000 && lo[l + 1] <= start {
                 l += 1;
             }
             bucket.push(l as u16);
         }
-        Levels { lo, bucket }
+        Levels { lo, bucket, first }
     }
 
     /// `score_of(raw)`, the same value.
     #[inline]
     fn score(&self, raw: f64) -> f64 {
+        self.level(raw) as f64 / 10_000.0
+    }
+
+    /// `score_of(raw) · 10000` as an integer (`0..=10000`), the same value as [`level_of`].
+    #[inline]
+    fn level(&self, raw: f64) -> usize {
         let raw = raw.clamp(0.0, 1.0);
-        let b = ((raw.sqrt() * LEVEL_BUCKETS as f64) as usize).min(LEVEL_BUCKETS - 1);
-        let mut l = self.bucket[b] as usize;
+        let b = (raw.to_bits() >> (52 - BUCKET_BITS)).saturating_sub(self.first);
+        let mut l = self.bucket.get(b as usize).map_or(0, |&l| l as usize);
         while l > 0 && self.lo[l] > raw {
             l -= 1;
         }
         while l < 10_000 && self.lo[l + 1] <= raw {
             l += 1;
         }
-        l as f64 / 10_000.0
+        l
     }
 }
 
@@ -362,18 +374,56 @@ impl TargetSet {
 /// The lookalike postings of the dataset's companies (the base layer; gathered companies are
 /// scored through [`TargetSet`]): for each industry, category, keyword and technology id the
 /// companies that have it (one entry per occurrence, as [`TargetSet`] counts them), and each
-/// company's list lengths, size and country in one compact array. A search then counts, per
-/// target, the shared ids of every company by walking the target's postings once, instead of
-/// reading every company's lists.
+/// company's list lengths, size and country in one compact array. A target's similarities to
+/// every base company then come from walking its postings once, instead of reading every
+/// company's lists; those of the last [`TARGETS_KEPT`] dataset targets are kept.
+///
+/// Everything here is by *position*, the base companies in the default order (by
+/// `default_rank`): a search reads its arrays front to back and its matches come out in
+/// default order, which a stable sort by score leaves in ranking order.
 #[derive(Debug, Default)]
 pub struct BaseIndex {
+    /// The profile of the company at each position.
     profiles: Vec<Profile>,
-    /// The longest keyword and technology lists of a company.
-    longest: (u32, u32),
+    /// The company index at each position.
+    order: Vec<u32>,
+    /// The `default_rank` at each position (ascending).
+    ranks: Vec<u32>,
+    /// The position of each base company (by company index).
+    position: Vec<u32>,
+    /// The longest industry, keyword and technology lists of a company.
+    longest: (u32, u32, u32),
     industries: Postings,
     categories: Postings,
     keywords: Postings,
     technologies: Postings,
+    /// `raw(c, t)` of every base company `c`, by dataset target `t` ([`BaseIndex::raws`]).
+    kept: KeptRaws,
+}
+
+/// How many dataset targets' similarities to every base company a [`BaseIndex`] keeps: each
+/// is 8 bytes per company (about 320 KB on the real dataset, 20 MB in all), and makes any later
+/// search with that target (another seed set holding it, other filters, a repeat) skip its
+/// postings walk and its pass over the companies.
+pub const TARGETS_KEPT: usize = 64;
+
+/// `raw(c, t)` of every base company `c` (by position, [`BaseIndex`]) against one target `t`.
+type Raws = std::sync::Arc<[f64]>;
+
+/// The kept [`Raws`] by target company index (dataset companies only: a gathered company's
+/// index names another company in another sandbox sharing the dataset).
+struct KeptRaws(quick_cache::sync::Cache<u32, Raws>);
+
+impl Default for KeptRaws {
+    fn default() -> KeptRaws {
+        KeptRaws(quick_cache::sync::Cache::new(TARGETS_KEPT))
+    }
+}
+
+impl std::fmt::Debug for KeptRaws {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "KeptRaws({} targets)", self.0.len())
+    }
 }
 
 /// What the score needs of a company besides the shared ids.
@@ -384,8 +434,6 @@ struct Profile {
     n_industries: u32,
     n_keywords: u32,
     n_technologies: u32,
-    /// Position in the default order (`CompanyCols::default_rank`), for the sort key.
-    default_rank: u32,
 }
 
 impl Profile {
@@ -396,12 +444,11 @@ impl Profile {
             n_industries: c.industries.len() as u32,
             n_keywords: c.keywords.len() as u32,
             n_technologies: c.technologies.len() as u32,
-            default_rank: c.default_rank,
         }
     }
 }
 
-/// id → company indexes, flattened (`ids[start[id]..start[id + 1]]`).
+/// id → company positions, flattened (`ids[start[id]..start[id + 1]]`).
 #[derive(Debug, Default)]
 struct Postings {
     start: Vec<u32>,
@@ -443,6 +490,57 @@ impl Postings {
             _ => &[],
         }
     }
+
+    /// Adds one to `counts[p]` for every occurrence of the company at position `p` in the
+    /// postings of each distinct id of `list` (so `counts[p]` is how many of its ids the list
+    /// holds, as
+    /// [`TargetSet`]'s bitmaps count them; `ids` is scratch space).
+    fn count(&self, list: &[u32], ids: &mut Vec<u32>, counts: &mut [u8]) {
+        ids.clear();
+        ids.extend_from_slice(list);
+        ids.sort_unstable();
+        ids.dedup();
+        for &id in ids.iter() {
+            for &c in self.of(id) {
+                if let Some(n) = counts.get_mut(c as usize) {
+                    *n = n.saturating_add(1);
+                }
+            }
+        }
+    }
+}
+
+/// `weight · n / sqrt(len · target_len)` (the weighted Ochiai term, the same value the formula
+/// computes; 0 when `n` or the denominator is 0) for every company list length `len` up to
+/// `longest` and shared count `n ≤ len`, at `len · (longest + 1) + n`.
+fn ochiai_table(weight: f64, target_len: u32, longest: u32) -> Vec<f64> {
+    let w = longest as usize + 1;
+    let mut t = vec![0.0; w * w];
+    for len in 0..w {
+        let d = ((len * target_len as usize) as f64).sqrt();
+        for n in 1..=len {
+            if d > 0.0 {
+                t[len * w + n] = weight * (n as f64 / d);
+            }
+        }
+    }
+    t
+}
+
+/// `0.30 · J(industries)` (the weighted Jaccard term, the same value the formula computes) for
+/// every company list length `len` up to `longest` and shared count `n ≤ len`, at
+/// `len · (longest + 1) + n`.
+fn jaccard_table(target_len: u32, longest: u32) -> Vec<f64> {
+    let w = longest as usize + 1;
+    let mut t = vec![0.0; w * w];
+    for len in 1..w {
+        for n in 1..=len {
+            if target_len > 0 {
+                t[len * w + n] = 0.30 * (n as f64 / (len + target_len as usize - n) as f64);
+            }
+        }
+    }
+    t
 }
 
 impl BaseIndex {
@@ -450,15 +548,26 @@ impl BaseIndex {
     pub fn build(db: &Db) -> BaseIndex {
         let cols = db.cols.base();
         let v = &db.vocab;
+        let mut order: Vec<u32> = (0..cols.len() as u32).collect();
+        order.sort_unstable_by_key(|&c| (cols[c as usize].default_rank, c));
+        let mut position = vec![0u32; cols.len()];
+        for (p, &c) in order.iter().enumerate() {
+            position[c as usize] = p as u32;
+        }
         let lists = |f: fn(&CompanyCols) -> &[u32]| {
-            cols.iter()
+            order
+                .iter()
                 .enumerate()
-                .map(move |(i, c)| (i as u32, f(c).iter().copied()))
+                .map(move |(p, &c)| (p as u32, f(&cols[c as usize]).iter().copied()))
         };
         BaseIndex {
-            profiles: cols.iter().map(Profile::of).collect(),
-            longest: cols.iter().fold((0, 0), |(k, t), c| {
+            profiles: order
+                .iter()
+                .map(|&c| Profile::of(&cols[c as usize]))
+                .collect(),
+            longest: cols.iter().fold((0, 0, 0), |(i, k, t), c| {
                 (
+                    i.max(c.industries.len() as u32),
                     k.max(c.keywords.len() as u32),
                     t.max(c.technologies.len() as u32),
                 )
@@ -467,57 +576,124 @@ impl BaseIndex {
             categories: Postings::build(v.categories.len(), lists(|c| &c.categories)),
             keywords: Postings::build(v.keywords.len(), lists(|c| &c.keywords)),
             technologies: Postings::build(v.technologies.len(), lists(|c| &c.technologies)),
+            kept: KeptRaws::default(),
+            ranks: order
+                .iter()
+                .map(|&c| cols[c as usize].default_rank)
+                .collect(),
+            order,
+            position,
         }
+    }
+
+    /// `raw(c, t)` of every base company `c` (by position) against company `t` of `db`: kept for dataset
+    /// targets ([`TARGETS_KEPT`]), computed for others (module formula, the same values as
+    /// [`TargetSet::raws`]).
+    fn raws(&self, db: &Db, t: u32) -> Raws {
+        let dataset = (t as usize) < self.profiles.len();
+        if dataset && let Some(r) = self.kept.0.get(&t) {
+            return r;
+        }
+        let r: Raws = BUFFERS
+            .with(|b| self.compute_raws(&db.cols[t as usize], &mut b.borrow_mut().counts))
+            .into();
+        if dataset {
+            self.kept.0.insert(t, r.clone());
+        }
+        r
+    }
+
+    /// `raw(c, t)` of every base company (by position) against target columns `t`: the shared-id counts of
+    /// each company from the target's postings, then one pass over the compact profiles with
+    /// the formula's quotients from tables (the same divisions, made once per list length).
+    fn compute_raws(&self, t: &CompanyCols, counts: &mut Counts) -> Vec<f64> {
+        let n = self.profiles.len();
+        for c in [
+            &mut counts.industries,
+            &mut counts.categories,
+            &mut counts.keywords,
+            &mut counts.technologies,
+        ] {
+            c.clear();
+            c.resize(n, 0);
+        }
+        let ids = &mut counts.ids;
+        self.industries
+            .count(&t.industries, ids, &mut counts.industries);
+        self.categories
+            .count(&t.categories, ids, &mut counts.categories);
+        self.keywords.count(&t.keywords, ids, &mut counts.keywords);
+        self.technologies
+            .count(&t.technologies, ids, &mut counts.technologies);
+        let tp = Profile::of(t);
+        let (li, lk, lt) = self.longest;
+        let jac = jaccard_table(tp.n_industries, li);
+        let kw = ochiai_table(0.25, tp.n_keywords, lk);
+        let tech = ochiai_table(0.10, tp.n_technologies, lt);
+        let (wi, wk, wt) = (li as usize + 1, lk as usize + 1, lt as usize + 1);
+        let term = |table: &[f64], w: usize, len: u32, n: u8| {
+            table
+                .get(len as usize * w + n as usize)
+                .copied()
+                .unwrap_or(0.0)
+        };
+        // The formula's terms in its order of addition, so each sum is the same value.
+        self.profiles
+            .iter()
+            .zip(&counts.industries)
+            .zip(&counts.categories)
+            .zip(&counts.keywords)
+            .zip(&counts.technologies)
+            .map(|((((p, &ni), &nc), &nk), &nt)| {
+                let size = 1.0 - ((p.log_emp - tp.log_emp).abs() as f64 / 2.0);
+                term(&jac, wi, p.n_industries, ni)
+                    + if nc > 0 { 0.15 } else { 0.0 }
+                    + 0.12 * size.max(0.0)
+                    + if p.country == tp.country { 0.08 } else { 0.0 }
+                    + term(&kw, wk, p.n_keywords, nk)
+                    + term(&tech, wt, p.n_technologies, nt)
+            })
+            .collect()
     }
 }
 
-/// Shared-id counts of one company against one target.
-#[derive(Debug, Clone, Copy, Default)]
-struct Hits {
-    industries: u16,
-    categories: u16,
-    keywords: u16,
-    technologies: u16,
+/// Shared-id counts of each base company (by position) against one target, by field (a company's count is
+/// at most the length of its list, which the dataset keeps far below 255; the counts saturate
+/// there), and scratch space for the target's distinct ids.
+#[derive(Debug, Default)]
+struct Counts {
+    industries: Vec<u8>,
+    categories: Vec<u8>,
+    keywords: Vec<u8>,
+    technologies: Vec<u8>,
+    ids: Vec<u32>,
 }
 
-/// The per-search work space of a [`CompanyScorer`], kept per thread between searches so a
-/// search allocates nothing large: `hits[t * n + c]`, the shared-id counts of base company `c`
-/// against target `t` (`n` base companies), and `sum[c]`, its combined raw similarity.
+/// The per-thread work space of lookalike scoring, kept between searches so a search
+/// allocates nothing large: the [`Counts`] of a target being scored, and `sum`, the
+/// combination of a search's targets (one value per base company, by position).
 #[derive(Debug, Default)]
 struct Buffers {
-    hits: Vec<Hits>,
+    counts: Counts,
     sum: Vec<f64>,
 }
-
-/// A thread keeps its [`Buffers`] between searches when they hold at most this many targets'
-/// counts (about 1 MB on the real dataset).
-const KEPT_TARGETS: usize = 4;
 
 thread_local! {
     static BUFFERS: std::cell::RefCell<Buffers> = std::cell::RefCell::default();
 }
 
-/// `sqrt(len · target_len)` for every company list length `len` up to `longest` (the Ochiai
-/// denominator, the same value the formula computes).
-fn sqrt_table(target_len: u32, longest: u32) -> Vec<f64> {
-    (0..=longest)
-        .map(|len| ((len as usize * target_len as usize) as f64).sqrt())
-        .collect()
-}
-
-/// The lookalike targets of one company search, with every base company already scored: the
-/// shared-id counts of each base company against each target come from walking the targets'
-/// [`BaseIndex`] postings once (cost: the companies sharing an id with a target), then one pass
-/// over the compact profiles gives each company's combined raw similarity. Gathered companies
-/// are scored through a [`TargetSet`]. Scores are the same values as [`TargetSet::score_min`]
+/// The lookalike targets of one company search, with every base company already scored: each
+/// target's `raw(c, t)` over the base companies ([`BaseIndex`], kept for recent targets), then
+/// one pass combining them into `0.5·max + 0.5·mean` per company. Gathered companies are
+/// scored through a [`TargetSet`]. Scores are the same values as [`TargetSet::score_min`]
 /// gives.
 #[derive(Debug)]
 pub struct CompanyScorer<'a> {
     base: &'a BaseIndex,
     set: TargetSet,
-    /// Work space, taken from the thread's [`BUFFERS`] and given back on drop; `sum` holds the
-    /// combined raw similarity `0.5·max + 0.5·mean` of each base company once built.
-    buf: Buffers,
+    /// The combined raw similarity `0.5·max + 0.5·mean` of each base company, by position
+    /// (taken from the thread's [`BUFFERS`] and given back on drop).
+    sum: Vec<f64>,
     /// Number of targets.
     k: usize,
     /// The last `min_score` asked for and the raw similarity below which it cannot be reached.
@@ -528,11 +704,8 @@ pub struct CompanyScorer<'a> {
 
 impl Drop for CompanyScorer<'_> {
     fn drop(&mut self) {
-        // Kept for the thread's next search unless a search with many targets made it large.
-        if self.buf.hits.capacity() <= self.buf.sum.capacity() * KEPT_TARGETS {
-            let buf = std::mem::take(&mut self.buf);
-            BUFFERS.with(|b| *b.borrow_mut() = buf);
-        }
+        let sum = std::mem::take(&mut self.sum);
+        BUFFERS.with(|b| b.borrow_mut().sum = sum);
     }
 }
 
@@ -542,103 +715,46 @@ impl<'a> CompanyScorer<'a> {
         let base = db.look.get_or_init(|| BaseIndex::build(db));
         let k = targets.len();
         let n = base.profiles.len();
-        let mut buf = BUFFERS.with(|b| std::mem::take(&mut *b.borrow_mut()));
-        buf.hits.clear();
-        buf.hits.resize(n * k, Hits::default());
-        buf.sum.clear();
-        buf.sum.resize(n, 0.0);
-        let mut ids = Vec::new();
-        let mut tables = Vec::with_capacity(k);
-        for (t, &ti) in targets.iter().enumerate() {
-            let c = &db.cols[ti as usize];
-            let hits = &mut buf.hits[t * n..(t + 1) * n];
-            // Each distinct id of the target once (as its bitmap holds it).
-            let mut walk = |list: &[u32], postings: &Postings, field: fn(&mut Hits) -> &mut u16| {
-                ids.clear();
-                ids.extend_from_slice(list);
-                ids.sort_unstable();
-                ids.dedup();
-                for &id in &ids {
-                    for &c in postings.of(id) {
-                        if let Some(h) = hits.get_mut(c as usize) {
-                            let h = field(h);
-                            *h = h.saturating_add(1);
-                        }
-                    }
+        let raws: Vec<Raws> = targets.iter().map(|&t| base.raws(db, t)).collect();
+        let mut sum = BUFFERS.with(|b| std::mem::take(&mut b.borrow_mut().sum));
+        // 0.5·max + 0.5·mean, summed in target order from 0 as `combine` does (same values).
+        // One and two targets (the common searches) in straight loops the compiler vectorizes.
+        let kf = k as f64;
+        sum.clear();
+        match raws.as_slice() {
+            [] => sum.resize(n, 0.0),
+            [a] => sum.extend(a.iter().map(|&x| {
+                let (max, total) = (0.0f64.max(x), 0.0 + x);
+                0.5 * max + 0.5 * total / kf
+            })),
+            [a, b] => sum.extend(a.iter().zip(b.iter()).map(|(&x, &y)| {
+                let (max, total) = (0.0f64.max(x).max(y), 0.0 + x + y);
+                0.5 * max + 0.5 * total / kf
+            })),
+            _ => sum.extend((0..n).map(|p| {
+                let (mut max, mut total) = (0.0f64, 0.0);
+                for r in &raws {
+                    let x = r.get(p).copied().unwrap_or(0.0);
+                    max = max.max(x);
+                    total += x;
                 }
-            };
-            walk(&c.industries, &base.industries, |h| &mut h.industries);
-            walk(&c.categories, &base.categories, |h| &mut h.categories);
-            walk(&c.keywords, &base.keywords, |h| &mut h.keywords);
-            walk(&c.technologies, &base.technologies, |h| &mut h.technologies);
-            let tp = Profile::of(c);
-            tables.push((
-                tp,
-                sqrt_table(tp.n_keywords, base.longest.0),
-                sqrt_table(tp.n_technologies, base.longest.1),
-            ));
-        }
-        // raw(c, t) of every base company against every target, computed as
-        // `TargetSet::score_min` does (same values; a zero count skips its division, whose
-        // quotient would be 0), combined into `0.5·max + 0.5·mean`.
-        let och = |n: u16, table: &[f64], len: u32| {
-            if n == 0 {
-                0.0
-            } else {
-                match table.get(len as usize) {
-                    Some(&d) if d > 0.0 => n as f64 / d,
-                    _ => 0.0,
-                }
-            }
-        };
-        if k > 0 {
-            for (c, (p, out)) in base.profiles.iter().zip(buf.sum.iter_mut()).enumerate() {
-                let (mut max, mut sum) = (0.0f64, 0.0);
-                for (t, (tp, kw, tech)) in tables.iter().enumerate() {
-                    let h = &buf.hits[t * n + c];
-                    let ni = h.industries as usize;
-                    let jac = if ni == 0 || p.n_industries == 0 || tp.n_industries == 0 {
-                        0.0
-                    } else {
-                        ni as f64 / (p.n_industries as usize + tp.n_industries as usize - ni) as f64
-                    };
-                    let size = 1.0 - ((p.log_emp - tp.log_emp).abs() as f64 / 2.0);
-                    let cheap = 0.30 * jac
-                        + 0.15 * f64::from(h.categories > 0)
-                        + 0.12 * size.max(0.0)
-                        + 0.08 * f64::from(p.country == tp.country);
-                    let raw = cheap
-                        + 0.25 * och(h.keywords, kw, p.n_keywords)
-                        + 0.10 * och(h.technologies, tech, p.n_technologies);
-                    max = max.max(raw);
-                    sum += raw;
-                }
-                *out = 0.5 * max + 0.5 * sum / k as f64;
-            }
+                0.5 * max + 0.5 * total / kf
+            })),
         }
         CompanyScorer {
             base,
             set: TargetSet::new(db, targets),
-            buf,
+            sum,
             k,
             needed: std::cell::Cell::new((0.0, 0.0)),
             levels: Levels::get(),
         }
     }
 
-    /// The lookalike score of company `c`, or `None` below `min_score` (as
-    /// [`TargetSet::score_min`], with the same values).
-    #[inline]
-    pub fn score_min(&self, db: &Db, c: u32, min_score: f64) -> Option<f64> {
-        let Some(&raw) = self.buf.sum.get(c as usize) else {
-            return self.set.score_min(db, c, min_score);
-        };
-        if self.k == 0 {
-            return None;
-        }
-        // A raw similarity below this cannot round up to `min_score` (the score is rounded to
-        // 4 decimals: half a unit of margin, and some more); `powf` only for the others.
-        let needed = match self.needed.get() {
+    /// The raw similarity below which a score cannot round up to `min_score` (the score is
+    /// rounded to 4 decimals: half a unit of margin, and some more); `powf` only for the others.
+    fn needed(&self, min_score: f64) -> f64 {
+        match self.needed.get() {
             (m, needed) if m == min_score => needed,
             _ => {
                 let needed = if min_score > 0.0 {
@@ -649,23 +765,70 @@ impl<'a> CompanyScorer<'a> {
                 self.needed.set((min_score, needed));
                 needed
             }
+        }
+    }
+
+    /// The lookalike score of company `c`, or `None` below `min_score` (as
+    /// [`TargetSet::score_min`], with the same values).
+    #[inline]
+    pub fn score_min(&self, db: &Db, c: u32, min_score: f64) -> Option<f64> {
+        let Some(&raw) =
+            (self.base.position.get(c as usize)).and_then(|&p| self.sum.get(p as usize))
+        else {
+            return self.set.score_min(db, c, min_score);
         };
-        if raw < needed {
+        if self.k == 0 || raw < self.needed(min_score) {
             return None;
         }
         let s = self.levels.score(raw);
         (s >= min_score).then_some(s)
     }
 
-    /// The position of company `c` in the default order, for sort keys (read from the compact
-    /// profiles for base companies).
-    #[inline]
-    pub fn default_rank(&self, db: &Db, c: u32) -> u32 {
-        match self.base.profiles.get(c as usize) {
-            Some(p) => p.default_rank,
-            None => db.cols[c as usize].default_rank,
-        }
+    /// The base companies (indexes below [`CompanyScorer::base_len`]) whose score reaches
+    /// `min_score`, in the default order (so a stable sort by score leaves them in ranking
+    /// order): [`CompanyScorer::score_min`] of each, reading only the combined similarity of
+    /// the others.
+    pub fn passing(&self, min_score: f64) -> impl Iterator<Item = Passing> + '_ {
+        let needed = if self.k == 0 {
+            f64::INFINITY
+        } else {
+            self.needed(min_score)
+        };
+        let base = self.base;
+        self.sum
+            .iter()
+            .zip(base.order.iter().zip(&base.ranks))
+            .filter(move |&(&raw, _)| raw >= needed)
+            .filter_map(move |(&raw, (&company, &default_rank))| {
+                let level = self.levels.level(raw);
+                let score = level as f64 / 10_000.0;
+                (score >= min_score).then_some(Passing {
+                    company,
+                    score,
+                    level: level as u32,
+                    default_rank,
+                })
+            })
     }
+
+    /// How many companies are base companies (scored by [`CompanyScorer::passing`]); the
+    /// others, gathered, are scored one by one by [`CompanyScorer::score_min`].
+    pub fn base_len(&self) -> usize {
+        self.sum.len()
+    }
+}
+
+/// A base company that reaches a search's floor ([`CompanyScorer::passing`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Passing {
+    /// Its company index.
+    pub company: u32,
+    /// Its lookalike score, `0..=1`, 4 decimals.
+    pub score: f64,
+    /// `score · 10000` (`0..=10000`).
+    pub level: u32,
+    /// Its position in the default order (`CompanyCols::default_rank`), for the sort key.
+    pub default_rank: u32,
 }
 
 /// The lowest score of the band of rank `worst` (0 = A, 1 = B, 2 = C).
@@ -848,29 +1011,53 @@ mod tests {
         }
     }
 
+    /// [`TargetSet`] and [`CompanyScorer`] against `targets` give the formula's raw
+    /// similarities and scores for every company, and [`CompanyScorer::passing`] gives exactly
+    /// the companies reaching a floor, with their scores, in the default order.
+    fn prepared_companies_score_as_the_formula(db: &Db, targets: &[u32]) {
+        let n = db.company_count() as u32;
+        let set = TargetSet::new(db, targets);
+        let scorer = CompanyScorer::new(db, targets);
+        let mut raws = Vec::new();
+        for c in 0..n {
+            set.raws(db, c, &mut raws);
+            for (t, r) in targets.iter().zip(&raws) {
+                let want = raw_pair(&db.cols[c as usize], &db.cols[*t as usize]);
+                assert!((r - want).abs() < 1e-9, "{c} {t}: {r} vs {want}");
+            }
+            let s = company_score(db, c, targets);
+            assert_eq!(set.score_min(db, c, 0.0), Some(s));
+            assert_eq!(scorer.score_min(db, c, 0.0), Some(s), "company {c}");
+            assert_eq!(
+                scorer.score_min(db, c, 0.8),
+                set.score_min(db, c, 0.8),
+                "company {c}"
+            );
+        }
+        for floor in [0.0, 0.35, 0.5, 0.8] {
+            let passing: Vec<Passing> = scorer.passing(floor).collect();
+            let mut want: Vec<(u32, f64)> = (0..n)
+                .filter_map(|c| set.score_min(db, c, floor).map(|s| (c, s)))
+                .collect();
+            want.sort_by_key(|&(c, _)| db.cols[c as usize].default_rank);
+            let got: Vec<(u32, f64)> = passing.iter().map(|p| (p.company, p.score)).collect();
+            assert_eq!(got, want, "floor {floor}, {} targets", targets.len());
+            for p in &passing {
+                assert_eq!(p.level as f64 / 10_000.0, p.score);
+                assert_eq!(p.default_rank, db.cols[p.company as usize].default_rank);
+            }
+        }
+    }
+
     /// The prepared forms give the formula's values.
     #[test]
     fn prepared_targets_score_as_the_formula() {
         let db = crate::sandbox::engine::testdata::db();
         let n = db.company_count() as u32;
-        let targets: Vec<u32> = (0..n).step_by(7).take(3).collect();
-        let set = TargetSet::new(&db, &targets);
-        let scorer = CompanyScorer::new(&db, &targets);
-        let mut raws = Vec::new();
-        for c in 0..n {
-            set.raws(&db, c, &mut raws);
-            for (t, r) in targets.iter().zip(&raws) {
-                let want = raw_pair(&db.cols[c as usize], &db.cols[*t as usize]);
-                assert!((r - want).abs() < 1e-9, "{c} {t}: {r} vs {want}");
-            }
-            let s = company_score(&db, c, &targets);
-            assert_eq!(set.score_min(&db, c, 0.0), Some(s));
-            assert_eq!(scorer.score_min(&db, c, 0.0), Some(s), "company {c}");
-            assert_eq!(
-                scorer.score_min(&db, c, 0.8),
-                set.score_min(&db, c, 0.8),
-                "company {c}"
-            );
+        // One and two targets have their own combining loops; three take the general one.
+        for take in [1, 2, 3] {
+            let targets: Vec<u32> = (0..n).step_by(7).take(take).collect();
+            prepared_companies_score_as_the_formula(&db, &targets);
         }
         let people: Vec<u32> = (0..db.person_count() as u32).step_by(11).take(4).collect();
         let mut pt = PersonTargets::new(&db, &people);

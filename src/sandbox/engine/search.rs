@@ -83,7 +83,34 @@ impl Db {
 
 /// [`company_key`] of a scored company of default rank `rank`.
 fn score_key(rank: u32, score: f64) -> u64 {
-    ((10_000 - lookalike::round_units(score * 10_000.0) as u64) << 32) | rank as u64
+    level_key(rank, lookalike::round_units(score * 10_000.0) as u32)
+}
+
+/// [`score_key`] of a score given as `score · 10000` (`0..=10000`).
+fn level_key(rank: u32, level: u32) -> u64 {
+    ((10_000 - level.min(10_000) as u64) << 32) | rank as u64
+}
+
+/// Orders lookalike matches by the score in their keys, best first, keeping the order of equal
+/// scores: a stable counting sort on `key >> 32` (`10_000 − score · 10_000`). Matches that come
+/// in the default order (as [`lookalike::CompanyScorer::passing`] gives them) leave in ranking
+/// order, so the ranking's own sort only checks them.
+fn order_by_score(matches: &mut Vec<(u64, u32)>) {
+    let level = |key: u64| ((key >> 32) as usize).min(10_000);
+    let mut start = vec![0usize; 10_002];
+    for &(key, _) in matches.iter() {
+        start[level(key) + 1] += 1;
+    }
+    for i in 1..start.len() {
+        start[i] += start[i - 1];
+    }
+    let mut ordered = vec![(0, 0); matches.len()];
+    for &m in matches.iter() {
+        let slot = &mut start[level(m.0)];
+        ordered[*slot] = m;
+        *slot += 1;
+    }
+    *matches = ordered;
 }
 
 /// The lookalike score encoded in a key.
@@ -203,41 +230,58 @@ impl Db {
             r.bands
                 .map_or(0.0, |(_, w)| lookalike::band_floor(w, r.broad)),
         );
-        let targets =
-            (!r.targets.is_empty()).then(|| lookalike::CompanyScorer::new(self, &r.targets));
-        for i in 0..self.companies.len() as u32 {
+        let keep = |i: u32, score: Option<f64>, scratch: &mut Scratch| {
             if !empty && !q.matches(self, i) {
-                continue;
+                return false;
             }
-            let score = if r.targets.is_empty() {
-                None
-            } else {
+            if let Some(s) = score {
                 if r.targets.contains(&i) {
-                    continue;
+                    return false;
                 }
-                let Some(s) = targets.as_ref().and_then(|t| t.score_min(self, i, floor)) else {
-                    continue;
-                };
                 if let Some((best, worst)) = r.bands {
                     match lookalike::relevance_of(s, r.broad) {
                         Some(b) if (best..=worst).contains(&band_rank(&b)) => {}
-                        _ => continue,
+                        _ => return false,
                     }
                 }
-                Some(s)
-            };
-            if let Some(pq) = people {
-                let (s, e) = self.cols[i as usize].people;
-                if !(s..e).any(|pi| pq.matches(self, pi, &mut scratch)) {
-                    continue;
+            }
+            match people {
+                Some(pq) => {
+                    let (s, e) = self.cols[i as usize].people;
+                    (s..e).any(|pi| pq.matches(self, pi, scratch))
+                }
+                None => true,
+            }
+        };
+        if r.targets.is_empty() {
+            for i in 0..self.companies.len() as u32 {
+                if keep(i, None, &mut scratch) {
+                    out.push((company_key(self, i, None), i));
                 }
             }
-            let key = match (&targets, score) {
-                (Some(t), Some(s)) => score_key(t.default_rank(self, i), s),
-                _ => company_key(self, i, score),
-            };
-            out.push((key, i));
+            return out;
         }
+        // Lookalike: the base companies that reach the floor come from the scorer's combined
+        // similarities (the others are never looked at); gathered companies are scored one by
+        // one.
+        let scorer = lookalike::CompanyScorer::new(self, &r.targets);
+        let base = scorer.base_len().min(self.companies.len()) as u32;
+        let gathered = (base..self.companies.len() as u32).filter_map(|i| {
+            let score = scorer.score_min(self, i, floor)?;
+            let default_rank = self.cols[i as usize].default_rank;
+            Some(lookalike::Passing {
+                company: i,
+                score,
+                level: lookalike::round_units(score * 10_000.0) as u32,
+                default_rank,
+            })
+        });
+        for m in scorer.passing(floor).chain(gathered) {
+            if keep(m.company, Some(m.score), &mut scratch) {
+                out.push((level_key(m.default_rank, m.level), m.company));
+            }
+        }
+        order_by_score(&mut out);
         out
     }
 
@@ -710,4 +754,43 @@ fn include_statuses(db: &Db, domains: Option<&[String]>) -> Option<BTreeMap<Stri
         })
         .collect();
     (!m.is_empty()).then_some(m)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Lookalike matches in the default order come out of `order_by_score` fully sorted (what
+    /// the ranking's sort would give), equal scores in default order; others are only grouped.
+    #[test]
+    fn ordering_by_score_sorts_matches_given_in_default_order() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let mut matches: Vec<(u64, u32)> = Vec::new();
+        for rank in 0..5_000u32 {
+            if next() % 3 != 0 {
+                let score = (next() % 10_001) as f64 / 10_000.0;
+                matches.push((score_key(rank, score), rank + 7));
+            }
+        }
+        let mut sorted = matches.clone();
+        sorted.sort_unstable();
+        order_by_score(&mut matches);
+        assert_eq!(matches, sorted);
+        assert!(matches.len() > 3_000);
+
+        let mut shuffled: Vec<(u64, u32)> = vec![(score_key(9, 0.5), 1), (score_key(2, 0.9), 2)];
+        shuffled.push((score_key(1, 0.5), 3));
+        order_by_score(&mut shuffled);
+        assert_eq!(
+            shuffled.iter().map(|m| m.1).collect::<Vec<_>>(),
+            [2, 1, 3],
+            "stable within a score"
+        );
+    }
 }
