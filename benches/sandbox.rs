@@ -10,6 +10,9 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use criterion::{Criterion, criterion_group, criterion_main};
+
+#[path = "support/mod.rs"]
+mod support;
 use prospect::api::client::Endpoint;
 use prospect::api::types::autocomplete::{
     AutocompleteCompaniesRequest, AutocompleteJobTitlesRequest, AutocompleteKeywordsRequest,
@@ -23,50 +26,7 @@ use prospect::api::types::search::{
 use prospect::sandbox::dataset::load::Db;
 use prospect::sandbox::service::validation::parse_request;
 use serde_json::json;
-
-/// The seeds of the new-seed lookalike bench (and of the wrk script in the note of stop 29).
-const NEW_SEEDS: [&str; 40] = [
-    "stripe.com",
-    "shopify.com",
-    "zendesk.com",
-    "hubspot.com",
-    "atlassian.com",
-    "slack.com",
-    "dropbox.com",
-    "figma.com",
-    "airbnb.com",
-    "uber.com",
-    "spotify.com",
-    "netflix.com",
-    "adobe.com",
-    "salesforce.com",
-    "twilio.com",
-    "google.com",
-    "microsoft.com",
-    "apple.com",
-    "amazon.com",
-    "ibm.com",
-    "oracle.com",
-    "sap.com",
-    "intel.com",
-    "cisco.com",
-    "paypal.com",
-    "ebay.com",
-    "etsy.com",
-    "zoom.us",
-    "github.com",
-    "gitlab.com",
-    "datadoghq.com",
-    "snowflake.com",
-    "mongodb.com",
-    "elastic.co",
-    "cloudflare.com",
-    "okta.com",
-    "box.com",
-    "asana.com",
-    "canva.com",
-    "docusign.com",
-];
+use support::LOOKALIKE_SEEDS;
 
 /// Resident memory of this process in MB (`VmRSS` of `/proc/self/status`), if readable.
 fn rss_mb() -> Option<f64> {
@@ -486,8 +446,8 @@ fn bench(c: &mut Criterion) {
     // well-known domains in turn, 1,560 rankings, so the 64 kept rankings never answer.
     let pairs: Vec<SearchCompaniesV3Request> = {
         let mut v = Vec::new();
-        for a in NEW_SEEDS {
-            for b in NEW_SEEDS {
+        for a in LOOKALIKE_SEEDS {
+            for b in LOOKALIKE_SEEDS {
                 if a != b {
                     v.push(req(
                         json!({"size": 50, "companiesFilters": {"lookalikeDomains": [a, b]}}),

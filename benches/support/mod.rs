@@ -40,3 +40,48 @@ pub fn run_measured(mut c: Command) -> (Duration, f64) {
     }
     (t.elapsed(), peak_kb as f64 / 1024.0)
 }
+
+/// Well-known domains whose pairs seed the varied lookalike searches of the `sandbox` and
+/// `sandbox_http` benches (the same 40 as the wrk script of stop 29's note).
+pub const LOOKALIKE_SEEDS: [&str; 40] = [
+    "stripe.com",
+    "shopify.com",
+    "zendesk.com",
+    "hubspot.com",
+    "atlassian.com",
+    "slack.com",
+    "dropbox.com",
+    "figma.com",
+    "airbnb.com",
+    "uber.com",
+    "spotify.com",
+    "netflix.com",
+    "adobe.com",
+    "salesforce.com",
+    "twilio.com",
+    "google.com",
+    "microsoft.com",
+    "apple.com",
+    "amazon.com",
+    "ibm.com",
+    "oracle.com",
+    "sap.com",
+    "intel.com",
+    "cisco.com",
+    "paypal.com",
+    "ebay.com",
+    "etsy.com",
+    "zoom.us",
+    "github.com",
+    "gitlab.com",
+    "datadoghq.com",
+    "snowflake.com",
+    "mongodb.com",
+    "elastic.co",
+    "cloudflare.com",
+    "okta.com",
+    "box.com",
+    "asana.com",
+    "canva.com",
+    "docusign.com",
+];

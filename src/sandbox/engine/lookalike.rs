@@ -690,7 +690,10 @@ thread_local! {
 #[derive(Debug)]
 pub struct CompanyScorer<'a> {
     base: &'a BaseIndex,
-    set: TargetSet,
+    /// The targets (company indexes), and their [`TargetSet`] for gathered companies, made on
+    /// the first one asked for (most snapshots have none).
+    targets: Vec<u32>,
+    set: std::cell::OnceCell<TargetSet>,
     /// The combined raw similarity `0.5·max + 0.5·mean` of each base company, by position
     /// (taken from the thread's [`BUFFERS`] and given back on drop).
     sum: Vec<f64>,
@@ -743,7 +746,8 @@ impl<'a> CompanyScorer<'a> {
         }
         CompanyScorer {
             base,
-            set: TargetSet::new(db, targets),
+            targets: targets.to_vec(),
+            set: std::cell::OnceCell::new(),
             sum,
             k,
             needed: std::cell::Cell::new((0.0, 0.0)),
@@ -775,7 +779,8 @@ impl<'a> CompanyScorer<'a> {
         let Some(&raw) =
             (self.base.position.get(c as usize)).and_then(|&p| self.sum.get(p as usize))
         else {
-            return self.set.score_min(db, c, min_score);
+            let set = self.set.get_or_init(|| TargetSet::new(db, &self.targets));
+            return set.score_min(db, c, min_score);
         };
         if self.k == 0 || raw < self.needed(min_score) {
             return None;
