@@ -9,19 +9,15 @@
 
 use std::sync::Arc;
 
+use super::paging::Ranked;
 use crate::api::types::RecordJson;
 use crate::sandbox::dataset::load::Db;
 
 /// Serialized company records kept (at ~7 KB each, ~30 MB).
 pub const RECORDS_CACHED: usize = 4_096;
 
-/// Rankings of recent searches kept (each at most 16 bytes per company of the dataset).
+/// Rankings of recent searches kept (each at most about 32 bytes per matching company).
 pub const RANKINGS_CACHED: usize = 64;
-
-/// The ranked matches of a search: `(key, company index)` sorted, best first (see
-/// `Db::rank_companies`); a page is a binary search and a slice of it
-/// ([`super::paging::page_sorted`]).
-pub type Ranked = Arc<Vec<(u64, u32)>>;
 
 /// Serialized records of the dataset's companies, by company index; shared by every snapshot
 /// of one dataset.
@@ -29,7 +25,7 @@ pub(crate) type RecordCache = quick_cache::sync::Cache<u32, RecordJson>;
 
 /// Rankings of one snapshot by search key (see [`Db::ranked`]); a snapshot with more companies
 /// gets a new one.
-pub(crate) type RankingCache = quick_cache::sync::Cache<String, Ranked>;
+pub(crate) type RankingCache = quick_cache::sync::Cache<String, Arc<Ranked>>;
 
 /// A new, empty record cache.
 pub(crate) fn record_cache() -> Arc<RecordCache> {
@@ -59,15 +55,13 @@ impl Db {
     }
 
     /// The ranked matches of the search `key` (the endpoint and its filters, as JSON) on this
-    /// snapshot, sorted: `rank` runs (and its matches are sorted) the first time, the kept
-    /// ranking is given the next times.
-    pub(crate) fn ranked(&self, key: String, rank: impl FnOnce() -> Vec<(u64, u32)>) -> Ranked {
+    /// snapshot: `rank` runs the first time, the kept ranking is given the next times (it
+    /// sorts the rest of its matches when a page first needs them, [`Ranked::page`]).
+    pub(crate) fn ranked(&self, key: String, rank: impl FnOnce() -> Ranked) -> Arc<Ranked> {
         if let Some(r) = self.rankings.get(&key) {
             return r;
         }
-        let mut matches = rank();
-        matches.sort_unstable();
-        let r: Ranked = Arc::new(matches);
+        let r = Arc::new(rank());
         self.rankings.insert(key, r.clone());
         r
     }

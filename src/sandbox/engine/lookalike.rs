@@ -196,6 +196,16 @@ impl Levels {
         Levels { lo, bucket, first }
     }
 
+    /// The smallest raw similarity of level `level` or more (`lo[level]`; infinity above
+    /// 10000): `self.level(raw) >= level` exactly when `raw >= self.lowest_raw(level)`.
+    #[inline]
+    fn lowest_raw(&self, level: u32) -> f64 {
+        self.lo
+            .get(level as usize)
+            .copied()
+            .unwrap_or(f64::INFINITY)
+    }
+
     /// `score_of(raw)`, the same value.
     #[inline]
     fn score(&self, raw: f64) -> f64 {
@@ -670,23 +680,57 @@ struct Counts {
 }
 
 /// The per-thread work space of lookalike scoring, kept between searches so a search
-/// allocates nothing large: the [`Counts`] of a target being scored, and `sum`, the
-/// combination of a search's targets (one value per base company, by position).
+/// allocates nothing large: the [`Counts`] of a target being scored, and the positions and
+/// combined similarities of the base companies a search keeps ([`CompanyScorer::within`]).
 #[derive(Debug, Default)]
 struct Buffers {
     counts: Counts,
-    sum: Vec<f64>,
+    positions: Vec<u32>,
+    kept_raws: Vec<f64>,
 }
 
 thread_local! {
     static BUFFERS: std::cell::RefCell<Buffers> = std::cell::RefCell::default();
 }
 
+/// `0.5·max + 0.5·mean` of one target's raw similarity, summed from 0 as [`combine`] does
+/// (the same value).
+#[inline]
+fn combine_1(x: f64) -> f64 {
+    let (max, total) = (0.0f64.max(x), 0.0 + x);
+    0.5 * max + 0.5 * total / 1.0
+}
+
+/// [`combine_1`] of two targets, in target order.
+#[inline]
+fn combine_2(x: f64, y: f64) -> f64 {
+    let (max, total) = (0.0f64.max(x).max(y), 0.0 + x + y);
+    0.5 * max + 0.5 * total / 2.0
+}
+
+/// [`combine_1`] of any number of targets, in target order: the combined raw similarity of
+/// the base company at position `p`.
+#[inline]
+fn combine_at(raws: &[Raws], p: usize) -> f64 {
+    match raws {
+        [a] => combine_1(a[p]),
+        [a, b] => combine_2(a[p], b[p]),
+        _ => {
+            let (mut max, mut total) = (0.0f64, 0.0);
+            for r in raws {
+                let x = r.get(p).copied().unwrap_or(0.0);
+                max = max.max(x);
+                total += x;
+            }
+            0.5 * max + 0.5 * total / raws.len() as f64
+        }
+    }
+}
+
 /// The lookalike targets of one company search, with every base company already scored: each
-/// target's `raw(c, t)` over the base companies ([`BaseIndex`], kept for recent targets), then
-/// one pass combining them into `0.5·max + 0.5·mean` per company. Gathered companies are
-/// scored through a [`TargetSet`]. Scores are the same values as [`TargetSet::score_min`]
-/// gives.
+/// target's `raw(c, t)` over the base companies ([`BaseIndex`], kept for recent targets),
+/// combined into `0.5·max + 0.5·mean` per company as it is read. Gathered companies are scored
+/// through a [`TargetSet`]. Scores are the same values as [`TargetSet::score_min`] gives.
 #[derive(Debug)]
 pub struct CompanyScorer<'a> {
     base: &'a BaseIndex,
@@ -694,81 +738,27 @@ pub struct CompanyScorer<'a> {
     /// the first one asked for (most snapshots have none).
     targets: Vec<u32>,
     set: std::cell::OnceCell<TargetSet>,
-    /// The combined raw similarity `0.5·max + 0.5·mean` of each base company, by position
-    /// (taken from the thread's [`BUFFERS`] and given back on drop).
-    sum: Vec<f64>,
-    /// Number of targets.
-    k: usize,
-    /// The last `min_score` asked for and the raw similarity below which it cannot be reached.
+    /// `raw(c, t)` of every base company by position, one array per target.
+    raws: Vec<Raws>,
+    /// The last `min_score` asked of [`CompanyScorer::score_min`] and the smallest raw
+    /// similarity that reaches it.
     needed: std::cell::Cell<(f64, f64)>,
     /// [`score_of`] by table.
     levels: &'static Levels,
 }
 
-impl Drop for CompanyScorer<'_> {
-    fn drop(&mut self) {
-        let sum = std::mem::take(&mut self.sum);
-        BUFFERS.with(|b| b.borrow_mut().sum = sum);
-    }
-}
-
 impl<'a> CompanyScorer<'a> {
-    /// Prepares `targets` (company indexes) and scores every base company of `db` against them.
+    /// Prepares `targets` (company indexes): their similarities to every base company of `db`,
+    /// kept or computed ([`BaseIndex::raws`]).
     pub fn new(db: &'a Db, targets: &[u32]) -> CompanyScorer<'a> {
         let base = db.look.get_or_init(|| BaseIndex::build(db));
-        let k = targets.len();
-        let n = base.profiles.len();
-        let raws: Vec<Raws> = targets.iter().map(|&t| base.raws(db, t)).collect();
-        let mut sum = BUFFERS.with(|b| std::mem::take(&mut b.borrow_mut().sum));
-        // 0.5·max + 0.5·mean, summed in target order from 0 as `combine` does (same values).
-        // One and two targets (the common searches) in straight loops the compiler vectorizes.
-        let kf = k as f64;
-        sum.clear();
-        match raws.as_slice() {
-            [] => sum.resize(n, 0.0),
-            [a] => sum.extend(a.iter().map(|&x| {
-                let (max, total) = (0.0f64.max(x), 0.0 + x);
-                0.5 * max + 0.5 * total / kf
-            })),
-            [a, b] => sum.extend(a.iter().zip(b.iter()).map(|(&x, &y)| {
-                let (max, total) = (0.0f64.max(x).max(y), 0.0 + x + y);
-                0.5 * max + 0.5 * total / kf
-            })),
-            _ => sum.extend((0..n).map(|p| {
-                let (mut max, mut total) = (0.0f64, 0.0);
-                for r in &raws {
-                    let x = r.get(p).copied().unwrap_or(0.0);
-                    max = max.max(x);
-                    total += x;
-                }
-                0.5 * max + 0.5 * total / kf
-            })),
-        }
         CompanyScorer {
             base,
+            raws: targets.iter().map(|&t| base.raws(db, t)).collect(),
             targets: targets.to_vec(),
             set: std::cell::OnceCell::new(),
-            sum,
-            k,
-            needed: std::cell::Cell::new((0.0, 0.0)),
+            needed: std::cell::Cell::new((f64::NAN, 0.0)),
             levels: Levels::get(),
-        }
-    }
-
-    /// The raw similarity below which a score cannot round up to `min_score` (the score is
-    /// rounded to 4 decimals: half a unit of margin, and some more); `powf` only for the others.
-    fn needed(&self, min_score: f64) -> f64 {
-        match self.needed.get() {
-            (m, needed) if m == min_score => needed,
-            _ => {
-                let needed = if min_score > 0.0 {
-                    raw_for_score(min_score - 0.000_1)
-                } else {
-                    0.0
-                };
-                self.needed.set((min_score, needed));
-                needed
-            }
         }
     }
 
@@ -776,64 +766,166 @@ impl<'a> CompanyScorer<'a> {
     /// [`TargetSet::score_min`], with the same values).
     #[inline]
     pub fn score_min(&self, db: &Db, c: u32, min_score: f64) -> Option<f64> {
-        let Some(&raw) =
-            (self.base.position.get(c as usize)).and_then(|&p| self.sum.get(p as usize))
-        else {
+        let Some(&p) = self.base.position.get(c as usize) else {
             let set = self.set.get_or_init(|| TargetSet::new(db, &self.targets));
             return set.score_min(db, c, min_score);
         };
-        if self.k == 0 || raw < self.needed(min_score) {
+        if self.raws.is_empty() {
+            return None;
+        }
+        let needed = match self.needed.get() {
+            (m, needed) if m == min_score => needed,
+            _ => {
+                let needed = self.levels.lowest_raw(level_at_least(min_score));
+                self.needed.set((min_score, needed));
+                needed
+            }
+        };
+        let raw = combine_at(&self.raws, p as usize);
+        if raw < needed {
             return None;
         }
         let s = self.levels.score(raw);
         (s >= min_score).then_some(s)
     }
 
-    /// The base companies (indexes below [`CompanyScorer::base_len`]) whose score reaches
-    /// `min_score`, in the default order (so a stable sort by score leaves them in ranking
-    /// order): [`CompanyScorer::score_min`] of each, reading only the combined similarity of
-    /// the others.
-    pub fn passing(&self, min_score: f64) -> impl Iterator<Item = Passing> + '_ {
-        let needed = if self.k == 0 {
-            f64::INFINITY
-        } else {
-            self.needed(min_score)
-        };
-        let base = self.base;
-        self.sum
-            .iter()
-            .zip(base.order.iter().zip(&base.ranks))
-            .filter(move |&(&raw, _)| raw >= needed)
-            .filter_map(move |(&raw, (&company, &default_rank))| {
-                let level = self.levels.level(raw);
-                let score = level as f64 / 10_000.0;
-                (score >= min_score).then_some(Passing {
-                    company,
-                    score,
-                    level: level as u32,
-                    default_rank,
-                })
-            })
+    /// The base companies (indexes below [`CompanyScorer::base_len`]) whose score level
+    /// (`score · 10000`) is in `lowest..=highest`, the targets themselves left out, in the
+    /// default order, each with its combined raw similarity: one pass over the targets' arrays
+    /// that compares each combined value with the two levels' bounds ([`Levels::lowest_raw`])
+    /// and keeps it without a branch; no level is computed.
+    pub fn within(&self, lowest: u32, highest: u32) -> Vec<Scored> {
+        if self.raws.is_empty() {
+            return Vec::new();
+        }
+        let lo = self.levels.lowest_raw(lowest);
+        let hi = self.levels.lowest_raw(highest.saturating_add(1));
+        let n = self.base_len();
+        BUFFERS.with(move |b| {
+            let Buffers {
+                positions,
+                kept_raws,
+                ..
+            } = &mut *b.borrow_mut();
+            if positions.len() <= n {
+                positions.resize(n + 1, 0);
+                kept_raws.resize(n + 1, 0.0);
+            }
+            let (positions, kept_raws) = (&mut positions[..=n], &mut kept_raws[..=n]);
+            // Each value is written at the next free slot, which moves on only when it is kept
+            // (the slot is at most its position, so always in bounds); `&`, not `&&`, so there
+            // is no branch to mispredict.
+            let mut kept = 0usize;
+            match self.raws.as_slice() {
+                [a] => {
+                    for (p, &x) in a.iter().enumerate() {
+                        let raw = combine_1(x);
+                        positions[kept] = p as u32;
+                        kept_raws[kept] = raw;
+                        kept += usize::from(raw >= lo) & usize::from(raw < hi);
+                    }
+                }
+                [a, b] => {
+                    for (p, (&x, &y)) in a.iter().zip(b.iter()).enumerate() {
+                        let raw = combine_2(x, y);
+                        positions[kept] = p as u32;
+                        kept_raws[kept] = raw;
+                        kept += usize::from(raw >= lo) & usize::from(raw < hi);
+                    }
+                }
+                raws => {
+                    for p in 0..n {
+                        let raw = combine_at(raws, p);
+                        positions[kept] = p as u32;
+                        kept_raws[kept] = raw;
+                        kept += usize::from(raw >= lo) & usize::from(raw < hi);
+                    }
+                }
+            }
+            // The targets' own positions, ascending, skipped as the kept positions pass them.
+            let mut targets: Vec<u32> = (self.targets.iter())
+                .filter_map(|&t| self.base.position.get(t as usize).copied())
+                .collect();
+            targets.sort_unstable();
+            let mut targets = targets.into_iter().peekable();
+            let (order, ranks) = (&self.base.order, &self.base.ranks);
+            let mut scored = Vec::with_capacity(kept);
+            for (&p, &raw) in positions[..kept].iter().zip(&kept_raws[..kept]) {
+                while targets.next_if(|&t| t < p).is_some() {}
+                if targets.next_if_eq(&p).is_some() {
+                    continue;
+                }
+                scored.push(Scored {
+                    raw,
+                    company: order[p as usize],
+                    default_rank: ranks[p as usize],
+                });
+            }
+            scored
+        })
     }
 
-    /// How many companies are base companies (scored by [`CompanyScorer::passing`]); the
-    /// others, gathered, are scored one by one by [`CompanyScorer::score_min`].
+    /// A gathered company (index at or above [`CompanyScorer::base_len`]) whose score level is
+    /// in `lowest..=highest`, scored through the targets' [`TargetSet`]; `None` outside it or
+    /// when it is a target. Its `raw` is the lowest of its level ([`Levels::lowest_raw`]),
+    /// which has the same level.
+    pub fn gathered_within(&self, db: &Db, c: u32, lowest: u32, highest: u32) -> Option<Scored> {
+        if self.targets.contains(&c) {
+            return None;
+        }
+        let score = self.score_min(db, c, lowest as f64 / 10_000.0)?;
+        let level = round_units(score * 10_000.0) as u32;
+        (lowest..=highest).contains(&level).then(|| Scored {
+            raw: self.levels.lowest_raw(level),
+            company: c,
+            default_rank: db.cols[c as usize].default_rank,
+        })
+    }
+
+    /// How many companies are base companies (scored by [`CompanyScorer::within`]); the
+    /// others, gathered, are scored one by one ([`CompanyScorer::gathered_within`]).
     pub fn base_len(&self) -> usize {
-        self.sum.len()
+        self.base.order.len()
     }
 }
 
-/// A base company that reaches a search's floor ([`CompanyScorer::passing`]).
+/// A company matched by a lookalike search ([`CompanyScorer::within`]), before ordering.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Passing {
+pub struct Scored {
+    /// Its combined raw similarity to the targets, `0..=1` (its score is `raw^0.4`).
+    pub raw: f64,
     /// Its company index.
     pub company: u32,
-    /// Its lookalike score, `0..=1`, 4 decimals.
-    pub score: f64,
-    /// `score · 10000` (`0..=10000`).
-    pub level: u32,
     /// Its position in the default order (`CompanyCols::default_rank`), for the sort key.
     pub default_rank: u32,
+}
+
+impl Scored {
+    /// Its score level: `score · 10000`, `0..=10000` (the score is `level / 10000`).
+    #[inline]
+    pub fn level(&self) -> u32 {
+        Levels::get().level(self.raw) as u32
+    }
+}
+
+/// The lowest score level (`score · 10000`) whose score (`level / 10000`) is at least
+/// `score`: `0..=10000`, or 10001 when no level reaches it (a score above 1).
+pub fn level_at_least(score: f64) -> u32 {
+    let mut l = (score * 10_000.0).ceil().clamp(0.0, 10_001.0) as u32;
+    while l > 0 && (l - 1) as f64 / 10_000.0 >= score {
+        l -= 1;
+    }
+    while l <= 10_000 && (l as f64 / 10_000.0) < score {
+        l += 1;
+    }
+    l
+}
+
+/// The smallest raw similarity of score level `level` or more ([`Levels::lowest_raw`]): a
+/// company's level is at least `level` exactly when its combined raw similarity is at least
+/// this (levels above 10000: infinity).
+pub fn lowest_raw(level: u32) -> f64 {
+    Levels::get().lowest_raw(level)
 }
 
 /// The lowest score of the band of rank `worst` (0 = A, 1 = B, 2 = C).
@@ -1002,6 +1094,28 @@ mod tests {
         for raw in raws {
             assert_eq!(levels.score(raw), score_of(raw), "raw {raw:e}");
         }
+        // Each level's lowest raw similarity is of that level, and the one below it is not.
+        for l in 0..=10_000u32 {
+            let lo = lowest_raw(l);
+            assert_eq!(levels.level(lo), l as usize, "level {l}");
+            if lo > 0.0 {
+                assert!(levels.level(f64::from_bits(lo.to_bits() - 1)) < l as usize);
+            }
+        }
+        assert_eq!(lowest_raw(10_001), f64::INFINITY);
+        // The lowest level reaching a score, against a scan of every level.
+        let scan = |score: f64| {
+            (0..=10_000u32)
+                .find(|&l| l as f64 / 10_000.0 >= score)
+                .unwrap_or(10_001)
+        };
+        for score in [
+            -1.0f64, 0.0, 0.35, 0.5, 0.7, 0.79, 0.85, 1.0, 1.5, 0.123_45, 0.999_95,
+        ] {
+            for s in [score, f64::from_bits(score.to_bits() + 1), score - 1e-12] {
+                assert_eq!(level_at_least(s), scan(s), "score {s}");
+            }
+        }
         for x in [
             0.0,
             0.4,
@@ -1017,8 +1131,9 @@ mod tests {
     }
 
     /// [`TargetSet`] and [`CompanyScorer`] against `targets` give the formula's raw
-    /// similarities and scores for every company, and [`CompanyScorer::passing`] gives exactly
-    /// the companies reaching a floor, with their scores, in the default order.
+    /// similarities and scores for every company, and [`CompanyScorer::within`] gives exactly
+    /// the companies whose score is in a range of levels, with their scores, in the default
+    /// order.
     fn prepared_companies_score_as_the_formula(db: &Db, targets: &[u32]) {
         let n = db.company_count() as u32;
         let set = TargetSet::new(db, targets);
@@ -1039,17 +1154,31 @@ mod tests {
                 "company {c}"
             );
         }
-        for floor in [0.0, 0.35, 0.5, 0.8] {
-            let passing: Vec<Passing> = scorer.passing(floor).collect();
+        let levels = Levels::get();
+        for (lowest, highest) in [(0, 10_000), (3_500, 10_000), (5_000, 6_999), (8_000, 8_499)] {
+            let within = scorer.within(lowest, highest);
             let mut want: Vec<(u32, f64)> = (0..n)
-                .filter_map(|c| set.score_min(db, c, floor).map(|s| (c, s)))
+                .filter(|c| !targets.contains(c))
+                .filter_map(|c| {
+                    set.score_min(db, c, lowest as f64 / 10_000.0)
+                        .map(|s| (c, s))
+                })
+                .filter(|&(_, s)| s <= highest as f64 / 10_000.0)
                 .collect();
             want.sort_by_key(|&(c, _)| db.cols[c as usize].default_rank);
-            let got: Vec<(u32, f64)> = passing.iter().map(|p| (p.company, p.score)).collect();
-            assert_eq!(got, want, "floor {floor}, {} targets", targets.len());
-            for p in &passing {
-                assert_eq!(p.level as f64 / 10_000.0, p.score);
-                assert_eq!(p.default_rank, db.cols[p.company as usize].default_rank);
+            let got: Vec<(u32, f64)> = within
+                .iter()
+                .map(|m| (m.company, levels.score(m.raw)))
+                .collect();
+            assert_eq!(
+                got,
+                want,
+                "levels {lowest}..={highest}, {} targets",
+                targets.len()
+            );
+            for m in &within {
+                assert_eq!(m.level() as f64 / 10_000.0, levels.score(m.raw));
+                assert_eq!(m.default_rank, db.cols[m.company as usize].default_rank);
             }
         }
     }

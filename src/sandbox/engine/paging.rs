@@ -225,26 +225,114 @@ pub fn select_page(
     page_of(&all, offset, size, remaining_after, before, total, label)
 }
 
-/// [`select_page`] from results already sorted (a kept ranking, [`crate::sandbox::dataset::load::Db::ranked`]):
-/// the same page, found by a binary search for the cursor instead of a selection over a copy.
-pub fn page_sorted(
-    sorted: &[(u64, u32)],
-    cursor: Option<After>,
-    offset: usize,
-    size: usize,
-    label: impl Fn(u32) -> String,
-) -> Page {
-    let total = sorted.len();
-    let (rest, offset, before) = match cursor {
-        Some(After::Key(c)) => {
-            let skip = sorted.partition_point(|&(k, i)| (k, i) <= (c.key, c.idx));
-            (&sorted[skip..], 0, skip)
+/// The matches of a search in ranking order, kept between its pages
+/// ([`crate::sandbox::dataset::load::Db::ranked`]): the best of them sorted (`head`), and the
+/// others sorted only when a page first reaches past the head (a lookalike search orders the
+/// first page's worth of its thousands of matches, see `Db::rank_companies`).
+pub struct Ranked {
+    /// The best matches, sorted; every key here sorts before every key of the rest.
+    head: Vec<(u64, u32)>,
+    /// Number of matches, the head's included.
+    total: usize,
+    /// The matches after the head, sorted (`None` when the head holds them all).
+    rest: Option<SortRest>,
+    /// The head and the sorted rest, made on the first page that needs them.
+    all: std::sync::OnceLock<Vec<(u64, u32)>>,
+}
+
+/// Gives the matches of a [`Ranked`] after its head, sorted.
+type SortRest = Box<dyn Fn() -> Vec<(u64, u32)> + Send + Sync>;
+
+impl std::fmt::Debug for Ranked {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Ranked")
+            .field("head", &self.head.len())
+            .field("total", &self.total)
+            .field("rest_sorted", &self.all.get().is_some())
+            .finish()
+    }
+}
+
+impl Ranked {
+    /// All of `matches` (`(key, index)`, unordered), sorted now.
+    pub fn sorted(mut matches: Vec<(u64, u32)>) -> Ranked {
+        matches.sort_unstable();
+        Ranked {
+            total: matches.len(),
+            head: matches,
+            rest: None,
+            all: std::sync::OnceLock::new(),
         }
-        Some(After::Index(n)) => (sorted, n, n),
-        None => (sorted, offset, offset),
-    };
-    let remaining_after = rest.len() > offset.saturating_add(size);
-    page_of(rest, offset, size, remaining_after, before, total, label)
+    }
+
+    /// `head` (sorted; each of its keys below every key of the others) of `total` matches, and
+    /// `rest`, which gives the other `total − head.len()` matches sorted, called once on the
+    /// first page that reaches past the head.
+    pub fn split(
+        head: Vec<(u64, u32)>,
+        total: usize,
+        rest: impl Fn() -> Vec<(u64, u32)> + Send + Sync + 'static,
+    ) -> Ranked {
+        Ranked {
+            total: total.max(head.len()),
+            head,
+            rest: Some(Box::new(rest)),
+            all: std::sync::OnceLock::new(),
+        }
+    }
+
+    /// Number of matches.
+    pub fn total(&self) -> usize {
+        self.total
+    }
+
+    /// The page [`select_page`] gives of these matches (after `cursor`, or from position
+    /// `offset`, at most `size`), by a binary search for the cursor and a slice: of the head
+    /// when the page lies within it, else of all the matches (sorting the rest the first time).
+    pub fn page(
+        &self,
+        cursor: Option<After>,
+        offset: usize,
+        size: usize,
+        label: impl Fn(u32) -> String,
+    ) -> Page {
+        let sorted = match &self.rest {
+            None => &self.head,
+            Some(rest) => {
+                let start = start_of(&self.head, cursor, offset);
+                if start < self.head.len() && start.saturating_add(size) <= self.head.len() {
+                    &self.head
+                } else {
+                    self.all.get_or_init(|| {
+                        let mut all = self.head.clone();
+                        all.extend(rest());
+                        all
+                    })
+                }
+            }
+        };
+        let start = start_of(sorted, cursor, offset);
+        let remaining_after = self.total > start.saturating_add(size);
+        page_of(
+            &sorted[start.min(sorted.len())..],
+            0,
+            size,
+            remaining_after,
+            start,
+            self.total,
+            label,
+        )
+    }
+}
+
+/// The 0-based position in `sorted` of the first result of the page after `cursor` (or at
+/// `offset` without one).
+fn start_of(sorted: &[(u64, u32)], cursor: Option<After>, offset: usize) -> usize {
+    match cursor {
+        Some(After::Key(c)) => sorted.partition_point(|&(k, i)| (k, i) <= (c.key, c.idx)),
+        Some(After::Index(n)) => n,
+        None => offset,
+    }
 }
 
 /// The page of `size` results from position `offset` of `sorted`, with its next cursor when
@@ -379,28 +467,39 @@ mod tests {
         assert_eq!(by_offset, sorted);
     }
 
-    /// A page from a sorted ranking is the page the selection gives, at every cursor and
-    /// offset, with and without ties of keys.
+    /// A page of a kept ranking is the page the selection gives, at every cursor and offset,
+    /// with and without ties of keys, whether the ranking was sorted whole or only its head
+    /// (of any length) at first.
     #[test]
-    fn pages_of_a_sorted_ranking_are_the_selected_pages() {
+    fn pages_of_a_ranking_are_the_selected_pages() {
         let all: Vec<(u64, u32)> = (0..500u32)
             .map(|i| (u64::from(i.wrapping_mul(2_654_435_761) % 97), i))
             .collect();
         let mut sorted = all.clone();
         sorted.sort_unstable();
         let label = |i: u32| format!("c{i}.com");
+        let rankings = || {
+            let whole = Ranked::sorted(all.clone());
+            let heads = [0, 1, 49, 50, 51, 499, 500].map(|h| {
+                let rest = sorted[h..].to_vec();
+                Ranked::split(sorted[..h].to_vec(), sorted.len(), move || rest.clone())
+            });
+            std::iter::once(whole).chain(heads)
+        };
         for size in [0, 1, 7, 50, 600] {
             for offset in [0, 3, 499, 500, 900] {
-                assert_eq!(
-                    page_sorted(&sorted, None, offset, size, label),
-                    select_page(all.clone(), None, offset, size, label),
-                    "offset {offset}, size {size}"
-                );
-                let index = Some(After::Index(offset));
-                assert_eq!(
-                    page_sorted(&sorted, index, 0, size, label),
-                    select_page(all.clone(), index, 0, size, label)
-                );
+                for r in rankings() {
+                    assert_eq!(
+                        r.page(None, offset, size, label),
+                        select_page(all.clone(), None, offset, size, label),
+                        "offset {offset}, size {size}, {r:?}"
+                    );
+                    let index = Some(After::Index(offset));
+                    assert_eq!(
+                        r.page(index, 0, size, label),
+                        select_page(all.clone(), index, 0, size, label)
+                    );
+                }
             }
             for &(key, idx) in sorted.iter().step_by(37) {
                 let at = || {
@@ -410,11 +509,13 @@ mod tests {
                         idx,
                     }))
                 };
-                assert_eq!(
-                    page_sorted(&sorted, at(), 0, size, label),
-                    select_page(all.clone(), at(), 0, size, label),
-                    "after ({key}, {idx}), size {size}"
-                );
+                for r in rankings() {
+                    assert_eq!(
+                        r.page(at(), 0, size, label),
+                        select_page(all.clone(), at(), 0, size, label),
+                        "after ({key}, {idx}), size {size}, {r:?}"
+                    );
+                }
             }
         }
     }

@@ -31,7 +31,7 @@ use crate::sandbox::dataset::load::Db;
 use super::compile;
 use super::filters::{CompanyQuery, PeopleQuery, Scratch};
 use super::lookalike::{self, band_rank};
-use super::paging::{CursorKind, Page, page_sorted, parse_cursor, select_page};
+use super::paging::{CursorKind, Page, Ranked, parse_cursor, select_page};
 use super::records;
 use super::{caps, normalize_domain};
 
@@ -55,14 +55,29 @@ pub struct Ranking {
     pub no_usable_target: bool,
 }
 
-/// Sort key of a company: without lookalike its default rank; with lookalike
-/// `(10000 − score·10000) << 32 | default rank`, so better scores come first.
-fn company_key(db: &Db, c: u32, score: Option<f64>) -> u64 {
-    let rank = db.cols[c as usize].default_rank;
-    match score {
-        None => rank as u64,
-        Some(s) => score_key(rank, s),
+impl Ranking {
+    /// The score levels (`score · 10000`) a lookalike match may have: `(lowest, highest)`,
+    /// inclusive, from `min_score` and the allowed bands (a band of rank `r` holds the scores
+    /// from its floor, [`lookalike::band_floor`], up to the next better band's floor).
+    fn levels(&self) -> (u32, u32) {
+        let at_least = lookalike::level_at_least;
+        let mut lowest = at_least(self.min_score.unwrap_or(0.0));
+        let mut highest = 10_000;
+        if let Some((best, worst)) = self.bands {
+            lowest = lowest.max(at_least(lookalike::band_floor(worst, self.broad)));
+            if best > 0 {
+                highest = at_least(lookalike::band_floor(best - 1, self.broad)).saturating_sub(1);
+            }
+        }
+        (lowest, highest)
     }
+}
+
+/// Sort key of a company: without lookalike its default rank; with lookalike
+/// `(10000 − score·10000) << 32 | default rank`, so better scores come first
+/// ([`level_key`]).
+fn company_key(db: &Db, c: u32) -> u64 {
+    db.cols[c as usize].default_rank as u64
 }
 
 impl Db {
@@ -81,36 +96,51 @@ impl Db {
     }
 }
 
-/// [`company_key`] of a scored company of default rank `rank`.
-fn score_key(rank: u32, score: f64) -> u64 {
-    level_key(rank, lookalike::round_units(score * 10_000.0) as u32)
-}
-
-/// [`score_key`] of a score given as `score · 10000` (`0..=10000`).
+/// The sort key ([`company_key`]) of a lookalike match of default rank `rank` and score level
+/// `level` (`score · 10000`, `0..=10000`).
 fn level_key(rank: u32, level: u32) -> u64 {
     ((10_000 - level.min(10_000) as u64) << 32) | rank as u64
 }
 
-/// Orders lookalike matches by the score in their keys, best first, keeping the order of equal
-/// scores: a stable counting sort on `key >> 32` (`10_000 − score · 10_000`). Matches that come
-/// in the default order (as [`lookalike::CompanyScorer::passing`] gives them) leave in ranking
-/// order, so the ranking's own sort only checks them.
-fn order_by_score(matches: &mut Vec<(u64, u32)>) {
-    let level = |key: u64| ((key >> 32) as usize).min(10_000);
-    let mut start = vec![0usize; 10_002];
-    for &(key, _) in matches.iter() {
-        start[level(key) + 1] += 1;
+/// [`level_key`] of a lookalike match.
+fn scored_key(m: &lookalike::Scored) -> u64 {
+    level_key(m.default_rank, m.level())
+}
+
+/// `(key, company)` of lookalike matches.
+fn keyed(matches: &[lookalike::Scored]) -> Vec<(u64, u32)> {
+    matches.iter().map(|m| (scored_key(m), m.company)).collect()
+}
+
+/// Lookalike matches ranked as far as the first `wanted` of them need: every match whose score
+/// level is at least the `wanted`-th best's is sorted now (a selection by raw similarity finds
+/// that level; the levels of the others are never computed), and the rest when a page first
+/// reaches past them ([`Ranked::page`]). Few matches (or `wanted` near their number) are all
+/// sorted now.
+fn ranked_scored(mut matches: Vec<lookalike::Scored>, wanted: usize) -> Ranked {
+    let total = matches.len();
+    if wanted == 0 || wanted.saturating_mul(4) >= total {
+        return Ranked::sorted(keyed(&matches));
     }
-    for i in 1..start.len() {
-        start[i] += start[i - 1];
+    matches.select_nth_unstable_by(wanted - 1, |a, b| b.raw.total_cmp(&a.raw));
+    // Every match from here on has a raw similarity at most the wanted-th's, so a level at
+    // most its level; those of its level join the head.
+    let lowest = lookalike::lowest_raw(matches[wanted - 1].level());
+    let mut split = wanted;
+    for i in wanted..total {
+        if matches[i].raw >= lowest {
+            matches.swap(i, split);
+            split += 1;
+        }
     }
-    let mut ordered = vec![(0, 0); matches.len()];
-    for &m in matches.iter() {
-        let slot = &mut start[level(m.0)];
-        ordered[*slot] = m;
-        *slot += 1;
-    }
-    *matches = ordered;
+    let rest = matches.split_off(split);
+    let mut head = keyed(&matches);
+    head.sort_unstable();
+    Ranked::split(head, total, move || {
+        let mut rest = keyed(&rest);
+        rest.sort_unstable();
+        rest
+    })
 }
 
 /// The lookalike score encoded in a key.
@@ -208,81 +238,95 @@ fn clamp_from(from: Option<i64>) -> usize {
     (from.unwrap_or(1).clamp(1, 10_001) - 1) as usize
 }
 
+/// The companies a search matches, before ordering ([`Db::company_matches`]).
+enum Matches {
+    /// Without lookalike: `(key, company)`, the key being the default rank.
+    Keyed(Vec<(u64, u32)>),
+    /// Lookalike matches, with their raw similarities (their keys come from their levels).
+    Scored(Vec<lookalike::Scored>),
+}
+
 impl Db {
     /// All companies matching `q` (and having at least one person matching `people`, when
-    /// given), ranked: `(key, company index)`, unordered. With lookalike targets, companies are
-    /// scored, the targets themselves are left out, and `min_score`/`bands` apply.
+    /// given). With lookalike targets, companies are scored, the targets themselves are left
+    /// out, and `min_score`/`bands` apply ([`Ranking::levels`]).
+    fn company_matches(
+        &self,
+        q: &CompanyQuery,
+        people: Option<&PeopleQuery>,
+        r: &Ranking,
+    ) -> Matches {
+        if r.no_usable_target {
+            return Matches::Keyed(Vec::new());
+        }
+        let people = people.filter(|p| !p.is_empty());
+        let mut scratch = Scratch::default();
+        let empty = q.is_empty();
+        let mut keep = |i: u32| {
+            if !empty && !q.matches(self, i) {
+                return false;
+            }
+            match people {
+                Some(pq) => {
+                    let (s, e) = self.cols[i as usize].people;
+                    (s..e).any(|pi| pq.matches(self, pi, &mut scratch))
+                }
+                None => true,
+            }
+        };
+        if r.targets.is_empty() {
+            let all = 0..self.companies.len() as u32;
+            return Matches::Keyed(
+                all.filter(|&i| keep(i))
+                    .map(|i| (company_key(self, i), i))
+                    .collect(),
+            );
+        }
+        // Lookalike: the base companies in the levels' range come from one pass over the
+        // targets' similarities (no level is computed); gathered companies are scored one by
+        // one.
+        let scorer = lookalike::CompanyScorer::new(self, &r.targets);
+        let (lowest, highest) = r.levels();
+        let base = scorer.base_len().min(self.companies.len()) as u32;
+        let mut matches = scorer.within(lowest, highest);
+        matches.extend(
+            (base..self.companies.len() as u32)
+                .filter_map(|i| scorer.gathered_within(self, i, lowest, highest)),
+        );
+        if !empty || people.is_some() {
+            matches.retain(|m| keep(m.company));
+        }
+        Matches::Scored(matches)
+    }
+
+    /// All companies matching `q` (see [`Db::company_matches`]), ranked: `(key, company
+    /// index)`, unordered.
     pub(crate) fn rank_companies(
         &self,
         q: &CompanyQuery,
         people: Option<&PeopleQuery>,
         r: &Ranking,
     ) -> Vec<(u64, u32)> {
-        let mut out = Vec::new();
-        if r.no_usable_target {
-            return out;
+        match self.company_matches(q, people, r) {
+            Matches::Keyed(matches) => matches,
+            Matches::Scored(matches) => keyed(&matches),
         }
-        let people = people.filter(|p| !p.is_empty());
-        let mut scratch = Scratch::default();
-        let empty = q.is_empty();
-        // The lowest score that can be returned (minScore, or the floor of the worst band).
-        let floor = r.min_score.unwrap_or(0.0).max(
-            r.bands
-                .map_or(0.0, |(_, w)| lookalike::band_floor(w, r.broad)),
-        );
-        let keep = |i: u32, score: Option<f64>, scratch: &mut Scratch| {
-            if !empty && !q.matches(self, i) {
-                return false;
-            }
-            if let Some(s) = score {
-                if r.targets.contains(&i) {
-                    return false;
-                }
-                if let Some((best, worst)) = r.bands {
-                    match lookalike::relevance_of(s, r.broad) {
-                        Some(b) if (best..=worst).contains(&band_rank(&b)) => {}
-                        _ => return false,
-                    }
-                }
-            }
-            match people {
-                Some(pq) => {
-                    let (s, e) = self.cols[i as usize].people;
-                    (s..e).any(|pi| pq.matches(self, pi, scratch))
-                }
-                None => true,
-            }
-        };
-        if r.targets.is_empty() {
-            for i in 0..self.companies.len() as u32 {
-                if keep(i, None, &mut scratch) {
-                    out.push((company_key(self, i, None), i));
-                }
-            }
-            return out;
+    }
+
+    /// The ranking of a company search whose page ends at the `wanted`-th match (the ranking
+    /// is kept for its next pages): sorted whole without lookalike, and as far as `wanted`
+    /// with it ([`ranked_scored`]).
+    fn ranked_companies(
+        &self,
+        q: &CompanyQuery,
+        people: Option<&PeopleQuery>,
+        r: &Ranking,
+        wanted: usize,
+    ) -> Ranked {
+        match self.company_matches(q, people, r) {
+            Matches::Keyed(matches) => Ranked::sorted(matches),
+            Matches::Scored(matches) => ranked_scored(matches, wanted),
         }
-        // Lookalike: the base companies that reach the floor come from the scorer's combined
-        // similarities (the others are never looked at); gathered companies are scored one by
-        // one.
-        let scorer = lookalike::CompanyScorer::new(self, &r.targets);
-        let base = scorer.base_len().min(self.companies.len()) as u32;
-        let gathered = (base..self.companies.len() as u32).filter_map(|i| {
-            let score = scorer.score_min(self, i, floor)?;
-            let default_rank = self.cols[i as usize].default_rank;
-            Some(lookalike::Passing {
-                company: i,
-                score,
-                level: lookalike::round_units(score * 10_000.0) as u32,
-                default_rank,
-            })
-        });
-        for m in scorer.passing(floor).chain(gathered) {
-            if keep(m.company, Some(m.score), &mut scratch) {
-                out.push((level_key(m.default_rank, m.level), m.company));
-            }
-        }
-        order_by_score(&mut out);
-        out
     }
 
     /// `POST /v2/search/companies` (SPEC.md §4.2): filters (§2.4, §2.5), lookalike ranking with
@@ -319,21 +363,23 @@ impl Db {
             targets: look.targets.clone(),
             ..Default::default()
         };
+        let (from, size) = (clamp_from(req.from), clamp_size(req.size, MAX_SIZE));
+        let wanted = if cursor.is_some() {
+            usize::MAX
+        } else {
+            from.saturating_add(size)
+        };
         let all = self.ranked(search_key("v2", f, req.people_filters.as_ref()), || {
             let q = compile::companies_v2(self, f);
             let pq = req
                 .people_filters
                 .as_ref()
                 .map(|p| compile::people_v2(self, p));
-            self.rank_companies(&q, pq.as_ref(), &ranking)
+            self.ranked_companies(&q, pq.as_ref(), &ranking, wanted)
         });
-        let page = page_sorted(
-            &all,
-            cursor,
-            clamp_from(req.from),
-            clamp_size(req.size, MAX_SIZE),
-            |c| self.companies[c as usize].domain.clone(),
-        );
+        let page = all.page(cursor, from, size, |c| {
+            self.companies[c as usize].domain.clone()
+        });
         let mut redirects = look.redirects;
         redirects_of(self, f.include_domains.as_deref(), &mut redirects);
         let lookalike = !ranking.targets.is_empty();
@@ -399,15 +445,17 @@ impl Db {
         let f = req.companies_filters.as_ref().unwrap_or(&empty);
         let look = resolve_lookalike(self, f.lookalike_domains.as_deref());
         let ranking = self.ranking_v3(f, &look);
+        let size = clamp_size(req.size, MAX_SIZE);
+        let wanted = if cursor.is_some() { usize::MAX } else { size };
         let all = self.ranked(search_key("v3", f, req.people_filters.as_ref()), || {
             let q = compile::companies_v3(self, f);
             let pq = req
                 .people_filters
                 .as_ref()
                 .map(|p| compile::people_v3(self, p, 0.8));
-            self.rank_companies(&q, pq.as_ref(), &ranking)
+            self.ranked_companies(&q, pq.as_ref(), &ranking, wanted)
         });
-        let page = page_sorted(&all, cursor, 0, clamp_size(req.size, MAX_SIZE), |c| {
+        let page = all.page(cursor, 0, size, |c| {
             self.companies[c as usize].domain.clone()
         });
         let mut redirects = look.redirects;
@@ -760,10 +808,11 @@ fn include_statuses(db: &Db, domains: Option<&[String]>) -> Option<BTreeMap<Stri
 mod tests {
     use super::*;
 
-    /// Lookalike matches in the default order come out of `order_by_score` fully sorted (what
-    /// the ranking's sort would give), equal scores in default order; others are only grouped.
+    /// A lookalike ranking sorted only as far as its first page gives the pages of the whole
+    /// sorted ranking: the first page of any size, and every page after it by cursor, with
+    /// many matches sharing a score level (ties by default rank) and matches between levels.
     #[test]
-    fn ordering_by_score_sorts_matches_given_in_default_order() {
+    fn a_ranking_sorted_as_far_as_its_first_page_pages_as_the_whole() {
         let mut x = 0x9e37_79b9_7f4a_7c15u64;
         let mut next = || {
             x ^= x << 13;
@@ -771,26 +820,54 @@ mod tests {
             x ^= x << 17;
             x
         };
-        let mut matches: Vec<(u64, u32)> = Vec::new();
+        let mut matches = Vec::new();
         for rank in 0..5_000u32 {
-            if next() % 3 != 0 {
-                let score = (next() % 10_001) as f64 / 10_000.0;
-                matches.push((score_key(rank, score), rank + 7));
-            }
+            let raw = match next() % 3 {
+                // Exactly at a level's lowest raw similarity, among few levels: many ties.
+                0 => lookalike::lowest_raw(7_000 + (next() % 40) as u32),
+                1 => (next() % 1_000_000) as f64 / 1_000_000.0,
+                _ => continue,
+            };
+            matches.push(lookalike::Scored {
+                raw,
+                company: rank + 7,
+                default_rank: rank,
+            });
         }
-        let mut sorted = matches.clone();
+        let mut sorted = keyed(&matches);
         sorted.sort_unstable();
-        order_by_score(&mut matches);
-        assert_eq!(matches, sorted);
-        assert!(matches.len() > 3_000);
-
-        let mut shuffled: Vec<(u64, u32)> = vec![(score_key(9, 0.5), 1), (score_key(2, 0.9), 2)];
-        shuffled.push((score_key(1, 0.5), 3));
-        order_by_score(&mut shuffled);
-        assert_eq!(
-            shuffled.iter().map(|m| m.1).collect::<Vec<_>>(),
-            [2, 1, 3],
-            "stable within a score"
-        );
+        assert!(sorted.len() > 3_000);
+        let label = |c: u32| format!("c{c}.com");
+        let cursor = |page: &Page| {
+            page.next.as_deref().map(|n| {
+                super::super::paging::parse_cursor(Some(n), CursorKind::Companies, |l| {
+                    let c: u32 = l
+                        .trim_start_matches('c')
+                        .trim_end_matches(".com")
+                        .parse()
+                        .ok()?;
+                    Some((c, c - 7))
+                })
+                .unwrap()
+                .unwrap()
+            })
+        };
+        for wanted in [1, 7, 50, 200, 999, 5_000] {
+            let ranked = ranked_scored(matches.clone(), wanted);
+            assert_eq!(ranked.total(), sorted.len());
+            let first = ranked.page(None, 0, wanted, label);
+            assert_eq!(
+                first.items,
+                sorted[..wanted.min(sorted.len())],
+                "wanted {wanted}"
+            );
+            let (mut all, mut after) = (first.items.clone(), cursor(&first));
+            while let Some(c) = after {
+                let page = ranked.page(Some(c), 0, 333, label);
+                all.extend(&page.items);
+                after = cursor(&page);
+            }
+            assert_eq!(all, sorted, "wanted {wanted}");
+        }
     }
 }
