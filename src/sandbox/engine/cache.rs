@@ -16,7 +16,9 @@ use crate::sandbox::dataset::load::Db;
 /// Serialized company records kept (at ~7 KB each, ~30 MB).
 pub const RECORDS_CACHED: usize = 4_096;
 
-/// Rankings of recent searches kept (each at most about 32 bytes per matching company).
+/// Rankings of recent searches kept (each about 32 bytes per matching company: the sorted head
+/// and the rest of a lookalike ranking, or its whole sorted ranking once a page reached past
+/// the head and the head).
 pub const RANKINGS_CACHED: usize = 64;
 
 /// Serialized records of the dataset's companies, by company index; shared by every snapshot

@@ -234,14 +234,15 @@ pub struct Ranked {
     head: Vec<(u64, u32)>,
     /// Number of matches, the head's included.
     total: usize,
-    /// The matches after the head, sorted (`None` when the head holds them all).
-    rest: Option<SortRest>,
+    /// Gives the matches after the head, sorted; taken (and its matches freed) when `all` is
+    /// made. `None` when the head holds them all.
+    rest: std::sync::Mutex<Option<SortRest>>,
     /// The head and the sorted rest, made on the first page that needs them.
     all: std::sync::OnceLock<Vec<(u64, u32)>>,
 }
 
 /// Gives the matches of a [`Ranked`] after its head, sorted.
-type SortRest = Box<dyn Fn() -> Vec<(u64, u32)> + Send + Sync>;
+type SortRest = Box<dyn FnOnce() -> Vec<(u64, u32)> + Send>;
 
 impl std::fmt::Debug for Ranked {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -260,7 +261,7 @@ impl Ranked {
         Ranked {
             total: matches.len(),
             head: matches,
-            rest: None,
+            rest: std::sync::Mutex::new(None),
             all: std::sync::OnceLock::new(),
         }
     }
@@ -271,12 +272,12 @@ impl Ranked {
     pub fn split(
         head: Vec<(u64, u32)>,
         total: usize,
-        rest: impl Fn() -> Vec<(u64, u32)> + Send + Sync + 'static,
+        rest: impl FnOnce() -> Vec<(u64, u32)> + Send + 'static,
     ) -> Ranked {
         Ranked {
             total: total.max(head.len()),
             head,
-            rest: Some(Box::new(rest)),
+            rest: std::sync::Mutex::new(Some(Box::new(rest))),
             all: std::sync::OnceLock::new(),
         }
     }
@@ -296,20 +297,19 @@ impl Ranked {
         size: usize,
         label: impl Fn(u32) -> String,
     ) -> Page {
-        let sorted = match &self.rest {
-            None => &self.head,
-            Some(rest) => {
-                let start = start_of(&self.head, cursor, offset);
-                if start < self.head.len() && start.saturating_add(size) <= self.head.len() {
-                    &self.head
-                } else {
-                    self.all.get_or_init(|| {
-                        let mut all = self.head.clone();
-                        all.extend(rest());
-                        all
-                    })
-                }
-            }
+        let start = start_of(&self.head, cursor, offset);
+        let in_head = start < self.head.len() && start.saturating_add(size) <= self.head.len();
+        let sorted = if self.total == self.head.len() || in_head {
+            &self.head
+        } else {
+            self.all.get_or_init(|| {
+                let rest = (self.rest.lock())
+                    .unwrap_or_else(std::sync::PoisonError::into_inner)
+                    .take();
+                let mut all = self.head.clone();
+                all.extend(rest.map(|sort| sort()).unwrap_or_default());
+                all
+            })
         };
         let start = start_of(sorted, cursor, offset);
         let remaining_after = self.total > start.saturating_add(size);

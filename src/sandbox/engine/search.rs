@@ -73,9 +73,8 @@ impl Ranking {
     }
 }
 
-/// Sort key of a company: without lookalike its default rank; with lookalike
-/// `(10000 − score·10000) << 32 | default rank`, so better scores come first
-/// ([`level_key`]).
+/// Sort key of a company in the default order: its default rank (a lookalike match's key puts
+/// its score above the rank, [`level_key`]).
 fn company_key(db: &Db, c: u32) -> u64 {
     db.cols[c as usize].default_rank as u64
 }
@@ -96,8 +95,9 @@ impl Db {
     }
 }
 
-/// The sort key ([`company_key`]) of a lookalike match of default rank `rank` and score level
-/// `level` (`score · 10000`, `0..=10000`).
+/// The sort key of a lookalike match of default rank `rank` and score level `level` (`score ·
+/// 10000`, `0..=10000`): `(10000 − level) << 32 | rank`, so better scores come first and equal
+/// scores keep the default order.
 fn level_key(rank: u32, level: u32) -> u64 {
     ((10_000 - level.min(10_000) as u64) << 32) | rank as u64
 }
