@@ -604,19 +604,19 @@ impl BaseIndex {
         if dataset && let Some(r) = self.kept.0.get(&t) {
             return r;
         }
-        let r: Raws = BUFFERS
-            .with(|b| self.compute_raws(&db.cols[t as usize], &mut b.borrow_mut().counts))
-            .into();
+        let r =
+            BUFFERS.with(|b| self.compute_raws(&db.cols[t as usize], &mut b.borrow_mut().counts));
         if dataset {
             self.kept.0.insert(t, r.clone());
         }
         r
     }
 
-    /// `raw(c, t)` of every base company (by position) against target columns `t`: the shared-id counts of
-    /// each company from the target's postings, then one pass over the compact profiles with
-    /// the formula's quotients from tables (the same divisions, made once per list length).
-    fn compute_raws(&self, t: &CompanyCols, counts: &mut Counts) -> Vec<f64> {
+    /// `raw(c, t)` of every base company (by position) against target columns `t`: the
+    /// shared-id counts of each company from the target's postings, then one pass over the
+    /// compact profiles with the formula's quotients from tables (the same divisions, made once
+    /// per list length), written straight into the shared array (one allocation, no copy).
+    fn compute_raws(&self, t: &CompanyCols, counts: &mut Counts) -> Raws {
         let n = self.profiles.len();
         for c in [
             &mut counts.industries,
