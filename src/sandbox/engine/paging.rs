@@ -225,10 +225,11 @@ pub fn select_page(
     page_of(&all, offset, size, remaining_after, before, total, label)
 }
 
-/// The matches of a search in ranking order, kept between its pages
+/// The matches of a search in ranking order, `(key, index)` ascending, kept between its pages
 /// ([`crate::sandbox::dataset::load::Db::ranked`]): the best of them sorted (`head`), and the
-/// others sorted only when a page first reaches past the head (a lookalike search orders the
-/// first page's worth of its thousands of matches, see `Db::rank_companies`).
+/// others sorted only when a page first reaches past the head (a lookalike search sorts about
+/// a page's worth of its thousands of matches at first, `search::ranked_scored`). Pages are
+/// the ones [`select_page`] gives of all the matches.
 pub struct Ranked {
     /// The best matches, sorted; every key here sorts before every key of the rest.
     head: Vec<(u64, u32)>,
