@@ -503,8 +503,7 @@ impl Postings {
 
     /// Adds one to `counts[p]` for every occurrence of the company at position `p` in the
     /// postings of each distinct id of `list` (so `counts[p]` is how many of its ids the list
-    /// holds, as
-    /// [`TargetSet`]'s bitmaps count them; `ids` is scratch space).
+    /// holds, as [`TargetSet`]'s bitmaps count them; `ids` is scratch space).
     fn count(&self, list: &[u32], ids: &mut Vec<u32>, counts: &mut [u8]) {
         ids.clear();
         ids.extend_from_slice(list);
@@ -715,15 +714,7 @@ fn combine_at(raws: &[Raws], p: usize) -> f64 {
     match raws {
         [a] => combine_1(a[p]),
         [a, b] => combine_2(a[p], b[p]),
-        _ => {
-            let (mut max, mut total) = (0.0f64, 0.0);
-            for r in raws {
-                let x = r.get(p).copied().unwrap_or(0.0);
-                max = max.max(x);
-                total += x;
-            }
-            0.5 * max + 0.5 * total / raws.len() as f64
-        }
+        _ => combine(raws.iter().map(|r| r.get(p).copied().unwrap_or(0.0))),
     }
 }
 

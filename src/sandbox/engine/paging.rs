@@ -300,19 +300,19 @@ impl Ranked {
     ) -> Page {
         let start = start_of(&self.head, cursor, offset);
         let in_head = start < self.head.len() && start.saturating_add(size) <= self.head.len();
-        let sorted = if self.total == self.head.len() || in_head {
-            &self.head
+        let (sorted, start) = if self.total == self.head.len() || in_head {
+            (&self.head, start)
         } else {
-            self.all.get_or_init(|| {
+            let all = self.all.get_or_init(|| {
                 let rest = (self.rest.lock())
                     .unwrap_or_else(std::sync::PoisonError::into_inner)
                     .take();
                 let mut all = self.head.clone();
                 all.extend(rest.map(|sort| sort()).unwrap_or_default());
                 all
-            })
+            });
+            (all, start_of(all, cursor, offset))
         };
-        let start = start_of(sorted, cursor, offset);
         let remaining_after = self.total > start.saturating_add(size);
         page_of(
             &sorted[start.min(sorted.len())..],
