@@ -75,34 +75,45 @@ impl AsRef<[u8]> for RecordBytes {
     }
 }
 
-/// What the writer and the formatter of [`to_pieces`] build together.
+/// One piece of a [`to_pieces`] answer while it is built.
+enum Mark {
+    /// `text[start..end]` of [`Built::text`].
+    Text(usize, usize),
+    /// A record's own bytes.
+    Record(Arc<RawValue>),
+}
+
+/// What the writer and the formatter of [`to_pieces`] build together: all the JSON around the
+/// records in one buffer (no allocation per piece), and the pieces in order.
 #[derive(Default)]
 struct Built {
-    /// JSON written since the last record.
-    current: Vec<u8>,
+    /// Every byte written that is not a record's, in order.
+    text: Vec<u8>,
+    /// Where in `text` the current run of text began.
+    run: usize,
     /// The pieces so far.
-    pieces: Vec<Bytes>,
+    marks: Vec<Mark>,
 }
 
 impl Built {
-    fn end_piece(&mut self) {
-        if !self.current.is_empty() {
-            self.pieces
-                .push(Bytes::from(std::mem::take(&mut self.current)));
+    fn end_run(&mut self) {
+        if self.text.len() > self.run {
+            self.marks.push(Mark::Text(self.run, self.text.len()));
+            self.run = self.text.len();
         }
     }
 }
 
-/// Appends to [`Built::current`].
+/// Appends to [`Built::text`].
 struct PieceWriter(Rc<RefCell<Built>>);
 
 impl io::Write for PieceWriter {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        self.0.borrow_mut().current.extend_from_slice(buf);
+        self.0.borrow_mut().text.extend_from_slice(buf);
         Ok(buf.len())
     }
     fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
-        self.0.borrow_mut().current.extend_from_slice(buf);
+        self.0.borrow_mut().text.extend_from_slice(buf);
         Ok(())
     }
     fn flush(&mut self) -> io::Result<()> {
@@ -124,8 +135,8 @@ impl serde_json::ser::Formatter for PieceFormatter {
             // The fragment is that record's own text: share it.
             Some(r) if std::ptr::eq(r.get().as_ptr(), fragment.as_ptr()) => {
                 let mut built = self.0.borrow_mut();
-                built.end_piece();
-                built.pieces.push(Bytes::from_owner(RecordBytes(r)));
+                built.end_run();
+                built.marks.push(Mark::Record(r));
                 Ok(())
             }
             _ => writer.write_all(fragment.as_bytes()),
@@ -134,8 +145,8 @@ impl serde_json::ser::Formatter for PieceFormatter {
 }
 
 /// `value` as compact JSON in pieces, in order: the text around the records, and each
-/// [`RecordJson`]'s bytes shared rather than copied. Their concatenation is
-/// `serde_json::to_vec(value)`.
+/// [`RecordJson`]'s bytes shared rather than copied; the text around the records is written
+/// into one buffer, each piece of it a slice. Their concatenation is `serde_json::to_vec(value)`.
 ///
 /// Errors as `serde_json::to_vec` (a map with non-string keys, a failing `Serialize`).
 pub fn to_pieces<T: Serialize + ?Sized>(value: &T) -> serde_json::Result<Vec<Bytes>> {
@@ -153,8 +164,16 @@ pub fn to_pieces<T: Serialize + ?Sized>(value: &T) -> serde_json::Result<Vec<Byt
         .map_err(|_| ())
         .expect("the serializer is dropped")
         .into_inner();
-    built.end_piece();
-    Ok(built.pieces)
+    built.end_run();
+    let text = Bytes::from(built.text);
+    Ok(built
+        .marks
+        .into_iter()
+        .map(|m| match m {
+            Mark::Text(start, end) => text.slice(start..end),
+            Mark::Record(r) => Bytes::from_owner(RecordBytes(r)),
+        })
+        .collect())
 }
 
 #[cfg(test)]
