@@ -787,8 +787,9 @@ async fn a_batch_enrich_of_people_is_owned_the_second_time_however_they_were_giv
     let before = standard(&c0).await;
     let enrich = |extra: &[&str]| {
         let mut c = prospect(&sb, RICH, dir.path(), port);
+        // `--wait` alone, as the issue writes it: the default wait (the deliveries end it).
         c.args(["enrich", "people", "--file", file.to_str().unwrap()])
-            .args(["--max-credits", "100", "--wait", "60"])
+            .args(["--max-credits", "100", "--wait"])
             .args(extra);
         c
     };

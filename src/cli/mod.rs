@@ -382,8 +382,9 @@ pub struct BatchArgs {
     /// person ids.
     #[arg(long, conflicts_with_all = ["file", "values"])]
     list: Option<String>,
-    /// Seconds to wait for the webhook deliveries (0: do not wait).
-    #[arg(long, default_value_t = 180)]
+    /// Seconds to wait for the webhook deliveries (0: do not wait); `--wait` alone waits the
+    /// default 180.
+    #[arg(long, default_value_t = 180, num_args = 0..=1, default_missing_value = "180", value_name = "SECS")]
     wait: u64,
     #[command(flatten)]
     spend: SpendArgs,
@@ -608,8 +609,9 @@ pub enum Command {
         /// The members of a contact list (`prospect list`): those revealed already cost 0.
         #[arg(long, conflicts_with_all = ["ids", "ids_file"])]
         list: Option<String>,
-        /// Seconds to wait for the webhook deliveries (0: do not wait).
-        #[arg(long, default_value_t = 180)]
+        /// Seconds to wait for the webhook deliveries (0: do not wait); `--wait` alone waits the
+        /// default 180.
+        #[arg(long, default_value_t = 180, num_args = 0..=1, default_missing_value = "180", value_name = "SECS")]
         wait: u64,
         #[command(flatten)]
         spend: SpendArgs,
