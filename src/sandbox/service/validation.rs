@@ -106,11 +106,12 @@ fn line_col_to_offset(body: &[u8], line: usize, col: usize) -> usize {
 /// Deserializes a JSON value into `T`, or the 422 with pydantic-style entries: every problem
 /// found, up to `max_errors` (at least the first).
 pub fn from_value<T: DeserializeOwned>(value: Value, max_errors: usize) -> Result<T, Failure> {
-    let mut work = value.clone();
-    let first = match serde_path_to_error::deserialize::<_, T>(value) {
+    // Read from a borrow: a body that reads (nearly all) is not copied first.
+    let first = match serde_path_to_error::deserialize::<_, T>(&value) {
         Ok(t) => return Ok(t),
-        Err(e) => serde_error_entry(&work, &e),
+        Err(e) => serde_error_entry(&value, &e),
     };
+    let mut work = value;
     // pydantic lists every problem of a body at once; serde stops at the first. So the
     // offending member is taken out and the body read again for the next problem, until it
     // reads, a place repeats (a required member taken out), or the member cannot be taken out
@@ -121,7 +122,7 @@ pub fn from_value<T: DeserializeOwned>(value: Value, max_errors: usize) -> Resul
         if last.kind == "missing" || !remove_member(&mut work, &last.loc) {
             break;
         }
-        match serde_path_to_error::deserialize::<_, T>(work.clone()) {
+        match serde_path_to_error::deserialize::<_, T>(&work) {
             Ok(_) => break,
             Err(e) => {
                 let next = serde_error_entry(&work, &e);
