@@ -365,6 +365,10 @@ pub enum RevealKind {
     Phones,
 }
 
+/// Seconds `enrich companies|people` and `reveal` wait for their webhook deliveries unless
+/// `--wait SECS` says otherwise (also what `--wait` alone means): 180.
+const WEBHOOK_WAIT: &str = "180";
+
 /// What a batch enrichment (`enrich companies`, `enrich people`) asks for, and how long it
 /// waits for the webhook.
 #[derive(Debug, Clone, clap::Args)]
@@ -383,8 +387,8 @@ pub struct BatchArgs {
     #[arg(long, conflicts_with_all = ["file", "values"])]
     list: Option<String>,
     /// Seconds to wait for the webhook deliveries (0: do not wait); `--wait` alone waits the
-    /// default 180.
-    #[arg(long, default_value_t = 180, num_args = 0..=1, default_missing_value = "180", value_name = "SECS")]
+    /// default.
+    #[arg(long, default_value = WEBHOOK_WAIT, num_args = 0..=1, default_missing_value = WEBHOOK_WAIT, value_name = "SECS")]
     wait: u64,
     #[command(flatten)]
     spend: SpendArgs,
@@ -610,8 +614,8 @@ pub enum Command {
         #[arg(long, conflicts_with_all = ["ids", "ids_file"])]
         list: Option<String>,
         /// Seconds to wait for the webhook deliveries (0: do not wait); `--wait` alone waits the
-        /// default 180.
-        #[arg(long, default_value_t = 180, num_args = 0..=1, default_missing_value = "180", value_name = "SECS")]
+        /// default.
+        #[arg(long, default_value = WEBHOOK_WAIT, num_args = 0..=1, default_missing_value = WEBHOOK_WAIT, value_name = "SECS")]
         wait: u64,
         #[command(flatten)]
         spend: SpendArgs,
