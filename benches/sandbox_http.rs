@@ -10,9 +10,9 @@
 //!
 //! Criterion reports each as time per request with a throughput in requests/s (elem/s);
 //! requests go out 16 at a time on 16 keep-alive connections, and each answer is read to its
-//! end and thrown away, as wrk does. Prism: set `PRISM` to its
-//! command (e.g. `/tmp/prism/node_modules/.bin/prism`, from `npm install @stoplight/prism-cli`);
-//! without it only the sandbox is measured, and the note says so. Prism answers the one static
+//! end and thrown away, as wrk does. Prism: set `PRISM` to its command (e.g.
+//! `/tmp/prism/node_modules/.bin/prism`, from `npm install @stoplight/prism-cli`); without it
+//! only the sandbox is measured, and the note says so. Prism answers the one static
 //! example of each operation (a few KB); the sandbox answers real records (370 KB for 50
 //! companies, 7.6 MB for 1,000).
 //!
