@@ -366,8 +366,14 @@ pub enum RevealKind {
 }
 
 /// Seconds `enrich companies|people` and `reveal` wait for their webhook deliveries unless
-/// `--wait SECS` says otherwise (also what `--wait` alone means): 180.
+/// `--wait SECS` says otherwise (also what `--wait` alone means), and `resume` waits: 180.
 const WEBHOOK_WAIT: &str = "180";
+
+/// [`WEBHOOK_WAIT`] as a number (read when compiling).
+const WEBHOOK_WAIT_SECS: u64 = match u64::from_str_radix(WEBHOOK_WAIT, 10) {
+    Ok(secs) => secs,
+    Err(_) => panic!("WEBHOOK_WAIT is a number of seconds"),
+};
 
 /// What a batch enrichment (`enrich companies`, `enrich people`) asks for, and how long it
 /// waits for the webhook.
@@ -1258,11 +1264,15 @@ async fn run_inner(
                 ))
             })?;
             match action {
-                Action::Reveal { .. } => reveal(&ctx, action, 180, &spend, &out).await,
-                Action::EnrichCompanies { .. } => {
-                    enrich_companies(&ctx, action, 180, &spend, &out).await
+                Action::Reveal { .. } => {
+                    reveal(&ctx, action, WEBHOOK_WAIT_SECS, &spend, &out).await
                 }
-                Action::EnrichPeople { .. } => enrich_people(&ctx, action, 180, &spend, &out).await,
+                Action::EnrichCompanies { .. } => {
+                    enrich_companies(&ctx, action, WEBHOOK_WAIT_SECS, &spend, &out).await
+                }
+                Action::EnrichPeople { .. } => {
+                    enrich_people(&ctx, action, WEBHOOK_WAIT_SECS, &spend, &out).await
+                }
                 Action::Segment { .. } => {
                     create_segmentation(&ctx, action, None, &spend, &out).await
                 }
