@@ -32,6 +32,7 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use crate::api::error::{ApiError, detail};
+use crate::api::pace::PER_MINUTE_RETRY_MAX;
 use crate::api::types::*;
 
 /// The 19 endpoints of SPEC.md §4, in its order.
@@ -507,8 +508,33 @@ impl ApiRequest for EnrichPersonRequest {
     }
 }
 
+/// Most per-minute 429s one call waits out before it gives up (each at most
+/// [`PER_MINUTE_RETRY_MAX`]): about ten minutes of a service that keeps refusing.
+const MAX_LIMITED_WAITS: u32 = 10;
+
+/// The error of a wait ended by [`ClientOptions::stop`]: nothing was sent.
+fn stopped() -> ApiError {
+    ApiError::Refused("stopped before sending".into())
+}
+
+/// Reads an answer's body chunk by chunk. Errors: the transport error with the bytes that
+/// arrived before it (a cut connection keeps what came).
+async fn read_body(mut resp: reqwest::Response) -> Result<Vec<u8>, (Vec<u8>, reqwest::Error)> {
+    let mut out = Vec::with_capacity(
+        resp.content_length()
+            .map_or(0, |n| n.min(64 << 20) as usize),
+    );
+    loop {
+        match resp.chunk().await {
+            Ok(Some(c)) => out.extend_from_slice(&c),
+            Ok(None) => return Ok(out),
+            Err(e) => return Err((out, e)),
+        }
+    }
+}
+
 /// Transport settings of a [`Client`].
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub struct ClientOptions {
     /// Whole-request timeout (connect, send, read the body). Default 30 s.
     pub timeout: Duration,
@@ -528,6 +554,10 @@ pub struct ClientOptions {
     /// ([`crate::api::pace::Pacer`]); `None` sends at once. Default `None`; a front end's
     /// session sets the account's allowance (config `rate_per_minute`).
     pub rate_per_minute: Option<u32>,
+    /// Ends every wait of the client (pacing, a 429's `Retry-After`, a backoff) when cancelled:
+    /// the call then fails with [`ApiError::Refused`] ("stopped before sending") and nothing
+    /// more is sent. A request already sent is awaited. Default: never cancelled.
+    pub stop: tokio_util::sync::CancellationToken,
 }
 
 impl Default for ClientOptions {
@@ -540,6 +570,7 @@ impl Default for ClientOptions {
             max_retry_after: Duration::from_secs(10),
             user_agent: concat!("prospect/", env!("CARGO_PKG_VERSION")).to_string(),
             rate_per_minute: None,
+            stop: tokio_util::sync::CancellationToken::new(),
         }
     }
 }
@@ -733,11 +764,14 @@ impl Client {
         let max_attempts = inner.options.max_attempts.max(1);
         let liberal = endpoint.is_free_read();
         let mut attempt: u32 = 0;
+        // Per-minute 429s waited out for this call: they are refused before they count, so
+        // they do not use up attempts, but a call is not held forever.
+        let mut limited: u32 = 0;
         loop {
             attempt += 1;
             let last = attempt >= max_attempts;
             let ticket = match &inner.pacer {
-                Some(p) => Some(p.admit().await),
+                Some(p) => Some(self.admit(p).await?),
                 None => None,
             };
             let finish = || {
@@ -767,7 +801,7 @@ impl Client {
                         error = %err, "request failed"
                     );
                     if retry {
-                        tokio::time::sleep(self.backoff(attempt)).await;
+                        self.wait(self.backoff(attempt)).await?;
                         continue;
                     }
                     return Err(err);
@@ -780,10 +814,21 @@ impl Client {
                 .get(reqwest::header::LOCATION)
                 .and_then(|v| v.to_str().ok())
                 .map(str::to_string);
-            let bytes = match resp.bytes().await {
-                // Takes over the buffer when it is the only owner (no copy of a 6 MB answer).
-                Ok(b) => Vec::from(b),
-                Err(e) => {
+            let bytes = match read_body(resp).await {
+                Ok(b) => b,
+                // A paid answer cut off after it came (and was charged): what arrived is
+                // returned, so the engine keeps every record that reads (issue 34); it never
+                // reads whole, so it is never taken for a complete answer.
+                Err((partial, e)) if !liberal && (200..300).contains(&status) => {
+                    let err = ApiError::transport(e, &inner.token.0);
+                    tracing::warn!(
+                        method = %endpoint.method(), path = endpoint.path(), status, attempt,
+                        bytes = partial.len(), error = %err,
+                        "a paid answer was cut off; what arrived is kept"
+                    );
+                    return Ok((status, partial));
+                }
+                Err((_, e)) => {
                     let retry = !last && liberal;
                     let err = ApiError::transport(e, &inner.token.0);
                     tracing::warn!(
@@ -792,7 +837,7 @@ impl Client {
                         error = %err, "reading the answer failed"
                     );
                     if retry {
-                        tokio::time::sleep(self.backoff(attempt)).await;
+                        self.wait(self.backoff(attempt)).await?;
                         continue;
                     }
                     return Err(err);
@@ -814,15 +859,25 @@ impl Client {
                 );
                 return Err(ApiError::Redirected { status, location });
             }
+            let daily = status == 429 && retry_after.is_some_and(|d| d > PER_MINUTE_RETRY_MAX);
             if status == 429
                 && let Some(p) = &inner.pacer
             {
-                p.pause(retry_after.unwrap_or(Duration::from_secs(1)));
+                let d = retry_after.unwrap_or(Duration::from_secs(1));
+                if daily {
+                    // The daily allowance: every later request fails at once until the reset.
+                    p.block(d);
+                } else {
+                    p.pause(d);
+                    if let Some(t) = ticket {
+                        p.learn(t);
+                    }
+                }
             }
             // A paid request is sent again only when the service refused it before charging
             // (429); after a 5xx it may have been processed and charged.
             let retryable = match status {
-                429 => true,
+                429 => !daily,
                 500 | 502 | 503 | 504 => liberal,
                 _ => false,
             };
@@ -831,17 +886,61 @@ impl Client {
                 (429 | 503, Some(d)) => Some(d.min(inner.options.max_retry_after)),
                 _ => Some(self.backoff(attempt)),
             };
-            let retry = retryable && !last && wait.is_some();
+            let retry = if status == 429 {
+                limited += 1;
+                // A 429 does not count as an attempt; at most MAX_LIMITED_WAITS of them.
+                attempt -= 1;
+                retryable && limited <= MAX_LIMITED_WAITS && wait.is_some()
+            } else {
+                retryable && !last && wait.is_some()
+            };
             tracing::warn!(
                 method = %endpoint.method(), path = endpoint.path(), status, attempt,
                 elapsed_ms, retry, "error answer"
             );
             match wait {
                 Some(w) if retry => {
-                    tokio::time::sleep(w).await;
+                    if status == 429 {
+                        tracing::info!(
+                            wait_s = w.as_secs(),
+                            "rate limited: waiting for the per-minute window"
+                        );
+                    }
+                    self.wait(w).await?;
                 }
                 _ => return Err(ApiError::from_response(status, retry_after, &bytes)),
             }
+        }
+    }
+
+    /// Waits for the pacer to let a request go, or for the client's stop
+    /// ([`ClientOptions::stop`]).
+    ///
+    /// Errors: [`ApiError::RateLimited`] at once (with the time to the reset) while the daily
+    /// allowance is used up; [`ApiError::Refused`] when stopped; nothing was sent.
+    async fn admit(
+        &self,
+        p: &crate::api::pace::Pacer,
+    ) -> Result<crate::api::pace::Ticket, ApiError> {
+        let stop = &self.inner.options.stop;
+        tokio::select! {
+            biased;
+            _ = stop.cancelled() => Err(stopped()),
+            t = p.admit() => t.map_err(|b| ApiError::RateLimited {
+                retry_after: Some(b.resets_in),
+            }),
+        }
+    }
+
+    /// Sleeps `d`, or less when the client's stop is cancelled.
+    ///
+    /// Errors: [`ApiError::Refused`] when stopped (nothing more is sent).
+    async fn wait(&self, d: Duration) -> Result<(), ApiError> {
+        let stop = &self.inner.options.stop;
+        tokio::select! {
+            biased;
+            _ = stop.cancelled() => Err(stopped()),
+            _ = tokio::time::sleep(d) => Ok(()),
         }
     }
 

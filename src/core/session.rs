@@ -567,6 +567,8 @@ pub struct Session {
     /// (issue 17, "Failures"): every paid call is then refused. Shared, not copied, by the
     /// session's clones.
     unreachable: Option<Arc<Unreachable>>,
+    /// The last credit balance the service gave (issue 34: plans compare their cost with it).
+    last_balance: Arc<Mutex<Option<CreditBalance>>>,
 }
 
 impl std::fmt::Debug for Session {
@@ -706,6 +708,7 @@ impl Session {
             owner: crate::core::engine::new_owner().into(),
             recovery_dir,
             unreachable: None,
+            last_balance: Arc::new(Mutex::new(None)),
         }
     }
 
@@ -763,9 +766,25 @@ impl Session {
         settings: &crate::core::config::Settings,
         target: &crate::core::config::Target,
     ) -> anyhow::Result<Session> {
+        Session::open_with(
+            settings,
+            target,
+            crate::api::client::ClientOptions::default(),
+        )
+    }
+
+    /// [`Session::open`] with the client's transport options `options` (its pace is set from
+    /// `settings`): the CLI passes its stop token and waits out per-minute 429s
+    /// (`max_retry_after`) where the explorer counts them down itself. Errors: as
+    /// [`Session::open`].
+    pub fn open_with(
+        settings: &crate::core::config::Settings,
+        target: &crate::core::config::Target,
+        options: crate::api::client::ClientOptions,
+    ) -> anyhow::Result<Session> {
         let options = crate::api::client::ClientOptions {
             rate_per_minute: Some(settings.rate_per_minute(target.sandbox)),
-            ..Default::default()
+            ..options
         };
         let client = Client::with_options(&target.base_url, target.token.clone(), options)
             .map_err(|e| anyhow::anyhow!(e.user_message()))?;
@@ -930,7 +949,9 @@ impl Session {
         let ((value, decode_error), packed) = match out {
             Ok(v) => v,
             Err(e) => {
-                // Nothing decoded: the raw answer is kept all the same, with no entities.
+                // Nothing decoded: the raw answer is kept all the same, with no entities, and
+                // its claims are released (issue 34): no key is taken as "not found" unread,
+                // the next run buys them again.
                 let kept = crate::core::engine::keep(
                     self,
                     crate::core::engine::ToKeep {
@@ -941,13 +962,14 @@ impl Session {
                         at,
                         entities: Entities::default(),
                         job,
-                        settles,
+                        settles: Vec::new(),
                         page: None,
                         whole: false,
                         packed: None,
                     },
                 )
                 .await;
+                crate::core::engine::release(self, settles).await;
                 tracing::error!(endpoint = %endpoint, error = %e, purchase = ?kept.purchase,
                     recovery = ?kept.recovery, "a paid answer did not decode; its raw bytes are kept");
                 return Err(e);
@@ -959,6 +981,16 @@ impl Session {
         let (entities, packed) = match packed {
             Ok(p) => (Entities::default(), Some(p)),
             Err(_) => (value.entities(at), None),
+        };
+        // An answer that did not read whole settles nothing and is no page of its search
+        // (its cursor or records may be cut): its claims are released, so what did not read
+        // is bought again and what did is owned by its entities (issue 34).
+        let partial = decode_error.is_some();
+        let (settles, page) = if partial {
+            crate::core::engine::release(self, settles).await;
+            (Vec::new(), None)
+        } else {
+            (settles, page)
         };
         let page = page.and_then(|(identity, n)| {
             value
@@ -1794,7 +1826,30 @@ impl Session {
 
     /// `GET /v2/credits/balance` (free; SPEC.md §4.9).
     pub async fn balance(&self) -> Result<CreditBalance, ApiError> {
-        self.client.credit_balance().await
+        let b = self.client.credit_balance().await?;
+        // A used-up daily allowance that resets later than a per-minute wait: every request
+        // until then fails at once instead of being sent (issue 34). One that resets in 0 s is
+        // not used up.
+        if let (Some(0), Some(reset), Some(pacer)) = (
+            b.daily_limit_rate_left,
+            b.daily_limit_rate_seconds_to_reset,
+            self.client.pacer(),
+        ) && reset > 0
+        {
+            let d = std::time::Duration::from_secs(reset as u64);
+            if d > crate::api::pace::PER_MINUTE_RETRY_MAX {
+                pacer.block(d);
+            }
+        }
+        if let Ok(mut g) = self.last_balance.lock() {
+            *g = Some(b.clone());
+        }
+        Ok(b)
+    }
+
+    /// The last credit balance [`Session::balance`] read, if any (no request is made).
+    pub fn known_balance(&self) -> Option<CreditBalance> {
+        self.last_balance.lock().ok().and_then(|g| g.clone())
     }
 
     /// `GET /v2/data-fields` (free; SPEC.md §4.8).

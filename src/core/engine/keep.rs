@@ -192,10 +192,43 @@ pub async fn keep(s: &Session, mut k: ToKeep) -> KeepReport {
 
 static RECOVERY_SEQ: AtomicU64 = AtomicU64::new(0);
 
+/// The second place recovery files of the store whose recovery folder is `primary` go when
+/// that folder cannot be written (a full disk, issue 34): a folder of the runtime directory
+/// (`XDG_RUNTIME_DIR`, usually memory-backed), else the temp directory, named after `primary`
+/// so each store imports only its own.
+pub fn fallback_recovery_dir(primary: Option<&Path>) -> PathBuf {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::hash::DefaultHasher::new();
+    primary.hash(&mut h);
+    let base = std::env::var_os("XDG_RUNTIME_DIR")
+        .map(PathBuf::from)
+        .filter(|p| p.is_dir())
+        .unwrap_or_else(std::env::temp_dir);
+    base.join(format!("prospect-recovery-{:016x}", h.finish()))
+}
+
+/// Writes `k`'s recovery file in `dir` (beside the store), else in its
+/// [`fallback_recovery_dir`]; returns where. Errors: neither could be written (both named).
 fn write_recovery(dir: Option<&Path>, k: &ToKeep, target: &str) -> std::io::Result<PathBuf> {
-    let dir = dir
-        .map(Path::to_path_buf)
-        .unwrap_or_else(|| std::env::temp_dir().join("prospect-recovery"));
+    match dir.map(|d| write_recovery_in(d, k, target)) {
+        Some(Ok(p)) => Ok(p),
+        first => {
+            let second = fallback_recovery_dir(dir);
+            write_recovery_in(&second, k, target).map_err(|e2| {
+                let e1 = match first {
+                    Some(Err(e)) => format!(
+                        "{}: {e}; ",
+                        dir.map(|d| d.display().to_string()).unwrap_or_default()
+                    ),
+                    _ => String::new(),
+                };
+                std::io::Error::new(e2.kind(), format!("{e1}{}: {e2}", second.display()))
+            })
+        }
+    }
+}
+
+fn write_recovery_in(dir: &Path, k: &ToKeep, target: &str) -> std::io::Result<PathBuf> {
     let rec = Recovery {
         version: 1,
         endpoint: k.endpoint.path().to_string(),
@@ -225,15 +258,19 @@ fn write_recovery(dir: Option<&Path>, k: &ToKeep, target: &str) -> std::io::Resu
 /// and its file removed. A file that cannot be read is left in place with a warning. Returns
 /// how many were imported.
 pub fn import_recovery(s: &Session) -> usize {
-    let Some(dir) = s.recovery_dir() else {
+    // A store in memory has no recovery folder to import from.
+    let Some(primary) = s.recovery_dir() else {
         return 0;
     };
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return 0;
-    };
-    let mut files: Vec<PathBuf> = entries
+    let dirs = [
+        Some(primary.to_path_buf()),
+        Some(fallback_recovery_dir(Some(primary))),
+    ];
+    let mut files: Vec<PathBuf> = dirs
+        .iter()
         .flatten()
-        .map(|e| e.path())
+        .filter_map(|d| std::fs::read_dir(d).ok())
+        .flat_map(|entries| entries.flatten().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x == "json"))
         .collect();
     files.sort();
@@ -384,7 +421,10 @@ const MAX_REPAIRS: usize = 10_000;
 /// Reads a 2xx answer of `R` ([`ApiRequest::read_answer`]); when it does not decode whole,
 /// leaves out each record (an element of a list on the failing path) or member that fails,
 /// and reads the rest: `Ok((answer, Some(why)))` names the first failing field and how many
-/// parts were left out. `Err` ([`ApiError::Decode`], the first failure) when nothing reads.
+/// parts were left out. An answer that is not JSON whole (cut off, or garbled part way) is
+/// read up to where it stops ([`super::salvage::salvage`]): every complete record before that
+/// point is read, and `why` names the byte and the member where it stopped (issue 34).
+/// `Err` ([`ApiError::Decode`], the first failure) when nothing reads.
 pub fn read_lenient<R: ApiRequest>(
     status: u16,
     raw: &[u8],
@@ -394,12 +434,36 @@ pub fn read_lenient<R: ApiRequest>(
         Err(e @ ApiError::Decode { .. }) => e,
         Err(e) => return Err(e),
     };
-    let Ok(mut v) = serde_json::from_slice::<Value>(raw) else {
-        return Err(first);
+    let (mut v, cut) = match serde_json::from_slice::<Value>(raw) {
+        Ok(v) => (v, None),
+        Err(_) => match super::salvage::salvage(raw) {
+            Some(s) => {
+                let why = format!(
+                    "the answer stopped reading at byte {} of {} (at {}); the {} complete \
+                     record(s) before it are kept, the raw answer is kept",
+                    s.stopped_at,
+                    raw.len(),
+                    s.at_path,
+                    s.kept_items
+                );
+                (s.value, Some(why))
+            }
+            None => return Err(first),
+        },
     };
-    let mut err = first.clone();
+    let mut err = match cut {
+        Some(why) => {
+            let bytes = serde_json::to_vec(&v).unwrap_or_default();
+            match R::read_answer(status, &bytes) {
+                Ok(answer) => return Ok((answer, Some(why))),
+                Err(e @ ApiError::Decode { .. }) => (e, why),
+                Err(_) => return Err(first),
+            }
+        }
+        None => (first.clone(), String::new()),
+    };
     for dropped in 1..=MAX_REPAIRS {
-        let ApiError::Decode { path, .. } = &err else {
+        let ApiError::Decode { path, .. } = &err.0 else {
             return Err(first);
         };
         let Some(steps) = parse_path(path) else {
@@ -411,15 +475,19 @@ pub fn read_lenient<R: ApiRequest>(
         let bytes = serde_json::to_vec(&v).unwrap_or_default();
         match R::read_answer(status, &bytes) {
             Ok(answer) => {
-                let why = match &first {
-                    ApiError::Decode { path, message } => format!(
+                let mut why = match &first {
+                    ApiError::Decode { path, message } if err.1.is_empty() => format!(
                         "the answer did not read whole: at {path}: {message}; {dropped} part(s) left out, the raw answer is kept"
                     ),
+                    _ if !err.1.is_empty() => err.1.clone(),
                     other => other.to_string(),
                 };
+                if !err.1.is_empty() {
+                    why.push_str(&format!("; {dropped} more part(s) left out"));
+                }
                 return Ok((answer, Some(why)));
             }
-            Err(e @ ApiError::Decode { .. }) => err = e,
+            Err(e @ ApiError::Decode { .. }) => err.0 = e,
             Err(_) => return Err(first),
         }
     }
@@ -461,6 +529,30 @@ mod tests {
         let why = why.unwrap();
         assert!(why.contains("companies[1]"), "{why}");
         assert!(why.contains("1 part(s) left out"), "{why}");
+    }
+
+    #[test]
+    fn a_cut_answer_reads_up_to_the_cut() {
+        let companies: Vec<Value> = (0..20)
+            .map(|i| serde_json::json!({"domain": format!("d{i}.com"), "company": {"domain": format!("d{i}.com"), "name": "X"}}))
+            .collect();
+        let raw =
+            serde_json::to_vec(&serde_json::json!({"companies": companies, "totalFound": 20}))
+                .unwrap();
+        let (answer, why) =
+            read_lenient::<LookupCompaniesRequest>(200, &raw[..raw.len() / 2]).unwrap();
+        assert!(
+            (8..=10).contains(&answer.companies.len()),
+            "{}",
+            answer.companies.len()
+        );
+        let why = why.unwrap();
+        assert!(why.contains("stopped reading at byte"), "{why}");
+        let (answer, why) =
+            read_lenient::<LookupCompaniesRequest>(200, br#"{"companies": {}, "totalFound": 3}"#)
+                .unwrap();
+        assert!(answer.companies.is_empty());
+        assert!(why.unwrap().contains("companies"));
     }
 
     #[test]

@@ -62,6 +62,10 @@ pub struct RunReport {
     pub recovery: Vec<PathBuf>,
     /// Answers that decoded only in part (their raw bytes are kept whole).
     pub decode_errors: Vec<String>,
+    /// Keys of a lookup whose records were in a part of a paid answer that did not read (or
+    /// an answer that did not read at all): not written, their claims released, bought again
+    /// by the next run (issue 34).
+    pub unread: u64,
     /// The run stopped early on the caller's signal; what was in flight was kept.
     pub interrupted: bool,
     /// A search stopped because the service gave a cursor that does not advance.
@@ -1167,15 +1171,30 @@ async fn lookup_batch<T: Clone + Send + 'static>(
             match (kind.buy)(s.clone(), names.clone(), job, settles.clone()).await {
                 Ok((paid, mut got)) => {
                     out.report.absorb(&paid);
-                    out.report.bought += names.len() as u64;
+                    // An answer that did not read whole: a key missing from it may be in the
+                    // part that did not read, so it is unread, never "not found" (issue 34);
+                    // its claim was released and the next run buys it.
+                    let partial = paid.decode_error.is_some();
                     for n in names {
-                        let record = got.remove(&n);
-                        found.insert(n, record);
+                        match got.remove(&n) {
+                            Some(record) => {
+                                out.report.bought += 1;
+                                found.insert(n, Some(record));
+                            }
+                            None if partial => out.report.unread += 1,
+                            None => {
+                                out.report.bought += 1;
+                                found.insert(n, None);
+                            }
+                        }
                     }
                 }
                 Err(e) => {
                     if !e.may_have_charged() {
                         release(&s, settles).await;
+                    }
+                    if matches!(e, ApiError::Decode { .. }) {
+                        out.report.unread += names.len() as u64;
                     }
                     out.report.fail(e.into());
                     break;
@@ -1205,14 +1224,16 @@ async fn lookup_batch<T: Clone + Send + 'static>(
                     todo.len(),
                     CLAIM_LEASE.as_secs() + 30
                 )));
-                for n in std::mem::take(&mut todo) {
-                    found.insert(n, None);
-                }
+                // Their answer is another process's: not known here, so not written.
+                todo.clear();
                 break;
             }
             tokio::time::sleep(CLAIM_POLL).await;
         }
     }
+    // One entry per key whose outcome is known: owned, bought (found or not), or refused. A
+    // key left unread (an answer that did not read, an error before it) has none: it is
+    // bought by the next run, never written as "not found".
     for (asked, norm) in chunk {
         let entry = match known.remove(&norm) {
             Some(hit) => LookupEntry {
@@ -1221,11 +1242,20 @@ async fn lookup_batch<T: Clone + Send + 'static>(
                 stored_at: Some(hit.fetched_at),
                 suppressed: None,
             },
-            None => LookupEntry {
+            None if refused.contains_key(&norm) => LookupEntry {
                 key: asked,
-                record: found.remove(&norm).flatten(),
+                record: None,
                 stored_at: None,
                 suppressed: refused.get(&norm).cloned(),
+            },
+            None => match found.remove(&norm) {
+                Some(record) => LookupEntry {
+                    key: asked,
+                    record,
+                    stored_at: None,
+                    suppressed: None,
+                },
+                None => continue,
             },
         };
         out.entries.push(entry);
@@ -1367,6 +1397,7 @@ fn merge(into: &mut RunReport, from: RunReport) {
     into.store_errors.extend(from.store_errors);
     into.recovery.extend(from.recovery);
     into.decode_errors.extend(from.decode_errors);
+    into.unread += from.unread;
     if let Some(e) = from.error {
         into.fail(e);
     }
