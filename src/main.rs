@@ -96,7 +96,11 @@ fn main() -> std::process::ExitCode {
             return std::process::ExitCode::from(1);
         }
     };
-    rt.block_on(async_main(cli))
+    let code = rt.block_on(async_main(cli));
+    // What is left (a wait, a blocking read of a terminal that is gone) never keeps the process
+    // alive: every paid answer was kept before `async_main` returned (issue 34).
+    rt.shutdown_timeout(std::time::Duration::from_secs(2));
+    code
 }
 
 async fn async_main(cli: Cli) -> std::process::ExitCode {

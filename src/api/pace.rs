@@ -8,7 +8,13 @@
 //! the two: a request in flight counts as "now", a finished one from when its answer arrived
 //! ([`Pacer::finish`]). A new request goes only when fewer than `per_minute` counted in the last
 //! [`WINDOW`] (a minute plus a margin). A 429's `Retry-After` pauses every request of the client
-//! until it has passed ([`Pacer::pause`]).
+//! until it has passed ([`Pacer::pause`]), never longer than the window it waits for; and the
+//! pacer learns the allowance from it ([`Pacer::learn`]), so an account allowed fewer requests
+//! than prospect was told is paced to what it has.
+//!
+//! A 429 whose `Retry-After` is longer than a minute is the daily allowance (issue 34): waiting
+//! is useless, so [`Pacer::block`] makes every later [`Pacer::admit`] fail at once with the time
+//! left until the reset, instead of sleeping through it.
 
 use std::collections::VecDeque;
 use std::sync::Mutex;
@@ -26,6 +32,10 @@ struct State {
     next: u64,
     /// No request before this (a 429's `Retry-After`).
     paused_until: Option<Instant>,
+    /// The daily allowance is used up until then: requests fail at once.
+    blocked_until: Option<Instant>,
+    /// The allowance learned from a 429, when lower than the one configured.
+    learned: Option<u32>,
 }
 
 /// A request let go by [`Pacer::admit`]; give it back to [`Pacer::finish`] when its answer (or
@@ -35,6 +45,18 @@ pub struct Ticket(u64);
 
 /// How often a request waiting behind requests still in flight looks again.
 const IN_FLIGHT_POLL: Duration = Duration::from_millis(100);
+
+/// The longest `Retry-After` that is the per-minute limit; a longer one can only be the daily
+/// allowance's reset (the window never asks more than a minute, NOTES.md "Rate limits").
+pub const PER_MINUTE_RETRY_MAX: Duration = Duration::from_secs(61);
+
+/// Why a request may not go: the daily allowance is used up for this long (see
+/// [`Pacer::block`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DailyAllowanceUsed {
+    /// Time left until the allowance resets.
+    pub resets_in: Duration,
+}
 
 /// A sliding-window pacer of `per_minute` requests (see the module docs). Shared by every
 /// clone of a client.
@@ -53,14 +75,17 @@ impl Pacer {
         }
     }
 
-    /// The allowance it paces to, requests per minute.
+    /// The allowance it paces to, requests per minute: the configured one, or the lower one
+    /// learned from a 429 ([`Pacer::learn`]).
     pub fn per_minute(&self) -> u32 {
-        self.per_minute
+        let st = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        st.learned.unwrap_or(self.per_minute).min(self.per_minute)
     }
 
     /// How long a request asked at `now` must wait (`Err`), or its ticket when it may go.
     fn try_admit(&self, now: Instant) -> Result<Ticket, Duration> {
         let mut st = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        let per_minute = st.learned.unwrap_or(self.per_minute).min(self.per_minute);
         if let Some(until) = st.paused_until {
             if until > now {
                 return Err(until - now);
@@ -69,7 +94,7 @@ impl Pacer {
         }
         st.sent
             .retain(|(_, done)| done.is_none_or(|d| now.duration_since(d) < WINDOW));
-        if st.sent.len() < self.per_minute as usize {
+        if st.sent.len() < per_minute as usize {
             let t = st.next;
             st.next += 1;
             st.sent.push_back((t, None));
@@ -86,11 +111,33 @@ impl Pacer {
         })
     }
 
-    /// Waits until a request may go, and counts it; give the ticket to [`Pacer::finish`].
-    pub async fn admit(&self) -> Ticket {
+    /// The daily allowance's block at `now`, when one is in force.
+    fn blocked_at(&self, now: Instant) -> Option<DailyAllowanceUsed> {
+        let st = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        st.blocked_until
+            .filter(|u| *u > now)
+            .map(|u| DailyAllowanceUsed { resets_in: u - now })
+    }
+
+    /// Waits until a request may go, and counts it; give the ticket to [`Pacer::finish`]. No
+    /// wait is longer than the window (or a 429's pause, itself at most
+    /// [`PER_MINUTE_RETRY_MAX`]).
+    ///
+    /// Errors: [`DailyAllowanceUsed`] at once while the daily allowance is used up
+    /// ([`Pacer::block`]): nothing is counted and nothing should be sent.
+    pub async fn admit(&self) -> Result<Ticket, DailyAllowanceUsed> {
         loop {
-            match self.try_admit(Instant::now()) {
-                Ok(t) => return t,
+            let now = Instant::now();
+            if let Some(b) = self.blocked_at(now) {
+                if b.resets_in > PER_MINUTE_RETRY_MAX {
+                    return Err(b);
+                }
+                // The reset is close: as short a wait as a per-minute one.
+                tokio::time::sleep(b.resets_in).await;
+                continue;
+            }
+            match self.try_admit(now) {
+                Ok(t) => return Ok(t),
                 Err(wait) => {
                     tracing::debug!(
                         wait_ms = wait.as_millis() as u64,
@@ -114,11 +161,61 @@ impl Pacer {
         }
     }
 
-    /// Holds every request back for `d` (a 429's `Retry-After`).
+    /// Holds every request back for `d` (a per-minute 429's `Retry-After`), at most
+    /// [`PER_MINUTE_RETRY_MAX`]: a pause never outlives the window it waits for.
     pub fn pause(&self, d: Duration) {
         let mut st = self.state.lock().unwrap_or_else(|p| p.into_inner());
-        let until = Instant::now() + d;
+        let until = Instant::now() + d.min(PER_MINUTE_RETRY_MAX);
         st.paused_until = Some(st.paused_until.map_or(until, |u| u.max(until)));
+    }
+
+    /// How long requests are still held back by a 429's pause (for a front end's countdown);
+    /// `None` when they are not.
+    pub fn paused_for(&self) -> Option<Duration> {
+        let st = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        let now = Instant::now();
+        st.paused_until
+            .filter(|u| *u > now)
+            .map(|u| u.saturating_duration_since(now))
+    }
+
+    /// The daily allowance is used up for `resets_in` (a 429 with a `Retry-After` over
+    /// [`PER_MINUTE_RETRY_MAX`], or a balance saying 0 left): every [`Pacer::admit`] until then
+    /// fails at once.
+    pub fn block(&self, resets_in: Duration) {
+        let mut st = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        let until = Instant::now() + resets_in;
+        st.blocked_until = Some(st.blocked_until.map_or(until, |u| u.max(until)));
+    }
+
+    /// The daily allowance's block in force now, if any ([`Pacer::block`]).
+    pub fn blocked(&self) -> Option<DailyAllowanceUsed> {
+        self.blocked_at(Instant::now())
+    }
+
+    /// A per-minute 429 answered the request of `ticket`: the account allows fewer requests
+    /// than this pacer let go, so it paces from now on to those counted in the window before
+    /// it (at least 1).
+    pub fn learn(&self, ticket: Ticket) {
+        let mut st = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        let now = Instant::now();
+        let counted = st
+            .sent
+            .iter()
+            .filter(|(t, done)| {
+                *t != ticket.0 && done.is_none_or(|d| now.duration_since(d) < WINDOW)
+            })
+            .count() as u32;
+        let learned = counted.max(1).min(self.per_minute);
+        if learned < st.learned.unwrap_or(self.per_minute) {
+            tracing::info!(
+                per_minute = learned,
+                "pacing: the account allows fewer requests a minute; paced to it"
+            );
+            st.learned = Some(learned);
+        }
+        // The refused request did not count with the service.
+        st.sent.retain(|(t, _)| *t != ticket.0);
     }
 
     /// How long `requests` more requests take from now at this pace, the first ones going at
@@ -134,7 +231,8 @@ impl Pacer {
             .iter()
             .filter(|(_, d)| d.is_none_or(|d| now.duration_since(d) < WINDOW))
             .count() as u32;
-        eta_of(self.per_minute, recent, requests) + paused
+        let per_minute = st.learned.unwrap_or(self.per_minute).min(self.per_minute);
+        eta_of(per_minute, recent, requests) + paused
     }
 }
 
@@ -178,6 +276,31 @@ mod tests {
         let p = Pacer::new(100);
         p.pause(Duration::from_secs(5));
         assert!(p.try_admit(Instant::now()).unwrap_err() > Duration::from_secs(4));
+    }
+
+    #[test]
+    fn a_pause_never_outlives_the_minute_and_a_daily_block_fails_at_once() {
+        let p = Pacer::new(100);
+        p.pause(Duration::from_secs(5 * 3600));
+        assert!(p.paused_for().unwrap() <= PER_MINUTE_RETRY_MAX);
+        let p = Pacer::new(100);
+        p.block(Duration::from_secs(3600));
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_time()
+            .build()
+            .unwrap();
+        let got = rt.block_on(p.admit()).unwrap_err();
+        assert!(got.resets_in > Duration::from_secs(3500));
+    }
+
+    #[test]
+    fn a_429_teaches_the_allowance() {
+        let p = Pacer::new(60);
+        let t0 = Instant::now();
+        let tickets: Vec<Ticket> = (0..7).map(|_| p.try_admit(t0).unwrap()).collect();
+        p.learn(tickets[6]);
+        assert_eq!(p.per_minute(), 6);
+        assert!(p.try_admit(t0).is_err(), "the window is full at 6");
     }
 
     #[test]

@@ -87,7 +87,17 @@ pub async fn run(args: TuiArgs, settings: Settings, target: Target) -> anyhow::R
     tracing::info!(base_url = %target.base_url, sandbox = target.sandbox, "starting explorer");
     // Every call goes through the session, which stores each paid answer before it returns;
     // the embedded sandbox has its own store file.
-    let session = crate::core::session::Session::open(&settings, &target)?;
+    // Every wait of the client ends when the explorer does (issue 34: nothing outlives it).
+    let stop = tokio_util::sync::CancellationToken::new();
+    let _ends_waits = stop.clone().drop_guard();
+    let session = crate::core::session::Session::open_with(
+        &settings,
+        &target,
+        crate::api::client::ClientOptions {
+            stop,
+            ..Default::default()
+        },
+    )?;
     let store_notice = session.unreachable().map(ToString::to_string);
     let receiver = start_receiver(&settings, &target, &session).await;
     let reveals_disabled = receiver.as_ref().err().cloned();
