@@ -198,8 +198,10 @@ fn page_plan(owned: u64, to_buy: u64, refusal: Option<&str>) -> prospect::core::
         daily_left: None,
         eta_seconds: 0,
         refusal: refusal.map(str::to_string),
+        refusal_cause: None,
         refresh: false,
         planned_at: chrono::Utc::now(),
+        job_options: None,
     }
 }
 

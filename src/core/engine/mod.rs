@@ -25,6 +25,7 @@ mod decode;
 mod keep;
 mod keys;
 mod run;
+mod salvage;
 
 use std::collections::HashSet;
 use std::time::Duration;
@@ -36,7 +37,8 @@ use serde_json::Value;
 pub use batch::{PersonItem, person_item};
 pub use decode::entities_of;
 pub use keep::{
-    KeepReport, PageToKeep, ToKeep, import_recovery, keep, read_lenient, recovery_dir_of,
+    KeepReport, PageToKeep, ToKeep, fallback_recovery_dir, import_recovery, keep, read_lenient,
+    recovery_dir_of,
 };
 pub use keys::{
     KeyError, KeySource, MAX_INPUT_BYTES, MAX_KEYS, MAX_LINE_BYTES, is_service_id, read_key_list,
@@ -50,7 +52,8 @@ pub(crate) use run::{buy_claimed, claim_one, page_key, release};
 
 use crate::api::client::Endpoint;
 use crate::api::cost::{Cost, CreditPool, DEFAULT_PRICES, max_quantities};
-use crate::api::types::{LOOKUP_COMPANIES_MAX, LOOKUP_PEOPLE_MAX, REVEAL_MAX_IDS};
+use crate::api::error::ApiError;
+use crate::api::types::{CreditBalance, LOOKUP_COMPANIES_MAX, LOOKUP_PEOPLE_MAX, REVEAL_MAX_IDS};
 use crate::core::config::Budget;
 use crate::core::session::{Freshness, Session, with_store};
 use crate::core::spend::{POOLS, describe_pools};
@@ -266,10 +269,18 @@ pub struct Plan {
     /// Why it may not run (over a daily budget, or over the daily request allowance); `None`
     /// when it may.
     pub refusal: Option<String>,
+    /// What kind of refusal [`Plan::refusal`] is (a front end's exit code); `None` with a
+    /// refusal reads as [`RefusalCause::Spend`].
+    pub refusal_cause: Option<RefusalCause>,
     /// Buys again what the store owns.
     pub refresh: bool,
     /// When it was planned (claims settled after it are read, not bought).
     pub planned_at: DateTime<Utc>,
+    /// What the front end that runs it as a job needs to finish it the same way (the CLI's
+    /// `--max-credits`, `--format`, `--out`, `--wait`), kept with the job so that `resume ID`
+    /// alone finishes it (issue 34); opaque to the engine.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub job_options: Option<Value>,
 }
 
 impl Plan {
@@ -292,8 +303,10 @@ impl Plan {
             daily_left: None,
             eta_seconds: 0,
             refusal: None,
+            refusal_cause: None,
             refresh,
             planned_at: looked_at(refresh),
+            job_options: None,
         }
     }
 
@@ -347,6 +360,12 @@ impl Plan {
                 crate::core::suppress::counts_by_category(&self.suppressed_by)
             ));
         }
+    }
+
+    /// Refuses the plan for `cause`, saying `why`.
+    fn refuse_for(&mut self, cause: RefusalCause, why: String) {
+        self.refusal = Some(why);
+        self.refusal_cause = Some(cause);
     }
 
     /// `true` when it sends nothing paid.
@@ -450,6 +469,19 @@ impl Plan {
     }
 }
 
+/// Why a plan is refused before anything is sent ([`Plan::refusal_cause`]; issue 34).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RefusalCause {
+    /// A spend rule: a daily budget, more requests than the daily allowance has left, every
+    /// item suppressed, paid calls refused in this session (CLI exit 5).
+    Spend,
+    /// The daily request allowance is used up until its reset (CLI exit 6).
+    DailyAllowance,
+    /// It may cost more than the known credit balance (CLI exit 4).
+    Credits,
+}
+
 /// `0 s`, `45 s`, `3 min`, `2 h 5 min`.
 pub fn describe_eta(secs: u64) -> String {
     match secs {
@@ -548,6 +580,25 @@ pub async fn plan_page(
             Some(why) => Some(refused_words(why)),
             None => budget_refusal(s, &p.cost).await,
         };
+        // The daily allowance used up, and the last balance known (no request made for it).
+        if p.refusal.is_none()
+            && let Some(pacer) = s.client().pacer()
+            && let Some(b) = pacer.blocked()
+        {
+            p.refuse_for(
+                RefusalCause::DailyAllowance,
+                format!(
+                    "the daily request allowance is used up{}; nothing was sent",
+                    resets_at(b.resets_in.as_secs() as i64)
+                ),
+            );
+        }
+        if p.refusal.is_none()
+            && let Some(b) = s.known_balance()
+            && let Some(r) = balance_refusal(&p, &b)
+        {
+            p.refuse_for(RefusalCause::Credits, r);
+        }
     }
     p
 }
@@ -575,24 +626,107 @@ async fn finish_plan(s: &Session, p: &mut Plan) {
         p.refusal = Some(refused_words(why));
         return;
     }
-    if let Ok(b) = s.balance().await {
-        p.daily_left = b.daily_limit_rate_left;
-        if let (Some(left), Some(reset)) =
-            (b.daily_limit_rate_left, b.daily_limit_rate_seconds_to_reset)
-            && i64::from(p.requests) > left
-        {
-            p.refusal = Some(format!(
-                "it needs {} requests and the account has {left} left today (the allowance \
-                 resets in {}); nothing was sent",
-                p.requests,
-                describe_eta(reset.max(0) as u64)
-            ));
+    match s.balance().await {
+        Ok(b) => {
+            p.daily_left = b.daily_limit_rate_left;
+            if let (Some(left), Some(reset)) =
+                (b.daily_limit_rate_left, b.daily_limit_rate_seconds_to_reset)
+                && i64::from(p.requests) > left
+                // An allowance that resets in 0 s is whole again (the vendor's own example).
+                && reset > 0
+            {
+                let (cause, words) = if left <= 0 {
+                    (
+                        RefusalCause::DailyAllowance,
+                        format!("the daily request allowance is used up{}", resets_at(reset)),
+                    )
+                } else {
+                    (
+                        RefusalCause::Spend,
+                        format!(
+                            "it needs {} requests and the account has {left} left today (the \
+                             allowance resets in {})",
+                            p.requests,
+                            describe_eta(reset.max(0) as u64)
+                        ),
+                    )
+                };
+                p.refuse_for(cause, format!("{words}; nothing was sent"));
+                return;
+            }
+            if let Some(r) = balance_refusal(p, &b) {
+                p.refuse_for(RefusalCause::Credits, r);
+                return;
+            }
+        }
+        // The balance call itself refused for the day: so would every paid call.
+        Err(e) if e.is_daily_limit() => {
+            let reset = match e {
+                ApiError::RateLimited {
+                    retry_after: Some(d),
+                } => d.as_secs() as i64,
+                _ => 0,
+            };
+            p.refuse_for(
+                RefusalCause::DailyAllowance,
+                format!(
+                    "the daily request allowance is used up{}; nothing was sent",
+                    resets_at(reset)
+                ),
+            );
             return;
         }
+        Err(_) => {}
     }
     if let Some(r) = budget_refusal(s, &p.cost).await {
         p.refusal = Some(r);
     }
+}
+
+/// ` (it resets in 3 h 5 min, at 00:00 UTC)` for a reset `secs` from now.
+fn resets_at(secs: i64) -> String {
+    let at = Utc::now() + chrono::Duration::seconds(secs.max(0));
+    format!(
+        " (it resets in {}, at {} UTC)",
+        describe_eta(secs.max(0) as u64),
+        at.format("%H:%M")
+    )
+}
+
+/// Words for a plan that may cost more than balance `b` has in a pool (issue 34: a 402 is
+/// foreseen, not provoked): the credits left and how many of the items fit; `None` when every
+/// pool has enough, or the balance does not say.
+fn balance_refusal(p: &Plan, b: &CreditBalance) -> Option<String> {
+    POOLS.into_iter().find_map(|pool| {
+        let need = p.cost.get(pool);
+        let left = match pool {
+            CreditPool::Standard => b.credits.as_ref(),
+            CreditPool::Email => b.email_credits.as_ref(),
+            CreditPool::Phone => b.phone_credits.as_ref(),
+        }?
+        .total();
+        if need <= left + 1e-9 {
+            return None;
+        }
+        let unit = if p.to_buy > 0 {
+            need / p.to_buy as f64
+        } else {
+            need
+        };
+        let fit = if unit > 0.0 {
+            (left / unit + 1e-9).floor().max(0.0) as u64
+        } else {
+            0
+        };
+        let what = if p.kind == "search" { "rows" } else { "items" };
+        Some(format!(
+            "{} {pool} credits left: {fit} of {} {what} fit (this may cost up to {}); nothing \
+             was sent",
+            round2(left),
+            p.to_buy,
+            round2(need)
+        ))
+    })
 }
 
 /// The budgets a plan costing `cost` would pass, per pool, from the store's ledger of today
