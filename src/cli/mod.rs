@@ -11,7 +11,7 @@
 //! - **Errors**: one line on stderr, `prospect: …`, and an [`ExitCode`] per class; details go
 //!   to the log, never a backtrace.
 
-use std::io::{BufRead, IsTerminal, Read, Write};
+use std::io::{BufRead, IsTerminal, Write};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicI32, Ordering};
@@ -120,11 +120,12 @@ impl From<ApiError> for CliError {
             ApiError::Server { .. }
             | ApiError::Timeout
             | ApiError::Network(_)
-            | ApiError::Decode { .. }
             | ApiError::Unexpected { .. }
             | ApiError::Redirected { .. } => ExitCode::Network,
             ApiError::Config(_) => ExitCode::Usage,
             ApiError::Refused(_) => ExitCode::SpendRefused,
+            // A 2xx answer that did not read (issue 34): its raw bytes are kept.
+            ApiError::Decode { .. } => ExitCode::Partial,
         };
         CliError {
             code,
@@ -767,6 +768,8 @@ struct Ctx {
     stop: CancellationToken,
     /// The signal that stopped the command (2 or 15); 0 when none.
     signal: Arc<AtomicI32>,
+    /// A FIFO or device `--out`, held open from its check until the command ends.
+    held_out: std::sync::Mutex<Option<std::fs::File>>,
 }
 
 impl Ctx {
@@ -819,6 +822,44 @@ impl Ctx {
         })
     }
 
+    /// Checks `--out` before anything is paid (issue 34): a dangling link, a missing folder or
+    /// a folder is a usage error; a FIFO or device is opened here, waiting for its reader
+    /// until a signal stops the command (exit 130 / 143, nothing sent), and held open so the
+    /// writer's own open does not block.
+    async fn check_out(&self, path: &std::path::Path) -> CliResult {
+        use crate::core::fsutil::{Destination, check_destination};
+        if check_destination(path).map_err(|e| CliError::usage(e.to_string()))?
+            != Destination::Stream
+        {
+            return Ok(());
+        }
+        let p = path.to_path_buf();
+        let open =
+            tokio::task::spawn_blocking(move || std::fs::OpenOptions::new().write(true).open(&p));
+        tokio::select! {
+            opened = open => {
+                let f = opened
+                    .map_err(|e| CliError::other(e.to_string()))?
+                    .map_err(|e| CliError::usage(format!("{}: {e}", path.display())))?;
+                if let Ok(mut g) = self.held_out.lock() {
+                    *g = Some(f);
+                }
+                Ok(())
+            }
+            _ = self.stop.cancelled() => Err(CliError {
+                code: if self.signal.load(Ordering::SeqCst) == 15 {
+                    ExitCode::Terminated
+                } else {
+                    ExitCode::Interrupted
+                },
+                message: format!(
+                    "stopped while {} had no reader; nothing was sent",
+                    path.display()
+                ),
+            }),
+        }
+    }
+
     /// Says on stderr that an answer came from the store, and how old it is.
     fn note_stored(&self, stored_at: Option<chrono::DateTime<chrono::Utc>>) {
         if let Some(at) = stored_at {
@@ -839,6 +880,9 @@ impl Ctx {
         spend: &SpendArgs,
         out: &OutArgs,
     ) -> CliResult<Option<Plan>> {
+        if let Some(path) = &out.out {
+            self.check_out(path).await?;
+        }
         let plan = engine::plan(self.session(), action, freshness(spend))
             .await
             .map_err(plan_error)?;
@@ -853,7 +897,7 @@ impl Ctx {
         }
         if let Some(why) = &plan.refusal {
             return Err(CliError {
-                code: ExitCode::SpendRefused,
+                code: refusal_code(plan.refusal_cause),
                 message: format!("{}: {why}", plan.action),
             });
         }
@@ -914,6 +958,15 @@ impl Ctx {
                 ),
             });
         }
+        let unread = if report.unread > 0 {
+            format!(
+                "; {} key(s) did not read and are not written: the same command run again buys \
+                 only them",
+                report.unread
+            )
+        } else {
+            String::new()
+        };
         if let Some(e) = report.error {
             let kept = if report.bought > 0 {
                 format!(
@@ -926,8 +979,14 @@ impl Ctx {
             };
             return Err(match e {
                 RunError::Api(a) => {
+                    let decode = matches!(a, ApiError::Decode { .. });
                     let mut c = CliError::from(a);
+                    if decode {
+                        c.message
+                            .push_str(": the answer did not read; its raw bytes are kept");
+                    }
                     c.message.push_str(&kept);
+                    c.message.push_str(&unread);
                     c
                 }
                 RunError::Keys(k) => CliError::usage(k.0),
@@ -940,7 +999,7 @@ impl Ctx {
             return Err(CliError {
                 code: ExitCode::Partial,
                 message: format!(
-                    "{first} ({} answer(s) read in part; what read was written)",
+                    "{first} ({} answer(s) read in part; what read was written{unread})",
                     report.decode_errors.len()
                 ),
             });
@@ -973,6 +1032,39 @@ impl Ctx {
         );
         pb.set_message(what.to_string());
         pb
+    }
+}
+
+/// Says on stderr, once per pause, when the per-minute allowance holds requests back (a 429's
+/// `Retry-After`): no wait is silent (issue 34). Runs until the process ends.
+fn say_rate_waits(client: crate::api::client::Client) {
+    tokio::spawn(async move {
+        let mut said = false;
+        loop {
+            tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+            match client.pacer().and_then(|p| p.paused_for()) {
+                Some(d) if !said && d.as_secs() >= 2 => {
+                    said = true;
+                    eprintln!(
+                        "prospect: rate limited (the per-minute allowance): waiting {} s, then \
+                         going on (Ctrl-C stops)",
+                        d.as_secs() + 1
+                    );
+                }
+                Some(_) => {}
+                None => said = false,
+            }
+        }
+    });
+}
+
+/// The exit code of a plan refused for `cause` (issue 34): the used-up daily allowance is 6,
+/// a cost over the known balance 4, any other refusal 5.
+fn refusal_code(cause: Option<engine::RefusalCause>) -> ExitCode {
+    match cause {
+        Some(engine::RefusalCause::DailyAllowance) => ExitCode::RateLimited,
+        Some(engine::RefusalCause::Credits) => ExitCode::Credits,
+        Some(engine::RefusalCause::Spend) | None => ExitCode::SpendRefused,
     }
 }
 
@@ -1066,6 +1158,7 @@ async fn run_inner(
         quiet: flags.quiet,
         stop,
         signal,
+        held_out: std::sync::Mutex::new(None),
     };
     if cmd.needs_service() || !matches!(cmd, Command::Curl { .. }) {
         let target = match ctx
@@ -1090,11 +1183,20 @@ async fn run_inner(
             },
         };
         if cmd.needs_service() {
-            let session = Session::open(&ctx.settings, &target)
+            // Waits end on the first signal; a per-minute 429 is waited out (shown on stderr).
+            let options = crate::api::client::ClientOptions {
+                stop: ctx.stop.clone(),
+                max_retry_after: crate::api::pace::PER_MINUTE_RETRY_MAX,
+                ..Default::default()
+            };
+            let session = Session::open_with(&ctx.settings, &target, options)
                 .map_err(|e| CliError::usage(e.to_string()))?;
             // Said at start, even with --quiet: every paid command is refused (exit 5).
             if let Some(why) = session.unreachable() {
                 eprintln!("prospect: {why}");
+            }
+            if !ctx.quiet && std::io::stderr().is_terminal() {
+                say_rate_waits(session.client().clone());
             }
             ctx.session = Some(session);
         }
@@ -1263,18 +1365,20 @@ async fn run_inner(
                     "job {id} cannot be run again by this prospect: {e}"
                 ))
             })?;
+            // The options the job was started with, unless given again (issue 34).
+            let kept = JobOptions::of_job(&job);
+            let (spend, out, wait) = kept.under(spend, out);
+            let wait = wait.unwrap_or(WEBHOOK_WAIT_SECS);
             match action {
-                Action::Reveal { .. } => {
-                    reveal(&ctx, action, WEBHOOK_WAIT_SECS, &spend, &out).await
-                }
+                Action::Reveal { .. } => reveal(&ctx, action, wait, &spend, &out).await,
                 Action::EnrichCompanies { .. } => {
-                    enrich_companies(&ctx, action, WEBHOOK_WAIT_SECS, &spend, &out).await
+                    enrich_companies(&ctx, action, wait, &spend, &out).await
                 }
                 Action::EnrichPeople { .. } => {
-                    enrich_people(&ctx, action, WEBHOOK_WAIT_SECS, &spend, &out).await
+                    enrich_people(&ctx, action, wait, &spend, &out).await
                 }
                 Action::Segment { .. } => {
-                    create_segmentation(&ctx, action, None, &spend, &out).await
+                    create_segmentation(&ctx, action, kept.wait, &spend, &out).await
                 }
                 other => run_action(&ctx, other, &spend, &out).await,
             }
@@ -1418,13 +1522,12 @@ fn search_body(
     }
     let text = match body.as_deref() {
         None => "{}".to_string(),
-        Some("-") => {
-            let mut s = String::new();
-            std::io::stdin()
-                .read_to_string(&mut s)
-                .map_err(|e| CliError::usage(format!("reading the body from stdin: {e}")))?;
-            s
-        }
+        Some("-") => crate::core::fsutil::read_bounded(
+            std::io::stdin().lock(),
+            crate::core::fsutil::MAX_JSON_INPUT,
+            "the body on stdin",
+        )
+        .map_err(|e| CliError::usage(e.to_string()))?,
         Some(s) => s.to_string(),
     };
     let v: Value = serde_json::from_str(&text).map_err(|e| {
@@ -1485,6 +1588,73 @@ fn search_action(
     })
 }
 
+/// The options of a command that shape its output and spending, kept with its job so that
+/// `prospect resume ID` alone finishes it the same way (issue 34): into the same file, in the
+/// same format, within the same `--max-credits`, waiting as long for webhooks.
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+struct JobOptions {
+    /// `--max-credits`.
+    max_credits: Option<f64>,
+    /// `--format`, by its name (`csv`, `jsonl`, …).
+    format: Option<String>,
+    /// `--out`, made absolute, so a resume from another directory writes the same file.
+    out: Option<PathBuf>,
+    /// `--wait` in seconds (reveals, batch enrichments, segmentations).
+    wait: Option<u64>,
+}
+
+impl JobOptions {
+    fn of(spend: &SpendArgs, out: &OutArgs, wait: Option<u64>) -> JobOptions {
+        use clap::ValueEnum;
+        JobOptions {
+            max_credits: spend.max_credits,
+            format: out
+                .format
+                .and_then(|f| f.to_possible_value())
+                .map(|v| v.get_name().to_string()),
+            out: out
+                .out
+                .as_ref()
+                .map(|p| std::path::absolute(p).unwrap_or_else(|_| p.clone())),
+            wait,
+        }
+    }
+
+    /// `plan` carrying these options, for its job.
+    fn kept_in(&self, plan: &Plan) -> Plan {
+        let mut p = plan.clone();
+        p.job_options = serde_json::to_value(self).ok();
+        p
+    }
+
+    /// The options kept with `job` (none for a job of an older prospect).
+    fn of_job(job: &crate::store::JobRow) -> JobOptions {
+        Plan::of_job(job)
+            .and_then(|p| p.job_options)
+            .and_then(|v| serde_json::from_value(v).ok())
+            .unwrap_or_default()
+    }
+
+    /// The options of a resume: each given on its command line, else the kept one.
+    fn under(&self, spend: SpendArgs, out: OutArgs) -> (SpendArgs, OutArgs, Option<u64>) {
+        use clap::ValueEnum;
+        let spend = SpendArgs {
+            max_credits: spend.max_credits.or(self.max_credits),
+            ..spend
+        };
+        let out = OutArgs {
+            format: out.format.or_else(|| {
+                self.format
+                    .as_deref()
+                    .and_then(|f| Format::from_str(f, true).ok())
+            }),
+            out: out.out.or_else(|| self.out.clone()),
+        };
+        (spend, out, self.wait)
+    }
+}
+
 /// Plans, gates and runs a search, lookup or enrich through the spend engine as a job, writing
 /// its records as they are kept; the exit says what happened ([`Ctx::settle`]).
 async fn run_action(ctx: &Ctx, action: Action, spend: &SpendArgs, out: &OutArgs) -> CliResult {
@@ -1500,7 +1670,7 @@ async fn run_action(ctx: &Ctx, action: Action, spend: &SpendArgs, out: &OutArgs)
         }
         _ => {}
     }
-    let job = engine::start_job(s, &action, &plan).await;
+    let job = engine::start_job(s, &action, &JobOptions::of(spend, out, None).kept_in(&plan)).await;
     let pb = ctx.progress(plan.asked, "buying");
     let report = match &action {
         Action::Search {
@@ -1910,7 +2080,12 @@ async fn reveal(
     };
     let (_receiver, url) =
         webhook_receiver(ctx, event, plan.to_buy > 0 || plan.pending > 0).await?;
-    let job = engine::start_job(s, &action, &plan).await;
+    let job = engine::start_job(
+        s,
+        &action,
+        &JobOptions::of(spend, out, Some(wait)).kept_in(&plan),
+    )
+    .await;
     let r = match s
         .reveal_in(contact, &ids, &url, freshness(spend), job)
         .await
@@ -2248,7 +2423,7 @@ async fn create_segmentation(
         return Ok(());
     };
     let s = ctx.session();
-    let job = engine::start_job(s, &action, &plan).await;
+    let job = engine::start_job(s, &action, &JobOptions::of(spend, out, wait).kept_in(&plan)).await;
     let result = s.create_segmentation(&input, freshness(spend)).await;
     let mut report = RunReport::default();
     let paid = match result {

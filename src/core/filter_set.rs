@@ -154,7 +154,8 @@ pub fn parse(file: &str, text: &str) -> Result<FilterSet, FilterSetError> {
 /// Reads and parses a filter-set file.
 pub fn load(path: &Path) -> Result<FilterSet, FilterSetError> {
     let file = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|err| FilterSetError::Io {
+    // Bounded (issue 34): `--filters /dev/zero` is refused at once, not read without end.
+    let text = crate::core::fsutil::read_json_input(path).map_err(|err| FilterSetError::Io {
         file: file.clone(),
         err,
     })?;

@@ -39,6 +39,97 @@ pub fn expand_home(path: &str) -> PathBuf {
     }
 }
 
+/// Most bytes prospect reads of a JSON input (a filter set, `--body -`, `curl FILE`): far past
+/// any request the service takes, and read in well under a second (issue 34: `--filters
+/// /dev/zero` is refused, not read without bound).
+pub const MAX_JSON_INPUT: u64 = 16 << 20;
+
+/// Reads at most `limit` bytes of `r` as UTF-8 text (`what` names it in errors).
+///
+/// Errors, naming `what`: more than `limit` bytes (`InvalidData`, "… is larger than 16 MiB"),
+/// not UTF-8, or the read failed.
+pub fn read_bounded(r: impl std::io::Read, limit: u64, what: &str) -> std::io::Result<String> {
+    use std::io::Read;
+    let mut buf = Vec::new();
+    r.take(limit + 1)
+        .read_to_end(&mut buf)
+        .map_err(|e| std::io::Error::new(e.kind(), format!("{what}: {e}")))?;
+    if buf.len() as u64 > limit {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!(
+                "{what} is larger than {} MiB; nothing was read",
+                limit >> 20
+            ),
+        ));
+    }
+    String::from_utf8(buf).map_err(|_| {
+        std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!("{what} is not UTF-8 text"),
+        )
+    })
+}
+
+/// Reads file `path` as [`read_bounded`] does, at most [`MAX_JSON_INPUT`] bytes. Errors: as
+/// [`read_bounded`], naming the file.
+pub fn read_json_input(path: &Path) -> std::io::Result<String> {
+    let what = path.display().to_string();
+    let f = std::fs::File::open(path)
+        .map_err(|e| std::io::Error::new(e.kind(), format!("{what}: {e}")))?;
+    read_bounded(f, MAX_JSON_INPUT, &what)
+}
+
+/// What an output destination is (see [`check_destination`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Destination {
+    /// A regular file, or none yet: written atomically.
+    File,
+    /// A FIFO, a device or a socket: written in place, as a stream.
+    Stream,
+}
+
+/// Checks an output path before anything is paid for it (issue 34): a symlink whose target is
+/// missing (writing would create it, and its folders, anywhere) and a missing parent folder
+/// are refused, as is a folder.
+///
+/// Errors: one line naming the path and what is wrong.
+pub fn check_destination(path: &Path) -> std::io::Result<Destination> {
+    let bad = |what: String| std::io::Error::new(std::io::ErrorKind::InvalidInput, what);
+    if let Ok(m) = std::fs::symlink_metadata(path)
+        && m.file_type().is_symlink()
+        && std::fs::metadata(path).is_err()
+    {
+        let to = std::fs::read_link(path)
+            .map(|t| t.display().to_string())
+            .unwrap_or_default();
+        return Err(bad(format!(
+            "{} is a link to {to}, which does not exist; nothing is written through it",
+            path.display()
+        )));
+    }
+    match std::fs::metadata(path) {
+        Ok(m) if m.is_dir() => Err(bad(format!("{} is a folder, not a file", path.display()))),
+        Ok(m) if !m.is_file() => Ok(Destination::Stream),
+        Ok(_) => Ok(Destination::File),
+        Err(_) => {
+            let parent = path
+                .parent()
+                .filter(|p| !p.as_os_str().is_empty())
+                .unwrap_or(Path::new("."));
+            if parent.is_dir() {
+                Ok(Destination::File)
+            } else {
+                Err(bad(format!(
+                    "the folder of {} does not exist ({}); create it first",
+                    path.display(),
+                    parent.display()
+                )))
+            }
+        }
+    }
+}
+
 /// Writes `bytes` to `path` atomically: a temp file in the same directory, fsync, then rename
 /// over `path`. Creates the parent directory (mode 0700 on unix) when missing.
 ///
@@ -323,6 +414,36 @@ pub fn create_dir_private(dir: &Path) -> std::io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_dangling_link_or_a_missing_folder_is_refused_and_nothing_is_created() {
+        let d = tempfile::tempdir().unwrap();
+        let link = d.path().join("out.csv");
+        std::os::unix::fs::symlink(d.path().join("nowhere/deep/x.csv"), &link).unwrap();
+        let e = check_destination(&link).unwrap_err().to_string();
+        assert!(e.contains("does not exist"), "{e}");
+        assert!(!d.path().join("nowhere").exists());
+        let e = check_destination(&d.path().join("missing/x.csv"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("does not exist"), "{e}");
+        assert_eq!(
+            check_destination(&d.path().join("x.csv")).unwrap(),
+            Destination::File
+        );
+        assert_eq!(
+            check_destination(Path::new("/dev/null")).unwrap(),
+            Destination::Stream
+        );
+    }
+
+    #[test]
+    fn a_bounded_read_refuses_an_endless_input_at_once() {
+        let e = read_json_input(Path::new("/dev/zero"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("larger than 16 MiB"), "{e}");
+    }
 
     #[test]
     fn a_big_file_flushed_while_written_commits_whole() {

@@ -127,7 +127,28 @@ pub fn receiver_config(
     let secret = load_or_create_secret(&secret_path)
         .map_err(|e| anyhow::anyhow!("webhook secret {}: {e}", secret_path.display()))?;
     if target.sandbox || is_loopback_url(&target.base_url) {
-        return Ok(ReceiverConfig::loopback(secret));
+        // One address per data dir (issue 34): `webhook_listen` when set, else a port kept in
+        // the data dir, so a delivery the service retries after this process ended reaches
+        // the next run on the same store.
+        let listen = match settings
+            .config
+            .webhook_listen
+            .as_deref()
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+        {
+            Some(l) => l.parse().map_err(|_| {
+                anyhow::anyhow!("webhook_listen {l:?} is not an address like 127.0.0.1:8788")
+            })?,
+            None => settings
+                .data_dir()
+                .map(|d| kept_loopback(&d.join("webhook_port")))
+                .unwrap_or(SocketAddr::from(([127, 0, 0, 1], 0))),
+        };
+        return Ok(ReceiverConfig {
+            listen,
+            ..ReceiverConfig::loopback(secret)
+        });
     }
     let (Some(public), Some(listen)) = (
         settings
@@ -156,6 +177,35 @@ pub fn receiver_config(
         secret,
         body_limit: DEFAULT_BODY_LIMIT,
     })
+}
+
+/// The loopback address of the port kept in `path` (issue 34): read when the file holds one,
+/// else a free port is found and written there. A port that cannot be kept (the file cannot be
+/// written) is 0, a free port for this run only.
+fn kept_loopback(path: &Path) -> SocketAddr {
+    let port = std::fs::read_to_string(path)
+        .ok()
+        .and_then(|t| t.trim().parse::<u16>().ok())
+        .filter(|p| *p >= 1024)
+        .or_else(|| {
+            let free = std::net::TcpListener::bind(("127.0.0.1", 0))
+                .and_then(|l| l.local_addr())
+                .ok()?
+                .port();
+            match crate::core::fsutil::write_atomic(
+                path,
+                format!("{free}\n").as_bytes(),
+                crate::core::fsutil::Access::Private,
+            ) {
+                Ok(()) => Some(free),
+                Err(e) => {
+                    tracing::warn!(file = %path.display(), error = %e, "webhook port not kept");
+                    None
+                }
+            }
+        })
+        .unwrap_or(0);
+    SocketAddr::from(([127, 0, 0, 1], port))
 }
 
 /// `true` when `url`'s host is a loopback address (127.0.0.0/8, `::1`, `localhost`): a
@@ -365,11 +415,22 @@ impl Receiver {
     /// Binds `config.listen` and serves deliveries into `session`'s store (see the module
     /// docs for the limits). Errors: the address cannot be bound.
     pub async fn start(config: ReceiverConfig, session: Session) -> anyhow::Result<Receiver> {
-        let listener = tokio::net::TcpListener::bind(config.listen)
-            .await
-            .map_err(|e| {
-                anyhow::anyhow!("webhook receiver cannot listen on {}: {e}", config.listen)
-            })?;
+        let listener = match tokio::net::TcpListener::bind(config.listen).await {
+            Ok(l) => l,
+            // The kept loopback port is taken (another prospect on this data dir listens
+            // there and keeps what comes): a free port for this run.
+            Err(e) if config.public_url.is_none() && config.listen.port() != 0 => {
+                tracing::info!(addr = %config.listen, error = %e, "webhook port in use; a free one for this run");
+                tokio::net::TcpListener::bind(SocketAddr::new(config.listen.ip(), 0))
+                    .await
+                    .map_err(|e| {
+                        anyhow::anyhow!("webhook receiver cannot listen on {}: {e}", config.listen)
+                    })?
+            }
+            Err(e) => {
+                anyhow::bail!("webhook receiver cannot listen on {}: {e}", config.listen)
+            }
+        };
         let addr = listener.local_addr()?;
         let (tx, _) = broadcast::channel(1024);
         let shared = Arc::new(Shared {

@@ -24,9 +24,13 @@ pub fn company_claim(domain: &str) -> String {
 }
 
 /// The key of a company domain given to look up, suppress or list: [`normalize_domain`] of
-/// it, `None` when that is empty, has no dot, or is itself a public suffix of the Public
-/// Suffix List (`co.uk`, `github.io`: no company is keyed by one).
+/// it (an internationalized name in its ASCII form), `None` when the input holds a control or
+/// invisible character, or the key is empty, has no dot, or is itself a public suffix of the
+/// Public Suffix List (`co.uk`, `github.io`: no company is keyed by one).
 pub fn domain_key(input: &str) -> Option<String> {
+    if input.trim().chars().any(is_hidden) {
+        return None;
+    }
     Some(normalize_domain(input))
         .filter(|n| !n.is_empty() && n.contains('.'))
         .filter(|n| psl::suffix_str(n).is_none_or(|s| s != n.as_str()))
@@ -67,7 +71,33 @@ fn normalize_domain_full(input: &str) -> String {
         s.truncate(p);
     }
     let s = s.trim().trim_matches('.');
-    s.strip_prefix("www.").unwrap_or(s).to_string()
+    let s = s.strip_prefix("www.").unwrap_or(s);
+    if s.is_ascii() {
+        return s.to_string();
+    }
+    // An internationalized name is keyed by its ASCII form (IDNA, UTS #46), so `bücher.de` and
+    // `xn--bcher-kva.de` are one key (issue 34); a name IDNA refuses has none.
+    match url::Host::parse(s) {
+        Ok(url::Host::Domain(d)) => d,
+        _ => String::new(),
+    }
+}
+
+/// `true` for a character no domain holds and no reader sees: a control character, or an
+/// invisible format character (zero-width space and joiners, direction marks, soft hyphen,
+/// word joiner, BOM). A key holding one is refused, not cleaned (issue 34): `ESC[31mred.com`
+/// is not `red.com`.
+fn is_hidden(c: char) -> bool {
+    c.is_control()
+        || matches!(
+            c,
+            '\u{00AD}'
+                | '\u{200B}'..='\u{200F}'
+                | '\u{202A}'..='\u{202E}'
+                | '\u{2060}'..='\u{2064}'
+                | '\u{2066}'..='\u{2069}'
+                | '\u{FEFF}'
+        )
 }
 
 /// `true` when [`normalize_domain`] would return `s` unchanged because there is nothing to
@@ -147,6 +177,15 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_key_with_a_hidden_character_is_refused_not_cleaned() {
+        assert_eq!(domain_key("\u{1b}[31mred.com"), None);
+        assert_eq!(domain_key("acme\u{200B}.com"), None);
+        assert_eq!(domain_key("\u{feff}acme.com"), None);
+        assert_eq!(domain_key(" acme.com "), Some("acme.com".into()));
+        assert_eq!(domain_key("bücher.de"), domain_key("xn--bcher-kva.de"));
+    }
+
+    #[test]
     fn domains_normalize() {
         for (input, want) in [
             ("acme.com", "acme.com"),
@@ -155,7 +194,9 @@ mod tests {
             ("http://user@www.acme.com:8080/", "acme.com"),
             ("www.www.acme.com", "www.acme.com"),
             ("\u{1b}[31macme.com", "acme.com"),
-            ("München.DE", "münchen.de"),
+            ("München.DE", "xn--mnchen-3ya.de"),
+            ("bücher.de", "xn--bcher-kva.de"),
+            ("xn--bcher-kva.de", "xn--bcher-kva.de"),
             ("", ""),
             ("https://", ""),
             ("www.acme.com", "acme.com"),
