@@ -53,7 +53,7 @@ async fn faults_after_the_charge_never_resend_and_keep_what_decodes() {
     let cases = [
         (Fault::StatusAfter(503), 9, 1),
         (Fault::StatusAfter(502), 9, 1),
-        (Fault::CutMidBody, 9, 1),
+        (Fault::CutMidBody, 10, 1),
         (Fault::Refuse(429), 0, 1),
         (Fault::Mutate, 10, 1),
     ];

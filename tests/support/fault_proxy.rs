@@ -44,12 +44,24 @@ pub enum Fault {
     /// Forwarded, then one record's `name` in the answer replaced by this text (an answer
     /// that decodes, carrying a name the test chose, e.g. a spreadsheet formula).
     Rename(&'static str),
+    /// Forwarded (charged), then only the first half of the answer sent, as a whole HTTP
+    /// answer: a body that is not JSON whole.
+    Truncate,
+    /// Forwarded (charged), then the answer's second half replaced by garbage bytes.
+    Garbage,
+    /// Forwarded (charged), then answered `{"companies": {}, …}`: a member that is not a list.
+    NotAList,
+    /// Answered 429 with a `Retry-After` of 11 hours without forwarding: the daily allowance.
+    DailyLimit,
 }
 
 impl Fault {
     /// Whether the sandbox saw the request.
     pub fn forwarded(self) -> bool {
-        !matches!(self, Fault::Refuse(_) | Fault::Redirect(_))
+        !matches!(
+            self,
+            Fault::Refuse(_) | Fault::Redirect(_) | Fault::DailyLimit
+        )
     }
 
     /// Whether the client got the sandbox's whole answer.
@@ -104,6 +116,8 @@ struct Inner {
     rng: Mutex<StdRng>,
     searches: AtomicUsize,
     enabled: AtomicBool,
+    /// Every request, the balance's too, is answered as the used-up daily allowance.
+    daily: AtomicBool,
     action: AtomicUsize,
     serial: tokio::sync::Mutex<()>,
     inflight: AtomicUsize,
@@ -147,6 +161,7 @@ impl FaultProxy {
             rng: Mutex::new(StdRng::seed_from_u64(seed)),
             searches: AtomicUsize::new(0),
             enabled: AtomicBool::new(true),
+            daily: AtomicBool::new(false),
             action: AtomicUsize::new(0),
             serial: tokio::sync::Mutex::new(()),
             inflight: AtomicUsize::new(0),
@@ -169,6 +184,12 @@ impl FaultProxy {
             inner,
             task,
         }
+    }
+
+    /// Answers every request, free or paid, as the used-up daily allowance
+    /// ([`Fault::DailyLimit`]) while `on`.
+    pub fn set_daily_limit(&self, on: bool) {
+        self.inner.daily.store(on, Ordering::SeqCst);
     }
 
     /// Turns faults on or off (off: every request passes).
@@ -233,6 +254,9 @@ async fn total_balance(c: &Client) -> f64 {
 
 impl Inner {
     fn pick(&self, path: &str) -> Fault {
+        if self.daily.load(Ordering::SeqCst) {
+            return Fault::DailyLimit;
+        }
         let paid = Endpoint::from_path(path).is_some_and(|e| {
             !matches!(
                 e,
@@ -326,6 +350,13 @@ async fn handle(State(p): State<Arc<Inner>>, req: Request) -> Response {
             record(0.0, 0);
             return json(code, detail::INTERNAL);
         }
+        Fault::DailyLimit => {
+            record(0.0, 0);
+            let mut r = json(429, detail::RATE_LIMITED);
+            r.headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from_static("39600"));
+            return r;
+        }
         Fault::Delay(ms) => tokio::time::sleep(Duration::from_millis(ms)).await,
         Fault::Redirect(port) => {
             record(0.0, 0);
@@ -399,6 +430,29 @@ async fn handle(State(p): State<Arc<Inner>>, req: Request) -> Response {
                 }
             }
             let mut r = Response::new(Body::from(serde_json::to_vec(&v).unwrap()));
+            *r.status_mut() = StatusCode::from_u16(status.as_u16()).unwrap();
+            r.headers_mut().insert(
+                header::CONTENT_TYPE,
+                HeaderValue::from_static("application/json"),
+            );
+            r
+        }
+        Fault::Truncate | Fault::Garbage | Fault::NotAList => {
+            let body: Vec<u8> = match fault {
+                Fault::Truncate => answer[..answer.len() / 2].to_vec(),
+                Fault::Garbage => {
+                    let mut b = answer[..answer.len() / 2].to_vec();
+                    b.extend((0..answer.len() / 2).map(|i| [0u8, 0xff, b'{', b'"'][i % 4]));
+                    b
+                }
+                _ => {
+                    let mut v: serde_json::Value =
+                        serde_json::from_slice(&answer).unwrap_or_default();
+                    v["companies"] = serde_json::json!({});
+                    serde_json::to_vec(&v).unwrap()
+                }
+            };
+            let mut r = Response::new(Body::from(body));
             *r.status_mut() = StatusCode::from_u16(status.as_u16()).unwrap();
             r.headers_mut().insert(
                 header::CONTENT_TYPE,
