@@ -371,3 +371,159 @@ async fn resume_alone_finishes_a_job_with_its_own_options() {
     assert!(rows.next().unwrap().contains("domain"), "a CSV header");
     assert_eq!(rows.count(), 3000, "every row, as CSV");
 }
+
+/// A store whose `purchases` table was dropped: nothing is paid until `store migrate` makes it
+/// again, and then nothing is paid twice.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_store_missing_a_table_pays_nothing_until_repaired() {
+    let sb = sandbox_with(10_000).await;
+    let proxy = FaultProxy::start_unmeasured(&sb.base_url, CLI).await;
+    proxy.set_faults(false);
+    let domains = known_domains(&sb, 20).await;
+    let dir = tempfile::tempdir().unwrap();
+    let lookup = |d: &[String]| {
+        let mut a = vec!["lookup".to_string(), "companies".to_string()];
+        a.extend(d.iter().cloned());
+        a
+    };
+    let first = lookup(&domains[..10]);
+    let first: Vec<&str> = first.iter().map(String::as_str).collect();
+    let (code, _, err) = run(prospect(&proxy.base_url, dir.path(), &first)).await;
+    assert_eq!(code, 0, "{err}");
+    let db = dir.path().join("data/prospect.sqlite");
+    rusqlite::Connection::open(&db)
+        .unwrap()
+        .execute_batch("DROP TABLE purchases")
+        .unwrap();
+
+    let second = lookup(&domains[10..]);
+    let second: Vec<&str> = second.iter().map(String::as_str).collect();
+    let before = proxy.log().len();
+    let (code, out, err) = run(prospect(&proxy.base_url, dir.path(), &second)).await;
+    assert_eq!(code, 5, "{err}");
+    assert!(err.contains("missing table(s) purchases"), "{err}");
+    assert!(out.is_empty());
+    assert_eq!(looked_up(&proxy.log()[before..]), 0, "nothing paid");
+
+    let (code, out, err) = run(prospect(&proxy.base_url, dir.path(), &["store", "migrate"])).await;
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("purchases"), "{out}");
+    let (code, out, err) = run(prospect(&proxy.base_url, dir.path(), &second)).await;
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out.lines().count(), 10);
+    let before = proxy.log().len();
+    let (code, _, err) = run(prospect(&proxy.base_url, dir.path(), &second)).await;
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(looked_up(&proxy.log()[before..]), 0, "nothing paid twice");
+}
+
+/// A full disk: the store cannot write and the recovery folder beside it cannot be made, so the
+/// answer goes to the second recovery folder, is named (exit 11) and imported at the next
+/// start, which pays nothing more.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_answer_no_store_can_write_is_kept_in_the_second_place() {
+    let sb = sandbox_with(10_000).await;
+    let domains = known_domains(&sb, 10).await;
+    let proxy = FaultProxy::start_unmeasured(&sb.base_url, CLI).await;
+    proxy.set_faults(false);
+    let dir = tempfile::tempdir().unwrap();
+    let (code, _, err) = run(prospect(&proxy.base_url, dir.path(), &["jobs"])).await;
+    assert_eq!(code, 0, "{err}");
+    // The recovery folder cannot be made: a file holds its name.
+    std::fs::write(dir.path().join("data/recovery"), "not a folder").unwrap();
+    let second =
+        prospect::core::engine::fallback_recovery_dir(Some(&dir.path().join("data/recovery")));
+    let _ = std::fs::remove_dir_all(&second);
+    proxy.script([Fault::Delay(1500)]);
+    let mut args = vec!["lookup", "companies"];
+    args.extend(domains.iter().map(String::as_str));
+    let child = prospect(&proxy.base_url, dir.path(), &args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let t0 = Instant::now();
+    let arrived = proxy.arrived();
+    while proxy.arrived() < arrived + 2 {
+        assert!(t0.elapsed() < Duration::from_secs(20));
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    // Hold the store's write lock while the answer comes back.
+    let db = dir.path().join("data/prospect.sqlite");
+    let (locked_tx, locked_rx) = std::sync::mpsc::channel();
+    let (release_tx, release_rx) = std::sync::mpsc::channel::<()>();
+    let holder = std::thread::spawn(move || {
+        let c = rusqlite::Connection::open(&db).unwrap();
+        c.execute_batch("BEGIN IMMEDIATE").unwrap();
+        locked_tx.send(()).unwrap();
+        let _ = release_rx.recv();
+        c.execute_batch("ROLLBACK").unwrap();
+    });
+    locked_rx.recv().unwrap();
+    let out = tokio::task::spawn_blocking(move || child.wait_with_output().unwrap())
+        .await
+        .unwrap();
+    release_tx.send(()).unwrap();
+    holder.join().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(11), "{err}");
+    assert!(
+        err.contains(&second.display().to_string()),
+        "names where: {err}"
+    );
+    assert_eq!(std::fs::read_dir(&second).unwrap().count(), 1);
+
+    let before = proxy.log().len();
+    let (code, out, err) = run(prospect(&proxy.base_url, dir.path(), &args)).await;
+    assert_eq!(code, 0, "{err}");
+    assert!(out.lines().all(|l| l.contains("storedAt")), "{out}");
+    assert_eq!(
+        looked_up(&proxy.log()[before..]),
+        0,
+        "imported, not bought again"
+    );
+    assert_eq!(std::fs::read_dir(&second).unwrap().count(), 0);
+}
+
+/// A reveal whose delivery comes after the CLI exited, on a loopback service: the webhook port
+/// is kept per data dir, so the service's retry reaches the next run, which keeps it and pays
+/// nothing more.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_delivery_after_the_cli_exited_is_kept_by_the_next_run() {
+    let mut cfg = support::config(cli_run::accounts());
+    cfg.webhooks.delay = Duration::from_millis(2500);
+    cfg.webhooks.first_retry = Duration::from_millis(500);
+    cfg.webhooks.max_attempts = 8;
+    let sb = prospect::sandbox::service::spawn(cfg).await.unwrap();
+    let proxy = FaultProxy::start_unmeasured(&sb.base_url, CLI).await;
+    proxy.set_faults(false);
+    let ids = support::some_person_ids(&support::client(&sb, support::RICH), 2)
+        .await
+        .join(",");
+    let dir = tempfile::tempdir().unwrap();
+    let reveal = |wait: &str| {
+        ["reveal", "emails", "--ids", &ids, "--wait", wait]
+            .map(str::to_string)
+            .to_vec()
+    };
+    let args = reveal("1");
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (code, _, err) = run(prospect(&proxy.base_url, dir.path(), &args)).await;
+    assert_ne!(code, 0, "the delivery comes after this run: {err}");
+    let kept = std::fs::read_to_string(dir.path().join("data/webhook_port")).unwrap();
+    assert!(kept.trim().parse::<u16>().is_ok(), "{kept}");
+    tokio::time::sleep(Duration::from_millis(2000)).await;
+
+    let args = reveal("30");
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (code, out, err) = run(prospect(&proxy.base_url, dir.path(), &args)).await;
+    assert_eq!(code, 0, "{err}");
+    let rows = lines(&out);
+    assert_eq!(rows.len(), 2, "{out}");
+    let reveals = proxy
+        .log()
+        .iter()
+        .filter(|e| e.endpoint() == Some(Endpoint::RevealEmails))
+        .count();
+    assert_eq!(reveals, 1, "the reveal was paid once");
+}

@@ -663,3 +663,42 @@ async fn segmenting_the_marked_companies_pays_once_and_shows_the_segments() {
     assert_eq!(app.last_error, None);
     assert_eq!(session.stored_segmentations(10).await.len(), 1);
 }
+
+/// A used-up daily allowance (every call, the balance's too, answered 429 with hours to wait;
+/// issue 34): the explorer's search says so with the reset time within 15 s, never an endless
+/// "Searching…", and the loop stays free.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_used_up_daily_allowance_is_said_not_waited_for() {
+    let sb = start(vec![]).await;
+    let proxy = fault_proxy::FaultProxy::start_unmeasured(&sb.base_url, RICH).await;
+    proxy.set_daily_limit(true);
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(&dir.path().join("store.sqlite")).unwrap();
+    let options = prospect::api::client::ClientOptions {
+        rate_per_minute: Some(60),
+        ..Default::default()
+    };
+    let client = Client::with_options(&proxy.base_url, RICH, options).unwrap();
+    let session = Session::new(client, store, "sandbox");
+    let backend: Arc<dyn Backend> = Arc::new(SessionBackend::new(session.clone()));
+    let ex = Explorer::start(session, backend, &proxy.base_url, dir, (120, 34), observe);
+    ex.wait("the first frame", |_| true).await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    ex.close_popups().await;
+    let t0 = std::time::Instant::now();
+    let m = ex.mark();
+    ex.ctrl_r();
+    let seen = ex
+        .wait_since(m, "the used-up allowance to be said", |s| {
+            s.screen.contains("resets in")
+                || s.status.as_deref().is_some_and(|t| t.contains("resets in"))
+        })
+        .await;
+    assert!(t0.elapsed() < Duration::from_secs(15), "{:?}", t0.elapsed());
+    assert!(!seen.screen.contains("Searching"), "{}", seen.screen);
+    // The loop answers keys: help opens.
+    ex.close_popups().await;
+    let m = ex.mark();
+    ex.ch('?');
+    ex.wait_since(m, "help to open", |s| s.help_open).await;
+}

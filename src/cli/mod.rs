@@ -2860,9 +2860,15 @@ fn store_cmd(ctx: &Ctx, cmd: StoreCmd) -> CliResult {
     };
     match cmd {
         StoreCmd::Migrate { out } => {
-            let store = open_named_store(ctx)?;
+            let mut store = open_named_store(ctx)?;
             let version = store
                 .schema_version()
+                .map_err(|e| CliError::other(e.to_string()))?;
+            // A table that went missing is made again (issue 34); the recovery files of the
+            // answers it could not keep are imported at the next paid command's start.
+            let repaired = store.repair().map_err(|e| CliError::other(e.to_string()))?;
+            let check = store
+                .quick_check()
                 .map_err(|e| CliError::other(e.to_string()))?;
             write_pairs(
                 &out,
@@ -2870,8 +2876,17 @@ fn store_cmd(ctx: &Ctx, cmd: StoreCmd) -> CliResult {
                     "store": store.path().display().to_string(),
                     "shared": store.is_shared(),
                     "schema": version,
+                    "repaired": repaired,
+                    "check": check.as_deref().unwrap_or("ok"),
                 }),
-            )
+            )?;
+            match check {
+                None => Ok(()),
+                Some(problems) => Err(CliError::other(format!(
+                    "the store file is damaged (quick_check: {problems}); copy what reads into \
+                     a new store with `prospect store copy`"
+                ))),
+            }
         }
         StoreCmd::Budget {
             standard,
@@ -3030,6 +3045,25 @@ fn stored_search(ctx: &Ctx, id: Option<i64>, what: &str, out: &OutArgs) -> CliRe
 fn history(ctx: &Ctx, limit: usize, spend: bool, user: Option<&str>, out: &OutArgs) -> CliResult {
     let (store, _) = open_store(ctx)?;
     if spend || user.is_some() {
+        // Answers paid for and kept in recovery files are spent too (issue 34).
+        let primary = match store.is_shared() {
+            true => ctx.settings.data_dir().map(|d| d.join("recovery")),
+            false => engine::recovery_dir_of(store.path()),
+        };
+        let store = std::sync::Mutex::new(store);
+        if let Some(dir) = primary {
+            let (_, failed) = engine::import_recovery_from(&store, &dir);
+            if let Some(first) = failed.first() {
+                eprintln!(
+                    "prospect: {} recovery file(s) could not be imported and are not counted \
+                     ({first})",
+                    failed.len()
+                );
+            }
+        }
+        let store = store
+            .into_inner()
+            .map_err(|_| CliError::other("the store is unusable"))?;
         let log = store
             .spend_log(limit, user)
             .map_err(|e| CliError::other(e.to_string()))?;

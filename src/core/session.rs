@@ -569,6 +569,36 @@ pub struct Session {
     unreachable: Option<Arc<Unreachable>>,
     /// The last credit balance the service gave (issue 34: plans compare their cost with it).
     last_balance: Arc<Mutex<Option<CreditBalance>>>,
+    /// Why the store cannot keep what is bought (a missing table, a damaged file, recovery
+    /// files it cannot import; issue 34): every paid call is then refused, saying this.
+    damaged: Option<Arc<str>>,
+}
+
+/// Why `store` cannot keep paid answers, in words: a table missing (a check at every open),
+/// or, after an unclean exit (`unclean`: a job whose process died), a file `quick_check`
+/// finds damaged. `None` when it is whole.
+fn store_damage(store: &Store, unclean: bool) -> Option<String> {
+    match store.missing_tables() {
+        Ok(missing) if !missing.is_empty() => {
+            return Some(format!(
+                "the store is missing table(s) {}; `prospect store migrate` makes them again",
+                missing.join(", ")
+            ));
+        }
+        Ok(_) => {}
+        Err(e) => return Some(format!("the store's tables cannot be read ({e})")),
+    }
+    if !unclean {
+        return None;
+    }
+    match store.quick_check() {
+        Ok(None) => None,
+        Ok(Some(problems)) => Some(format!(
+            "the store file is damaged (quick_check: {problems}); copy what reads into a new \
+             store with `prospect store copy`"
+        )),
+        Err(e) => Some(format!("the store file cannot be checked ({e})")),
+    }
 }
 
 impl std::fmt::Debug for Session {
@@ -709,6 +739,7 @@ impl Session {
             recovery_dir,
             unreachable: None,
             last_balance: Arc::new(Mutex::new(None)),
+            damaged: None,
         }
     }
 
@@ -722,7 +753,9 @@ impl Session {
     /// team store could not be reached at start (issue 17). Plans carry it as their refusal, and
     /// [`Session::send_paid`] sends nothing.
     pub fn paid_refusal(&self) -> Option<&str> {
-        self.unreachable().map(|u| u.reason.as_str())
+        self.unreachable()
+            .map(|u| u.reason.as_str())
+            .or(self.damaged.as_deref())
     }
 
     /// The same session with spend policy `policy` (search freshness, budgets).
@@ -798,20 +831,35 @@ impl Session {
         let (mut store, unreachable) = open_store(settings, &url, target.sandbox)?;
         store.set_buyer(&settings.user());
         tracing::info!(store = %url.redacted(), "store opened");
-        if let Err(e) = store.mark_interrupted() {
-            tracing::warn!(error = %e, "jobs: could not mark interrupted jobs");
-        }
+        let unclean = match store.mark_interrupted() {
+            Ok(n) => n > 0,
+            Err(e) => {
+                tracing::warn!(error = %e, "jobs: could not mark interrupted jobs");
+                true
+            }
+        };
+        let damaged = store_damage(&store, unclean);
         let shared = store.is_shared();
         let mut session = Session::new(client, store, target.label()).with_policy(policy);
         if shared {
             // A team store's answers that cannot be written wait on this machine.
             session.recovery_dir = settings.data_dir().map(|d| d.join("recovery"));
         }
+        session.damaged = damaged.map(Arc::from);
         match unreachable {
             // The recovery files there are the team's: they wait for its store.
             Some(why) => session.unreachable = Some(Arc::new(why)),
             None => {
-                crate::core::engine::import_recovery(&session);
+                let (_, failed) = crate::core::engine::import_recovery(&session);
+                // An answer paid for and not yet in the store: nothing more is bought until
+                // it can be (issue 34), or the same items would be paid again.
+                if let (Some(first), None) = (failed.first(), &session.damaged) {
+                    session.damaged = Some(Arc::from(format!(
+                        "{} recovery file(s) of paid answers cannot be imported ({first}); fix \
+                         the store (`prospect store migrate`) or move the file away",
+                        failed.len()
+                    )));
+                }
             }
         }
         Ok(session)

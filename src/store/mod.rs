@@ -44,6 +44,7 @@ mod settings;
 mod suppression;
 #[cfg(test)]
 mod tests;
+mod whole;
 
 use std::fmt;
 use std::path::{Path, PathBuf};

@@ -253,15 +253,26 @@ fn write_recovery_in(dir: &Path, k: &ToKeep, target: &str) -> std::io::Result<Pa
     Ok(path)
 }
 
-/// Imports the recovery files of `s`'s store (answers a store could not write before): each
-/// is decoded as its endpoint's answer (what decodes), kept in the store with its raw bytes,
-/// and its file removed. A file that cannot be read is left in place with a warning. Returns
-/// how many were imported.
-pub fn import_recovery(s: &Session) -> usize {
+/// Imports the recovery files of `s`'s store (answers a store could not write before), from
+/// its recovery folder and that folder's [`fallback_recovery_dir`]: each is decoded as its
+/// endpoint's answer (what decodes), kept in the store with its raw bytes, and its file
+/// removed. A file that cannot be imported is left in place with a warning. Returns how many
+/// were imported, and for each file left, its name and why in one line.
+pub fn import_recovery(s: &Session) -> (usize, Vec<String>) {
     // A store in memory has no recovery folder to import from.
-    let Some(primary) = s.recovery_dir() else {
-        return 0;
-    };
+    match s.recovery_dir() {
+        Some(primary) => import_recovery_from(s.store(), primary),
+        None => (0, Vec::new()),
+    }
+}
+
+/// [`import_recovery`] into `store`, from the recovery folder `primary` (and its
+/// [`fallback_recovery_dir`]): for a command that reads the store without a session
+/// (`history --spend`, which would under-report without them).
+pub fn import_recovery_from(
+    store: &std::sync::Mutex<crate::store::Store>,
+    primary: &Path,
+) -> (usize, Vec<String>) {
     let dirs = [
         Some(primary.to_path_buf()),
         Some(fallback_recovery_dir(Some(primary))),
@@ -275,8 +286,9 @@ pub fn import_recovery(s: &Session) -> usize {
         .collect();
     files.sort();
     let mut n = 0;
+    let mut failed = Vec::new();
     for path in files {
-        match import_one(s, &path) {
+        match import_one(store, &path) {
             Ok(()) => {
                 if let Err(e) = std::fs::remove_file(&path) {
                     tracing::warn!(file = %path.display(), error = %e, "recovery: imported but not removed");
@@ -285,16 +297,17 @@ pub fn import_recovery(s: &Session) -> usize {
             }
             Err(e) => {
                 tracing::warn!(file = %path.display(), error = %e, "recovery: file not imported");
+                failed.push(format!("{}: {e}", path.display()));
             }
         }
     }
     if n > 0 {
         tracing::info!(files = n, "recovery: answers imported into the store");
     }
-    n
+    (n, failed)
 }
 
-fn import_one(s: &Session, path: &Path) -> Result<(), String> {
+fn import_one(store: &std::sync::Mutex<crate::store::Store>, path: &Path) -> Result<(), String> {
     let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
     let rec: Recovery = serde_json::from_slice(&bytes).map_err(|e| e.to_string())?;
     let endpoint = Endpoint::from_path(&rec.endpoint)
@@ -307,8 +320,7 @@ fn import_one(s: &Session, path: &Path) -> Result<(), String> {
         (Some((identity, page)), Some(facts)) => Some((identity, page, facts)),
         _ => None,
     };
-    let mut guard = s
-        .store()
+    let mut guard = store
         .lock()
         .map_err(|_| "the store is unusable".to_string())?;
     let page_of = page.as_ref().map(|(identity, page, facts)| PageOf {
