@@ -53,7 +53,9 @@ async fn faults_after_the_charge_never_resend_and_keep_what_decodes() {
     let cases = [
         (Fault::StatusAfter(503), 9, 1),
         (Fault::StatusAfter(502), 9, 1),
-        (Fault::CutMidBody, 10, 1),
+        // Cut before the answer's head arrived: nothing to keep (9); after: what came is kept
+        // (10, issue 34). Which one a small answer meets is the transport's.
+        (Fault::CutMidBody, 9, 1),
         (Fault::Refuse(429), 0, 1),
         (Fault::Mutate, 10, 1),
     ];
@@ -69,7 +71,8 @@ async fn faults_after_the_charge_never_resend_and_keep_what_decodes() {
             &["lookup", "companies", "--file", list.to_str().unwrap()],
         ))
         .await;
-        assert_eq!(got, code, "{fault:?}: {err}");
+        let cut = fault == Fault::CutMidBody && got == 10;
+        assert!(got == code || cut, "{fault:?}: {got}: {err}");
         assert!(!err.contains("panicked"), "{err}");
         let log = proxy.log()[before..].to_vec();
         let lookups = paid(&log, Endpoint::LookupCompanies);
@@ -88,12 +91,15 @@ async fn faults_after_the_charge_never_resend_and_keep_what_decodes() {
         }
         if fault == Fault::Mutate {
             // The four records that read are written and stored; the raw answer is kept whole.
+            // The fifth did not read: it is not written "not found" but left to the next run
+            // (issue 34).
             let found: Vec<Value> = out
                 .lines()
                 .map(|l| serde_json::from_str(l).unwrap())
                 .collect();
-            assert_eq!(found.len(), 5);
-            assert_eq!(found.iter().filter(|v| v["found"] == true).count(), 4);
+            assert_eq!(found.len(), 4);
+            assert!(found.iter().all(|v| v["found"] == true));
+            assert!(err.contains("1 key(s) did not read"), "{err}");
             assert!(err.contains("at companies[1]"), "names the field: {err}");
             let store = cli_run::open_store(dir.path());
             let p = store.purchases(10).unwrap();

@@ -2142,6 +2142,17 @@ async fn reveal(
         r.pending.len(),
         arrived.len()
     ));
+    if missing > 0 && wait == 0 {
+        // Asked not to wait: nothing is lost, the results are stored when they arrive while a
+        // prospect on this data dir runs (the webhook port is kept), and not sent again.
+        if !ctx.quiet {
+            eprintln!(
+                "prospect: {missing} result(s) not waited for (--wait 0); the same reveal run \
+                 again later collects them at no cost"
+            );
+        }
+        return ctx.settle(report, job);
+    }
     if missing > 0 && ctx.signal.load(Ordering::SeqCst) == 0 {
         return Err(CliError {
             code: ExitCode::Network,

@@ -481,8 +481,15 @@ pub async fn search(
                 .get("size")
                 .and_then(Value::as_u64)
                 .unwrap_or(50);
+            let before = cursor.take();
             cursor = cursor_of(&response);
             if cursor.is_none() || full < size {
+                end = true;
+            }
+            // A stored chain whose cursor did not advance repeats itself (issue 34): it stops
+            // there, as a bought one does.
+            if cursor.is_some() && cursor == before {
+                report.stuck_cursor = true;
                 end = true;
             }
             if let Err(e) = on_page(SearchRecords {
