@@ -14,7 +14,7 @@ mod cli_run;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use cli_run::{CLI, known_domains, prospect, run, sandbox_with, write_lines};
+use cli_run::{CLI, known_domains, prospect, run, sandbox_with, signal, write_lines};
 use fault_proxy::{Fault, FaultProxy};
 use prospect::api::client::Endpoint;
 use prospect::sandbox::service::accounts::Plan as AccountPlan;
@@ -31,6 +31,14 @@ fn looked_up(log: &[fault_proxy::Exchange]) -> usize {
         .sum()
 }
 
+/// A proxy in front of `upstream` for the CLI's account that passes everything unless
+/// scripted, without reading balances (they would count against the account's allowance).
+async fn quiet_proxy(upstream: &str) -> FaultProxy {
+    let proxy = FaultProxy::start_unmeasured(upstream, CLI).await;
+    proxy.set_faults(false);
+    proxy
+}
+
 fn lines(out: &str) -> Vec<Value> {
     out.lines()
         .map(|l| serde_json::from_str(l).unwrap())
@@ -43,8 +51,7 @@ fn lines(out: &str) -> Vec<Value> {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_unreadable_answer_keeps_what_reads_and_the_rerun_buys_only_the_rest() {
     let sb = sandbox_with(10_000).await;
-    let proxy = FaultProxy::start_unmeasured(&sb.base_url, CLI).await;
-    proxy.set_faults(false);
+    let proxy = quiet_proxy(&sb.base_url).await;
     let domains = known_domains(&sb, 2000).await;
     assert_eq!(domains.len(), 2000);
     for fault in [
@@ -56,14 +63,7 @@ async fn an_unreadable_answer_keeps_what_reads_and_the_rerun_buys_only_the_rest(
         let dir = tempfile::tempdir().unwrap();
         let list = dir.path().join("domains.txt");
         write_lines(&list, &domains);
-        let args = [
-            "lookup",
-            "companies",
-            "--max-credits",
-            "1000",
-            "--file",
-            list.to_str().unwrap(),
-        ];
+        let args = cli_run::lookup_file_args(&list);
         proxy.script([fault]);
         let before = proxy.log().len();
         let (code, out, err) = run(prospect(&proxy.base_url, dir.path(), &args)).await;
@@ -110,8 +110,7 @@ async fn an_unreadable_answer_keeps_what_reads_and_the_rerun_buys_only_the_rest(
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_unreadable_search_page_is_bought_again_by_the_next_run() {
     let sb = sandbox_with(10_000).await;
-    let proxy = FaultProxy::start_unmeasured(&sb.base_url, CLI).await;
-    proxy.set_faults(false);
+    let proxy = quiet_proxy(&sb.base_url).await;
     let dir = tempfile::tempdir().unwrap();
     let args = [
         "search",
@@ -164,8 +163,7 @@ async fn a_six_a_minute_account_finishes_a_nine_batch_lookup() {
     let mut cfg = support::config(vec![acct]);
     cfg.rate_per_minute = 10_000;
     let sb = prospect::sandbox::service::spawn(cfg).await.unwrap();
-    let proxy = FaultProxy::start_unmeasured(&sb.base_url, CLI).await;
-    proxy.set_faults(false);
+    let proxy = quiet_proxy(&sb.base_url).await;
     let dir = tempfile::tempdir().unwrap();
     let list = dir.path().join("domains.txt");
     let domains: Vec<String> = (0..9000).map(|i| format!("nine-{i}.example.com")).collect();
@@ -173,14 +171,7 @@ async fn a_six_a_minute_account_finishes_a_nine_batch_lookup() {
     let (code, out, err) = run(prospect(
         &proxy.base_url,
         dir.path(),
-        &[
-            "lookup",
-            "companies",
-            "--max-credits",
-            "1000",
-            "--file",
-            list.to_str().unwrap(),
-        ],
+        &cli_run::lookup_file_args(&list),
     ))
     .await;
     assert_eq!(code, 0, "{err}");
@@ -203,8 +194,7 @@ async fn a_search_over_the_balance_is_refused_before_sending() {
     let sb = prospect::sandbox::service::spawn(support::config(vec![acct]))
         .await
         .unwrap();
-    let proxy = FaultProxy::start_unmeasured(&sb.base_url, CLI).await;
-    proxy.set_faults(false);
+    let proxy = quiet_proxy(&sb.base_url).await;
     let dir = tempfile::tempdir().unwrap();
     let (code, out, err) = run(prospect(
         &proxy.base_url,
@@ -301,21 +291,12 @@ async fn outputs_and_inputs_are_checked_before_anything_is_paid() {
     );
 }
 
-fn signal(pid: u32, sig: &str) {
-    let ok = std::process::Command::new("kill")
-        .args([sig, &pid.to_string()])
-        .status()
-        .unwrap();
-    assert!(ok.success());
-}
-
 /// `prospect resume ID` with no options finishes an interrupted `search --format csv --out F
 /// --max-credits N` into F, as CSV.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn resume_alone_finishes_a_job_with_its_own_options() {
     let sb = sandbox_with(10_000).await;
-    let proxy = FaultProxy::start_unmeasured(&sb.base_url, CLI).await;
-    proxy.set_faults(false);
+    let proxy = quiet_proxy(&sb.base_url).await;
     let dir = tempfile::tempdir().unwrap();
     let out_file = dir.path().join("z.csv");
     // The second page waits, so the search is stopped while it is in flight.
@@ -377,8 +358,7 @@ async fn resume_alone_finishes_a_job_with_its_own_options() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_store_missing_a_table_pays_nothing_until_repaired() {
     let sb = sandbox_with(10_000).await;
-    let proxy = FaultProxy::start_unmeasured(&sb.base_url, CLI).await;
-    proxy.set_faults(false);
+    let proxy = quiet_proxy(&sb.base_url).await;
     let domains = known_domains(&sb, 20).await;
     let dir = tempfile::tempdir().unwrap();
     let lookup = |d: &[String]| {
@@ -424,8 +404,7 @@ async fn a_store_missing_a_table_pays_nothing_until_repaired() {
 async fn an_answer_no_store_can_write_is_kept_in_the_second_place() {
     let sb = sandbox_with(10_000).await;
     let domains = known_domains(&sb, 10).await;
-    let proxy = FaultProxy::start_unmeasured(&sb.base_url, CLI).await;
-    proxy.set_faults(false);
+    let proxy = quiet_proxy(&sb.base_url).await;
     let dir = tempfile::tempdir().unwrap();
     let (code, _, err) = run(prospect(&proxy.base_url, dir.path(), &["jobs"])).await;
     assert_eq!(code, 0, "{err}");
@@ -434,20 +413,11 @@ async fn an_answer_no_store_can_write_is_kept_in_the_second_place() {
     let second =
         prospect::core::engine::fallback_recovery_dir(Some(&dir.path().join("data/recovery")));
     let _ = std::fs::remove_dir_all(&second);
-    proxy.script([Fault::Delay(1500)]);
     let mut args = vec!["lookup", "companies"];
     args.extend(domains.iter().map(String::as_str));
-    let child = prospect(&proxy.base_url, dir.path(), &args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let t0 = Instant::now();
-    let arrived = proxy.arrived();
-    while proxy.arrived() < arrived + 2 {
-        assert!(t0.elapsed() < Duration::from_secs(20));
-        tokio::time::sleep(Duration::from_millis(5)).await;
-    }
+    let child = proxy
+        .spawn_held(prospect(&proxy.base_url, dir.path(), &args), 1500)
+        .await;
     // Hold the store's write lock while the answer comes back.
     let db = dir.path().join("data/prospect.sqlite");
     let (locked_tx, locked_rx) = std::sync::mpsc::channel();
@@ -495,8 +465,7 @@ async fn a_delivery_after_the_cli_exited_is_kept_by_the_next_run() {
     cfg.webhooks.first_retry = Duration::from_millis(500);
     cfg.webhooks.max_attempts = 8;
     let sb = prospect::sandbox::service::spawn(cfg).await.unwrap();
-    let proxy = FaultProxy::start_unmeasured(&sb.base_url, CLI).await;
-    proxy.set_faults(false);
+    let proxy = quiet_proxy(&sb.base_url).await;
     let ids = support::some_person_ids(&support::client(&sb, support::RICH), 2)
         .await
         .join(",");

@@ -15,7 +15,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use cli_run::{CLI, known_domains, prospect, run, sandbox_with, write_lines};
+use cli_run::{CLI, known_domains, prospect, run, sandbox_with, signal, write_lines};
 
 use fault_proxy::{Fault, FaultProxy};
 use prospect::api::client::{Client, Endpoint};
@@ -487,15 +487,6 @@ async fn a_daily_budget_refuses_the_plan() {
     }
 }
 
-fn signal(pid: u32, sig: &str) {
-    let ok = Command::new("kill")
-        .args([sig, &pid.to_string()])
-        .status()
-        .unwrap()
-        .success();
-    assert!(ok, "kill {sig} {pid}");
-}
-
 /// Waits until the proxy has forwarded `n` requests to `endpoint` (at most `limit`).
 async fn forwarded(proxy: &FaultProxy, endpoint: Endpoint, n: usize, limit: Duration) {
     let t0 = Instant::now();
@@ -654,22 +645,13 @@ async fn a_store_that_cannot_write_hands_the_answer_to_a_recovery_file() {
     // Create the store, then hold its write lock while the lookup's answer comes back.
     let (code, _, err) = run(prospect(&proxy.base_url, dir.path(), &["jobs"])).await;
     assert_eq!(code, 0, "{err}");
-    proxy.script([Fault::Delay(1500)]);
     let mut args = vec!["lookup", "companies"];
     args.extend(domains.iter().map(String::as_str));
-    let child = prospect(&proxy.base_url, dir.path(), &args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let db = dir.path().join("data/prospect.sqlite");
     // The plan asks for the balance (free), then the lookup arrives and waits 1.5 s.
-    let t0 = Instant::now();
-    let arrived = proxy.arrived();
-    while proxy.arrived() < arrived + 2 {
-        assert!(t0.elapsed() < Duration::from_secs(20));
-        tokio::time::sleep(Duration::from_millis(5)).await;
-    }
+    let child = proxy
+        .spawn_held(prospect(&proxy.base_url, dir.path(), &args), 1500)
+        .await;
+    let db = dir.path().join("data/prospect.sqlite");
     let lock: Box<dyn std::any::Any> = match cli_run::team_store_for(dir.path()) {
         Some(url) => Box::new(cli_run::PgWriteLock::take(&url)),
         None => Box::new(rusqlite_lock(&db)),

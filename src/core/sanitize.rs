@@ -82,6 +82,38 @@ fn skip_string(it: &mut std::iter::Peekable<std::str::Chars<'_>>) {
     }
 }
 
+/// `s` as it was given, for a message about it: every control or invisible format character
+/// (zero-width space and joiners, direction marks, word joiner, BOM, soft hyphen) written as
+/// its `\u{…}` escape, so nothing is hidden and nothing reaches the terminal raw. Unlike
+/// [`sanitize`], which removes them, the reader sees what was wrong: `\u{1b}[31mred.com`.
+pub fn visible(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        if is_hidden(c) {
+            out.extend(c.escape_unicode());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// `true` for a character no reader sees: a control character, or an invisible format
+/// character (zero-width space and joiners, direction marks, soft hyphen, word joiner, BOM).
+/// A key holding one is refused, not cleaned (issue 34): `ESC[31mred.com` is not `red.com`.
+pub fn is_hidden(c: char) -> bool {
+    c.is_control()
+        || matches!(
+            c,
+            '\u{00AD}'
+                | '\u{200B}'..='\u{200F}'
+                | '\u{202A}'..='\u{202E}'
+                | '\u{2060}'..='\u{2064}'
+                | '\u{2066}'..='\u{2069}'
+                | '\u{FEFF}'
+        )
+}
+
 /// Sanitizes every string inside a JSON value in place (object keys included), with
 /// [`sanitize`]. Used on data from the API and from webhooks before it is stored, so that
 /// nothing read back from the store can carry a terminal command.

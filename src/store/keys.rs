@@ -28,7 +28,7 @@ pub fn company_claim(domain: &str) -> String {
 /// invisible character, or the key is empty, has no dot, or is itself a public suffix of the
 /// Public Suffix List (`co.uk`, `github.io`: no company is keyed by one).
 pub fn domain_key(input: &str) -> Option<String> {
-    if input.trim().chars().any(is_hidden) {
+    if input.trim().chars().any(crate::core::sanitize::is_hidden) {
         return None;
     }
     Some(normalize_domain(input))
@@ -81,23 +81,6 @@ fn normalize_domain_full(input: &str) -> String {
         Ok(url::Host::Domain(d)) => d,
         _ => String::new(),
     }
-}
-
-/// `true` for a character no domain holds and no reader sees: a control character, or an
-/// invisible format character (zero-width space and joiners, direction marks, soft hyphen,
-/// word joiner, BOM). A key holding one is refused, not cleaned (issue 34): `ESC[31mred.com`
-/// is not `red.com`.
-fn is_hidden(c: char) -> bool {
-    c.is_control()
-        || matches!(
-            c,
-            '\u{00AD}'
-                | '\u{200B}'..='\u{200F}'
-                | '\u{202A}'..='\u{202E}'
-                | '\u{2060}'..='\u{2064}'
-                | '\u{2066}'..='\u{2069}'
-                | '\u{FEFF}'
-        )
 }
 
 /// `true` when [`normalize_domain`] would return `s` unchanged because there is nothing to

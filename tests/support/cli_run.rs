@@ -188,3 +188,13 @@ pub async fn known_domains(sb: &SandboxHandle, n: usize) -> Vec<String> {
 pub fn write_lines(path: &Path, lines: &[String]) {
     std::fs::write(path, lines.join("\n") + "\n").unwrap();
 }
+
+/// Sends signal `sig` (`-INT`, `-TERM`, `-KILL`) to process `pid` with `kill`.
+pub fn signal(pid: u32, sig: &str) {
+    let ok = Command::new("kill")
+        .args([sig, &pid.to_string()])
+        .status()
+        .unwrap()
+        .success();
+    assert!(ok, "kill {sig} {pid}");
+}

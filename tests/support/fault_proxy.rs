@@ -186,6 +186,32 @@ impl FaultProxy {
         }
     }
 
+    /// Spawns `cmd` (stdout and stderr piped) with its first paid request held back `hold_ms`
+    /// milliseconds, and returns once that request reached the proxy (after the plan's
+    /// balance read): the test can then act while the answer is on its way.
+    pub async fn spawn_held(
+        &self,
+        mut cmd: std::process::Command,
+        hold_ms: u64,
+    ) -> std::process::Child {
+        self.script([Fault::Delay(hold_ms)]);
+        let arrived = self.arrived();
+        let child = cmd
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let t0 = Instant::now();
+        while self.arrived() < arrived + 2 {
+            assert!(
+                t0.elapsed() < Duration::from_secs(20),
+                "the paid request is sent"
+            );
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+        child
+    }
+
     /// Answers every request, free or paid, as the used-up daily allowance
     /// ([`Fault::DailyLimit`]) while `on`.
     pub fn set_daily_limit(&self, on: bool) {

@@ -314,8 +314,10 @@ impl Plan {
     fn refuse(&mut self, key: &str) {
         self.refused += 1;
         if self.refused_examples.len() < 5 {
+            // Shown as given, its hidden characters escaped (`\u{1b}[31mred.com`), never
+            // cleaned into another key.
             self.refused_examples.push(
-                crate::core::sanitize::sanitize(key)
+                crate::core::sanitize::visible(key)
                     .chars()
                     .take(80)
                     .collect(),
