@@ -496,3 +496,41 @@ async fn a_delivery_after_the_cli_exited_is_kept_by_the_next_run() {
         .count();
     assert_eq!(reveals, 1, "the reveal was paid once");
 }
+
+/// A per-minute 429 is waited out, and one SIGTERM ends the wait within seconds (exit 143),
+/// nothing sent after it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sigterm_ends_a_rate_limit_wait_at_once() {
+    let mut acct = support::account(CLI, AccountPlan::Legacy, 1e6, 1e6, 1e6);
+    acct.rate_per_minute = Some(1);
+    let sb = prospect::sandbox::service::spawn(support::config(vec![acct]))
+        .await
+        .unwrap();
+    let proxy = quiet_proxy(&sb.base_url).await;
+    let dir = tempfile::tempdir().unwrap();
+    let child = prospect(
+        &proxy.base_url,
+        dir.path(),
+        &["lookup", "companies", "stripe.com"],
+    )
+    .stdout(Stdio::piped())
+    .stderr(Stdio::piped())
+    .spawn()
+    .unwrap();
+    let t0 = Instant::now();
+    while !proxy.log().iter().any(|e| e.status == 429) {
+        assert!(t0.elapsed() < Duration::from_secs(20), "a 429 comes");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let sent = proxy.log().len();
+    let t0 = Instant::now();
+    signal(child.id(), "-TERM");
+    let out = tokio::task::spawn_blocking(move || child.wait_with_output().unwrap())
+        .await
+        .unwrap();
+    assert!(t0.elapsed() < Duration::from_secs(5), "{:?}", t0.elapsed());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(143), "{err}");
+    assert_eq!(proxy.log().len(), sent, "nothing sent after the signal");
+}

@@ -398,3 +398,63 @@ fn no_color_draws_without_colour_end_to_end() {
     t.keys("q");
     let _ = t.child.wait();
 }
+
+/// SIGHUP (the terminal went away) while a search waits for the per-minute allowance (issue
+/// 34): the explorer stops waiting and the process ends within seconds, terminal restored.
+#[test]
+fn sighup_ends_an_explorer_waiting_for_the_allowance() {
+    use prospect::sandbox::service::accounts::{AccountSpec, PoolSpec};
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let account = AccountSpec {
+        token: "slow-token".into(),
+        credits: Some(PoolSpec::one_time(1e6)),
+        rate_per_minute: Some(2),
+        ..AccountSpec::default()
+    };
+    let config = prospect::sandbox::service::SandboxConfig {
+        accounts: vec![account],
+        rate_per_minute: 10_000,
+        daily_limit: 100_000,
+        ..Default::default()
+    };
+    let sb = rt
+        .block_on(prospect::sandbox::service::spawn(config))
+        .unwrap();
+    let home = tempfile::tempdir().unwrap();
+    let mut t = start_with(
+        home.path(),
+        &[
+            ("PROSPECT_API_TOKEN", "slow-token"),
+            ("PROSPECT_BASE_URL", sb.base_url.as_str()),
+        ],
+    );
+    t.wait_for("Filters");
+    // Reference data and the balance take the minute's two requests; the search then waits.
+    std::thread::sleep(Duration::from_millis(1500));
+    // The first search is refused (429) and counted down; the second waits in the client for
+    // the minute to pass: a paid call on its way when the terminal goes.
+    t.send(&ctrl('r'));
+    std::thread::sleep(Duration::from_millis(1000));
+    t.send(&ctrl('r'));
+    std::thread::sleep(Duration::from_millis(1000));
+    let pid = t.child.process_id().expect("a pid");
+    let hup = std::process::Command::new("kill")
+        .args(["-HUP", &pid.to_string()])
+        .status()
+        .unwrap();
+    assert!(hup.success());
+    let t0 = Instant::now();
+    loop {
+        if t.child.try_wait().unwrap().is_some() {
+            break;
+        }
+        assert!(
+            t0.elapsed() < Duration::from_secs(10),
+            "still running {:?} after SIGHUP; screen:\n{}",
+            t0.elapsed(),
+            t.screen()
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    drop(rt);
+}

@@ -729,6 +729,13 @@ impl Client {
         decode(&body)
     }
 
+    /// Ends every wait of this client and its clones (cancels [`ClientOptions::stop`]): calls
+    /// waiting to be sent fail at once with [`ApiError::Refused`], calls already sent are not
+    /// touched. For a front end that is quitting.
+    pub fn stop_waits(&self) {
+        self.inner.options.stop.cancel();
+    }
+
     /// The pacer every request of this client waits on, when it paces
     /// ([`ClientOptions::rate_per_minute`]).
     pub fn pacer(&self) -> Option<&crate::api::pace::Pacer> {

@@ -53,6 +53,11 @@ pub trait Backend: Send + Sync + 'static {
     fn deliveries(&self) -> Option<broadcast::Receiver<Delivery>> {
         None
     }
+
+    /// Ends every wait of the calls not yet sent (pacing, a 429's `Retry-After`; issue 34):
+    /// they fail at once, nothing more is sent, and calls already sent are still awaited.
+    /// For quitting. Default: nothing to end.
+    fn stop_waits(&self) {}
 }
 
 /// The production backend: every call through the [`Session`] (client + store).
@@ -384,5 +389,9 @@ impl Backend for SessionBackend {
 
     fn timeout(&self) -> Duration {
         self.session.client().options().timeout
+    }
+
+    fn stop_waits(&self) {
+        self.session.client().stop_waits();
     }
 }

@@ -104,4 +104,10 @@ impl Backend for LazyBackend {
             _ => self.timeout,
         }
     }
+
+    fn stop_waits(&self) {
+        if let Some(Ok(b)) = self.ready.peek() {
+            b.stop_waits();
+        }
+    }
 }

@@ -391,6 +391,9 @@ where
     if n == 0 {
         return Ok(());
     }
+    // A paid call still waiting to be sent (pacing, a per-minute 429) is not sent now: only
+    // the calls already on their way are awaited (issue 34: no wait outlives quitting).
+    exec.backend.stop_waits();
     tracing::info!(paid_jobs = n, "waiting for paid calls before quitting");
     let limit = exec.backend.timeout() + Duration::from_secs(5);
     let deadline = Instant::now() + limit;

@@ -631,29 +631,12 @@ async fn finish_plan(s: &Session, p: &mut Plan) {
     match s.balance().await {
         Ok(b) => {
             p.daily_left = b.daily_limit_rate_left;
-            if let (Some(left), Some(reset)) =
-                (b.daily_limit_rate_left, b.daily_limit_rate_seconds_to_reset)
-                && i64::from(p.requests) > left
-                // An allowance that resets in 0 s is whole again (the vendor's own example).
-                && reset > 0
-            {
-                let (cause, words) = if left <= 0 {
-                    (
-                        RefusalCause::DailyAllowance,
-                        format!("the daily request allowance is used up{}", resets_at(reset)),
-                    )
-                } else {
-                    (
-                        RefusalCause::Spend,
-                        format!(
-                            "it needs {} requests and the account has {left} left today (the \
-                             allowance resets in {})",
-                            p.requests,
-                            describe_eta(reset.max(0) as u64)
-                        ),
-                    )
-                };
-                p.refuse_for(cause, format!("{words}; nothing was sent"));
+            if let Some((cause, words)) = daily_refusal(
+                p.requests,
+                b.daily_limit_rate_left,
+                b.daily_limit_rate_seconds_to_reset,
+            ) {
+                p.refuse_for(cause, words);
                 return;
             }
             if let Some(r) = balance_refusal(p, &b) {
@@ -683,6 +666,40 @@ async fn finish_plan(s: &Session, p: &mut Plan) {
     if let Some(r) = budget_refusal(s, &p.cost).await {
         p.refusal = Some(r);
     }
+}
+
+/// Whether `requests` fit the daily allowance a balance gives (`left` requests, resetting in
+/// `reset` seconds): `None` when they do or it is not known, else why not. An allowance that
+/// resets in 0 s is whole again (the vendor's own balance example says 0 left, 0 s to reset);
+/// one used up is [`RefusalCause::DailyAllowance`], one too small for the plan
+/// [`RefusalCause::Spend`].
+fn daily_refusal(
+    requests: u32,
+    left: Option<i64>,
+    reset: Option<i64>,
+) -> Option<(RefusalCause, String)> {
+    let (left, reset) = (left?, reset?);
+    if i64::from(requests) <= left || reset <= 0 {
+        return None;
+    }
+    Some(if left <= 0 {
+        (
+            RefusalCause::DailyAllowance,
+            format!(
+                "the daily request allowance is used up{}; nothing was sent",
+                resets_at(reset)
+            ),
+        )
+    } else {
+        (
+            RefusalCause::Spend,
+            format!(
+                "it needs {requests} requests and the account has {left} left today (the \
+                 allowance resets in {}); nothing was sent",
+                describe_eta(reset as u64)
+            ),
+        )
+    })
 }
 
 /// ` (it resets in 3 h 5 min, at 00:00 UTC)` for a reset `secs` from now.
@@ -1226,6 +1243,47 @@ pub fn check_paging(body: &Value) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The daily allowance in a plan (issue 34): a balance showing 0 left that resets in 0 s
+    /// refuses nothing; 0 left with a later reset is the used-up allowance (exit 6); too few
+    /// left is a spend refusal (exit 5).
+    #[test]
+    fn the_daily_allowance_refuses_only_what_it_cannot_send() {
+        assert_eq!(daily_refusal(3, Some(0), Some(0)), None);
+        assert_eq!(daily_refusal(3, Some(5), Some(3600)), None);
+        assert_eq!(daily_refusal(3, None, Some(3600)), None);
+        let (cause, words) = daily_refusal(1, Some(0), Some(3600)).unwrap();
+        assert_eq!(cause, RefusalCause::DailyAllowance);
+        assert!(words.contains("resets in 1 h 0 min"), "{words}");
+        let (cause, words) = daily_refusal(9, Some(4), Some(60)).unwrap();
+        assert_eq!(cause, RefusalCause::Spend);
+        assert!(words.contains("4 left today"), "{words}");
+    }
+
+    /// A plan over the known balance says what fits (issue 34: "3 credits left: 15 rows fit").
+    #[test]
+    fn a_plan_over_the_balance_says_what_fits() {
+        let mut p = Plan::new("search".into(), "search", false);
+        p.to_buy = 25;
+        p.cost = Cost {
+            standard: 5.0,
+            ..Cost::ZERO
+        };
+        let b = |standard: f64| CreditBalance {
+            credits: Some(crate::api::types::Credits {
+                one_time: standard,
+                recurrent: 0.0,
+            }),
+            ..CreditBalance::default()
+        };
+        let words = balance_refusal(&p, &b(3.0)).unwrap();
+        assert!(
+            words.contains("3 standard credits left: 15 of 25 rows fit"),
+            "{words}"
+        );
+        assert_eq!(balance_refusal(&p, &b(5.0)), None);
+        assert_eq!(balance_refusal(&p, &CreditBalance::default()), None);
+    }
 
     /// A job's stored plan reads back typed; a plan lacking members takes their defaults, and
     /// JSON that is not a plan leaves the job's kind as what it does.
