@@ -534,3 +534,46 @@ async fn sigterm_ends_a_rate_limit_wait_at_once() {
     assert_eq!(out.status.code(), Some(143), "{err}");
     assert_eq!(proxy.log().len(), sent, "nothing sent after the signal");
 }
+
+/// A batch enrichment whose deliveries are still awaited: its dry run counts them pending, not
+/// to buy, and the run does not send them again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_batch_enrichment_awaited_is_pending_in_the_plan() {
+    let mut cfg = support::config(cli_run::accounts());
+    cfg.webhooks.delay = Duration::from_secs(30);
+    let sb = prospect::sandbox::service::spawn(cfg).await.unwrap();
+    let proxy = quiet_proxy(&sb.base_url).await;
+    let dir = tempfile::tempdir().unwrap();
+    let list = dir.path().join("domains.txt");
+    write_lines(&list, &known_domains(&sb, 5).await);
+    let file = list.to_str().unwrap();
+    let args = ["enrich", "companies", "--file", file, "--wait", "1"];
+    let (code, _, err) = run(prospect(&proxy.base_url, dir.path(), &args)).await;
+    assert_eq!(code, 9, "not delivered in time: {err}");
+    let (code, out, err) = run(prospect(
+        &proxy.base_url,
+        dir.path(),
+        &[
+            "enrich",
+            "companies",
+            "--file",
+            file,
+            "--dry-run",
+            "--format",
+            "json",
+        ],
+    ))
+    .await;
+    assert_eq!(code, 0, "{err}");
+    let plan: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(plan["pending"], 5, "{plan}");
+    assert_eq!(plan["toBuy"], 0, "{plan}");
+    let sent = proxy.log().len();
+    let (code, _, _) = run(prospect(&proxy.base_url, dir.path(), &args)).await;
+    assert_eq!(code, 9);
+    let enrich = proxy.log()[sent..]
+        .iter()
+        .filter(|e| e.endpoint() == Some(Endpoint::EnrichCompanies))
+        .count();
+    assert_eq!(enrich, 0, "not sent again");
+}

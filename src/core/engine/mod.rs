@@ -811,7 +811,10 @@ pub(super) fn id_key(k: &str) -> Option<String> {
 
 /// Counts a lookup's keys as a stream, off the async threads: asked (distinct normalized
 /// keys), owned (found by `owned_of` in batches of `batch`, unless refreshing, with the oldest
-/// age) and refused (keys `normalize` rejects), into `p`. Memory is one batch, not the list.
+/// age), pending (with `pending_claim`, the claim key of a key: sent by an earlier call whose
+/// webhook is still awaited, never sent again) and refused (keys `normalize` rejects), into
+/// `p`. Memory is one batch, not the list.
+#[allow(clippy::too_many_arguments)]
 async fn plan_lookup(
     s: &Session,
     p: &mut Plan,
@@ -820,6 +823,7 @@ async fn plan_lookup(
     owned_of: OwnedOf,
     batch: usize,
     suppress: crate::store::SuppressKind,
+    pending_claim: Option<fn(&str) -> String>,
 ) -> Result<(), PlanError> {
     let refresh = p.refresh;
     let store = s.store().clone();
@@ -847,6 +851,13 @@ async fn plan_lookup(
                 for at in owned_of(&g, chunk).map_err(|e| PlanError::Other(e.to_string()))? {
                     plan.own(at);
                 }
+            }
+            if let Some(claim) = pending_claim {
+                let claims: Vec<String> = chunk.iter().map(|k| claim(k)).collect();
+                let sent = g
+                    .pending(&claims)
+                    .map_err(|e| PlanError::Other(e.to_string()))?;
+                plan.pending += sent.len() as u64;
             }
             chunk.clear();
             Ok(())
@@ -878,7 +889,8 @@ async fn plan_lookup(
     p.refused_examples = counted.refused_examples;
     p.suppressed = counted.suppressed;
     p.suppressed_by = counted.suppressed_by;
-    p.to_buy = p.asked - p.owned - p.suppressed;
+    p.pending = counted.pending;
+    p.to_buy = p.asked.saturating_sub(p.owned + p.suppressed + p.pending);
     p.refuse_if_all_suppressed();
     Ok(())
 }
@@ -903,7 +915,7 @@ async fn plan_lookup_companies(
 /// A batch enrichment of companies is planned as a lookup of them is (owned domains at 0,
 /// suppressed ones refused), in requests of at most 10,000 domains at the enrich-company price
 /// each (what is found is charged, with the webhook delivery). Domains another call sent and
-/// still awaits are counted to buy: the most it can cost; the run does not send them again.
+/// still awaits are pending (issue 34): not to buy, and the run does not send them again.
 async fn plan_enrich_companies(
     s: &Session,
     keys: &KeySource,
@@ -943,6 +955,9 @@ async fn plan_companies(
         |st, chunk| st.fetched_times(EntityKey::Domain, chunk),
         what.batch,
         crate::store::SuppressKind::Domain,
+        // A batch enrichment sent before and still awaited is pending, not to buy (issue 34).
+        (what.endpoint == Endpoint::EnrichCompanies)
+            .then_some(crate::store::company_claim as fn(&str) -> String),
     )
     .await?;
     p.cost = crate::core::spend::lookup_cost(what.endpoint, p.to_buy as usize);
@@ -1008,6 +1023,7 @@ async fn plan_lookup_people(
             |st, chunk| st.fetched_times(EntityKey::PersonId, chunk),
             LOOKUP_PEOPLE_MAX,
             crate::store::SuppressKind::Person,
+            None,
         )
         .await?;
     } else {
@@ -1019,6 +1035,7 @@ async fn plan_lookup_people(
             |st, chunk| st.fetched_times(EntityKey::Handle, chunk),
             LOOKUP_PEOPLE_MAX,
             crate::store::SuppressKind::Handle,
+            None,
         )
         .await?;
     }
