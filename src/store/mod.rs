@@ -274,6 +274,7 @@ impl Store {
         }
         match std::fs::metadata(path) {
             Ok(m) if m.len() > 0 => {
+                writable_logs(path, &m);
                 // Read the version without the right to write anything.
                 let ro = Connection::open_with_flags(
                     path,
@@ -462,6 +463,37 @@ impl Store {
             checkpointer,
         })
     }
+}
+
+/// Gives the store's `-wal` and `-shm` files the write permission the store file `db` has
+/// (issue 34): SQLite makes them with the file's mode, so a run on a store made read-only for
+/// a while leaves them read-only, and every later run fails to open it once the file is
+/// writable again. Nothing is changed for a store that is itself read-only; a failure is logged.
+fn writable_logs(db: &Path, meta: &std::fs::Metadata) {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = meta.permissions().mode() & 0o777;
+        if mode & 0o200 == 0 {
+            return;
+        }
+        for suffix in ["-wal", "-shm"] {
+            let mut name = db.as_os_str().to_os_string();
+            name.push(suffix);
+            let log = PathBuf::from(name);
+            let Ok(m) = std::fs::metadata(&log) else {
+                continue;
+            };
+            if m.permissions().mode() & 0o200 == 0
+                && let Err(e) =
+                    std::fs::set_permissions(&log, std::fs::Permissions::from_mode(mode))
+            {
+                tracing::warn!(file = %log.display(), error = %e, "store: a read-only log file");
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = (db, meta);
 }
 
 /// Runs the missing migration steps in one immediate transaction; refuses a newer file before

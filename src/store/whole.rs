@@ -165,4 +165,24 @@ mod tests {
         assert!(s.missing_tables().unwrap().is_empty());
         assert!(s.repair().unwrap().is_empty());
     }
+
+    /// A store left with read-only `-wal` and `-shm` files (a run while it was read-only)
+    /// opens again once the file is writable: the log files get its mode back.
+    #[test]
+    fn read_only_log_files_are_made_writable_at_open() {
+        use std::os::unix::fs::PermissionsExt;
+        let d = tempfile::tempdir().unwrap();
+        let path = d.path().join("s.sqlite");
+        drop(Store::open(&path).unwrap());
+        let logs = [d.path().join("s.sqlite-wal"), d.path().join("s.sqlite-shm")];
+        for log in &logs {
+            std::fs::write(log, b"").unwrap();
+            std::fs::set_permissions(log, std::fs::Permissions::from_mode(0o400)).unwrap();
+        }
+        let _s = Store::open(&path).unwrap();
+        for log in &logs {
+            let mode = std::fs::metadata(log).unwrap().permissions().mode() & 0o777;
+            assert_eq!(mode & 0o200, 0o200, "{}: {mode:o}", log.display());
+        }
+    }
 }
