@@ -97,6 +97,7 @@ fn reveal_sent(ids: &[&str]) -> Outcome {
         },
         stored_at: None,
         store_error: None,
+        unread: None,
         answer: RanAnswer::Reveal {
             kind: ContactKind::Email,
             from_store: HashMap::new(),
@@ -457,6 +458,7 @@ fn enrich_pending_retries_with_backoff_then_updates_in_place() {
                 },
                 stored_at: None,
                 store_error: None,
+                unread: None,
                 answer: RanAnswer::Company {
                     domain: "acme1.com".into(),
                     company: None,
@@ -507,6 +509,7 @@ fn enrich_pending_retries_with_backoff_then_updates_in_place() {
             },
             stored_at: None,
             store_error: None,
+            unread: None,
             answer: RanAnswer::Company {
                 domain: "acme1.com".into(),
                 company: Some(Box::new(found)),
@@ -589,6 +592,7 @@ fn lookup_a_pasted_list() {
             },
             stored_at: Some(t0() - chrono::Duration::hours(2)),
             store_error: None,
+            unread: None,
             answer: RanAnswer::Lookup {
                 subject: SearchSubject::Companies,
                 rows,
@@ -675,6 +679,7 @@ fn snapshot_activity_pane() {
             stored_at: None,
             provenance: None,
             store_error: None,
+            unread: None,
             answer: RanAnswer::Reveal {
                 kind: ContactKind::Email,
                 from_store: HashMap::new(),

@@ -4,6 +4,8 @@
 //! timings). Keys are fed from a channel; balances are checked at the sandbox and what was
 //! persisted is read back from the store.
 
+#[path = "support/fault_proxy.rs"]
+mod fault_proxy;
 #[path = "support/run_loop.rs"]
 mod run_loop;
 #[path = "sandbox_service/support.rs"]
@@ -620,4 +622,59 @@ async fn a_contact_list_opens_with_its_contacts_and_the_plan_for_the_rest() {
         "opening a list spends nothing"
     );
     ex.quit().await;
+}
+
+/// A lookup whose paid answer is cut off (issue 34): the records before the cut are shown and
+/// kept, no key is shown "not found" for a record that did not read, the status says so, and
+/// the same lookup again buys only the rest and finds every one.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_lookup_answer_cut_off_shows_what_read_and_buys_only_the_rest() {
+    let sb = start(vec![]).await;
+    let c = client(&sb, RICH);
+    let proxy = fault_proxy::FaultProxy::start_unmeasured(&sb.base_url, RICH).await;
+    proxy.set_faults(false);
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(&dir.path().join("store.sqlite")).unwrap();
+    let session = Session::new(
+        Client::new(&proxy.base_url, RICH).unwrap(),
+        store,
+        "sandbox",
+    );
+    let backend: Arc<dyn Backend> = Arc::new(SessionBackend::new(session.clone()));
+    let ex = Explorer::start(session, backend, &proxy.base_url, dir, (140, 36), observe);
+    ex.wait("ready", |s| s.ready).await;
+    let known = support::company_domains(&c, serde_json::json!({ "size": 40 })).await;
+    assert_eq!(known.len(), 40);
+    proxy.script([fault_proxy::Fault::Truncate]);
+    ex.ctrl('l');
+    ex.paste(&known.join("\n"));
+    ex.key(KeyCode::Enter, KeyModifiers::NONE);
+    let cut = status_where(&ex, "the lookup to end", |t| t.contains("did not read")).await;
+    let seen = ex.latest().unwrap();
+    let shown = seen.company_names.len();
+    assert!(shown > 0 && shown < 40, "{shown}: {cut}");
+    assert!(
+        seen.company_names.iter().all(|n| n != "not found"),
+        "{:?}",
+        seen.company_names
+    );
+    ex.ctrl('l');
+    ex.paste(&known.join("\n"));
+    ex.key(KeyCode::Enter, KeyModifiers::NONE);
+    let again = ex.wait("every row", |s| s.company_names.len() == 40).await;
+    assert!(again.company_names.iter().all(|n| n != "not found"));
+    let bought: usize = proxy
+        .log()
+        .iter()
+        .filter(|e| e.endpoint() == Some(prospect::api::client::Endpoint::LookupCompanies))
+        .map(|e| {
+            let v: serde_json::Value = serde_json::from_slice(&e.body).unwrap();
+            v["domains"].as_array().map_or(0, Vec::len)
+        })
+        .sum();
+    assert_eq!(
+        bought,
+        40 + (40 - shown),
+        "the rest, and only the rest, bought again"
+    );
 }

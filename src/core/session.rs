@@ -428,6 +428,10 @@ pub struct Lookup<T> {
     pub requests: usize,
     /// Why a bought batch could not be stored, if one could not.
     pub store_error: Option<String>,
+    /// When a paid answer did not read whole (issue 34): where it stopped and how many keys
+    /// did not read. Those keys have no entry (never "not found") and the same lookup run
+    /// again buys only them.
+    pub unread: Option<String>,
 }
 
 /// What a paid call answered by webhook did (a reveal, a batch enrichment): what the store
@@ -716,6 +720,13 @@ fn lookup_of<T>(
         purchases: Vec::new(),
         requests: report.requests as usize,
         store_error: report.store_errors.into_iter().next(),
+        unread: (report.unread > 0 || !report.decode_errors.is_empty()).then(|| {
+            format!(
+                "{} key(s) did not read ({}); looked up again, only they are bought",
+                report.unread,
+                report.decode_errors.first().map_or("", String::as_str)
+            )
+        }),
     })
 }
 
@@ -1365,6 +1376,8 @@ impl Session {
             report.bought += r.bought;
             report.requests += r.requests;
             report.store_errors.extend(r.store_errors);
+            report.decode_errors.extend(r.decode_errors);
+            report.unread += r.unread;
             if r.error.is_some() {
                 report.error = r.error;
                 break;

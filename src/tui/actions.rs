@@ -305,6 +305,7 @@ pub async fn run(
         stored_at: None,
         provenance: None,
         store_error: None,
+        unread: None,
         answer: RanAnswer::Reveal {
             kind: ContactKind::Email,
             from_store: HashMap::new(),
@@ -363,28 +364,38 @@ pub async fn run(
             };
         }
         PaidAction::Lookup { subject, keys, .. } => {
-            let (rows, not_found, from_store, sent, charged, purchases, store_error, oldest) =
-                match subject {
-                    SearchSubject::Companies => lookup_rows(
-                        s.lookup_companies(&keys, fresh).await?,
-                        company_row,
-                        not_found_company,
-                    ),
-                    SearchSubject::People => {
-                        let (handles, ids) = split_people_keys(&keys);
-                        lookup_rows(
-                            s.lookup_people(&handles, &ids, fresh).await?,
-                            person_row,
-                            not_found_person,
-                        )
-                    }
-                };
+            let (
+                rows,
+                not_found,
+                from_store,
+                sent,
+                charged,
+                purchases,
+                store_error,
+                oldest,
+                unread,
+            ) = match subject {
+                SearchSubject::Companies => lookup_rows(
+                    s.lookup_companies(&keys, fresh).await?,
+                    company_row,
+                    not_found_company,
+                ),
+                SearchSubject::People => {
+                    let (handles, ids) = split_people_keys(&keys);
+                    lookup_rows(
+                        s.lookup_people(&handles, &ids, fresh).await?,
+                        person_row,
+                        not_found_person,
+                    )
+                }
+            };
             ran.charge = Charge {
                 cost: charged,
                 requests: purchases.max(usize::from(sent > 0)) as u32,
             };
             ran.stored_at = oldest;
             ran.store_error = store_error.map(|e| sanitize(&e));
+            ran.unread = unread.map(|e| sanitize(&e));
             ran.answer = RanAnswer::Lookup {
                 subject,
                 rows,
@@ -411,7 +422,8 @@ pub async fn run(
 /// What a lookup through the session gave, as the explorer shows it: one row per key in
 /// request order (a "not found" row for a key with no record), then the number not found, the
 /// keys answered from the store, the keys sent, the charge, the purchases made, why a bought
-/// batch could not be stored (if so) and the age of the oldest stored answer.
+/// batch could not be stored (if so), the age of the oldest stored answer, and what did not
+/// read (if an answer did not read whole).
 type LookupRows = (
     Vec<ResultRow>,
     usize,
@@ -421,6 +433,7 @@ type LookupRows = (
     usize,
     Option<String>,
     Option<DateTime<Utc>>,
+    Option<String>,
 );
 
 /// The rows of lookup `l`: `row` for a found record, `missing` for a key with none.
@@ -448,6 +461,7 @@ fn lookup_rows<T>(
         l.requests,
         l.store_error,
         oldest,
+        l.unread,
     )
 }
 

@@ -751,6 +751,9 @@ pub struct Ran {
     pub provenance: Option<&'static str>,
     /// Why a paid answer could not be stored (it is shown all the same).
     pub store_error: Option<String>,
+    /// When a paid answer did not read whole (issue 34): what did not read, in words; it is
+    /// bought again by the same action, never shown as "not found".
+    pub unread: Option<String>,
     /// The answer.
     pub answer: RanAnswer,
 }

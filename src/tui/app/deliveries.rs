@@ -50,7 +50,9 @@ impl App {
                 .store_error
                 .as_ref()
                 .map(|e| format!(" · NOT stored: {e}"))
-                .unwrap_or_default(),
+                .into_iter()
+                .chain(r.unread.as_ref().map(|e| format!(" · {e}")))
+                .collect(),
             age: r.stored_at.map(|t| ago(self.now - t)),
             from_store,
             provenance: r.provenance.unwrap_or("bought"),
