@@ -702,3 +702,46 @@ async fn a_used_up_daily_allowance_is_said_not_waited_for() {
     ex.ch('?');
     ex.wait_since(m, "help to open", |s| s.help_open).await;
 }
+
+/// A search page whose answer is cut off (issue 34): the rows that read are shown, the status
+/// line says where it stopped, and `Ctrl-r` again buys the page again (it was not kept as a
+/// page) and shows it whole.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_page_cut_off_shows_what_read_and_says_so() {
+    let sb = start(vec![]).await;
+    let proxy = fault_proxy::FaultProxy::start_unmeasured(&sb.base_url, RICH).await;
+    proxy.set_faults(false);
+    let ex = open_at(&proxy.base_url, RICH);
+    ex.ready().await;
+    proxy.script([fault_proxy::Fault::Truncate]);
+    let m = ex.mark();
+    ex.ctrl_r();
+    let cut = ex
+        .wait_since(m, "the cut page", |s| {
+            s.status
+                .as_deref()
+                .is_some_and(|t| t.contains("stopped reading"))
+        })
+        .await;
+    assert_eq!(cut.companies_pages, 1, "{:?}", cut.status);
+    let m = ex.mark();
+    ex.ctrl_r();
+    let whole = ex
+        .wait_since(m, "the page again", |s| {
+            s.status
+                .as_deref()
+                .is_some_and(|t| t.contains("credits used") && !t.contains("stopped reading"))
+        })
+        .await;
+    assert!(
+        !whole.screen.contains("stopped reading"),
+        "{}",
+        whole.screen
+    );
+    let searches = proxy
+        .log()
+        .iter()
+        .filter(|e| e.endpoint().is_some_and(Endpoint::is_search))
+        .count();
+    assert_eq!(searches, 2, "bought again, not read from the store");
+}

@@ -232,6 +232,7 @@ impl Backend for SessionBackend {
                     };
                     data.search_id = search_id;
                     data.store_error = paid.store_error.map(|e| sanitize(&e));
+                    data.unread = paid.decode_error.map(|e| sanitize(&e));
                     data.suppressed = paid.suppressed;
                     Outcome::Page(data)
                 }

@@ -628,6 +628,9 @@ pub struct PageData {
     pub stored_at: Option<DateTime<Utc>>,
     /// The history row the page was recorded under (`None` if it could not be stored).
     pub search_id: Option<SearchId>,
+    /// When the paid page did not read whole (issue 34): where it stopped, in words. Its rows
+    /// are those that read; it is not kept as a page of its search, so it is bought again.
+    pub unread: Option<String>,
     /// Why a paid page could not be stored, if it could not (it is shown all the same).
     pub store_error: Option<String>,
     /// What suppression excluded from the page, e.g. `5 suppressed (customers)`.

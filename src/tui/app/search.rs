@@ -132,6 +132,9 @@ impl App {
         if let Some(e) = &page.store_error {
             used.push_str(&format!(" · NOT stored: {e}"));
         }
+        if let Some(e) = &page.unread {
+            used.push_str(&format!(" · {e}; the page is bought again when run again"));
+        }
         if let Some(sup) = &page.suppressed {
             used.push_str(&format!(" · {sup}"));
         }
