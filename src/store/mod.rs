@@ -1,6 +1,9 @@
-//! The durable local store: one SQLite file that keeps every paid call (purchases), the
-//! entities they returned (companies, people, revealed contacts), webhook deliveries and the
-//! search history, so that nothing bought is bought twice and nothing is lost on exit.
+//! The durable store: a SQLite file, or a team's PostgreSQL ledger behind the same statements
+//! (`db.rs`), that keeps every paid call (purchases), the entities they returned (companies,
+//! people, revealed contacts), webhook deliveries, the search history, lists, suppression,
+//! claims and jobs, so that nothing bought is bought twice and nothing is lost on exit. Every
+//! table is checked at open (`whole.rs`, issue 34): a store missing one refuses paid calls
+//! until [`Store::repair`] makes it again.
 //!
 //! - One file per target: [`Store::default_file_name`] gives `prospect.sqlite` for the real
 //!   service and `sandbox.sqlite` for the embedded sandbox, so sandbox data never mixes with paid
