@@ -184,6 +184,9 @@ async fn a_six_a_minute_account_finishes_a_nine_batch_lookup() {
     assert_eq!(paid.len(), 9, "each batch answered (and paid) once");
     let limited = log.iter().filter(|e| e.status == 429).count();
     eprintln!("9 batches at 6 a minute: {limited} answered 429 on the way");
+    if limited > 0 {
+        assert!(err.contains("rate limited"), "the wait is said: {err}");
+    }
 }
 
 /// A search over the balance is refused with exit 4 before anything is sent, saying how many

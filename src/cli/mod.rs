@@ -304,7 +304,8 @@ async fn open_ctx(
             if let Some(why) = session.unreachable() {
                 eprintln!("prospect: {why}");
             }
-            if !ctx.quiet && std::io::stderr().is_terminal() {
+            // Said even without a terminal (a cron job's mail): no wait is silent (issue 34).
+            if !ctx.quiet {
                 say_rate_waits(session.client().clone());
             }
             ctx.session = Some(session);
