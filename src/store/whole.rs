@@ -104,19 +104,16 @@ impl Store {
     /// at the next start.
     ///
     /// # Errors
-    /// [`StoreError::Sqlite`] (nothing changed); [`StoreError::Postgres`] for a team store
-    /// missing a table, which is not repaired here (its owner restores it).
+    /// [`StoreError::Sqlite`] / [`StoreError::Postgres`] (nothing changed).
     pub fn repair(&mut self) -> Result<Vec<String>> {
         let missing = self.missing_tables()?;
         if missing.is_empty() {
             return Ok(missing);
         }
         if self.conn.is_pg() {
-            return Err(StoreError::Postgres(format!(
-                "the team store is missing table(s) {}; restore it from a backup, or `prospect \
-                 store copy` what it holds into a new database",
-                missing.join(", ")
-            )));
+            self.repair_pg(&missing)?;
+            tracing::warn!(tables = %missing.join(", "), "store: missing tables made again");
+            return Ok(missing);
         }
         let gone: HashSet<&str> = missing.iter().map(String::as_str).collect();
         let tx = self.conn.begin()?;
@@ -129,6 +126,42 @@ impl Store {
         tx.commit()?;
         tracing::warn!(tables = %missing.join(", "), "store: missing tables made again");
         Ok(missing)
+    }
+
+    /// [`Store::repair`] on PostgreSQL: the team store's own migration steps run in a schema
+    /// of their own inside one transaction, each missing table is made like its reference
+    /// there (`LIKE … INCLUDING ALL`: columns, defaults, identity, constraints and indexes; not
+    /// its foreign keys), and that schema is dropped.
+    fn repair_pg(&mut self, missing: &[String]) -> Result<()> {
+        let home: String =
+            self.conn
+                .query_row("SELECT current_schema()::text", super::db::params![], |r| {
+                    r.get(0)
+                })?;
+        let reference = format!("prospect_reference_{}", std::process::id());
+        let mut sql = format!("CREATE SCHEMA {reference}; SET LOCAL search_path TO {reference};\n");
+        for step in schema::PG_MIGRATIONS {
+            sql.push_str(step);
+            sql.push_str(";\n");
+        }
+        sql.push_str(&format!("SET LOCAL search_path TO \"{home}\";\n"));
+        for t in missing {
+            sql.push_str(&format!(
+                "CREATE TABLE \"{home}\".{t} (LIKE {reference}.{t} INCLUDING ALL);\n"
+            ));
+        }
+        sql.push_str(&format!("DROP SCHEMA {reference} CASCADE;\n"));
+        let tx = self.conn.begin()?;
+        let Conn::Pg(pg) = &*tx else {
+            return Err(StoreError::Postgres("not a team store".into()));
+        };
+        pg.batch(sql).map_err(|e| {
+            StoreError::Postgres(format!(
+                "the team store's missing table(s) {} could not be made again: {e}",
+                missing.join(", ")
+            ))
+        })?;
+        tx.commit()
     }
 
     /// SQLite's `PRAGMA quick_check` of the file: `None` when it is sound (and always for a
@@ -164,6 +197,25 @@ mod tests {
         assert_eq!(s.repair().unwrap(), vec!["purchases".to_string()]);
         assert!(s.missing_tables().unwrap().is_empty());
         assert!(s.repair().unwrap().is_empty());
+    }
+
+    /// The same on the team store, when `PROSPECT_TEST_PG_URL` names a server (`.ci/run`).
+    #[test]
+    fn a_team_store_missing_a_table_is_made_whole_again() {
+        let Ok(server) = std::env::var("PROSPECT_TEST_PG_URL") else {
+            return;
+        };
+        let db = format!("whole{}", std::process::id());
+        let url = super::super::pg_server::create_database(&server, &db).unwrap();
+        let mut s = Store::open_postgres(&url).unwrap();
+        assert!(s.missing_tables().unwrap().is_empty());
+        s.conn
+            .execute("DROP TABLE purchases CASCADE", super::super::db::params![])
+            .unwrap();
+        assert_eq!(s.missing_tables().unwrap(), vec!["purchases".to_string()]);
+        assert_eq!(s.repair().unwrap(), vec!["purchases".to_string()]);
+        assert!(s.missing_tables().unwrap().is_empty());
+        assert_eq!(s.purchases(5).unwrap().len(), 0, "the table reads");
     }
 
     /// A store left with read-only `-wal` and `-shm` files (a run while it was read-only)
