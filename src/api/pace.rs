@@ -9,8 +9,8 @@
 //! ([`Pacer::finish`]). A new request goes only when fewer than `per_minute` counted in the last
 //! [`WINDOW`] (a minute plus a margin). A 429's `Retry-After` pauses every request of the client
 //! until it has passed ([`Pacer::pause`]), never longer than the window it waits for; and the
-//! pacer learns the allowance from it ([`Pacer::learn`]), so an account allowed fewer requests
-//! than prospect was told is paced to what it has.
+//! pacer learns the allowance from it for a while ([`Pacer::learn`], [`LEARNED_FOR`]), so an
+//! account allowed fewer requests than prospect was told is paced to what it has.
 //!
 //! A 429 whose `Retry-After` is longer than a minute is the daily allowance (issue 34): waiting
 //! is useless, so [`Pacer::block`] makes every later [`Pacer::admit`] fail at once with the time
@@ -34,8 +34,8 @@ struct State {
     paused_until: Option<Instant>,
     /// The daily allowance is used up until then: requests fail at once.
     blocked_until: Option<Instant>,
-    /// The allowance learned from a 429, when lower than the one configured.
-    learned: Option<u32>,
+    /// The allowance learned from a 429, when lower than the one configured, and when.
+    learned: Option<(u32, Instant)>,
 }
 
 /// A request let go by [`Pacer::admit`]; give it back to [`Pacer::finish`] when its answer (or
@@ -45,6 +45,11 @@ pub struct Ticket(u64);
 
 /// How often a request waiting behind requests still in flight looks again.
 const IN_FLIGHT_POLL: Duration = Duration::from_millis(100);
+
+/// How long an allowance learned from a 429 holds ([`Pacer::learn`]): the 429 may have come
+/// from requests of other processes on the same account, so the configured pace comes back
+/// after it (and a new 429 teaches it again).
+pub const LEARNED_FOR: Duration = Duration::from_secs(5 * 60);
 
 /// The longest `Retry-After` that is the per-minute limit; a longer one can only be the daily
 /// allowance's reset (the window never asks more than a minute, NOTES.md "Rate limits").
@@ -79,13 +84,24 @@ impl Pacer {
     /// learned from a 429 ([`Pacer::learn`]).
     pub fn per_minute(&self) -> u32 {
         let st = self.state.lock().unwrap_or_else(|p| p.into_inner());
-        st.learned.unwrap_or(self.per_minute).min(self.per_minute)
+        self.pace_at(&st, Instant::now())
+    }
+
+    /// The allowance in force at `now`: a learned one while it holds ([`LEARNED_FOR`]), else
+    /// the configured one.
+    fn pace_at(&self, st: &State, now: Instant) -> u32 {
+        match st.learned {
+            Some((n, at)) if now.saturating_duration_since(at) < LEARNED_FOR => {
+                n.min(self.per_minute)
+            }
+            _ => self.per_minute,
+        }
     }
 
     /// How long a request asked at `now` must wait (`Err`), or its ticket when it may go.
     fn try_admit(&self, now: Instant) -> Result<Ticket, Duration> {
         let mut st = self.state.lock().unwrap_or_else(|p| p.into_inner());
-        let per_minute = st.learned.unwrap_or(self.per_minute).min(self.per_minute);
+        let per_minute = self.pace_at(&st, now);
         if let Some(until) = st.paused_until {
             if until > now {
                 return Err(until - now);
@@ -194,8 +210,8 @@ impl Pacer {
     }
 
     /// A per-minute 429 answered the request of `ticket`: the account allows fewer requests
-    /// than this pacer let go, so it paces from now on to those counted in the window before
-    /// it (at least 1).
+    /// than this pacer let go, so for [`LEARNED_FOR`] it paces to those counted in the window
+    /// before it (at least 1).
     pub fn learn(&self, ticket: Ticket) {
         let mut st = self.state.lock().unwrap_or_else(|p| p.into_inner());
         let now = Instant::now();
@@ -207,12 +223,15 @@ impl Pacer {
             })
             .count() as u32;
         let learned = counted.max(1).min(self.per_minute);
-        if learned < st.learned.unwrap_or(self.per_minute) {
+        let pace = self.pace_at(&st, now);
+        if learned < pace {
             tracing::info!(
                 per_minute = learned,
-                "pacing: the account allows fewer requests a minute; paced to it"
+                "pacing: the account allows fewer requests a minute; paced to it for 5 min"
             );
-            st.learned = Some(learned);
+        }
+        if learned <= pace {
+            st.learned = Some((learned, now));
         }
         // The refused request did not count with the service.
         st.sent.retain(|(t, _)| *t != ticket.0);
@@ -231,7 +250,7 @@ impl Pacer {
             .iter()
             .filter(|(_, d)| d.is_none_or(|d| now.duration_since(d) < WINDOW))
             .count() as u32;
-        let per_minute = st.learned.unwrap_or(self.per_minute).min(self.per_minute);
+        let per_minute = self.pace_at(&st, now);
         eta_of(per_minute, recent, requests) + paused
     }
 }
@@ -301,6 +320,9 @@ mod tests {
         p.learn(tickets[6]);
         assert_eq!(p.per_minute(), 6);
         assert!(p.try_admit(t0).is_err(), "the window is full at 6");
+        // Learned from one 429, not for ever: other processes may have used that window.
+        let st = p.state.lock().unwrap();
+        assert_eq!(p.pace_at(&st, Instant::now() + LEARNED_FOR), 60);
     }
 
     #[test]
