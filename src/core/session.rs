@@ -1042,14 +1042,13 @@ impl Session {
             Err(_) => (value.entities(at), None),
         };
         // An answer that did not read whole settles nothing and is no page of its search
-        // (its cursor or records may be cut): its claims are released, so what did not read
-        // is bought again and what did is owned by its entities (issue 34).
-        let partial = decode_error.is_some();
-        let (settles, page) = if partial {
-            crate::core::engine::release(self, settles).await;
-            (Vec::new(), None)
+        // (its cursor or records may be cut): once what read is kept, its claims are
+        // released, so what did not read is bought again and what did is owned by its
+        // entities (issue 34).
+        let (settles, page, release) = if decode_error.is_some() {
+            (Vec::new(), None, settles)
         } else {
-            (settles, page)
+            (settles, page, Vec::new())
         };
         let page = page.and_then(|(identity, n)| {
             value
@@ -1077,6 +1076,9 @@ impl Session {
             },
         )
         .await;
+        if !release.is_empty() {
+            crate::core::engine::release(self, release).await;
+        }
         let mut paid = Paid::fresh(value, charged, kept);
         paid.decode_error = decode_error;
         Ok(paid)
