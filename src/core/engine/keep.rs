@@ -197,14 +197,20 @@ static RECOVERY_SEQ: AtomicU64 = AtomicU64::new(0);
 /// (`XDG_RUNTIME_DIR`, usually memory-backed), else the temp directory, named after `primary`
 /// so each store imports only its own.
 pub fn fallback_recovery_dir(primary: Option<&Path>) -> PathBuf {
-    use std::hash::{Hash, Hasher};
-    let mut h = std::hash::DefaultHasher::new();
-    primary.hash(&mut h);
+    use sha2::Digest;
+    // SHA-256 of the path: the same name from every build of prospect, so a newer one finds
+    // what an older one left.
+    let digest = sha2::Sha256::digest(
+        primary
+            .map(|p| p.as_os_str().as_encoded_bytes())
+            .unwrap_or_default(),
+    );
+    let name: String = digest[..8].iter().map(|b| format!("{b:02x}")).collect();
     let base = std::env::var_os("XDG_RUNTIME_DIR")
         .map(PathBuf::from)
         .filter(|p| p.is_dir())
         .unwrap_or_else(std::env::temp_dir);
-    base.join(format!("prospect-recovery-{:016x}", h.finish()))
+    base.join(format!("prospect-recovery-{name}"))
 }
 
 /// Writes `k`'s recovery file in `dir` (beside the store), else in its
