@@ -578,33 +578,6 @@ pub struct Session {
     damaged: Option<Arc<str>>,
 }
 
-/// Why `store` cannot keep paid answers, in words: a table missing (a check at every open),
-/// or, after an unclean exit (`unclean`: a job whose process died), a file `quick_check`
-/// finds damaged. `None` when it is whole.
-fn store_damage(store: &Store, unclean: bool) -> Option<String> {
-    match store.missing_tables() {
-        Ok(missing) if !missing.is_empty() => {
-            return Some(format!(
-                "the store is missing table(s) {}; `prospect store migrate` makes them again",
-                missing.join(", ")
-            ));
-        }
-        Ok(_) => {}
-        Err(e) => return Some(format!("the store's tables cannot be read ({e})")),
-    }
-    if !unclean {
-        return None;
-    }
-    match store.quick_check() {
-        Ok(None) => None,
-        Ok(Some(problems)) => Some(format!(
-            "the store file is damaged (quick_check: {problems}); copy what reads into a new \
-             store with `prospect store copy`"
-        )),
-        Err(e) => Some(format!("the store file cannot be checked ({e})")),
-    }
-}
-
 impl std::fmt::Debug for Session {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Session")
@@ -849,13 +822,11 @@ impl Session {
                 true
             }
         };
-        let damaged = store_damage(&store, unclean);
-        let shared = store.is_shared();
+        let damaged = store.damage(unclean);
+        let recovery_dir =
+            crate::core::engine::recovery_dir_for(&store, settings.data_dir().as_deref());
         let mut session = Session::new(client, store, target.label()).with_policy(policy);
-        if shared {
-            // A team store's answers that cannot be written wait on this machine.
-            session.recovery_dir = settings.data_dir().map(|d| d.join("recovery"));
-        }
+        session.recovery_dir = recovery_dir;
         session.damaged = damaged.map(Arc::from);
         match unreachable {
             // The recovery files there are the team's: they wait for its store.

@@ -164,6 +164,34 @@ impl Store {
         tx.commit()
     }
 
+    /// Why this store cannot keep paid answers, in words (issue 34): a table missing (checked
+    /// at every open), or, after an unclean exit (`unclean`: a job whose process died), a file
+    /// [`Store::quick_check`] finds damaged. `None` when it is whole; a check that cannot run
+    /// says so.
+    pub fn damage(&self, unclean: bool) -> Option<String> {
+        match self.missing_tables() {
+            Ok(missing) if !missing.is_empty() => {
+                return Some(format!(
+                    "the store is missing table(s) {}; `prospect store migrate` makes them again",
+                    missing.join(", ")
+                ));
+            }
+            Ok(_) => {}
+            Err(e) => return Some(format!("the store's tables cannot be read ({e})")),
+        }
+        if !unclean {
+            return None;
+        }
+        match self.quick_check() {
+            Ok(None) => None,
+            Ok(Some(problems)) => Some(format!(
+                "the store file is damaged (quick_check: {problems}); copy what reads into a new \
+                 store with `prospect store copy`"
+            )),
+            Err(e) => Some(format!("the store file cannot be checked ({e})")),
+        }
+    }
+
     /// SQLite's `PRAGMA quick_check` of the file: `None` when it is sound (and always for a
     /// team store, whose server checks itself), else the first problems it names, in one line.
     ///

@@ -48,10 +48,7 @@ pub(crate) fn history(
     let (store, _) = open_store(ctx)?;
     if spend || user.is_some() {
         // Answers paid for and kept in recovery files are spent too (issue 34).
-        let primary = match store.is_shared() {
-            true => ctx.settings.data_dir().map(|d| d.join("recovery")),
-            false => engine::recovery_dir_of(store.path()),
-        };
+        let primary = engine::recovery_dir_for(&store, ctx.settings.data_dir().as_deref());
         let store = std::sync::Mutex::new(store);
         if let Some(dir) = primary {
             let (_, failed) = engine::import_recovery_from(&store, &dir);

@@ -83,6 +83,17 @@ pub fn recovery_dir_of(store: &Path) -> Option<PathBuf> {
     )
 }
 
+/// The recovery folder of `store`: `recovery/` beside a store file ([`recovery_dir_of`]); for
+/// a team store, `recovery/` in this machine's data directory `data_dir`, where its answers
+/// that cannot be written wait. `None` for a store in memory, or a team store without one.
+pub fn recovery_dir_for(store: &crate::store::Store, data_dir: Option<&Path>) -> Option<PathBuf> {
+    if store.is_shared() {
+        data_dir.map(|d| d.join("recovery"))
+    } else {
+        recovery_dir_of(store.path())
+    }
+}
+
 /// The recovery file's content: everything [`keep`] needs to write the answer later.
 #[derive(Debug, Serialize, Deserialize)]
 struct Recovery {

@@ -38,7 +38,7 @@ pub use batch::{PersonItem, person_item};
 pub use decode::entities_of;
 pub use keep::{
     KeepReport, PageToKeep, ToKeep, fallback_recovery_dir, import_recovery, import_recovery_from,
-    keep, read_lenient, recovery_dir_of,
+    keep, read_lenient, recovery_dir_for, recovery_dir_of,
 };
 pub use keys::{
     KeyError, KeySource, MAX_INPUT_BYTES, MAX_KEYS, MAX_LINE_BYTES, is_service_id, read_key_list,
