@@ -43,8 +43,8 @@ use prospect::api::cost::Cost;
 use prospect::api::types::company::Company;
 use prospect::api::types::lookup::{LookupCompaniesRequest, LookupCompaniesResponse};
 use prospect::api::types::person::Person;
-use prospect::core::session::Bought;
 use prospect::sandbox::dataset::load::Db;
+use prospect::store::Bought;
 use prospect::store::{Entities, NewPurchase, Store};
 use serde_json::json;
 
@@ -350,7 +350,7 @@ fn bench(c: &mut Criterion) {
             .flat_map(|&i| {
                 let email = prospect::store::Contact {
                     person_id: format!("person-{i:06}"),
-                    kind: prospect::store::ContactKind::Email,
+                    kind: prospect::common::ContactKind::Email,
                     email: Some(format!("first.last{i}@company{}.com", i / 40)),
                     phones: Vec::new(),
                     status: "verified".into(),
@@ -358,7 +358,7 @@ fn bench(c: &mut Criterion) {
                 };
                 let phone = (i % 2 == 0).then(|| prospect::store::Contact {
                     person_id: format!("person-{i:06}"),
-                    kind: prospect::store::ContactKind::Phone,
+                    kind: prospect::common::ContactKind::Phone,
                     email: None,
                     phones: vec![format!("+4512{i:06}")],
                     status: "verified".into(),

@@ -14,9 +14,9 @@
 //!   (`prospect search …`).
 #![deny(unsafe_code)]
 
-pub mod alloc;
 pub mod api;
 pub mod cli;
+pub mod common;
 pub mod core;
 pub mod sandbox;
 pub mod store;

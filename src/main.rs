@@ -60,7 +60,7 @@ async fn start_embedded(
 
 /// One line for an error: the message and its causes, sanitized.
 fn one_line(e: &anyhow::Error) -> String {
-    prospect::core::sanitize::sanitize(&format!("{e:#}"))
+    prospect::common::sanitize::sanitize(&format!("{e:#}"))
 }
 
 fn main() -> std::process::ExitCode {
@@ -88,7 +88,7 @@ fn main() -> std::process::ExitCode {
             return std::process::ExitCode::from(if e.use_stderr() { 2 } else { 0 });
         }
     };
-    prospect::alloc::init();
+    prospect::common::alloc::init();
     let rt = match tokio::runtime::Runtime::new() {
         Ok(rt) => rt,
         Err(e) => {

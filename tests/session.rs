@@ -10,9 +10,10 @@ use std::time::Duration;
 
 use prospect::api::client::{Client, Enriched};
 use prospect::api::types::*;
+use prospect::common::ContactKind;
 use prospect::core::session::{Freshness, Session};
 use prospect::core::webhooks::{Receiver, ReceiverConfig};
-use prospect::store::{ContactKind, Store};
+use prospect::store::Store;
 use serde_json::json;
 use support::{RICH, client, some_person_ids, start};
 

@@ -184,7 +184,8 @@ async fn store_copy_into_postgres_is_idempotent() {
     use prospect::api::client::Endpoint;
     use prospect::api::cost::Cost;
     use prospect::api::types::company::Company;
-    use prospect::store::{Contact, ContactKind, Entities, NewPurchase, Store};
+    use prospect::common::ContactKind;
+    use prospect::store::{Contact, Entities, NewPurchase, Store};
     let (_server, url) = team_db("copied").await;
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("mine.sqlite");

@@ -15,10 +15,11 @@ use std::sync::Arc;
 
 use crossterm::event::{KeyCode, KeyModifiers};
 use prospect::api::client::Client;
+use prospect::common::ContactKind;
 use prospect::core::session::Session;
 use prospect::core::webhooks::{Receiver, ReceiverConfig};
 use prospect::sandbox::service::SandboxHandle;
-use prospect::store::{ContactKind, Store};
+use prospect::store::Store;
 use prospect::tui::app::App;
 use prospect::tui::backend::{Backend, SessionBackend};
 use prospect::tui::components::activity::JobState;
@@ -332,7 +333,7 @@ async fn a_bare_handle_and_its_url_find_one_person() {
             p.person
                 .linkedin_url
                 .as_deref()
-                .and_then(prospect::store::linkedin_handle)
+                .and_then(prospect::common::keys::linkedin_handle)
         })
         .expect("a person with a profile URL");
     let ex = open(&sb, RICH).await;

@@ -4,9 +4,10 @@
 
 use prospect::api::client::Client;
 use prospect::api::types::webhooks::WebhookEvent;
+use prospect::common::ContactKind;
 use prospect::core::session::Session;
 use prospect::core::webhooks::{Receiver, ReceiverConfig};
-use prospect::store::{ContactKind, Store};
+use prospect::store::Store;
 use serde_json::{Value, json};
 
 const SECRET: &str = "0123456789abcdef0123456789abcdef";

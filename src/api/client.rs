@@ -1239,7 +1239,7 @@ fn resp_location(_body: &[u8], location: Option<&str>) -> Option<String> {
         ),
         Err(_) => l.split(['?', '#']).next().unwrap_or_default().to_string(),
     })
-    .map(|s| crate::core::sanitize::sanitize(&s))
+    .map(|s| crate::common::sanitize::sanitize(&s))
 }
 
 /// `Retry-After` as delay seconds or an HTTP date (RFC 9110 §10.2.3); `None` when absent or

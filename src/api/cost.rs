@@ -405,6 +405,27 @@ pub fn max_quantities(endpoint: Endpoint, body: &Value) -> Quantities {
     }
 }
 
+/// The reveal endpoint of a contact kind: `/v2/reveal/emails` (SPEC.md §4.10) for emails,
+/// `/v2/reveal/phones` (§4.7) for phones.
+pub fn reveal_endpoint(kind: crate::common::ContactKind) -> crate::api::client::Endpoint {
+    match kind {
+        crate::common::ContactKind::Email => crate::api::client::Endpoint::RevealEmails,
+        crate::common::ContactKind::Phone => crate::api::client::Endpoint::RevealPhones,
+    }
+}
+
+/// The most a reveal of `to_send` people's contacts of `kind` can spend, from the one price
+/// table (NOTES.md: one email or phone credit per person revealed, charged only for what is
+/// found; the estimate is the most).
+pub fn reveal_cost(kind: crate::common::ContactKind, to_send: usize) -> Cost {
+    let mut q = Quantities::default();
+    match kind {
+        crate::common::ContactKind::Email => q.emails = to_send as u64,
+        crate::common::ContactKind::Phone => q.phones = to_send as u64,
+    }
+    DEFAULT_PRICES.charge_for(reveal_endpoint(kind), &q)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -73,7 +73,7 @@ impl Ctx {
     /// until a signal stops the command (exit 130 / 143, nothing sent), and held open so the
     /// writer's own open does not block.
     pub(crate) async fn check_out(&self, path: &std::path::Path) -> CliResult {
-        use crate::core::fsutil::{Destination, check_destination};
+        use crate::common::fsutil::{Destination, check_destination};
         if check_destination(path).map_err(|e| CliError::usage(e.to_string()))?
             != Destination::Stream
         {

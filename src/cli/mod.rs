@@ -32,14 +32,15 @@ use crate::api::cost::Cost;
 use crate::api::error::ApiError;
 use crate::api::types::webhooks::WebhookEvent;
 use crate::api::types::*;
+use crate::common::ContactKind;
 use crate::core::config::{Settings, Target};
 use crate::core::engine::{self, Action, KeySource, Plan, PlanError, RunError, RunReport};
 use crate::core::export::{CompanyOut, ContactOut, Format, LookupOut, Pair, Tabular, Writer};
 use crate::core::request::SearchResponse;
 use crate::core::session::{Freshness, Session};
 use crate::core::spend;
+use crate::store::JobId;
 use crate::store::ListKind;
-use crate::store::{ContactKind, JobId};
 
 mod args;
 mod commands;
@@ -187,7 +188,10 @@ pub async fn run(
         Err(e) => {
             tracing::error!(code = ?e.code, message = %e.message, "command failed");
             if !e.message.is_empty() {
-                eprintln!("prospect: {}", crate::core::sanitize::sanitize(&e.message));
+                eprintln!(
+                    "prospect: {}",
+                    crate::common::sanitize::sanitize(&e.message)
+                );
             }
             e.code
         }

@@ -6,10 +6,10 @@ use super::*;
 /// Writes `text` to `--out` (atomically) or stdout.
 pub(crate) fn write_text(out: &OutArgs, text: &str) -> CliResult {
     match &out.out {
-        Some(p) => Ok(crate::core::fsutil::write_atomic(
+        Some(p) => Ok(crate::common::fsutil::write_atomic(
             p,
             text.as_bytes(),
-            crate::core::fsutil::Access::Shared,
+            crate::common::fsutil::Access::Shared,
         )?),
         None => match std::io::stdout().write_all(text.as_bytes()) {
             Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
@@ -21,10 +21,10 @@ pub(crate) fn write_text(out: &OutArgs, text: &str) -> CliResult {
 pub(crate) fn write_raw(out: &OutArgs, v: &Value) -> CliResult {
     let text = serde_json::to_string_pretty(v).unwrap_or_default() + "\n";
     match &out.out {
-        Some(p) => crate::core::fsutil::write_atomic(
+        Some(p) => crate::common::fsutil::write_atomic(
             p,
             text.as_bytes(),
-            crate::core::fsutil::Access::Shared,
+            crate::common::fsutil::Access::Shared,
         )?,
         None => std::io::stdout().write_all(text.as_bytes())?,
     }
@@ -38,10 +38,10 @@ pub(crate) fn write_pairs(out: &OutArgs, v: Value) -> CliResult {
     if matches!(format, Format::Json | Format::Jsonl) {
         let text = serde_json::to_string(&v).unwrap_or_default() + "\n";
         return match &out.out {
-            Some(p) => Ok(crate::core::fsutil::write_atomic(
+            Some(p) => Ok(crate::common::fsutil::write_atomic(
                 p,
                 text.as_bytes(),
-                crate::core::fsutil::Access::Shared,
+                crate::common::fsutil::Access::Shared,
             )?),
             None => Ok(std::io::stdout().write_all(text.as_bytes())?),
         };

@@ -25,7 +25,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-use super::fsutil;
+use crate::common::fsutil;
 
 /// Default confirmation threshold in credits.
 pub const DEFAULT_CONFIRM_ABOVE: f64 = 10.0;
@@ -477,7 +477,7 @@ impl Settings {
             .clone()
             .filter(|u| !u.trim().is_empty())
             .or_else(|| whoami::username().ok())
-            .map(|u| crate::core::sanitize::sanitize(u.trim()))
+            .map(|u| crate::common::sanitize::sanitize(u.trim()))
             .unwrap_or_else(|| "unknown".to_string())
     }
 
@@ -497,7 +497,7 @@ impl Settings {
         let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
         match &self.config.export_dir {
             Some(dir) => {
-                let dir = crate::core::fsutil::expand_home(&dir.to_string_lossy());
+                let dir = crate::common::fsutil::expand_home(&dir.to_string_lossy());
                 ExportDir {
                     path: cwd.join(dir),
                     from_config: true,

@@ -273,7 +273,7 @@ impl CrmWriter {
             _ => crate::core::export::company_cells(c),
         };
         let key = (self.preset != Preset::Plain)
-            .then(|| crate::store::normalize_domain(&c.domain))
+            .then(|| crate::common::keys::normalize_domain(&c.domain))
             .filter(|k| !k.is_empty());
         self.write(key, cells)
     }
@@ -392,7 +392,7 @@ fn names(p: &Person) -> (String, String) {
 }
 
 fn website(domain: &str) -> String {
-    let d = crate::store::normalize_domain(domain);
+    let d = crate::common::keys::normalize_domain(domain);
     if d.is_empty() {
         String::new()
     } else {
@@ -421,7 +421,7 @@ fn hubspot_company(c: &Company) -> Vec<String> {
         .map(|n| n.number.clone())
         .unwrap_or_default();
     vec![
-        crate::store::normalize_domain(&c.domain),
+        crate::common::keys::normalize_domain(&c.domain),
         text(&c.name),
         phone,
         place.map(|l| text(&l.locality)).unwrap_or_default(),
@@ -466,7 +466,7 @@ fn salesforce_lead(p: &Person, company: Option<String>) -> Vec<String> {
         last,
         email_of(p).map(|(a, _)| a).unwrap_or_default(),
         text(&p.job_title),
-        company.unwrap_or_else(|| crate::store::normalize_domain(&p.domain)),
+        company.unwrap_or_else(|| crate::common::keys::normalize_domain(&p.domain)),
         phone_of(p),
         website(&p.domain),
         text(&p.country).to_uppercase(),

@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use serde::Serialize;
 
 use crate::api::types::{Company, LookalikePerson, Relevance, WireEnum};
-use crate::core::sanitize::sanitize;
+use crate::common::sanitize::sanitize;
 use crate::store::Contact;
 
 /// An output format (the CLI's `--format`, the explorer's export popup).
@@ -608,7 +608,7 @@ impl Tabular for Pair {
 
 enum Dest {
     Stdout(io::BufWriter<io::Stdout>),
-    File(io::BufWriter<crate::core::fsutil::Output>),
+    File(io::BufWriter<crate::common::fsutil::Output>),
 }
 
 impl Dest {
@@ -637,9 +637,9 @@ pub struct Writer<T: Tabular> {
 }
 
 impl<T: Tabular> Writer<T> {
-    /// A writer to `out` (stdout when `None`), by the rules of [`crate::core::fsutil`]: a
+    /// A writer to `out` (stdout when `None`), by the rules of [`crate::common::fsutil`]: a
     /// regular file is replaced atomically, a symlink followed, a FIFO or device written in
-    /// place. Errors: as [`crate::core::fsutil::Output::create`].
+    /// place. Errors: as [`crate::common::fsutil::Output::create`].
     pub fn new(format: Format, out: Option<&PathBuf>) -> io::Result<Writer<T>> {
         Writer::with_columns(format, out, T::columns())
     }
@@ -655,7 +655,7 @@ impl<T: Tabular> Writer<T> {
             None => Dest::Stdout(io::BufWriter::new(io::stdout())),
             Some(path) => Dest::File(io::BufWriter::with_capacity(
                 1 << 16,
-                crate::core::fsutil::Output::create(path, crate::core::fsutil::Access::Shared)?,
+                crate::common::fsutil::Output::create(path, crate::common::fsutil::Access::Shared)?,
             )),
         };
         let mut w = Writer {

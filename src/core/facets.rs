@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 
 use crate::api::types::{Company, CompanySize, Person, WireEnum};
-use crate::core::sanitize::sanitize;
+use crate::common::sanitize::sanitize;
 
 /// At most this many bars per facet; the rest are summed into `other`.
 pub const MAX_BUCKETS: usize = 10;

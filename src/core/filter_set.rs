@@ -155,7 +155,7 @@ pub fn parse(file: &str, text: &str) -> Result<FilterSet, FilterSetError> {
 pub fn load(path: &Path) -> Result<FilterSet, FilterSetError> {
     let file = path.display().to_string();
     // Bounded (issue 34): `--filters /dev/zero` is refused at once, not read without end.
-    let text = crate::core::fsutil::read_json_input(path).map_err(|err| FilterSetError::Io {
+    let text = crate::common::fsutil::read_json_input(path).map_err(|err| FilterSetError::Io {
         file: file.clone(),
         err,
     })?;
@@ -207,7 +207,7 @@ pub fn delete(dir: &Path, name: &str) -> Result<(), FilterSetError> {
 }
 
 fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
-    use crate::core::fsutil;
+    use crate::common::fsutil;
     fsutil::write_atomic(path, text.as_bytes(), fsutil::Access::Shared)
 }
 

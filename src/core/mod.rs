@@ -1,8 +1,8 @@
 //! What every front end shares, with no UI in it (no ratatui, no crossterm): the session
 //! through which every call goes (client + store), spend estimates and checks, the filter-set
-//! file format, configuration and user directories, and text safety for untrusted data.
+//! file format, configuration and user directories.
 //!
-//! The explorer (`crate::tui`) and the headless commands are thin front ends over this module.
+//! The explorer (`tui`) and the headless commands are thin front ends over this module.
 pub mod config;
 pub mod crm;
 pub mod curl;
@@ -10,10 +10,8 @@ pub mod engine;
 pub mod export;
 pub mod facets;
 pub mod filter_set;
-pub mod fsutil;
 pub mod gauge;
 pub mod request;
-pub mod sanitize;
 pub mod segment;
 pub mod session;
 pub mod spend;

@@ -22,12 +22,12 @@ pub const READY_POLL: std::time::Duration = std::time::Duration::from_millis(250
 pub const READY_WAIT: std::time::Duration = std::time::Duration::from_secs(30);
 
 /// The distinct company domains of a list, each as the store keys companies
-/// ([`crate::store::normalize_domain`]), in first-seen order; blanks dropped.
+/// ([`crate::common::keys::normalize_domain`]), in first-seen order; blanks dropped.
 pub fn distinct_domains<'a>(domains: impl IntoIterator<Item = &'a String>) -> Vec<String> {
     let mut seen = std::collections::HashSet::new();
     domains
         .into_iter()
-        .map(|d| crate::store::normalize_domain(d))
+        .map(|d| crate::common::keys::normalize_domain(d))
         .filter(|d| !d.is_empty() && seen.insert(d.clone()))
         .collect()
 }
@@ -83,7 +83,7 @@ fn sanitized(answer: Segmentation) -> Segmentation {
     let Ok(mut v) = serde_json::to_value(&answer) else {
         return answer;
     };
-    crate::core::sanitize::sanitize_value(&mut v);
+    crate::common::sanitize::sanitize_value(&mut v);
     serde_json::from_value(v).unwrap_or(answer)
 }
 
@@ -272,7 +272,7 @@ impl Session {
             out.results.extend(r.results);
         }
         for r in &mut out.results {
-            r.domain = crate::core::sanitize::sanitize(&r.domain);
+            r.domain = crate::common::sanitize::sanitize(&r.domain);
         }
         Ok(out)
     }

@@ -7,7 +7,6 @@
 
 use crate::api::client::Endpoint;
 use crate::api::cost::{Cost, CreditPool, DEFAULT_PRICES, Quantities};
-use crate::store::ContactKind;
 
 /// The three pools in display order; the one list front ends iterate.
 pub const POOLS: [CreditPool; 3] = [CreditPool::Standard, CreditPool::Email, CreditPool::Phone];
@@ -29,27 +28,6 @@ impl Estimate {
     pub fn pools_above(&self, confirm_above: f64) -> Vec<CreditPool> {
         pools_above(&self.cost, confirm_above)
     }
-}
-
-/// The reveal endpoint of a contact kind: `/v2/reveal/emails` (SPEC.md §4.10) for emails,
-/// `/v2/reveal/phones` (§4.7) for phones.
-pub fn reveal_endpoint(kind: ContactKind) -> Endpoint {
-    match kind {
-        ContactKind::Email => Endpoint::RevealEmails,
-        ContactKind::Phone => Endpoint::RevealPhones,
-    }
-}
-
-/// The most a reveal of `to_send` people's contacts of `kind` can spend, from the one price
-/// table (NOTES.md: one email or phone credit per person revealed, charged only for what is
-/// found; the estimate is the most).
-pub fn reveal_cost(kind: ContactKind, to_send: usize) -> Cost {
-    let mut q = Quantities::default();
-    match kind {
-        ContactKind::Email => q.emails = to_send as u64,
-        ContactKind::Phone => q.phones = to_send as u64,
-    }
-    DEFAULT_PRICES.charge_for(reveal_endpoint(kind), &q)
 }
 
 /// The most a lookup of `to_send` keys can spend at `endpoint` (`LookupCompanies`, SPEC.md
@@ -151,6 +129,8 @@ pub fn describe_age(age: chrono::Duration) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::api::cost::reveal_cost;
+    use crate::common::ContactKind;
 
     /// Reveals charge their own pool only; lookups charge the standard pool per key
     /// (NOTES.md price table), and nothing to send costs nothing.

@@ -252,10 +252,10 @@ impl Suppressed {
             return 0;
         }
         let hit = |domain: &str, handle: Option<String>, id: &str| {
-            let d = crate::store::normalize_domain(domain);
+            let d = crate::common::keys::normalize_domain(domain);
             self.overflow.contains(&d)
                 || (!self.parents.is_empty()
-                    && crate::store::registrable_domain(&d)
+                    && crate::common::keys::registrable_domain(&d)
                         .is_some_and(|r| self.parents.contains(&r)))
                 || handle.is_some_and(|h| self.overflow.contains(&h))
                 || (!id.is_empty() && self.overflow.contains(id))
@@ -263,7 +263,7 @@ impl Suppressed {
         let handle = |p: &crate::api::types::Person| {
             p.linkedin_url
                 .as_deref()
-                .and_then(crate::store::linkedin_handle)
+                .and_then(crate::common::keys::linkedin_handle)
         };
         match page {
             SearchResponse::CompaniesV3(r) => {
@@ -460,7 +460,7 @@ pub async fn refused_people(
     with_store(s.store(), move |st| {
         let mut out = st.suppressed_among(SuppressKind::Person, &ids)?;
         let people = st.people_by_ids(&ids)?;
-        let emails = st.contacts_for(&ids, crate::store::ContactKind::Email)?;
+        let emails = st.contacts_for(&ids, crate::common::ContactKind::Email)?;
         // Each person's domain, handle and stored email, checked kind by kind in one read each.
         let mut keys: Vec<(SuppressKind, Vec<(String, String)>)> = vec![
             (SuppressKind::Domain, Vec::new()),

@@ -40,10 +40,10 @@ use hyper::body::{Bytes, Incoming};
 use tokio::sync::{Semaphore, broadcast};
 use tokio_util::sync::CancellationToken;
 
-use super::fsutil;
 use super::session::Session;
 use crate::api::types::common::{HttpValidationError, LocSegment, ValidationError};
 use crate::api::types::webhooks::{WebhookBody, WebhookEvent};
+use crate::common::fsutil;
 
 /// Largest delivery body accepted by default: 4 MiB (a reveal of 500 ids is far below).
 pub const DEFAULT_BODY_LIMIT: usize = 4 * 1024 * 1024;
@@ -192,10 +192,10 @@ fn kept_loopback(path: &Path) -> SocketAddr {
                 .and_then(|l| l.local_addr())
                 .ok()?
                 .port();
-            match crate::core::fsutil::write_atomic(
+            match crate::common::fsutil::write_atomic(
                 path,
                 format!("{free}\n").as_bytes(),
-                crate::core::fsutil::Access::Private,
+                crate::common::fsutil::Access::Private,
             ) {
                 Ok(()) => Some(free),
                 Err(e) => {
@@ -311,7 +311,7 @@ fn invalid(path: &str, msg: &str) -> Answer {
     let err = HttpValidationError {
         detail: vec![ValidationError::new(
             loc,
-            crate::core::sanitize::sanitize(msg),
+            crate::common::sanitize::sanitize(msg),
             "json_invalid",
         )],
     };
@@ -336,7 +336,7 @@ async fn deliver(sh: Arc<Shared>, req: hyper::Request<Incoming>) -> Answer {
         return detail(StatusCode::NOT_FOUND, "Not Found");
     };
     if !query_secret(req.uri().query()).is_some_and(|s| same_secret(&s, &sh.secret)) {
-        tracing::warn!(event = %crate::core::sanitize::sanitize(&event), "webhook without the right secret refused");
+        tracing::warn!(event = %crate::common::sanitize::sanitize(&event), "webhook without the right secret refused");
         return detail(StatusCode::FORBIDDEN, "missing or wrong secret");
     }
     let Some(ev) = WebhookEvent::from_name(&event) else {

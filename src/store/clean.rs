@@ -8,7 +8,7 @@ use std::io::{self, Write};
 use serde::Serialize;
 use serde_json::ser::{CharEscape, CompactFormatter, Formatter};
 
-use crate::core::sanitize::sanitize;
+use crate::common::sanitize::sanitize;
 
 /// `v` as compact JSON text with every string and key sanitized ([`sanitize`]).
 pub(super) fn clean_json<T: Serialize + ?Sized>(v: &T) -> serde_json::Result<String> {
@@ -236,7 +236,7 @@ mod tests {
 
     use super::*;
     use crate::api::types::company::Company;
-    use crate::core::sanitize::sanitize_value;
+    use crate::common::sanitize::sanitize_value;
 
     #[test]
     fn raw_json_is_clean_agrees_with_sanitize_at_every_offset() {

@@ -10,13 +10,15 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
 use super::{
-    PurchaseId, Result, Store, StoreError, Stored, clean_json, clean_key, from_millis,
-    linkedin_handle, normalize_domain, read_json, to_millis,
+    PurchaseId, Result, Store, StoreError, Stored, clean_json, clean_key, from_millis, read_json,
+    to_millis,
 };
 use crate::api::types::company::Company;
 use crate::api::types::person::Person;
 use crate::api::types::webhooks::WebhookBody;
-use crate::core::sanitize::sanitize;
+use crate::common::ContactKind;
+use crate::common::keys::{linkedin_handle, normalize_domain};
+use crate::common::sanitize::sanitize;
 
 /// How an entity is keyed, for [`Store::fetched_times`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -27,26 +29,6 @@ pub enum EntityKey {
     PersonId,
     /// A person by professional-network handle ([`linkedin_handle`]).
     Handle,
-}
-
-/// Which contact of a person: an email address or phone numbers.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub enum ContactKind {
-    /// An email address (`Contact::email`).
-    Email,
-    /// Phone numbers (`Contact::phones`).
-    Phone,
-}
-
-impl ContactKind {
-    /// `"email"` or `"phone"` (the value of the `kind` column).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ContactKind::Email => "email",
-            ContactKind::Phone => "phone",
-        }
-    }
 }
 
 /// A revealed contact of a person: from a reveal webhook, or from a person record that carries

@@ -3,8 +3,9 @@
 
 use super::db::params;
 
-use super::{Contact, ContactKind, Result, Store, Stored, from_millis, read_json};
+use super::{Contact, Result, Store, Stored, from_millis, read_json};
 use crate::api::types::{Company, LookalikePerson, Person};
+use crate::common::ContactKind;
 
 /// People read at a time when their contacts are joined in ([`Store::for_each_person_joined`]).
 const JOIN_RUN: usize = 1000;
@@ -61,7 +62,7 @@ impl Store {
             let domains: Vec<String> = run.iter().map(|p| p.person.domain.clone()).collect();
             let employers = self.companies_by_domains(&domains)?;
             for p in run.iter_mut() {
-                let key = super::normalize_domain(&p.person.domain);
+                let key = crate::common::keys::normalize_domain(&p.person.domain);
                 if let Some(c) = employers.get(&key) {
                     p.company = Some((&c.value).into());
                 }

@@ -17,7 +17,7 @@ use super::{
 use crate::api::client::Endpoint;
 use crate::api::cost::Cost;
 use crate::api::types::webhooks::{WebhookBody, WebhookEvent};
-use crate::core::sanitize::{sanitize, sanitize_value};
+use crate::common::sanitize::{sanitize, sanitize_value};
 
 /// A paid call to record with [`Store::record_purchase`]. `A` is the type of the answer: the
 /// typed response the session decoded (written out to JSON once, by the store), or a
@@ -36,7 +36,7 @@ pub struct NewPurchase<'a, A: ?Sized = Value> {
     pub target: &'a str,
     /// When it was answered.
     pub at: DateTime<Utc>,
-    /// The records the answer returned (the session's [`Bought::entities`](crate::core::session::Bought::entities)).
+    /// The records the answer returned (the session's [`Bought::entities`](crate::store::Bought::entities)).
     pub entities: &'a Entities,
 }
 
@@ -133,12 +133,12 @@ fn settle_enriched_companies(
         "UPDATE claims SET state = 'done', at = ?2 WHERE key = ?1 AND state = 'sent'",
     )?;
     for item in &b.companies {
-        let Some(asked) = super::domain_key(&item.unique_id) else {
+        let Some(asked) = crate::common::keys::domain_key(&item.unique_id) else {
             continue;
         };
         st.execute_deferred(params![super::company_claim(&asked), at])?;
         if let Some(c) = &item.company {
-            let own = super::normalize_domain(&c.domain);
+            let own = crate::common::keys::normalize_domain(&c.domain);
             if !own.is_empty() && own != asked {
                 aliases.push((asked, own));
             }
@@ -226,13 +226,16 @@ fn delivery_charge(body: Option<&WebhookBody>, e: &Entities) -> Cost {
         _ => {}
     }
     let mut cost = Cost::ZERO;
-    for kind in [super::ContactKind::Email, super::ContactKind::Phone] {
+    for kind in [
+        crate::common::ContactKind::Email,
+        crate::common::ContactKind::Phone,
+    ] {
         let found = e
             .contacts
             .iter()
             .filter(|c| c.kind == kind && c.status.eq_ignore_ascii_case("verified"))
             .count();
-        cost += crate::core::spend::reveal_cost(kind, found);
+        cost += crate::api::cost::reveal_cost(kind, found);
     }
     cost
 }

@@ -9,6 +9,7 @@
 //! is 16 hex digits of the SHA-256 of the endpoint, target and canonical body).
 
 use super::db::{Keys, OptionalExt, params};
+use crate::common::fsutil::pid_alive;
 use std::collections::HashMap;
 
 use chrono::{DateTime, Utc};
@@ -221,22 +222,7 @@ pub(super) fn local_pid(owner: &str) -> Option<i64> {
 /// This machine's host name (empty when the system does not tell).
 pub fn this_host() -> &'static str {
     static HOST: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-    HOST.get_or_init(|| crate::core::sanitize::sanitize(&whoami::hostname().unwrap_or_default()))
-}
-
-/// `true` when a process with id `pid` is running on this machine.
-pub fn pid_alive(pid: i64) -> bool {
-    if pid <= 0 {
-        return false;
-    }
-    #[cfg(target_os = "linux")]
-    {
-        std::path::Path::new(&format!("/proc/{pid}")).exists()
-    }
-    #[cfg(not(target_os = "linux"))]
-    {
-        pid == std::process::id() as i64
-    }
+    HOST.get_or_init(|| crate::common::sanitize::sanitize(&whoami::hostname().unwrap_or_default()))
 }
 
 /// How long before a caller's look in the store a claim settled by another process still
@@ -617,7 +603,7 @@ impl Store {
             .execute(params![
                 id.0,
                 state,
-                crate::core::sanitize::sanitize(detail),
+                crate::common::sanitize::sanitize(detail),
                 to_millis(Utc::now())
             ])?;
         Ok(())
@@ -757,4 +743,10 @@ impl Store {
             .optional()?
             .map(SearchId))
     }
+}
+
+/// The claim key of a company (a [`domain_key`](crate::common::keys::domain_key)): `company:acme.com`. A lookup and a batch
+/// enrichment of one domain hold the same claim, so neither buys what the other is buying.
+pub fn company_claim(domain: &str) -> String {
+    format!("company:{domain}")
 }

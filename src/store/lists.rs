@@ -5,7 +5,8 @@
 
 use super::db::{OptionalExt, params};
 
-use super::{Result, Store, StoreError, from_millis, normalize_domain, to_millis};
+use super::{Result, Store, StoreError, from_millis, to_millis};
+use crate::common::keys::normalize_domain;
 
 /// What a list holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -37,8 +38,8 @@ impl ListKind {
     /// id trimmed; `None` when it is not one.
     pub fn member_key(self, key: &str) -> Option<String> {
         match self {
-            ListKind::Accounts => super::domain_key(key),
-            ListKind::Contacts => Some(crate::core::sanitize::sanitize(key).trim().to_string())
+            ListKind::Accounts => crate::common::keys::domain_key(key),
+            ListKind::Contacts => Some(crate::common::sanitize::sanitize(key).trim().to_string())
                 .filter(|k| !k.is_empty()),
         }
     }
@@ -290,7 +291,7 @@ impl Store {
 
 /// A list name, trimmed and sanitized; an empty one is refused.
 fn list_name(name: &str) -> Result<String> {
-    let n = crate::core::sanitize::sanitize(name).trim().to_string();
+    let n = crate::common::sanitize::sanitize(name).trim().to_string();
     if n.is_empty() {
         return Err(StoreError::Invalid("a list needs a name".into()));
     }

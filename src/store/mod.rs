@@ -19,7 +19,7 @@
 //!   `checkpoint.rs`); that changes when the file catches up, not what a commit keeps. A file
 //!   written by a newer prospect is refused and left untouched ([`StoreError::NewerSchema`]).
 //! - Everything stored that came from the API or a webhook is untrusted: JSON goes through
-//!   [`sanitize_value`](crate::core::sanitize::sanitize_value) and text keys through [`sanitize`] before it is written.
+//!   [`sanitize_value`](crate::common::sanitize::sanitize_value) and text keys through [`sanitize`] before it is written.
 //! - Units everywhere: times are `DateTime<Utc>` in the API and unix milliseconds UTC in the file
 //!   (sub-millisecond precision is dropped); credits are `f64` per pool ([`Cost`](crate::api::cost::Cost)).
 //! - Bad stored data never panics: a row whose JSON no longer parses (or whose time is out of
@@ -29,6 +29,7 @@
 //! The store is synchronous; async code holds it as `Arc<std::sync::Mutex<Store>>` and calls it
 //! inside `spawn_blocking` ([`Store`] is `Send`).
 
+mod bought;
 mod checkpoint;
 mod clean;
 mod copy;
@@ -37,7 +38,6 @@ mod entities;
 mod error;
 mod export;
 mod history;
-mod keys;
 mod ledger;
 mod lists;
 pub mod pg_server;
@@ -60,22 +60,21 @@ use db::{Conn, OptionalExt};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-use crate::core::sanitize::sanitize;
+use crate::common::sanitize::sanitize;
 use clean::clean_json;
 
+pub use bought::Bought;
 pub use copy::CopyReport;
 pub use db::WRITE_LOCK;
-pub use entities::{
-    Contact, ContactKind, Entities, EntityKey, EntityRefs, StoredContacts, contacts_of,
-};
+pub use entities::{Contact, Entities, EntityKey, EntityRefs, StoredContacts, contacts_of};
 pub use error::{Result, StoreError};
 pub use history::{
     Delivery, DeliveryOutcome, NewPurchase, PageFacts, Purchase, SearchSummary, Spend, StoredPage,
     canonical_json, canonical_search_body, cursor_in,
 };
-pub use keys::{company_claim, domain_key, linkedin_handle, normalize_domain, registrable_domain};
 pub use ledger::{
-    Claim, JobId, JobRow, Kept, Packed, PageOf, SETTLE_GRACE_MS, pack_answer, pid_alive, this_host,
+    Claim, JobId, JobRow, Kept, Packed, PageOf, SETTLE_GRACE_MS, company_claim, pack_answer,
+    this_host,
 };
 pub use lists::{ListKind, ListRecords, ListSummary};
 pub use segmentations::SegmentationRow;
@@ -127,7 +126,7 @@ pub(crate) fn tls_options(url: &str) -> std::result::Result<(String, Option<Path
                     .map(|(_, p)| p.into_owned())
                     .filter(|p| !p.is_empty())
                     .ok_or("sslrootcert names no file")?;
-                root = Some(crate::core::fsutil::expand_home(&path));
+                root = Some(crate::common::fsutil::expand_home(&path));
             }
             "sslmode" if matches!(v, "verify-ca" | "verify-full") => {
                 kept.push("sslmode=require".to_string());

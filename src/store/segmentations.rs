@@ -117,7 +117,7 @@ impl Store {
     pub fn keep_segmentation_answer(&mut self, target: &str, answer: &Segmentation) -> Result<()> {
         let now = to_millis(Utc::now());
         let mut body = serde_json::to_value(answer)?;
-        crate::core::sanitize::sanitize_value(&mut body);
+        crate::common::sanitize::sanitize_value(&mut body);
         let body = serde_json::to_string(&body)?;
         self.conn.execute(
             "INSERT INTO segmentations (target, id, input_key, domains, purchase_id, status, body,

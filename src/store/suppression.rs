@@ -7,7 +7,8 @@ use std::collections::HashMap;
 
 use super::db::params;
 
-use super::{Result, Store, linkedin_handle, to_millis};
+use super::{Result, Store, to_millis};
+use crate::common::keys::linkedin_handle;
 
 /// What a suppression entry names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -48,16 +49,16 @@ impl SuppressKind {
     pub fn normalize(self, key: &str) -> Option<String> {
         let k = key.trim();
         let out = match self {
-            SuppressKind::Domain => return super::domain_key(k),
+            SuppressKind::Domain => return crate::common::keys::domain_key(k),
             SuppressKind::Email => {
-                let e = crate::core::sanitize::sanitize(k).trim().to_lowercase();
+                let e = crate::common::sanitize::sanitize(k).trim().to_lowercase();
                 if !e.contains('@') || e.starts_with('@') || e.ends_with('@') {
                     return None;
                 }
                 e
             }
             SuppressKind::Handle => linkedin_handle(k)?,
-            SuppressKind::Person => crate::core::sanitize::sanitize(k).trim().to_string(),
+            SuppressKind::Person => crate::common::sanitize::sanitize(k).trim().to_string(),
         };
         (!out.is_empty()).then_some(out)
     }
@@ -185,7 +186,7 @@ impl Store {
                 // A suppressed domain covers its subdomains: `acme.com` suppresses
                 // `shop.acme.com` (the registrable domain by the Public Suffix List).
                 if kind == SuppressKind::Domain
-                    && let Some(r) = super::registrable_domain(&n)
+                    && let Some(r) = crate::common::keys::registrable_domain(&n)
                 {
                     by_norm.entry(r).or_default().push(k);
                 }

@@ -9,6 +9,7 @@ use crate::api::cost::Cost;
 use crate::api::types::common::{EmailStatus, PhoneStatus};
 use crate::api::types::company::Company;
 use crate::api::types::person::{Email, Person, Phone};
+use crate::common::ContactKind;
 
 /// The store a test runs on: in memory (SQLite), or with `PROSPECT_TEST_PG_URL` set (a
 /// PostgreSQL server `.ci/run` starts with `.ci/pg-start`) a fresh database there (issue 17:
@@ -724,7 +725,7 @@ fn entities_are_read_from_typed_answers() {
     use crate::api::types::enrich::EnrichPersonResponse;
     use crate::api::types::lookup::LookupCompaniesResponse;
     use crate::api::types::person::SearchPeopleV3Response;
-    use crate::core::session::Bought;
+    use crate::store::Bought;
 
     // A lookup entry with a record (nested or flat) is a company; one without is none.
     let lookup: LookupCompaniesResponse = serde_json::from_value(json!({"companies": [
@@ -1005,7 +1006,7 @@ fn the_checkpoint_thread_copies_the_log_into_the_file() {
 #[test]
 fn a_lookup_answer_is_stored_as_written_whole() {
     use crate::api::types::lookup::{LookupCompaniesResponse, LookupCompanyEntry};
-    use crate::core::session::Bought;
+    use crate::store::Bought;
     let dirty = |i: usize| Company {
         domain: format!("c{i}.com"),
         name: Some(format!("C\u{1b}[1m{i} \"q\" \\ é\u{202e}")),
@@ -1051,7 +1052,7 @@ fn a_lookup_answer_is_stored_as_written_whole() {
                 .unwrap();
             let kept = store.purchases(1).unwrap().remove(0).response;
             let mut want = serde_json::to_value(&answer).unwrap();
-            crate::core::sanitize::sanitize_value(&mut want);
+            crate::common::sanitize::sanitize_value(&mut want);
             assert_eq!(kept, want, "{n} {by_domain}");
             let rows = records(&store, "SELECT domain, record FROM companies");
             assert_eq!(rows.len(), e.companies.len(), "{n} {by_domain}");
@@ -1234,7 +1235,7 @@ fn a_record_is_stored_as_received_when_clean_and_sanitized_when_not() {
 
 #[test]
 fn a_search_pages_raw_answer_is_kept_as_its_records_frames_and_reads_back_whole() {
-    use crate::core::session::Bought;
+    use crate::store::Bought;
     let mut store = test_store();
     let raw = b" {\"searchAfter\": \"c1\",\n \"companies\": [\n  {\"company\": {\"domain\": \"a.com\", \"name\": \"A\"}, \"score\": 0.5},\n  {\"company\":{\"domain\":\"b.com\",\"name\":\"B\"}}],\n \"total\": 2, \"detail\": \"OK\"}\n";
     let answer: crate::api::types::SearchCompaniesV3Response = serde_json::from_slice(raw).unwrap();
@@ -1495,22 +1496,29 @@ fn redirect_aliases_answer_for_the_company_they_redirect_to() {
 /// suppressed domain covers.
 #[test]
 fn the_public_suffix_list_rules_domain_keys_and_suppression() {
-    assert_eq!(domain_key("co.uk"), None, "a public suffix is no company");
     assert_eq!(
-        domain_key("https://www.acme.co.uk/x").as_deref(),
+        crate::common::keys::domain_key("co.uk"),
+        None,
+        "a public suffix is no company"
+    );
+    assert_eq!(
+        crate::common::keys::domain_key("https://www.acme.co.uk/x").as_deref(),
         Some("acme.co.uk")
     );
     assert_eq!(
-        registrable_domain("shop.acme.com").as_deref(),
+        crate::common::keys::registrable_domain("shop.acme.com").as_deref(),
         Some("acme.com")
     );
     assert_eq!(
-        registrable_domain("https://healthcare.siemens.com/").as_deref(),
+        crate::common::keys::registrable_domain("https://healthcare.siemens.com/").as_deref(),
         Some("siemens.com")
     );
-    assert_eq!(registrable_domain("acme.co.uk"), None);
-    assert_eq!(registrable_domain("acme.com"), None);
-    assert_eq!(registrable_domain("foo.github.io"), None);
+    assert_eq!(crate::common::keys::registrable_domain("acme.co.uk"), None);
+    assert_eq!(crate::common::keys::registrable_domain("acme.com"), None);
+    assert_eq!(
+        crate::common::keys::registrable_domain("foo.github.io"),
+        None
+    );
     let dir = tempfile::tempdir().unwrap();
     let mut store = Store::open(&dir.path().join("s.sqlite")).unwrap();
     store

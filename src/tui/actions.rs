@@ -18,11 +18,11 @@ use crate::api::types::{
     Company, LookalikePerson, Person, WARMUP_MAX_DOMAINS, WarmupCompaniesRequest,
     WarmupCompaniesResponse,
 };
+use crate::common::ContactKind;
+use crate::common::sanitize::sanitize;
 use crate::core::engine::{self, KeySource, PlanError, split_people_keys};
-use crate::core::sanitize::sanitize;
 use crate::core::session::{Freshness, Session};
 use crate::core::spend::Estimate;
-use crate::store::ContactKind;
 
 /// Splits pasted text into keys: on newlines, commas, semicolons, tabs and spaces; empty
 /// pieces dropped, each sanitized and trimmed; duplicates kept once (first occurrence).

@@ -502,7 +502,7 @@ impl App {
                     "Exported {} {} to {}{}",
                     e.count,
                     if e.count == 1 { "record" } else { "records" },
-                    crate::core::sanitize::sanitize(&e.path.display().to_string()),
+                    crate::common::sanitize::sanitize(&e.path.display().to_string()),
                     e.detail.map(|d| format!(" · {d}")).unwrap_or_default()
                 )),
                 Err(why) => {

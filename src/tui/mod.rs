@@ -195,7 +195,7 @@ fn choose_theme(flag: Option<theme::ThemeName>, configured: Option<&str>) -> Opt
                 theme::ThemeName::default(),
                 Some(format!(
                     "config theme {:?} is not a theme (dark, light, high-contrast); drawing dark",
-                    crate::core::sanitize::sanitize(c)
+                    crate::common::sanitize::sanitize(c)
                 )),
             ),
         },

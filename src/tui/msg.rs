@@ -12,12 +12,13 @@ use crate::api::cost::Cost;
 use crate::api::error::ApiError;
 use crate::api::types::WarmupCompaniesResponse;
 use crate::api::types::{Company, CreditBalance, Person, PersonCompany, Relevance};
+use crate::common::ContactKind;
+use crate::common::sanitize::sanitize;
 use crate::core::request::{AutocompleteRequest, SearchRequest};
-use crate::core::sanitize::sanitize;
 use crate::core::session::Freshness;
 use crate::core::spend::Estimate;
 use crate::core::webhooks::Delivery;
-use crate::store::{Contact, ContactKind, SearchId};
+use crate::store::{Contact, SearchId};
 
 /// Everything that can change the explorer's state. The event loop turns terminal events,
 /// task results and timer expiries into `Msg`s and feeds them to [`super::app::App::update`].
@@ -584,7 +585,9 @@ impl Record {
     pub fn key(&self) -> String {
         match self {
             Record::Person { person, .. } => person.id.trim().to_string(),
-            Record::Company { company, .. } => crate::store::normalize_domain(&company.domain),
+            Record::Company { company, .. } => {
+                crate::common::keys::normalize_domain(&company.domain)
+            }
         }
     }
 

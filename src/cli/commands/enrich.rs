@@ -236,7 +236,7 @@ pub(crate) async fn enrich_companies(
         Writer::<LookupOut<Company>>::new(Format::resolve(out.format, &out.out), out.out.as_ref())?;
     let mut seen = std::collections::HashSet::new();
     for given in &asked {
-        let Some(d) = crate::store::domain_key(given) else {
+        let Some(d) = crate::common::keys::domain_key(given) else {
             continue;
         };
         if !seen.insert(d.clone()) {

@@ -53,9 +53,9 @@ pub(crate) fn search_body(
     }
     let text = match body.as_deref() {
         None => "{}".to_string(),
-        Some("-") => crate::core::fsutil::read_bounded(
+        Some("-") => crate::common::fsutil::read_bounded(
             std::io::stdin().lock(),
-            crate::core::fsutil::MAX_JSON_INPUT,
+            crate::common::fsutil::MAX_JSON_INPUT,
             "the body on stdin",
         )
         .map_err(|e| CliError::usage(e.to_string()))?,

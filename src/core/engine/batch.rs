@@ -85,7 +85,7 @@ pub fn person_item(line: &str) -> Option<PersonItem> {
         .person
         .linkedin
         .as_deref()
-        .and_then(crate::store::linkedin_handle);
+        .and_then(crate::common::keys::linkedin_handle);
     let key = match (id, handle) {
         (Some(id), _) => format!("person:{id}"),
         (None, Some(h)) => format!("handle:{h}"),

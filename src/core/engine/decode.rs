@@ -6,7 +6,7 @@ use serde_json::Value;
 
 use crate::api::client::{ApiRequest, Endpoint};
 use crate::api::types::*;
-use crate::core::session::Bought;
+use crate::store::Bought;
 use crate::store::{Entities, PageFacts};
 
 fn of<R: ApiRequest>(raw: &[u8], at: DateTime<Utc>) -> (Entities, Option<PageFacts>)

@@ -266,7 +266,7 @@ fn write_recovery_in(dir: &Path, k: &ToKeep, target: &str) -> std::io::Result<Pa
     );
     let path = dir.join(name);
     let text = serde_json::to_vec(&rec).map_err(std::io::Error::other)?;
-    crate::core::fsutil::write_atomic(&path, &text, crate::core::fsutil::Access::Private)?;
+    crate::common::fsutil::write_atomic(&path, &text, crate::common::fsutil::Access::Private)?;
     Ok(path)
 }
 

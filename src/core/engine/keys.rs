@@ -57,7 +57,7 @@ impl KeySource {
         match self {
             KeySource::List(v) => Ok(Box::new(v.clone().into_iter().map(Ok))),
             KeySource::File { path, column } => {
-                let shown = crate::core::sanitize::sanitize(&path.display().to_string());
+                let shown = crate::common::sanitize::sanitize(&path.display().to_string());
                 let file = std::fs::File::open(path)
                     .map_err(|e| KeyError(format!("cannot read {shown}: {e}")))?;
                 let reader = BufReader::new(file.take(MAX_INPUT_BYTES + 1));
@@ -175,7 +175,7 @@ impl<R: BufRead> Iterator for Lines<R> {
                 let msg = format!("{} has more than {MAX_KEYS} keys; split it", self.name);
                 return self.fail(msg);
             }
-            return Some(Ok(crate::core::sanitize::sanitize(key)));
+            return Some(Ok(crate::common::sanitize::sanitize(key)));
         }
         None
     }
@@ -226,7 +226,7 @@ fn csv_column<R: Read + Send + 'static>(
                 "{name} has more than {MAX_KEYS} keys; split it"
             ))));
         }
-        Some(Ok(crate::core::sanitize::sanitize(v)))
+        Some(Ok(crate::common::sanitize::sanitize(v)))
     }))
 }
 
@@ -245,7 +245,7 @@ pub fn is_service_id(key: &str) -> bool {
 /// handles and service person ids ([`is_service_id`]), each in its input order: `(handles,
 /// ids)`. A bare handle is sent as a handle (`linkedinHandles`), never as an id, and the lookup
 /// keys every form of one handle (URL, bare, trailing `/`, case) as one
-/// ([`crate::store::linkedin_handle`]).
+/// ([`crate::common::keys::linkedin_handle`]).
 pub fn split_people_keys(keys: &[String]) -> (Vec<String>, Vec<String>) {
     keys.iter().cloned().partition(|k| !is_service_id(k))
 }

@@ -54,10 +54,11 @@ use crate::api::client::Endpoint;
 use crate::api::cost::{Cost, CreditPool, DEFAULT_PRICES, max_quantities};
 use crate::api::error::ApiError;
 use crate::api::types::{CreditBalance, LOOKUP_COMPANIES_MAX, LOOKUP_PEOPLE_MAX, REVEAL_MAX_IDS};
+use crate::common::ContactKind;
 use crate::core::config::Budget;
 use crate::core::session::{Freshness, Session, with_store};
 use crate::core::spend::{POOLS, describe_pools};
-use crate::store::{ContactKind, EntityKey, Store};
+use crate::store::{EntityKey, Store};
 
 /// How the engine spends, from the config: how long a bought search is answered from the
 /// store, and the daily budget per pool.
@@ -215,7 +216,7 @@ impl Action {
             Action::Search { endpoint, .. } => return Endpoint::from_path(endpoint),
             Action::LookupCompanies { .. } => Endpoint::LookupCompanies,
             Action::LookupPeople { .. } => Endpoint::LookupPeople,
-            Action::Reveal { contact, .. } => crate::core::spend::reveal_endpoint(*contact),
+            Action::Reveal { contact, .. } => crate::api::cost::reveal_endpoint(*contact),
             Action::EnrichCompany { .. } => Endpoint::EnrichCompany,
             Action::EnrichPerson { .. } => Endpoint::EnrichPerson,
             Action::EnrichCompanies { .. } => Endpoint::EnrichCompanies,
@@ -317,7 +318,7 @@ impl Plan {
             // Shown as given, its hidden characters escaped (`\u{1b}[31mred.com`), never
             // cleaned into another key.
             self.refused_examples.push(
-                crate::core::sanitize::visible(key)
+                crate::common::sanitize::visible(key)
                     .chars()
                     .take(80)
                     .collect(),
@@ -951,7 +952,7 @@ async fn plan_companies(
         s,
         &mut p,
         keys,
-        crate::store::domain_key,
+        crate::common::keys::domain_key,
         |st, chunk| st.fetched_times(EntityKey::Domain, chunk),
         what.batch,
         crate::store::SuppressKind::Domain,
@@ -1031,7 +1032,7 @@ async fn plan_lookup_people(
             s,
             &mut p,
             keys,
-            crate::store::linkedin_handle,
+            crate::common::keys::linkedin_handle,
             |st, chunk| st.fetched_times(EntityKey::Handle, chunk),
             LOOKUP_PEOPLE_MAX,
             crate::store::SuppressKind::Handle,
@@ -1089,7 +1090,7 @@ async fn plan_reveal(
             _ => p.to_buy += 1,
         }
     }
-    p.cost = crate::core::spend::reveal_cost(contact, p.to_buy as usize);
+    p.cost = crate::api::cost::reveal_cost(contact, p.to_buy as usize);
     p.requests = p.to_buy.div_ceil(REVEAL_MAX_IDS as u64) as u32;
     p.action = format!("reveal of {} {}s", p.asked, contact.as_str());
     p.refuse_if_all_suppressed();

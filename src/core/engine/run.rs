@@ -16,9 +16,11 @@ use crate::api::client::{ApiRequest, Endpoint};
 use crate::api::cost::Cost;
 use crate::api::error::ApiError;
 use crate::api::types::*;
+use crate::common::ContactKind;
+use crate::common::keys::normalize_domain;
 use crate::core::request::{SearchRequest, SearchResponse, build_search};
 use crate::core::session::{Freshness, LookupEntry, Paid, Session, search_identity, with_store};
-use crate::store::{Claim, ContactKind, JobId, Stored, normalize_domain};
+use crate::store::{Claim, JobId, Stored};
 
 /// Lookup batches on their way at once: the next is sent while the last is kept.
 const IN_FLIGHT: usize = 2;
@@ -820,7 +822,7 @@ pub(crate) async fn buy_claimed<R, F, Fut>(
 ) -> Result<Paid<R::Response>, ApiError>
 where
     R: ApiRequest,
-    R::Response: crate::core::session::Bought + serde::Serialize + Clone + Send + Sync + 'static,
+    R::Response: crate::store::Bought + serde::Serialize + Clone + Send + Sync + 'static,
     F: Fn() -> Fut,
     Fut: std::future::Future<Output = Option<Paid<R::Response>>>,
 {
@@ -1099,7 +1101,7 @@ async fn buy_people(
             p.person
                 .linkedin_url
                 .as_deref()
-                .and_then(crate::store::linkedin_handle)
+                .and_then(crate::common::keys::linkedin_handle)
         } else {
             Some(p.person.id.trim().to_string())
         };
@@ -1381,7 +1383,7 @@ pub async fn lookup_companies(
     lookup_stream(
         s,
         &COMPANIES,
-        crate::store::domain_key,
+        crate::common::keys::domain_key,
         LOOKUP_COMPANIES_MAX,
         planned_at,
         keys,
@@ -1432,7 +1434,7 @@ pub async fn lookup_people(
     let normalize: fn(&str) -> Option<String> = if ids {
         super::id_key
     } else {
-        crate::store::linkedin_handle
+        crate::common::keys::linkedin_handle
     };
     lookup_stream(
         s,

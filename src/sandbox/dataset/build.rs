@@ -106,8 +106,12 @@ fn write_atomically(out: &Path, frames: &[Vec<u8>]) -> anyhow::Result<u64> {
         compressed.extend(c.compress(frame).context("zstd compression")?);
     }
     let target = out.join(DATASET_FILE);
-    crate::core::fsutil::write_atomic(&target, &compressed, crate::core::fsutil::Access::Shared)
-        .with_context(|| format!("writing {}", target.display()))?;
+    crate::common::fsutil::write_atomic(
+        &target,
+        &compressed,
+        crate::common::fsutil::Access::Shared,
+    )
+    .with_context(|| format!("writing {}", target.display()))?;
     Ok(std::fs::metadata(&target)?.len())
 }
 

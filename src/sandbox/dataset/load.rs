@@ -263,7 +263,7 @@ impl OpenedAsset {
             reference,
             mut phases,
         } = self;
-        crate::alloc::begin_bulk_load();
+        crate::common::alloc::begin_bulk_load();
         // The company frames are independent: decompress them on every core, then parse them
         // on every core (strings stay borrowed from the buffers while indexing; only what the
         // engine keeps is copied).
@@ -285,7 +285,7 @@ impl OpenedAsset {
         let db = Db::build(&views, reference, &mut phases);
         drop(views);
         drop(buffers);
-        crate::alloc::end_bulk_load();
+        crate::common::alloc::end_bulk_load();
         phases.mark("drop temporaries");
         Ok((db, phases.done))
     }

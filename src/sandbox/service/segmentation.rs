@@ -170,10 +170,10 @@ impl Segmentations {
         let written = serde_json::to_vec(&list)
             .map_err(std::io::Error::other)
             .and_then(|bytes| {
-                crate::core::fsutil::write_atomic(
+                crate::common::fsutil::write_atomic(
                     path,
                     &bytes,
-                    crate::core::fsutil::Access::Private,
+                    crate::common::fsutil::Access::Private,
                 )
             });
         if let Err(e) = written {

@@ -227,7 +227,7 @@ impl App {
                     members,
                 }),
             ) => {
-                let name = crate::core::sanitize::sanitize(&name);
+                let name = crate::common::sanitize::sanitize(&name);
                 self.info(&format!(
                     "List {name}: {added} added{} · {members} members · `prospect list show {name}`",
                     if had > 0 {
@@ -374,7 +374,7 @@ impl App {
         self.data_fields_failed(&e.message);
         self.error_popup(format!(
             "Token rejected by {}: check PROSPECT_API_TOKEN (or unset it to use the embedded sandbox).",
-            crate::core::sanitize::sanitize(self.base_url())
+            crate::common::sanitize::sanitize(self.base_url())
         ));
         true
     }

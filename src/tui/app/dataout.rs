@@ -118,7 +118,7 @@ impl App {
                 "Writing {} {} to {}…",
                 records.len(),
                 Self::noun(kind),
-                crate::core::sanitize::sanitize(&path.display().to_string())
+                crate::common::sanitize::sanitize(&path.display().to_string())
             ),
             StatusKind::Progress,
         );

@@ -131,7 +131,7 @@ impl App {
     pub(super) fn write_member(&mut self, leaf: &Leaf, value: Option<Value>) {
         match value {
             Some(mut v) => {
-                crate::core::sanitize::sanitize_value(&mut v);
+                crate::common::sanitize::sanitize_value(&mut v);
                 schema::set(&mut self.form.body, leaf.path, v)
             }
             None => schema::remove(&mut self.form.body, leaf.path),

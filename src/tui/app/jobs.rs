@@ -16,10 +16,12 @@ use crate::api::types::{
     CompanyMatch, Email, EmailStatus, EnrichPersonRequest, PersonMatch, Phone, PhoneStatus,
     WireEnum,
 };
-use crate::core::sanitize::sanitize;
+use crate::common::ContactKind;
+use crate::common::keys::normalize_domain;
+use crate::common::sanitize::sanitize;
 use crate::core::session::Freshness;
 use crate::core::spend::{describe_age, describe_pools, pools_above};
-use crate::store::{Contact, ContactKind, normalize_domain};
+use crate::store::Contact;
 use crate::tui::components::activity::{Job, JobState};
 use crate::tui::components::lookup::{LookupEffect, LookupPopup};
 use crate::tui::components::spend_gate::Answer;

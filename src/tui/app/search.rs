@@ -351,7 +351,7 @@ impl App {
             let p = format!(
                 "People at {}: the company only (Only these domains), not the people filters \
                  ({} brings them back) · ",
-                crate::core::sanitize::sanitize(&domain),
+                crate::common::sanitize::sanitize(&domain),
                 self.opts.keymap.first_key_of(Action::Back)
             );
             if let Some(st) = &mut self.status {
@@ -380,7 +380,7 @@ impl App {
             let p = format!(
                 "Companies like {}: the company carried over (Lookalikes of), your other company \
                  filters kept · ",
-                crate::core::sanitize::sanitize(&domain)
+                crate::common::sanitize::sanitize(&domain)
             );
             if let Some(st) = &mut self.status {
                 st.text.insert_str(0, &p);

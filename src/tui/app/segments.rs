@@ -185,7 +185,7 @@ impl App {
                         .iter()
                         .map(|r| {
                             (
-                                crate::store::normalize_domain(&r.domain),
+                                crate::common::keys::normalize_domain(&r.domain),
                                 (r.segment_id, r.score),
                             )
                         })
@@ -198,7 +198,7 @@ impl App {
                         let Some(c) = row.record.company() else {
                             continue;
                         };
-                        let key = crate::store::normalize_domain(&c.domain);
+                        let key = crate::common::keys::normalize_domain(&c.domain);
                         let Some((seg, score)) = by_domain.get(&key) else {
                             continue;
                         };
@@ -208,7 +208,7 @@ impl App {
                         }
                         row.cells[SEGMENT_CELL] = seg
                             .map(|id| {
-                                crate::core::sanitize::sanitize(
+                                crate::common::sanitize::sanitize(
                                     names.get(&id).map_or(&id.to_string(), |n| n),
                                 )
                             })

@@ -105,7 +105,7 @@ impl App {
                     _ => SearchSubject::Companies,
                 };
                 self.popups.pop();
-                let what = format!("Opening list {}", crate::core::sanitize::sanitize(&name));
+                let what = format!("Opening list {}", crate::common::sanitize::sanitize(&name));
                 self.read_into_tab(kind, &what, Call::OpenList(name))
             }
         }
@@ -121,7 +121,7 @@ impl App {
     ) -> Vec<Command> {
         self.last_error = None;
         let n = l.rows.len();
-        let name = crate::core::sanitize::sanitize(&l.name);
+        let name = crate::common::sanitize::sanitize(&l.name);
         *self.search_mut(kind) = SearchState {
             pages: vec![Page {
                 rows: l.rows,
@@ -216,7 +216,7 @@ impl App {
                 if self.sets.file.is_some() {
                     self.info(&format!(
                         "Saved filter set {name} to {}",
-                        crate::core::sanitize::sanitize(&path.display().to_string())
+                        crate::common::sanitize::sanitize(&path.display().to_string())
                     ))
                 } else {
                     self.info(&format!("Saved filter set {name}"))

@@ -296,7 +296,7 @@ impl ColumnSet {
     /// Writes the set to `path` atomically (pretty JSON). Errors name the file.
     pub fn save(&self, path: &Path) -> Result<(), String> {
         let text = serde_json::to_vec_pretty(self).map_err(|e| e.to_string())?;
-        crate::core::fsutil::write_atomic(path, &text, crate::core::fsutil::Access::Shared)
+        crate::common::fsutil::write_atomic(path, &text, crate::common::fsutil::Access::Shared)
             .map_err(|e| format!("{}: {e}", path.display()))
     }
 }

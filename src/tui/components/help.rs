@@ -9,7 +9,7 @@ use ratatui::widgets::{Clear, Paragraph, Wrap};
 
 use super::widgets::{Scroll, centered, dim, frame, truncate};
 use super::{Component, Ctx, Handled, Hint, Input, Stay, hint_line};
-use crate::core::sanitize::sanitize;
+use crate::common::sanitize::sanitize;
 use crate::tui::fmt::{autocomplete_cost, fmt_credits};
 use crate::tui::keymap::{Action, Keymap};
 

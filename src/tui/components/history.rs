@@ -10,7 +10,7 @@ use ratatui::widgets::{Clear, Paragraph};
 
 use super::widgets::{centered, dim, fit, frame, selected};
 use super::{Component, Ctx, Handled, Hint, Input, hint_line};
-use crate::core::sanitize::sanitize;
+use crate::common::sanitize::sanitize;
 use crate::tui::keymap::Action;
 use crate::tui::msg::HistoryEntry;
 use crate::tui::schema;

@@ -13,7 +13,7 @@ use ratatui_textarea::TextArea;
 use super::text::{input_text, textarea};
 use super::widgets::{centered, dim, draw_prompt, fit, frame, selected};
 use super::{Component, Ctx, Handled, Hint, Input, hint_line};
-use crate::core::sanitize::sanitize;
+use crate::common::sanitize::sanitize;
 use crate::core::suppress::CategoryRow;
 use crate::store::{ListKind, ListSummary};
 use crate::tui::keymap::{Action, Keymap, TextAction};

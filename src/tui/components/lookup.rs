@@ -17,7 +17,7 @@ use ratatui::widgets::{Clear, Paragraph};
 use super::widgets::{centered, dim, frame, truncate};
 use super::{Component, Ctx, Handled, Hint, Input, hint_line};
 use crate::api::types::LOOKUP_COMPANIES_MAX;
-use crate::core::sanitize::sanitize;
+use crate::common::sanitize::sanitize;
 use crate::tui::actions::split_keys;
 use crate::tui::keymap::TextAction;
 use crate::tui::schema::SearchSubject;
@@ -91,7 +91,7 @@ impl LookupPopup {
         if !pathy {
             return None;
         }
-        Some(crate::core::fsutil::expand_home(t))
+        Some(crate::common::fsutil::expand_home(t))
     }
 
     /// The keys of the text ([`split_keys`]); empty when the text names a file.

@@ -16,7 +16,7 @@ use serde_json::Value;
 use super::text::{input_text, textarea, type_key};
 use super::widgets::{centered, dim, frame, selected};
 use super::{Component, Ctx, Handled, Hint, Input, hint_line};
-use crate::core::sanitize::sanitize;
+use crate::common::sanitize::sanitize;
 use crate::tui::keymap::{Keymap, TextAction};
 use crate::tui::schema::Opt;
 

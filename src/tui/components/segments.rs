@@ -16,7 +16,7 @@ use ratatui::widgets::{Clear, Paragraph};
 use super::widgets::{centered, dim, fit, frame, selected};
 use super::{Component, Ctx, Handled, Hint, Input, hint_line};
 use crate::api::types::{MarkType, Segment, Segmentation, SegmentationStatus};
-use crate::core::sanitize::sanitize;
+use crate::common::sanitize::sanitize;
 use crate::store::SegmentationRow;
 use crate::tui::keymap::Action;
 

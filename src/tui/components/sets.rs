@@ -15,8 +15,8 @@ use ratatui_textarea::TextArea;
 use super::text::{input_text, textarea};
 use super::widgets::{centered, dim, frame, selected};
 use super::{Component, Ctx, Handled, Hint, Input, hint_line};
+use crate::common::sanitize::sanitize;
 use crate::core::filter_set::{self as filter_sets, FilterSet};
-use crate::core::sanitize::sanitize;
 use crate::tui::keymap::{Action, TextAction};
 
 /// Where filter sets live and which one is open.

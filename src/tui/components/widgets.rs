@@ -69,7 +69,7 @@ pub fn dim(s: impl Into<String>) -> Span<'static> {
 pub fn path_lines(path: &std::path::Path, width: usize) -> Vec<Line<'static>> {
     let chars: Vec<char> = format!(
         " → {}",
-        crate::core::sanitize::sanitize(&path.display().to_string())
+        crate::common::sanitize::sanitize(&path.display().to_string())
     )
     .chars()
     .collect();

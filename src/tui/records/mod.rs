@@ -9,8 +9,8 @@ use std::collections::BTreeMap;
 use super::msg::{PageData, Record, ResultRow};
 use super::schema::SearchSubject;
 use crate::api::types::{Company, DomainStatus, Person, PersonCompany, Relevance, WireEnum};
+use crate::common::sanitize::sanitize;
 use crate::core::request::SearchResponse;
-use crate::core::sanitize::sanitize;
 
 pub use sections::{Section, company_sections, person_sections};
 

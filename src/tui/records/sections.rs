@@ -2,7 +2,7 @@
 //! record: its members under their wire names, sanitized.
 use super::{e, join, n, t};
 use crate::api::types::{Company, Media, Medias, Person, PersonCompany, Relevance, WireEnum};
-use crate::core::sanitize::sanitize;
+use crate::common::sanitize::sanitize;
 
 /// One section of the details pane.
 #[derive(Debug, Clone, PartialEq)]

@@ -15,8 +15,8 @@ use serde_json::Value;
 
 use crate::api::client::Endpoint;
 use crate::api::types::common::WireEnum;
+use crate::common::sanitize::sanitize;
 use crate::core::request::AutocompleteResponse;
-use crate::core::sanitize::sanitize;
 
 pub use body::{extras, fmt_item, fmt_value, get, is_filled, parse_num, remove, set};
 pub use leaves::{LEAVES, Leaf, LeafKind, Num, Source, leaves, leaves_by_section};

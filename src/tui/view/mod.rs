@@ -133,7 +133,7 @@ fn draw_header(f: &mut Frame<'_>, area: Rect, app: &App) {
         spans.push(Span::raw(" "));
     }
     spans.push(Span::styled(
-        crate::core::sanitize::sanitize(app.base_url()),
+        crate::common::sanitize::sanitize(app.base_url()),
         Style::default().fg(theme().dim),
     ));
     spans.push(Span::raw("  "));

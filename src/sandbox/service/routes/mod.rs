@@ -277,7 +277,7 @@ const IDLE_CHECK: std::time::Duration = std::time::Duration::from_millis(500);
 
 /// Hands back the memory a burst of engine work freed once the engine is idle (issue 10, item
 /// 6), until `stop`: every [`IDLE_CHECK`], when work ended since the last look and none is
-/// running now, mimalloc collects ([`crate::alloc::collect`]). Freed memory is otherwise handed
+/// running now, mimalloc collects ([`crate::common::alloc::collect`]). Freed memory is otherwise handed
 /// back lazily, by the thread that owns it the next time it allocates, so threads a burst used
 /// and then left idle kept it; requests that follow each other closely are not slowed.
 pub(in crate::sandbox::service) async fn collect_when_idle(
@@ -292,7 +292,7 @@ pub(in crate::sandbox::service) async fn collect_when_idle(
         let done = WORK_DONE.load(std::sync::atomic::Ordering::Relaxed);
         if done != seen && engine_slots().available_permits() == engine_cores() {
             seen = done;
-            let _ = tokio::task::spawn_blocking(crate::alloc::collect).await;
+            let _ = tokio::task::spawn_blocking(crate::common::alloc::collect).await;
         }
     }
 }

@@ -371,7 +371,7 @@ fn remove_stale_temps(target: &Path) {
         };
         let pid = rest.split('.').next().and_then(|p| p.parse::<i64>().ok());
         if let Some(pid) = pid
-            && !crate::store::pid_alive(pid)
+            && !pid_alive(pid)
         {
             let _ = std::fs::remove_file(e.path());
         }
@@ -409,6 +409,21 @@ pub fn create_dir_private(dir: &Path) -> std::io::Result<()> {
     #[cfg(unix)]
     std::os::unix::fs::DirBuilderExt::mode(&mut b, 0o700);
     b.create(dir)
+}
+
+/// `true` when a process with id `pid` is running on this machine.
+pub fn pid_alive(pid: i64) -> bool {
+    if pid <= 0 {
+        return false;
+    }
+    #[cfg(target_os = "linux")]
+    {
+        std::path::Path::new(&format!("/proc/{pid}")).exists()
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        pid == std::process::id() as i64
+    }
 }
 
 #[cfg(test)]

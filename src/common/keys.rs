@@ -1,7 +1,7 @@
 //! The keys entities are stored under: normalized company domains and professional-network
 //! handles. The same functions serve writes and reads, so a lookup finds what a put stored.
 
-use crate::core::sanitize::sanitize;
+use crate::common::sanitize::sanitize;
 
 /// The key a company is stored under: `input` sanitized, trimmed, lowercased, without scheme
 /// (`https://`), user info (`user@`), port (`:443`), path, query or fragment, trailing dots, and
@@ -17,18 +17,12 @@ pub fn normalize_domain(input: &str) -> String {
     normalize_domain_full(input)
 }
 
-/// The claim key of a company (a [`domain_key`]): `company:acme.com`. A lookup and a batch
-/// enrichment of one domain hold the same claim, so neither buys what the other is buying.
-pub fn company_claim(domain: &str) -> String {
-    format!("company:{domain}")
-}
-
 /// The key of a company domain given to look up, suppress or list: [`normalize_domain`] of
 /// it (an internationalized name in its ASCII form), `None` when the input holds a control or
 /// invisible character, or the key is empty, has no dot, or is itself a public suffix of the
 /// Public Suffix List (`co.uk`, `github.io`: no company is keyed by one).
 pub fn domain_key(input: &str) -> Option<String> {
-    if input.trim().chars().any(crate::core::sanitize::is_hidden) {
+    if input.trim().chars().any(crate::common::sanitize::is_hidden) {
         return None;
     }
     Some(normalize_domain(input))
