@@ -32,6 +32,10 @@
 //! The files are built once, in a temporary folder, before anything is timed.
 //! Run: `cargo bench --bench store -- --quick`.
 
+/// The process allocator of the binary, mimalloc, so figures match `prospect`'s own.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use std::hint::black_box;
 use std::path::Path;
 use std::time::{Duration, Instant};

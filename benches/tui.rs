@@ -12,6 +12,10 @@
 //!
 //! Run: `cargo bench --bench tui`. The latency and start-up parts print their numbers after
 //! criterion's output.
+
+/// The process allocator of the binary, mimalloc, so figures match `prospect`'s own.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 

@@ -15,6 +15,10 @@
 //!
 //! Exits with status 1 when a request fails or the sandbox's final `VmRSS` is above 400 MB.
 
+/// The process allocator of the binary, mimalloc, so figures match `prospect`'s own.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use std::io::{BufRead, Read};
 use std::time::Instant;
 

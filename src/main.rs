@@ -6,6 +6,10 @@
 //! never a backtrace, whatever `RUST_BACKTRACE` says; details go to the log.
 use clap::{Parser, Subcommand};
 
+/// The process allocator, mimalloc; its policies are `prospect::common::alloc`'s.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// A keyboard-driven terminal explorer for a B2B company and people data API.
 ///
 /// Without an API token it starts its embedded sandbox (real companies, synthetic people) on

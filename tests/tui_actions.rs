@@ -195,6 +195,45 @@ fn reveal_marked_people_then_the_webhook_fills_the_rows() {
     );
 }
 
+/// Issue 35: one charge rule for a webhook delivery. A people-search reveal's delivery (its body
+/// states no `creditsUsed`) with two verified emails and one guessed takes the same credits off
+/// the explorer's gauge as the store's ledger records for it: 2 email credits.
+#[test]
+fn the_gauge_after_a_people_search_reveal_equals_the_ledgers_charge() {
+    let mut app = with_people(1000.0, 3);
+    let body = json!({"people": [
+        {"id": "p0", "name": "Person 0", "email": {"address": "p0@acme.com", "status": "verified"}},
+        {"id": "p1", "name": "Person 1", "email": {"address": "p1@acme.com", "status": "verified"}},
+        {"id": "p2", "name": "Person 2", "email": {"address": "p2@acme.com", "status": "guessed"}}
+    ], "detail": "OK", "total": 3});
+    let bytes = serde_json::to_vec(&body).unwrap();
+    let before = app.gauge.left(CreditPool::Email).unwrap();
+    app.update(Msg::Webhook(Box::new(Delivery {
+        event: WebhookEvent::PeopleSearchEmails,
+        body: WebhookEvent::PeopleSearchEmails.parse_body(&bytes).unwrap(),
+        new: true,
+        received_at: t0(),
+    })));
+    let gauge_charge = before - app.gauge.left(CreditPool::Email).unwrap();
+
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = prospect::store::Store::open(&dir.path().join("s.sqlite")).unwrap();
+    store
+        .record_delivery("people_search_emails", &bytes, t0())
+        .unwrap();
+    let ledger = store.spend_log(10, None).unwrap();
+    assert_eq!(ledger.len(), 1, "{ledger:?}");
+    assert_eq!(
+        ledger[0].credits.email, 2.0,
+        "the ledger charges the verified two"
+    );
+    assert_eq!(
+        gauge_charge, ledger[0].credits.email,
+        "the gauge says what the ledger records"
+    );
+    assert_eq!(app.gauge.spent_since_refresh(), ledger[0].credits);
+}
+
 /// The command palette (issue 19): `:` lists every action; `rev em` narrows it to "reveal
 /// emails" first, and Enter runs it exactly as `r` does (the free store check of a reveal of
 /// the selected person). On the companies tab the same entry says it needs the people tab.

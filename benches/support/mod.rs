@@ -2,6 +2,10 @@
 //! this file with `#[path]`; not every bench uses every helper).
 #![allow(dead_code)]
 
+/// The process allocator of the binary, mimalloc, so figures match `prospect`'s own.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use std::path::PathBuf;
 use std::process::Command;
 use std::time::{Duration, Instant};

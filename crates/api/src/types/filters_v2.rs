@@ -1,0 +1,1164 @@
+//! Filter blocks of the v2 searches (SPEC.md §2.4 `companiesFilters`, §2.5 `peopleFilters`;
+//! openapi `CompaniesFiltersV1`, `PeopleFilters` and their sub-filters), plus the small
+//! allocation-free validation helpers ([`LocPath`], [`wire_checks`]) that every search request uses.
+//!
+//! The sub-filters defined here (`IndustriesFilter`, `StateFilter`, `CityFilter`,
+//! `GeolocationFilter`, `DepartmentSizeFilter`, `FundingRoundFilter`, ...) are shared by the v3
+//! blocks of `filters_v3.rs` where openapi.json references the same schema.
+//!
+//! Every block is strict (`deny_unknown_fields`, openapi `additionalProperties: false`) and
+//! serializes minimally: unset members are omitted, and a `mode` equal to its default `anyOf`
+//! is omitted too, so a saved filter set is short and is the very JSON one would send by curl.
+
+use serde::{Deserialize, Serialize};
+
+use super::common::{
+    CompanyField, CompanySize, Department, FilterMode, FromTo, FromToStringDate, FundingRoundType,
+    LocSegment, PersonField, Revenue, Seniority, SocialNetwork, ValidationError, WireEnum,
+};
+
+/// `true` when a list-filter `mode` is the default `anyOf` (then it is not serialized).
+pub(crate) fn is_any_of(m: &FilterMode) -> bool {
+    *m == FilterMode::AnyOf
+}
+
+// ---------------------------------------------------------------------------------------------
+// Validation helpers
+// ---------------------------------------------------------------------------------------------
+
+/// One segment of a [`LocPath`]: a member name (a schema's, or a caller's id in a dictionary
+/// such as `companyDataMapping`) or an array index.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LocPathSeg<'a> {
+    /// A member name, e.g. `"companiesFilters"`.
+    Key(&'a str),
+    /// An array index.
+    Index(usize),
+}
+
+/// A validation location built on the stack while walking a request (a linked list of
+/// segments, no allocation); turned into a `Vec<LocSegment>` only when an error is reported.
+///
+/// Start with [`LocPath::body`], descend with [`LocPath::key`] / [`LocPath::index`].
+#[derive(Debug, Clone, Copy)]
+pub struct LocPath<'a> {
+    parent: Option<&'a LocPath<'a>>,
+    seg: LocPathSeg<'a>,
+}
+
+impl LocPath<'static> {
+    /// The root location `["body"]` of every request error.
+    pub const fn body() -> LocPath<'static> {
+        LocPath {
+            parent: None,
+            seg: LocPathSeg::Key("body"),
+        }
+    }
+}
+
+impl<'a> LocPath<'a> {
+    /// The location of member `k` below this one.
+    pub fn key(&'a self, k: &'a str) -> LocPath<'a> {
+        LocPath {
+            parent: Some(self),
+            seg: LocPathSeg::Key(k),
+        }
+    }
+
+    /// The location of array item `i` below this one.
+    pub fn index(&'a self, i: usize) -> LocPath<'a> {
+        LocPath {
+            parent: Some(self),
+            seg: LocPathSeg::Index(i),
+        }
+    }
+
+    /// The segments from the root, e.g. `["body", "companiesFilters", "revenues", 0]`.
+    pub fn to_vec(&self) -> Vec<LocSegment> {
+        let mut depth = 1;
+        let mut cur = self;
+        while let Some(p) = cur.parent {
+            depth += 1;
+            cur = p;
+        }
+        let mut out = Vec::with_capacity(depth);
+        let mut cur = Some(self);
+        while let Some(l) = cur {
+            out.push(match l.seg {
+                LocPathSeg::Key(k) => LocSegment::Key(k.to_string()),
+                LocPathSeg::Index(i) => LocSegment::Index(i as u64),
+            });
+            cur = l.parent;
+        }
+        out.reverse();
+        out
+    }
+}
+
+/// Checks with pydantic-v2 texts (the real service is FastAPI): each pushes one
+/// [`ValidationError`] to `out` when the value is out of bounds, and allocates nothing otherwise.
+pub mod wire_checks {
+    use super::*;
+    use serde_json::{Value, json};
+
+    fn err(
+        at: &LocPath<'_>,
+        msg: String,
+        kind: &str,
+        input: Option<Value>,
+        ctx: Option<Value>,
+    ) -> ValidationError {
+        ValidationError {
+            loc: at.to_vec(),
+            msg,
+            kind: kind.to_string(),
+            input,
+            ctx,
+        }
+    }
+
+    fn num(v: f64) -> Value {
+        if v.fract() == 0.0 && v.abs() < 1e15 {
+            json!(v as i64)
+        } else {
+            json!(v)
+        }
+    }
+
+    /// `v >= min` (type `greater_than_equal`).
+    pub fn ge(v: f64, min: f64, at: &LocPath<'_>, out: &mut Vec<ValidationError>) {
+        if v.is_nan() || v < min {
+            let n = num(min);
+            out.push(err(
+                at,
+                format!("Input should be greater than or equal to {n}"),
+                "greater_than_equal",
+                Some(num(v)),
+                Some(json!({ "ge": n })),
+            ));
+        }
+    }
+
+    /// `v > min` (type `greater_than`; openapi `exclusiveMinimum`).
+    pub fn gt(v: f64, min: f64, at: &LocPath<'_>, out: &mut Vec<ValidationError>) {
+        if v.is_nan() || v <= min {
+            let n = num(min);
+            out.push(err(
+                at,
+                format!("Input should be greater than {n}"),
+                "greater_than",
+                Some(num(v)),
+                Some(json!({ "gt": n })),
+            ));
+        }
+    }
+
+    /// `v <= max` (type `less_than_equal`).
+    pub fn le(v: f64, max: f64, at: &LocPath<'_>, out: &mut Vec<ValidationError>) {
+        if v.is_nan() || v > max {
+            let n = num(max);
+            out.push(err(
+                at,
+                format!("Input should be less than or equal to {n}"),
+                "less_than_equal",
+                Some(num(v)),
+                Some(json!({ "le": n })),
+            ));
+        }
+    }
+
+    /// `min <= v <= max` (one error at most: the bound that is violated).
+    pub fn range(v: f64, min: f64, max: f64, at: &LocPath<'_>, out: &mut Vec<ValidationError>) {
+        if v < min || v.is_nan() {
+            ge(v, min, at, out)
+        } else if v > max {
+            le(v, max, at, out)
+        }
+    }
+
+    fn items(n: usize) -> &'static str {
+        if n == 1 { "item" } else { "items" }
+    }
+
+    /// A list has at least `min` items (type `too_short`; openapi `minItems`).
+    pub fn min_items(len: usize, min: usize, at: &LocPath<'_>, out: &mut Vec<ValidationError>) {
+        if len < min {
+            out.push(length_error("List", len, min, true, at));
+        }
+    }
+
+    /// A list has at most `max` items (type `too_long`; openapi `maxItems`).
+    pub fn max_items(len: usize, max: usize, at: &LocPath<'_>, out: &mut Vec<ValidationError>) {
+        if len > max {
+            out.push(length_error("List", len, max, false, at));
+        }
+    }
+
+    /// An object (a dictionary of ids) has at least `min` members (type `too_short`; openapi
+    /// `minProperties`).
+    pub fn min_entries(len: usize, min: usize, at: &LocPath<'_>, out: &mut Vec<ValidationError>) {
+        if len < min {
+            out.push(length_error("Dictionary", len, min, true, at));
+        }
+    }
+
+    /// An object (a dictionary of ids) has at most `max` members (type `too_long`; openapi
+    /// `maxProperties`).
+    pub fn max_entries(len: usize, max: usize, at: &LocPath<'_>, out: &mut Vec<ValidationError>) {
+        if len > max {
+            out.push(length_error("Dictionary", len, max, false, at));
+        }
+    }
+
+    /// pydantic's `too_short` (`at_least`) or `too_long` of a `kind` ("List", "Dictionary") of
+    /// `len` items against `bound`.
+    fn length_error(
+        kind: &str,
+        len: usize,
+        bound: usize,
+        at_least: bool,
+        at: &LocPath<'_>,
+    ) -> ValidationError {
+        let (which, code, key) = if at_least {
+            ("least", "too_short", "min_length")
+        } else {
+            ("most", "too_long", "max_length")
+        };
+        err(
+            at,
+            format!(
+                "{kind} should have at {which} {bound} {} after validation, not {len}",
+                items(bound)
+            ),
+            code,
+            None,
+            Some(json!({ "field_type": kind, key: bound, "actual_length": len })),
+        )
+    }
+
+    /// A string has at least `min` characters (type `string_too_short`; openapi `minLength`).
+    pub fn min_len(s: &str, min: usize, at: &LocPath<'_>, out: &mut Vec<ValidationError>) {
+        if s.chars().count() < min {
+            let unit = if min == 1 { "character" } else { "characters" };
+            out.push(err(
+                at,
+                format!("String should have at least {min} {unit}"),
+                "string_too_short",
+                Some(json!(s)),
+                Some(json!({ "min_length": min })),
+            ));
+        }
+    }
+
+    /// A string has at most `max` characters (type `string_too_long`; openapi `maxLength`).
+    pub fn max_len(s: &str, max: usize, at: &LocPath<'_>, out: &mut Vec<ValidationError>) {
+        if s.chars().count() > max {
+            let unit = if max == 1 { "character" } else { "characters" };
+            out.push(err(
+                at,
+                format!("String should have at most {max} {unit}"),
+                "string_too_long",
+                Some(json!(s)),
+                Some(json!({ "max_length": max })),
+            ));
+        }
+    }
+
+    /// pydantic's rendering of the expected values: `'a'`, `'a' or 'b'`, `'a', 'b' or 'c'`.
+    pub fn expected(values: &[&str]) -> String {
+        let mut s = String::new();
+        for (i, v) in values.iter().enumerate() {
+            if i > 0 {
+                s.push_str(if i + 1 == values.len() { " or " } else { ", " });
+            }
+            s.push('\'');
+            s.push_str(v);
+            s.push('\'');
+        }
+        s
+    }
+
+    /// The value is one of `allowed` (type `enum`, msg `Input should be 'a', 'b' or 'c'`).
+    pub fn one_of<E: WireEnum>(
+        v: &E,
+        allowed: &[&str],
+        at: &LocPath<'_>,
+        out: &mut Vec<ValidationError>,
+    ) {
+        let s = v.as_str();
+        if !allowed.contains(&s) {
+            let exp = expected(allowed);
+            out.push(err(
+                at,
+                format!("Input should be {exp}"),
+                "enum",
+                Some(json!(s)),
+                Some(json!({ "expected": exp })),
+            ));
+        }
+    }
+
+    /// The value is a known member of its closed set (`WireEnum::is_known`), else type `enum`.
+    pub fn known<E: WireEnum>(v: &E, at: &LocPath<'_>, out: &mut Vec<ValidationError>) {
+        if !v.is_known() {
+            one_of(v, E::ALL_STR, at, out)
+        }
+    }
+
+    /// Every item of an optional list is known; locations carry the item index.
+    pub fn all_known<E: WireEnum>(
+        list: &Option<Vec<E>>,
+        at: &LocPath<'_>,
+        out: &mut Vec<ValidationError>,
+    ) {
+        if let Some(list) = list {
+            for (i, v) in list.iter().enumerate() {
+                if !v.is_known() {
+                    known(v, &at.index(i), out);
+                }
+            }
+        }
+    }
+
+    /// Every item of an optional list is one of `allowed` (a subset of its closed set).
+    pub fn all_one_of<E: WireEnum>(
+        list: &Option<Vec<E>>,
+        allowed: &[&str],
+        at: &LocPath<'_>,
+        out: &mut Vec<ValidationError>,
+    ) {
+        if let Some(list) = list {
+            for (i, v) in list.iter().enumerate() {
+                one_of(v, allowed, &at.index(i), out);
+            }
+        }
+    }
+
+    /// A cross-field rule (type `value_error`, msg `Value error, <text>`).
+    pub fn value_error(text: &str, at: &LocPath<'_>, out: &mut Vec<ValidationError>) {
+        out.push(err(
+            at,
+            format!("Value error, {text}"),
+            "value_error",
+            None,
+            Some(json!({ "error": text })),
+        ));
+    }
+}
+
+/// Allowed `mode` values of industries / industry categories / technologies / social medias.
+pub const MODES_ANY_ALL: &[&str] = &["anyOf", "allOf"];
+
+/// Company field names accepted by `fieldsExist` / `fieldsNotExist` of company filters
+/// (openapi inline enum of `CompaniesFiltersV1` and `CompaniesFiltersV3`, a subset of [`CompanyField`]).
+pub const COMPANY_FILTER_FIELDS: &[&str] = &[
+    "companySize",
+    "countries",
+    "departmentSizes",
+    "description",
+    "emails",
+    "faxes",
+    "impressum",
+    "industries",
+    "industryCategories",
+    "keywords",
+    "legalName",
+    "linkedinIndustry",
+    "locations",
+    "logo",
+    "medias",
+    "mobileApps",
+    "name",
+    "phones",
+    "primaryCountry",
+    "revenue",
+    "rootUrl",
+    "technologies",
+    "technologyCategories",
+    "webTraffic",
+    "yearFounded",
+];
+
+/// Person field names accepted by `fieldsExist` / `fieldsNotExist` of people filters
+/// (openapi inline enum of `PeopleFilters` and `PeopleFiltersV3`, a subset of [`PersonField`]).
+pub const PERSON_FILTER_FIELDS: &[&str] = &[
+    "country",
+    "departments",
+    "firstName",
+    "jobTitle",
+    "jobTitleEnglish",
+    "lastName",
+    "linkedinUrl",
+    "location",
+    "name",
+    "photo",
+    "seniorities",
+    "summary",
+];
+
+// ---------------------------------------------------------------------------------------------
+// Sub-filters
+// ---------------------------------------------------------------------------------------------
+
+/// Industries to include and how they combine (openapi `IndustriesFilter`; SPEC.md §2.4
+/// `industries`). Values are listed by `/v2/data-fields`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct IndustriesFilter {
+    /// Industries to include (required on the wire, may be empty).
+    pub industries: Vec<String>,
+    /// `anyOf` (default: at least one) or `allOf`.
+    #[serde(default, skip_serializing_if = "is_any_of")]
+    pub mode: FilterMode,
+}
+
+impl IndustriesFilter {
+    /// Pushes an error for a `mode` other than `anyOf` / `allOf`.
+    pub fn validate_at(&self, at: &LocPath<'_>, out: &mut Vec<ValidationError>) {
+        wire_checks::one_of(&self.mode, MODES_ANY_ALL, &at.key("mode"), out);
+    }
+}
+
+/// Industry categories to include (openapi `IndustryCategoriesFilter`; SPEC.md §2.4).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct IndustryCategoriesFilter {
+    /// Industry categories to include (required on the wire, may be empty).
+    pub industry_categories: Vec<String>,
+    /// `anyOf` (default) or `allOf`.
+    #[serde(default, skip_serializing_if = "is_any_of")]
+    pub mode: FilterMode,
+}
+
+impl IndustryCategoriesFilter {
+    /// Pushes an error for a `mode` other than `anyOf` / `allOf`.
+    pub fn validate_at(&self, at: &LocPath<'_>, out: &mut Vec<ValidationError>) {
+        wire_checks::one_of(&self.mode, MODES_ANY_ALL, &at.key("mode"), out);
+    }
+}
+
+/// Company keywords and how they combine (openapi `KeywordsFilterV1`; SPEC.md §2.4 `keywords`).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct KeywordsFilterV2 {
+    /// The keywords (required on the wire, may be empty).
+    pub keywords: Vec<String>,
+    /// `anyOf` (default), `allOf` or `noneOf`.
+    #[serde(default, skip_serializing_if = "is_any_of")]
+    pub mode: FilterMode,
+}
+
+impl KeywordsFilterV2 {
+    /// Pushes an error for an unknown `mode`.
+    pub fn validate_at(&self, at: &LocPath<'_>, out: &mut Vec<ValidationError>) {
+        wire_checks::known(&self.mode, &at.key("mode"), out);
+    }
+}
+
+/// Software technologies used by the company (openapi `TechnologiesFilterV1`; SPEC.md §2.4).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct TechnologiesFilterV2 {
+    /// Technology names as listed by `/v2/data-fields` (required, may be empty).
+    pub technologies: Vec<String>,
+    /// `anyOf` (default) or `allOf`.
+    #[serde(default, skip_serializing_if = "is_any_of")]
+    pub mode: FilterMode,
+}
+
+impl TechnologiesFilterV2 {
+    /// Pushes an error for a `mode` other than `anyOf` / `allOf`.
+    pub fn validate_at(&self, at: &LocPath<'_>, out: &mut Vec<ValidationError>) {
+        wire_checks::one_of(&self.mode, MODES_ANY_ALL, &at.key("mode"), out);
+    }
+}
+
+/// Social-network presence (openapi `SocialMediasFilterV1`; SPEC.md §2.4 `socialMedias`).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct SocialMediasFilterV2 {
+    /// Networks (`linkedin`, `x`, `facebook`, ...; required, may be empty).
+    pub medias: Vec<SocialNetwork>,
+    /// `anyOf` (default) or `allOf`.
+    #[serde(default, skip_serializing_if = "is_any_of")]
+    pub mode: FilterMode,
+}
+
+impl SocialMediasFilterV2 {
+    /// Pushes errors for unknown networks and a `mode` other than `anyOf` / `allOf`.
+    pub fn validate_at(&self, at: &LocPath<'_>, out: &mut Vec<ValidationError>) {
+        let medias = at.key("medias");
+        for (i, m) in self.medias.iter().enumerate() {
+            wire_checks::known(m, &medias.index(i), out);
+        }
+        wire_checks::one_of(&self.mode, MODES_ANY_ALL, &at.key("mode"), out);
+    }
+}
+
+/// A state / region of a country (openapi `State`; SPEC.md §2.4 `states`, §2.5 `states`).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct StateFilter {
+    /// Alpha-2 ISO 3166 country code, e.g. `us` (minLength 1).
+    pub country: String,
+    /// ISO-3166-2 region abbreviation, e.g. `CA` (minLength 1; list in `/v2/data-fields`).
+    pub abbreviation: String,
+}
+
+impl StateFilter {
+    /// Pushes `string_too_short` errors for empty members.
+    pub fn validate_at(&self, at: &LocPath<'_>, out: &mut Vec<ValidationError>) {
+        wire_checks::min_len(&self.country, 1, &at.key("country"), out);
+        wire_checks::min_len(&self.abbreviation, 1, &at.key("abbreviation"), out);
+    }
+}
+
+/// Validates every item of an optional list of states.
+pub(crate) fn validate_states(
+    list: &Option<Vec<StateFilter>>,
+    at: &LocPath<'_>,
+    out: &mut Vec<ValidationError>,
+) {
+    if let Some(list) = list {
+        for (i, s) in list.iter().enumerate() {
+            s.validate_at(&at.index(i), out);
+        }
+    }
+}
+
+/// A city of company filters (openapi `CompaniesCityFilter`; SPEC.md §2.4 `cities`).
+///
+/// Note: openapi's example of `region` is an array, contrary to its own `$ref: State`; this
+/// type follows the schema (one state).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct CityFilter {
+    /// City name, e.g. `New York` (required).
+    pub city: String,
+    /// Alpha-2 ISO 3166 country code.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub country: Option<String>,
+    /// Region of the city.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub region: Option<StateFilter>,
+    /// Postal code, e.g. `10001`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub postal_code: Option<String>,
+}
+
+/// Validates every item of an optional list of company cities.
+pub(crate) fn validate_cities(
+    list: &Option<Vec<CityFilter>>,
+    at: &LocPath<'_>,
+    out: &mut Vec<ValidationError>,
+) {
+    if let Some(list) = list {
+        for (i, c) in list.iter().enumerate() {
+            if let Some(r) = &c.region {
+                r.validate_at(&at.index(i).key("region"), out);
+            }
+        }
+    }
+}
+
+/// A circle on the map (openapi `GeolocationFilter`; SPEC.md §2.4 `geolocation`,
+/// `headquarterGeolocation`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct GeolocationFilter {
+    /// Degrees, -90..=90.
+    pub latitude: f64,
+    /// Degrees, -180..=180.
+    pub longitude: f64,
+    /// Meters, 1..=1,000,000.
+    pub radius: i64,
+}
+
+impl GeolocationFilter {
+    /// Pushes errors for out-of-range latitude, longitude or radius.
+    pub fn validate_at(&self, at: &LocPath<'_>, out: &mut Vec<ValidationError>) {
+        wire_checks::range(self.latitude, -90.0, 90.0, &at.key("latitude"), out);
+        wire_checks::range(self.longitude, -180.0, 180.0, &at.key("longitude"), out);
+        wire_checks::range(self.radius as f64, 1.0, 1_000_000.0, &at.key("radius"), out);
+    }
+}
+
+/// Head count of one department (openapi `DepartmentSizeFilter`; SPEC.md §2.4 `departmentSizes`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct DepartmentSizeFilter {
+    /// The department (required).
+    pub department: Department,
+    /// At least this many people (inclusive).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from: Option<i64>,
+    /// At most this many people (inclusive).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to: Option<i64>,
+}
+
+/// Validates every item of an optional list of department sizes.
+pub(crate) fn validate_department_sizes(
+    list: &Option<Vec<DepartmentSizeFilter>>,
+    at: &LocPath<'_>,
+    out: &mut Vec<ValidationError>,
+) {
+    if let Some(list) = list {
+        for (i, d) in list.iter().enumerate() {
+            if !d.department.is_known() {
+                wire_checks::known(&d.department, &at.index(i).key("department"), out);
+            }
+        }
+    }
+}
+
+/// Funding rounds (openapi `FundingRoundFilter`; SPEC.md §2.4 `fundingRound`).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct FundingRoundFilter {
+    /// Money raised in the round, USD (valid range 0..=100,000,000,000).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub raised: Option<FromTo>,
+    /// Round types, e.g. `Seed`, `Series A`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub types: Option<Vec<FundingRoundType>>,
+    /// Date of the round, `YYYY-MM-DD` bounds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub date: Option<FromToStringDate>,
+}
+
+impl FundingRoundFilter {
+    /// Pushes errors for unknown round types.
+    pub fn validate_at(&self, at: &LocPath<'_>, out: &mut Vec<ValidationError>) {
+        wire_checks::all_known(&self.types, &at.key("types"), out);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The v2 blocks
+// ---------------------------------------------------------------------------------------------
+
+/// Company filters of the v2 searches (SPEC.md §2.4 `companiesFilters`; openapi
+/// `CompaniesFiltersV1`). All members optional; `None` means "not filtered".
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct CompaniesFiltersV2 {
+    /// Find companies similar to these domains (at most 10).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lookalike_domains: Option<Vec<String>>,
+    /// Only these domains.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub include_domains: Option<Vec<String>>,
+    /// Never these domains.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exclude_domains: Option<Vec<String>>,
+    /// Head-count range labels, e.g. `51-200`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub company_sizes: Option<Vec<CompanySize>>,
+    /// `true`: only e-commerce; `false`: no e-commerce.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ecommerce: Option<bool>,
+    /// Year founded range (valid 0..=2100).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub year_founded: Option<FromTo>,
+    /// Number of countries the company operates in (valid 0..=300).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub countries_count: Option<FromTo>,
+    /// Revenue range labels, USD, e.g. `1-10M`, `>1000M`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub revenues: Option<Vec<Revenue>>,
+    /// Employee profiles in the service's database (valid 0..=10,000,000).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub employee_count_service: Option<FromTo>,
+    /// Number of mobile apps (valid 0..=10,000; deprecated, use `mobileAppsFilter`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mobile_apps: Option<FromTo>,
+    /// Mobile app count, downloads and release year.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mobile_apps_filter: Option<MobileAppsFilter>,
+    /// Number of locations (valid 0..=100,000).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub locations_count: Option<FromTo>,
+    /// Department head counts (valid 0..=10,000,000).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub department_sizes: Option<Vec<DepartmentSizeFilter>>,
+    /// Employees on the professional network (valid 0..=10,000,000).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub employee_count_linkedin: Option<FromTo>,
+    /// Industries to include, `{industries, mode}`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub industries: Option<IndustriesFilter>,
+    /// Industries to exclude.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exclude_industries: Option<Vec<String>>,
+    /// Industry categories to include, `{industryCategories, mode}`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub industry_categories: Option<IndustryCategoriesFilter>,
+    /// Industry categories to exclude.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exclude_industry_categories: Option<Vec<String>>,
+    /// Professional-network industries (OR).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub linkedin_industries: Option<Vec<String>>,
+    /// Professional-network industries to exclude.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exclude_linkedin_industries: Option<Vec<String>>,
+    /// Funding rounds `{date, raised, types}`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub funding_round: Option<FundingRoundFilter>,
+    /// Any country of presence, alpha-2 codes (OR).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub countries: Option<Vec<String>>,
+    /// Primary country, alpha-2 codes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub primary_countries: Option<Vec<String>>,
+    /// Any state of presence.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub states: Option<Vec<StateFilter>>,
+    /// Primary state.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub primary_states: Option<Vec<StateFilter>>,
+    /// Any city of presence.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cities: Option<Vec<CityFilter>>,
+    /// Primary city.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub primary_cities: Option<Vec<CityFilter>>,
+    /// Headquarters within a circle.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub headquarter_geolocation: Option<GeolocationFilter>,
+    /// Other offices within a circle.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub geolocation: Option<GeolocationFilter>,
+    /// Monthly web visits (valid 0..=100,000,000,000).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub web_traffic_visits: Option<FromTo>,
+    /// Keywords `{keywords, mode}`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub keywords: Option<KeywordsFilterV2>,
+    /// Company fields that must be present (subset [`COMPANY_FILTER_FIELDS`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fields_exist: Option<Vec<CompanyField>>,
+    /// Company fields that must be absent (subset [`COMPANY_FILTER_FIELDS`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fields_not_exist: Option<Vec<CompanyField>>,
+    /// Social networks `{medias, mode}`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub social_medias: Option<SocialMediasFilterV2>,
+    /// Technologies `{technologies, mode}`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub technologies: Option<TechnologiesFilterV2>,
+    /// Minimum lookalike score, 0 < minScore <= 1 (service default 0.79; v2 only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_score: Option<f64>,
+}
+
+impl CompaniesFiltersV2 {
+    /// Service default of `minScore` when unset.
+    pub const DEFAULT_MIN_SCORE: f64 = 0.79;
+
+    /// `true` when no member is set (every member `None`).
+    pub fn is_empty(&self) -> bool {
+        *self == Self::default()
+    }
+
+    /// Pushes every problem of this block (openapi bounds, unknown enum values) with
+    /// locations below `at` (e.g. `["body", "companiesFilters"]`).
+    pub fn validate_at(&self, at: &LocPath<'_>, out: &mut Vec<ValidationError>) {
+        if let Some(l) = &self.lookalike_domains {
+            wire_checks::max_items(l.len(), 10, &at.key("lookalikeDomains"), out);
+        }
+        wire_checks::all_known(&self.company_sizes, &at.key("companySizes"), out);
+        wire_checks::all_known(&self.revenues, &at.key("revenues"), out);
+        validate_department_sizes(&self.department_sizes, &at.key("departmentSizes"), out);
+        if let Some(f) = &self.industries {
+            f.validate_at(&at.key("industries"), out);
+        }
+        if let Some(f) = &self.industry_categories {
+            f.validate_at(&at.key("industryCategories"), out);
+        }
+        if let Some(f) = &self.funding_round {
+            f.validate_at(&at.key("fundingRound"), out);
+        }
+        validate_states(&self.states, &at.key("states"), out);
+        validate_states(&self.primary_states, &at.key("primaryStates"), out);
+        validate_cities(&self.cities, &at.key("cities"), out);
+        validate_cities(&self.primary_cities, &at.key("primaryCities"), out);
+        if let Some(g) = &self.headquarter_geolocation {
+            g.validate_at(&at.key("headquarterGeolocation"), out);
+        }
+        if let Some(g) = &self.geolocation {
+            g.validate_at(&at.key("geolocation"), out);
+        }
+        if let Some(f) = &self.keywords {
+            f.validate_at(&at.key("keywords"), out);
+        }
+        wire_checks::all_one_of(
+            &self.fields_exist,
+            COMPANY_FILTER_FIELDS,
+            &at.key("fieldsExist"),
+            out,
+        );
+        wire_checks::all_one_of(
+            &self.fields_not_exist,
+            COMPANY_FILTER_FIELDS,
+            &at.key("fieldsNotExist"),
+            out,
+        );
+        if let Some(f) = &self.social_medias {
+            f.validate_at(&at.key("socialMedias"), out);
+        }
+        if let Some(f) = &self.technologies {
+            f.validate_at(&at.key("technologies"), out);
+        }
+        if let Some(s) = self.min_score {
+            let l = at.key("minScore");
+            if s.is_nan() || s <= 0.0 {
+                wire_checks::gt(s, 0.0, &l, out);
+            } else {
+                wire_checks::le(s, 1.0, &l, out);
+            }
+        }
+    }
+
+    /// Every problem of this block, located at `["body", "companiesFilters", ...]`.
+    pub fn validate(&self) -> Vec<ValidationError> {
+        let mut out = Vec::new();
+        let body = LocPath::body();
+        self.validate_at(&body.key("companiesFilters"), &mut out);
+        out
+    }
+}
+
+/// People filters of the v2 searches (SPEC.md §2.5 `peopleFilters`; openapi `PeopleFilters`).
+/// All members optional.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct PeopleFiltersV2 {
+    /// Only these person ids (the service notes: not implemented yet).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub include_ids: Option<Vec<String>>,
+    /// Never these person ids (the service notes: not implemented yet).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exclude_ids: Option<Vec<String>>,
+    /// Seniorities (SPEC.md §2.1 values).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seniorities: Option<Vec<Seniority>>,
+    /// Job titles to match.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub job_titles: Option<Vec<String>>,
+    /// Job titles to exclude.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exclude_job_titles: Option<Vec<String>>,
+    /// Departments (SPEC.md §2.1 values).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub departments: Option<Vec<Department>>,
+    /// Countries, alpha-2 codes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub countries: Option<Vec<String>>,
+    /// States / regions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub states: Option<Vec<StateFilter>>,
+    /// States / regions to exclude.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exclude_states: Option<Vec<StateFilter>>,
+    /// Countries to exclude, alpha-2 codes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exclude_countries: Option<Vec<String>>,
+    /// Full names.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub names: Option<Vec<String>>,
+    /// Email addresses.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub emails: Option<Vec<String>>,
+    /// Keywords of the profile summary.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub keywords: Option<Vec<String>>,
+    /// Person fields that must be present (subset [`PERSON_FILTER_FIELDS`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fields_exist: Option<Vec<PersonField>>,
+    /// Person fields that must be absent (subset [`PERSON_FILTER_FIELDS`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fields_not_exist: Option<Vec<PersonField>>,
+    /// Started a new job at or after this month, `YYYY-MM`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub changed_position_after: Option<String>,
+    /// Started the current job at or before this month, `YYYY-MM`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub changed_position_before: Option<String>,
+}
+
+impl PeopleFiltersV2 {
+    /// `true` when no member is set (every member `None`).
+    pub fn is_empty(&self) -> bool {
+        *self == Self::default()
+    }
+
+    /// Pushes every problem of this block with locations below `at`.
+    pub fn validate_at(&self, at: &LocPath<'_>, out: &mut Vec<ValidationError>) {
+        wire_checks::all_known(&self.seniorities, &at.key("seniorities"), out);
+        wire_checks::all_known(&self.departments, &at.key("departments"), out);
+        validate_states(&self.states, &at.key("states"), out);
+        validate_states(&self.exclude_states, &at.key("excludeStates"), out);
+        wire_checks::all_one_of(
+            &self.fields_exist,
+            PERSON_FILTER_FIELDS,
+            &at.key("fieldsExist"),
+            out,
+        );
+        wire_checks::all_one_of(
+            &self.fields_not_exist,
+            PERSON_FILTER_FIELDS,
+            &at.key("fieldsNotExist"),
+            out,
+        );
+    }
+
+    /// Every problem of this block, located at `["body", "peopleFilters", ...]`.
+    pub fn validate(&self) -> Vec<ValidationError> {
+        let mut out = Vec::new();
+        let body = LocPath::body();
+        self.validate_at(&body.key("peopleFilters"), &mut out);
+        out
+    }
+}
+
+/// Mobile apps (openapi `MobileAppsFilter`; a member of the v2 and v3 company filters).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct MobileAppsFilter {
+    /// Number of apps (valid 0..=10,000).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub count: Option<FromTo>,
+    /// Number of downloads (valid 0..=10,000,000,000).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub downloads: Option<FromTo>,
+    /// Release year (valid 2000..=2100).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub release_year: Option<FromTo>,
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+
+    /// Every member example of openapi `CompaniesFiltersV1` (first example of each member).
+    pub(crate) const COMPANIES_V1_EXAMPLE: &str = r#"{"lookalikeDomains":["bestcustomer.com","idealcustomer.com"],"includeDomains":["interesting.com","amazing.com"],"excludeDomains":["boring.com","useless.com"],"companySizes":["2-10","51-200","100001-500000"],"ecommerce":true,"yearFounded":{"from":1960,"to":1990},"countriesCount":{"from":1,"to":5},"revenues":["0-1M","1-10M",">1000M"],"employeeCountService":{"from":10,"to":100},"mobileApps":{"from":1,"to":5},"mobileAppsFilter":{"count":{"from":1,"to":5}},"locationsCount":{"from":5,"to":10},"departmentSizes":[{"department":"Accounting and Finance","from":5,"to":10}],"employeeCountLinkedin":{"from":50,"to":100},"industries":{"industries":["Advertising Platforms","Biopharma"],"mode":"anyOf"},"excludeIndustries":["CRM","B2B"],"industryCategories":{"industryCategories":["Real Estate","Hardware"],"mode":"anyOf"},"excludeIndustryCategories":["Information Technology","Privacy and Security"],"linkedinIndustries":["Management Consulting","Computer Software"],"excludeLinkedinIndustries":["Management Consulting","Computer Software"],"fundingRound":{"date":{"from":"2020-01-01","to":"2023-01-01"},"raised":{"from":1000000,"to":5000000},"types":["Seed","Series A"]},"countries":["es","pt"],"primaryCountries":["de"],"states":[{"abbreviation":"CA","country":"us"},{"abbreviation":"YT","country":"ca"}],"primaryStates":[{"abbreviation":"NY","country":"us"}],"cities":[{"city":"New York","country":"us"},{"city":"Los Angeles","country":"us"}],"primaryCities":[{"city":"New York","country":"us"},{"city":"Los Angeles","country":"us"}],"headquarterGeolocation":{"latitude":38.880817,"longitude":-77.10216,"radius":1000},"geolocation":{"latitude":50.83348,"longitude":-0.1410065,"radius":5000},"webTrafficVisits":{"from":1000,"to":10000},"keywords":{"keywords":["premium copy paper","paper"],"mode":"anyOf"},"fieldsExist":["industries","emails","locations"],"fieldsNotExist":["industryCategories","phones"],"socialMedias":{"medias":["linkedin","facebook"],"mode":"anyOf"},"technologies":{"mode":"anyOf","technologies":["Amazon Advertising","Google Maps"]},"minScore":0.95}"#;
+
+    /// Every member example of openapi `PeopleFilters`.
+    pub(crate) const PEOPLE_V1_EXAMPLE: &str = r#"{"includeIds":["51e19df9c1d70c7c","971b1b1bfb1ffb1a"],"excludeIds":["51e19df9c1d70c7c","971b1b1bfb1ffb1a"],"seniorities":["Founder","Owner"],"jobTitles":["CEO","CTO"],"excludeJobTitles":["CEO","CTO"],"departments":["Management","Marketing and Advertising"],"countries":["us","dk"],"states":[{"abbreviation":"NY","country":"us"},{"abbreviation":"ON","country":"ca"},{"abbreviation":"5","country":"at"},{"abbreviation":"SH","country":"de"}],"excludeStates":[{"abbreviation":"NY","country":"us"},{"abbreviation":"ON","country":"ca"},{"abbreviation":"5","country":"at"},{"abbreviation":"SH","country":"de"}],"excludeCountries":["us","dk"],"names":["John Doe","Peter Pan"],"emails":["email_1@domain.com","email_2@domain.com"],"keywords":["engineering","research"],"fieldsExist":["name","country","linkedinUrl"],"fieldsNotExist":["firstName","location","jobTitleEnglish"],"changedPositionAfter":"2023-01","changedPositionBefore":"2023-01"}"#;
+
+    fn round_trip<T>(json: &str) -> T
+    where
+        T: serde::de::DeserializeOwned + Serialize + PartialEq + std::fmt::Debug,
+    {
+        let v: T = serde_json::from_str(json).unwrap_or_else(|e| panic!("{e}: {json}"));
+        let s = serde_json::to_string(&v).unwrap();
+        let back: T = serde_json::from_str(&s).unwrap();
+        assert_eq!(v, back, "round trip of {json}");
+        v
+    }
+
+    #[test]
+    fn companies_v2_example_deserializes_round_trips_and_is_valid() {
+        let f: CompaniesFiltersV2 = round_trip(COMPANIES_V1_EXAMPLE);
+        assert_eq!(f.min_score, Some(0.95));
+        assert_eq!(
+            f.company_sizes.as_ref().unwrap()[2],
+            CompanySize::S100001To500000
+        );
+        assert_eq!(f.revenues.as_ref().unwrap()[2], Revenue::Over1000M);
+        assert_eq!(
+            f.funding_round.as_ref().unwrap().types.as_ref().unwrap()[1],
+            FundingRoundType::SeriesA
+        );
+        assert!(!f.is_empty());
+        assert!(f.validate().is_empty(), "{:?}", f.validate());
+        // the other member example
+        let e: CompaniesFiltersV2 = round_trip(r#"{"ecommerce":false}"#);
+        assert_eq!(e.ecommerce, Some(false));
+    }
+
+    #[test]
+    fn people_v2_example_deserializes_round_trips_and_is_valid() {
+        let f: PeopleFiltersV2 = round_trip(PEOPLE_V1_EXAMPLE);
+        assert_eq!(f.seniorities.as_ref().unwrap()[0], Seniority::Founder);
+        assert_eq!(
+            f.fields_exist.as_ref().unwrap()[2],
+            PersonField::LinkedinUrl
+        );
+        assert!(f.validate().is_empty(), "{:?}", f.validate());
+    }
+
+    #[test]
+    fn sub_filter_examples_deserialize() {
+        round_trip::<IndustriesFilter>(
+            r#"{"industries":["Digital Agencies","Advertising Services"]}"#,
+        );
+        round_trip::<FundingRoundFilter>(
+            r#"{"raised":{"from":1000000,"to":5000000},"types":["Seed","Series A"],"date":{"from":"2023-01-01","to":"2024-01-01"}}"#,
+        );
+        round_trip::<StateFilter>(r#"{"country":"ca","abbreviation":"YT"}"#);
+        round_trip::<CityFilter>(
+            r#"{"city":"Los Angeles","country":"us","postalCode":"90001","region":{"abbreviation":"CA","country":"us"}}"#,
+        );
+        round_trip::<DepartmentSizeFilter>(
+            r#"{"department":"Accounting and Finance","from":5,"to":10}"#,
+        );
+        round_trip::<GeolocationFilter>(
+            r#"{"latitude":38.880817,"longitude":-77.10216,"radius":1000}"#,
+        );
+        // openapi's `region` example is an array although the schema says one `State`:
+        // we follow the schema (as pydantic would).
+        assert!(
+            serde_json::from_str::<CityFilter>(
+                r#"{"city":"New York","region":[{"abbreviation":"CA","country":"us"}]}"#
+            )
+            .is_err()
+        );
+    }
+
+    #[test]
+    fn default_mode_is_not_serialized_and_empty_block_is_empty() {
+        let f = IndustriesFilter {
+            industries: vec!["Biopharma".into()],
+            mode: FilterMode::AnyOf,
+        };
+        assert_eq!(
+            serde_json::to_string(&f).unwrap(),
+            r#"{"industries":["Biopharma"]}"#
+        );
+        let f = KeywordsFilterV2 {
+            keywords: vec!["x".into()],
+            mode: FilterMode::NoneOf,
+        };
+        assert_eq!(
+            serde_json::to_string(&f).unwrap(),
+            r#"{"keywords":["x"],"mode":"noneOf"}"#
+        );
+        assert!(CompaniesFiltersV2::default().is_empty());
+        assert_eq!(
+            serde_json::to_string(&CompaniesFiltersV2::default()).unwrap(),
+            "{}"
+        );
+        assert!(PeopleFiltersV2::default().is_empty());
+        let p = PeopleFiltersV2 {
+            names: Some(vec![]),
+            ..Default::default()
+        };
+        assert!(!p.is_empty());
+    }
+
+    #[test]
+    fn unknown_members_are_rejected() {
+        assert!(serde_json::from_str::<CompaniesFiltersV2>(r#"{"minRelevance":"A"}"#).is_err());
+        assert!(serde_json::from_str::<PeopleFiltersV2>(r#"{"jobTitle":["CEO"]}"#).is_err());
+        assert!(serde_json::from_str::<IndustriesFilter>(r#"{"industries":[],"x":1}"#).is_err());
+        assert!(
+            serde_json::from_str::<StateFilter>(
+                r#"{"country":"us","abbreviation":"CA","name":"x"}"#
+            )
+            .is_err()
+        );
+    }
+
+    fn loc(e: &ValidationError) -> String {
+        e.path()
+    }
+
+    #[test]
+    fn limits_are_refused_with_loc_and_type() {
+        let f = CompaniesFiltersV2 {
+            lookalike_domains: Some((0..12).map(|i| format!("d{i}.com")).collect()),
+            company_sizes: Some(vec![
+                CompanySize::S2To10,
+                CompanySize::Unknown("2-9".into()),
+            ]),
+            min_score: Some(0.0),
+            headquarter_geolocation: Some(GeolocationFilter {
+                latitude: 91.0,
+                longitude: -181.0,
+                radius: 0,
+            }),
+            industries: Some(IndustriesFilter {
+                industries: vec![],
+                mode: FilterMode::NoneOf,
+            }),
+            fields_exist: Some(vec![CompanyField::Domain]),
+            states: Some(vec![StateFilter {
+                country: "us".into(),
+                abbreviation: String::new(),
+            }]),
+            ..Default::default()
+        };
+        let errs = f.validate();
+        let got: Vec<(String, &str)> = errs.iter().map(|e| (loc(e), e.kind.as_str())).collect();
+        assert_eq!(
+            got,
+            vec![
+                (
+                    "body.companiesFilters.lookalikeDomains".to_string(),
+                    "too_long"
+                ),
+                ("body.companiesFilters.companySizes.1".to_string(), "enum"),
+                ("body.companiesFilters.industries.mode".to_string(), "enum"),
+                (
+                    "body.companiesFilters.states.0.abbreviation".to_string(),
+                    "string_too_short"
+                ),
+                (
+                    "body.companiesFilters.headquarterGeolocation.latitude".to_string(),
+                    "less_than_equal"
+                ),
+                (
+                    "body.companiesFilters.headquarterGeolocation.longitude".to_string(),
+                    "greater_than_equal"
+                ),
+                (
+                    "body.companiesFilters.headquarterGeolocation.radius".to_string(),
+                    "greater_than_equal"
+                ),
+                ("body.companiesFilters.fieldsExist.0".to_string(), "enum"),
+                ("body.companiesFilters.minScore".to_string(), "greater_than"),
+            ]
+        );
+        assert_eq!(
+            errs[0].msg,
+            "List should have at most 10 items after validation, not 12"
+        );
+        assert_eq!(errs[2].msg, "Input should be 'anyOf' or 'allOf'");
+        assert_eq!(errs[4].msg, "Input should be less than or equal to 90");
+        assert_eq!(errs[8].msg, "Input should be greater than 0");
+        assert_eq!(errs[8].ctx, Some(serde_json::json!({"gt": 0})));
+        let f = CompaniesFiltersV2 {
+            min_score: Some(1.5),
+            ..Default::default()
+        };
+        assert_eq!(f.validate()[0].kind, "less_than_equal");
+    }
+
+    #[test]
+    fn unknown_people_enum_values_are_refused() {
+        let f: PeopleFiltersV2 = serde_json::from_str(
+            r#"{"seniorities":["Owner","Chief"],"departments":["Nope"],"fieldsExist":["email"]}"#,
+        )
+        .unwrap();
+        let errs = f.validate();
+        assert_eq!(errs.len(), 3);
+        assert_eq!(errs[0].path(), "body.peopleFilters.seniorities.1");
+        assert_eq!(errs[0].kind, "enum");
+        assert_eq!(
+            errs[0].msg,
+            "Input should be 'Owner', 'Founder', 'Board Member', 'C-Level', 'Partner', 'VP', 'Head', 'Director', 'Manager' or 'Other'"
+        );
+        assert_eq!(errs[1].path(), "body.peopleFilters.departments.0");
+        assert_eq!(errs[2].path(), "body.peopleFilters.fieldsExist.0");
+    }
+
+    #[test]
+    fn expected_text_follows_pydantic() {
+        assert_eq!(wire_checks::expected(&["a"]), "'a'");
+        assert_eq!(wire_checks::expected(&["a", "b"]), "'a' or 'b'");
+        assert_eq!(wire_checks::expected(&["a", "b", "c"]), "'a', 'b' or 'c'");
+    }
+}

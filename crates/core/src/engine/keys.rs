@@ -1,0 +1,321 @@
+//! Key lists for lookups and reveals (issue 15, "Streams and files"): a list given inline, a
+//! file, or standard input (`-`). Files are read as a stream, line by line (or one CSV column),
+//! so a list of a million domains is never held whole: peak memory is one batch.
+//!
+//! Accepted: UTF-8 with or without a byte-order mark, LF or CRLF line ends; blank lines and
+//! lines starting with `#` are skipped. Refused, with a line naming the file and the limit:
+//! a file over [`MAX_INPUT_BYTES`], a line over [`MAX_LINE_BYTES`] (e.g. `/dev/zero`), more than
+//! [`MAX_KEYS`] keys, text that is not UTF-8.
+
+use std::hash::{Hash, Hasher};
+use std::io::{BufRead, BufReader, Read};
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+
+/// Largest input a key list may be: 256 MiB.
+pub const MAX_INPUT_BYTES: u64 = 256 * 1024 * 1024;
+/// Longest line of a key list: 4 KiB.
+pub const MAX_LINE_BYTES: usize = 4 * 1024;
+/// Most keys in one list: 5,000,000.
+pub const MAX_KEYS: u64 = 5_000_000;
+
+/// Where a list of keys comes from.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum KeySource {
+    /// Keys given inline (arguments, pasted text, stdin read up front).
+    List(Vec<String>),
+    /// A file, one key per line, or the CSV column `column` (header name or 1-based number).
+    File {
+        /// The file.
+        path: PathBuf,
+        /// The CSV column, when the file is CSV.
+        column: Option<String>,
+    },
+}
+
+/// A key list that cannot be read, in one line naming the file and what was wrong.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("{0}")]
+pub struct KeyError(pub String);
+
+/// A stable 64-bit hash of a normalized key (for de-duplicating a stream without keeping it).
+pub(super) fn hash_key(k: &str) -> u64 {
+    let mut h = std::hash::DefaultHasher::new();
+    k.hash(&mut h);
+    h.finish()
+}
+
+impl KeySource {
+    /// The keys, in order, as a stream (see the module docs for what is accepted).
+    ///
+    /// Errors: the file cannot be opened; each item is an error past a limit or on bad text.
+    pub fn iter(
+        &self,
+    ) -> Result<Box<dyn Iterator<Item = Result<String, KeyError>> + Send>, KeyError> {
+        match self {
+            KeySource::List(v) => Ok(Box::new(v.clone().into_iter().map(Ok))),
+            KeySource::File { path, column } => {
+                let shown = prospect_common::sanitize::sanitize(&path.display().to_string());
+                let file = std::fs::File::open(path)
+                    .map_err(|e| KeyError(format!("cannot read {shown}: {e}")))?;
+                let reader = BufReader::new(file.take(MAX_INPUT_BYTES + 1));
+                match column {
+                    None => Ok(Box::new(Lines::new(reader, shown))),
+                    Some(c) => Ok(Box::new(csv_column(reader, shown, c)?)),
+                }
+            }
+        }
+    }
+
+    /// Every key, read whole (for short lists: reveals, people lookups).
+    ///
+    /// Errors: as [`KeySource::iter`].
+    pub fn read_all(&self) -> Result<Vec<String>, KeyError> {
+        self.iter()?.collect()
+    }
+}
+
+/// Reads a list from standard input (`--ids -`) whole, with the same rules as a file.
+///
+/// Errors: past a limit, or text that is not UTF-8.
+pub fn read_key_list(
+    input: impl Read + Send + 'static,
+    name: &str,
+) -> Result<Vec<String>, KeyError> {
+    Lines::new(
+        BufReader::new(input.take(MAX_INPUT_BYTES + 1)),
+        name.to_string(),
+    )
+    .collect()
+}
+
+/// Line-by-line keys of a plain list.
+struct Lines<R> {
+    reader: R,
+    name: String,
+    line: u64,
+    keys: u64,
+    bytes: u64,
+    buf: Vec<u8>,
+    done: bool,
+}
+
+impl<R: BufRead> Lines<R> {
+    fn new(reader: R, name: String) -> Lines<R> {
+        Lines {
+            reader,
+            name,
+            line: 0,
+            keys: 0,
+            bytes: 0,
+            buf: Vec::with_capacity(256),
+            done: false,
+        }
+    }
+
+    fn fail(&mut self, msg: String) -> Option<Result<String, KeyError>> {
+        self.done = true;
+        Some(Err(KeyError(msg)))
+    }
+}
+
+impl<R: BufRead> Iterator for Lines<R> {
+    type Item = Result<String, KeyError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        while !self.done {
+            self.buf.clear();
+            // Read at most one line past the limit, so a file with no line end stops early.
+            let got = match (&mut self.reader)
+                .take(MAX_LINE_BYTES as u64 + 1)
+                .read_until(b'\n', &mut self.buf)
+            {
+                Ok(n) => n,
+                Err(e) => return self.fail(format!("cannot read {}: {e}", self.name)),
+            };
+            if got == 0 {
+                self.done = true;
+                return None;
+            }
+            self.line += 1;
+            self.bytes += got as u64;
+            if self.bytes > MAX_INPUT_BYTES {
+                let msg = format!(
+                    "{} is larger than the {} MiB a key list may be; split it",
+                    self.name,
+                    MAX_INPUT_BYTES / (1024 * 1024)
+                );
+                return self.fail(msg);
+            }
+            if self.buf.len() > MAX_LINE_BYTES && !self.buf.ends_with(b"\n") {
+                let msg = format!(
+                    "{} line {} is longer than {} bytes; is it a list of keys, one per line?",
+                    self.name, self.line, MAX_LINE_BYTES
+                );
+                return self.fail(msg);
+            }
+            let mut text = match std::str::from_utf8(&self.buf) {
+                Ok(t) => t,
+                Err(_) => {
+                    let msg = format!("{} line {} is not UTF-8 text", self.name, self.line);
+                    return self.fail(msg);
+                }
+            };
+            if self.line == 1 {
+                text = text.strip_prefix('\u{feff}').unwrap_or(text);
+            }
+            let key = text.trim();
+            if key.is_empty() || key.starts_with('#') {
+                continue;
+            }
+            self.keys += 1;
+            if self.keys > MAX_KEYS {
+                let msg = format!("{} has more than {MAX_KEYS} keys; split it", self.name);
+                return self.fail(msg);
+            }
+            return Some(Ok(prospect_common::sanitize::sanitize(key)));
+        }
+        None
+    }
+}
+
+/// The keys of one column of a CSV file, streamed.
+fn csv_column<R: Read + Send + 'static>(
+    reader: R,
+    name: String,
+    column: &str,
+) -> Result<impl Iterator<Item = Result<String, KeyError>> + Send + use<R>, KeyError> {
+    let mut rd = csv::ReaderBuilder::new().flexible(true).from_reader(reader);
+    let headers = rd
+        .headers()
+        .map_err(|e| KeyError(format!("{name}: {e}")))?
+        .clone();
+    let clean = |h: &str| h.trim_start_matches('\u{feff}').trim().to_string();
+    let idx = match column.parse::<usize>() {
+        Ok(n) if n >= 1 => n - 1,
+        _ => headers
+            .iter()
+            .position(|h| clean(h).eq_ignore_ascii_case(column.trim()))
+            .ok_or_else(|| {
+                KeyError(format!(
+                    "{name}: no column {column:?} (columns: {})",
+                    headers.iter().map(clean).collect::<Vec<_>>().join(", ")
+                ))
+            })?,
+    };
+    let mut keys = 0u64;
+    let mut failed = false;
+    Ok(rd.into_records().enumerate().filter_map(move |(i, rec)| {
+        if failed {
+            return None;
+        }
+        let rec = match rec {
+            Ok(r) => r,
+            Err(e) => {
+                failed = true;
+                return Some(Err(KeyError(format!("{name} row {}: {e}", i + 2))));
+            }
+        };
+        let v = rec.get(idx).map(str::trim).filter(|v| !v.is_empty())?;
+        keys += 1;
+        if keys > MAX_KEYS {
+            failed = true;
+            return Some(Err(KeyError(format!(
+                "{name} has more than {MAX_KEYS} keys; split it"
+            ))));
+        }
+        Some(Ok(prospect_common::sanitize::sanitize(v)))
+    }))
+}
+
+/// Whether a bare people key is a service person id rather than a professional-network
+/// handle: 16 to 32 hexadecimal characters with at least one digit, the shape of the ids the
+/// service gives (`e9447c74eafa8a19`, SPEC.md §4.6). Anything else (a profile URL, `in/jane`,
+/// a bare handle such as `jane-doe` or `JaneDoe`) is a handle.
+pub fn is_service_id(key: &str) -> bool {
+    let k = key.trim();
+    (16..=32).contains(&k.len())
+        && k.bytes().all(|b| b.is_ascii_hexdigit())
+        && k.bytes().any(|b| b.is_ascii_digit())
+}
+
+/// Splits a mixed list of people keys (the explorer's `Ctrl-l`) into professional-network
+/// handles and service person ids ([`is_service_id`]), each in its input order: `(handles,
+/// ids)`. A bare handle is sent as a handle (`linkedinHandles`), never as an id, and the lookup
+/// keys every form of one handle (URL, bare, trailing `/`, case) as one
+/// ([`prospect_common::keys::linkedin_handle`]).
+pub fn split_people_keys(keys: &[String]) -> (Vec<String>, Vec<String>) {
+    keys.iter().cloned().partition(|k| !is_service_id(k))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn bare_handles_are_handles_and_hex_ids_are_ids() {
+        let keys: Vec<String> = [
+            "https://www.linkedin.com/in/ann",
+            "e9447c74eafa8a19",
+            "in/bob",
+            "jane-doe",
+            "JaneDoe",
+            "0a1b2c3d4e5f60718293a4b5",
+            "deadbeef",
+            "abcdefabcdefabcdef",
+        ]
+        .map(String::from)
+        .to_vec();
+        let (h, i) = super::split_people_keys(&keys);
+        assert_eq!(
+            h,
+            [
+                "https://www.linkedin.com/in/ann",
+                "in/bob",
+                "jane-doe",
+                "JaneDoe",
+                "deadbeef",
+                "abcdefabcdefabcdef"
+            ]
+        );
+        assert_eq!(i, ["e9447c74eafa8a19", "0a1b2c3d4e5f60718293a4b5"]);
+    }
+
+    use super::*;
+
+    #[test]
+    fn bom_crlf_comments_and_blank_lines() {
+        let text = "\u{feff}a.com\r\n\r\n# note\r\nb.com\r\n  c.com  \n";
+        let keys = read_key_list(std::io::Cursor::new(text.as_bytes().to_vec()), "stdin").unwrap();
+        assert_eq!(keys, vec!["a.com", "b.com", "c.com"]);
+    }
+
+    #[test]
+    fn a_line_without_end_past_the_limit_is_refused_early() {
+        let zeros = std::io::repeat(0).take(10 * 1024 * 1024);
+        let e = read_key_list(zeros, "/dev/zero").unwrap_err();
+        assert!(e.0.contains("longer than 4096 bytes"), "{e}");
+    }
+
+    #[test]
+    fn csv_columns_by_name_or_number() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("l.csv");
+        std::fs::write(&p, "\u{feff}name,Domain\r\nA,a.com\r\nB,\r\nC,c.com\r\n").unwrap();
+        let by_name = KeySource::File {
+            path: p.clone(),
+            column: Some("domain".into()),
+        };
+        assert_eq!(by_name.read_all().unwrap(), vec!["a.com", "c.com"]);
+        let by_number = KeySource::File {
+            path: p.clone(),
+            column: Some("2".into()),
+        };
+        assert_eq!(by_number.read_all().unwrap(), vec!["a.com", "c.com"]);
+        let missing = KeySource::File {
+            path: p,
+            column: Some("website".into()),
+        };
+        assert!(missing.read_all().unwrap_err().0.contains("no column"));
+    }
+}

@@ -1,0 +1,879 @@
+//! Records out of prospect, for every front end (the CLI's output and `export`, the explorer's
+//! `Ctrl-e`): JSON Lines (one full typed record per line), CSV (flattened columns with a header,
+//! lists joined with `;`), one JSON array, or a readable table. Data goes to stdout or to a
+//! file, which is written atomically (a temp file renamed into place when everything was
+//! written; nothing is left behind on failure).
+
+use std::io::{self, IsTerminal, Write};
+use std::path::PathBuf;
+
+use serde::Serialize;
+
+use prospect_api::types::{Company, LookalikePerson, Relevance, WireEnum};
+use prospect_common::sanitize::sanitize;
+use prospect_store::Contact;
+
+/// An output format (the CLI's `--format`, the explorer's export popup).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// One JSON record per line (the default when stdout is not a terminal).
+    Jsonl,
+    /// Comma-separated values with a header row; lists joined with `;`.
+    Csv,
+    /// One JSON array.
+    Json,
+    /// Aligned columns for reading (the default on a terminal).
+    Table,
+}
+
+impl Format {
+    /// `--format` if given, else a table on a terminal and JSON Lines otherwise.
+    pub fn resolve(given: Option<Format>, out: &Option<PathBuf>) -> Format {
+        given.unwrap_or(if out.is_none() && io::stdout().is_terminal() {
+            Format::Table
+        } else {
+            Format::Jsonl
+        })
+    }
+}
+
+/// A record that can be written in every format: its full JSON form and its flat cells.
+pub trait Tabular: Serialize {
+    /// Column titles (the CSV header).
+    fn columns() -> &'static [&'static str];
+    /// One cell per column; lists joined with `;`, absent values empty.
+    fn cells(&self) -> Vec<String>;
+}
+
+fn join<T: AsRef<str>>(items: &[T]) -> String {
+    items
+        .iter()
+        .map(|s| s.as_ref().to_string())
+        .collect::<Vec<_>>()
+        .join(";")
+}
+
+fn enums<T: WireEnum>(items: &[T]) -> String {
+    items
+        .iter()
+        .map(|s| s.as_str().to_string())
+        .collect::<Vec<_>>()
+        .join(";")
+}
+
+fn opt<T: ToString>(v: &Option<T>) -> String {
+    v.as_ref().map(|x| x.to_string()).unwrap_or_default()
+}
+
+fn opt_enum<T: WireEnum>(v: &Option<T>) -> String {
+    v.as_ref()
+        .map(|x| x.as_str().to_string())
+        .unwrap_or_default()
+}
+
+/// A company as the CLI writes it: the company record with its relevance (v3) or score (v2)
+/// beside its members.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CompanyOut {
+    /// The company record.
+    #[serde(flatten)]
+    pub company: Company,
+    /// v3 relevance category.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub relevance: Option<Relevance>,
+    /// v2 lookalike score.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub score: Option<f64>,
+}
+
+const COMPANY_COLUMNS: &[&str] = &[
+    "domain",
+    "name",
+    "relevance",
+    "score",
+    "primaryCountry",
+    "countries",
+    "companySize",
+    "employeeCountService",
+    "employeeCountLinkedin",
+    "revenue",
+    "yearFounded",
+    "industries",
+    "linkedinIndustry",
+    "technologies",
+    "keywords",
+    "emails",
+    "phones",
+    "linkedin",
+    "description",
+];
+
+/// A company's cells in [`COMPANY_COLUMNS`] order, relevance and score left empty (the
+/// plain CSV layout of a company, shared with `core::crm`).
+pub(crate) fn company_cells(c: &Company) -> Vec<String> {
+    vec![
+        c.domain.clone(),
+        opt(&c.name),
+        String::new(),
+        String::new(),
+        opt(&c.primary_country),
+        join(&c.countries),
+        opt_enum(&c.company_size),
+        opt(&c.employee_count_service),
+        opt(&c.employee_count_linkedin),
+        opt_enum(&c.revenue),
+        opt(&c.year_founded),
+        join(&c.industries),
+        opt(&c.linkedin_industry),
+        join(&c.technologies),
+        join(&c.keywords),
+        join(&c.emails),
+        c.phones
+            .iter()
+            .map(|p| p.number.clone())
+            .filter(|n| !n.is_empty())
+            .collect::<Vec<_>>()
+            .join(";"),
+        c.medias
+            .as_ref()
+            .and_then(|m| m.linkedin.as_ref())
+            .map(|m| m.url.clone())
+            .unwrap_or_default(),
+        opt(&c.description),
+    ]
+}
+
+impl Tabular for CompanyOut {
+    fn columns() -> &'static [&'static str] {
+        COMPANY_COLUMNS
+    }
+    fn cells(&self) -> Vec<String> {
+        let mut cells = company_cells(&self.company);
+        cells[2] = opt_enum(&self.relevance);
+        cells[3] = opt(&self.score);
+        cells
+    }
+}
+
+const PERSON_COLUMNS: &[&str] = &[
+    "id",
+    "name",
+    "firstName",
+    "lastName",
+    "jobTitle",
+    "seniorities",
+    "departments",
+    "domain",
+    "companyName",
+    "country",
+    "location",
+    "linkedinUrl",
+    "email",
+    "emailStatus",
+    "phones",
+    "phoneStatus",
+    "relevance",
+];
+
+impl Tabular for LookalikePerson {
+    fn columns() -> &'static [&'static str] {
+        PERSON_COLUMNS
+    }
+    fn cells(&self) -> Vec<String> {
+        let p = &self.person;
+        vec![
+            p.id.clone(),
+            opt(&p.name),
+            opt(&p.first_name),
+            opt(&p.last_name),
+            opt(&p.job_title),
+            enums(&p.seniorities),
+            enums(&p.departments),
+            p.domain.clone(),
+            self.company
+                .as_ref()
+                .and_then(|c| c.name.clone())
+                .unwrap_or_default(),
+            opt(&p.country),
+            opt(&p.location),
+            opt(&p.linkedin_url),
+            p.email
+                .as_ref()
+                .and_then(|e| e.address.clone())
+                .unwrap_or_default(),
+            p.email
+                .as_ref()
+                .map(|e| e.status.as_str().to_string())
+                .unwrap_or_default(),
+            p.phone
+                .as_ref()
+                .map(|x| join(&x.numbers))
+                .unwrap_or_default(),
+            p.phone
+                .as_ref()
+                .map(|x| x.status.as_str().to_string())
+                .unwrap_or_default(),
+            opt_enum(&self.relevance),
+        ]
+    }
+}
+
+/// A revealed contact as the CLI writes it.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ContactOut {
+    /// The service's person id.
+    pub person_id: String,
+    /// `email` or `phone`.
+    pub kind: &'static str,
+    /// The address (emails).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub email: Option<String>,
+    /// The numbers (phones).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub phones: Vec<String>,
+    /// Verification status as on the wire.
+    pub status: String,
+    /// When it was revealed (RFC 3339, UTC).
+    pub revealed_at: String,
+    /// `true` when it came from the store (bought before) rather than this run.
+    pub from_store: bool,
+}
+
+impl ContactOut {
+    /// The output form of a stored contact.
+    pub fn new(c: &Contact, from_store: bool) -> ContactOut {
+        ContactOut {
+            person_id: c.person_id.clone(),
+            kind: c.kind.as_str(),
+            email: c.email.clone(),
+            phones: c.phones.clone(),
+            status: c.status.clone(),
+            revealed_at: c.revealed_at.to_rfc3339(),
+            from_store,
+        }
+    }
+}
+
+impl Tabular for ContactOut {
+    fn columns() -> &'static [&'static str] {
+        &[
+            "personId",
+            "kind",
+            "email",
+            "phones",
+            "status",
+            "revealedAt",
+            "fromStore",
+        ]
+    }
+    fn cells(&self) -> Vec<String> {
+        vec![
+            self.person_id.clone(),
+            self.kind.to_string(),
+            opt(&self.email),
+            join(&self.phones),
+            self.status.clone(),
+            self.revealed_at.clone(),
+            self.from_store.to_string(),
+        ]
+    }
+}
+
+impl Tabular for prospect_store::Spend {
+    fn columns() -> &'static [&'static str] {
+        &[
+            "at", "kind", "what", "standard", "email", "phone", "job", "buyer",
+        ]
+    }
+    fn cells(&self) -> Vec<String> {
+        vec![
+            self.at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+            self.kind.clone(),
+            self.what.clone(),
+            self.credits.standard.to_string(),
+            self.credits.email.to_string(),
+            self.credits.phone.to_string(),
+            opt(&self.job),
+            self.buyer.clone(),
+        ]
+    }
+}
+
+/// A stored search as `prospect history` writes it: one record with real fields.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SearchOut {
+    /// Its history id (for `history show ID`, `export search ID`).
+    pub id: i64,
+    /// When it was last run (RFC 3339, UTC).
+    pub at: String,
+    /// The endpoint's path, e.g. `/v3/search/companies`.
+    pub endpoint: String,
+    /// The request body without paging members.
+    pub body: serde_json::Value,
+    /// Stored pages.
+    pub pages: u32,
+    /// `total` of its latest page, when the service said.
+    pub total: Option<i64>,
+    /// What its pages cost when bought, per pool.
+    pub credits: prospect_api::cost::Cost,
+}
+
+impl From<prospect_store::SearchSummary> for SearchOut {
+    fn from(s: prospect_store::SearchSummary) -> SearchOut {
+        SearchOut {
+            id: s.id.0,
+            at: s
+                .last_run_at
+                .to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+            endpoint: s.endpoint,
+            body: s.body,
+            pages: s.pages,
+            total: s.total,
+            credits: s.credits,
+        }
+    }
+}
+
+impl Tabular for SearchOut {
+    fn columns() -> &'static [&'static str] {
+        &["id", "at", "endpoint", "body", "pages", "total", "credits"]
+    }
+    fn cells(&self) -> Vec<String> {
+        vec![
+            self.id.to_string(),
+            self.at.clone(),
+            self.endpoint.clone(),
+            self.body.to_string(),
+            self.pages.to_string(),
+            opt(&self.total),
+            crate::spend::describe_pools(&self.credits),
+        ]
+    }
+}
+
+/// A list as `prospect list ls` writes it.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ListOut {
+    /// Its name.
+    pub name: String,
+    /// `accounts` or `contacts`.
+    pub kind: &'static str,
+    /// Members.
+    pub members: u64,
+    /// When it was created (RFC 3339, UTC).
+    pub created_at: String,
+}
+
+impl From<prospect_store::ListSummary> for ListOut {
+    fn from(l: prospect_store::ListSummary) -> ListOut {
+        ListOut {
+            name: l.name,
+            kind: l.kind.as_str(),
+            members: l.members,
+            created_at: l
+                .created_at
+                .to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+        }
+    }
+}
+
+impl Tabular for ListOut {
+    fn columns() -> &'static [&'static str] {
+        &["name", "kind", "members", "createdAt"]
+    }
+    fn cells(&self) -> Vec<String> {
+        vec![
+            self.name.clone(),
+            self.kind.to_string(),
+            self.members.to_string(),
+            self.created_at.clone(),
+        ]
+    }
+}
+
+/// A segment as `prospect segment show` writes it (openapi `Segment`): a table row of its id,
+/// name, size, lookalike count, traits (`value (score)`, `;`-joined) and domains.
+impl Tabular for prospect_api::types::Segment {
+    fn columns() -> &'static [&'static str] {
+        &[
+            "segmentId",
+            "name",
+            "companyCount",
+            "lookalikeCount",
+            "traits",
+            "domains",
+        ]
+    }
+    fn cells(&self) -> Vec<String> {
+        let traits: Vec<String> = self
+            .traits
+            .iter()
+            .flatten()
+            .map(|t| format!("{} ({:.2})", t.feature_value, t.score))
+            .collect();
+        vec![
+            self.segment_id.to_string(),
+            self.name.clone(),
+            self.company_count.to_string(),
+            opt(&self.lookalike_count),
+            join(&traits),
+            join(&self.domains),
+        ]
+    }
+}
+
+/// A domain attributed to a segment as `prospect segment attribute` writes it (openapi
+/// `AttributedDomain`); segment and score empty when unattributed.
+impl Tabular for prospect_api::types::AttributedDomain {
+    fn columns() -> &'static [&'static str] {
+        &["domain", "segmentId", "score"]
+    }
+    fn cells(&self) -> Vec<String> {
+        vec![self.domain.clone(), opt(&self.segment_id), opt(&self.score)]
+    }
+}
+
+/// A segmentation the store holds, as `prospect segment list` writes it.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SegmentationOut {
+    /// Its id at the service.
+    pub segmentation_id: i64,
+    /// The last status read.
+    pub status: String,
+    /// Distinct domains segmented.
+    pub domains: i64,
+    /// Segments in the last answer read (0 before one).
+    pub segments: usize,
+    /// Their names, `;`-joined in tables.
+    pub names: Vec<String>,
+    /// When it was bought (RFC 3339, UTC).
+    pub created_at: String,
+}
+
+impl From<prospect_store::SegmentationRow> for SegmentationOut {
+    fn from(r: prospect_store::SegmentationRow) -> SegmentationOut {
+        let segments = r.answer.as_ref().map_or(&[][..], |a| &a.segments[..]);
+        SegmentationOut {
+            segmentation_id: r.id,
+            status: r.status.to_string(),
+            domains: r.domains,
+            segments: segments.len(),
+            names: segments.iter().map(|s| s.name.clone()).collect(),
+            created_at: r
+                .created_at
+                .to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+        }
+    }
+}
+
+impl Tabular for SegmentationOut {
+    fn columns() -> &'static [&'static str] {
+        &[
+            "segmentationId",
+            "status",
+            "domains",
+            "segments",
+            "names",
+            "createdAt",
+        ]
+    }
+    fn cells(&self) -> Vec<String> {
+        vec![
+            self.segmentation_id.to_string(),
+            self.status.clone(),
+            self.domains.to_string(),
+            self.segments.to_string(),
+            join(&self.names),
+            self.created_at.clone(),
+        ]
+    }
+}
+
+/// One entry of a lookup as the CLI writes it: what was asked, and the record or `null`
+/// ("not found").
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LookupOut<T> {
+    /// The domain, handle or id as given.
+    pub query: String,
+    /// `true` when the service (or the store) had it.
+    pub found: bool,
+    /// When it came from the store: when it was bought (RFC 3339); `null` when bought now.
+    pub stored_at: Option<String>,
+    /// The record, `null` when not found.
+    pub record: Option<T>,
+    /// The suppression category when the key was refused (never sent); absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub suppressed: Option<String>,
+}
+
+impl Tabular for LookupOut<Company> {
+    fn columns() -> &'static [&'static str] {
+        &[
+            "query",
+            "found",
+            "storedAt",
+            "domain",
+            "name",
+            "primaryCountry",
+            "companySize",
+            "industries",
+            "yearFounded",
+        ]
+    }
+    fn cells(&self) -> Vec<String> {
+        let c = self.record.as_ref();
+        vec![
+            self.query.clone(),
+            self.found.to_string(),
+            opt(&self.stored_at),
+            c.map(|c| c.domain.clone()).unwrap_or_default(),
+            c.and_then(|c| c.name.clone()).unwrap_or_default(),
+            c.and_then(|c| c.primary_country.clone())
+                .unwrap_or_default(),
+            c.map(|c| opt_enum(&c.company_size)).unwrap_or_default(),
+            c.map(|c| join(&c.industries)).unwrap_or_default(),
+            c.map(|c| opt(&c.year_founded)).unwrap_or_default(),
+        ]
+    }
+}
+
+impl Tabular for LookupOut<LookalikePerson> {
+    fn columns() -> &'static [&'static str] {
+        &[
+            "query",
+            "found",
+            "storedAt",
+            "id",
+            "name",
+            "jobTitle",
+            "domain",
+            "linkedinUrl",
+        ]
+    }
+    fn cells(&self) -> Vec<String> {
+        let p = self.record.as_ref().map(|p| &p.person);
+        vec![
+            self.query.clone(),
+            self.found.to_string(),
+            opt(&self.stored_at),
+            p.map(|p| p.id.clone()).unwrap_or_default(),
+            p.and_then(|p| p.name.clone()).unwrap_or_default(),
+            p.and_then(|p| p.job_title.clone()).unwrap_or_default(),
+            p.map(|p| p.domain.clone()).unwrap_or_default(),
+            p.and_then(|p| p.linkedin_url.clone()).unwrap_or_default(),
+        ]
+    }
+}
+
+/// A plain two-column row (`key`, `value`) for small answers: suggestions, credit pools,
+/// warmup statuses, history lines.
+#[derive(Debug, Clone, Serialize)]
+pub struct Pair {
+    /// The key.
+    pub key: String,
+    /// The value.
+    pub value: serde_json::Value,
+}
+
+impl Tabular for Pair {
+    fn columns() -> &'static [&'static str] {
+        &["key", "value"]
+    }
+    fn cells(&self) -> Vec<String> {
+        vec![
+            self.key.clone(),
+            match &self.value {
+                serde_json::Value::String(s) => s.clone(),
+                serde_json::Value::Null => String::new(),
+                serde_json::Value::Array(a) => a
+                    .iter()
+                    .map(|v| {
+                        v.as_str()
+                            .map(str::to_string)
+                            .unwrap_or_else(|| v.to_string())
+                    })
+                    .collect::<Vec<_>>()
+                    .join(";"),
+                other => other.to_string(),
+            },
+        ]
+    }
+}
+
+enum Dest {
+    Stdout(io::BufWriter<io::Stdout>),
+    File(io::BufWriter<prospect_common::fsutil::Output>),
+}
+
+impl Dest {
+    fn writer(&mut self) -> &mut dyn Write {
+        match self {
+            Dest::Stdout(w) => w,
+            Dest::File(f) => f,
+        }
+    }
+}
+
+/// Writes records of one type in one format to stdout or a file; call [`Writer::finish`] at
+/// the end (for a file: fsync and rename into place; dropping without `finish` leaves the
+/// target untouched).
+pub struct Writer<T: Tabular> {
+    format: Format,
+    dest: Dest,
+    /// One record's JSON, serialized here first and written in one call (serde_json writes
+    /// many small pieces; each through `dyn Write` costs more than the copy).
+    buf: Vec<u8>,
+    count: usize,
+    table: Vec<Vec<String>>,
+    /// The column titles (the CSV header, the table's head).
+    columns: &'static [&'static str],
+    _t: std::marker::PhantomData<T>,
+}
+
+impl<T: Tabular> Writer<T> {
+    /// A writer to `out` (stdout when `None`), by the rules of [`prospect_common::fsutil`]: a
+    /// regular file is replaced atomically, a symlink followed, a FIFO or device written in
+    /// place. Errors: as [`prospect_common::fsutil::Output::create`].
+    pub fn new(format: Format, out: Option<&PathBuf>) -> io::Result<Writer<T>> {
+        Writer::with_columns(format, out, T::columns())
+    }
+
+    /// [`Writer::new`] with other column titles than `T::columns()` (a CRM preset's,
+    /// [`crate::crm`]); `T::cells` must give one cell per title.
+    pub fn with_columns(
+        format: Format,
+        out: Option<&PathBuf>,
+        columns: &'static [&'static str],
+    ) -> io::Result<Writer<T>> {
+        let dest = match out {
+            None => Dest::Stdout(io::BufWriter::new(io::stdout())),
+            Some(path) => Dest::File(io::BufWriter::with_capacity(
+                1 << 16,
+                prospect_common::fsutil::Output::create(
+                    path,
+                    prospect_common::fsutil::Access::Shared,
+                )?,
+            )),
+        };
+        let mut w = Writer {
+            format,
+            dest,
+            buf: Vec::new(),
+            count: 0,
+            table: Vec::new(),
+            columns,
+            _t: std::marker::PhantomData,
+        };
+        match format {
+            Format::Csv => {
+                let header = csv_line(columns.iter().map(|s| s.to_string()));
+                w.dest.writer().write_all(header.as_bytes())?;
+            }
+            Format::Json => w.dest.writer().write_all(b"[")?,
+            Format::Jsonl | Format::Table => {}
+        }
+        Ok(w)
+    }
+
+    /// Writes one record.
+    pub fn write(&mut self, rec: &T) -> io::Result<()> {
+        match self.format {
+            Format::Jsonl => {
+                self.buf.clear();
+                serde_json::to_writer(&mut self.buf, rec)?;
+                self.buf.push(b'\n');
+                self.dest.writer().write_all(&self.buf)?;
+            }
+            Format::Json => {
+                self.buf.clear();
+                self.buf
+                    .extend_from_slice(if self.count > 0 { b",\n" } else { b"\n" });
+                serde_json::to_writer(&mut self.buf, rec)?;
+                self.dest.writer().write_all(&self.buf)?;
+            }
+            Format::Csv => {
+                let line = csv_line(rec.cells().into_iter());
+                self.dest.writer().write_all(line.as_bytes())?;
+            }
+            Format::Table => self.table.push(rec.cells()),
+        }
+        self.count += 1;
+        Ok(())
+    }
+
+    /// How many records were written.
+    pub fn count(&self) -> usize {
+        self.count
+    }
+
+    /// Ends the output: closes the JSON array, lays out the table, and for a file syncs it and
+    /// renames it over the target. Returns the number of records.
+    pub fn finish(mut self) -> io::Result<usize> {
+        match self.format {
+            Format::Json => {
+                self.dest
+                    .writer()
+                    .write_all(if self.count > 0 { b"\n]\n" } else { b"]\n" })?
+            }
+            Format::Table => {
+                let text = table(self.columns, &self.table);
+                self.dest.writer().write_all(text.as_bytes())?;
+            }
+            Format::Csv | Format::Jsonl => {}
+        }
+        match self.dest {
+            Dest::Stdout(mut w) => w.flush()?,
+            // An export is for other programs: shared mode, not the temp file's private one.
+            Dest::File(f) => f.into_inner().map_err(|e| e.into_error())?.commit()?,
+        }
+        Ok(self.count)
+    }
+}
+
+/// One CSV line (RFC 4180 quoting), ending in `\n`, each cell defused ([`defuse_cell`]).
+fn csv_line(cells: impl Iterator<Item = String>) -> String {
+    let mut w = csv::WriterBuilder::new()
+        .terminator(csv::Terminator::Any(b'\n'))
+        .from_writer(Vec::new());
+    let cells: Vec<String> = cells.map(defuse_cell).collect();
+    // Writing to a Vec cannot fail.
+    let _ = w.write_record(&cells);
+    String::from_utf8(w.into_inner().unwrap_or_default()).unwrap_or_default()
+}
+
+/// A CSV cell a spreadsheet will not run as a formula (OWASP "CSV Injection"): a cell that
+/// starts with `=`, `+`, `-`, `@`, a tab or a carriage return gets a leading `'`, which
+/// spreadsheets show as text and do not evaluate. A cell that is a plain number (`-12`,
+/// `+3.5`, `-1e3`) is left as it is: a number is not a formula, and growth figures are often
+/// negative. Company and person texts come from third parties, so every CSV prospect writes
+/// goes through this.
+///
+/// `"=HYPERLINK(\"x\")"` → `"'=HYPERLINK(\"x\")"`; `"-0.05"` → `"-0.05"`; `"@acme"` → `"'@acme"`.
+pub fn defuse_cell(cell: String) -> String {
+    let risky = cell
+        .as_bytes()
+        .first()
+        .is_some_and(|b| matches!(b, b'=' | b'+' | b'-' | b'@' | b'\t' | b'\r'));
+    if risky && !cell.trim().parse::<f64>().is_ok_and(f64::is_finite) {
+        format!("'{cell}")
+    } else {
+        cell
+    }
+}
+
+/// Aligned columns (each at most 40 characters wide, cut with `…`), cells sanitized.
+fn table(columns: &[&str], rows: &[Vec<String>]) -> String {
+    use unicode_width::UnicodeWidthStr;
+    const MAX: usize = 40;
+    let cut = |s: &str| -> String {
+        let s = sanitize(s);
+        if s.width() <= MAX {
+            return s;
+        }
+        let mut out = String::new();
+        for c in s.chars() {
+            if out.width() + 1 >= MAX {
+                break;
+            }
+            out.push(c);
+        }
+        out.push('…');
+        out
+    };
+    let cells: Vec<Vec<String>> = rows
+        .iter()
+        .map(|r| r.iter().map(|c| cut(c)).collect())
+        .collect();
+    // Columns empty in every row are left out.
+    let keep: Vec<usize> = (0..columns.len())
+        .filter(|&i| {
+            cells
+                .iter()
+                .any(|r| r.get(i).is_some_and(|c| !c.is_empty()))
+        })
+        .collect();
+    let widths: Vec<usize> = keep
+        .iter()
+        .map(|&i| {
+            cells
+                .iter()
+                .map(|r| r.get(i).map_or(0, |c| c.width()))
+                .max()
+                .unwrap_or(0)
+                .max(columns[i].width())
+        })
+        .collect();
+    let mut out = String::new();
+    let line = |out: &mut String, vals: Vec<&str>| {
+        let mut l = String::new();
+        for (k, v) in vals.iter().enumerate() {
+            l.push_str(v);
+            if k + 1 < vals.len() {
+                l.push_str(&" ".repeat(widths[k].saturating_sub(v.width()) + 2));
+            }
+        }
+        out.push_str(l.trim_end());
+        out.push('\n');
+    };
+    line(&mut out, keep.iter().map(|&i| columns[i]).collect());
+    for r in &cells {
+        line(
+            &mut out,
+            keep.iter()
+                .map(|&i| r.get(i).map_or("", String::as_str))
+                .collect(),
+        );
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn csv_cells_that_a_spreadsheet_would_run_are_defused() {
+        for (cell, want) in [
+            ("=HYPERLINK(\"x\")", "'=HYPERLINK(\"x\")"),
+            ("+1+cmd|' /C calc'!A0", "'+1+cmd|' /C calc'!A0"),
+            ("-2+3", "'-2+3"),
+            ("@SUM(A1)", "'@SUM(A1)"),
+            ("\tx", "'\tx"),
+            ("\rx", "'\rx"),
+            ("-12", "-12"),
+            ("+3.5", "+3.5"),
+            ("-0.05", "-0.05"),
+            ("-inf", "'-inf"),
+            ("Acme = Co", "Acme = Co"),
+            ("", ""),
+        ] {
+            assert_eq!(defuse_cell(cell.to_string()), want, "{cell:?}");
+        }
+        assert_eq!(
+            csv_line(["=1+1".to_string(), "a".to_string()].into_iter()),
+            "'=1+1,a\n"
+        );
+    }
+
+    #[test]
+    fn csv_quotes_and_tables_align() {
+        assert_eq!(
+            csv_line(["a".to_string(), "b,c".to_string(), "d\"e".to_string()].into_iter()),
+            "a,\"b,c\",\"d\"\"e\"\n"
+        );
+        let t = table(
+            &["k", "value", "empty"],
+            &[
+                vec!["a".into(), "1".into(), String::new()],
+                vec!["long key".into(), "\u{1b}[31mred".into(), String::new()],
+            ],
+        );
+        assert_eq!(t, "k         value\na         1\nlong key  red\n");
+    }
+}

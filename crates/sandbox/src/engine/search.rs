@@ -1,0 +1,873 @@
+//! Company and people searches (SPEC.md §4.2, §4.3, §4.10): compile the wire filter blocks
+//! into [`super::filters`] queries, rank (default order or lookalike, see [`super::lookalike`]),
+//! page (see [`super::paging`]) and build the wire records of the returned page only.
+//!
+//! Request limits (`size`, `from`, `size + from`, `peoplePerCompany`, `searchAfter` with
+//! `onePersonPerDomain`) are checked by the request types' `Validate` in the service before
+//! these functions run; here `size` is clamped to `1..=10000` and a `searchAfter` that does not
+//! decode is the only semantic error (`Err` with one `ValidationError`). `creditsUsed` is left
+//! 0: the service fills it after charging.
+
+use std::collections::BTreeMap;
+
+use crate::dataset::load::Db;
+use prospect_api::types::common::{Relevance, ValidationError};
+use prospect_api::types::company::{
+    CompanyPreviewResult, CompanyWithRelevance, CompanyWithScore, DomainStatus,
+    SearchCompaniesPreviewResponse, SearchCompaniesV2Response, SearchCompaniesV3Response,
+};
+use prospect_api::types::filters_v2::CompaniesFiltersV2;
+use prospect_api::types::filters_v3::{CompaniesFiltersV3, CompanyMatchingMode};
+use prospect_api::types::person::{
+    LookalikePeopleStatuses, PersonWithCompanyPreview, SearchPeoplePreviewResponse,
+    SearchPeopleV2Response, SearchPeopleV3Response,
+};
+use prospect_api::types::search::{
+    PREVIEW_MAX_SIZE, SearchCompaniesPreviewRequest, SearchCompaniesV2Request,
+    SearchCompaniesV3Request, SearchPeoplePreviewRequest, SearchPeopleV2Request,
+    SearchPeopleV3Request,
+};
+
+use super::compile;
+use super::filters::{CompanyQuery, PeopleQuery, Scratch};
+use super::lookalike::{self, band_rank};
+use super::paging::{CursorKind, Page, Ranked, parse_cursor, select_page};
+use super::records;
+use super::{caps, normalize_domain};
+
+/// Default page size of the searches.
+pub const DEFAULT_SIZE: i64 = 50;
+/// Largest page size.
+pub const MAX_SIZE: i64 = 10_000;
+
+/// How companies are ranked.
+#[derive(Debug, Clone, Default)]
+pub struct Ranking {
+    /// Lookalike target companies (empty: default order).
+    pub targets: Vec<u32>,
+    /// Minimum score (v2 `minScore`).
+    pub min_score: Option<f64>,
+    /// Allowed v3 relevance bands, by [`band_rank`]: `(best, worst)` inclusive.
+    pub bands: Option<(u8, u8)>,
+    /// `companyMatchingMode: broad`.
+    pub broad: bool,
+    /// The lookalike domains were given but none could be used: no result.
+    pub no_usable_target: bool,
+}
+
+impl Ranking {
+    /// The score levels (`score · 10000`) a lookalike match may have: `(lowest, highest)`,
+    /// inclusive, from `min_score` and the allowed bands (a band of rank `r` holds the scores
+    /// from its floor, [`lookalike::band_floor`], up to the next better band's floor).
+    fn levels(&self) -> (u32, u32) {
+        let at_least = lookalike::level_at_least;
+        let mut lowest = at_least(self.min_score.unwrap_or(0.0));
+        let mut highest = 10_000;
+        if let Some((best, worst)) = self.bands {
+            lowest = lowest.max(at_least(lookalike::band_floor(worst, self.broad)));
+            if best > 0 {
+                highest = at_least(lookalike::band_floor(best - 1, self.broad)).saturating_sub(1);
+            }
+        }
+        (lowest, highest)
+    }
+}
+
+/// Sort key of a company in the default order: its default rank (a lookalike match's key puts
+/// its score above the rank, [`level_key`]).
+fn company_key(db: &Db, c: u32) -> u64 {
+    db.cols[c as usize].default_rank as u64
+}
+
+impl Db {
+    /// A company cursor's label (a domain) read back: its index and default rank.
+    fn company_cursor_label(&self, domain: &str) -> Option<(u32, u32)> {
+        let c = self.company_index(domain)?;
+        Some((c, self.cols[c as usize].default_rank))
+    }
+
+    /// A person cursor's label (a person id) read back: the person's index and the default
+    /// rank of their company (the rank under a person's score).
+    fn person_cursor_label(&self, id: &str) -> Option<(u32, u32)> {
+        let p = self.resolve_person_id(id)?;
+        let c = self.person_rows[p as usize].company;
+        Some((p, self.cols[c as usize].default_rank))
+    }
+}
+
+/// The sort key of a lookalike match of default rank `rank` and score level `level` (`score ·
+/// 10000`, `0..=10000`): `(10000 − level) << 32 | rank`, so better scores come first and equal
+/// scores keep the default order.
+fn level_key(rank: u32, level: u32) -> u64 {
+    ((10_000 - level.min(10_000) as u64) << 32) | rank as u64
+}
+
+/// [`level_key`] of a lookalike match.
+fn scored_key(m: &lookalike::Scored) -> u64 {
+    level_key(m.default_rank, m.level())
+}
+
+/// `(key, company)` of lookalike matches.
+fn keyed(matches: &[lookalike::Scored]) -> Vec<(u64, u32)> {
+    matches.iter().map(|m| (scored_key(m), m.company)).collect()
+}
+
+/// Lookalike matches ranked as far as the first `wanted` of them need: every match whose score
+/// level is at least the `wanted`-th best's is sorted now (a selection by raw similarity finds
+/// that level; the levels of the others are never computed), and the rest when a page first
+/// reaches past them ([`Ranked::page`]). Few matches (or `wanted` near their number) are all
+/// sorted now.
+fn ranked_scored(mut matches: Vec<lookalike::Scored>, wanted: usize) -> Ranked {
+    let total = matches.len();
+    if wanted == 0 || wanted.saturating_mul(4) >= total {
+        return Ranked::sorted(keyed(&matches));
+    }
+    matches.select_nth_unstable_by(wanted - 1, |a, b| b.raw.total_cmp(&a.raw));
+    // Every match from here on has a raw similarity at most the wanted-th's, so a level at
+    // most its level; those of its level join the head.
+    let lowest = lookalike::lowest_raw(matches[wanted - 1].level());
+    let mut split = wanted;
+    for i in wanted..total {
+        if matches[i].raw >= lowest {
+            matches.swap(i, split);
+            split += 1;
+        }
+    }
+    let rest = matches.split_off(split);
+    let mut head = keyed(&matches);
+    head.sort_unstable();
+    Ranked::split(head, total, move || {
+        let mut rest = keyed(&rest);
+        rest.sort_unstable();
+        rest
+    })
+}
+
+/// The lookalike score encoded in a key.
+fn key_score(key: u64) -> f64 {
+    (10_000 - (key >> 32).min(10_000)) as f64 / 10_000.0
+}
+
+/// A page of a v3 people search: the page, each result's relevance, the lookalike-handle
+/// statuses, and the redirect map.
+type PeoplePage = (
+    Page,
+    Vec<Option<Relevance>>,
+    LookalikePeopleStatuses,
+    BTreeMap<String, String>,
+);
+
+/// What the lookalike domains resolved to.
+#[derive(Debug, Default)]
+struct Lookalike {
+    targets: Vec<u32>,
+    missing: BTreeMap<String, DomainStatus>,
+    redirects: BTreeMap<String, String>,
+    given: bool,
+}
+
+fn resolve_lookalike(db: &Db, domains: Option<&[String]>) -> Lookalike {
+    let mut l = Lookalike::default();
+    let Some(domains) = domains.filter(|d| !d.is_empty()) else {
+        return l;
+    };
+    l.given = true;
+    for d in domains {
+        let n = normalize_domain(d);
+        // The one test of a domain, as warmup's (issue 18, "Fidelity"): what warmup ignores
+        // is bad content here, never a gathering started.
+        if !super::gathered::looks_like_domain(&n) {
+            l.missing.insert(d.clone(), DomainStatus::BadContent);
+            continue;
+        }
+        match db.company_index(&n) {
+            Some(i) => {
+                let row = &db.companies[i as usize];
+                if row.domain != n {
+                    l.redirects.insert(n.clone(), row.domain.clone());
+                }
+                let c = &db.cols[i as usize];
+                if c.industries.is_empty() && c.keywords.is_empty() && c.technologies.is_empty() {
+                    l.missing
+                        .insert(d.clone(), DomainStatus::MissingContextVector);
+                } else if !l.targets.contains(&i) {
+                    l.targets.push(i);
+                }
+            }
+            None => {
+                l.missing
+                    .insert(d.clone(), DomainStatus::DataGatheringStarted);
+            }
+        }
+    }
+    l
+}
+
+fn redirects_of(db: &Db, domains: Option<&[String]>, out: &mut BTreeMap<String, String>) {
+    for d in caps::domains(domains.unwrap_or(&[])) {
+        let n = normalize_domain(d);
+        if let Some(i) = db.alias_target(&n) {
+            out.insert(n, db.companies[i as usize].domain.clone());
+        }
+    }
+}
+
+fn clamp_size(size: Option<i64>, max: i64) -> usize {
+    size.unwrap_or(DEFAULT_SIZE).clamp(1, max) as usize
+}
+
+/// The key of a company search's ranking ([`Db::ranked`]): the endpoint (`v2`, `v3`) and its
+/// company and people filters as JSON, which are all the ranking depends on.
+fn search_key(
+    endpoint: &str,
+    companies: &impl serde::Serialize,
+    people: Option<&impl serde::Serialize>,
+) -> String {
+    let mut key = String::from(endpoint);
+    for part in [
+        serde_json::to_string(companies),
+        serde_json::to_string(&people),
+    ] {
+        key.push('\u{1}');
+        key.push_str(&part.unwrap_or_default());
+    }
+    key
+}
+
+fn clamp_from(from: Option<i64>) -> usize {
+    (from.unwrap_or(1).clamp(1, 10_001) - 1) as usize
+}
+
+/// The companies a search matches, before ordering ([`Db::company_matches`]).
+enum Matches {
+    /// Without lookalike: `(key, company)`, the key being the default rank.
+    Keyed(Vec<(u64, u32)>),
+    /// Lookalike matches, with their raw similarities (their keys come from their levels).
+    Scored(Vec<lookalike::Scored>),
+}
+
+impl Db {
+    /// All companies matching `q` (and having at least one person matching `people`, when
+    /// given). With lookalike targets, companies are scored, the targets themselves are left
+    /// out, and `min_score`/`bands` apply ([`Ranking::levels`]).
+    fn company_matches(
+        &self,
+        q: &CompanyQuery,
+        people: Option<&PeopleQuery>,
+        r: &Ranking,
+    ) -> Matches {
+        if r.no_usable_target {
+            return Matches::Keyed(Vec::new());
+        }
+        let people = people.filter(|p| !p.is_empty());
+        let mut scratch = Scratch::default();
+        let empty = q.is_empty();
+        let mut keep = |i: u32| {
+            if !empty && !q.matches(self, i) {
+                return false;
+            }
+            match people {
+                Some(pq) => {
+                    let (s, e) = self.cols[i as usize].people;
+                    (s..e).any(|pi| pq.matches(self, pi, &mut scratch))
+                }
+                None => true,
+            }
+        };
+        if r.targets.is_empty() {
+            let all = 0..self.companies.len() as u32;
+            return Matches::Keyed(
+                all.filter(|&i| keep(i))
+                    .map(|i| (company_key(self, i), i))
+                    .collect(),
+            );
+        }
+        // Lookalike: the base companies in the levels' range come from one pass over the
+        // targets' similarities (no level is computed); gathered companies are scored one by
+        // one.
+        let scorer = lookalike::CompanyScorer::new(self, &r.targets);
+        let (lowest, highest) = r.levels();
+        let base = scorer.base_len().min(self.companies.len()) as u32;
+        let mut matches = scorer.within(lowest, highest);
+        matches.extend(
+            (base..self.companies.len() as u32)
+                .filter_map(|i| scorer.gathered_within(self, i, lowest, highest)),
+        );
+        if !empty || people.is_some() {
+            matches.retain(|m| keep(m.company));
+        }
+        Matches::Scored(matches)
+    }
+
+    /// All companies matching `q` (see [`Db::company_matches`]), ranked: `(key, company
+    /// index)`, unordered.
+    pub(crate) fn rank_companies(
+        &self,
+        q: &CompanyQuery,
+        people: Option<&PeopleQuery>,
+        r: &Ranking,
+    ) -> Vec<(u64, u32)> {
+        match self.company_matches(q, people, r) {
+            Matches::Keyed(matches) => matches,
+            Matches::Scored(matches) => keyed(&matches),
+        }
+    }
+
+    /// The ranking of a company search whose page ends at the `wanted`-th match (the ranking
+    /// is kept for its next pages): sorted whole without lookalike, and as far as `wanted`
+    /// with it ([`ranked_scored`]).
+    fn ranked_companies(
+        &self,
+        q: &CompanyQuery,
+        people: Option<&PeopleQuery>,
+        r: &Ranking,
+        wanted: usize,
+    ) -> Ranked {
+        match self.company_matches(q, people, r) {
+            Matches::Keyed(matches) => Ranked::sorted(matches),
+            Matches::Scored(matches) => ranked_scored(matches, wanted),
+        }
+    }
+
+    /// `POST /v2/search/companies` (SPEC.md §4.2): filters (§2.4, §2.5), lookalike ranking with
+    /// `score` (0..1, `minScore` default 0.79 when `lookalikeDomains` are given), paging by
+    /// `size`/`from` or `searchAfter`. Unknown lookalike domains are reported in
+    /// `missingDomains` (`data gathering started`; `bad content` for a malformed domain;
+    /// `missing context vector` for a known domain without industries, keywords and
+    /// technologies). Errors: an invalid `searchAfter`.
+    pub fn search_companies_v2(
+        &self,
+        req: &SearchCompaniesV2Request,
+    ) -> Result<SearchCompaniesV2Response, Vec<ValidationError>> {
+        self.search_companies_v2_with(req, records::company)
+    }
+
+    /// [`Db::search_companies_v2`] with each company record made by `record` (the service
+    /// writes [`Db::record_json`], serialized once). The ranking of the request's filters is
+    /// kept for its next pages ([`Db::ranked`]).
+    pub fn search_companies_v2_with<C>(
+        &self,
+        req: &SearchCompaniesV2Request,
+        record: impl Fn(&Db, u32) -> C,
+    ) -> Result<SearchCompaniesV2Response<C>, Vec<ValidationError>> {
+        let cursor = parse_cursor(req.search_after.as_deref(), CursorKind::Companies, |l| {
+            self.company_cursor_label(l)
+        })?;
+        let empty = CompaniesFiltersV2::default();
+        let f = req.companies_filters.as_ref().unwrap_or(&empty);
+        let look = resolve_lookalike(self, f.lookalike_domains.as_deref());
+        let ranking = Ranking {
+            min_score: (!look.targets.is_empty())
+                .then(|| f.min_score.unwrap_or(CompaniesFiltersV2::DEFAULT_MIN_SCORE)),
+            no_usable_target: look.given && look.targets.is_empty(),
+            targets: look.targets.clone(),
+            ..Default::default()
+        };
+        let (from, size) = (clamp_from(req.from), clamp_size(req.size, MAX_SIZE));
+        let wanted = if cursor.is_some() {
+            usize::MAX
+        } else {
+            from.saturating_add(size)
+        };
+        let all = self.ranked(search_key("v2", f, req.people_filters.as_ref()), || {
+            let q = compile::companies_v2(self, f);
+            let pq = req
+                .people_filters
+                .as_ref()
+                .map(|p| compile::people_v2(self, p));
+            self.ranked_companies(&q, pq.as_ref(), &ranking, wanted)
+        });
+        let page = all.page(cursor, from, size, |c| {
+            self.companies[c as usize].domain.clone()
+        });
+        let mut redirects = look.redirects;
+        redirects_of(self, f.include_domains.as_deref(), &mut redirects);
+        let lookalike = !ranking.targets.is_empty();
+        Ok(SearchCompaniesV2Response {
+            search_after: page.next.clone(),
+            detail: "OK".into(),
+            total: Some(page.total as i64),
+            missing_domains: Some(look.missing).filter(|m| !m.is_empty()),
+            redirect_map: Some(redirects).filter(|m| !m.is_empty()),
+            credits_used: 0.0,
+            companies: page
+                .items
+                .iter()
+                .map(|&(key, c)| CompanyWithScore {
+                    company: record(self, c),
+                    score: lookalike.then(|| key_score(key)),
+                })
+                .collect(),
+        })
+    }
+
+    fn ranking_v3(&self, f: &CompaniesFiltersV3, look: &Lookalike) -> Ranking {
+        let bands = if f.min_relevance.is_some() || f.max_relevance.is_some() {
+            // minRelevance is the worst band accepted, maxRelevance the best.
+            let worst = f.min_relevance.as_ref().map(band_rank).unwrap_or(2);
+            let best = f.max_relevance.as_ref().map(band_rank).unwrap_or(0);
+            Some((best, worst))
+        } else {
+            Some((0, 2))
+        };
+        Ranking {
+            targets: look.targets.clone(),
+            min_score: None,
+            bands,
+            broad: f.company_matching_mode == Some(CompanyMatchingMode::Broad),
+            no_usable_target: look.given && look.targets.is_empty(),
+        }
+    }
+
+    /// `POST /v3/search/companies` (SPEC.md §4.10; openapi `PublicSearchCompaniesBodyV3`):
+    /// v3 filters, lookalike ranking with `relevance` A/B/C (bands in [`super::lookalike`];
+    /// `minRelevance` is the lowest band returned, `maxRelevance` the highest), paging by
+    /// `searchAfter`. `missingDomains` as in v2; `includeDomainsStatuses` gives
+    /// `data gathering started` for unknown `includeDomains`. Errors: an invalid `searchAfter`.
+    pub fn search_companies_v3(
+        &self,
+        req: &SearchCompaniesV3Request,
+    ) -> Result<SearchCompaniesV3Response, Vec<ValidationError>> {
+        self.search_companies_v3_with(req, records::company)
+    }
+
+    /// [`Db::search_companies_v3`] with each company record made by `record`, as
+    /// [`Db::search_companies_v2_with`].
+    pub fn search_companies_v3_with<C>(
+        &self,
+        req: &SearchCompaniesV3Request,
+        record: impl Fn(&Db, u32) -> C,
+    ) -> Result<SearchCompaniesV3Response<C>, Vec<ValidationError>> {
+        let cursor = parse_cursor(req.search_after.as_deref(), CursorKind::Companies, |l| {
+            self.company_cursor_label(l)
+        })?;
+        let empty = CompaniesFiltersV3::default();
+        let f = req.companies_filters.as_ref().unwrap_or(&empty);
+        let look = resolve_lookalike(self, f.lookalike_domains.as_deref());
+        let ranking = self.ranking_v3(f, &look);
+        let size = clamp_size(req.size, MAX_SIZE);
+        let wanted = if cursor.is_some() { usize::MAX } else { size };
+        let all = self.ranked(search_key("v3", f, req.people_filters.as_ref()), || {
+            let q = compile::companies_v3(self, f);
+            let pq = req
+                .people_filters
+                .as_ref()
+                .map(|p| compile::people_v3(self, p, 0.8));
+            self.ranked_companies(&q, pq.as_ref(), &ranking, wanted)
+        });
+        let page = all.page(cursor, 0, size, |c| {
+            self.companies[c as usize].domain.clone()
+        });
+        let mut redirects = look.redirects;
+        redirects_of(self, f.include_domains.as_deref(), &mut redirects);
+        let lookalike = !ranking.targets.is_empty();
+        Ok(SearchCompaniesV3Response {
+            search_after: page.next.clone(),
+            detail: "OK".into(),
+            total: Some(page.total as i64),
+            missing_domains: Some(look.missing).filter(|m| !m.is_empty()),
+            redirect_map: Some(redirects).filter(|m| !m.is_empty()),
+            credits_used: 0.0,
+            companies: page
+                .items
+                .iter()
+                .map(|&(key, c)| CompanyWithRelevance {
+                    company: record(self, c),
+                    relevance: if lookalike {
+                        lookalike::relevance_of(key_score(key), ranking.broad)
+                    } else {
+                        None
+                    },
+                })
+                .collect(),
+            include_domains_statuses: include_statuses(self, f.include_domains.as_deref()),
+        })
+    }
+
+    /// `POST /v3/search/companies/preview` (openapi `PublicPreviewSearchCompaniesV3Body`): the
+    /// first page of the v3 company search (same filters, same ranking), answered as masked
+    /// company previews with their 1-based `ranking` and relevance; `size` 5..=50 (50 unset).
+    pub fn search_companies_preview(
+        &self,
+        req: &SearchCompaniesPreviewRequest,
+    ) -> Result<SearchCompaniesPreviewResponse, Vec<ValidationError>> {
+        let v3 = self.search_companies_v3(&SearchCompaniesV3Request {
+            size: Some(req.size_or_default().clamp(1, PREVIEW_MAX_SIZE)),
+            companies_filters: req.companies_filters.clone(),
+            people_filters: req.people_filters.clone(),
+            ..SearchCompaniesV3Request::default()
+        })?;
+        Ok(SearchCompaniesPreviewResponse {
+            total_hits: v3.total.unwrap_or(0),
+            redirect_map: v3.redirect_map,
+            credits_used: 0.0,
+            companies: v3
+                .companies
+                .into_iter()
+                .filter_map(|c| {
+                    let i = self.company_index(&c.company.domain)?;
+                    Some((records::preview_company(self, i), c.relevance))
+                })
+                .enumerate()
+                .map(|(n, (company, relevance))| CompanyPreviewResult {
+                    ranking: (n + 1) as i64,
+                    relevance,
+                    company,
+                })
+                .collect(),
+        })
+    }
+
+    /// People of the ranked companies that match `pq`, at most `per_company` per company:
+    /// `(key, person index)` where the key is the company's key (people of one company stay
+    /// together, in ordinal order).
+    fn collect_people(
+        &self,
+        companies: &[(u64, u32)],
+        pq: &PeopleQuery,
+        per_company: Option<usize>,
+    ) -> Vec<(u64, u32)> {
+        let mut out = Vec::new();
+        let mut scratch = Scratch::default();
+        let empty = pq.is_empty();
+        // Text filters read a bounded number of texts (engine `caps`): the best-ranked
+        // companies' people first.
+        let ranked;
+        let companies = if pq.texts.is_empty() {
+            companies
+        } else {
+            let mut c = companies.to_vec();
+            c.sort_unstable();
+            ranked = c;
+            &ranked[..]
+        };
+        for &(key, c) in companies {
+            let (s, e) = self.cols[c as usize].people;
+            let mut n = 0;
+            for pi in s..e {
+                if empty || pq.matches(self, pi, &mut scratch) {
+                    out.push((key, pi));
+                    n += 1;
+                    if per_company.is_some_and(|m| n >= m) {
+                        break;
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// `POST /v2/search/people` (SPEC.md §4.3): people matching `peopleFilters` at companies
+    /// matching `companiesFilters` (lookalike domains rank the companies; `minScore` applies),
+    /// `onePersonPerDomain` / `peoplePerCompany` cap the people per company, paging by
+    /// `size`/`from` or `searchAfter`. Records carry no email/phone: the service reveals them
+    /// with [`records::reveal_into`] when `revealEmails`/`revealPhones` ask. Errors: an invalid
+    /// `searchAfter`.
+    pub fn search_people_v2(
+        &self,
+        req: &SearchPeopleV2Request,
+    ) -> Result<SearchPeopleV2Response, Vec<ValidationError>> {
+        let cursor = parse_cursor(req.search_after.as_deref(), CursorKind::People, |l| {
+            self.person_cursor_label(l)
+        })?;
+        let empty = CompaniesFiltersV2::default();
+        let f = req.companies_filters.as_ref().unwrap_or(&empty);
+        let q = compile::companies_v2(self, f);
+        let pq = req
+            .people_filters
+            .as_ref()
+            .map(|p| compile::people_v2(self, p))
+            .unwrap_or_default();
+        let look = resolve_lookalike(self, f.lookalike_domains.as_deref());
+        let ranking = Ranking {
+            min_score: (!look.targets.is_empty())
+                .then(|| f.min_score.unwrap_or(CompaniesFiltersV2::DEFAULT_MIN_SCORE)),
+            no_usable_target: look.given && look.targets.is_empty(),
+            targets: look.targets.clone(),
+            ..Default::default()
+        };
+        let companies = self.rank_companies(&q, None, &ranking);
+        let per = if req.one_person_per_domain == Some(true) {
+            Some(1)
+        } else {
+            req.people_per_company.map(|n| n.max(1) as usize)
+        };
+        let all = self.collect_people(&companies, &pq, per);
+        let page = select_page(
+            all,
+            cursor,
+            clamp_from(req.from),
+            clamp_size(req.size, MAX_SIZE),
+            |p| {
+                self.people
+                    .id(&self.companies, &self.person_rows[p as usize])
+            },
+        );
+        let mut redirects = look.redirects;
+        redirects_of(self, f.include_domains.as_deref(), &mut redirects);
+        Ok(SearchPeopleV2Response {
+            people: page
+                .items
+                .iter()
+                .map(|&(_, pi)| records::person(self, pi))
+                .collect(),
+            search_after: page.next.clone(),
+            detail: "OK".into(),
+            total: Some(page.total as i64),
+            redirect_map: Some(redirects).filter(|m| !m.is_empty()),
+            credits_used: 0.0,
+        })
+    }
+
+    /// The v3 people search shared by [`Db::search_people_v3`] and [`Db::search_people_preview`]:
+    /// the page, the relevance of each result, and the lookalike-handle statuses.
+    #[allow(clippy::too_many_arguments)]
+    fn people_v3_page(
+        &self,
+        companies_filters: Option<&CompaniesFiltersV3>,
+        people_filters: Option<&prospect_api::types::filters_v3::PeopleFiltersV3>,
+        per_company: Option<i64>,
+        threshold: Option<f64>,
+        search_after: Option<&str>,
+        size: usize,
+    ) -> Result<PeoplePage, Vec<ValidationError>> {
+        let cursor = parse_cursor(search_after, CursorKind::People, |l| {
+            self.person_cursor_label(l)
+        })?;
+        let empty = CompaniesFiltersV3::default();
+        let f = companies_filters.unwrap_or(&empty);
+        let q = compile::companies_v3(self, f);
+        let pq = people_filters
+            .map(|p| compile::people_v3(self, p, threshold.unwrap_or(0.8)))
+            .unwrap_or_default();
+        let look = resolve_lookalike(self, f.lookalike_domains.as_deref());
+        let ranking = self.ranking_v3(f, &look);
+        let companies = self.rank_companies(&q, None, &ranking);
+        let per = per_company.map(|n| n.max(1) as usize);
+        let mut all = self.collect_people(&companies, &pq, per);
+        // Lookalike people: rank by similarity to the given profiles.
+        let mut statuses = LookalikePeopleStatuses::default();
+        let mut person_targets = Vec::new();
+        for h in people_filters
+            .and_then(|p| p.lookalike_linkedin_handles.as_deref())
+            .unwrap_or(&[])
+        {
+            match self.resolve_handle(h) {
+                Some(pi) => {
+                    statuses.successful_people.push(h.clone());
+                    if !person_targets.contains(&pi) {
+                        person_targets.push(pi);
+                    }
+                }
+                None => statuses.not_found_people.push(h.clone()),
+            }
+        }
+        let broad = ranking.broad;
+        if !person_targets.is_empty() {
+            all.retain(|(_, pi)| !person_targets.contains(pi));
+            let mut scorer = lookalike::PersonTargets::new(self, &person_targets);
+            all = all
+                .into_iter()
+                .filter_map(|(_, pi)| {
+                    let s = scorer.score(self, pi);
+                    let band = lookalike::relevance_of(s, broad)?;
+                    if let Some((best, worst)) = ranking.bands
+                        && !(best..=worst).contains(&band_rank(&band))
+                    {
+                        return None;
+                    }
+                    let rank = self.cols[self.person_rows[pi as usize].company as usize]
+                        .default_rank as u64;
+                    Some((
+                        ((10_000 - lookalike::round_units(s * 10_000.0) as u64) << 32) | rank,
+                        pi,
+                    ))
+                })
+                .collect();
+        }
+        let page = select_page(all, cursor, 0, size, |p| {
+            self.people
+                .id(&self.companies, &self.person_rows[p as usize])
+        });
+        let lookalike = !person_targets.is_empty() || !ranking.targets.is_empty();
+        let rel = page
+            .items
+            .iter()
+            .map(|&(key, _)| {
+                if lookalike {
+                    lookalike::relevance_of(key_score(key), broad)
+                } else {
+                    None
+                }
+            })
+            .collect();
+        let mut redirects = look.redirects;
+        redirects_of(self, f.include_domains.as_deref(), &mut redirects);
+        Ok((page, rel, statuses, redirects))
+    }
+
+    /// `POST /v3/search/people` (SPEC.md §4.10; openapi `PublicSearchPeopleBodyV3`): v3 people
+    /// and company filters, `jobTitleThreshold` for approximate job-title keywords,
+    /// `peoplePerCompany`, lookalike ranking by `lookalikeDomains` (companies) or
+    /// `lookalikeLinkedinHandles` (people) with `relevance` A/B/C, paging by `searchAfter`.
+    /// Records carry no email/phone (see [`records::reveal_into`]). Errors: an invalid `searchAfter`.
+    pub fn search_people_v3(
+        &self,
+        req: &SearchPeopleV3Request,
+    ) -> Result<SearchPeopleV3Response, Vec<ValidationError>> {
+        let (page, rel, statuses, redirects) = self.people_v3_page(
+            req.companies_filters.as_ref(),
+            req.people_filters.as_ref(),
+            req.people_per_company,
+            req.job_title_threshold,
+            req.search_after.as_deref(),
+            clamp_size(req.size, MAX_SIZE),
+        )?;
+        let handles_given = req
+            .people_filters
+            .as_ref()
+            .and_then(|p| p.lookalike_linkedin_handles.as_ref())
+            .is_some_and(|h| !h.is_empty());
+        Ok(SearchPeopleV3Response {
+            people: page
+                .items
+                .iter()
+                .zip(rel)
+                .map(|(&(_, pi), r)| records::lookalike_person(self, pi, r))
+                .collect(),
+            detail: "OK".into(),
+            lookalike_people_statuses: handles_given.then_some(statuses),
+            total: Some(page.total as i64),
+            search_after: page.next.clone(),
+            redirect_map: Some(redirects).filter(|m| !m.is_empty()),
+            credits_used: 0.0,
+            include_domains_statuses: include_statuses(
+                self,
+                req.companies_filters
+                    .as_ref()
+                    .and_then(|f| f.include_domains.as_deref()),
+            ),
+        })
+    }
+
+    /// `POST /v3/search/people/preview` (SPEC.md §4.10; openapi
+    /// `PublicSearchPeopleBodyV3PreviewV3`): the v3 people search, answered with name, job title,
+    /// a company preview and the 1-based `ranking` of each result (at most 50 per page).
+    pub fn search_people_preview(
+        &self,
+        req: &SearchPeoplePreviewRequest,
+    ) -> Result<SearchPeoplePreviewResponse, Vec<ValidationError>> {
+        let (page, _rel, _statuses, redirects) = self.people_v3_page(
+            req.companies_filters.as_ref(),
+            req.people_filters.as_ref(),
+            req.people_per_company,
+            req.job_title_threshold,
+            req.search_after.as_deref(),
+            clamp_size(req.size, 50),
+        )?;
+        Ok(SearchPeoplePreviewResponse {
+            detail: "OK".into(),
+            total: Some(page.total as i64),
+            redirect_map: Some(redirects).filter(|m| !m.is_empty()),
+            credits_used: 0.0,
+            people: page
+                .items
+                .iter()
+                .enumerate()
+                .map(|(n, &(_, pi))| PersonWithCompanyPreview {
+                    ranking: (page.offset + n + 1) as i64,
+                    person: records::person_preview(self, pi),
+                    company: Some(records::preview_company(
+                        self,
+                        self.person_rows[pi as usize].company,
+                    )),
+                })
+                .collect(),
+        })
+    }
+}
+
+fn include_statuses(db: &Db, domains: Option<&[String]>) -> Option<BTreeMap<String, DomainStatus>> {
+    let m: BTreeMap<String, DomainStatus> = caps::domains(domains.unwrap_or(&[]))
+        .iter()
+        .filter(|d| db.company_index(d).is_none())
+        .map(|d| {
+            // What warmup ignores is an invalid domain here, not a gathering started.
+            let status = if super::gathered::looks_like_domain(d) {
+                DomainStatus::DataGatheringStarted
+            } else {
+                DomainStatus::InvalidDomain
+            };
+            (d.clone(), status)
+        })
+        .collect();
+    (!m.is_empty()).then_some(m)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A lookalike ranking sorted only as far as its first page gives the pages of the whole
+    /// sorted ranking: the first page of any size, and every page after it by cursor, with
+    /// many matches sharing a score level (ties by default rank) and matches between levels.
+    #[test]
+    fn a_ranking_sorted_as_far_as_its_first_page_pages_as_the_whole() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let mut matches = Vec::new();
+        for rank in 0..5_000u32 {
+            let raw = match next() % 3 {
+                // Exactly at a level's lowest raw similarity, among few levels: many ties.
+                0 => lookalike::lowest_raw(7_000 + (next() % 40) as u32),
+                1 => (next() % 1_000_000) as f64 / 1_000_000.0,
+                _ => continue,
+            };
+            matches.push(lookalike::Scored {
+                raw,
+                company: rank + 7,
+                default_rank: rank,
+            });
+        }
+        let mut sorted = keyed(&matches);
+        sorted.sort_unstable();
+        assert!(sorted.len() > 3_000);
+        let label = |c: u32| format!("c{c}.com");
+        let cursor = |page: &Page| {
+            page.next.as_deref().map(|n| {
+                super::super::paging::parse_cursor(Some(n), CursorKind::Companies, |l| {
+                    let c: u32 = l
+                        .trim_start_matches('c')
+                        .trim_end_matches(".com")
+                        .parse()
+                        .ok()?;
+                    Some((c, c - 7))
+                })
+                .unwrap()
+                .unwrap()
+            })
+        };
+        for wanted in [1, 7, 50, 200, 999, 5_000] {
+            let ranked = ranked_scored(matches.clone(), wanted);
+            assert_eq!(ranked.total(), sorted.len());
+            let first = ranked.page(None, 0, wanted, label);
+            assert_eq!(
+                first.items,
+                sorted[..wanted.min(sorted.len())],
+                "wanted {wanted}"
+            );
+            let (mut all, mut after) = (first.items.clone(), cursor(&first));
+            while let Some(c) = after {
+                let page = ranked.page(Some(c), 0, 333, label);
+                all.extend(&page.items);
+                after = cursor(&page);
+            }
+            assert_eq!(all, sorted, "wanted {wanted}");
+        }
+    }
+}

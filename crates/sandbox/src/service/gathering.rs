@@ -1,0 +1,162 @@
+//! Data gathering of companies the dataset does not have (SPEC.md §3; §7: enrich company
+//! answers 201 "Data gathering process has started. Please try again later."; warmup lists
+//! them in `triggeredDomains`), and the database snapshot every request works on.
+//!
+//! A gathering started for a plausible domain finishes after the configured delay; the first
+//! request after that adds the company to a new snapshot of the database
+//! ([`Db::with_gathered`]), so from then on enrich, lookup, every search and the lookalike
+//! ranking find it and its people. A request works on the snapshot it took at its start.
+//! While the dataset is still loading ([`DbSource`]), taking a snapshot waits for it.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, RwLock};
+use std::time::{Duration, Instant};
+
+use tokio::sync::OnceCell;
+
+use super::error::Failure;
+use super::source::DbSource;
+use crate::dataset::load::Db;
+use crate::engine::gathered::looks_like_domain;
+use crate::engine::normalize_domain;
+use prospect_api::types::WarmupCompaniesResponse;
+
+/// The current database snapshot and the gatherings under way.
+pub(crate) struct Gathering {
+    /// The dataset, possibly still loading.
+    source: DbSource,
+    /// The current snapshot, from when the dataset is loaded.
+    db: OnceCell<RwLock<Arc<Db>>>,
+    /// Normalized domain → when its gathering started (removed once added to the database).
+    pending: Mutex<HashMap<String, Instant>>,
+    delay: Duration,
+}
+
+/// What [`Gathering::start`] found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Started {
+    /// The database has the domain (now, or already).
+    There,
+    /// Gathering is under way (just started or earlier).
+    UnderWay,
+    /// Not a plausible domain: nothing is gathered.
+    NotADomain,
+}
+
+impl Gathering {
+    /// Gathering over the dataset of `source`; a gathering takes `delay`.
+    pub fn new(source: DbSource, delay: Duration) -> Gathering {
+        Gathering {
+            source,
+            db: OnceCell::new(),
+            pending: Mutex::new(HashMap::new()),
+            delay,
+        }
+    }
+
+    /// The dataset's reference data (there while the companies still load).
+    pub fn reference(&self) -> &Arc<crate::dataset::format::Reference> {
+        self.source.reference()
+    }
+
+    /// The current snapshot, with every company whose gathering has finished added; waits
+    /// while the dataset loads.
+    ///
+    /// Errors: 500 when the dataset failed to load (logged; a damaged asset).
+    pub async fn db(&self) -> Result<Arc<Db>, Failure> {
+        let lock = self
+            .db
+            .get_or_try_init(|| async {
+                self.source.db().await.map(RwLock::new).map_err(|e| {
+                    tracing::error!(error = %format!("{e:#}"), "no dataset to answer from");
+                    Failure::internal()
+                })
+            })
+            .await?;
+        Ok(self.snapshot(lock))
+    }
+
+    /// The snapshot to answer a request about the companies of `domains` (normalized) only:
+    /// while the whole dataset has not started loading, a database of just those companies
+    /// ([`DbSource::subset`]), whose records of them are the whole dataset's; otherwise, and
+    /// whenever the subset cannot answer alone (an unknown domain, an alias), [`Gathering::db`].
+    /// A gathering only starts once the whole dataset is loaded, so no gathered company can be
+    /// missing from a subset.
+    ///
+    /// Errors as [`Gathering::db`].
+    pub async fn db_for_domains(&self, domains: &[String]) -> Result<Arc<Db>, Failure> {
+        if self.db.get().is_none()
+            && let Some(db) = self.source.subset(domains.to_vec()).await
+        {
+            return Ok(db);
+        }
+        self.db().await
+    }
+
+    /// [`Gathering::db`] once loaded: the snapshot in `lock`, updated with the finished
+    /// gatherings.
+    fn snapshot(&self, lock: &RwLock<Arc<Db>>) -> Arc<Db> {
+        let due: Vec<String> = {
+            let pending = self.pending.lock().unwrap_or_else(|e| e.into_inner());
+            pending
+                .iter()
+                .filter(|(_, t)| t.elapsed() >= self.delay)
+                .map(|(d, _)| d.clone())
+                .collect()
+        };
+        if due.is_empty() {
+            return lock.read().unwrap_or_else(|e| e.into_inner()).clone();
+        }
+        let mut db = lock.write().unwrap_or_else(|e| e.into_inner());
+        // Another request may have added some meanwhile: `with_gathered` skips known domains.
+        if let Some(next) = db.with_gathered(&due) {
+            *db = Arc::new(next);
+        }
+        let mut pending = self.pending.lock().unwrap_or_else(|e| e.into_inner());
+        for d in &due {
+            pending.remove(d);
+        }
+        db.clone()
+    }
+
+    /// Starts gathering `domain` (normalized first) unless the database has it or it is under
+    /// way; with no delay it is there at once.
+    ///
+    /// Errors as [`Gathering::db`].
+    pub async fn start(&self, domain: &str) -> Result<Started, Failure> {
+        let d = normalize_domain(domain);
+        if !looks_like_domain(&d) {
+            return Ok(Started::NotADomain);
+        }
+        if self.db().await?.company_index(&d).is_some() {
+            return Ok(Started::There);
+        }
+        self.pending
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .entry(d.clone())
+            .or_insert_with(Instant::now);
+        if self.delay.is_zero() && self.db().await?.company_index(&d).is_some() {
+            return Ok(Started::There);
+        }
+        Ok(Started::UnderWay)
+    }
+
+    /// Warms up `domains` (POST /v2/warmup/companies): each one the database has is a
+    /// `successfulDomain`, each plausible unknown one starts gathering (`triggeredDomains`),
+    /// the others are `ignoredDomains`; domains are reported as given.
+    ///
+    /// Errors as [`Gathering::db`].
+    pub async fn warmup(&self, domains: &[String]) -> Result<WarmupCompaniesResponse, Failure> {
+        let mut answer = WarmupCompaniesResponse::default();
+        for raw in domains {
+            let list = match self.start(raw).await? {
+                Started::NotADomain => &mut answer.ignored_domains,
+                Started::There => &mut answer.successful_domains,
+                Started::UnderWay => &mut answer.triggered_domains,
+            };
+            list.push(raw.clone());
+        }
+        Ok(answer)
+    }
+}

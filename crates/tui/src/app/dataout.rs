@@ -1,0 +1,325 @@
+//! Data out (issue 9; issue 19, "The shape": `impl App` by concern): the export popup and
+//! its first-N job, facets, and copying a field, a row or the request as curl.
+use super::*;
+
+impl App {
+    pub(super) fn noun(kind: SearchSubject) -> &'static str {
+        match kind {
+            SearchSubject::Companies => "companies",
+            SearchSubject::People => "people",
+        }
+    }
+
+    /// `Ctrl-e`: the export popup for the shown tab (nothing to export before a search).
+    pub(super) fn open_export(&mut self) -> Vec<Command> {
+        if self.export_job.is_some() {
+            return self.info("An export is already fetching its pages.");
+        }
+        let kind = self.tab();
+        let s = self.search(kind);
+        let fetched = self.results.fetched(kind).count();
+        if fetched == 0 {
+            let run = self.opts.keymap.keys_of(Action::Search);
+            return self.info(&format!(
+                "Nothing to export yet: run a search first ({run})."
+            ));
+        }
+        let counts = ExportCounts {
+            page: s.shown_len(),
+            fetched,
+            marked: self.results.marked(kind).len(),
+            total: s.total,
+        };
+        let now = chrono::Local::now().naive_local();
+        self.popups.push(Popup::Export(Box::new(ExportPopup::new(
+            kind,
+            counts,
+            now,
+            self.opts.export_dir.clone(),
+        ))));
+        vec![]
+    }
+
+    /// What the export popup asked for.
+    pub(super) fn on_export(&mut self, e: ExportEffect) -> Vec<Command> {
+        match e {
+            ExportEffect::Nothing => vec![],
+            ExportEffect::Close => {
+                self.popups.pop();
+                vec![]
+            }
+            ExportEffect::Export(choice) => self.export(choice),
+            ExportEffect::Confirmed => self.fetch_for_export(),
+            ExportEffect::Declined => {
+                self.export_job = None;
+                self.info("Cancelled; nothing was fetched or spent.")
+            }
+            ExportEffect::Stop => {
+                if let Some(job) = &mut self.export_job {
+                    job.stopping = true;
+                }
+                if let Some(Popup::Export(p)) = self.popups.last_mut()
+                    && let ExportStage::Fetching { stopping, .. } = &mut p.stage
+                {
+                    *stopping = true;
+                }
+                self.set_status(
+                    "Stopping the export after the page on its way…",
+                    StatusKind::Progress,
+                );
+                vec![]
+            }
+        }
+    }
+
+    /// Carries out a choice of the export popup: writes at once when the rows are loaded;
+    /// for a first N beyond them, estimates the missing pages and asks (above
+    /// `confirm_above`, per pool) before fetching them.
+    pub(super) fn export(&mut self, c: ExportChoice) -> Vec<Command> {
+        let Some(Popup::Export(p)) = self.popups.last() else {
+            return vec![];
+        };
+        let kind = p.kind;
+        let s = self.search(kind);
+        let fetched = self.results.fetched(kind).count();
+        let rows: Vec<&crate::msg::ResultRow> = match c.scope {
+            ExportScope::Page => s.rows(),
+            ExportScope::Fetched => self.results.fetched(kind).collect(),
+            ExportScope::Marked => self.results.marked(kind),
+            ExportScope::FirstN => {
+                let exhausted = s.total.is_some_and(|t| fetched as u64 >= t)
+                    || s.pages
+                        .last()
+                        .is_none_or(|p| p.rows.is_empty() || p.next.is_none());
+                if fetched >= c.n || exhausted {
+                    self.results.fetched(kind).take(c.n).collect()
+                } else {
+                    return self.plan_fetch(kind, c, fetched);
+                }
+            }
+        };
+        let records = crate::components::export::records(kind, rows);
+        self.write_export(kind, c.format, c.preset, c.path, records)
+    }
+
+    pub(super) fn write_export(
+        &mut self,
+        kind: SearchSubject,
+        format: prospect_core::export::Format,
+        preset: Option<prospect_core::crm::Preset>,
+        path: PathBuf,
+        records: crate::msg::ExportRecords,
+    ) -> Vec<Command> {
+        if matches!(self.popups.last(), Some(Popup::Export(_))) {
+            self.popups.pop();
+        }
+        self.set_status(
+            &format!(
+                "Writing {} {} to {}…",
+                records.len(),
+                Self::noun(kind),
+                prospect_common::sanitize::sanitize(&path.display().to_string())
+            ),
+            StatusKind::Progress,
+        );
+        vec![Command::Export(ExportFile {
+            path,
+            format,
+            preset,
+            records,
+        })]
+    }
+
+    /// The first N need more pages: their estimate (per page at the request's size), asked
+    /// above the threshold, else fetched at once.
+    pub(super) fn plan_fetch(
+        &mut self,
+        kind: SearchSubject,
+        c: ExportChoice,
+        fetched: usize,
+    ) -> Vec<Command> {
+        let Some(request) = self.search(kind).request.clone() else {
+            return self.info("Run a search first.");
+        };
+        let size = request.page_size() as usize;
+        let pages = (c.n - fetched).div_ceil(size) as u64;
+        let mut cost = prospect_api::cost::Cost::ZERO;
+        for _ in 0..pages {
+            cost += request.estimate();
+        }
+        self.export_job = Some(ExportJob {
+            kind,
+            request,
+            want: c.n,
+            format: c.format,
+            preset: c.preset,
+            path: c.path,
+            stopping: false,
+        });
+        if prospect_core::spend::pools_above(&cost, self.opts.confirm_above).is_empty() {
+            self.fetch_for_export()
+        } else {
+            if let Some(Popup::Export(p)) = self.popups.last_mut() {
+                p.stage = ExportStage::Confirm { pages, cost };
+            }
+            vec![]
+        }
+    }
+
+    /// Sends the next page the export job needs (its answer comes back in [`Slot::Export`]).
+    pub(super) fn fetch_for_export(&mut self) -> Vec<Command> {
+        let Some(job) = self.export_job.clone() else {
+            return vec![];
+        };
+        let s = self.search(job.kind);
+        let got = self.results.fetched(job.kind).count();
+        let cursor = s.pages.last().and_then(|p| p.next.clone());
+        let page = s.pages.len() as u32;
+        if let Some(Popup::Export(p)) = self.popups.last_mut() {
+            p.stage = ExportStage::Fetching {
+                got,
+                want: job.want,
+                stopping: false,
+            };
+        }
+        let request = job.request.clone().with_search_after(cursor);
+        if let Err(problems) = request.check() {
+            self.export_job = None;
+            self.popups.pop();
+            return self.not_sent(&problems);
+        }
+        self.set_status(
+            &format!(
+                "Fetching {} for the export: {got} of {} rows · each page ≤ {}",
+                Self::noun(job.kind),
+                job.want,
+                request.estimate()
+            ),
+            StatusKind::Progress,
+        );
+        vec![self.call(
+            Slot::Export(job.kind),
+            Call::Search {
+                request,
+                page,
+                fresh: prospect_core::session::Freshness::Stored,
+            },
+        )]
+    }
+
+    /// A page of the export job arrived (it was stored by the session): it joins its tab's
+    /// pages; then the next page, or the file when there are enough rows (or no more).
+    pub(super) fn on_export_page(&mut self, result: Result<Outcome, ApiFailure>) -> Vec<Command> {
+        let Some(job) = self.export_job.clone() else {
+            return vec![];
+        };
+        let page = match result {
+            Ok(Outcome::Page(page)) => page,
+            Ok(_) => return vec![],
+            Err(e) => {
+                self.export_job = None;
+                if matches!(self.popups.last(), Some(Popup::Export(_))) {
+                    self.popups.pop();
+                }
+                self.error_popup(format!(
+                    "The export stopped: {}. Nothing was written; the pages bought so far are kept.",
+                    e.message
+                ));
+                return vec![];
+            }
+        };
+        let s = self.search_mut(job.kind);
+        let same = s.request.as_ref() == Some(&job.request);
+        let n = page.rows.len();
+        let more = page.search_after.is_some() && n > 0;
+        if same {
+            s.total = page.total.or(s.total);
+            s.search_id = page.search_id.or(s.search_id);
+            s.push_page(Page {
+                rows: page.rows,
+                next: page.search_after,
+                stored: false,
+            });
+        }
+        let got = self.results.fetched(job.kind).count();
+        let total_reached = self.search(job.kind).total.is_some_and(|t| got as u64 >= t);
+        if !same {
+            self.export_job = None;
+            if matches!(self.popups.last(), Some(Popup::Export(_))) {
+                self.popups.pop();
+            }
+            return self.info("The search changed; the export stopped and nothing was written.");
+        }
+        if job.stopping {
+            self.export_job = None;
+            if matches!(self.popups.last(), Some(Popup::Export(_))) {
+                self.popups.pop();
+            }
+            return self.info(&format!(
+                "Export stopped: {got} rows fetched (kept in the results and the store); nothing written."
+            ));
+        }
+        if got >= job.want || !more || total_reached {
+            self.export_job = None;
+            let rows: Vec<&crate::msg::ResultRow> =
+                self.results.fetched(job.kind).take(job.want).collect();
+            let records = crate::components::export::records(job.kind, rows);
+            return self.write_export(job.kind, job.format, job.preset, job.path, records);
+        }
+        self.fetch_for_export()
+    }
+
+    /// `f`: the facets of the shown tab's loaded rows.
+    pub(super) fn open_facets(&mut self) -> Vec<Command> {
+        let kind = self.tab();
+        if self.results.fetched(kind).next().is_none() {
+            let run = self.opts.keymap.keys_of(Action::Search);
+            return self.info(&format!(
+                "No results loaded yet: run a search first ({run})."
+            ));
+        }
+        let view = FacetsView::new(kind, self.results.fetched(kind), self.search(kind).total);
+        self.popups.push(Popup::Facets(view));
+        vec![]
+    }
+
+    /// `y`: in the details, the field at the top of the pane; elsewhere the selected row's
+    /// name (its domain when it has no name).
+    pub(super) fn copy_field(&mut self) -> Vec<Command> {
+        let kind = self.tab();
+        let Some(row) = self.search(kind).selected() else {
+            return self.info("Nothing selected to copy.");
+        };
+        let text = if self.focus == Pane::Details {
+            self.details.field(row).map(|(_, v)| v)
+        } else {
+            row.cells
+                .first()
+                .filter(|c| !c.is_empty())
+                .cloned()
+                .or_else(|| row.cells.get(1).cloned())
+        };
+        match text.filter(|t| !t.is_empty()) {
+            Some(t) => vec![Command::Copy(t)],
+            None => self.info("That field is empty."),
+        }
+    }
+
+    /// `Y`: the selected row's typed record as JSON.
+    pub(super) fn copy_row(&mut self) -> Vec<Command> {
+        match self.search(self.tab()).selected() {
+            Some(row) => vec![Command::Copy(crate::components::export::row_json(row))],
+            None => self.info("Nothing selected to copy."),
+        }
+    }
+
+    /// `C`: the form's request as a curl command; the token is `$PROSPECT_API_TOKEN`.
+    pub(super) fn copy_curl(&mut self) -> Vec<Command> {
+        let cmd = prospect_core::curl::curl_command(
+            self.base_url(),
+            self.form.endpoint,
+            &self.request_body(),
+        );
+        vec![Command::Copy(cmd)]
+    }
+}

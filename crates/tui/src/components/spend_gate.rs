@@ -1,0 +1,244 @@
+//! The spend gate: a search estimated above `confirm_above` credits waits for a yes. It owns
+//! the waiting search, answers to submit / `y` (run) and close / `n` (cancel), and draws the
+//! "Confirm spending" popup. The request in it has already passed the client's checks.
+use crate::theme::theme;
+use crossterm::event::{KeyCode, KeyEvent};
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Clear, Paragraph, Wrap};
+
+use super::widgets::{centered, frame};
+use super::{Component, Ctx, Handled, Hint, Input};
+use crate::fmt::fmt_credits;
+use crate::keymap::{Action, Keymap};
+use crate::schema::SearchSubject;
+use prospect_api::cost::Cost;
+use prospect_core::request::SearchRequest;
+
+/// A search waiting for confirmation (already checked as the client will check it).
+#[derive(Debug, Clone, PartialEq)]
+pub struct PendingSearch {
+    /// The request of the page to fetch (its endpoint says the tab).
+    pub request: SearchRequest,
+    /// `true` for a next page of the current search, `false` for a new search.
+    pub next_page: bool,
+    /// Estimated cost in credits (all pools).
+    pub estimate: f64,
+    /// Estimated cost per pool.
+    pub cost: Cost,
+    /// Whether a fresh stored page may answer (the refresh key asks for a new one).
+    pub fresh: prospect_core::session::Freshness,
+    /// The spend engine's plan of the page ([`prospect_core::engine::plan_page`]), which the
+    /// popup shows; `None` until planned.
+    pub plan: Option<prospect_core::engine::Plan>,
+}
+
+impl PendingSearch {
+    /// The search of `request` with its estimate ([`SearchRequest::estimate`]).
+    pub fn new(request: SearchRequest, next_page: bool) -> PendingSearch {
+        let cost = request.estimate();
+        PendingSearch {
+            request,
+            next_page,
+            estimate: cost.standard + cost.email + cost.phone,
+            cost,
+            fresh: prospect_core::session::Freshness::Stored,
+            plan: None,
+        }
+    }
+
+    /// Takes `plan`'s cost (per pool) as the page's and keeps the plan to show.
+    pub fn set_plan(&mut self, plan: prospect_core::engine::Plan) {
+        self.cost = plan.cost;
+        self.estimate = plan.cost.standard + plan.cost.email + plan.cost.phone;
+        self.plan = Some(plan);
+    }
+
+    /// `true` when it must be confirmed first: its estimate in any one pool is above
+    /// `confirm_above` credits ([`prospect_core::spend::pools_above`]; pools are never summed).
+    pub fn needs_confirmation(&self, confirm_above: f64) -> bool {
+        !prospect_core::spend::pools_above(&self.cost, confirm_above).is_empty()
+    }
+}
+
+/// The answer to the gate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Answer {
+    /// Run it.
+    Yes,
+    /// Cancel: nothing is spent.
+    No,
+    /// Not an answer.
+    Undecided,
+}
+
+/// The answer a key gives: enter (`action`) or `y` runs, close or `n` cancels, whatever else
+/// the keymap binds `y` / `n` to.
+pub fn answer(action: Option<Action>, key: &KeyEvent) -> Answer {
+    if action == Some(Action::Enter) || matches!(key.code, KeyCode::Char('y' | 'Y')) {
+        Answer::Yes
+    } else if action == Some(Action::Close) || matches!(key.code, KeyCode::Char('n' | 'N')) {
+        Answer::No
+    } else {
+        Answer::Undecided
+    }
+}
+
+/// The plan's lines below its heading (owned, to buy per pool, requests and ETA;
+/// [`prospect_core::engine::Plan::lines`]), then the threshold it was asked above.
+fn plan_lines(plan: &prospect_core::engine::Plan, confirm_above: f64) -> Vec<Line<'static>> {
+    let mut lines: Vec<Line<'static>> = plan.lines().into_iter().skip(1).map(Line::from).collect();
+    lines.push(Line::from(format!(
+        "Asks above {} in any one pool.",
+        fmt_credits(confirm_above)
+    )));
+    lines
+}
+
+/// The gate's answer to `input` ([`answer`]); pasted text is ignored.
+fn handle_answer(input: Input<'_>) -> Handled<Answer> {
+    match input {
+        Input::Key { key, action, .. } => Handled::Consumed(answer(action, &key)),
+        Input::Action(a @ (Action::Enter | Action::Close)) => {
+            Handled::Consumed(answer(Some(a), &KeyEvent::from(KeyCode::Null)))
+        }
+        Input::Action(_) => Handled::Consumed(Answer::Undecided),
+        Input::Paste(_) => Handled::Ignored,
+    }
+}
+
+/// An estimate's line: `lead` (e.g. "may cost up to "), the cost in bold warning colour, then
+/// `tail` (which threshold it was asked above). The search and paid-action gates and the
+/// export's first-N question say it alike.
+pub fn may_cost(lead: String, cost: String, tail: String) -> Line<'static> {
+    Line::from(vec![
+        Span::raw(lead),
+        Span::styled(
+            cost,
+            Style::default()
+                .fg(theme().warn)
+                .add_modifier(Modifier::BOLD),
+        ),
+        Span::raw(tail),
+    ])
+}
+
+/// The keys of both confirmations: yes, or cancel.
+fn confirm_hints(yes: &'static str) -> Vec<Hint> {
+    vec![
+        Hint::Action(Action::Enter, yes),
+        Hint::Action(Action::Close, "cancel"),
+    ]
+}
+
+impl Component for PendingSearch {
+    type Effect = Answer;
+
+    fn handle(&mut self, input: Input<'_>, _: &Ctx<'_>) -> Handled<Answer> {
+        handle_answer(input)
+    }
+
+    /// Draws the confirmation: the page, and its plan when planned (else its estimate).
+    fn draw(&self, f: &mut Frame<'_>, area: Rect, ctx: &Ctx<'_>) {
+        let p = self;
+        let confirm_above = ctx.confirm_above;
+        let noun = if p.request.subject() == SearchSubject::Companies {
+            "companies"
+        } else {
+            "people"
+        };
+        let mut lines = vec![Line::from(format!(
+            "{} {noun} via {}",
+            if p.next_page {
+                "Next page of"
+            } else {
+                "Search"
+            },
+            p.request.endpoint().path()
+        ))];
+        match &p.plan {
+            Some(plan) => lines.extend(plan_lines(plan, confirm_above)),
+            None => lines.push(may_cost(
+                "may cost up to ".into(),
+                p.cost.to_string(),
+                format!(" (asks above {}).", fmt_credits(confirm_above)),
+            )),
+        }
+        draw_confirm(f, area, lines, &self.hints(), ctx.keys);
+    }
+
+    fn hints(&self) -> Vec<Hint> {
+        confirm_hints("run it")
+    }
+}
+
+/// Draws a "Confirm spending" popup of `lines` with the keys' line (`Enter/y <yes>`,
+/// `Esc/n cancel`, from the keymap and `hints`) below, as tall as they are.
+fn draw_confirm(
+    f: &mut Frame<'_>,
+    area: Rect,
+    mut lines: Vec<Line<'_>>,
+    hints: &[Hint],
+    keys: &Keymap,
+) {
+    let bold = Style::default().add_modifier(Modifier::BOLD);
+    lines.push(Line::from(""));
+    let mut spans = Vec::new();
+    for (h, letter) in hints.iter().zip(["y", "n"]) {
+        if let Hint::Action(a, words) = h {
+            spans.push(Span::styled(format!("{}/{letter}", keys.keys_of(*a)), bold));
+            spans.push(Span::raw(format!(" {words}   ")));
+        }
+    }
+    lines.push(Line::from(spans));
+    let r = centered(area, 64, lines.len() as u16 + 2);
+    f.render_widget(Clear, r);
+    f.render_widget(
+        Paragraph::new(lines)
+            .block(frame(" Confirm spending ", theme().warn))
+            .wrap(Wrap { trim: true }),
+        r,
+    );
+}
+
+impl Component for crate::msg::Prepared {
+    type Effect = Answer;
+
+    fn handle(&mut self, input: Input<'_>, _: &Ctx<'_>) -> Handled<Answer> {
+        handle_answer(input)
+    }
+
+    /// Draws the confirmation of a paid action (reveal, enrich, lookup) estimated above
+    /// `confirm_above` in some pool: what it does, its cost per pool, what the store answers
+    /// at 0.
+    fn draw(&self, f: &mut Frame<'_>, area: Rect, ctx: &Ctx<'_>) {
+        let p = self;
+        let confirm_above = ctx.confirm_above;
+        let mut lines = vec![Line::from(crate::fmt::capitalize(&p.action.describe()))];
+        if let Some(plan) = &p.plan {
+            lines.extend(plan_lines(plan, confirm_above));
+        } else {
+            lines.push(may_cost(
+                "may cost up to ".into(),
+                prospect_core::spend::describe_pools(&p.estimate.cost),
+                format!(
+                    " (asks above {} in any one pool).",
+                    fmt_credits(confirm_above)
+                ),
+            ));
+            if p.estimate.from_store > 0 {
+                lines.push(Line::from(format!(
+                    "{} answered from the store at 0 credits; {} to send.",
+                    p.estimate.from_store, p.estimate.to_send
+                )));
+            }
+        }
+        draw_confirm(f, area, lines, &self.hints(), ctx.keys);
+    }
+
+    fn hints(&self) -> Vec<Hint> {
+        confirm_hints("spend it")
+    }
+}

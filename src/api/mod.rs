@@ -1,7 +1,0 @@
-//! The API layer: wire types for every schema of SPEC.md and openapi.json, and the async client.
-//! Knows nothing of the sandbox or the TUI.
-pub mod client;
-pub mod cost;
-pub mod error;
-pub mod pace;
-pub mod types;

@@ -1,0 +1,378 @@
+//! The house's direction (issue 35), read from the sources: which crate may name which, and
+//! no new loop of files inside a crate.
+//!
+//! - Each crate's `Cargo.toml` lists only the crates below it: `prospect-common` ←
+//!   `prospect-api` ← `prospect-store` ← `prospect-core` ← the front ends (`prospect-tui`,
+//!   `prospect-cli`), with `prospect-sandbox` beside them on `api` and `common` only. Cargo then
+//!   refuses any import against that order.
+//! - The sources say the same: no file names a crate its crate may not depend on. The CLI's
+//!   store commands (`store`, `list`, `suppress`, `export`, `history`) and its batch enrich
+//!   still open the store themselves; they are named below, and no other CLI file may.
+//! - Inside a crate, files that import each other in a loop are a knot; the knots that stand
+//!   today are listed by name, and a new one fails.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+/// The crates of the house and those each may depend on.
+const ALLOWED: &[(&str, &[&str])] = &[
+    ("common", &[]),
+    ("api", &["common"]),
+    ("store", &["common", "api"]),
+    ("core", &["common", "api", "store"]),
+    ("sandbox", &["common", "api"]),
+    ("tui", &["common", "api", "core"]),
+    ("cli", &["common", "api", "core", "store"]),
+];
+
+/// The CLI files that may still name the store: the store's own commands, not yet behind the
+/// core (issue 35 names them; this list only shrinks).
+const CLI_STORE_FILES: &[&str] = &[
+    "lib.rs",
+    "ctx.rs",
+    "commands/store.rs",
+    "commands/list.rs",
+    "commands/suppress.rs",
+    "commands/export.rs",
+    "commands/history.rs",
+    "commands/enrich.rs",
+    "commands/jobs.rs",
+];
+
+/// The loops of files inside one crate that stand today (each a sorted list of files under the
+/// crate's `src/`). Breaking one is progress: take it off. A new one fails the test.
+const KNOWN_KNOTS: &[(&str, &[&str])] = &[
+    // The session and the engine call each other (issue 35, item 2: the session becomes a
+    // handle and its lifecycles move to the engine).
+    (
+        "core",
+        &[
+            "engine/decode.rs",
+            "engine/keep.rs",
+            "engine/mod.rs",
+            "engine/run.rs",
+            "segment.rs",
+            "session.rs",
+            "suppress.rs",
+        ],
+    ),
+    // The sandbox: the dataset's loader builds the engine's indexes, which read the dataset.
+    ("sandbox", &["dataset/build.rs", "dataset/build/sources.rs"]),
+    (
+        "sandbox",
+        &[
+            "dataset/load.rs",
+            "engine/autocomplete.rs",
+            "engine/cache.rs",
+            "engine/filters.rs",
+            "engine/gathered.rs",
+            "engine/lookalike.rs",
+            "engine/paging.rs",
+            "engine/people.rs",
+            "engine/records.rs",
+        ],
+    ),
+    (
+        "sandbox",
+        &[
+            "service/billing.rs",
+            "service/mod.rs",
+            "service/reveal.rs",
+            "service/routes/autocomplete.rs",
+            "service/routes/credits.rs",
+            "service/routes/enrich.rs",
+            "service/routes/lookup.rs",
+            "service/routes/mod.rs",
+            "service/routes/reference.rs",
+            "service/routes/reveal.rs",
+            "service/routes/search.rs",
+            "service/routes/segmentation.rs",
+        ],
+    ),
+    // The explorer's views and the details pane reach into each other.
+    (
+        "tui",
+        &[
+            "app.rs",
+            "components/details.rs",
+            "view/credits.rs",
+            "view/mod.rs",
+            "view/popup.rs",
+        ],
+    ),
+];
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn rust_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "rs") {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// The code of a file without its comments and without its `#[cfg(test)]` tail (unit tests may
+/// reach anywhere in their crate).
+fn code_of(text: &str) -> String {
+    let text = match text.find("#[cfg(test)]\nmod tests") {
+        Some(i) => &text[..i],
+        None => text,
+    };
+    text.lines()
+        .map(|l| match l.find("//") {
+            Some(i) if !l[..i].contains('"') => &l[..i],
+            _ => l,
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The `prospect_*` crates a piece of code names.
+fn crates_named(code: &str) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    let mut rest = code;
+    while let Some(i) = rest.find("prospect_") {
+        let before = rest[..i].chars().last();
+        let tail = &rest[i + "prospect_".len()..];
+        let name: String = tail
+            .chars()
+            .take_while(|c| c.is_ascii_lowercase() || *c == '_')
+            .collect();
+        if !before.is_some_and(|c| c.is_alphanumeric() || c == '_')
+            && tail[name.len()..].starts_with("::")
+        {
+            out.insert(name.clone());
+        }
+        rest = &tail[name.len()..];
+    }
+    out
+}
+
+#[test]
+fn each_crate_depends_only_on_the_crates_below_it() {
+    for (krate, allowed) in ALLOWED {
+        let manifest = root().join("crates").join(krate).join("Cargo.toml");
+        let text = std::fs::read_to_string(&manifest).unwrap();
+        let deps: BTreeSet<&str> = text
+            .lines()
+            .filter_map(|l| l.trim().strip_prefix("prospect-"))
+            .filter_map(|l| l.split(['.', ' ', '=']).next())
+            .collect();
+        let allowed: BTreeSet<&str> = allowed.iter().copied().collect();
+        let wrong: Vec<_> = deps.difference(&allowed).collect();
+        assert!(
+            wrong.is_empty(),
+            "crates/{krate}/Cargo.toml depends on {wrong:?}, against the house's order"
+        );
+    }
+}
+
+#[test]
+fn no_file_names_a_crate_against_the_order() {
+    let mut wrong = Vec::new();
+    for (krate, allowed) in ALLOWED {
+        let src = root().join("crates").join(krate).join("src");
+        for file in rust_files(&src) {
+            let rel = file
+                .strip_prefix(&src)
+                .unwrap()
+                .to_string_lossy()
+                .replace('\\', "/");
+            let code = code_of(&std::fs::read_to_string(&file).unwrap());
+            for named in crates_named(&code) {
+                let ok = named == *krate
+                    || (allowed.contains(&named.as_str())
+                        && !(*krate == "cli"
+                            && named == "store"
+                            && !CLI_STORE_FILES.contains(&rel.as_str())));
+                if !ok {
+                    wrong.push(format!("crates/{krate}/src/{rel} names prospect_{named}"));
+                }
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "imports against the house's order:\n{}",
+        wrong.join("\n")
+    );
+}
+
+/// `code` without its `pub use …;` statements: a module handing on its children's names is
+/// their face, not a file that depends on them.
+fn without_re_exports(code: &str) -> String {
+    let mut out = String::with_capacity(code.len());
+    let mut rest = code;
+    while let Some(i) = ["pub use ", "pub(crate) use ", "pub(super) use "]
+        .iter()
+        .filter_map(|k| rest.find(k))
+        .min()
+    {
+        out.push_str(&rest[..i]);
+        rest = rest[i..].find(';').map_or("", |j| &rest[i + j + 1..]);
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The module path of a file under `src/`: `lib.rs` → `[]`, `a/mod.rs` and `a.rs` → `[a]`.
+fn module_of(rel: &str) -> Vec<String> {
+    let rel = rel.trim_end_matches(".rs");
+    let mut parts: Vec<String> = rel.split('/').map(str::to_string).collect();
+    if matches!(parts.last().map(String::as_str), Some("mod" | "lib")) {
+        parts.pop();
+    }
+    parts
+}
+
+/// The files of one crate each file imports: `crate::a::b::…`, `super::…` and a child module's
+/// `child::…` paths, each resolved to the longest module path that is a file.
+fn file_graph(src: &Path) -> BTreeMap<String, BTreeSet<String>> {
+    let files: BTreeMap<Vec<String>, String> = rust_files(src)
+        .iter()
+        .map(|f| {
+            let rel = f
+                .strip_prefix(src)
+                .unwrap()
+                .to_string_lossy()
+                .replace('\\', "/");
+            (module_of(&rel), rel)
+        })
+        .collect();
+    let resolve = |path: Vec<String>| -> Option<&String> {
+        (1..=path.len()).rev().find_map(|n| files.get(&path[..n]))
+    };
+    let mut graph = BTreeMap::new();
+    for (module, rel) in &files {
+        let code = without_re_exports(&code_of(&std::fs::read_to_string(src.join(rel)).unwrap()));
+        let mut out = BTreeSet::new();
+        let tokens: Vec<&str> = code
+            .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':'))
+            .filter(|t| t.contains("::"))
+            .collect();
+        for t in tokens {
+            let segs: Vec<&str> = t.split("::").filter(|s| !s.is_empty()).collect();
+            let Some(first) = segs.first() else { continue };
+            let path: Option<Vec<String>> = match *first {
+                "crate" => Some(segs[1..].iter().map(|s| s.to_string()).collect()),
+                "super" => {
+                    let ups = segs.iter().take_while(|s| **s == "super").count();
+                    // A file's `super` is its parent module (a `mod.rs` is its folder's module).
+                    (ups <= module.len()).then(|| {
+                        let mut p = module[..module.len() - ups].to_vec();
+                        p.extend(segs[ups..].iter().map(|s| s.to_string()));
+                        p
+                    })
+                }
+                child => {
+                    let mut p = module.clone();
+                    p.push(child.to_string());
+                    files.contains_key(&p).then(|| {
+                        p.extend(segs[1..].iter().map(|s| s.to_string()));
+                        p
+                    })
+                }
+            };
+            if let Some(target) = path.and_then(|p| resolve(p).cloned())
+                && target != *rel
+            {
+                out.insert(target);
+            }
+        }
+        graph.insert(rel.clone(), out);
+    }
+    graph
+}
+
+/// The strongly connected parts of more than one file (Tarjan), each sorted.
+fn knots(graph: &BTreeMap<String, BTreeSet<String>>) -> Vec<Vec<String>> {
+    struct T<'a> {
+        g: &'a BTreeMap<String, BTreeSet<String>>,
+        index: BTreeMap<&'a str, usize>,
+        low: BTreeMap<&'a str, usize>,
+        stack: Vec<&'a str>,
+        on: BTreeSet<&'a str>,
+        out: Vec<Vec<String>>,
+    }
+    fn visit<'a>(t: &mut T<'a>, v: &'a str) {
+        let i = t.index.len();
+        t.index.insert(v, i);
+        t.low.insert(v, i);
+        t.stack.push(v);
+        t.on.insert(v);
+        for w in t.g.get(v).into_iter().flatten() {
+            let w = w.as_str();
+            if !t.index.contains_key(w) {
+                visit(t, w);
+                let lw = t.low[w];
+                let lv = t.low.get_mut(v).unwrap();
+                *lv = (*lv).min(lw);
+            } else if t.on.contains(w) {
+                let iw = t.index[w];
+                let lv = t.low.get_mut(v).unwrap();
+                *lv = (*lv).min(iw);
+            }
+        }
+        if t.low[v] == t.index[v] {
+            let mut part = Vec::new();
+            while let Some(w) = t.stack.pop() {
+                t.on.remove(w);
+                part.push(w.to_string());
+                if w == v {
+                    break;
+                }
+            }
+            if part.len() > 1 {
+                part.sort();
+                t.out.push(part);
+            }
+        }
+    }
+    let mut t = T {
+        g: graph,
+        index: BTreeMap::new(),
+        low: BTreeMap::new(),
+        stack: Vec::new(),
+        on: BTreeSet::new(),
+        out: Vec::new(),
+    };
+    for v in graph.keys() {
+        if !t.index.contains_key(v.as_str()) {
+            visit(&mut t, v);
+        }
+    }
+    t.out
+}
+
+#[test]
+fn no_new_loop_of_files_inside_a_crate() {
+    let mut new = Vec::new();
+    for (krate, _) in ALLOWED {
+        let graph = file_graph(&root().join("crates").join(krate).join("src"));
+        for knot in knots(&graph) {
+            let known = KNOWN_KNOTS.iter().any(|(k, files)| {
+                k == krate && files.iter().copied().eq(knot.iter().map(String::as_str))
+            });
+            if !known {
+                new.push(format!("{krate}: {knot:?}"));
+            }
+        }
+    }
+    assert!(
+        new.is_empty(),
+        "files that import each other in a loop:\n{}",
+        new.join("\n")
+    );
+}
