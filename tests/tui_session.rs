@@ -124,6 +124,41 @@ async fn standard_at_sandbox(c: &Client) -> f64 {
     p.one_time + p.recurrent
 }
 
+/// Issue 35: the explorer pages by the core's one rule. Through a proxy that answers the second
+/// page with the cursor it was asked with, `n` shows that page, and the next `n` asks for
+/// nothing: it says the cursor did not advance, as the CLI's run stops there.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_explorers_pager_stops_on_a_cursor_that_does_not_advance() {
+    use fault_proxy::{Fault, FaultProxy};
+    let sb = start(vec![]).await;
+    let proxy = FaultProxy::start_unmeasured(&sb.base_url, RICH).await;
+    proxy.set_faults(false);
+    proxy.script([Fault::Pass, Fault::SameCursor]);
+    let ex = open_at(&proxy.base_url, RICH);
+    ex.ready().await;
+    ex.ctrl_r();
+    ex.wait("page 1", |s| s.companies_pages == 1).await;
+    ex.ch('n');
+    ex.wait("page 2", |s| s.companies_pages == 2).await;
+    let m = ex.mark();
+    ex.ch('n');
+    let last = ex
+        .wait_since(m, "the last page said", |s| {
+            s.status
+                .as_deref()
+                .is_some_and(|t| t.contains("named the same cursor again"))
+        })
+        .await;
+    assert_eq!(last.companies_pages, 2);
+    let searches: Vec<_> = proxy
+        .log()
+        .into_iter()
+        .filter(|e| e.endpoint() == Some(Endpoint::SearchCompaniesV3))
+        .collect();
+    assert_eq!(searches.len(), 2, "the repeated cursor is not asked again");
+    let (_app, _session, _dir) = ex.quit().await;
+}
+
 /// An account allowed 6 requests a minute: opening the explorer (reference data, balance), a
 /// search and two more pages fit, because the balance is not asked again after each call; the
 /// gauge falls locally with each page's charge.

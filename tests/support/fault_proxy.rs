@@ -53,6 +53,9 @@ pub enum Fault {
     NotAList,
     /// Answered 429 with a `Retry-After` of 11 hours without forwarding: the daily allowance.
     DailyLimit,
+    /// Forwarded (charged), then the answer's `searchAfter` replaced by the request's own: a
+    /// cursor that does not advance.
+    SameCursor,
 }
 
 impl Fault {
@@ -455,6 +458,18 @@ async fn handle(State(p): State<Arc<Inner>>, req: Request) -> Response {
                     target["name"] = name;
                 }
             }
+            let mut r = Response::new(Body::from(serde_json::to_vec(&v).unwrap()));
+            *r.status_mut() = StatusCode::from_u16(status.as_u16()).unwrap();
+            r.headers_mut().insert(
+                header::CONTENT_TYPE,
+                HeaderValue::from_static("application/json"),
+            );
+            r
+        }
+        Fault::SameCursor => {
+            let asked: serde_json::Value = serde_json::from_slice(&body).unwrap_or_default();
+            let mut v: serde_json::Value = serde_json::from_slice(&answer).unwrap_or_default();
+            v["searchAfter"] = asked.get("searchAfter").cloned().unwrap_or_default();
             let mut r = Response::new(Body::from(serde_json::to_vec(&v).unwrap()));
             *r.status_mut() = StatusCode::from_u16(status.as_u16()).unwrap();
             r.headers_mut().insert(

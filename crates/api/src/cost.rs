@@ -481,6 +481,18 @@ impl crate::types::webhooks::WebhookBody {
     }
 }
 
+/// The most `results` records of a search at `endpoint` with this body can cost (the body's
+/// lookalike domains and reveals priced too), from the one price table: the one estimate of
+/// "N more results" that the CLI's plan, the explorer's `n` and its export all quote (issue
+/// 35). Linear in `results`: 70 companies at 0.2 are 14 standard credits, however paged.
+pub fn search_cost(endpoint: Endpoint, body: &Value, results: u64) -> Cost {
+    let mut b = body.clone();
+    if let Value::Object(m) = &mut b {
+        m.insert("size".into(), Value::from(results));
+    }
+    DEFAULT_PRICES.charge_for(endpoint, &max_quantities(endpoint, &b))
+}
+
 /// The reveal endpoint of a contact kind: `/v2/reveal/emails` (SPEC.md §4.10) for emails,
 /// `/v2/reveal/phones` (§4.7) for phones.
 pub fn reveal_endpoint(kind: prospect_common::ContactKind) -> crate::client::Endpoint {

@@ -166,16 +166,18 @@ impl SearchRequest {
         }
     }
 
-    /// The most this request can spend at the default prices, per pool (NOTES.md price table:
-    /// 0.2 per company or v3 person; v2 people 1, or 3 with `lookalikeDomains`; reveals per
-    /// person), assuming `size` results.
+    /// The most this request's page can spend at the default prices, per pool (NOTES.md price
+    /// table: 0.2 per company or v3 person; v2 people 1, or 3 with `lookalikeDomains`; reveals
+    /// per person), assuming `size` results: [`SearchRequest::estimate_results`] of its size.
     pub fn estimate(&self) -> Cost {
-        match self {
-            SearchRequest::CompaniesV3(r) => cost::estimate(&**r),
-            SearchRequest::CompaniesV2(r) => cost::estimate(&**r),
-            SearchRequest::PeopleV3(r) => cost::estimate(&**r),
-            SearchRequest::PeopleV2(r) => cost::estimate(&**r),
-        }
+        self.estimate_results(self.page_size())
+    }
+
+    /// The most `n` results of this search can spend, per pool, however they are paged: the
+    /// one estimate of "N more" ([`cost::search_cost`]) that the CLI's plan and the explorer's
+    /// gate and export quote alike (issue 35).
+    pub fn estimate_results(&self, n: u64) -> Cost {
+        cost::search_cost(self.endpoint(), &self.body(), n)
     }
 
     /// Sends the request with the typed client method of its endpoint.

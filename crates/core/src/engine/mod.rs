@@ -24,6 +24,7 @@ mod batch;
 mod decode;
 mod keep;
 mod keys;
+mod pages;
 mod run;
 mod salvage;
 
@@ -44,6 +45,7 @@ pub use keys::{
     KeyError, KeySource, MAX_INPUT_BYTES, MAX_KEYS, MAX_LINE_BYTES, is_service_id, read_key_list,
     split_people_keys,
 };
+pub use pages::{Next, SearchPages, V2_WINDOW, page_request};
 pub use run::{
     Progress, RunError, RunReport, SearchRecords, contact_key, enrich_company_request,
     lookup_companies, lookup_people, search,
@@ -54,7 +56,7 @@ use crate::config::Budget;
 use crate::session::{Freshness, Session, with_store};
 use crate::spend::{POOLS, describe_pools};
 use prospect_api::client::Endpoint;
-use prospect_api::cost::{Cost, CreditPool, DEFAULT_PRICES, max_quantities};
+use prospect_api::cost::{Cost, CreditPool};
 use prospect_api::error::ApiError;
 use prospect_api::types::{CreditBalance, LOOKUP_COMPANIES_MAX, LOOKUP_PEOPLE_MAX, REVEAL_MAX_IDS};
 use prospect_common::ContactKind;
@@ -1223,16 +1225,6 @@ pub async fn finish_job(s: &Session, job: Option<prospect_store::JobId>, report:
     if let Err(e) = with_store(s.store(), move |st| st.set_job_state(id, state, &detail)).await {
         tracing::warn!(error = %e, "jobs: could not record the end of a job");
     }
-}
-
-/// The most a search of `limit` results at `endpoint` can cost with this body (the body's
-/// lookalike domains priced too), from the one price table.
-pub fn search_cost(endpoint: Endpoint, body: &Value, results: u64) -> Cost {
-    let mut b = body.clone();
-    if let Value::Object(m) = &mut b {
-        m.insert("size".into(), Value::from(results));
-    }
-    DEFAULT_PRICES.charge_for(endpoint, &max_quantities(endpoint, &b))
 }
 
 /// Checks a search body's paging members before anything is planned or sent: `size` and

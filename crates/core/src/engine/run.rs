@@ -11,11 +11,13 @@ use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
 use super::keys::{KeyError, KeySource, hash_key};
-use super::{CLAIM_LEASE, Plan, PlanError, SEARCH_PAGE, check_paging, search_cost};
-use crate::request::{SearchRequest, SearchResponse, build_search};
+use super::pages::{Next, SearchPages, page_request};
+use super::{CLAIM_LEASE, Plan, PlanError, SEARCH_PAGE, check_paging};
+use crate::request::{SearchRequest, SearchResponse};
 use crate::session::{Freshness, LookupEntry, Paid, Session, search_identity, with_store};
 use prospect_api::client::{ApiRequest, Endpoint};
 use prospect_api::cost::Cost;
+use prospect_api::cost::search_cost;
 use prospect_api::error::ApiError;
 use prospect_api::types::*;
 use prospect_common::ContactKind;
@@ -171,36 +173,6 @@ fn search_endpoint(path: &str) -> Result<Endpoint, PlanError> {
     Endpoint::from_path(path)
         .filter(|e| e.is_search())
         .ok_or_else(|| PlanError::Other(format!("{path} is not a list search")))
-}
-
-/// The request of the page of `size` after `cursor` of search `body`.
-fn page_request(
-    endpoint: Endpoint,
-    body: &Value,
-    size: u64,
-    next: Next,
-) -> Result<SearchRequest, PlanError> {
-    let mut b = body.clone();
-    if let Value::Object(m) = &mut b {
-        m.remove("searchAfter");
-        m.remove("from");
-        m.insert("size".into(), Value::from(size));
-        if let Next::From(f) = next
-            && f > 1
-        {
-            m.insert("from".into(), Value::from(f));
-        }
-    }
-    let cursor = match next {
-        Next::After(c) => Some(c),
-        _ => None,
-    };
-    let req = build_search(endpoint, &b)
-        .map_err(|p| PlanError::Invalid(ApiError::Invalid(p)))?
-        .with_search_after(cursor);
-    req.check()
-        .map_err(|p| PlanError::Invalid(ApiError::Invalid(p)))?;
-    Ok(req)
 }
 
 /// The stored, fresh pages of a search (see [`prospect_store::Store::pages_since`]).
@@ -365,7 +337,6 @@ fn peek(raw: &[u8]) -> Peeked {
 /// A page request on its own task ([`fetch_page`]), with where it starts and its size.
 struct InFlight {
     task: tokio::task::JoinHandle<Fetched>,
-    step: Next,
     size: u64,
 }
 
@@ -515,29 +486,10 @@ pub async fn search(
     // asked with the answer's `searchAfter`; a v2 answer without one (or a v2 people search
     // with `onePersonPerDomain`, which refuses a cursor) pages with the `from` window while
     // `size + from <= 10001`.
-    let v2 = matches!(ep, Endpoint::SearchCompaniesV2 | Endpoint::SearchPeopleV2);
-    let one_per_domain = body
-        .get("onePersonPerDomain")
-        .and_then(Value::as_bool)
-        .unwrap_or(false);
-    let start_from = body
-        .get("from")
-        .and_then(Value::as_u64)
-        .filter(|f| v2 && *f > 1);
-    let mut next = match (&cursor, v2 && one_per_domain, start_from) {
-        (_, true, f) => Some(Next::From(f.unwrap_or(1) + got)),
-        (Some(c), false, _) => Some(Next::After(c.clone())),
-        (None, false, Some(f)) if got == 0 => Some(Next::From(f)),
-        (None, false, None) if got == 0 => Some(Next::Start),
-        (None, false, _) => None,
-    };
-    let base_from = start_from.unwrap_or(1);
-    if next.is_none() {
+    let mut pages = SearchPages::new(ep, body, got, cursor.clone());
+    if pages.ended() {
         end = true;
     }
-    // Records asked for so far in this chain (the `from` of the next window, less one).
-    let mut asked_records = got + base_from - 1;
-    let mut asked_after: HashSet<String> = HashSet::new();
     // The pipeline: the request of page k+1 goes out as soon as page k's answer is in (its
     // cursor read with `peek`), while page k and the pages before it are kept on their own
     // tasks and the oldest is handed to `on_page`; so the service works while this process
@@ -558,20 +510,9 @@ pub async fn search(
             && total_left.is_none_or(|t| t > uncounted)
             && !stop.is_cancelled()
             && report.error.is_none();
-        if let (true, Some(step)) = (more, next.clone()) {
-            let mut size = want.min(SEARCH_PAGE);
-            if let Next::From(f) = step {
-                size = size.min(V2_WINDOW.saturating_sub(f));
-            }
-            if let Next::After(c) = &step
-                && !asked_after.insert(c.clone())
-            {
-                report.stuck_cursor = true;
-                end = true;
-            } else if size == 0 {
-                end = true;
-            } else {
-                match page_request(ep, body, size, step.clone()) {
+        if more {
+            match pages.step(want, SEARCH_PAGE) {
+                Some((step, size)) => match page_request(ep, body, size, step) {
                     Ok(req) => {
                         // The page is claimed first: a page another process is buying is
                         // waited for and read from the store, not bought again.
@@ -586,13 +527,14 @@ pub async fn search(
                                 started,
                                 stop.clone(),
                             )),
-                            step,
                             size,
                         });
-                        // Until its answer says where the next page starts.
-                        next = None;
                     }
                     Err(e) => report.fail(e.into()),
+                },
+                None => {
+                    report.stuck_cursor |= pages.stuck_cursor();
+                    end |= pages.ended();
                 }
             }
         }
@@ -635,7 +577,7 @@ pub async fn search(
                 Err(e) => report.fail(RunError::Store(format!("keeping a page failed: {e}"))),
             }
         }
-        let Some(InFlight { task, step, size }) = fetching.take() else {
+        let Some(InFlight { task, size }) = fetching.take() else {
             if keeping.is_empty() {
                 break;
             }
@@ -685,19 +627,9 @@ pub async fn search(
             }
         };
         if let Some((cursor_out, n, task)) = got_page {
-            asked_records += n;
-            next = match (cursor_out, &step) {
-                (Some(c), Next::After(prev)) if c == *prev => {
-                    report.stuck_cursor = true;
-                    None
-                }
-                (Some(c), _) if !(v2 && one_per_domain) => Some(Next::After(c)),
-                _ if v2 && n == size => Some(Next::From(1 + asked_records)),
-                _ => None,
-            };
-            if n == 0 || next.is_none() {
-                end = true;
-            }
+            pages.answered(cursor_out, n);
+            report.stuck_cursor |= pages.stuck_cursor();
+            end |= pages.ended();
             position += 1;
             let counted = size.min(n.max(1));
             uncounted += counted;
@@ -883,26 +815,12 @@ pub(crate) async fn release(s: &Session, keys: Vec<String>) {
     let _ = with_store(s.store(), move |st| st.release(&keys, &owner)).await;
 }
 
-/// Highest `size + from` of the v2 searches (SPEC.md §8).
-pub const V2_WINDOW: u64 = 10_001;
-
 /// Search pages received and being kept at once while the next is fetched: each is written
 /// once this many newer ones are on their way.
 const PAGES_KEEPING: usize = 3;
 
 /// A page being kept on its own task while the next is fetched.
 type KeepTask = tokio::task::JoinHandle<Result<Paid<SearchResponse>, ApiError>>;
-
-/// Where the next page of a search starts.
-#[derive(Debug, Clone, PartialEq)]
-enum Next {
-    /// The first page.
-    Start,
-    /// After this `searchAfter` cursor.
-    After(String),
-    /// At this 1-based `from` (v2 windows).
-    From(u64),
-}
 
 /// What one lookup batch gave.
 #[derive(Debug)]

@@ -210,6 +210,9 @@ impl App {
                 let s = self.search_mut(kind);
                 s.loading = false;
                 s.error = Some(e.message.clone());
+                if let Some(pager) = &mut s.pager {
+                    pager.failed();
+                }
                 self.error_popup(format!("{what}: {}", e.message));
                 vec![]
             }
@@ -324,6 +327,10 @@ impl App {
         self.bump(slot);
         let s = self.search_mut(kind);
         s.loading = false;
+        // Its answer is stored when it comes: asked again, it is read at no cost.
+        if let Some(pager) = &mut s.pager {
+            pager.failed();
+        }
         // A first page stopped for: the pane is as before any search, not "nothing matched".
         if s.pages.is_empty() {
             s.request = None;

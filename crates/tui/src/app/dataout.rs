@@ -1,6 +1,8 @@
 //! Data out (issue 9; issue 19, "The shape": `impl App` by concern): the export popup and
 //! its first-N job, facets, and copying a field, a row or the request as curl.
 use super::*;
+use prospect_api::error::ApiError;
+use prospect_core::engine::{PlanError, page_request};
 
 impl App {
     pub(super) fn noun(kind: SearchSubject) -> &'static str {
@@ -88,9 +90,7 @@ impl App {
             ExportScope::Marked => self.results.marked(kind),
             ExportScope::FirstN => {
                 let exhausted = s.total.is_some_and(|t| fetched as u64 >= t)
-                    || s.pages
-                        .last()
-                        .is_none_or(|p| p.rows.is_empty() || p.next.is_none());
+                    || s.pager.as_ref().is_none_or(|p| p.ended());
                 if fetched >= c.n || exhausted {
                     self.results.fetched(kind).take(c.n).collect()
                 } else {
@@ -141,12 +141,11 @@ impl App {
         let Some(request) = self.search(kind).request.clone() else {
             return self.info("Run a search first.");
         };
+        // The one estimate of N more (the CLI's `--dry-run` says the same): the last page asks
+        // only for what is missing, so 70 more at 50 a page are 70 results, not 100.
         let size = request.page_size() as usize;
         let pages = (c.n - fetched).div_ceil(size) as u64;
-        let mut cost = prospect_api::cost::Cost::ZERO;
-        for _ in 0..pages {
-            cost += request.estimate();
-        }
+        let cost = request.estimate_results((c.n - fetched) as u64);
         self.export_job = Some(ExportJob {
             kind,
             request,
@@ -171,10 +170,21 @@ impl App {
         let Some(job) = self.export_job.clone() else {
             return vec![];
         };
-        let s = self.search(job.kind);
         let got = self.results.fetched(job.kind).count();
-        let cursor = s.pages.last().and_then(|p| p.next.clone());
+        let size = job.request.page_size();
+        let want = (job.want.saturating_sub(got)) as u64;
+        let s = self.search_mut(job.kind);
         let page = s.pages.len() as u32;
+        // The one paging rule: the next page's start, and a last page only as large as what
+        // is missing.
+        let step = s.pager.as_mut().and_then(|p| p.step(want, size));
+        let Some((step, size)) = step else {
+            self.export_job = None;
+            let rows: Vec<&crate::msg::ResultRow> =
+                self.results.fetched(job.kind).take(job.want).collect();
+            let records = crate::components::export::records(job.kind, rows);
+            return self.write_export(job.kind, job.format, job.preset, job.path, records);
+        };
         if let Some(Popup::Export(p)) = self.popups.last_mut() {
             p.stage = ExportStage::Fetching {
                 got,
@@ -182,12 +192,20 @@ impl App {
                 stopping: false,
             };
         }
-        let request = job.request.clone().with_search_after(cursor);
-        if let Err(problems) = request.check() {
-            self.export_job = None;
-            self.popups.pop();
-            return self.not_sent(&problems);
-        }
+        let request = match page_request(job.request.endpoint(), &job.request.body(), size, step) {
+            Ok(r) => r,
+            Err(e) => {
+                if let Some(pager) = &mut self.search_mut(job.kind).pager {
+                    pager.failed();
+                }
+                self.export_job = None;
+                self.popups.pop();
+                return match e {
+                    PlanError::Invalid(ApiError::Invalid(problems)) => self.not_sent(&problems),
+                    e => self.info(&e.to_string()),
+                };
+            }
+        };
         self.set_status(
             &format!(
                 "Fetching {} for the export: {got} of {} rows · each page ≤ {}",
@@ -218,6 +236,9 @@ impl App {
             Ok(_) => return vec![],
             Err(e) => {
                 self.export_job = None;
+                if let Some(pager) = &mut self.search_mut(job.kind).pager {
+                    pager.failed();
+                }
                 if matches!(self.popups.last(), Some(Popup::Export(_))) {
                     self.popups.pop();
                 }
@@ -231,8 +252,12 @@ impl App {
         let s = self.search_mut(job.kind);
         let same = s.request.as_ref() == Some(&job.request);
         let n = page.rows.len();
-        let more = page.search_after.is_some() && n > 0;
+        let mut more = false;
         if same {
+            if let Some(pager) = &mut s.pager {
+                pager.answered(page.search_after.clone(), n as u64);
+                more = !pager.ended();
+            }
             s.total = page.total.or(s.total);
             s.search_id = page.search_id.or(s.search_id);
             s.push_page(Page {

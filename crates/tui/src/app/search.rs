@@ -2,6 +2,8 @@
 //! page, sending it, its answer into the tab, paging, `P` (people at the company) and `L`
 //! (lookalikes), and reopened searches and jobs.
 use super::*;
+use prospect_api::error::ApiError;
+use prospect_core::engine::{PlanError, SearchPages, page_request};
 
 impl App {
     /// The answer to the spend gate of a search page.
@@ -29,7 +31,11 @@ impl App {
         let total = r.pages.iter().rev().find_map(|p| p.total);
         let notes = r.pages.last().map(|p| p.notes.clone()).unwrap_or_default();
         let endpoint = r.request.endpoint();
+        let got: usize = r.pages.iter().map(|p| p.rows.len()).sum();
+        let cursor = r.pages.last().and_then(|p| p.search_after.clone());
+        let pager = SearchPages::new(endpoint, &r.request.body(), got as u64, cursor);
         *self.search_mut(kind) = SearchState {
+            pager: Some(pager),
             request: Some(r.request),
             pages: r
                 .pages
@@ -107,6 +113,17 @@ impl App {
         s.search_id = page.search_id.or(s.search_id);
         let n = page.rows.len();
         let stored_at = page.stored_at;
+        if s.pager.is_none()
+            && let Some(first) = &s.request
+        {
+            // The first page: it was asked at the request's start.
+            let mut pager = SearchPages::new(first.endpoint(), &first.body(), 0, None);
+            pager.step(first.page_size(), first.page_size());
+            s.pager = Some(pager);
+        }
+        if let Some(pager) = &mut s.pager {
+            pager.answered(page.search_after.clone(), n as u64);
+        }
         s.push_page(Page {
             rows: page.rows,
             next: page.search_after,
@@ -267,6 +284,12 @@ impl App {
         }
         s.loading = true;
         s.error = None;
+        if p.next_page
+            && let Some(pager) = &mut s.pager
+        {
+            let size = p.request.page_size();
+            pager.step(size, size);
+        }
         let page = if p.next_page { s.pages.len() as u32 } else { 0 };
         self.focus = if p.next_page {
             self.focus
@@ -301,16 +324,25 @@ impl App {
             return self.info("Run a search first (Ctrl-r).");
         };
         let shown: usize = s.pages.iter().map(|p| p.rows.len()).sum();
-        let cursor = s.pages.last().and_then(|p| p.next.clone());
-        let done = s.total.is_some_and(|t| shown as u64 >= t)
-            || s.pages.last().is_some_and(|p| p.rows.is_empty());
-        let Some(cursor) = cursor.filter(|_| !done) else {
-            return self.info("This is the last page.");
+        let size = first.page_size();
+        let by_total = s.total.is_some_and(|t| shown as u64 >= t);
+        let step = match &mut s.pager {
+            Some(pager) if !by_total => pager.peek(size, size),
+            _ => None,
         };
-        let request = first.with_search_after(Some(cursor));
-        match request.check() {
-            Ok(()) => self.gate(request, true),
-            Err(problems) => self.not_sent(&problems),
+        let stuck = s.pager.as_ref().is_some_and(|p| p.stuck_cursor());
+        let Some((step, size)) = step else {
+            return self.info(if stuck {
+                "This is the last page: the service named the same cursor again, so nothing \
+                 more was asked (a page is never bought twice)."
+            } else {
+                "This is the last page."
+            });
+        };
+        match page_request(first.endpoint(), &first.body(), size, step) {
+            Ok(request) => self.gate(request, true),
+            Err(PlanError::Invalid(ApiError::Invalid(problems))) => self.not_sent(&problems),
+            Err(e) => self.info(&e.to_string()),
         }
     }
 

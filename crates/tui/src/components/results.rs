@@ -44,6 +44,9 @@ pub struct SearchState {
     pub request: Option<SearchRequest>,
     /// Pages fetched so far (kept; `n`/`p` move between them).
     pub pages: Vec<Page>,
+    /// The one paging rule of the core (where the next page starts, when the search has
+    /// ended), fed every page this tab receives; `None` before the first page.
+    pub pager: Option<prospect_core::engine::SearchPages>,
     /// Index of the shown page.
     pub page: usize,
     /// `total` of the last response.
