@@ -20,7 +20,6 @@ use prospect_api::client::Endpoint;
 use prospect_api::error::ApiError;
 use serde_json::Value;
 
-use super::PlanError;
 use crate::request::{SearchRequest, build_search};
 
 /// Highest `size + from` of the v2 searches (SPEC.md §8).
@@ -173,13 +172,13 @@ impl SearchPages {
 /// The request of the page of `size` records starting at `next` of search `body` at
 /// `endpoint` (`size`, `from` and `searchAfter` set as the step says).
 ///
-/// Errors: [`PlanError::Invalid`] when the body does not build or check (nothing is sent).
+/// Errors: [`ApiError::Invalid`] when the body does not build or check (nothing is sent).
 pub fn page_request(
     endpoint: Endpoint,
     body: &Value,
     size: u64,
     next: Next,
-) -> Result<SearchRequest, PlanError> {
+) -> Result<SearchRequest, ApiError> {
     let mut b = body.clone();
     if let Value::Object(m) = &mut b {
         m.remove("searchAfter");
@@ -196,10 +195,9 @@ pub fn page_request(
         _ => None,
     };
     let req = build_search(endpoint, &b)
-        .map_err(|p| PlanError::Invalid(ApiError::Invalid(p)))?
+        .map_err(ApiError::Invalid)?
         .with_search_after(cursor);
-    req.check()
-        .map_err(|p| PlanError::Invalid(ApiError::Invalid(p)))?;
+    req.check().map_err(ApiError::Invalid)?;
     Ok(req)
 }
 

@@ -212,7 +212,7 @@ pub(super) async fn plan_search(
     check_paging(body).map_err(PlanError::Other)?;
     let (body, suppressed) = crate::suppress::apply_to_body(s, ep, body).await;
     let body = &body;
-    page_request(ep, body, limit.min(SEARCH_PAGE), Next::Start)?;
+    page_request(ep, body, limit.min(SEARCH_PAGE), Next::Start).map_err(PlanError::Invalid)?;
     let mut p = Plan::new(
         format!("search {} of up to {limit}", ep.path()),
         "search",

@@ -2,7 +2,7 @@
 //! its first-N job, facets, and copying a field, a row or the request as curl.
 use super::*;
 use prospect_api::error::ApiError;
-use prospect_core::engine::{PlanError, page_request};
+use prospect_core::engine::page_request;
 
 impl App {
     pub(super) fn noun(kind: SearchSubject) -> &'static str {
@@ -201,7 +201,7 @@ impl App {
                 self.export_job = None;
                 self.popups.pop();
                 return match e {
-                    PlanError::Invalid(ApiError::Invalid(problems)) => self.not_sent(&problems),
+                    ApiError::Invalid(problems) => self.not_sent(&problems),
                     e => self.info(&e.to_string()),
                 };
             }

@@ -3,7 +3,7 @@
 //! (lookalikes), and reopened searches and jobs.
 use super::*;
 use prospect_api::error::ApiError;
-use prospect_core::engine::{PlanError, SearchPages, page_request};
+use prospect_core::engine::{SearchPages, page_request};
 
 impl App {
     /// The answer to the spend gate of a search page.
@@ -341,7 +341,7 @@ impl App {
         };
         match page_request(first.endpoint(), &first.body(), size, step) {
             Ok(request) => self.gate(request, true),
-            Err(PlanError::Invalid(ApiError::Invalid(problems))) => self.not_sent(&problems),
+            Err(ApiError::Invalid(problems)) => self.not_sent(&problems),
             Err(e) => self.info(&e.to_string()),
         }
     }
