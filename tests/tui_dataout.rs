@@ -5,10 +5,12 @@
 mod app_support;
 use app_support::{answer, call_in, ch, ctrl, key, opts, render_at, screen, started_with};
 use crossterm::event::KeyCode;
+use prospect::core::engine::{Action, JobEnd};
 use prospect::core::export::Format;
+use prospect::core::owned::JobId;
 use prospect::core::request::SearchResponse;
 use prospect::tui::app::{App, ExportCounts, ExportPopup, ExportScope, ExportStage, Pane, Popup};
-use prospect::tui::msg::{Command, ExportRecords, Msg, Outcome, PageData, Slot};
+use prospect::tui::msg::{Call, Command, ExportRecords, Msg, Outcome, PageData, Slot};
 use prospect::tui::records;
 use prospect::tui::schema::{self, DataFields, SearchSubject};
 use serde_json::{Value, json};
@@ -218,7 +220,26 @@ fn export_of_the_first_n_asks_for_the_missing_pages_fetches_them_and_writes_n_ro
         other => panic!("{other:?}"),
     }
     insta::assert_snapshot!("export_confirm", render_at(&app, 120, 34).backend());
-    let mut cmds = app.update(ch('y'));
+    // Yes: the export is recorded as a job first (issue 35), the search and N with its file.
+    let begun = app.update(ch('y'));
+    match call_in(&begun, Slot::ExportJob).1 {
+        Call::BeginJob {
+            action, options, ..
+        } => {
+            assert!(
+                matches!(&*action, Action::Search { limit: 80, endpoint, .. } if endpoint == "/v3/search/companies"),
+                "{action:?}"
+            );
+            assert_eq!(options["format"], "jsonl");
+        }
+        other => panic!("{other:?}"),
+    }
+    let mut cmds = answer(
+        &mut app,
+        &begun,
+        Slot::ExportJob,
+        Outcome::JobBegun(Some(JobId(7))),
+    );
     let slot = Slot::Export(SearchSubject::Companies);
     for (i, cursor) in [(1, Some("c2")), (2, Some("c3")), (3, Some("c4"))] {
         let sent = cmds.iter().find_map(|c| match c {
@@ -268,6 +289,26 @@ fn export_of_the_first_n_asks_for_the_missing_pages_fetches_them_and_writes_n_ro
         other => panic!("{other:?}"),
     }
     assert!(app.export_job.is_none());
+    // The file written: the job is done.
+    let done = prospect::tui::msg::Exported {
+        path: file.path.clone(),
+        count: 80,
+        detail: None,
+    };
+    let ended = app.update(Msg::Exported(Ok(done)));
+    assert!(
+        ended.iter().any(|c| matches!(
+            c,
+            Command::Call {
+                call: Call::EndJob {
+                    id: JobId(7),
+                    end: JobEnd::Done
+                },
+                ..
+            }
+        )),
+        "{ended:?}"
+    );
 }
 
 #[test]
@@ -277,7 +318,13 @@ fn stopping_a_first_n_export_keeps_the_pages_and_writes_nothing() {
     open_export(&mut app);
     app.update(key(KeyCode::Tab));
     app.update(key(KeyCode::Tab));
-    let cmds = app.update(key(KeyCode::Enter));
+    let begun = app.update(key(KeyCode::Enter));
+    let cmds = answer(
+        &mut app,
+        &begun,
+        Slot::ExportJob,
+        Outcome::JobBegun(Some(JobId(3))),
+    );
     assert!(matches!(
         export_popup(&app).stage,
         ExportStage::Fetching { .. }
@@ -291,9 +338,27 @@ fn stopping_a_first_n_export_keeps_the_pages_and_writes_nothing() {
         Outcome::Page(page(SearchSubject::Companies, 25, 25, 39_726, Some("c2"))),
     );
     assert!(
-        !after
-            .iter()
-            .any(|c| matches!(c, Command::Call { .. } | Command::Export(_))),
+        !after.iter().any(|c| matches!(
+            c,
+            Command::Call {
+                call: Call::Search { .. },
+                ..
+            } | Command::Export(_)
+        )),
+        "{after:?}"
+    );
+    // Its job is left interrupted: `prospect resume 3` buys the rest.
+    assert!(
+        after.iter().any(|c| matches!(
+            c,
+            Command::Call {
+                call: Call::EndJob {
+                    id: JobId(3),
+                    end: JobEnd::Interrupted(_)
+                },
+                ..
+            }
+        )),
         "{after:?}"
     );
     assert_eq!(app.results.companies.pages.len(), 2);

@@ -575,7 +575,12 @@ impl Session {
     /// finish (`interrupted`, `failed`, `running`): `prospect jobs` and the explorer's offer to
     /// resume. Errors: the store's, in words.
     pub async fn jobs(&self, limit: usize, open_only: bool) -> Result<Vec<JobRow>, String> {
-        with_store(&self.store, move |st| st.jobs(limit, open_only)).await
+        with_store(&self.store, move |st| {
+            // A job whose process is gone (killed) is interrupted, not running.
+            st.mark_interrupted()?;
+            st.jobs(limit, open_only)
+        })
+        .await
     }
 
     /// Job `id` of this store (`prospect resume ID`); `None` when there is no such job.

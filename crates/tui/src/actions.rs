@@ -20,7 +20,7 @@ use prospect_api::types::{
 };
 use prospect_common::ContactKind;
 use prospect_common::sanitize::sanitize;
-use prospect_core::engine::{self, KeySource, PlanError, split_people_keys};
+use prospect_core::engine::{self, JobEnd, KeySource, PlanError, split_people_keys};
 use prospect_core::session::{Freshness, Session};
 use prospect_core::spend::Estimate;
 
@@ -295,6 +295,73 @@ fn engine_action(action: &PaidAction) -> engine::Action {
 /// `webhook_url(event)`; `Err` from it (no receiver) refuses the reveal before anything is
 /// sent. Errors: the client's, in plain words ([`ApiFailure`]).
 pub async fn run(
+    s: &Session,
+    action: PaidAction,
+    fresh: Freshness,
+    webhook_url: impl Fn(WebhookEvent) -> Result<String, String>,
+) -> Result<Ran, ApiFailure> {
+    // Every paid action is a job (issue 35): killed meanwhile, `prospect jobs` lists it and
+    // `prospect resume ID` buys only the rest.
+    let what = action.describe();
+    let mut jobs = Vec::new();
+    for a in job_actions(&action) {
+        jobs.push(engine::begin_job(s, &a, &what, None).await);
+    }
+    let out = run_action(s, action, fresh, webhook_url).await;
+    let end = match &out {
+        Ok(r) => match &r.unread {
+            Some(why) => JobEnd::Failed(why.clone()),
+            None => JobEnd::Done,
+        },
+        Err(e) => JobEnd::Failed(e.message.clone()),
+    };
+    for job in jobs {
+        engine::end_job(s, job, end.clone()).await;
+    }
+    out
+}
+
+/// The engine's actions a paid action of the explorer is recorded as, so `prospect resume ID`
+/// can finish it: one each, but two for a lookup of people by handles and by service ids.
+fn job_actions(action: &PaidAction) -> Vec<engine::Action> {
+    use engine::Action;
+    match action {
+        PaidAction::Reveal { kind, ids } => vec![Action::Reveal {
+            contact: *kind,
+            keys: KeySource::List(ids.clone()),
+        }],
+        PaidAction::EnrichCompany { domain } => vec![Action::EnrichCompany {
+            domain: domain.clone(),
+        }],
+        PaidAction::EnrichPerson { request, .. } => vec![Action::EnrichPerson {
+            request: serde_json::to_value(&**request).unwrap_or_default(),
+        }],
+        PaidAction::Lookup {
+            subject: SearchSubject::Companies,
+            keys,
+            ..
+        } => vec![Action::LookupCompanies {
+            keys: KeySource::List(keys.clone()),
+        }],
+        PaidAction::Lookup { keys, .. } => {
+            let (handles, ids) = split_people_keys(keys);
+            [(handles, false), (ids, true)]
+                .into_iter()
+                .filter(|(k, _)| !k.is_empty())
+                .map(|(k, ids)| Action::LookupPeople {
+                    keys: KeySource::List(k),
+                    ids,
+                })
+                .collect()
+        }
+        PaidAction::Segment { domains } => vec![Action::Segment {
+            request: serde_json::to_value(segmentation_input(domains)).unwrap_or_default(),
+        }],
+    }
+}
+
+/// [`run`] without its job.
+async fn run_action(
     s: &Session,
     action: PaidAction,
     fresh: Freshness,

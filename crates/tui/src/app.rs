@@ -40,6 +40,7 @@ use super::schema::{self, DataFields, Leaf, SearchSubject};
 use prospect_api::client::Endpoint;
 use prospect_api::error::ApiError;
 use prospect_api::types::ValidationError;
+use prospect_core::engine::JobEnd;
 use prospect_core::filter_set::FilterSet;
 use prospect_core::gauge::{Gauge, Refresh};
 use prospect_core::request::{self, SearchRequest};
@@ -162,6 +163,9 @@ pub struct ExportJob {
     pub path: PathBuf,
     /// Close was pressed: no page is sent after the one on its way.
     pub stopping: bool,
+    /// Its record as a job ([`Slot::ExportJob`]): `prospect jobs` lists it, and `prospect
+    /// resume ID` finishes it, paying only for the pages not yet bought.
+    pub job: Option<prospect_core::owned::JobId>,
 }
 
 /// A call refused with a per-minute 429, waiting to be sent again.
@@ -250,6 +254,8 @@ pub struct App {
     pub left_unfinished: usize,
     /// The export of the first N results still fetching pages, if any.
     pub export_job: Option<ExportJob>,
+    /// The job of the export being written, ended when the file is.
+    pub export_record: Option<prospect_core::owned::JobId>,
     /// The search page being planned ([`Call::PlanPage`]) before it is confirmed or sent.
     planning: Option<PendingSearch>,
     /// Searches replaced by `P` / `L`, most recent last: `Back` returns to them.
@@ -349,6 +355,7 @@ impl App {
             screen: std::cell::Cell::new(ratatui::layout::Rect::default()),
             last_click: None,
             export_job: None,
+            export_record: None,
             planning: None,
             back: Vec::new(),
             undo: None,
@@ -497,19 +504,28 @@ impl App {
                     vec![]
                 }
             },
-            Msg::Exported(r) => match r {
-                Ok(e) => self.info(&format!(
-                    "Exported {} {} to {}{}",
-                    e.count,
-                    if e.count == 1 { "record" } else { "records" },
-                    prospect_common::sanitize::sanitize(&e.path.display().to_string()),
-                    e.detail.map(|d| format!(" · {d}")).unwrap_or_default()
-                )),
-                Err(why) => {
-                    self.error_popup(format!("The export was not written: {why}"));
-                    vec![]
-                }
-            },
+            Msg::Exported(r) => {
+                let record = self.export_record.take();
+                let end = match &r {
+                    Ok(_) => JobEnd::Done,
+                    Err(why) => JobEnd::Failed(format!("the file was not written: {why}")),
+                };
+                let mut cmds = self.end_export_job(record, end);
+                cmds.extend(match r {
+                    Ok(e) => self.info(&format!(
+                        "Exported {} {} to {}{}",
+                        e.count,
+                        if e.count == 1 { "record" } else { "records" },
+                        prospect_common::sanitize::sanitize(&e.path.display().to_string()),
+                        e.detail.map(|d| format!(" · {d}")).unwrap_or_default()
+                    )),
+                    Err(why) => {
+                        self.error_popup(format!("The export was not written: {why}"));
+                        vec![]
+                    }
+                });
+                cmds
+            }
             Msg::Timer(id, generation) => {
                 if self.timer_gens.get(&id) != Some(&generation) {
                     return vec![];

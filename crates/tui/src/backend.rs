@@ -369,6 +369,17 @@ impl Backend for SessionBackend {
                     Outcome::Ran(actions::run(&s, action, fresh, &url).await?)
                 }
                 Call::Warmup(domains) => Outcome::Warmed(actions::warmup(&s, &domains).await?),
+                Call::BeginJob {
+                    action,
+                    what,
+                    options,
+                } => Outcome::JobBegun(
+                    prospect_core::engine::begin_job(&s, &action, &what, Some(options)).await,
+                ),
+                Call::EndJob { id, end } => {
+                    prospect_core::engine::end_job(&s, Some(id), end).await;
+                    Outcome::JobEnded
+                }
                 Call::Segmentations { focus } => Outcome::Segmentations {
                     rows: s.stored_segmentations(100).await,
                     focus,

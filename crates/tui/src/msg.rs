@@ -144,6 +144,8 @@ pub enum Slot {
     /// The Segments view's reads: the store's segmentations, one from the service (free); a
     /// new one supersedes.
     Segments,
+    /// The record of the export job of the first N (issue 35): its start, then its end.
+    ExportJob,
     /// An attribution or a mark of the Segments view (free: the service).
     SegmentWork,
 }
@@ -363,13 +365,34 @@ pub enum Call {
         /// The companies' domains.
         domains: Vec<String>,
     },
+    /// Records a paid action of several calls (the export of the first N) as a job, before
+    /// its first paid call ([`Outcome::JobBegun`]; `prospect_core::engine::begin_job`).
+    BeginJob {
+        /// What a resume runs.
+        action: Box<prospect_core::engine::Action>,
+        /// Its words in `prospect jobs`.
+        what: String,
+        /// The output a resume writes (`format`, `out`).
+        options: Value,
+    },
+    /// Records how that job ended ([`Outcome::JobEnded`]).
+    EndJob {
+        /// The job ([`Outcome::JobBegun`]).
+        id: prospect_core::owned::JobId,
+        /// How.
+        end: prospect_core::engine::JobEnd,
+    },
 }
 
 impl Call {
-    /// `true` for a paid call that must never be aborted once sent (a search page): its
-    /// answer is stored and charged even when the explorer no longer wants it.
+    /// `true` for a call that must never be aborted once sent: a paid call (a search page, a
+    /// paid action), whose answer is stored and charged even when the explorer no longer
+    /// wants it, and the record of a job around paid calls.
     pub fn is_paid_job(&self) -> bool {
-        matches!(self, Call::Search { .. } | Call::Run { .. })
+        matches!(
+            self,
+            Call::Search { .. } | Call::Run { .. } | Call::BeginJob { .. } | Call::EndJob { .. }
+        )
     }
 }
 
@@ -393,6 +416,10 @@ pub enum Outcome {
         /// The results.
         results: Vec<prospect_api::types::AttributedDomain>,
     },
+    /// The job [`Call::BeginJob`] recorded (`None` when the store could not write it).
+    JobBegun(Option<prospect_core::owned::JobId>),
+    /// [`Call::EndJob`] is recorded.
+    JobEnded,
     /// Domains marked ([`Call::MarkFit`]).
     Marked {
         /// Good or poor fit.

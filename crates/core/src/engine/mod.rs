@@ -22,6 +22,7 @@
 
 mod batch;
 mod decode;
+mod jobs;
 mod keep;
 mod keys;
 mod pages;
@@ -37,6 +38,7 @@ use serde_json::Value;
 
 pub use batch::{PersonItem, person_item};
 pub use decode::entities_of;
+pub use jobs::{JobEnd, as_job, begin_job, end_job, finish_job, start_job};
 pub use keep::{
     KeepReport, PageToKeep, ToKeep, fallback_recovery_dir, import_recovery, import_recovery_from,
     keep, read_lenient, recovery_dir_for, recovery_dir_of,
@@ -1187,44 +1189,6 @@ async fn plan_enrich_person(
     };
     one_item(&mut p, stored, prospect_api::cost::estimate(&req));
     Ok(p)
-}
-
-/// Records `action` with its `plan` as a running job of this process before its first paid
-/// request, and returns its id; `None` (with a warning) when the store cannot write it (the
-/// action still runs; it just cannot be listed as interrupted).
-pub async fn start_job(s: &Session, action: &Action, plan: &Plan) -> Option<prospect_store::JobId> {
-    let kind = action.kind();
-    let fp = action.fingerprint();
-    let spec = serde_json::to_value(action).unwrap_or(Value::Null);
-    let plan = serde_json::to_value(plan).unwrap_or(Value::Null);
-    let owner = s.owner().to_string();
-    match with_store(s.store(), move |st| {
-        st.create_job(kind, &fp, &spec, &plan, &owner)
-    })
-    .await
-    {
-        Ok(id) => Some(id),
-        Err(e) => {
-            tracing::warn!(error = %e, "jobs: could not record the job");
-            None
-        }
-    }
-}
-
-/// Records how job `job` ended: `done`, `interrupted` (stopped on a signal; run it again to
-/// buy the rest) or `failed` (with why).
-pub async fn finish_job(s: &Session, job: Option<prospect_store::JobId>, report: &RunReport) {
-    let Some(id) = job else { return };
-    let (state, detail) = if report.interrupted {
-        ("interrupted", "stopped on a signal".to_string())
-    } else if let Some(e) = &report.error {
-        ("failed", e.to_string())
-    } else {
-        ("done", String::new())
-    };
-    if let Err(e) = with_store(s.store(), move |st| st.set_job_state(id, state, &detail)).await {
-        tracing::warn!(error = %e, "jobs: could not record the end of a job");
-    }
 }
 
 /// Checks a search body's paging members before anything is planned or sent: `size` and

@@ -221,6 +221,14 @@ impl App {
             }
             (Slot::Job(_) | Slot::Prepare, result) => self.on_job_done(slot, result),
             (Slot::Segments | Slot::SegmentWork, result) => self.on_segments_answer(slot, result),
+            (Slot::ExportJob, Ok(Outcome::JobBegun(id))) => self.on_export_job_begun(id),
+            (Slot::ExportJob, Err(_))
+                if matches!(self.inflight.get(&slot), Some(Call::BeginJob { .. })) =>
+            {
+                // Not recorded: the export goes on all the same.
+                self.on_export_job_begun(None)
+            }
+            (Slot::ExportJob, _) => vec![],
             (
                 Slot::Lists,
                 Ok(Outcome::ListAdded {

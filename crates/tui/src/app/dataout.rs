@@ -2,7 +2,8 @@
 //! its first-N job, facets, and copying a field, a row or the request as curl.
 use super::*;
 use prospect_api::error::ApiError;
-use prospect_core::engine::page_request;
+use prospect_core::engine::{JobEnd, page_request};
+use prospect_core::owned::JobId;
 
 impl App {
     pub(super) fn noun(kind: SearchSubject) -> &'static str {
@@ -51,7 +52,7 @@ impl App {
                 vec![]
             }
             ExportEffect::Export(choice) => self.export(choice),
-            ExportEffect::Confirmed => self.fetch_for_export(),
+            ExportEffect::Confirmed => self.begin_export_job(),
             ExportEffect::Declined => {
                 self.export_job = None;
                 self.info("Cancelled; nothing was fetched or spent.")
@@ -154,14 +155,91 @@ impl App {
             preset: c.preset,
             path: c.path,
             stopping: false,
+            job: None,
         });
         if prospect_core::spend::pools_above(&cost, self.opts.confirm_above).is_empty() {
-            self.fetch_for_export()
+            self.begin_export_job()
         } else {
             if let Some(Popup::Export(p)) = self.popups.last_mut() {
                 p.stage = ExportStage::Confirm { pages, cost };
             }
             vec![]
+        }
+    }
+
+    /// Records the export of the first N as a job before its first page is bought (issue 35):
+    /// the search and N, with its file and format, so `prospect resume ID` finishes it.
+    pub(super) fn begin_export_job(&mut self) -> Vec<Command> {
+        let Some(job) = &self.export_job else {
+            return vec![];
+        };
+        let mut body = job.request.body();
+        if let Some(m) = body.as_object_mut() {
+            m.remove("searchAfter");
+            m.remove("from");
+        }
+        let action = prospect_core::engine::Action::Search {
+            endpoint: job.request.endpoint().path().to_string(),
+            body,
+            limit: job.want as u64,
+        };
+        use clap::ValueEnum;
+        let options = serde_json::json!({
+            "format": job.format.to_possible_value().map(|v| v.get_name().to_string()),
+            "out": std::path::absolute(&job.path).unwrap_or_else(|_| job.path.clone()),
+        });
+        let what = format!(
+            "export of the first {} {} to {}",
+            job.want,
+            Self::noun(job.kind),
+            job.path.display()
+        );
+        let got = self.results.fetched(job.kind).count();
+        let want = job.want;
+        if let Some(Popup::Export(p)) = self.popups.last_mut() {
+            p.stage = ExportStage::Fetching {
+                got,
+                want,
+                stopping: false,
+            };
+        }
+        vec![self.call(
+            Slot::ExportJob,
+            Call::BeginJob {
+                action: Box::new(action),
+                what,
+                options,
+            },
+        )]
+    }
+
+    /// The export's job is recorded: its pages are bought now (or, when the export was closed
+    /// meanwhile, the job ends).
+    pub(super) fn on_export_job_begun(&mut self, id: Option<JobId>) -> Vec<Command> {
+        match &mut self.export_job {
+            Some(job) if !job.stopping => {
+                job.job = id;
+                self.fetch_for_export()
+            }
+            _ => {
+                // Stopped before its first page: nothing was bought.
+                self.export_job = None;
+                if matches!(self.popups.last(), Some(Popup::Export(_))) {
+                    self.popups.pop();
+                }
+                let mut cmds =
+                    self.end_export_job(id, JobEnd::Interrupted("stopped before a page".into()));
+                cmds.extend(self.info("Export stopped before any page; nothing was spent."));
+                cmds
+            }
+        }
+    }
+
+    /// Records how the export's job ended (nothing when it was not recorded).
+    pub(super) fn end_export_job(&mut self, id: Option<JobId>, end: JobEnd) -> Vec<Command> {
+        match id {
+            Some(id) => vec![self.call(Slot::ExportJob, Call::EndJob { id, end })],
+            None => vec![],
         }
     }
 
@@ -180,6 +258,7 @@ impl App {
         let step = s.pager.as_mut().and_then(|p| p.step(want, size));
         let Some((step, size)) = step else {
             self.export_job = None;
+            self.export_record = job.job;
             let rows: Vec<&crate::msg::ResultRow> =
                 self.results.fetched(job.kind).take(job.want).collect();
             let records = crate::components::export::records(job.kind, rows);
@@ -200,10 +279,12 @@ impl App {
                 }
                 self.export_job = None;
                 self.popups.pop();
-                return match e {
+                let mut cmds = self.end_export_job(job.job, JobEnd::Failed(e.to_string()));
+                cmds.extend(match e {
                     ApiError::Invalid(problems) => self.not_sent(&problems),
                     e => self.info(&e.to_string()),
-                };
+                });
+                return cmds;
             }
         };
         self.set_status(
@@ -246,7 +327,7 @@ impl App {
                     "The export stopped: {}. Nothing was written; the pages bought so far are kept.",
                     e.message
                 ));
-                return vec![];
+                return self.end_export_job(job.job, JobEnd::Failed(e.message));
             }
         };
         let s = self.search_mut(job.kind);
@@ -273,19 +354,27 @@ impl App {
             if matches!(self.popups.last(), Some(Popup::Export(_))) {
                 self.popups.pop();
             }
-            return self.info("The search changed; the export stopped and nothing was written.");
+            let mut cmds =
+                self.end_export_job(job.job, JobEnd::Interrupted("the search changed".into()));
+            cmds.extend(
+                self.info("The search changed; the export stopped and nothing was written."),
+            );
+            return cmds;
         }
         if job.stopping {
             self.export_job = None;
             if matches!(self.popups.last(), Some(Popup::Export(_))) {
                 self.popups.pop();
             }
-            return self.info(&format!(
+            let mut cmds = self.end_export_job(job.job, JobEnd::Interrupted("stopped".into()));
+            cmds.extend(self.info(&format!(
                 "Export stopped: {got} rows fetched (kept in the results and the store); nothing written."
-            ));
+            )));
+            return cmds;
         }
         if got >= job.want || !more || total_reached {
             self.export_job = None;
+            self.export_record = job.job;
             let rows: Vec<&crate::msg::ResultRow> =
                 self.results.fetched(job.kind).take(job.want).collect();
             let records = crate::components::export::records(job.kind, rows);
