@@ -8,6 +8,15 @@ use std::time::{Duration, Instant};
 
 use portable_pty::{CommandBuilder, PtySize, native_pty_system};
 
+#[path = "sandbox_service/support.rs"]
+mod support;
+
+#[path = "support/fault_proxy.rs"]
+mod fault_proxy;
+
+#[path = "support/cli_run.rs"]
+mod cli_run;
+
 const ROWS: u16 = 40;
 const COLS: u16 = 150;
 const TIMEOUT: Duration = Duration::from_secs(60);
@@ -68,6 +77,11 @@ fn start(home: &std::path::Path) -> Tui {
 
 /// [`start`] with `env` set for the binary.
 fn start_with(home: &std::path::Path, env: &[(&str, &str)]) -> Tui {
+    start_with_args(home, env, &[])
+}
+
+/// [`start_with`], with `args` on the binary's command line.
+fn start_with_args(home: &std::path::Path, env: &[(&str, &str)], args: &[&str]) -> Tui {
     let pty = native_pty_system();
     let pair = pty
         .openpty(PtySize {
@@ -78,6 +92,7 @@ fn start_with(home: &std::path::Path, env: &[(&str, &str)]) -> Tui {
         })
         .unwrap();
     let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_prospect"));
+    cmd.args(args);
     cmd.cwd(home);
     cmd.env("HOME", home);
     cmd.env("XDG_CONFIG_HOME", home.join("config"));
@@ -361,6 +376,47 @@ fn reveal_lookup_and_enrich_end_to_end() {
         assert!(start.elapsed() < TIMEOUT, "prospect did not exit");
         std::thread::sleep(Duration::from_millis(25));
     }
+    // Every paid action of the explorer was a job (issue 35), each done.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_prospect"))
+        .args(["jobs", "--all", "--format", "jsonl"])
+        .env_clear()
+        .env("HOME", home.path())
+        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .env("XDG_CONFIG_HOME", home.path().join("config"))
+        .env("XDG_STATE_HOME", home.path().join("state"))
+        .env("XDG_DATA_HOME", home.path().join("data"))
+        .env("XDG_CACHE_HOME", home.path().join("cache"))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let jobs: Vec<(String, String)> = text
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .map(|j| {
+            if j.get("value").is_some() {
+                j["value"].clone()
+            } else {
+                j
+            }
+        })
+        .map(|j| {
+            (
+                j["kind"].as_str().unwrap_or_default().to_string(),
+                j["state"].as_str().unwrap_or_default().to_string(),
+            )
+        })
+        .collect();
+    for kind in ["reveal_emails", "lookup_companies", "enrich_company"] {
+        assert!(
+            jobs.iter().any(|(k, s)| k == kind && s == "done"),
+            "{kind} is a done job: {jobs:?}"
+        );
+    }
 }
 
 /// `NO_COLOR=1` (issue 19, "Themes"): the real binary draws its screen without one colour;
@@ -456,5 +512,278 @@ fn sighup_ends_an_explorer_waiting_for_the_allowance() {
         );
         std::thread::sleep(Duration::from_millis(50));
     }
+    drop(rt);
+}
+
+/// Issue 35: a lookup started in the explorer is a job. The explorer looks up 2,500 known
+/// domains (three requests of at most 1,000) through a proxy that passes the first and holds
+/// the others; killed with SIGKILL while they are held, `prospect jobs` lists the lookup as
+/// interrupted, the explorer started again offers it, and `prospect resume ID` finishes it
+/// sending only the 1,500 domains the first request did not buy.
+#[test]
+fn a_lookup_in_the_explorer_killed_mid_way_is_resumed_paying_only_the_rest() {
+    use fault_proxy::{Fault, FaultProxy};
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let sb = rt.block_on(cli_run::sandbox_with(10_000));
+    let domains = rt.block_on(cli_run::known_domains(&sb, 2500));
+    let proxy = rt.block_on(FaultProxy::start_unmeasured(&sb.base_url, cli_run::CLI));
+    proxy.set_faults(false);
+    proxy.script([Fault::Pass, Fault::Delay(60_000), Fault::Delay(60_000)]);
+    let home = tempfile::tempdir().unwrap();
+    let cfg = home.path().join("config.toml");
+    std::fs::write(&cfg, "confirm_above = 1000000.0\n").unwrap();
+    let data = home.path().join("data");
+    let list = home.path().join("domains.txt");
+    cli_run::write_lines(&list, &domains);
+    let args = [
+        "--config",
+        cfg.to_str().unwrap(),
+        "--data-dir",
+        data.to_str().unwrap(),
+    ];
+    let env = |base: &str| {
+        vec![
+            ("PROSPECT_API_TOKEN".to_string(), cli_run::CLI.to_string()),
+            ("PROSPECT_BASE_URL".to_string(), base.to_string()),
+        ]
+    };
+    let explorer = |base: &str| {
+        let e = env(base);
+        let e: Vec<(&str, &str)> = e.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+        start_with_args(home.path(), &e, &args)
+    };
+
+    let mut t = explorer(&proxy.base_url);
+    t.wait_until("the credit balance", |s| s.contains("standard"));
+    // On the companies tab, Ctrl-l looks up companies.
+    t.send(&ctrl('l'));
+    t.wait_for("Look up companies");
+    t.send(format!("\x1b[200~{}\x1b[201~", list.display()).as_bytes());
+    t.wait_for("file ");
+    t.send(ENTER);
+    // The first request answered, the second held: kill it there.
+    let t0 = Instant::now();
+    let lookups = |log: &[fault_proxy::Exchange]| {
+        log.iter()
+            .filter(|e| e.endpoint() == Some(prospect::api::client::Endpoint::LookupCompanies))
+            .count()
+    };
+    while !{
+        let log = proxy.log();
+        lookups(&log) >= 1 && proxy.arrived() > log.len()
+    } {
+        assert!(
+            t0.elapsed() < TIMEOUT,
+            "the lookup is sent; screen:\n{}",
+            t.screen()
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(1500));
+    let pid = t.child.process_id().expect("a pid");
+    let kill = std::process::Command::new("kill")
+        .args(["-KILL", &pid.to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    let t0 = Instant::now();
+    while t.child.try_wait().unwrap().is_none() {
+        assert!(t0.elapsed() < TIMEOUT, "killed");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    drop(t);
+
+    // `prospect jobs`: the lookup, interrupted.
+    let after = rt.block_on(FaultProxy::start_unmeasured(&sb.base_url, cli_run::CLI));
+    after.set_faults(false);
+    let (code, out, err) = rt.block_on(cli_run::run(cli_run::prospect(
+        &after.base_url,
+        home.path(),
+        &["jobs", "--format", "jsonl"],
+    )));
+    assert_eq!(code, 0, "{err}");
+    let job = out
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .find(|j| j["value"]["kind"] == "lookup_companies" || j["kind"] == "lookup_companies")
+        .unwrap_or_else(|| panic!("the explorer's lookup is a job: {out}"));
+    let job = if job.get("value").is_some() {
+        job["value"].clone()
+    } else {
+        job
+    };
+    assert_eq!(job["state"], "interrupted", "{job}");
+    let id = job["id"].as_i64().unwrap();
+
+    // The explorer, started again, offers it.
+    let mut t = explorer(&after.base_url);
+    t.wait_for("unfinished paid action");
+    t.keys("q");
+    let t0 = Instant::now();
+    while t.child.try_wait().unwrap().is_none() {
+        assert!(
+            t0.elapsed() < TIMEOUT,
+            "prospect did not exit; screen:\n{}",
+            t.screen()
+        );
+        std::thread::sleep(Duration::from_millis(25));
+        if t0.elapsed() > Duration::from_secs(2) {
+            t.keys("q");
+        }
+    }
+
+    // `prospect resume ID`: only the rest is sent, and every domain comes out found.
+    let (code, out, err) = rt.block_on(cli_run::run(cli_run::prospect(
+        &after.base_url,
+        home.path(),
+        &["resume", &id.to_string(), "--format", "jsonl"],
+    )));
+    assert_eq!(code, 0, "{err}");
+    let sent: usize = after
+        .log()
+        .iter()
+        .filter(|e| e.endpoint() == Some(prospect::api::client::Endpoint::LookupCompanies))
+        .map(|e| {
+            let v: serde_json::Value = serde_json::from_slice(&e.body).unwrap();
+            v["domains"].as_array().map_or(0, Vec::len)
+        })
+        .sum();
+    assert_eq!(sent, 1500, "only what the first request did not buy");
+    let found = out
+        .lines()
+        .filter(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["found"] == true)
+        .count();
+    assert_eq!(found, 2500, "{err}");
+    drop(rt);
+}
+
+/// Issue 35: the export of the first N started in the explorer is a job. With the first page
+/// shown, the export of the first 100 (pages of 25) is killed with SIGKILL while its third
+/// page is held by a proxy; `prospect jobs` lists it interrupted, and `prospect resume ID`
+/// writes the same file, buying only the 50 results no page had bought, in one request.
+#[test]
+fn an_export_in_the_explorer_killed_mid_way_is_resumed_into_its_file() {
+    use fault_proxy::{Fault, FaultProxy};
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let sb = rt.block_on(cli_run::sandbox_with(10_000));
+    let proxy = rt.block_on(FaultProxy::start_unmeasured(&sb.base_url, cli_run::CLI));
+    proxy.set_faults(false);
+    proxy.script([Fault::Pass, Fault::Pass, Fault::Delay(60_000)]);
+    let home = tempfile::tempdir().unwrap();
+    let cfg = home.path().join("config.toml");
+    std::fs::write(&cfg, "confirm_above = 1000000.0\n").unwrap();
+    let data = home.path().join("data");
+    let file = home.path().join("first-100.csv");
+    let mut t = start_with_args(
+        home.path(),
+        &[
+            ("PROSPECT_API_TOKEN", cli_run::CLI),
+            ("PROSPECT_BASE_URL", proxy.base_url.as_str()),
+        ],
+        &[
+            "--config",
+            cfg.to_str().unwrap(),
+            "--data-dir",
+            data.to_str().unwrap(),
+        ],
+    );
+    t.wait_until("the credit balance", |s| s.contains("standard"));
+    t.send(&ctrl('r'));
+    t.wait_for("rows 1–25");
+    // Ctrl-e: rows ‹ first N ›, N 100, the file; Enter fetches at once (nothing asks).
+    t.send(&ctrl('e'));
+    t.wait_for("Export companies");
+    t.send(TAB);
+    t.send(TAB);
+    t.send(DOWN);
+    for _ in 0..8 {
+        t.send(BACKSPACE);
+    }
+    t.keys("100");
+    t.send(DOWN);
+    t.send(DOWN);
+    for _ in 0..120 {
+        t.send(BACKSPACE);
+    }
+    t.send(format!("\x1b[200~{}\x1b[201~", file.display()).as_bytes());
+    t.wait_for("first-100.csv");
+    t.send(ENTER);
+    let searches = |log: &[fault_proxy::Exchange]| {
+        log.iter()
+            .filter(|e| e.endpoint() == Some(prospect::api::client::Endpoint::SearchCompaniesV3))
+            .count()
+    };
+    let t0 = Instant::now();
+    while !{
+        let log = proxy.log();
+        searches(&log) >= 2 && proxy.arrived() > log.len()
+    } {
+        assert!(
+            t0.elapsed() < TIMEOUT,
+            "the export's pages are sent; screen:\n{}",
+            t.screen()
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(1500));
+    let pid = t.child.process_id().expect("a pid");
+    let kill = std::process::Command::new("kill")
+        .args(["-KILL", &pid.to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    let t0 = Instant::now();
+    while t.child.try_wait().unwrap().is_none() {
+        assert!(t0.elapsed() < TIMEOUT, "killed");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    drop(t);
+    assert!(!file.exists(), "nothing was written before the kill");
+
+    // The same service (searches are kept per service): the held page is not forwarded until
+    // long after the resume.
+    let after = &proxy;
+    let before = after.log().len();
+    let (code, out, err) = rt.block_on(cli_run::run(cli_run::prospect(
+        &after.base_url,
+        home.path(),
+        &["jobs", "--format", "jsonl"],
+    )));
+    assert_eq!(code, 0, "{err}");
+    let job = out
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .map(|j| {
+            if j.get("value").is_some() {
+                j["value"].clone()
+            } else {
+                j
+            }
+        })
+        .find(|j| j["kind"] == "search")
+        .unwrap_or_else(|| panic!("the explorer's export is a job: {out}"));
+    assert_eq!(job["state"], "interrupted", "{job}");
+    let id = job["id"].as_i64().unwrap();
+    let (code, _, err) = rt.block_on(cli_run::run(cli_run::prospect(
+        &after.base_url,
+        home.path(),
+        &["resume", &id.to_string()],
+    )));
+    assert_eq!(code, 0, "{err}");
+    let sizes: Vec<u64> = after.log()[before..]
+        .iter()
+        .filter(|e| e.endpoint() == Some(prospect::api::client::Endpoint::SearchCompaniesV3))
+        .map(|e| {
+            let v: serde_json::Value = serde_json::from_slice(&e.body).unwrap();
+            v["size"].as_u64().unwrap_or(0)
+        })
+        .collect();
+    assert_eq!(sizes, [50], "only the 50 results no page had bought");
+    let written = std::fs::read_to_string(&file).expect("the resume writes the export's file");
+    assert_eq!(
+        written.lines().count(),
+        1 + 100,
+        "a header and the first 100"
+    );
     drop(rt);
 }

@@ -37,11 +37,11 @@ use prospect_common::ContactKind;
 use prospect_core::config::{Settings, Target};
 use prospect_core::engine::{self, Action, KeySource, Plan, PlanError, RunError, RunReport};
 use prospect_core::export::{CompanyOut, ContactOut, Format, LookupOut, Pair, Tabular, Writer};
+use prospect_core::owned::JobId;
+use prospect_core::owned::ListKind;
 use prospect_core::request::SearchResponse;
 use prospect_core::session::{Freshness, Session};
 use prospect_core::spend;
-use prospect_store::JobId;
-use prospect_store::ListKind;
 
 mod args;
 mod commands;

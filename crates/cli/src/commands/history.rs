@@ -11,8 +11,9 @@ pub(crate) fn stored_search(ctx: &Ctx, id: Option<i64>, what: &str, out: &OutArg
         )));
     };
     let (store, _) = open_store(ctx)?;
-    let found = prospect_core::session::read_stored_search(&store, prospect_store::SearchId(id))
-        .map_err(CliError::usage)?;
+    let found =
+        prospect_core::session::read_stored_search(&store, prospect_core::owned::SearchId(id))
+            .map_err(CliError::usage)?;
     let format = Format::resolve(out.format, &out.out);
     let n = match found.request.subject() {
         prospect_api::client::SearchSubject::Companies => {
@@ -66,7 +67,7 @@ pub(crate) fn history(
         let log = store
             .spend_log(limit, user)
             .map_err(|e| CliError::other(e.to_string()))?;
-        let mut w = Writer::<prospect_store::Spend>::new(
+        let mut w = Writer::<prospect_core::owned::Spend>::new(
             Format::resolve(out.format, &out.out),
             out.out.as_ref(),
         )?;

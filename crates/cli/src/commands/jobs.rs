@@ -90,7 +90,7 @@ impl JobOptions {
     }
 
     /// The options kept with `job` (none for a job of an older prospect).
-    pub(crate) fn of_job(job: &prospect_store::JobRow) -> JobOptions {
+    pub(crate) fn of_job(job: &prospect_core::owned::JobRow) -> JobOptions {
         Plan::of_job(job)
             .and_then(|p| p.job_options)
             .and_then(|v| serde_json::from_value(v).ok())

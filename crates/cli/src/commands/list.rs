@@ -115,7 +115,7 @@ pub(crate) fn list_out(
     out: &OutArgs,
     crm: Option<&CrmArgs>,
 ) -> CliResult {
-    use prospect_store::ListRecords;
+    use prospect_core::owned::ListRecords;
     let records = store
         .list_records(name)
         .map_err(|e| CliError::other(e.to_string()))?

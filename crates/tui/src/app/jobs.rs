@@ -417,7 +417,7 @@ impl App {
         match answer {
             Answer::Yes => {
                 if let Some(Popup::ConfirmAction(p)) = self.popups.pop() {
-                    return self.start_job(*p);
+                    return self.run_prepared(*p);
                 }
                 vec![]
             }
@@ -476,11 +476,11 @@ impl App {
             self.popups.push(Popup::ConfirmAction(Box::new(p)));
             return vec![];
         }
-        self.start_job(p)
+        self.run_prepared(p)
     }
 
     /// Sends a checked action as a job (never aborted once sent) and lists it.
-    fn start_job(&mut self, p: Prepared) -> Vec<Command> {
+    fn run_prepared(&mut self, p: Prepared) -> Vec<Command> {
         let id = self.activity.next_id();
         let label = p.action.describe();
         let cost = if p.estimate.cost.is_zero() {
