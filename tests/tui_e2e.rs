@@ -515,6 +515,72 @@ fn sighup_ends_an_explorer_waiting_for_the_allowance() {
     drop(rt);
 }
 
+/// Waits until `proxy` has answered at least `n` requests to `endpoint` and holds another
+/// (arrived, not yet answered), then kills the explorer `t` with SIGKILL and waits for it.
+fn kill_while_held(
+    t: Tui,
+    proxy: &fault_proxy::FaultProxy,
+    endpoint: prospect::api::client::Endpoint,
+    n: usize,
+) {
+    let t0 = Instant::now();
+    while !{
+        let log = proxy.log();
+        log.iter()
+            .filter(|e| e.endpoint() == Some(endpoint))
+            .count()
+            >= n
+            && proxy.arrived() > log.len()
+    } {
+        assert!(
+            t0.elapsed() < TIMEOUT,
+            "the requests are sent; screen:\n{}",
+            t.screen()
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // Time to keep what was answered.
+    std::thread::sleep(Duration::from_millis(1500));
+    let mut t = t;
+    let pid = t.child.process_id().expect("a pid");
+    let kill = std::process::Command::new("kill")
+        .args(["-KILL", &pid.to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    let t0 = Instant::now();
+    while t.child.try_wait().unwrap().is_none() {
+        assert!(t0.elapsed() < TIMEOUT, "killed");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// The job of `kind` that `prospect jobs` lists for data dir `home/data`, as its JSON.
+fn listed_job(
+    rt: &tokio::runtime::Runtime,
+    base: &str,
+    home: &std::path::Path,
+    kind: &str,
+) -> serde_json::Value {
+    let (code, out, err) = rt.block_on(cli_run::run(cli_run::prospect(
+        base,
+        home,
+        &["jobs", "--format", "jsonl"],
+    )));
+    assert_eq!(code, 0, "{err}");
+    out.lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .map(|j| {
+            if j.get("value").is_some() {
+                j["value"].clone()
+            } else {
+                j
+            }
+        })
+        .find(|j| j["kind"] == kind)
+        .unwrap_or_else(|| panic!("a {kind} job is listed: {out}"))
+}
+
 /// Issue 35: a lookup started in the explorer is a job. The explorer looks up 2,500 known
 /// domains (three requests of at most 1,000) through a proxy that passes the first and holds
 /// the others; killed with SIGKILL while they are held, `prospect jobs` lists the lookup as
@@ -562,56 +628,17 @@ fn a_lookup_in_the_explorer_killed_mid_way_is_resumed_paying_only_the_rest() {
     t.wait_for("file ");
     t.send(ENTER);
     // The first request answered, the second held: kill it there.
-    let t0 = Instant::now();
-    let lookups = |log: &[fault_proxy::Exchange]| {
-        log.iter()
-            .filter(|e| e.endpoint() == Some(prospect::api::client::Endpoint::LookupCompanies))
-            .count()
-    };
-    while !{
-        let log = proxy.log();
-        lookups(&log) >= 1 && proxy.arrived() > log.len()
-    } {
-        assert!(
-            t0.elapsed() < TIMEOUT,
-            "the lookup is sent; screen:\n{}",
-            t.screen()
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    std::thread::sleep(Duration::from_millis(1500));
-    let pid = t.child.process_id().expect("a pid");
-    let kill = std::process::Command::new("kill")
-        .args(["-KILL", &pid.to_string()])
-        .status()
-        .unwrap();
-    assert!(kill.success());
-    let t0 = Instant::now();
-    while t.child.try_wait().unwrap().is_none() {
-        assert!(t0.elapsed() < TIMEOUT, "killed");
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    drop(t);
+    kill_while_held(
+        t,
+        &proxy,
+        prospect::api::client::Endpoint::LookupCompanies,
+        1,
+    );
 
     // `prospect jobs`: the lookup, interrupted.
     let after = rt.block_on(FaultProxy::start_unmeasured(&sb.base_url, cli_run::CLI));
     after.set_faults(false);
-    let (code, out, err) = rt.block_on(cli_run::run(cli_run::prospect(
-        &after.base_url,
-        home.path(),
-        &["jobs", "--format", "jsonl"],
-    )));
-    assert_eq!(code, 0, "{err}");
-    let job = out
-        .lines()
-        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
-        .find(|j| j["value"]["kind"] == "lookup_companies" || j["kind"] == "lookup_companies")
-        .unwrap_or_else(|| panic!("the explorer's lookup is a job: {out}"));
-    let job = if job.get("value").is_some() {
-        job["value"].clone()
-    } else {
-        job
-    };
+    let job = listed_job(&rt, &after.base_url, home.path(), "lookup_companies");
     assert_eq!(job["state"], "interrupted", "{job}");
     let id = job["id"].as_i64().unwrap();
 
@@ -708,60 +735,19 @@ fn an_export_in_the_explorer_killed_mid_way_is_resumed_into_its_file() {
     t.send(format!("\x1b[200~{}\x1b[201~", file.display()).as_bytes());
     t.wait_for("first-100.csv");
     t.send(ENTER);
-    let searches = |log: &[fault_proxy::Exchange]| {
-        log.iter()
-            .filter(|e| e.endpoint() == Some(prospect::api::client::Endpoint::SearchCompaniesV3))
-            .count()
-    };
-    let t0 = Instant::now();
-    while !{
-        let log = proxy.log();
-        searches(&log) >= 2 && proxy.arrived() > log.len()
-    } {
-        assert!(
-            t0.elapsed() < TIMEOUT,
-            "the export's pages are sent; screen:\n{}",
-            t.screen()
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    std::thread::sleep(Duration::from_millis(1500));
-    let pid = t.child.process_id().expect("a pid");
-    let kill = std::process::Command::new("kill")
-        .args(["-KILL", &pid.to_string()])
-        .status()
-        .unwrap();
-    assert!(kill.success());
-    let t0 = Instant::now();
-    while t.child.try_wait().unwrap().is_none() {
-        assert!(t0.elapsed() < TIMEOUT, "killed");
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    drop(t);
+    kill_while_held(
+        t,
+        &proxy,
+        prospect::api::client::Endpoint::SearchCompaniesV3,
+        2,
+    );
     assert!(!file.exists(), "nothing was written before the kill");
 
     // The same service (searches are kept per service): the held page is not forwarded until
     // long after the resume.
     let after = &proxy;
     let before = after.log().len();
-    let (code, out, err) = rt.block_on(cli_run::run(cli_run::prospect(
-        &after.base_url,
-        home.path(),
-        &["jobs", "--format", "jsonl"],
-    )));
-    assert_eq!(code, 0, "{err}");
-    let job = out
-        .lines()
-        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
-        .map(|j| {
-            if j.get("value").is_some() {
-                j["value"].clone()
-            } else {
-                j
-            }
-        })
-        .find(|j| j["kind"] == "search")
-        .unwrap_or_else(|| panic!("the explorer's export is a job: {out}"));
+    let job = listed_job(&rt, &after.base_url, home.path(), "search");
     assert_eq!(job["state"], "interrupted", "{job}");
     let id = job["id"].as_i64().unwrap();
     let (code, _, err) = rt.block_on(cli_run::run(cli_run::prospect(
