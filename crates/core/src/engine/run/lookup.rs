@@ -1,0 +1,551 @@
+//! The run of a lookup (SPEC.md §4.5, §4.6): keys read as a stream, what the store holds
+//! answered at 0 credits, the rest claimed and bought in batches, each kept before the next.
+
+use super::*;
+
+/// What one lookup batch gave.
+#[derive(Debug)]
+struct Batch<T> {
+    entries: Vec<LookupEntry<T>>,
+    report: RunReport,
+}
+
+impl<T> Default for Batch<T> {
+    fn default() -> Self {
+        Batch {
+            entries: Vec::new(),
+            report: RunReport::default(),
+        }
+    }
+}
+
+/// Claims `keys` (claim keys) once. Returns indexes into `keys`: (mine: buy them; settled:
+/// read them from the store; held: another buyer holds them, look again later).
+pub(super) async fn claim_once(
+    s: &Session,
+    keys: &[String],
+    job: Option<JobId>,
+    planned_at: DateTime<Utc>,
+) -> Result<(Vec<usize>, Vec<usize>, Vec<usize>), RunError> {
+    let ask = keys.to_vec();
+    let owner = s.owner().to_string();
+    let lease = Utc::now() + chrono::Duration::from_std(CLAIM_LEASE).unwrap_or_default();
+    let verdicts = with_store(s.store(), move |st| {
+        st.claim(&ask, &owner, job, lease, planned_at)
+    })
+    .await
+    .map_err(RunError::Store)?;
+    let (mut mine, mut settled, mut held) = (Vec::new(), Vec::new(), Vec::new());
+    for (i, v) in verdicts.into_iter().enumerate() {
+        match v {
+            Claim::Mine => mine.push(i),
+            Claim::Settled => settled.push(i),
+            Claim::Held => held.push(i),
+        }
+    }
+    Ok((mine, settled, held))
+}
+
+/// What a lookup of one kind of key needs: how a key is claimed, read from the store and
+/// bought. One of [`COMPANIES`], [`PEOPLE_BY_HANDLE`], [`PEOPLE_BY_ID`].
+struct LookupKind<T> {
+    /// The claim key of a normalized key (`company:acme.com`, `handle:ada`, `person:<id>`).
+    claim: fn(&str) -> String,
+    /// The stored records of these normalized keys, by key.
+    stored: fn(Session, Vec<String>) -> BoxFuture<'static, StoredBy<T>>,
+    /// Buys these normalized keys in one request (settling `settles`, for `job`): what it cost
+    /// and what it found, by normalized key.
+    buy: BuyFn<T>,
+    /// How its keys are suppressed (issue 16): suppressed keys are refused, never sent.
+    suppress: prospect_store::SuppressKind,
+}
+
+/// Buys normalized keys in one request: (session, keys, job, claim keys it settles).
+type BuyFn<T> =
+    fn(Session, Vec<String>, Option<JobId>, Vec<String>) -> BoxFuture<'static, BoughtBy<T>>;
+
+/// Stored records by normalized key.
+type StoredBy<T> = HashMap<String, Stored<T>>;
+
+/// What one lookup request cost (its [`Paid`] without the answer) and the records it found,
+/// by normalized key.
+type BoughtBy<T> = Result<(Paid<()>, HashMap<String, T>), ApiError>;
+
+type BoxFuture<'a, T> = std::pin::Pin<Box<dyn std::future::Future<Output = T> + Send + 'a>>;
+
+/// Companies by domain (SPEC.md §4.5).
+const COMPANIES: LookupKind<Company> = LookupKind {
+    claim: prospect_store::company_claim,
+    stored: |s, names| {
+        Box::pin(async move {
+            with_store(s.store(), move |st| st.companies_by_domains(&names))
+                .await
+                .unwrap_or_default()
+        })
+    },
+    buy: |s, domains, job, settles| {
+        Box::pin(async move {
+            let req = LookupCompaniesRequest {
+                domains,
+                fields: None,
+            };
+            let mut paid = s.buy(&req, job, settles, None).await?;
+            let redirects: HashMap<String, String> = paid
+                .value
+                .redirect_map
+                .clone()
+                .unwrap_or_default()
+                .into_iter()
+                .map(|(from, to)| (normalize_domain(&to), normalize_domain(&from)))
+                .collect();
+            if !redirects.is_empty() {
+                // Old domains answer for the companies they redirect to: asked again, owned.
+                let pairs: Vec<(String, String)> = redirects
+                    .iter()
+                    .map(|(to, from)| (from.clone(), to.clone()))
+                    .collect();
+                if let Err(e) =
+                    with_store(s.store(), move |st| st.put_company_aliases(&pairs)).await
+                {
+                    tracing::warn!(error = %e, "lookup: the redirect aliases were not kept");
+                }
+            }
+            let mut found = HashMap::new();
+            for entry in std::mem::take(&mut paid.value.companies) {
+                let key = normalize_domain(entry.domain());
+                let key = redirects.get(&key).cloned().unwrap_or(key);
+                let company = match entry {
+                    LookupCompanyEntry::ByDomain { company, .. } => company.map(|c| *c),
+                    LookupCompanyEntry::Matched(c) => Some(*c),
+                };
+                if let Some(c) = company {
+                    found.entry(key).or_insert(c);
+                }
+            }
+            Ok((paid.map(|_| ()), found))
+        })
+    },
+    suppress: prospect_store::SuppressKind::Domain,
+};
+
+/// People by professional-network handle (SPEC.md §4.6, `linkedinHandles`).
+const PEOPLE_BY_HANDLE: LookupKind<LookalikePerson> = LookupKind {
+    claim: |h| format!("handle:{h}"),
+    stored: |s, names| Box::pin(stored_people(s, names, true)),
+    buy: |s, handles, job, settles| Box::pin(buy_people(s, handles, true, job, settles)),
+    suppress: prospect_store::SuppressKind::Handle,
+};
+
+/// People by the service's id (SPEC.md §4.6, `serviceIds`).
+const PEOPLE_BY_ID: LookupKind<LookalikePerson> = LookupKind {
+    claim: |id| format!("person:{id}"),
+    stored: |s, names| Box::pin(stored_people(s, names, false)),
+    buy: |s, ids, job, settles| Box::pin(buy_people(s, ids, false, job, settles)),
+    suppress: prospect_store::SuppressKind::Person,
+};
+
+/// The stored people of `keys` (handles when `by_handle`, else ids) as lookup records (no
+/// score), by key, with their stored contacts joined; none when the store cannot be read.
+async fn stored_people(
+    s: Session,
+    keys: Vec<String>,
+    by_handle: bool,
+) -> StoredBy<LookalikePerson> {
+    with_store(s.store(), move |st| {
+        let mut found = if by_handle {
+            st.people_by_handles(&keys)?
+        } else {
+            st.people_by_ids(&keys)?
+        };
+        st.join_contacts(&mut found.values_mut().map(|p| &mut p.value).collect::<Vec<_>>())?;
+        Ok(found)
+    })
+    .await
+    .unwrap_or_default()
+    .into_iter()
+    .map(|(k, v)| {
+        let v = v.map(|person| LookalikePerson {
+            person,
+            ..LookalikePerson::default()
+        });
+        (k, v)
+    })
+    .collect()
+}
+
+/// One people lookup request of `keys` (handles when `by_handle`, else service ids): what it
+/// cost and the people found, by handle or id, with the contacts the store holds joined.
+async fn buy_people(
+    s: Session,
+    keys: Vec<String>,
+    by_handle: bool,
+    job: Option<JobId>,
+    settles: Vec<String>,
+) -> Result<(Paid<()>, HashMap<String, LookalikePerson>), ApiError> {
+    let req = if by_handle {
+        LookupPeopleRequest {
+            linkedin_handles: Some(keys),
+            service_ids: None,
+        }
+    } else {
+        LookupPeopleRequest {
+            linkedin_handles: None,
+            service_ids: Some(keys),
+        }
+    };
+    let mut paid = s.buy(&req, job, settles, None).await?;
+    let mut found = HashMap::new();
+    for p in std::mem::take(&mut paid.value.people) {
+        let key = if by_handle {
+            p.person
+                .linkedin_url
+                .as_deref()
+                .and_then(prospect_common::keys::linkedin_handle)
+        } else {
+            Some(p.person.id.trim().to_string())
+        };
+        if let Some(k) = key.filter(|k| !k.is_empty()) {
+            found.entry(k).or_insert(p);
+        }
+    }
+    s.join_contacts(
+        &mut found
+            .values_mut()
+            .map(|p| &mut p.person)
+            .collect::<Vec<_>>(),
+    )
+    .await;
+    Ok((paid.map(|_| ()), found))
+}
+
+/// One batch of a lookup: stored keys from the store, the rest claimed, bought (one request)
+/// and kept; keys another process holds are waited for and read. `chunk` holds (key as asked,
+/// normalized key); the entries come back in its order.
+async fn lookup_batch<T: Clone + Send + 'static>(
+    s: Session,
+    kind: &'static LookupKind<T>,
+    chunk: Vec<(String, String)>,
+    fresh: Freshness,
+    planned_at: DateTime<Utc>,
+    job: Option<JobId>,
+) -> Batch<T> {
+    let mut out = Batch::default();
+    let norms: Vec<String> = chunk.iter().map(|c| c.1.clone()).collect();
+    // Suppressed keys are refused (issue 16): neither read nor bought.
+    let refused: HashMap<String, String> = {
+        let (k, n) = (kind.suppress, norms.clone());
+        with_store(s.store(), move |st| st.suppressed_among(k, &n))
+            .await
+            .unwrap_or_default()
+    };
+    for c in refused.values() {
+        *out.report
+            .suppressed
+            .by_category
+            .entry(c.clone())
+            .or_default() += 1;
+    }
+    let norms: Vec<String> = norms
+        .into_iter()
+        .filter(|n| !refused.contains_key(n))
+        .collect();
+    let mut known: HashMap<String, Stored<T>> = if fresh == Freshness::Stored {
+        (kind.stored)(s.clone(), norms.clone()).await
+    } else {
+        HashMap::new()
+    };
+    out.report.owned += known.len() as u64;
+    let mut found: HashMap<String, Option<T>> = HashMap::new();
+    let mut todo: Vec<String> = norms
+        .iter()
+        .filter(|n| !known.contains_key(*n))
+        .cloned()
+        .collect();
+    let deadline = Instant::now() + CLAIM_LEASE + Duration::from_secs(30);
+    while !todo.is_empty() {
+        let claim_keys: Vec<String> = todo.iter().map(|k| (kind.claim)(k)).collect();
+        let (mine, settled, held) = match claim_once(&s, &claim_keys, job, planned_at).await {
+            Ok(x) => x,
+            Err(e) => {
+                out.report.fail(e);
+                break;
+            }
+        };
+        let held: Vec<String> = held.into_iter().map(|i| todo[i].clone()).collect();
+        if !mine.is_empty() {
+            let names: Vec<String> = mine.iter().map(|i| todo[*i].clone()).collect();
+            let settles: Vec<String> = mine.iter().map(|i| claim_keys[*i].clone()).collect();
+            out.report.requests += 1;
+            match (kind.buy)(s.clone(), names.clone(), job, settles.clone()).await {
+                Ok((paid, mut got)) => {
+                    out.report.absorb(&paid);
+                    // An answer that did not read whole: a key missing from it may be in the
+                    // part that did not read, so it is unread, never "not found" (issue 34);
+                    // its claim was released and the next run buys it.
+                    let partial = paid.decode_error.is_some();
+                    for n in names {
+                        match got.remove(&n) {
+                            Some(record) => {
+                                out.report.bought += 1;
+                                found.insert(n, Some(record));
+                            }
+                            None if partial => out.report.unread += 1,
+                            None => {
+                                out.report.bought += 1;
+                                found.insert(n, None);
+                            }
+                        }
+                    }
+                }
+                Err(e) => {
+                    if !e.may_have_charged() {
+                        release(&s, settles).await;
+                    }
+                    if matches!(e, ApiError::Decode { .. }) {
+                        out.report.unread += names.len() as u64;
+                    }
+                    out.report.fail(e.into());
+                    break;
+                }
+            }
+        }
+        if !settled.is_empty() {
+            let names: Vec<String> = settled.iter().map(|i| todo[*i].clone()).collect();
+            let mut got = (kind.stored)(s.clone(), names.clone()).await;
+            out.report.owned += names.len() as u64;
+            for n in names {
+                match got.remove(&n) {
+                    Some(hit) => {
+                        known.insert(n, hit);
+                    }
+                    None => {
+                        found.insert(n, None);
+                    }
+                }
+            }
+        }
+        todo = held;
+        if !todo.is_empty() {
+            if Instant::now() > deadline {
+                out.report.fail(RunError::Store(format!(
+                    "{} keys stayed claimed by another process for over {} s",
+                    todo.len(),
+                    CLAIM_LEASE.as_secs() + 30
+                )));
+                // Their answer is another process's: not known here, so not written.
+                todo.clear();
+                break;
+            }
+            tokio::time::sleep(CLAIM_POLL).await;
+        }
+    }
+    // One entry per key whose outcome is known: owned, bought (found or not), or refused. A
+    // key left unread (an answer that did not read, an error before it) has none: it is
+    // bought by the next run, never written as "not found".
+    for (asked, norm) in chunk {
+        let entry = match known.remove(&norm) {
+            Some(hit) => LookupEntry {
+                key: asked,
+                record: Some(hit.value),
+                stored_at: Some(hit.fetched_at),
+                suppressed: None,
+            },
+            None if refused.contains_key(&norm) => LookupEntry {
+                key: asked,
+                record: None,
+                stored_at: None,
+                suppressed: refused.get(&norm).cloned(),
+            },
+            None => match found.remove(&norm) {
+                Some(record) => LookupEntry {
+                    key: asked,
+                    record,
+                    stored_at: None,
+                    suppressed: None,
+                },
+                None => continue,
+            },
+        };
+        out.entries.push(entry);
+    }
+    out
+}
+
+/// Runs a lookup: `keys` streamed in batches of at most `batch` distinct normalized keys
+/// (`normalize` gives `None` for a key that is not one), each answered from the store, claimed
+/// and bought, or waited for (see [`lookup_batch`]); [`IN_FLIGHT`] batches at once; each
+/// batch's entries handed to `on_entries` in input order once kept. Stops taking new batches
+/// on `stop` or the first error; batches in flight are always awaited and kept.
+#[allow(clippy::too_many_arguments)]
+async fn lookup_stream<T: Clone + Send + 'static>(
+    s: &Session,
+    kind: &'static LookupKind<T>,
+    normalize: fn(&str) -> Option<String>,
+    batch: usize,
+    planned_at: DateTime<Utc>,
+    keys: &KeySource,
+    fresh: Freshness,
+    job: Option<JobId>,
+    stop: &CancellationToken,
+    mut on_entries: impl FnMut(Vec<LookupEntry<T>>) -> std::io::Result<()>,
+) -> RunReport {
+    let mut report = RunReport::default();
+    let mut it = match keys.iter() {
+        Ok(i) => i,
+        Err(e) => {
+            report.fail(e.into());
+            return report;
+        }
+    };
+    let mut seen = HashSet::new();
+    let mut exhausted = false;
+    let mut inflight = futures::stream::FuturesOrdered::new();
+    // A batch's entries are written after the next batch is on its way, so the service
+    // answers it while they are.
+    let mut ready: Option<Vec<LookupEntry<T>>> = None;
+    loop {
+        while inflight.len() < IN_FLIGHT
+            && !exhausted
+            && !stop.is_cancelled()
+            && report.error.is_none()
+        {
+            let mut chunk = Vec::with_capacity(batch);
+            while chunk.len() < batch {
+                match it.next() {
+                    None => {
+                        exhausted = true;
+                        break;
+                    }
+                    Some(Err(e)) => {
+                        report.fail(e.into());
+                        exhausted = true;
+                        break;
+                    }
+                    Some(Ok(k)) => {
+                        let Some(n) = normalize(&k) else { continue };
+                        if seen.insert(hash_key(&n)) {
+                            chunk.push((k.trim().to_string(), n));
+                        }
+                    }
+                }
+            }
+            if chunk.is_empty() {
+                break;
+            }
+            inflight.push_back(tokio::spawn(lookup_batch(
+                s.clone(),
+                kind,
+                chunk,
+                fresh,
+                planned_at,
+                job,
+            )));
+        }
+        if let Some(entries) = ready.take()
+            && report.error.is_none()
+            && let Err(e) = on_entries(entries)
+        {
+            report.fail(RunError::Output(e));
+        }
+        let Some(done) = inflight.next().await else {
+            break;
+        };
+        match done {
+            Ok(batch) => {
+                merge(&mut report, batch.report);
+                report.records += batch.entries.len() as u64;
+                ready = Some(batch.entries);
+            }
+            Err(e) => report.fail(RunError::Store(format!("a lookup batch failed: {e}"))),
+        }
+    }
+    if stop.is_cancelled() && !exhausted {
+        report.interrupted = true;
+    }
+    report
+}
+
+/// Runs a lookup of companies: `keys` streamed in batches of 1,000 distinct domains (a key
+/// that is not a domain is left out), each answered from the store, claimed and bought, or
+/// waited for; two batches in flight; each batch's entries handed to `on_entries` in input
+/// order once kept (see [`lookup_stream`]).
+#[allow(clippy::too_many_arguments)]
+pub async fn lookup_companies(
+    s: &Session,
+    planned_at: DateTime<Utc>,
+    keys: &KeySource,
+    fresh: Freshness,
+    job: Option<JobId>,
+    stop: &CancellationToken,
+    on_entries: impl FnMut(Vec<LookupEntry<Company>>) -> std::io::Result<()>,
+) -> RunReport {
+    lookup_stream(
+        s,
+        &COMPANIES,
+        prospect_common::keys::domain_key,
+        LOOKUP_COMPANIES_MAX,
+        planned_at,
+        keys,
+        fresh,
+        job,
+        stop,
+        on_entries,
+    )
+    .await
+}
+
+fn merge(into: &mut RunReport, from: RunReport) {
+    for (c, n) in from.suppressed.by_category {
+        *into.suppressed.by_category.entry(c).or_default() += n;
+    }
+    into.charged += from.charged;
+    into.bought += from.bought;
+    into.owned += from.owned;
+    into.requests += from.requests;
+    into.store_errors.extend(from.store_errors);
+    into.recovery.extend(from.recovery);
+    into.decode_errors.extend(from.decode_errors);
+    into.unread += from.unread;
+    if let Some(e) = from.error {
+        into.fail(e);
+    }
+}
+
+/// Runs a lookup of people by professional-network handle, or by service id when `ids`, as
+/// [`lookup_companies`] does for domains: streamed in batches of 1,000 distinct keys, stored
+/// people answered at 0 credits, the rest claimed (`handle:…` / `person:…`), bought and kept.
+#[allow(clippy::too_many_arguments)]
+pub async fn lookup_people(
+    s: &Session,
+    planned_at: DateTime<Utc>,
+    keys: &KeySource,
+    ids: bool,
+    fresh: Freshness,
+    job: Option<JobId>,
+    stop: &CancellationToken,
+    on_entries: impl FnMut(Vec<LookupEntry<LookalikePerson>>) -> std::io::Result<()>,
+) -> RunReport {
+    let kind: &'static LookupKind<LookalikePerson> = if ids {
+        &PEOPLE_BY_ID
+    } else {
+        &PEOPLE_BY_HANDLE
+    };
+    let normalize: fn(&str) -> Option<String> = if ids {
+        crate::engine::id_key
+    } else {
+        prospect_common::keys::linkedin_handle
+    };
+    lookup_stream(
+        s,
+        kind,
+        normalize,
+        LOOKUP_PEOPLE_MAX,
+        planned_at,
+        keys,
+        fresh,
+        job,
+        stop,
+        on_entries,
+    )
+    .await
+}
