@@ -212,6 +212,9 @@ impl Backend for SessionBackend {
                 .unwrap_or_else(|| Err("no webhook receiver runs".to_string()))
         };
         Box::pin(async move {
+            if call.reads_the_store() {
+                return store_call(&s, call).await;
+            }
             Ok(match call {
                 Call::DataFields => {
                     Outcome::DataFields(DataFields::from_api(&s.data_fields().await?))
@@ -247,117 +250,6 @@ impl Backend for SessionBackend {
                             requests: u32::from(sent),
                         },
                     }
-                }
-                Call::OpenJobs => {
-                    let jobs = s
-                        .jobs(20, true)
-                        .await
-                        .map_err(|e| ApiFailure::other(&format!("the store: {e}")))?;
-                    Outcome::OpenJobs(
-                        jobs.into_iter()
-                            .filter(|j| j.state == "interrupted" || j.state == "failed")
-                            .map(|j| crate::msg::OpenJob {
-                                id: j.id.0,
-                                what: sanitize(&prospect_core::engine::Plan::job_action(&j)),
-                                state: j.state,
-                                detail: sanitize(&j.detail),
-                                bought: j.bought,
-                                updated_at: j.updated_at,
-                            })
-                            .collect(),
-                    )
-                }
-                Call::History => {
-                    let now = Utc::now();
-                    let list = s
-                        .history(HISTORY_LIMIT)
-                        .await
-                        .map_err(|e| ApiFailure::other(&format!("the store: {e}")))?;
-                    Outcome::History(
-                        list.into_iter()
-                            .filter_map(|h| {
-                                Some(HistoryEntry {
-                                    id: h.id,
-                                    endpoint: Endpoint::from_path(&h.endpoint)?,
-                                    summary: summarize_filters(&h.body),
-                                    pages: h.pages,
-                                    total: h.total,
-                                    age: (now - h.last_run_at).max(chrono::Duration::zero()),
-                                })
-                            })
-                            .collect(),
-                    )
-                }
-                Call::AddToList { name, kind, keys } => {
-                    let (added, had, members) = s
-                        .add_to_list(name.clone(), kind, keys)
-                        .await
-                        .map_err(|e| ApiFailure::other(&format!("not added to {name}: {e}")))?;
-                    Outcome::ListAdded {
-                        name,
-                        added,
-                        had,
-                        members,
-                    }
-                }
-                Call::Purchases => {
-                    let spends = s
-                        .spend_log(crate::msg::PURCHASES_SHOWN)
-                        .await
-                        .map_err(|e| ApiFailure::other(&format!("the store: {e}")))?;
-                    Outcome::Purchases(spends)
-                }
-                Call::Lists => {
-                    let (lists, suppression) = s
-                        .lists_overview()
-                        .await
-                        .map_err(|e| ApiFailure::other(&format!("the store: {e}")))?;
-                    Outcome::Lists { lists, suppression }
-                }
-                Call::OpenList(name) => {
-                    let opened = s
-                        .open_list(name)
-                        .await
-                        .map_err(|e| ApiFailure::other(&format!("cannot open the list: {e}")))?;
-                    let (rows, known) = records::list_rows(opened.records);
-                    let revealed = rows
-                        .iter()
-                        .filter(|r| r.revealed() == records::Revealed::Yes)
-                        .count();
-                    Outcome::ListOpened(Box::new(crate::msg::OpenedList {
-                        name: opened.name,
-                        kind: opened.kind,
-                        rows,
-                        known,
-                        revealed,
-                        rest: opened.rest.map(|p| p.summary()),
-                    }))
-                }
-                Call::Reopen(id) => {
-                    let stored = s
-                        .reopen(id)
-                        .await
-                        .map_err(|e| ApiFailure::other(&format!("cannot reopen: {e}")))?;
-                    let now = Utc::now();
-                    let newest = stored.pages.iter().map(|p| p.fetched_at).max();
-                    let pages: Vec<PageData> = stored
-                        .pages
-                        .into_iter()
-                        .map(|p| PageData {
-                            stored_at: Some(p.fetched_at),
-                            search_id: Some(id),
-                            ..records::page(p.response)
-                        })
-                        .collect();
-                    Outcome::Reopened(Reopened {
-                        id,
-                        request: stored.request,
-                        body: stored.body,
-                        pages,
-                        age: newest
-                            .map(|t| (now - t).max(chrono::Duration::zero()))
-                            .unwrap_or_default(),
-                    })
                 }
                 Call::PlanPage { request, fresh } => Outcome::PagePlanned(Box::new(
                     prospect_core::engine::plan_page(&s, &request, fresh).await,
@@ -396,6 +288,7 @@ impl Backend for SessionBackend {
                     s.mark_segmentation(id, kind.clone(), domains).await?;
                     Outcome::Marked { kind, count }
                 }
+                other => return store_call(&s, other).await,
             })
         })
     }
@@ -407,4 +300,127 @@ impl Backend for SessionBackend {
     fn stop_waits(&self) {
         self.session.client().stop_waits();
     }
+}
+
+/// A call answered from the store, free: the open jobs, the history, lists, purchases and a
+/// stored search reopened.
+async fn store_call(s: &Session, call: Call) -> Result<Outcome, ApiFailure> {
+    Ok(match call {
+        Call::OpenJobs => {
+            let jobs = s
+                .jobs(20, true)
+                .await
+                .map_err(|e| ApiFailure::other(&format!("the store: {e}")))?;
+            Outcome::OpenJobs(
+                jobs.into_iter()
+                    .filter(|j| j.state == "interrupted" || j.state == "failed")
+                    .map(|j| crate::msg::OpenJob {
+                        id: j.id.0,
+                        what: sanitize(&prospect_core::engine::Plan::job_action(&j)),
+                        state: j.state,
+                        detail: sanitize(&j.detail),
+                        bought: j.bought,
+                        updated_at: j.updated_at,
+                    })
+                    .collect(),
+            )
+        }
+        Call::History => {
+            let now = Utc::now();
+            let list = s
+                .history(HISTORY_LIMIT)
+                .await
+                .map_err(|e| ApiFailure::other(&format!("the store: {e}")))?;
+            Outcome::History(
+                list.into_iter()
+                    .filter_map(|h| {
+                        Some(HistoryEntry {
+                            id: h.id,
+                            endpoint: Endpoint::from_path(&h.endpoint)?,
+                            summary: summarize_filters(&h.body),
+                            pages: h.pages,
+                            total: h.total,
+                            age: (now - h.last_run_at).max(chrono::Duration::zero()),
+                        })
+                    })
+                    .collect(),
+            )
+        }
+        Call::AddToList { name, kind, keys } => {
+            let (added, had, members) = s
+                .add_to_list(name.clone(), kind, keys)
+                .await
+                .map_err(|e| ApiFailure::other(&format!("not added to {name}: {e}")))?;
+            Outcome::ListAdded {
+                name,
+                added,
+                had,
+                members,
+            }
+        }
+        Call::Purchases => {
+            let spends = s
+                .spend_log(crate::msg::PURCHASES_SHOWN)
+                .await
+                .map_err(|e| ApiFailure::other(&format!("the store: {e}")))?;
+            Outcome::Purchases(spends)
+        }
+        Call::Lists => {
+            let (lists, suppression) = s
+                .lists_overview()
+                .await
+                .map_err(|e| ApiFailure::other(&format!("the store: {e}")))?;
+            Outcome::Lists { lists, suppression }
+        }
+        Call::OpenList(name) => {
+            let opened = s
+                .open_list(name)
+                .await
+                .map_err(|e| ApiFailure::other(&format!("cannot open the list: {e}")))?;
+            let (rows, known) = records::list_rows(opened.records);
+            let revealed = rows
+                .iter()
+                .filter(|r| r.revealed() == records::Revealed::Yes)
+                .count();
+            Outcome::ListOpened(Box::new(crate::msg::OpenedList {
+                name: opened.name,
+                kind: opened.kind,
+                rows,
+                known,
+                revealed,
+                rest: opened.rest.map(|p| p.summary()),
+            }))
+        }
+        Call::Reopen(id) => {
+            let stored = s
+                .reopen(id)
+                .await
+                .map_err(|e| ApiFailure::other(&format!("cannot reopen: {e}")))?;
+            let now = Utc::now();
+            let newest = stored.pages.iter().map(|p| p.fetched_at).max();
+            let pages: Vec<PageData> = stored
+                .pages
+                .into_iter()
+                .map(|p| PageData {
+                    stored_at: Some(p.fetched_at),
+                    search_id: Some(id),
+                    ..records::page(p.response)
+                })
+                .collect();
+            Outcome::Reopened(Reopened {
+                id,
+                request: stored.request,
+                body: stored.body,
+                pages,
+                age: newest
+                    .map(|t| (now - t).max(chrono::Duration::zero()))
+                    .unwrap_or_default(),
+            })
+        }
+        other => {
+            return Err(ApiFailure::other(&format!(
+                "internal error: {other:?} is not a store read"
+            )));
+        }
+    })
 }

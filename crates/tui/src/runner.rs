@@ -48,9 +48,10 @@ pub trait Hooks<B: ratatui::backend::Backend> {
 pub struct NoHooks;
 impl<B: ratatui::backend::Backend> Hooks<B> for NoHooks {}
 
-/// The id of a paid job (a search page): a counter, in spawn order.
+/// The id of a paid call's task in this loop (a search page, a paid action): a counter, in
+/// spawn order. Not a stored job (`prospect_core::owned::JobId`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct JobId(pub u64);
+pub struct TaskId(pub u64);
 
 /// After this long, quitting with paid jobs in flight says so on screen.
 pub const FINISHING_NOTICE_AFTER: Duration = Duration::from_millis(100);
@@ -62,7 +63,7 @@ pub struct Executor {
     /// Free calls and autocompletes, one per slot; a new one aborts the old.
     tasks: HashMap<Slot, AbortHandle>,
     /// Paid jobs, never aborted; finished ones are pruned as new ones start.
-    jobs: HashMap<JobId, JoinHandle<()>>,
+    jobs: HashMap<TaskId, JoinHandle<()>>,
     next_job: u64,
     timers: HashMap<TimerId, (Instant, u64)>,
     /// Texts to copy, carried out by the loop between frames (it owns the terminal).
@@ -120,7 +121,7 @@ impl Executor {
                     let paid = call.is_paid_job();
                     let job = paid.then(|| {
                         self.next_job += 1;
-                        JobId(self.next_job)
+                        TaskId(self.next_job)
                     });
                     tracing::debug!(?slot, generation, ?job, "call");
                     let backend = self.backend.clone();

@@ -389,6 +389,21 @@ pub enum Call {
 }
 
 impl Call {
+    /// `true` for a free read of the store (open jobs, history, lists, purchases, a stored
+    /// search or list reopened), answered without the service.
+    pub fn reads_the_store(&self) -> bool {
+        matches!(
+            self,
+            Call::OpenJobs
+                | Call::History
+                | Call::AddToList { .. }
+                | Call::Purchases
+                | Call::Lists
+                | Call::OpenList(_)
+                | Call::Reopen(_)
+        )
+    }
+
     /// `true` for a call that must never be aborted once sent: a paid call (a search page, a
     /// paid action), whose answer is stored and charged even when the explorer no longer
     /// wants it, and the record of a job around paid calls.
