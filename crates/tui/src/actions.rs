@@ -431,45 +431,7 @@ async fn run_action(
             };
         }
         PaidAction::Lookup { subject, keys, .. } => {
-            let (
-                rows,
-                not_found,
-                from_store,
-                sent,
-                charged,
-                purchases,
-                store_error,
-                oldest,
-                unread,
-            ) = match subject {
-                SearchSubject::Companies => lookup_rows(
-                    s.lookup_companies(&keys, fresh).await?,
-                    company_row,
-                    not_found_company,
-                ),
-                SearchSubject::People => {
-                    let (handles, ids) = split_people_keys(&keys);
-                    lookup_rows(
-                        s.lookup_people(&handles, &ids, fresh).await?,
-                        person_row,
-                        not_found_person,
-                    )
-                }
-            };
-            ran.charge = Charge {
-                cost: charged,
-                requests: purchases.max(usize::from(sent > 0)) as u32,
-            };
-            ran.stored_at = oldest;
-            ran.store_error = store_error.map(|e| sanitize(&e));
-            ran.unread = unread.map(|e| sanitize(&e));
-            ran.answer = RanAnswer::Lookup {
-                subject,
-                rows,
-                not_found,
-                from_store,
-                sent,
-            };
+            ran_lookup(s, subject, &keys, fresh, &mut ran).await?;
         }
         PaidAction::Segment { domains } => {
             let paid = s
@@ -484,6 +446,48 @@ async fn run_action(
         }
     }
     Ok(ran)
+}
+
+/// A lookup's answer into `ran`: its rows (a "not found" row for a key with no record), its
+/// charge and requests, the age of what the store answered, and what did not read.
+async fn ran_lookup(
+    s: &Session,
+    subject: SearchSubject,
+    keys: &[String],
+    fresh: Freshness,
+    ran: &mut Ran,
+) -> Result<(), ApiFailure> {
+    let (rows, not_found, from_store, sent, charged, purchases, store_error, oldest, unread) =
+        match subject {
+            SearchSubject::Companies => lookup_rows(
+                s.lookup_companies(keys, fresh).await?,
+                company_row,
+                not_found_company,
+            ),
+            SearchSubject::People => {
+                let (handles, ids) = split_people_keys(keys);
+                lookup_rows(
+                    s.lookup_people(&handles, &ids, fresh).await?,
+                    person_row,
+                    not_found_person,
+                )
+            }
+        };
+    ran.charge = Charge {
+        cost: charged,
+        requests: purchases.max(usize::from(sent > 0)) as u32,
+    };
+    ran.stored_at = oldest;
+    ran.store_error = store_error.map(|e| sanitize(&e));
+    ran.unread = unread.map(|e| sanitize(&e));
+    ran.answer = RanAnswer::Lookup {
+        subject,
+        rows,
+        not_found,
+        from_store,
+        sent,
+    };
+    Ok(())
 }
 
 /// What a lookup through the session gave, as the explorer shows it: one row per key in

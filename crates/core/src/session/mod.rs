@@ -506,6 +506,42 @@ impl Session {
         self.client.send_raw(req).await
     }
 
+    /// An answer of which nothing decoded: its raw bytes are kept all the same, with no
+    /// entities, and its claims `settles` are released (issue 34): no key is taken as "not
+    /// found" unread, and the next run buys them again.
+    #[allow(clippy::too_many_arguments)]
+    async fn keep_unread(
+        &self,
+        endpoint: Endpoint,
+        request: Value,
+        raw: Vec<u8>,
+        at: DateTime<Utc>,
+        job: Option<JobId>,
+        settles: Vec<String>,
+        e: &ApiError,
+    ) {
+        let kept = crate::engine::keep(
+            self,
+            crate::engine::ToKeep {
+                endpoint,
+                request,
+                raw,
+                charged: Cost::ZERO,
+                at,
+                entities: Entities::default(),
+                job,
+                settles: Vec::new(),
+                page: None,
+                whole: false,
+                packed: None,
+            },
+        )
+        .await;
+        crate::engine::release(self, settles).await;
+        tracing::error!(endpoint = %endpoint, error = %e, purchase = ?kept.purchase,
+            recovery = ?kept.recovery, "a paid answer did not decode; its raw bytes are kept");
+    }
+
     /// The keeping half of [`Session::buy`], for an answer already received (`status`,
     /// `raw`) to `request`: decode what decodes, keep the raw bytes and the entities, return
     /// the typed answer. A pipeline calls it on its own task while the next request goes out.
@@ -563,29 +599,8 @@ impl Session {
         let ((value, decode_error), packed) = match out {
             Ok(v) => v,
             Err(e) => {
-                // Nothing decoded: the raw answer is kept all the same, with no entities, and
-                // its claims are released (issue 34): no key is taken as "not found" unread,
-                // the next run buys them again.
-                let kept = crate::engine::keep(
-                    self,
-                    crate::engine::ToKeep {
-                        endpoint,
-                        request,
-                        raw,
-                        charged: Cost::ZERO,
-                        at,
-                        entities: Entities::default(),
-                        job,
-                        settles: Vec::new(),
-                        page: None,
-                        whole: false,
-                        packed: None,
-                    },
-                )
-                .await;
-                crate::engine::release(self, settles).await;
-                tracing::error!(endpoint = %endpoint, error = %e, purchase = ?kept.purchase,
-                    recovery = ?kept.recovery, "a paid answer did not decode; its raw bytes are kept");
+                self.keep_unread(endpoint, request, raw, at, job, settles, &e)
+                    .await;
                 return Err(e);
             }
         };
