@@ -154,18 +154,14 @@ pub(crate) async fn create_segmentation(
         return Ok(());
     };
     let s = ctx.session();
-    let job = engine::start_job(s, &action, &JobOptions::of(spend, out, wait).kept_in(&plan)).await;
-    let result = s.create_segmentation(&input, freshness(spend)).await;
-    let mut report = RunReport::default();
-    let paid = match result {
-        Ok(p) => p,
-        Err(e) => {
-            report.error = Some(RunError::Api(e.clone()));
-            engine::finish_job(s, job, &report).await;
-            return Err(e.into());
-        }
-    };
-    engine::finish_job(s, job, &report).await;
+    let plan = JobOptions::of(spend, out, wait).kept_in(&plan);
+    let paid = engine::run_as_job(
+        s,
+        &action,
+        &plan,
+        s.create_segmentation(&input, freshness(spend)),
+    )
+    .await?;
     ctx.note_stored(paid.stored_at);
     if let Some(e) = &paid.store_error {
         return Err(CliError {

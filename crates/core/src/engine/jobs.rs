@@ -6,12 +6,14 @@
 //!
 //! The CLI records its runs with [`start_job`] and [`finish_job`]; a front end that drives a
 //! paid action in steps of its own (the explorer's reveals, lookups, enrichments and exports)
-//! with [`as_job`], or [`begin_job`] and [`end_job`] around the steps.
+//! with [`begin_job`] and [`end_job`] around the steps; one paid call with [`run_as_job`].
 
 use std::future::Future;
 
 use prospect_store::JobId;
 use serde_json::Value;
+
+use prospect_api::error::ApiError;
 
 use super::{Action, Plan, RunReport};
 use crate::session::{Session, with_store};
@@ -93,20 +95,21 @@ pub async fn end_job(s: &Session, job: Option<JobId>, end: JobEnd) {
     }
 }
 
-/// Runs `work`, the paid action `action` described as `what`, as a job: recorded before it
+/// Runs `work`, one paid call of `action` confirmed with `plan`, as a job: recorded before it
 /// starts, `done` when it answers `Ok`, `failed` (with the error's words) when it answers
 /// `Err`. Its answer is handed back unchanged.
-pub async fn as_job<T, E: std::fmt::Display>(
+pub async fn run_as_job<T>(
     s: &Session,
     action: &Action,
-    what: &str,
-    work: impl Future<Output = Result<T, E>>,
-) -> Result<T, E> {
-    let job = begin_job(s, action, what, None).await;
+    plan: &Plan,
+    work: impl Future<Output = Result<T, ApiError>>,
+) -> Result<T, ApiError> {
+    let job = start_job(s, action, plan).await;
     let out = work.await;
     let end = match &out {
         Ok(_) => JobEnd::Done,
-        Err(e) => JobEnd::Failed(e.to_string()),
+        // In the words of a run that failed (`RunError::Api`), as `prospect jobs` says it.
+        Err(e) => JobEnd::Failed(super::RunError::Api(e.clone()).to_string()),
     };
     end_job(s, job, end).await;
     out

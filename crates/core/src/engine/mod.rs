@@ -41,7 +41,7 @@ use serde_json::Value;
 pub use batch::{PersonItem, person_item};
 pub use decode::entities_of;
 use gate::*;
-pub use jobs::{JobEnd, as_job, begin_job, end_job, finish_job, start_job};
+pub use jobs::{JobEnd, begin_job, end_job, finish_job, run_as_job, start_job};
 pub use keep::{
     KeepReport, PageToKeep, ToKeep, fallback_recovery_dir, import_recovery, import_recovery_from,
     keep, read_lenient, recovery_dir_for, recovery_dir_of,
