@@ -149,6 +149,32 @@ fn hex(c: u8) -> Option<u8> {
     }
 }
 
+/// The distinct company domains of a list, each as the store keys companies
+/// ([`normalize_domain`]), in first-seen order; blanks dropped.
+pub fn distinct_domains<'a>(domains: impl IntoIterator<Item = &'a String>) -> Vec<String> {
+    let mut seen = std::collections::HashSet::new();
+    domains
+        .into_iter()
+        .map(|d| normalize_domain(d))
+        .filter(|d| !d.is_empty() && seen.insert(d.clone()))
+        .collect()
+}
+
+/// The distinct domains a create request's JSON body (`domains`) segments: what it is charged
+/// for.
+pub fn distinct_domains_in(request: &serde_json::Value) -> usize {
+    let domains: Vec<String> = request
+        .get("domains")
+        .and_then(serde_json::Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(|d| d.as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default();
+    distinct_domains(&domains).len()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -5,7 +5,7 @@
 //! ([`prospect_store::SegmentationRow`]), so a segmentation's segments are there without the
 //! service.
 
-use serde_json::Value;
+use prospect_common::keys::distinct_domains;
 
 use crate::session::{Freshness, Paid, Session, with_store};
 use prospect_api::client::{Endpoint, ForSegmentation};
@@ -20,32 +20,6 @@ use prospect_store::SegmentationRow;
 pub const READY_POLL: std::time::Duration = std::time::Duration::from_millis(250);
 /// How long an attribution waits for a segmentation the store saw succeed.
 pub const READY_WAIT: std::time::Duration = std::time::Duration::from_secs(30);
-
-/// The distinct company domains of a list, each as the store keys companies
-/// ([`prospect_common::keys::normalize_domain`]), in first-seen order; blanks dropped.
-pub fn distinct_domains<'a>(domains: impl IntoIterator<Item = &'a String>) -> Vec<String> {
-    let mut seen = std::collections::HashSet::new();
-    domains
-        .into_iter()
-        .map(|d| prospect_common::keys::normalize_domain(d))
-        .filter(|d| !d.is_empty() && seen.insert(d.clone()))
-        .collect()
-}
-
-/// The distinct domains a create request's JSON body (`domains`) segments: what it is charged
-/// for.
-pub fn distinct_domains_in(request: &Value) -> usize {
-    let domains: Vec<String> = request
-        .get("domains")
-        .and_then(Value::as_array)
-        .map(|a| {
-            a.iter()
-                .filter_map(|d| d.as_str().map(str::to_string))
-                .collect()
-        })
-        .unwrap_or_default();
-    distinct_domains(&domains).len()
-}
 
 /// The key of a segmentation's input, `segmentation:<16 hex>` (SHA-256 of its canonical form:
 /// the distinct domains of each list sorted, the features sorted, the mode): the same

@@ -185,3 +185,14 @@ pub fn set(name: ThemeName, no_color: bool) {
 pub fn no_color_env() -> bool {
     std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty())
 }
+
+/// Style of a pane border: bright when focused.
+pub fn border_style(focused: bool) -> Style {
+    if focused {
+        Style::default()
+            .fg(theme().accent)
+            .add_modifier(Modifier::BOLD)
+    } else {
+        Style::default().fg(theme().dim)
+    }
+}

@@ -13,7 +13,7 @@ fn of<R: ApiRequest>(raw: &[u8], at: DateTime<Utc>) -> (Entities, Option<PageFac
 where
     R::Response: Bought,
 {
-    match super::keep::read_lenient::<R>(200, raw) {
+    match super::lenient::read_lenient::<R>(200, raw) {
         Ok((answer, _)) => (answer.entities(at), answer.page_facts()),
         Err(_) => (Entities::default(), None),
     }

@@ -2,7 +2,15 @@
 //! used-up daily allowance, the known balance, and the config's and the team's daily budgets
 //! per pool.
 
+use chrono::Utc;
+
 use super::*;
+use crate::config::Budget;
+use crate::session::{Session, with_store};
+use crate::spend::POOLS;
+use prospect_api::cost::{Cost, CreditPool};
+use prospect_api::error::ApiError;
+use prospect_api::types::CreditBalance;
 
 /// A plan's refusal when the session refuses paid calls (`why`, see `Session::paid_refusal`).
 pub(super) fn refused_words(why: &str) -> String {

@@ -11,10 +11,8 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::session::Session;
-use prospect_api::client::{ApiRequest, Endpoint};
+use prospect_api::client::Endpoint;
 use prospect_api::cost::Cost;
-use prospect_api::error::ApiError;
 use prospect_store::{Entities, JobId, Kept, Packed, PageFacts, PageOf, PurchaseId};
 
 /// A search page to record with the purchase that bought it.
@@ -112,12 +110,19 @@ struct Recovery {
     page: Option<(Value, u32)>,
 }
 
-/// Keeps `k` in `s`'s store (see [`prospect_store::Store::keep`]) off the async threads; when the
-/// store cannot write (busy past its timeout, disk full, read-only, schema missing), writes it
-/// to a recovery file instead (atomically, mode 0600) and says so in the report. Never drops it.
-pub async fn keep(s: &Session, mut k: ToKeep) -> KeepReport {
-    let target = s.target().to_string();
-    let store = s.store().clone();
+/// Keeps `k` in `store` (see [`prospect_store::Store::keep`]) off the async threads, its
+/// purchase recording `target` (the service's address); when the store cannot write (busy past
+/// its timeout, disk full, read-only, schema missing), writes it to a recovery file in
+/// `recovery_dir` (or its [`fallback_recovery_dir`]) instead, atomically, mode 0600, and says so
+/// in the report. Never drops it.
+pub async fn keep(
+    store: &std::sync::Arc<std::sync::Mutex<prospect_store::Store>>,
+    target: &str,
+    recovery_dir: Option<&Path>,
+    mut k: ToKeep,
+) -> KeepReport {
+    let target = target.to_string();
+    let store = store.clone();
     // The answer goes to the store's thread and comes back with the outcome, so a failed
     // write still has it for the recovery file (no copy of an 8 MB answer is made).
     let task = {
@@ -180,7 +185,7 @@ pub async fn keep(s: &Session, mut k: ToKeep) -> KeepReport {
         },
         Err(e) => {
             tracing::error!(endpoint = %k.endpoint, error = %e, "a paid answer could not be stored; writing a recovery file");
-            match write_recovery(s.recovery_dir(), &k, &target) {
+            match write_recovery(recovery_dir, &k, &target) {
                 Ok(path) => KeepReport {
                     purchase: None,
                     store_error: Some(format!(
@@ -270,22 +275,12 @@ fn write_recovery_in(dir: &Path, k: &ToKeep, target: &str) -> std::io::Result<Pa
     Ok(path)
 }
 
-/// Imports the recovery files of `s`'s store (answers a store could not write before), from
-/// its recovery folder and that folder's [`fallback_recovery_dir`]: each is decoded as its
-/// endpoint's answer (what decodes), kept in the store with its raw bytes, and its file
+/// Imports the recovery files of `store` (answers it could not write before), from its
+/// recovery folder `primary` and that folder's [`fallback_recovery_dir`]: each is decoded as
+/// its endpoint's answer (what decodes), kept in the store with its raw bytes, and its file
 /// removed. A file that cannot be imported is left in place with a warning. Returns how many
-/// were imported, and for each file left, its name and why in one line.
-pub fn import_recovery(s: &Session) -> (usize, Vec<String>) {
-    // A store in memory has no recovery folder to import from.
-    match s.recovery_dir() {
-        Some(primary) => import_recovery_from(s.store(), primary),
-        None => (0, Vec::new()),
-    }
-}
-
-/// [`import_recovery`] into `store`, from the recovery folder `primary` (and its
-/// [`fallback_recovery_dir`]): for a command that reads the store without a session
-/// (`history --spend`, which would under-report without them).
+/// were imported, and for each file left, its name and why in one line. The session does this
+/// at its start; `history --spend` without one (it would under-report without them).
 pub fn import_recovery_from(
     store: &std::sync::Mutex<prospect_store::Store>,
     primary: &Path,
@@ -362,230 +357,4 @@ fn import_one(store: &std::sync::Mutex<prospect_store::Store>, path: &Path) -> R
         })
         .map_err(|e| e.to_string())?;
     Ok(())
-}
-
-/// One step of a path of serde_path_to_error (`companies[3].company.yearFounded`).
-#[derive(Debug, Clone, PartialEq)]
-enum Step {
-    Key(String),
-    Index(usize),
-}
-
-fn parse_path(path: &str) -> Option<Vec<Step>> {
-    let mut out = Vec::new();
-    let mut key = String::new();
-    let mut chars = path.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '.' => {
-                if !key.is_empty() {
-                    out.push(Step::Key(std::mem::take(&mut key)));
-                }
-            }
-            '[' => {
-                if !key.is_empty() {
-                    out.push(Step::Key(std::mem::take(&mut key)));
-                }
-                let mut num = String::new();
-                for d in chars.by_ref() {
-                    if d == ']' {
-                        break;
-                    }
-                    num.push(d);
-                }
-                out.push(Step::Index(num.parse().ok()?));
-            }
-            '?' => return if out.is_empty() { None } else { Some(out) },
-            c => key.push(c),
-        }
-    }
-    if !key.is_empty() {
-        out.push(Step::Key(key));
-    }
-    Some(out)
-}
-
-/// Removes from `v` the record (the first array element on `path`) or, without one, the
-/// member at `path`; `false` when nothing could be removed.
-fn remove_at(v: &mut Value, path: &[Step]) -> bool {
-    if let Some(i) = path.iter().position(|s| matches!(s, Step::Index(_))) {
-        let Some(parent) = walk(v, &path[..i]) else {
-            return false;
-        };
-        let Step::Index(n) = path[i] else {
-            return false;
-        };
-        return match parent {
-            Value::Array(a) if n < a.len() => {
-                a.remove(n);
-                true
-            }
-            _ => false,
-        };
-    }
-    let Some((Step::Key(last), head)) = path.split_last() else {
-        return false;
-    };
-    match walk(v, head) {
-        Some(Value::Object(m)) => m.remove(last).is_some(),
-        _ => false,
-    }
-}
-
-fn walk<'a>(v: &'a mut Value, path: &[Step]) -> Option<&'a mut Value> {
-    let mut cur = v;
-    for s in path {
-        cur = match (s, cur) {
-            (Step::Key(k), Value::Object(m)) => m.get_mut(k)?,
-            (Step::Index(i), Value::Array(a)) => a.get_mut(*i)?,
-            _ => return None,
-        };
-    }
-    Some(cur)
-}
-
-/// Most repairs [`read_lenient`] tries before giving up (one per failing record or member).
-const MAX_REPAIRS: usize = 10_000;
-
-/// Reads a 2xx answer of `R` ([`ApiRequest::read_answer`]); when it does not decode whole,
-/// leaves out each record (an element of a list on the failing path) or member that fails,
-/// and reads the rest: `Ok((answer, Some(why)))` names the first failing field and how many
-/// parts were left out. An answer that is not JSON whole (cut off, or garbled part way) is
-/// read up to where it stops ([`super::salvage::salvage`]): every complete record before that
-/// point is read, and `why` names the byte and the member where it stopped (issue 34).
-/// `Err` ([`ApiError::Decode`], the first failure) when nothing reads.
-pub fn read_lenient<R: ApiRequest>(
-    status: u16,
-    raw: &[u8],
-) -> Result<(R::Response, Option<String>), ApiError> {
-    let first = match R::read_answer(status, raw) {
-        Ok(v) => return Ok((v, None)),
-        Err(e @ ApiError::Decode { .. }) => e,
-        Err(e) => return Err(e),
-    };
-    let (mut v, cut) = match serde_json::from_slice::<Value>(raw) {
-        Ok(v) => (v, None),
-        Err(_) => match super::salvage::salvage(raw) {
-            Some(s) => {
-                let why = format!(
-                    "the answer stopped reading at byte {} of {} (at {}); the {} complete \
-                     record(s) before it are kept, the raw answer is kept",
-                    s.stopped_at,
-                    raw.len(),
-                    s.at_path,
-                    s.kept_items
-                );
-                (s.value, Some(why))
-            }
-            None => return Err(first),
-        },
-    };
-    let mut err = match cut {
-        Some(why) => {
-            let bytes = serde_json::to_vec(&v).unwrap_or_default();
-            match R::read_answer(status, &bytes) {
-                Ok(answer) => return Ok((answer, Some(why))),
-                Err(e @ ApiError::Decode { .. }) => (e, why),
-                Err(_) => return Err(first),
-            }
-        }
-        None => (first.clone(), String::new()),
-    };
-    for dropped in 1..=MAX_REPAIRS {
-        let ApiError::Decode { path, .. } = &err.0 else {
-            return Err(first);
-        };
-        let Some(steps) = parse_path(path) else {
-            return Err(first);
-        };
-        if steps.is_empty() || !remove_at(&mut v, &steps) {
-            return Err(first);
-        }
-        let bytes = serde_json::to_vec(&v).unwrap_or_default();
-        match R::read_answer(status, &bytes) {
-            Ok(answer) => {
-                let mut why = match &first {
-                    ApiError::Decode { path, message } if err.1.is_empty() => format!(
-                        "the answer did not read whole: at {path}: {message}; {dropped} part(s) left out, the raw answer is kept"
-                    ),
-                    _ if !err.1.is_empty() => err.1.clone(),
-                    other => other.to_string(),
-                };
-                if !err.1.is_empty() {
-                    why.push_str(&format!("; {dropped} more part(s) left out"));
-                }
-                return Ok((answer, Some(why)));
-            }
-            Err(e @ ApiError::Decode { .. }) => err.0 = e,
-            Err(_) => return Err(first),
-        }
-    }
-    Err(first)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use prospect_api::types::LookupCompaniesRequest;
-
-    #[test]
-    fn paths_parse() {
-        assert_eq!(
-            parse_path("companies[3].company.yearFounded"),
-            Some(vec![
-                Step::Key("companies".into()),
-                Step::Index(3),
-                Step::Key("company".into()),
-                Step::Key("yearFounded".into())
-            ])
-        );
-        assert_eq!(parse_path("."), Some(vec![]));
-    }
-
-    #[test]
-    fn a_record_that_does_not_read_is_left_out_and_the_rest_kept() {
-        let body = serde_json::json!({
-            "companies": [
-                {"domain": "a.com", "company": {"domain": "a.com", "name": "A"}},
-                {"domain": "b.com", "company": {"domain": "b.com", "name": {"bad": 1}}},
-                {"domain": "c.com", "company": {"domain": "c.com", "name": "C"}}
-            ],
-            "totalRequested": 3, "totalFound": 3, "creditsUsed": 0.15
-        });
-        let raw = serde_json::to_vec(&body).unwrap();
-        let (answer, why) = read_lenient::<LookupCompaniesRequest>(200, &raw).unwrap();
-        assert_eq!(answer.companies.len(), 2);
-        let why = why.unwrap();
-        assert!(why.contains("companies[1]"), "{why}");
-        assert!(why.contains("1 part(s) left out"), "{why}");
-    }
-
-    #[test]
-    fn a_cut_answer_reads_up_to_the_cut() {
-        let companies: Vec<Value> = (0..20)
-            .map(|i| serde_json::json!({"domain": format!("d{i}.com"), "company": {"domain": format!("d{i}.com"), "name": "X"}}))
-            .collect();
-        let raw =
-            serde_json::to_vec(&serde_json::json!({"companies": companies, "totalFound": 20}))
-                .unwrap();
-        let (answer, why) =
-            read_lenient::<LookupCompaniesRequest>(200, &raw[..raw.len() / 2]).unwrap();
-        assert!(
-            (8..=10).contains(&answer.companies.len()),
-            "{}",
-            answer.companies.len()
-        );
-        let why = why.unwrap();
-        assert!(why.contains("stopped reading at byte"), "{why}");
-        let (answer, why) =
-            read_lenient::<LookupCompaniesRequest>(200, br#"{"companies": {}, "totalFound": 3}"#)
-                .unwrap();
-        assert!(answer.companies.is_empty());
-        assert!(why.unwrap().contains("companies"));
-    }
-
-    #[test]
-    fn an_answer_that_is_not_json_is_an_error() {
-        assert!(read_lenient::<LookupCompaniesRequest>(200, b"<html>").is_err());
-    }
 }

@@ -2,7 +2,19 @@
 //! and segmentation): what the store owns, what is suppressed or pending, and what is left to
 //! buy, per credit pool.
 
+use std::collections::HashSet;
+
+use chrono::{DateTime, Utc};
+use serde_json::Value;
+
+use super::gate::*;
 use super::*;
+use crate::session::{Freshness, Session, with_store};
+use prospect_api::client::Endpoint;
+use prospect_api::cost::Cost;
+use prospect_api::types::{LOOKUP_COMPANIES_MAX, LOOKUP_PEOPLE_MAX, REVEAL_MAX_IDS};
+use prospect_common::ContactKind;
+use prospect_store::{EntityKey, Store};
 
 /// Counts a lookup's keys as a stream, off the async threads: asked (distinct normalized
 /// keys), owned (found by `owned_of` in batches of `batch`, unless refreshing, with the oldest
@@ -331,7 +343,7 @@ pub(super) async fn plan_segment(
     let input: prospect_api::types::SegmentationInput = serde_json::from_value(request.clone())
         .map_err(|e| PlanError::Other(format!("the segmentation request does not read: {e}")))?;
     prospect_api::client::check(&input).map_err(PlanError::Invalid)?;
-    let n = crate::segment::distinct_domains(&input.domains).len();
+    let n = prospect_common::keys::distinct_domains(&input.domains).len();
     if n == 0 {
         return Err(PlanError::Other(
             "a segmentation needs at least one company domain".into(),
@@ -392,4 +404,97 @@ pub(super) async fn plan_enrich_person(
     };
     one_item(&mut p, stored, prospect_api::cost::estimate(&req));
     Ok(p)
+}
+
+/// Plans `action` against `s`'s store and allowances (see the module docs). Free: nothing paid
+/// is sent (the credit balance, a free read, is asked for the daily allowance when the plan
+/// has requests).
+///
+/// Errors: [`PlanError`].
+pub async fn plan(s: &Session, action: &Action, fresh: Freshness) -> Result<Plan, PlanError> {
+    let refresh = fresh == Freshness::Refresh;
+    let mut p = match action {
+        Action::Search {
+            endpoint,
+            body,
+            limit,
+        } => run::plan_search(s, endpoint, body, *limit, refresh).await?,
+        Action::LookupCompanies { keys } => plan_lookup_companies(s, keys, refresh).await?,
+        Action::LookupPeople { keys, ids } => plan_lookup_people(s, keys, *ids, refresh).await?,
+        Action::Reveal { contact, keys } => plan_reveal(s, *contact, keys, refresh).await?,
+        Action::EnrichCompany { domain } => plan_enrich_company(s, domain, refresh).await?,
+        Action::EnrichPerson { request } => plan_enrich_person(s, request, refresh).await?,
+        Action::EnrichCompanies { keys } => plan_enrich_companies(s, keys, refresh).await?,
+        Action::EnrichPeople { keys } => plan_enrich_people(s, keys, refresh).await?,
+        Action::Segment { request } => plan_segment(s, request, refresh).await?,
+    };
+    finish_plan(s, &mut p).await;
+    Ok(p)
+}
+
+/// Plans one page of a list search as the explorer asks it (SPEC.md §4.2, §4.3; `req` has
+/// its cursor and size): owned when the same page (endpoint, body, cursor, size) was bought
+/// within `search_fresh_for` and `fresh` lets the store answer (0 credits, with its age);
+/// else one request of `req.page_size()` results costing at most [`SearchRequest::estimate`].
+/// Paced and checked against the budgets as every plan is; the daily request allowance is not
+/// read for it (one request: a day's last 429 refuses it without a charge). Free: reads the
+/// store only.
+///
+/// [`SearchRequest::estimate`]: crate::request::SearchRequest::estimate
+pub async fn plan_page(s: &Session, req: &crate::request::SearchRequest, fresh: Freshness) -> Plan {
+    let refresh = fresh == Freshness::Refresh;
+    let mut p = Plan::new(
+        format!("a page of {}", req.endpoint().path()),
+        "search",
+        refresh,
+    );
+    p.asked = req.page_size();
+    // The page as it is sent: with the suppressed entities excluded (issue 16).
+    let (req, suppressed) = crate::suppress::apply_to_request(s, req).await;
+    let req = &req;
+    p.suppressed = suppressed.total();
+    p.suppressed_by = suppressed.by_category.clone();
+    let stored = match fresh {
+        Freshness::Stored => s.stored_search_page(req).await,
+        Freshness::Refresh => None,
+    };
+    match stored {
+        Some((hit, _)) => {
+            let at = hit.stored_at.unwrap_or(p.planned_at);
+            p.owned = run::records_of(&hit.value) as u64;
+            p.owned_oldest = Some(at);
+        }
+        None => {
+            p.to_buy = p.asked;
+            p.cost = req.estimate();
+            p.requests = 1;
+        }
+    }
+    pace_plan(s, &mut p);
+    if p.requests > 0 {
+        p.refusal = match s.paid_refusal() {
+            Some(why) => Some(refused_words(why)),
+            None => budget_refusal(s, &p.cost).await,
+        };
+        // The daily allowance used up, and the last balance known (no request made for it).
+        if p.refusal.is_none()
+            && let Some(pacer) = s.client().pacer()
+            && let Some(b) = pacer.blocked()
+        {
+            p.refuse_for(
+                RefusalCause::DailyAllowance,
+                format!(
+                    "the daily request allowance is used up{}; nothing was sent",
+                    resets_at(b.resets_in.as_secs() as i64)
+                ),
+            );
+        }
+        if p.refusal.is_none()
+            && let Some(b) = s.known_balance()
+            && let Some(r) = balance_refusal(&p, &b)
+        {
+            p.refuse_for(RefusalCause::Credits, r);
+        }
+    }
+    p
 }

@@ -13,6 +13,11 @@
 //!
 //! A store that cannot be written does not lose the answer that was paid for: it is still
 //! returned, with [`Paid::store_error`] saying why it was not kept (and the log has details).
+//!
+//! This file is the handle (client, store, policy, owner, the paid call and the keep of its
+//! answer) and names nothing of the spend engine above it but the keep, the lenient read and
+//! the policy, which name no session; `tests/house.rs` fails on a loop of files. Its
+//! lifecycles (`reads.rs`, `stored.rs`, `by_webhook.rs`) are the engine's callers.
 
 use std::any::Any;
 use std::collections::{HashMap, HashSet};
@@ -74,7 +79,7 @@ pub struct Paid<T> {
 }
 
 impl<T> Paid<T> {
-    fn fresh(value: T, charged: Cost, kept: crate::engine::KeepReport) -> Paid<T> {
+    fn fresh(value: T, charged: Cost, kept: crate::engine::keep::KeepReport) -> Paid<T> {
         Paid {
             value,
             charged,
@@ -129,7 +134,7 @@ pub struct Session {
     target: String,
     prices: PriceTable,
     autocomplete: Arc<Mutex<AutocompleteCache>>,
-    policy: crate::engine::SpendPolicy,
+    policy: crate::engine::policy::SpendPolicy,
     /// This process's name on claims and jobs: `pid-nonce@host`.
     owner: Arc<str>,
     /// Where answers the store could not write go (imported at the next start).
@@ -240,53 +245,23 @@ pub fn search_identity(request: &Value) -> Value {
     v
 }
 
-/// A lookup's entries and its run report as the session's [`Lookup`]; the report's error as an
-/// [`ApiError`] (another failure as [`ApiError::Network`] with its message).
-fn lookup_of<T>(
-    entries: Vec<LookupEntry<T>>,
-    report: crate::engine::RunReport,
-) -> Result<Lookup<T>, ApiError> {
-    if let Some(e) = report.error {
-        return Err(match e {
-            crate::engine::RunError::Api(a) => a,
-            other => ApiError::Network(other.to_string()),
-        });
-    }
-    Ok(Lookup {
-        from_store: entries.iter().filter(|e| e.stored_at.is_some()).count(),
-        sent: report.bought as usize,
-        entries,
-        charged: report.charged,
-        purchases: Vec::new(),
-        requests: report.requests as usize,
-        store_error: report.store_errors.into_iter().next(),
-        unread: (report.unread > 0 || !report.decode_errors.is_empty()).then(|| {
-            format!(
-                "{} key(s) did not read ({}); looked up again, only they are bought",
-                report.unread,
-                report.decode_errors.first().map_or("", String::as_str)
-            )
-        }),
-    })
-}
-
 impl Session {
     /// A session over `client` and `store`; `target` is what purchases record as their target
     /// (`sandbox` or the base URL, never the token; see `core::config::Target::label`).
     ///
-    /// The spend policy is the default ([`crate::engine::SpendPolicy::default`]); answers
+    /// The spend policy is the default ([`crate::engine::policy::SpendPolicy::default`]); answers
     /// the store cannot write go to `recovery/` beside the store file (none for a store in
     /// memory).
     pub fn new(client: Client, store: Store, target: impl Into<String>) -> Session {
-        let recovery_dir = crate::engine::recovery_dir_of(store.path());
+        let recovery_dir = crate::engine::keep::recovery_dir_of(store.path());
         Session {
             client,
             store: Arc::new(Mutex::new(store)),
             target: target.into(),
             prices: DEFAULT_PRICES,
             autocomplete: Arc::new(Mutex::new(HashMap::new())),
-            policy: crate::engine::SpendPolicy::default(),
-            owner: crate::engine::new_owner().into(),
+            policy: crate::engine::policy::SpendPolicy::default(),
+            owner: crate::engine::policy::new_owner().into(),
             recovery_dir,
             unreachable: None,
             last_balance: Arc::new(Mutex::new(None)),
@@ -310,13 +285,13 @@ impl Session {
     }
 
     /// The same session with spend policy `policy` (search freshness, budgets).
-    pub fn with_policy(mut self, policy: crate::engine::SpendPolicy) -> Session {
+    pub fn with_policy(mut self, policy: crate::engine::policy::SpendPolicy) -> Session {
         self.policy = policy;
         self
     }
 
     /// The spend policy plans are made with.
-    pub fn policy(&self) -> &crate::engine::SpendPolicy {
+    pub fn policy(&self) -> &crate::engine::policy::SpendPolicy {
         &self.policy
     }
 
@@ -375,7 +350,7 @@ impl Session {
         let url = settings.store_url(target.sandbox)?.ok_or_else(|| {
             anyhow::anyhow!("no data directory for the store: pass --data-dir or set data_dir")
         })?;
-        let policy = crate::engine::SpendPolicy {
+        let policy = crate::engine::policy::SpendPolicy {
             search_fresh_for: settings.search_fresh_for()?,
             budget: settings.config.budget,
         };
@@ -390,7 +365,8 @@ impl Session {
             }
         };
         let damaged = store.damage(unclean);
-        let recovery_dir = crate::engine::recovery_dir_for(&store, settings.data_dir().as_deref());
+        let recovery_dir =
+            crate::engine::keep::recovery_dir_for(&store, settings.data_dir().as_deref());
         let mut session = Session::new(client, store, target.label()).with_policy(policy);
         session.recovery_dir = recovery_dir;
         session.damaged = damaged.map(Arc::from);
@@ -398,7 +374,10 @@ impl Session {
             // The recovery files there are the team's: they wait for its store.
             Some(why) => session.unreachable = Some(Arc::new(why)),
             None => {
-                let (_, failed) = crate::engine::import_recovery(&session);
+                let (_, failed) = match session.recovery_dir() {
+                    Some(dir) => crate::engine::keep::import_recovery_from(session.store(), dir),
+                    None => (0, Vec::new()),
+                };
                 // An answer paid for and not yet in the store: nothing more is bought until
                 // it can be (issue 34), or the same items would be paid again.
                 if let (Some(first), None) = (failed.first(), &session.damaged) {
@@ -441,6 +420,13 @@ impl Session {
         with_store(&self.store, move |st| st.job(id)).await
     }
 
+    /// Releases claims `keys` of this process (nothing was charged for them); a store that
+    /// cannot be written leaves them to expire with their lease.
+    pub(crate) async fn release(&self, keys: Vec<String>) {
+        let owner = self.owner().to_string();
+        let _ = with_store(self.store(), move |st| st.release(&keys, &owner)).await;
+    }
+
     /// What purchases record as their target.
     pub fn target(&self) -> &str {
         &self.target
@@ -453,7 +439,7 @@ impl Session {
         q.lookalike_domains = max_quantities(endpoint, request).lookalike_domains;
         if endpoint == Endpoint::CreateSegmentation {
             // The answer is the id alone: a segmentation is charged per distinct domain asked.
-            q.results = crate::segment::distinct_domains_in(request) as u64;
+            q.results = prospect_common::keys::distinct_domains_in(request) as u64;
         }
         let mut cost = self.prices.charge_for(endpoint, &q);
         if let Some(u) = answer.credits_used() {
@@ -520,9 +506,11 @@ impl Session {
         settles: Vec<String>,
         e: &ApiError,
     ) {
-        let kept = crate::engine::keep(
-            self,
-            crate::engine::ToKeep {
+        let kept = crate::engine::keep::keep(
+            &self.store,
+            &self.target,
+            self.recovery_dir(),
+            crate::engine::keep::ToKeep {
                 endpoint,
                 request,
                 raw,
@@ -537,7 +525,7 @@ impl Session {
             },
         )
         .await;
-        crate::engine::release(self, settles).await;
+        self.release(settles).await;
         tracing::error!(endpoint = %endpoint, error = %e, purchase = ?kept.purchase,
             recovery = ?kept.recovery, "a paid answer did not decode; its raw bytes are kept");
     }
@@ -566,7 +554,7 @@ impl Session {
         // thread, so the async threads stay free for the requests in flight. The records are
         // packed from the typed answer, without a copy of them. A panic in either is caught:
         // the raw answer always comes back, to be kept.
-        let read: ReadAnswer<R::Response> = crate::engine::read_lenient::<R>;
+        let read: ReadAnswer<R::Response> = crate::engine::lenient::read_lenient::<R>;
         let work = tokio::task::spawn_blocking(move || {
             let out = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                 let read = read(status, &raw)?;
@@ -621,15 +609,19 @@ impl Session {
             (settles, page, Vec::new())
         };
         let page = page.and_then(|(identity, n)| {
-            value.page_facts().map(|facts| crate::engine::PageToKeep {
-                identity,
-                page: n,
-                facts,
-            })
+            value
+                .page_facts()
+                .map(|facts| crate::engine::keep::PageToKeep {
+                    identity,
+                    page: n,
+                    facts,
+                })
         });
-        let kept = crate::engine::keep(
-            self,
-            crate::engine::ToKeep {
+        let kept = crate::engine::keep::keep(
+            &self.store,
+            &self.target,
+            self.recovery_dir(),
+            crate::engine::keep::ToKeep {
                 endpoint,
                 request,
                 raw,
@@ -645,7 +637,7 @@ impl Session {
         )
         .await;
         if !release.is_empty() {
-            crate::engine::release(self, release).await;
+            self.release(release).await;
         }
         let mut paid = Paid::fresh(value, charged, kept);
         paid.decode_error = decode_error;

@@ -117,7 +117,7 @@ impl Session {
             && !e.may_have_charged()
             && !settles.is_empty()
         {
-            crate::engine::release(self, settles).await;
+            self.release(settles).await;
         }
         let mut result = result;
         if let Ok((paid, _)) = &mut result {

@@ -361,3 +361,33 @@ impl Session {
             .collect()
     }
 }
+
+/// A lookup's entries and its run report as the session's [`Lookup`]; the report's error as an
+/// [`ApiError`] (another failure as [`ApiError::Network`] with its message).
+fn lookup_of<T>(
+    entries: Vec<LookupEntry<T>>,
+    report: crate::engine::RunReport,
+) -> Result<Lookup<T>, ApiError> {
+    if let Some(e) = report.error {
+        return Err(match e {
+            crate::engine::RunError::Api(a) => a,
+            other => ApiError::Network(other.to_string()),
+        });
+    }
+    Ok(Lookup {
+        from_store: entries.iter().filter(|e| e.stored_at.is_some()).count(),
+        sent: report.bought as usize,
+        entries,
+        charged: report.charged,
+        purchases: Vec::new(),
+        requests: report.requests as usize,
+        store_error: report.store_errors.into_iter().next(),
+        unread: (report.unread > 0 || !report.decode_errors.is_empty()).then(|| {
+            format!(
+                "{} key(s) did not read ({}); looked up again, only they are bought",
+                report.unread,
+                report.decode_errors.first().map_or("", String::as_str)
+            )
+        }),
+    })
+}

@@ -172,7 +172,7 @@ impl Component for Details {
         let block = Block::default()
             .borders(Borders::ALL)
             .title(" Details ")
-            .border_style(crate::view::border_style(focused));
+            .border_style(crate::theme::border_style(focused));
         let (mut content, at) = lines(ctx.selected, ctx.keys);
         self.fields.set(at.len());
         if content.is_empty() {

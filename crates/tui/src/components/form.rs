@@ -483,7 +483,7 @@ impl Component for Form {
         let block = Block::default()
             .borders(Borders::ALL)
             .title(title)
-            .border_style(crate::view::border_style(focused));
+            .border_style(crate::theme::border_style(focused));
         let inner = block.inner(area);
         f.render_widget(block, area);
         let h = inner.height as usize;

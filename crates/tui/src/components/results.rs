@@ -439,7 +439,7 @@ impl Component for Results {
         let mut block = Block::default()
             .borders(Borders::ALL)
             .title(title)
-            .border_style(crate::view::border_style(focused));
+            .border_style(crate::theme::border_style(focused));
         if n > 0 {
             let mut legend = rel_legend(s);
             if legend.chars().count() + 4 > area.width as usize {

@@ -8,7 +8,7 @@ use ratatui::layout::Rect;
 use crate::app::{App, Popup};
 use crate::components::{Component, Ctx};
 
-use super::Areas;
+use super::layout::Areas;
 
 /// Draws every open popup, bottom first; `ctx` is the view's context (the member editor opens
 /// under the filters pane's selected row).

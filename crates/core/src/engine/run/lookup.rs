@@ -299,7 +299,7 @@ async fn lookup_batch<T: Clone + Send + 'static>(
                 }
                 Err(e) => {
                     if !e.may_have_charged() {
-                        release(&s, settles).await;
+                        s.release(settles).await;
                     }
                     if matches!(e, ApiError::Decode { .. }) {
                         out.report.unread += names.len() as u64;
@@ -531,7 +531,7 @@ pub async fn lookup_people(
         &PEOPLE_BY_HANDLE
     };
     let normalize: fn(&str) -> Option<String> = if ids {
-        crate::engine::id_key
+        crate::engine::gate::id_key
     } else {
         prospect_common::keys::linkedin_handle
     };

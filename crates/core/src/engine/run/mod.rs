@@ -296,7 +296,7 @@ where
             Ok(paid) => Ok(paid),
             Err(e) => {
                 if !e.may_have_charged() {
-                    release(s, keys).await;
+                    s.release(keys).await;
                 }
                 Err(e)
             }
@@ -339,12 +339,6 @@ pub(crate) async fn claim_one(
         }
         tokio::time::sleep(CLAIM_POLL).await;
     }
-}
-
-/// Releases claims `keys` of this process (nothing was charged for them).
-pub(crate) async fn release(s: &Session, keys: Vec<String>) {
-    let owner = s.owner().to_string();
-    let _ = with_store(s.store(), move |st| st.release(&keys, &owner)).await;
 }
 
 /// Search pages received and being kept at once while the next is fetched: each is written

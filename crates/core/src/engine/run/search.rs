@@ -218,7 +218,7 @@ async fn fetch_page(
             },
             Err(e) => {
                 if !e.may_have_charged() {
-                    release(&s, vec![key]).await;
+                    s.release(vec![key]).await;
                 }
                 Fetched::Failed(e.into(), true)
             }

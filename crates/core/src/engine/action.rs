@@ -1,0 +1,139 @@
+//! A paid action, as a job stores it to run again (what to buy, never how), and the check of a
+//! search body's paging members before anything is planned.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use prospect_api::client::Endpoint;
+use prospect_common::ContactKind;
+
+use super::keys::KeySource;
+
+/// A paid action, as a job stores it to run it again: what to buy, never how.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Action {
+    /// Up to `limit` results of a list search (SPEC.md §4.2, §4.3), paging with `searchAfter`.
+    Search {
+        /// The search endpoint's path, e.g. `/v3/search/companies`.
+        endpoint: String,
+        /// The request body without paging members.
+        body: Value,
+        /// Most results.
+        limit: u64,
+    },
+    /// A lookup of companies by domain (SPEC.md §4.5).
+    LookupCompanies {
+        /// The domains.
+        keys: KeySource,
+    },
+    /// A lookup of people by professional-network handle, or service id with `ids` (§4.6).
+    LookupPeople {
+        /// The handles or ids.
+        keys: KeySource,
+        /// The keys are service ids.
+        ids: bool,
+    },
+    /// A reveal of emails or phones of person ids (§4.10, §4.7); results by webhook.
+    Reveal {
+        /// Email or phone.
+        contact: ContactKind,
+        /// The person ids.
+        keys: KeySource,
+    },
+    /// An enrichment of one company by domain (§4.10).
+    EnrichCompany {
+        /// The domain.
+        domain: String,
+    },
+    /// An enrichment of one person (§4.4): the request body.
+    EnrichPerson {
+        /// `EnrichPersonRequest` as JSON.
+        request: Value,
+    },
+    /// A batch enrichment of companies by domain (`POST /v2/enrich/companies`, openapi.json;
+    /// issue 18); results by webhook.
+    EnrichCompanies {
+        /// The domains.
+        keys: KeySource,
+    },
+    /// A batch enrichment of people (`POST /v2/enrich/people`, openapi.json; issue 18); results
+    /// by webhook.
+    EnrichPeople {
+        /// One person a line ([`person_item`]).
+        keys: KeySource,
+    },
+    /// A segmentation of company domains (`POST /v2/segmentation`, openapi.json; issue 18):
+    /// bought once per input ([`crate::segment::input_key`]).
+    Segment {
+        /// `SegmentationInput` as JSON.
+        request: Value,
+    },
+}
+
+impl Action {
+    /// The job kind: `search`, `lookup_companies`, `lookup_people`, `reveal_emails`,
+    /// `reveal_phones`, `enrich_company`, `enrich_person`, `enrich_companies`, `enrich_people`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Action::Search { .. } => "search",
+            Action::LookupCompanies { .. } => "lookup_companies",
+            Action::LookupPeople { .. } => "lookup_people",
+            Action::Reveal {
+                contact: ContactKind::Email,
+                ..
+            } => "reveal_emails",
+            Action::Reveal {
+                contact: ContactKind::Phone,
+                ..
+            } => "reveal_phones",
+            Action::EnrichCompany { .. } => "enrich_company",
+            Action::EnrichPerson { .. } => "enrich_person",
+            Action::EnrichCompanies { .. } => "enrich_companies",
+            Action::EnrichPeople { .. } => "enrich_people",
+            Action::Segment { .. } => "segmentation",
+        }
+    }
+
+    /// What it asks, canonical: the same command gives the same text (a job's fingerprint).
+    pub fn fingerprint(&self) -> String {
+        serde_json::to_string(&prospect_store::canonical_json(
+            &serde_json::to_value(self).unwrap_or(Value::Null),
+        ))
+        .unwrap_or_default()
+    }
+
+    /// The endpoint it buys from.
+    pub fn endpoint(&self) -> Option<Endpoint> {
+        Some(match self {
+            Action::Search { endpoint, .. } => return Endpoint::from_path(endpoint),
+            Action::LookupCompanies { .. } => Endpoint::LookupCompanies,
+            Action::LookupPeople { .. } => Endpoint::LookupPeople,
+            Action::Reveal { contact, .. } => prospect_api::cost::reveal_endpoint(*contact),
+            Action::EnrichCompany { .. } => Endpoint::EnrichCompany,
+            Action::EnrichPerson { .. } => Endpoint::EnrichPerson,
+            Action::EnrichCompanies { .. } => Endpoint::EnrichCompanies,
+            Action::EnrichPeople { .. } => Endpoint::EnrichPeople,
+            Action::Segment { .. } => Endpoint::CreateSegmentation,
+        })
+    }
+}
+
+/// Checks a search body's paging members before anything is planned or sent: `size` and
+/// `from`, when present, must be integers in range (SPEC.md §8: size 1..=10000, from
+/// 1..=10001), never replaced by a default. Errors name the member and the value.
+pub fn check_paging(body: &Value) -> Result<(), String> {
+    for (member, lo, hi) in [("size", 1i64, 10_000i64), ("from", 1, 10_001)] {
+        let Some(v) = body.get(member) else { continue };
+        let ok = match v {
+            Value::Number(n) => n.as_i64().is_some_and(|x| (lo..=hi).contains(&x)),
+            _ => false,
+        };
+        if !ok {
+            return Err(format!(
+                "body member {member} is {v}; it must be a whole number from {lo} to {hi}"
+            ));
+        }
+    }
+    Ok(())
+}
