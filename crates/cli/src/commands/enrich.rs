@@ -126,67 +126,6 @@ pub(crate) async fn enrich(
     }
 }
 
-/// Ends a batch enrichment: the job finished with its report (`found` records arrived; what
-/// their deliveries `charged`, from [`prospect_core::session::ByWebhook::delivered_cost`]), a
-/// note of what happened, and the exit: an error (network class) when `left` of the awaited
-/// `noun` had not arrived after `wait` s (unless Ctrl-C ended the wait), else [`Ctx::settle`].
-#[allow(clippy::too_many_arguments)]
-pub(crate) async fn end_batch<T>(
-    ctx: &Ctx,
-    job: Option<JobId>,
-    noun: &str,
-    r: &prospect_core::session::ByWebhook<T>,
-    found: usize,
-    charged: prospect_api::cost::Cost,
-    left: usize,
-    wait: u64,
-) -> CliResult {
-    let report = RunReport {
-        charged,
-        owned: r.from_store.len() as u64,
-        bought: r.sent.len() as u64,
-        requests: r.purchases.len() as u32,
-        records: (r.from_store.len() + found) as u64,
-        store_errors: r.store_error.clone().into_iter().collect(),
-        ..RunReport::default()
-    };
-    engine::finish_job(ctx.session(), job, &report).await;
-    let awaited = r.sent.len() + r.pending.len();
-    ctx.note(&format!(
-        "{} from the store, {} sent, {} awaited from before, {} found, {} not yet arrived",
-        r.from_store.len(),
-        r.sent.len(),
-        r.pending.len(),
-        found,
-        left
-    ));
-    if left > 0 && ctx.signal.load(Ordering::SeqCst) == 0 {
-        return Err(CliError {
-            code: ExitCode::Network,
-            message: format!(
-                "{left} of {awaited} {noun} had not arrived after {wait} s; they are stored when \
-                 they arrive while prospect runs, and are not sent again meanwhile (run the \
-                 same enrich again later: it costs nothing for what arrived)"
-            ),
-        });
-    }
-    ctx.settle(report, job)
-}
-
-/// The job of a batch enrichment that could not be sent: finished failed, and the exit.
-pub(crate) async fn batch_not_sent(
-    ctx: &Ctx,
-    job: Option<JobId>,
-    e: prospect_api::error::ApiError,
-) -> CliResult {
-    let report = RunReport {
-        error: Some(RunError::Api(e)),
-        ..RunReport::default()
-    };
-    engine::finish_job(ctx.session(), job, &report).await;
-    ctx.settle(report, job)
-}
-
 /// The items of a batch enrichment: the members of `--list` (a list of `kind`), else the
 /// values, file or stdin given.
 pub(crate) fn batch_keys(ctx: &Ctx, b: &BatchArgs, kind: ListKind) -> CliResult<KeySource> {
@@ -196,10 +135,10 @@ pub(crate) fn batch_keys(ctx: &Ctx, b: &BatchArgs, kind: ListKind) -> CliResult<
     }
 }
 
-/// Plans, gates and sends a batch enrichment of companies as a job (issue 18); waits up to
-/// `wait` seconds for its webhook deliveries (stopping early on Ctrl-C), then writes one
-/// record per domain asked, in input order: the company the store had or the delivery
-/// brought, or `found: false`.
+/// Plans, gates and sends a batch enrichment of companies through the engine's door for
+/// webhook actions (a job; issue 18); waits up to `wait` seconds for its deliveries (stopping
+/// early on Ctrl-C), then writes one record per domain asked, in input order: the company the
+/// store had or the delivery brought, or `found: false`.
 pub(crate) async fn enrich_companies(
     ctx: &Ctx,
     action: Action,
@@ -214,24 +153,12 @@ pub(crate) async fn enrich_companies(
     let Some(plan) = ctx.plan(&action, spend, out).await? else {
         return Ok(());
     };
-    let s = ctx.session();
-    let (_receiver, url) =
+    let (receiver, _) =
         webhook_receiver(ctx, WebhookEvent::EnrichCompanies, plan.to_buy > 0).await?;
-    let job = engine::start_job(s, &action, &plan).await;
-    let r = match s
-        .enrich_companies(&asked, &url, freshness(spend), job)
-        .await
-    {
-        Ok(r) => r,
-        Err(e) => return batch_not_sent(ctx, job, e).await,
+    let ran = by_webhook(ctx, &action, &plan, spend, receiver.as_ref(), wait).await;
+    let Some(engine::Arrived::Companies(r, arrived)) = &ran.arrived else {
+        return ctx.settle(ran.report, ran.job);
     };
-    let awaited: Vec<String> = r.sent.iter().chain(&r.pending).cloned().collect();
-    let claims: Vec<String> = awaited
-        .iter()
-        .map(|d| prospect_store::company_claim(d))
-        .collect();
-    let left = await_deliveries(ctx, &claims, wait).await;
-    let arrived = s.stored_companies(&awaited).await;
     let mut w =
         Writer::<LookupOut<Company>>::new(Format::resolve(out.format, &out.out), out.out.as_ref())?;
     let mut seen = std::collections::HashSet::new();
@@ -256,23 +183,26 @@ pub(crate) async fn enrich_companies(
         })?;
     }
     w.finish()?;
-    let charged = r.delivered_cost(Endpoint::EnrichCompanies, &arrived);
-    end_batch(
-        ctx,
-        job,
-        "companies",
-        &r,
-        arrived.len(),
-        charged,
-        left,
-        wait,
-    )
-    .await
+    batch_note(ctx, r, arrived.len(), ran.left);
+    end_by_webhook(ctx, ran, "companies", "enrich", wait)
 }
 
-/// Plans, gates and sends a batch enrichment of people as a job (issue 18), as
-/// [`enrich_companies`] does for companies: one record per person asked (each line read by
-/// [`engine::person_item`]), in input order.
+/// The note of a batch enrichment: from the store, sent, awaited from before, found, not yet
+/// arrived.
+fn batch_note<T>(ctx: &Ctx, r: &prospect_core::session::ByWebhook<T>, found: usize, left: usize) {
+    ctx.note(&format!(
+        "{} from the store, {} sent, {} awaited from before, {} found, {} not yet arrived",
+        r.from_store.len(),
+        r.sent.len(),
+        r.pending.len(),
+        found,
+        left
+    ));
+}
+
+/// Plans, gates and sends a batch enrichment of people as [`enrich_companies`] does for
+/// companies: one record per person asked (each line read by [`engine::person_item`]), in
+/// input order.
 pub(crate) async fn enrich_people(
     ctx: &Ctx,
     action: Action,
@@ -292,22 +222,11 @@ pub(crate) async fn enrich_people(
     let Some(plan) = ctx.plan(&action, spend, out).await? else {
         return Ok(());
     };
-    let s = ctx.session();
-    let (_receiver, url) =
-        webhook_receiver(ctx, WebhookEvent::EnrichPeople, plan.to_buy > 0).await?;
-    let job = engine::start_job(s, &action, &plan).await;
-    let r = match s.enrich_people(&items, &url, freshness(spend), job).await {
-        Ok(r) => r,
-        Err(e) => return batch_not_sent(ctx, job, e).await,
+    let (receiver, _) = webhook_receiver(ctx, WebhookEvent::EnrichPeople, plan.to_buy > 0).await?;
+    let ran = by_webhook(ctx, &action, &plan, spend, receiver.as_ref(), wait).await;
+    let Some(engine::Arrived::People(r, arrived)) = &ran.arrived else {
+        return ctx.settle(ran.report, ran.job);
     };
-    let awaited: Vec<String> = r.sent.iter().chain(&r.pending).cloned().collect();
-    let left = await_deliveries(ctx, &awaited, wait).await;
-    let waiting: Vec<engine::PersonItem> = items
-        .iter()
-        .filter(|i| !r.from_store.contains_key(&i.key))
-        .cloned()
-        .collect();
-    let arrived = s.stored_people_of(&waiting).await;
     let mut w = Writer::<LookupOut<LookalikePerson>>::new(
         Format::resolve(out.format, &out.out),
         out.out.as_ref(),
@@ -338,6 +257,6 @@ pub(crate) async fn enrich_people(
         })?;
     }
     w.finish()?;
-    let charged = r.delivered_cost(Endpoint::EnrichPeople, &arrived);
-    end_batch(ctx, job, "people", &r, found, charged, left, wait).await
+    batch_note(ctx, r, found, ran.left);
+    end_by_webhook(ctx, ran, "people", "enrich", wait)
 }

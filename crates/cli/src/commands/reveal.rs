@@ -62,9 +62,9 @@ pub(crate) async fn reveal_command(ctx: &Ctx, a: RevealArgs) -> CliResult {
     .await
 }
 
-/// Plans, gates and sends a reveal as a job; waits up to `wait` seconds for its webhook
-/// deliveries (stopping early on Ctrl-C), then writes the contacts that arrived and those the
-/// store had.
+/// Plans, gates and sends a reveal through the engine's door for webhook actions
+/// ([`engine::run_by_webhook`], a job); waits up to `wait` seconds for its deliveries (stopping
+/// early on Ctrl-C), then writes the contacts that arrived and those the store had.
 pub(crate) async fn reveal(
     ctx: &Ctx,
     action: Action,
@@ -75,52 +75,20 @@ pub(crate) async fn reveal(
     let Action::Reveal { contact, keys } = &action else {
         return Ok(());
     };
-    let (contact, ids) = (*contact, keys.read_all().map_err(|e| CliError::usage(e.0))?);
-    let Some(plan) = ctx.plan(&action, spend, out).await? else {
-        return Ok(());
-    };
-    let s = ctx.session();
+    let ids = keys.read_all().map_err(|e| CliError::usage(e.0))?;
     let event = match contact {
         ContactKind::Email => WebhookEvent::RevealEmails,
         ContactKind::Phone => WebhookEvent::RevealPhones,
     };
-    let (_receiver, url) =
-        webhook_receiver(ctx, event, plan.to_buy > 0 || plan.pending > 0).await?;
-    let job = engine::start_job(
-        s,
-        &action,
-        &JobOptions::of(spend, out, Some(wait)).kept_in(&plan),
-    )
-    .await;
-    let r = match s
-        .reveal_in(contact, &ids, &url, freshness(spend), job)
-        .await
-    {
-        Ok(r) => r,
-        Err(e) => {
-            let report = RunReport {
-                error: Some(RunError::Api(e)),
-                ..RunReport::default()
-            };
-            engine::finish_job(s, job, &report).await;
-            return ctx.settle(report, job);
-        }
+    let Some(plan) = ctx.plan(&action, spend, out).await? else {
+        return Ok(());
     };
-    let awaited: Vec<String> = r.sent.iter().chain(&r.pending).cloned().collect();
-    if !awaited.is_empty() && wait > 0 {
-        let pb = ctx.progress(awaited.len() as u64, "waiting for the webhook");
-        let deadline = Instant::now() + Duration::from_secs(wait);
-        loop {
-            let got = s.stored_contacts(&awaited, contact).await.len();
-            pb.set_position(got as u64);
-            if got >= awaited.len() || Instant::now() >= deadline || ctx.stop.is_cancelled() {
-                break;
-            }
-            tokio::time::sleep(Duration::from_millis(100)).await;
-        }
-        pb.finish_and_clear();
-    }
-    let arrived = s.stored_contacts(&awaited, contact).await;
+    let (receiver, _) = webhook_receiver(ctx, event, plan.to_buy > 0 || plan.pending > 0).await?;
+    let plan = JobOptions::of(spend, out, Some(wait)).kept_in(&plan);
+    let ran = by_webhook(ctx, &action, &plan, spend, receiver.as_ref(), wait).await;
+    let Some(engine::Arrived::Contacts(_, r, arrived)) = &ran.arrived else {
+        return ctx.settle(ran.report, ran.job);
+    };
     let mut w = Writer::<ContactOut>::new(Format::resolve(out.format, &out.out), out.out.as_ref())?;
     for id in &ids {
         if let Some(c) = r.from_store.get(id) {
@@ -130,17 +98,6 @@ pub(crate) async fn reveal(
         }
     }
     w.finish()?;
-    let report = RunReport {
-        charged: r.delivered_cost(contact, &arrived),
-        owned: r.from_store.len() as u64,
-        bought: r.sent.len() as u64,
-        requests: r.purchases.len() as u32,
-        records: (r.from_store.len() + arrived.len()) as u64,
-        store_errors: r.store_error.into_iter().collect(),
-        ..RunReport::default()
-    };
-    engine::finish_job(s, job, &report).await;
-    let missing = awaited.len() - arrived.len().min(awaited.len());
     ctx.note(&format!(
         "{} from the store, {} sent, {} awaited from before, {} arrived",
         r.from_store.len(),
@@ -148,29 +105,77 @@ pub(crate) async fn reveal(
         r.pending.len(),
         arrived.len()
     ));
-    if missing > 0 && wait == 0 {
+    end_by_webhook(ctx, ran, "results", "reveal", wait)
+}
+
+/// Runs a webhook action confirmed with `plan` through the engine's door, with a bar of the
+/// results arrived while it waits up to `wait` seconds.
+pub(crate) async fn by_webhook(
+    ctx: &Ctx,
+    action: &Action,
+    plan: &Plan,
+    spend: &SpendArgs,
+    receiver: Option<&prospect_core::webhooks::Receiver>,
+    wait: u64,
+) -> engine::RanByWebhook {
+    let pb = ctx.progress(0, "waiting for the webhook");
+    let wait_for = Duration::from_secs(wait);
+    let ran = engine::run_by_webhook(
+        ctx.session(),
+        action,
+        plan,
+        freshness(spend),
+        engine::Await {
+            receiver,
+            wait: wait_for,
+        },
+        &ctx.stop,
+        |event| {
+            if let engine::Event::Delivered { arrived, awaited } = event {
+                pb.set_length(awaited);
+                pb.set_position(arrived);
+            }
+        },
+    )
+    .await;
+    pb.finish_and_clear();
+    ran
+}
+
+/// The exit of a webhook action: an error (network class) when awaited `noun` had not
+/// arrived after `wait` s (unless Ctrl-C ended the wait, or `--wait 0` asked not to wait: then
+/// a note), else [`Ctx::settle`]. `what` names the command to run again.
+pub(crate) fn end_by_webhook(
+    ctx: &Ctx,
+    ran: engine::RanByWebhook,
+    noun: &str,
+    what: &str,
+    wait: u64,
+) -> CliResult {
+    let left = ran.left;
+    if left > 0 && wait == 0 {
         // Asked not to wait: nothing is lost, the results are stored when they arrive while a
         // prospect on this data dir runs (the webhook port is kept), and not sent again.
         if !ctx.quiet {
             eprintln!(
-                "prospect: {missing} result(s) not waited for (--wait 0); the same reveal run \
+                "prospect: {left} result(s) not waited for (--wait 0); the same {what} run \
                  again later collects them at no cost"
             );
         }
-        return ctx.settle(report, job);
+        return ctx.settle(ran.report, ran.job);
     }
-    if missing > 0 && ctx.signal.load(Ordering::SeqCst) == 0 {
+    if left > 0 && ctx.signal.load(Ordering::SeqCst) == 0 {
         return Err(CliError {
             code: ExitCode::Network,
             message: format!(
-                "{missing} of {} results had not arrived after {wait} s; they are stored when \
+                "{left} of {} {noun} had not arrived after {wait} s; they are stored when \
                  they arrive while prospect runs, and are not sent again meanwhile (run the \
-                 same reveal again later: it costs nothing for what arrived)",
-                awaited.len()
+                 same {what} again later: it costs nothing for what arrived)",
+                ran.awaited
             ),
         });
     }
-    ctx.settle(report, job)
+    ctx.settle(ran.report, ran.job)
 }
 
 /// The webhook receiver of a paid call answered by webhook, when one is `needed` (something is
@@ -195,25 +200,4 @@ pub(crate) async fn webhook_receiver(
         .map_err(|e| CliError::other(e.to_string()))?;
     let url = r.url_for(event);
     Ok((Some(r), url))
-}
-
-/// Waits up to `wait` seconds (stopping early on Ctrl-C) until no claim of `keys` is awaited
-/// any more (a batch enrichment's deliveries end them), with a bar; returns how many still are.
-pub(crate) async fn await_deliveries(ctx: &Ctx, keys: &[String], wait: u64) -> usize {
-    let s = ctx.session();
-    if keys.is_empty() || wait == 0 {
-        return s.awaited(keys).await;
-    }
-    let pb = ctx.progress(keys.len() as u64, "waiting for the webhook");
-    let deadline = Instant::now() + Duration::from_secs(wait);
-    let left = loop {
-        let left = s.awaited(keys).await;
-        pb.set_position((keys.len() - left.min(keys.len())) as u64);
-        if left == 0 || Instant::now() >= deadline || ctx.stop.is_cancelled() {
-            break left;
-        }
-        tokio::time::sleep(Duration::from_millis(200)).await;
-    };
-    pb.finish_and_clear();
-    left
 }

@@ -120,8 +120,9 @@ pub(crate) fn search_action(
     })
 }
 
-/// Plans, gates and runs a search, lookup or enrich through the spend engine as a job, writing
-/// its records as they are kept; the exit says what happened ([`Ctx::settle`]).
+/// Plans, gates and runs a search, lookup or enrich through the spend engine's one door
+/// ([`engine::run`], a job), writing its records as they are kept; the exit says what happened
+/// ([`Ctx::settle`]).
 pub(crate) async fn run_action(
     ctx: &Ctx,
     action: Action,
@@ -131,113 +132,77 @@ pub(crate) async fn run_action(
     let Some(plan) = ctx.plan(&action, spend, out).await? else {
         return Ok(());
     };
-    let s = ctx.session();
     let fresh = freshness(spend);
-    let format = Format::resolve(out.format, &out.out);
-    match &action {
-        Action::EnrichCompany { .. } | Action::EnrichPerson { .. } => {
-            return enrich(ctx, &action, fresh, out).await;
-        }
-        _ => {}
+    if let Action::EnrichCompany { .. } | Action::EnrichPerson { .. } = &action {
+        return enrich(ctx, &action, fresh, out).await;
     }
-    let job = engine::start_job(s, &action, &JobOptions::of(spend, out, None).kept_in(&plan)).await;
+    let format = Format::resolve(out.format, &out.out);
+    let plan = JobOptions::of(spend, out, None).kept_in(&plan);
     let pb = ctx.progress(plan.asked, "buying");
-    let report = match &action {
-        Action::Search {
-            endpoint,
-            body,
-            limit,
-        } => {
-            let ep = Endpoint::from_path(endpoint).unwrap_or(Endpoint::SearchCompaniesV3);
-            let run = SearchRun {
-                ctx,
-                endpoint,
-                body,
-                limit: *limit,
-                fresh,
-                job,
-                pb: &pb,
-            };
-            if ep.search_subject() == Some(prospect_api::client::SearchSubject::People) {
-                run.write(Writer::new(format, out.out.as_ref())?, people_of)
-                    .await
-            } else {
-                run.write(Writer::new(format, out.out.as_ref())?, companies_of)
-                    .await
-            }
+    let people = match &action {
+        Action::Search { endpoint, .. } => {
+            Endpoint::from_path(endpoint).and_then(|e| e.search_subject())
+                == Some(prospect_api::client::SearchSubject::People)
         }
-        Action::LookupCompanies { keys } => {
-            let mut w = Writer::<LookupOut<Company>>::new(format, out.out.as_ref())?;
-            let r = engine::lookup_companies(
-                s,
-                plan.planned_at,
-                keys,
-                fresh,
-                job,
-                &ctx.stop,
-                |entries| write_entries(&mut w, &pb, entries),
-            )
-            .await;
-            finish_writer(w, r)
-        }
-        Action::LookupPeople { keys, ids } => {
-            let mut w = Writer::<LookupOut<LookalikePerson>>::new(format, out.out.as_ref())?;
-            let r = engine::lookup_people(
-                s,
-                plan.planned_at,
-                keys,
-                *ids,
-                fresh,
-                job,
-                &ctx.stop,
-                |entries| write_entries(&mut w, &pb, entries),
-            )
-            .await;
-            finish_writer(w, r)
-        }
-        _ => RunReport::default(),
+        _ => matches!(action, Action::LookupPeople { .. }),
     };
+    let mut w = match (&action, people) {
+        (Action::Search { .. }, false) => {
+            Records::Companies(Writer::new(format, out.out.as_ref())?)
+        }
+        (Action::Search { .. }, true) => Records::People(Writer::new(format, out.out.as_ref())?),
+        (_, false) => Records::LookedUpCompanies(Writer::new(format, out.out.as_ref())?),
+        (_, true) => Records::LookedUpPeople(Writer::new(format, out.out.as_ref())?),
+    };
+    let ran = engine::run(ctx.session(), &action, &plan, fresh, &ctx.stop, |event| {
+        w.write(&pb, event)
+    })
+    .await;
     pb.finish_and_clear();
-    engine::finish_job(s, job, &report).await;
-    ctx.settle(report, job)
+    let report = w.finish(ran.report);
+    ctx.settle(report, ran.job)
 }
 
-/// A search the CLI runs through the engine, its records written as they are kept.
-pub(crate) struct SearchRun<'a> {
-    pub(crate) ctx: &'a Ctx,
-    pub(crate) endpoint: &'a str,
-    pub(crate) body: &'a Value,
-    pub(crate) limit: u64,
-    pub(crate) fresh: Freshness,
-    pub(crate) job: Option<JobId>,
-    pub(crate) pb: &'a indicatif::ProgressBar,
+/// Where a run's records go, by what it returns.
+enum Records {
+    Companies(Writer<CompanyOut>),
+    People(Writer<LookalikePerson>),
+    LookedUpCompanies(Writer<LookupOut<Company>>),
+    LookedUpPeople(Writer<LookupOut<LookalikePerson>>),
 }
 
-impl SearchRun<'_> {
-    /// Runs it, writing each page's records (`records` of the answer, up to the limit) to `w`.
-    pub(crate) async fn write<T: Tabular>(
-        self,
-        mut w: Writer<T>,
-        records: fn(SearchResponse) -> Vec<T>,
-    ) -> RunReport {
-        let s = self.ctx.session();
-        let r = engine::search(
-            s,
-            self.endpoint,
-            self.body,
-            self.limit,
-            self.fresh,
-            self.job,
-            &self.ctx.stop,
-            |page| {
-                self.pb.inc(page.take as u64);
-                for rec in records(page.response).into_iter().take(page.take) {
+impl Records {
+    /// Writes the records of one event of the run (each page's up to the limit).
+    fn write(&mut self, pb: &indicatif::ProgressBar, event: engine::Event) -> std::io::Result<()> {
+        match (self, event) {
+            (Records::Companies(w), engine::Event::Page(page)) => {
+                pb.inc(page.take as u64);
+                for rec in companies_of(page.response).into_iter().take(page.take) {
                     w.write(&rec)?;
                 }
-                Ok(())
-            },
-        )
-        .await;
-        finish_writer(w, r)
+            }
+            (Records::People(w), engine::Event::Page(page)) => {
+                pb.inc(page.take as u64);
+                for rec in people_of(page.response).into_iter().take(page.take) {
+                    w.write(&rec)?;
+                }
+            }
+            (Records::LookedUpCompanies(w), engine::Event::Companies(e)) => {
+                write_entries(w, pb, e)?
+            }
+            (Records::LookedUpPeople(w), engine::Event::People(e)) => write_entries(w, pb, e)?,
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// Finishes the output; a failure to is the report's error (unless it already has one).
+    fn finish(self, report: RunReport) -> RunReport {
+        match self {
+            Records::Companies(w) => finish_writer(w, report),
+            Records::People(w) => finish_writer(w, report),
+            Records::LookedUpCompanies(w) => finish_writer(w, report),
+            Records::LookedUpPeople(w) => finish_writer(w, report),
+        }
     }
 }

@@ -4,9 +4,10 @@
 //! [`prospect_store::Store::mark_interrupted`] turns into `interrupted`: `prospect jobs` lists
 //! it, `prospect resume ID` buys only the rest, and the explorer offers it at its next start.
 //!
-//! The CLI records its runs with [`start_job`] and [`finish_job`]; a front end that drives a
-//! paid action in steps of its own (the explorer's reveals, lookups, enrichments and exports)
-//! with [`begin_job`] and [`end_job`] around the steps; one paid call with [`run_as_job`].
+//! The engine's doors ([`super::run`], [`super::run_by_webhook`]) record their runs with
+//! [`start_job`] and [`finish_job`]; a front end that drives a paid action in steps of its own
+//! (the explorer's reveals, lookups, enrichments and exports) uses [`begin_job`] and
+//! [`end_job`] around the steps; one paid call runs with [`run_as_job`].
 
 use std::future::Future;
 
@@ -21,7 +22,7 @@ use crate::session::{Session, with_store};
 /// Records `action` with its `plan` as a running job of this process before its first paid
 /// request, and returns its id; `None` (with a warning) when the store cannot write it (the
 /// action still runs; it just cannot be listed as interrupted).
-pub async fn start_job(s: &Session, action: &Action, plan: &Plan) -> Option<JobId> {
+pub(crate) async fn start_job(s: &Session, action: &Action, plan: &Plan) -> Option<JobId> {
     let kind = action.kind();
     let fp = action.fingerprint();
     let spec = serde_json::to_value(action).unwrap_or(Value::Null);
@@ -42,7 +43,7 @@ pub async fn start_job(s: &Session, action: &Action, plan: &Plan) -> Option<JobI
 
 /// Records how job `job` ended: `done`, `interrupted` (stopped on a signal; run it again to
 /// buy the rest) or `failed` (with why).
-pub async fn finish_job(s: &Session, job: Option<JobId>, report: &RunReport) {
+pub(crate) async fn finish_job(s: &Session, job: Option<JobId>, report: &RunReport) {
     let Some(id) = job else { return };
     let (state, detail) = if report.interrupted {
         ("interrupted", "stopped on a signal".to_string())

@@ -23,6 +23,7 @@
 mod action;
 mod batch;
 mod decode;
+mod door;
 mod gate;
 mod jobs;
 pub(crate) mod keep;
@@ -38,7 +39,8 @@ mod salvage;
 pub use action::{Action, check_paging};
 pub use batch::{PersonItem, person_item};
 pub use decode::entities_of;
-pub use jobs::{JobEnd, begin_job, end_job, finish_job, run_as_job, start_job};
+pub use door::{Arrived, Await, Event, Ran, RanByWebhook, run, run_by_webhook};
+pub use jobs::{JobEnd, begin_job, end_job, run_as_job};
 pub use keep::{
     KeepReport, PageToKeep, ToKeep, fallback_recovery_dir, import_recovery_from, keep,
     recovery_dir_for, recovery_dir_of,
