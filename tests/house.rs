@@ -5,10 +5,8 @@
 //!   `prospect-api` ← `prospect-store` ← `prospect-core` ← the front ends (`prospect-tui`,
 //!   `prospect-cli`), with `prospect-sandbox` beside them on `api` and `common` only. Cargo then
 //!   refuses any import against that order.
-//! - The sources say the same: no file names a crate its crate may not depend on. The CLI's
-//!   store commands (`store`, `list`, `suppress`, `export`) and its batch enrich (which waits
-//!   for deliveries by their claims) still name the store; they are listed below, and no other
-//!   CLI file may.
+//! - The sources say the same: no file names a crate its crate may not depend on. Neither front
+//!   end names the store: what is owned is read and arranged through `core::owned::Owned`.
 //! - Inside a crate, files that import each other in a loop are a knot; the knots that stand
 //!   today are listed by name, and a new one fails.
 
@@ -23,16 +21,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("core", &["common", "api", "store"]),
     ("sandbox", &["common", "api"]),
     ("tui", &["common", "api", "core"]),
-    ("cli", &["common", "api", "core", "store"]),
-];
-
-/// The CLI files that may still name the store: the store's own commands, not yet behind the
-/// core (issue 35 names them; this list only shrinks).
-const CLI_STORE_FILES: &[&str] = &[
-    "commands/store.rs",
-    "commands/list.rs",
-    "commands/suppress.rs",
-    "commands/export.rs",
+    ("cli", &["common", "api", "core"]),
 ];
 
 /// The loops of files inside one crate that stand today (each a sorted list of files under the
@@ -163,11 +152,7 @@ fn no_file_names_a_crate_against_the_order() {
                 .replace('\\', "/");
             let code = code_of(&std::fs::read_to_string(&file).unwrap());
             for named in crates_named(&code) {
-                let ok = named == *krate
-                    || (allowed.contains(&named.as_str())
-                        && !(*krate == "cli"
-                            && named == "store"
-                            && !CLI_STORE_FILES.contains(&rel.as_str())));
+                let ok = named == *krate || allowed.contains(&named.as_str());
                 if !ok {
                     wrong.push(format!("crates/{krate}/src/{rel} names prospect_{named}"));
                 }

@@ -153,6 +153,15 @@ impl From<ApiError> for CliError {
     }
 }
 
+impl From<prospect_core::owned::OwnedError> for CliError {
+    fn from(e: prospect_core::owned::OwnedError) -> CliError {
+        match e {
+            prospect_core::owned::OwnedError::Invalid(m) => CliError::usage(m),
+            other => CliError::other(other.to_string()),
+        }
+    }
+}
+
 impl From<std::io::Error> for CliError {
     fn from(e: std::io::Error) -> CliError {
         CliError::other(format!("writing the output: {e}"))

@@ -4,7 +4,6 @@ use crate::*;
 
 pub(crate) fn export(ctx: &Ctx, kind: ExportKind, out: &OutArgs, crm: &CrmArgs) -> CliResult {
     let (store, path) = open_store(ctx)?;
-    let fail = |e: prospect_store::StoreError| CliError::other(e.to_string());
     if crm.preset.is_some() || crm.emails.is_some() {
         return export_crm(ctx, &store, kind, out, crm, &path);
     }
@@ -18,29 +17,23 @@ pub(crate) fn export(ctx: &Ctx, kind: ExportKind, out: &OutArgs, crm: &CrmArgs) 
         }
         ExportKind::Companies => {
             let mut w = Writer::<CompanyOut>::new(format, out.out.as_ref())?;
-            store
-                .for_each_company(|c| {
-                    w.write(&CompanyOut {
-                        company: c.value,
-                        relevance: None,
-                        score: None,
-                    })
+            store.for_each_company(|c| {
+                w.write(&CompanyOut {
+                    company: c.value,
+                    relevance: None,
+                    score: None,
                 })
-                .map_err(fail)?;
+            })?;
             w.finish()?
         }
         ExportKind::People => {
             let mut w = Writer::<LookalikePerson>::new(format, out.out.as_ref())?;
-            store
-                .for_each_person_joined(|p| w.write(&p))
-                .map_err(fail)?;
+            store.for_each_person_joined(|p| w.write(&p))?;
             w.finish()?
         }
         ExportKind::Contacts => {
             let mut w = Writer::<ContactOut>::new(format, out.out.as_ref())?;
-            store
-                .for_each_contact(|c| w.write(&ContactOut::new(&c, true)))
-                .map_err(fail)?;
+            store.for_each_contact(|c| w.write(&ContactOut::new(&c, true)))?;
             w.finish()?
         }
     };
@@ -73,7 +66,7 @@ pub(crate) fn crm_writer(
 /// their contacts and employer joined) as a CRM import CSV (`prospect_core::crm`).
 pub(crate) fn export_crm(
     ctx: &Ctx,
-    store: &prospect_store::Store,
+    store: &prospect_core::owned::Owned,
     kind: ExportKind,
     out: &OutArgs,
     crm: &CrmArgs,
@@ -89,12 +82,10 @@ pub(crate) fn export_crm(
         }
     };
     let (mut w, preset) = crm_writer(crm, subject, out)?;
-    let fail = |e: prospect_store::StoreError| CliError::other(e.to_string());
     match subject {
         SearchSubject::Companies => store.for_each_company(|c| w.company(&c.value)),
         SearchSubject::People => store.for_each_person_joined(|p| w.person(&p)),
-    }
-    .map_err(fail)?;
+    }?;
     let emails = w.emails();
     let counts = w.finish()?;
     ctx.note(&format!(

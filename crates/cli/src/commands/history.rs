@@ -11,9 +11,9 @@ pub(crate) fn stored_search(ctx: &Ctx, id: Option<i64>, what: &str, out: &OutArg
         )));
     };
     let (store, _) = open_store(ctx)?;
-    let found =
-        prospect_core::session::read_stored_search(&store, prospect_core::owned::SearchId(id))
-            .map_err(CliError::usage)?;
+    let found = store
+        .stored_search(prospect_core::owned::SearchId(id))
+        .map_err(CliError::usage)?;
     let format = Format::resolve(out.format, &out.out);
     let n = match found.request.subject() {
         prospect_api::client::SearchSubject::Companies => {
@@ -49,24 +49,15 @@ pub(crate) fn history(
     let (store, _) = open_store(ctx)?;
     if spend || user.is_some() {
         // Answers paid for and kept in recovery files are spent too (issue 34).
-        let primary = engine::recovery_dir_for(&store, ctx.settings.data_dir().as_deref());
-        let store = std::sync::Mutex::new(store);
-        if let Some(dir) = primary {
-            let (_, failed) = engine::import_recovery_from(&store, &dir);
-            if let Some(first) = failed.first() {
-                eprintln!(
-                    "prospect: {} recovery file(s) could not be imported and are not counted \
-                     ({first})",
-                    failed.len()
-                );
-            }
+        let (store, failed) = store.import_recovery(ctx.settings.data_dir().as_deref())?;
+        if let Some(first) = failed.first() {
+            eprintln!(
+                "prospect: {} recovery file(s) could not be imported and are not counted \
+                 ({first})",
+                failed.len()
+            );
         }
-        let store = store
-            .into_inner()
-            .map_err(|_| CliError::other("the store is unusable"))?;
-        let log = store
-            .spend_log(limit, user)
-            .map_err(|e| CliError::other(e.to_string()))?;
+        let log = store.spend_log(limit, user)?;
         let mut w = Writer::<prospect_core::owned::Spend>::new(
             Format::resolve(out.format, &out.out),
             out.out.as_ref(),
@@ -77,9 +68,7 @@ pub(crate) fn history(
         w.finish()?;
         return Ok(());
     }
-    let searches = store
-        .searches(limit)
-        .map_err(|e| CliError::other(e.to_string()))?;
+    let searches = store.searches(limit)?;
     let mut w = Writer::<prospect_core::export::SearchOut>::new(
         Format::resolve(out.format, &out.out),
         out.out.as_ref(),

@@ -123,12 +123,7 @@ impl JobOptions {
 /// `prospect jobs`: the jobs of the store (open ones, or all), newest first.
 pub(crate) fn jobs(ctx: &Ctx, all: bool, limit: usize, out: &OutArgs) -> CliResult {
     let (mut store, _) = open_store(ctx)?;
-    store
-        .mark_interrupted()
-        .map_err(|e| CliError::other(e.to_string()))?;
-    let list = store
-        .jobs(limit, !all)
-        .map_err(|e| CliError::other(e.to_string()))?;
+    let list = store.jobs(limit, !all)?;
     let mut w = Writer::<Pair>::new(Format::resolve(out.format, &out.out), out.out.as_ref())?;
     for j in list {
         w.write(&Pair {

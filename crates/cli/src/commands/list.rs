@@ -12,8 +12,7 @@ pub(crate) fn list_keys(
     let name = name.unwrap_or_default();
     let (store, _) = open_store(ctx)?;
     let (got, keys) = store
-        .list_members(name)
-        .map_err(|e| CliError::other(e.to_string()))?
+        .list_members(name)?
         .ok_or_else(|| CliError::usage(format!("no list {name} (see `prospect list ls`)")))?;
     if got != kind {
         return Err(CliError::usage(format!(
@@ -28,16 +27,12 @@ pub(crate) fn list_keys(
     Ok(keys)
 }
 
-/// `prospect list create|add|show|export|ls|rm` (`prospect_store::lists`).
+/// `prospect list create|add|show|export|ls|rm` ([`prospect_core::owned::Owned`]).
 pub(crate) fn list(ctx: &Ctx, cmd: ListCmd) -> CliResult {
     let (mut store, _) = open_store(ctx)?;
-    let fail = |e: prospect_store::StoreError| match e {
-        prospect_store::StoreError::Invalid(m) => CliError::usage(m),
-        other => CliError::other(other.to_string()),
-    };
     match cmd {
         ListCmd::Create { name, kind } => {
-            store.create_list(&name, kind).map_err(fail)?;
+            store.create_list(&name, kind)?;
             ctx.note(&format!("list {name} ({})", kind.as_str()));
         }
         ListCmd::Add {
@@ -48,7 +43,7 @@ pub(crate) fn list(ctx: &Ctx, cmd: ListCmd) -> CliResult {
             file,
             column,
         } => {
-            let existing = store.list(&name).map_err(fail)?.map(|l| l.kind);
+            let existing = store.list(&name)?.map(|l| l.kind);
             let kind = match (existing, domains.is_empty(), ids.is_empty()) {
                 (Some(k), _, _) => k,
                 (None, true, false) => ListKind::Contacts,
@@ -71,7 +66,7 @@ pub(crate) fn list(ctx: &Ctx, cmd: ListCmd) -> CliResult {
                     "list add: give members (--domains, --ids, --file, values or - for stdin)",
                 ));
             }
-            let (added, had, bad) = store.add_to_list(&name, kind, &keys).map_err(fail)?;
+            let (added, had, bad) = store.add_to_list(&name, kind, &keys)?;
             ctx.note(&format!(
                 "list {name}: {added} added, {had} already in it{}",
                 if bad > 0 {
@@ -91,13 +86,13 @@ pub(crate) fn list(ctx: &Ctx, cmd: ListCmd) -> CliResult {
                 Format::resolve(out.format, &out.out),
                 out.out.as_ref(),
             )?;
-            for l in store.lists().map_err(fail)? {
+            for l in store.lists()? {
                 w.write(&l.into())?;
             }
             w.finish()?;
         }
         ListCmd::Rm { name } => {
-            if !store.remove_list(&name).map_err(fail)? {
+            if !store.remove_list(&name)? {
                 return Err(CliError::usage(format!("no list {name}")));
             }
             ctx.note(&format!("list {name} deleted"));
@@ -110,15 +105,14 @@ pub(crate) fn list(ctx: &Ctx, cmd: ListCmd) -> CliResult {
 /// preset or an email filter).
 pub(crate) fn list_out(
     ctx: &Ctx,
-    store: &prospect_store::Store,
+    store: &prospect_core::owned::Owned,
     name: &str,
     out: &OutArgs,
     crm: Option<&CrmArgs>,
 ) -> CliResult {
     use prospect_core::owned::ListRecords;
     let records = store
-        .list_records(name)
-        .map_err(|e| CliError::other(e.to_string()))?
+        .list_records(name)?
         .ok_or_else(|| CliError::usage(format!("no list {name} (see `prospect list ls`)")))?;
     if let Some(crm) = crm.filter(|c| c.preset.is_some() || c.emails.is_some()) {
         let subject = match records {

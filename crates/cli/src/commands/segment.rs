@@ -97,9 +97,7 @@ pub(crate) async fn segment(ctx: &Ctx, cmd: SegmentCmd) -> CliResult {
         SegmentCmd::List { out } => {
             let (store, _) = open_store(ctx)?;
             let target = ctx.target.as_ref().map(Target::label).unwrap_or_default();
-            let rows = store
-                .segmentations(&target, 1000)
-                .map_err(|e| CliError::other(e.to_string()))?;
+            let rows = store.segmentations(&target, 1000)?;
             let rows: Vec<prospect_core::export::SegmentationOut> =
                 rows.into_iter().map(Into::into).collect();
             write_rows(&out, &rows)

@@ -1,16 +1,13 @@
 //! `prospect store`: the store's place, schema and repair, the team's budget, copies.
 
 use crate::*;
+use prospect_core::owned::{Budget, Owned};
 
-/// The store of this target, opened for a command that needs no service: (store, its path).
-/// A team store out of reach is said in one line on stderr, and this machine's store stands in
-/// (see [`prospect_core::session::open_store`]).
-pub(crate) fn open_store(ctx: &Ctx) -> Result<(prospect_store::Store, PathBuf), CliError> {
-    let Some((url, sandbox)) = store_url(ctx)? else {
-        return Err(CliError::usage("no data directory: pass --data-dir"));
-    };
-    let (store, unreachable) = prospect_core::session::open_store(&ctx.settings, &url, sandbox)
-        .map_err(|e| CliError::usage(e.to_string()))?;
+/// The store of this target, opened for a command that needs no service: (what it owns, its
+/// path). A team store out of reach is said in one line on stderr, and this machine's store
+/// stands in ([`Owned::open`]).
+pub(crate) fn open_store(ctx: &Ctx) -> Result<(Owned, PathBuf), CliError> {
+    let (store, unreachable) = Owned::open(&ctx.settings, sandbox_of(ctx)?)?;
     if let Some(why) = unreachable {
         eprintln!("prospect: {why}");
     }
@@ -20,44 +17,29 @@ pub(crate) fn open_store(ctx: &Ctx) -> Result<(prospect_store::Store, PathBuf), 
 
 /// The store of this target itself, never a stand-in (`store migrate` and `store budget` are
 /// for the team's server): a store that cannot be opened is an error, exit 1.
-pub(crate) fn open_named_store(ctx: &Ctx) -> Result<prospect_store::Store, CliError> {
-    let Some((url, _)) = store_url(ctx)? else {
-        return Err(CliError::usage("no data directory: pass --data-dir"));
-    };
-    prospect_store::Store::open_url(&url).map_err(|e| CliError::other(e.to_string()))
+pub(crate) fn open_named_store(ctx: &Ctx) -> Result<Owned, CliError> {
+    Ok(Owned::open_named(&ctx.settings, sandbox_of(ctx)?)?)
 }
 
-/// The store URL of this target and whether it is the embedded sandbox's; `None` without a
-/// data directory.
-pub(crate) fn store_url(ctx: &Ctx) -> Result<Option<(prospect_store::StoreUrl, bool)>, CliError> {
-    let Some(t) = &ctx.target else {
-        return Ok(None);
-    };
-    let url = ctx
-        .settings
-        .store_url(t.sandbox)
-        .map_err(|e| CliError::usage(e.to_string()))?;
-    Ok(url.map(|u| (u, t.sandbox)))
+/// Whether the target is the embedded sandbox; an error (exit 2) without a data directory.
+fn sandbox_of(ctx: &Ctx) -> Result<bool, CliError> {
+    ctx.target
+        .as_ref()
+        .map(|t| t.sandbox)
+        .ok_or_else(|| CliError::usage("no data directory: pass --data-dir"))
 }
 
 /// `prospect store migrate|copy` (issue 17).
 pub(crate) fn store_cmd(ctx: &Ctx, cmd: StoreCmd) -> CliResult {
-    let open = |url: &str| -> Result<prospect_store::Store, CliError> {
-        let url = prospect_store::StoreUrl::parse(url).map_err(CliError::usage)?;
-        prospect_store::Store::open_url(&url).map_err(|e| CliError::other(e.to_string()))
-    };
+    let open = |url: &str| -> Result<Owned, CliError> { Ok(Owned::open_url(url)?) };
     match cmd {
         StoreCmd::Migrate { out } => {
             let mut store = open_named_store(ctx)?;
-            let version = store
-                .schema_version()
-                .map_err(|e| CliError::other(e.to_string()))?;
+            let version = store.schema_version()?;
             // A table that went missing is made again (issue 34); the recovery files of the
             // answers it could not keep are imported at the next paid command's start.
-            let repaired = store.repair().map_err(|e| CliError::other(e.to_string()))?;
-            let check = store
-                .quick_check()
-                .map_err(|e| CliError::other(e.to_string()))?;
+            let repaired = store.repair()?;
+            let check = store.quick_check()?;
             write_pairs(
                 &out,
                 serde_json::json!({
@@ -85,21 +67,16 @@ pub(crate) fn store_cmd(ctx: &Ctx, cmd: StoreCmd) -> CliResult {
         } => {
             let mut store = open_named_store(ctx)?;
             let mut budget = if clear {
-                prospect_store::Budget::default()
+                Budget::default()
             } else {
-                store
-                    .team_budget()
-                    .map_err(|e| CliError::other(e.to_string()))?
+                store.team_budget()?
             };
             let changes = clear || standard.is_some() || email.is_some() || phone.is_some();
             budget.standard_per_day = standard.or(budget.standard_per_day);
             budget.email_per_day = email.or(budget.email_per_day);
             budget.phone_per_day = phone.or(budget.phone_per_day);
             if changes {
-                store.set_team_budget(&budget).map_err(|e| match e {
-                    prospect_store::StoreError::Invalid(m) => CliError::usage(m),
-                    e => CliError::other(e.to_string()),
-                })?;
+                store.set_team_budget(&budget)?;
             }
             let limit = |v: Option<f64>| v.map_or(Value::from("none"), Value::from);
             write_pairs(

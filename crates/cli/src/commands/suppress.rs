@@ -5,7 +5,6 @@ use crate::*;
 /// `prospect suppress import|list|clear` (`prospect_core::suppress`).
 pub(crate) fn suppress(ctx: &Ctx, cmd: SuppressCmd) -> CliResult {
     let (mut store, path) = open_store(ctx)?;
-    let fail = |e: prospect_store::StoreError| CliError::other(e.to_string());
     match cmd {
         SuppressCmd::Import { file, category } => {
             let entries = prospect_core::suppress::read_suppression_file(&file)
@@ -14,9 +13,7 @@ pub(crate) fn suppress(ctx: &Ctx, cmd: SuppressCmd) -> CliResult {
                 .file_name()
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_default();
-            let added = store
-                .suppress(category.as_str(), &source, &entries)
-                .map_err(fail)?;
+            let added = store.suppress(category.as_str(), &source, &entries)?;
             ctx.note(&format!(
                 "{added} new of {} entries read into {} ({})",
                 entries.len(),
@@ -25,7 +22,7 @@ pub(crate) fn suppress(ctx: &Ctx, cmd: SuppressCmd) -> CliResult {
             ));
         }
         SuppressCmd::List { out } => {
-            let rows = store.suppression_counts().map_err(fail)?;
+            let rows = store.suppression_counts()?;
             let mut w = Writer::<prospect_core::suppress::CategoryRow>::new(
                 Format::resolve(out.format, &out.out),
                 out.out.as_ref(),
@@ -36,7 +33,7 @@ pub(crate) fn suppress(ctx: &Ctx, cmd: SuppressCmd) -> CliResult {
             w.finish()?;
         }
         SuppressCmd::Clear { category } => {
-            let n = store.clear_suppression(category.as_str()).map_err(fail)?;
+            let n = store.clear_suppression(category.as_str())?;
             ctx.note(&format!("{n} entries removed from {}", category.as_str()));
         }
     }
