@@ -348,3 +348,84 @@ fn every_known_knot_still_stands() {
         );
     }
 }
+
+/// The crates whose files and functions are held to the size limits (issue 35): the sandbox's
+/// engine files may stay whole where each is one algorithm.
+const SIZED: &[&str] = &["common", "api", "store", "core", "tui", "cli"];
+
+/// Longest file (its code, without its unit tests) and function, in lines.
+const MAX_FILE_LINES: usize = 800;
+const MAX_FN_LINES: usize = 120;
+
+/// The lines of a file before its unit tests (`#[cfg(test)]` then a `mod tests`).
+fn code_lines(text: &str) -> Vec<&str> {
+    let lines: Vec<&str> = text.lines().collect();
+    let end = (0..lines.len())
+        .find(|&i| {
+            lines[i].starts_with("#[cfg(test)]")
+                && lines.get(i + 1).is_some_and(|l| l.contains("mod tests"))
+        })
+        .unwrap_or(lines.len());
+    lines[..end].to_vec()
+}
+
+/// Each function of `lines` longer than [`MAX_FN_LINES`]: its name, first line and length,
+/// from its `fn` line to the `}` at its indentation (a function on one line is skipped).
+fn long_functions(lines: &[&str]) -> Vec<(String, usize, usize)> {
+    let mut out = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        let trimmed = line.trim_start();
+        let indent = line.len() - trimmed.len();
+        let rest = ["pub ", "pub(crate) ", "pub(super) ", "async ", "const ", "unsafe "]
+            .iter()
+            .fold(trimmed, |r, p| r.strip_prefix(p).unwrap_or(r));
+        let rest = ["async ", "const ", "unsafe "]
+            .iter()
+            .fold(rest, |r, p| r.strip_prefix(p).unwrap_or(r));
+        let Some(name) = rest.strip_prefix("fn ") else {
+            continue;
+        };
+        if line.trim_end().ends_with('}') {
+            continue;
+        }
+        let name: String = name
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        let close = " ".repeat(indent) + "}";
+        if let Some(j) = (i + 1..lines.len()).find(|&j| lines[j] == close) {
+            let n = j - i + 1;
+            if n > MAX_FN_LINES {
+                out.push((name, i + 1, n));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn no_file_over_800_lines_and_no_function_over_120() {
+    let mut wrong = Vec::new();
+    for krate in SIZED {
+        let src = root().join("crates").join(krate).join("src");
+        for file in rust_files(&src) {
+            if file.file_name().is_some_and(|n| n == "tests.rs") {
+                continue;
+            }
+            let text = std::fs::read_to_string(&file).unwrap();
+            let lines = code_lines(&text);
+            let rel = file.strip_prefix(root()).unwrap().display().to_string();
+            if lines.len() > MAX_FILE_LINES {
+                wrong.push(format!("{rel}: {} lines", lines.len()));
+            }
+            for (name, at, n) in long_functions(&lines) {
+                wrong.push(format!("{rel}:{at}: fn {name} is {n} lines"));
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "over the size limits ({MAX_FILE_LINES} lines a file, {MAX_FN_LINES} a function):\n{}",
+        wrong.join("\n")
+    );
+}

@@ -448,7 +448,6 @@ impl Component for Editor {
         let keys = ctx.keys;
         let form = ctx.anchor;
         let row_y = ctx.anchor.y;
-        let k = |a: TextAction| keys.text_keys_of(a);
         let leaf = self.leaf;
         let width = form.width.max(72).min(area.width);
         let height: u16 = match &self.body {
@@ -471,191 +470,11 @@ impl Component for Editor {
         let block = frame(&title, theme().accent);
         let inner = block.inner(r);
         f.render_widget(block, r);
+        let k = |a: TextAction| keys.text_keys_of(a);
         match &self.body {
-            EditorBody::List(le) => {
-                let [items, input, list, note] = Layout::vertical([
-                    Constraint::Length(2),
-                    Constraint::Length(1),
-                    Constraint::Min(1),
-                    Constraint::Length(2),
-                ])
-                .areas(inner);
-                let chosen = if le.items.is_empty() {
-                    Line::from(dim("(none yet)"))
-                } else {
-                    Line::from(
-                        le.items
-                            .iter()
-                            .map(|v| {
-                                Span::styled(
-                                    format!("[{}] ", sanitize(&schema::fmt_item(v))),
-                                    Style::default().fg(theme().good),
-                                )
-                            })
-                            .collect::<Vec<_>>(),
-                    )
-                };
-                f.render_widget(Paragraph::new(chosen).wrap(Wrap { trim: true }), items);
-                let [prompt, field] =
-                    Layout::horizontal([Constraint::Length(2), Constraint::Min(1)]).areas(input);
-                f.render_widget(
-                    Span::styled("› ", Style::default().fg(theme().accent)),
-                    prompt,
-                );
-                f.render_widget(&le.input, field);
-                let mut lines: Vec<Line> = le
-                    .suggestions
-                    .iter()
-                    .enumerate()
-                    .take(list.height as usize)
-                    .map(|(i, (label, _))| {
-                        let l = Line::from(format!("  {}", sanitize(label)));
-                        if Some(i) == le.sel {
-                            l.style(theme().selection(true).add_modifier(Modifier::BOLD))
-                        } else {
-                            l
-                        }
-                    })
-                    .collect();
-                if lines.is_empty() {
-                    lines.push(Line::from(dim(match (&le.ac_state, le.ac) {
-                        (_, None) => format!("type a value, {} adds it", k(TextAction::Submit)),
-                        (AcState::Idle, Some(_)) => {
-                            "type at least 2 letters for suggestions".to_string()
-                        }
-                        (AcState::Waiting, _) => "…".to_string(),
-                        (AcState::Loading, _) => "looking up suggestions…".to_string(),
-                        (AcState::Ready, _) => format!(
-                            "no suggestions; {} adds what you typed",
-                            k(TextAction::Submit)
-                        ),
-                        (AcState::Failed(e), _) => format!("suggestions failed: {}", sanitize(e)),
-                    })));
-                }
-                f.render_widget(Paragraph::new(lines), list);
-                let mut n = vec![Line::from(dim(format!(
-                    "{} adds · {} picks · {} on empty removes · {} done",
-                    k(TextAction::Submit),
-                    k(TextAction::Down),
-                    k(TextAction::RemoveLast),
-                    k(TextAction::Cancel)
-                )))];
-                if let Some(ac) = le.ac {
-                    n.push(Line::from(Span::styled(
-                        format!(
-                            "suggestions: {} · {} credit per lookup",
-                            ac.endpoint().path(),
-                            fmt_credits(autocomplete_cost())
-                        ),
-                        Style::default().fg(theme().warn),
-                    )));
-                }
-                f.render_widget(Paragraph::new(n), note);
-            }
-            EditorBody::Pick(p) => {
-                let [input, list, note] = Layout::vertical([
-                    Constraint::Length(1),
-                    Constraint::Min(1),
-                    Constraint::Length(1),
-                ])
-                .areas(inner);
-                p.draw_query(f, input, "/ ");
-                let empty = Line::from(dim(if p.waiting_for_data {
-                    match &self.data_error {
-                        Some(e) => format!("reference data unavailable: {}", sanitize(e)),
-                        None => "loading /v2/data-fields…".to_string(),
-                    }
-                } else {
-                    "nothing matches".to_string()
-                }));
-                p.draw_list(f, list, true, Some(empty));
-                let hint = if p.multi {
-                    format!(
-                        "{} chosen · {} of {} shown · {} toggles · {} done",
-                        p.chosen.len(),
-                        p.filtered.len(),
-                        p.options.len(),
-                        k(TextAction::Submit),
-                        k(TextAction::Cancel)
-                    )
-                } else {
-                    format!(
-                        "{} picks · {} cancels",
-                        k(TextAction::Submit),
-                        k(TextAction::Cancel)
-                    )
-                };
-                f.render_widget(Line::from(dim(hint)), note);
-            }
-            EditorBody::Text(t) => {
-                let (sw, ap, ca) = (
-                    k(TextAction::NextField),
-                    k(TextAction::Submit),
-                    k(TextAction::Cancel),
-                );
-                let (hint, labels): (String, Vec<&str>) = match leaf.kind {
-                    LeafKind::Range(schema::Num::Date) => (
-                        format!(
-                            "YYYY-MM-DD; empty = open end · {sw} switches · {ap} applies · {ca} cancels"
-                        ),
-                        vec!["from", "to"],
-                    ),
-                    LeafKind::Range(_) => (
-                        format!("empty = open end · {sw} switches · {ap} applies · {ca} cancels"),
-                        vec!["from", "to"],
-                    ),
-                    LeafKind::Json => (
-                        format!(
-                            "JSON value, e.g. [{{\"department\": \"Sales\", \"from\": 5}}] · {ap} applies"
-                        ),
-                        vec!["json"],
-                    ),
-                    LeafKind::Scalar(schema::Num::Date) => (
-                        format!("YYYY-MM or YYYY-MM-DD · empty clears · {ap} applies"),
-                        vec!["value"],
-                    ),
-                    _ => (
-                        format!("empty clears · {ap} applies · {ca} cancels"),
-                        vec!["value"],
-                    ),
-                };
-                let mut cons: Vec<Constraint> =
-                    t.inputs.iter().map(|_| Constraint::Length(1)).collect();
-                cons.push(Constraint::Length(1));
-                cons.push(Constraint::Length(2));
-                let rows = Layout::vertical(cons).split(inner);
-                for (i, input) in t.inputs.iter().enumerate() {
-                    let [l, field] =
-                        Layout::horizontal([Constraint::Length(7), Constraint::Min(1)])
-                            .areas(rows[i]);
-                    let style = if i == t.focus {
-                        Style::default()
-                            .fg(theme().accent)
-                            .add_modifier(Modifier::BOLD)
-                    } else {
-                        Style::default().fg(theme().dim)
-                    };
-                    f.render_widget(
-                        Span::styled(
-                            format!("{:>5}: ", labels.get(i).copied().unwrap_or("")),
-                            style,
-                        ),
-                        l,
-                    );
-                    f.render_widget(input, field);
-                }
-                let n = t.inputs.len();
-                if let Some(e) = &t.error {
-                    f.render_widget(
-                        Line::from(Span::styled(sanitize(e), Style::default().fg(theme().bad))),
-                        rows[n],
-                    );
-                }
-                f.render_widget(
-                    Paragraph::new(Line::from(dim(hint))).wrap(Wrap { trim: true }),
-                    rows[n + 1],
-                );
-            }
+            EditorBody::List(le) => draw_list(f, inner, le, &k),
+            EditorBody::Pick(p) => draw_pick(f, inner, p, self.data_error.as_deref(), &k),
+            EditorBody::Text(t) => draw_text(f, inner, t, leaf, &k),
         }
     }
 
@@ -713,4 +532,190 @@ pub fn parse_text_editor(kind: LeafKind, texts: &[String]) -> Result<Option<Valu
         }
         _ => Err("not a text member".into()),
     }
+}
+
+/// The keys of a text action, as hints say them.
+type KeysOf<'a> = &'a dyn Fn(TextAction) -> String;
+
+/// Draws a list editor's body: the items chosen, the input, the suggestions (or why there
+/// are none) and the hints.
+fn draw_list(f: &mut Frame<'_>, inner: Rect, le: &ListEditor, k: KeysOf<'_>) {
+    let [items, input, list, note] = Layout::vertical([
+        Constraint::Length(2),
+        Constraint::Length(1),
+        Constraint::Min(1),
+        Constraint::Length(2),
+    ])
+    .areas(inner);
+    let chosen = if le.items.is_empty() {
+        Line::from(dim("(none yet)"))
+    } else {
+        Line::from(
+            le.items
+                .iter()
+                .map(|v| {
+                    Span::styled(
+                        format!("[{}] ", sanitize(&schema::fmt_item(v))),
+                        Style::default().fg(theme().good),
+                    )
+                })
+                .collect::<Vec<_>>(),
+        )
+    };
+    f.render_widget(Paragraph::new(chosen).wrap(Wrap { trim: true }), items);
+    let [prompt, field] =
+        Layout::horizontal([Constraint::Length(2), Constraint::Min(1)]).areas(input);
+    f.render_widget(
+        Span::styled("› ", Style::default().fg(theme().accent)),
+        prompt,
+    );
+    f.render_widget(&le.input, field);
+    let mut lines: Vec<Line> = le
+        .suggestions
+        .iter()
+        .enumerate()
+        .take(list.height as usize)
+        .map(|(i, (label, _))| {
+            let l = Line::from(format!("  {}", sanitize(label)));
+            if Some(i) == le.sel {
+                l.style(theme().selection(true).add_modifier(Modifier::BOLD))
+            } else {
+                l
+            }
+        })
+        .collect();
+    if lines.is_empty() {
+        lines.push(Line::from(dim(match (&le.ac_state, le.ac) {
+            (_, None) => format!("type a value, {} adds it", k(TextAction::Submit)),
+            (AcState::Idle, Some(_)) => "type at least 2 letters for suggestions".to_string(),
+            (AcState::Waiting, _) => "…".to_string(),
+            (AcState::Loading, _) => "looking up suggestions…".to_string(),
+            (AcState::Ready, _) => format!(
+                "no suggestions; {} adds what you typed",
+                k(TextAction::Submit)
+            ),
+            (AcState::Failed(e), _) => format!("suggestions failed: {}", sanitize(e)),
+        })));
+    }
+    f.render_widget(Paragraph::new(lines), list);
+    let mut n = vec![Line::from(dim(format!(
+        "{} adds · {} picks · {} on empty removes · {} done",
+        k(TextAction::Submit),
+        k(TextAction::Down),
+        k(TextAction::RemoveLast),
+        k(TextAction::Cancel)
+    )))];
+    if let Some(ac) = le.ac {
+        n.push(Line::from(Span::styled(
+            format!(
+                "suggestions: {} · {} credit per lookup",
+                ac.endpoint().path(),
+                fmt_credits(autocomplete_cost())
+            ),
+            Style::default().fg(theme().warn),
+        )));
+    }
+    f.render_widget(Paragraph::new(n), note);
+}
+
+/// Draws a closed set's picker: the query, the options (or why there are none) and the hints.
+fn draw_pick(f: &mut Frame<'_>, inner: Rect, p: &Picker, data_error: Option<&str>, k: KeysOf<'_>) {
+    let [input, list, note] = Layout::vertical([
+        Constraint::Length(1),
+        Constraint::Min(1),
+        Constraint::Length(1),
+    ])
+    .areas(inner);
+    p.draw_query(f, input, "/ ");
+    let empty = Line::from(dim(if p.waiting_for_data {
+        match data_error {
+            Some(e) => format!("reference data unavailable: {}", sanitize(e)),
+            None => "loading /v2/data-fields…".to_string(),
+        }
+    } else {
+        "nothing matches".to_string()
+    }));
+    p.draw_list(f, list, true, Some(empty));
+    let hint = if p.multi {
+        format!(
+            "{} chosen · {} of {} shown · {} toggles · {} done",
+            p.chosen.len(),
+            p.filtered.len(),
+            p.options.len(),
+            k(TextAction::Submit),
+            k(TextAction::Cancel)
+        )
+    } else {
+        format!(
+            "{} picks · {} cancels",
+            k(TextAction::Submit),
+            k(TextAction::Cancel)
+        )
+    };
+    f.render_widget(Line::from(dim(hint)), note);
+}
+
+/// Draws a range, scalar or JSON editor's inputs, its error and hints.
+fn draw_text(f: &mut Frame<'_>, inner: Rect, t: &TextEditor, leaf: &Leaf, k: KeysOf<'_>) {
+    let (sw, ap, ca) = (
+        k(TextAction::NextField),
+        k(TextAction::Submit),
+        k(TextAction::Cancel),
+    );
+    let (hint, labels): (String, Vec<&str>) = match leaf.kind {
+        LeafKind::Range(schema::Num::Date) => (
+            format!("YYYY-MM-DD; empty = open end · {sw} switches · {ap} applies · {ca} cancels"),
+            vec!["from", "to"],
+        ),
+        LeafKind::Range(_) => (
+            format!("empty = open end · {sw} switches · {ap} applies · {ca} cancels"),
+            vec!["from", "to"],
+        ),
+        LeafKind::Json => (
+            format!("JSON value, e.g. [{{\"department\": \"Sales\", \"from\": 5}}] · {ap} applies"),
+            vec!["json"],
+        ),
+        LeafKind::Scalar(schema::Num::Date) => (
+            format!("YYYY-MM or YYYY-MM-DD · empty clears · {ap} applies"),
+            vec!["value"],
+        ),
+        _ => (
+            format!("empty clears · {ap} applies · {ca} cancels"),
+            vec!["value"],
+        ),
+    };
+    let mut cons: Vec<Constraint> = t.inputs.iter().map(|_| Constraint::Length(1)).collect();
+    cons.push(Constraint::Length(1));
+    cons.push(Constraint::Length(2));
+    let rows = Layout::vertical(cons).split(inner);
+    for (i, input) in t.inputs.iter().enumerate() {
+        let [l, field] =
+            Layout::horizontal([Constraint::Length(7), Constraint::Min(1)]).areas(rows[i]);
+        let style = if i == t.focus {
+            Style::default()
+                .fg(theme().accent)
+                .add_modifier(Modifier::BOLD)
+        } else {
+            Style::default().fg(theme().dim)
+        };
+        f.render_widget(
+            Span::styled(
+                format!("{:>5}: ", labels.get(i).copied().unwrap_or("")),
+                style,
+            ),
+            l,
+        );
+        f.render_widget(input, field);
+    }
+    let n = t.inputs.len();
+    if let Some(e) = &t.error {
+        f.render_widget(
+            Line::from(Span::styled(sanitize(e), Style::default().fg(theme().bad))),
+            rows[n],
+        );
+    }
+    f.render_widget(
+        Paragraph::new(Line::from(dim(hint))).wrap(Wrap { trim: true }),
+        rows[n + 1],
+    );
 }

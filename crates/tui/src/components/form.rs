@@ -457,6 +457,111 @@ impl Form {
     }
 }
 
+impl Form {
+    /// The line of one row of the pane (without its selection marker): the endpoint, the run
+    /// row with its estimate, a header, a section (folded: its counts), a member with its value
+    /// (or its API name as a hint when selected and there is room), or a member the schema does
+    /// not know.
+    fn row_line(
+        &self,
+        row: &FormRow,
+        selected: bool,
+        width: usize,
+        keys: &crate::keymap::Keymap,
+    ) -> Line<'static> {
+        match row {
+            FormRow::Endpoint => Line::from(vec![
+                Span::styled("endpoint ", Style::default().fg(theme().dim)),
+                Span::styled(
+                    format!("◂ {} ▸", schema::label(self.endpoint)),
+                    Style::default()
+                        .fg(theme().good)
+                        .add_modifier(Modifier::BOLD),
+                ),
+            ]),
+            FormRow::Run => {
+                let est = estimate_cost(self.endpoint, &self.request_body());
+                Line::from(vec![
+                    Span::styled(
+                        "▶ run search",
+                        Style::default().add_modifier(Modifier::BOLD),
+                    ),
+                    Span::styled(
+                        format!(" ({}) est. ≤ {est}", keys.keys_of(Action::Search)),
+                        Style::default().fg(theme().dim),
+                    ),
+                ])
+            }
+            FormRow::Header(h) => Line::from(Span::styled(
+                format!("── {h} "),
+                Style::default()
+                    .fg(theme().heading)
+                    .add_modifier(Modifier::BOLD),
+            )),
+            FormRow::Section(s) => {
+                let folded = self.folded.contains(s);
+                let mut spans = vec![Span::styled(
+                    format!("{} {} ", if folded { "▸" } else { "▾" }, s.title()),
+                    Style::default()
+                        .fg(theme().heading)
+                        .add_modifier(Modifier::BOLD),
+                )];
+                if folded {
+                    let (n, set) = self.section_counts(*s);
+                    let set = if set > 0 {
+                        format!(", {set} set")
+                    } else {
+                        String::new()
+                    };
+                    spans.push(Span::styled(
+                        format!("({n} members{set})"),
+                        Style::default().fg(theme().dim),
+                    ));
+                }
+                Line::from(spans)
+            }
+            FormRow::Leaf(leaf) | FormRow::Set(leaf) => {
+                let v = schema::get(&self.body, leaf.path);
+                if schema::is_filled(v) {
+                    let value = sanitize(&schema::fmt_value(
+                        leaf.kind,
+                        v.unwrap_or(&serde_json::Value::Null),
+                    ));
+                    Line::from(vec![
+                        Span::styled(
+                            format!("{} ", leaf.label()),
+                            Style::default().add_modifier(Modifier::BOLD),
+                        ),
+                        Span::styled(value, Style::default().fg(theme().good)),
+                    ])
+                } else {
+                    // The label; on the selected line, the API name as a dim hint where
+                    // there is room (it is also in the editor's title).
+                    let label = leaf.label();
+                    let shown = label.chars().count();
+                    let mut spans = vec![Span::raw(label)];
+                    let hint = selected.then(|| leaf.api_name());
+                    if let Some(hint) = hint
+                        && shown + hint.chars().count() + 4 <= width
+                    {
+                        let pad = width - 2 - shown - hint.chars().count();
+                        spans.push(Span::raw(" ".repeat(pad)));
+                        spans.push(Span::styled(hint, Style::default().fg(theme().dim)));
+                    }
+                    Line::from(spans)
+                }
+            }
+            FormRow::Extra(p, v) => Line::from(vec![
+                Span::styled(
+                    format!("! {} ", p.join(".")),
+                    Style::default().fg(theme().bad),
+                ),
+                Span::styled(sanitize(&v.to_string()), Style::default().fg(theme().bad)),
+            ]),
+        }
+    }
+}
+
 impl Component for Form {
     type Effect = FormEffect;
 
@@ -504,96 +609,7 @@ impl Component for Form {
             .take(h)
             .map(|(i, row)| {
                 let selected = i == sel;
-                let mut line = match row {
-                    FormRow::Endpoint => Line::from(vec![
-                        Span::styled("endpoint ", Style::default().fg(theme().dim)),
-                        Span::styled(
-                            format!("◂ {} ▸", schema::label(self.endpoint)),
-                            Style::default()
-                                .fg(theme().good)
-                                .add_modifier(Modifier::BOLD),
-                        ),
-                    ]),
-                    FormRow::Run => {
-                        let est = estimate_cost(self.endpoint, &self.request_body());
-                        Line::from(vec![
-                            Span::styled(
-                                "▶ run search",
-                                Style::default().add_modifier(Modifier::BOLD),
-                            ),
-                            Span::styled(
-                                format!(" ({}) est. ≤ {est}", keys.keys_of(Action::Search)),
-                                Style::default().fg(theme().dim),
-                            ),
-                        ])
-                    }
-                    FormRow::Header(h) => Line::from(Span::styled(
-                        format!("── {h} "),
-                        Style::default()
-                            .fg(theme().heading)
-                            .add_modifier(Modifier::BOLD),
-                    )),
-                    FormRow::Section(s) => {
-                        let folded = self.folded.contains(s);
-                        let mut spans = vec![Span::styled(
-                            format!("{} {} ", if folded { "▸" } else { "▾" }, s.title()),
-                            Style::default()
-                                .fg(theme().heading)
-                                .add_modifier(Modifier::BOLD),
-                        )];
-                        if folded {
-                            let (n, set) = self.section_counts(*s);
-                            let set = if set > 0 {
-                                format!(", {set} set")
-                            } else {
-                                String::new()
-                            };
-                            spans.push(Span::styled(
-                                format!("({n} members{set})"),
-                                Style::default().fg(theme().dim),
-                            ));
-                        }
-                        Line::from(spans)
-                    }
-                    FormRow::Leaf(leaf) | FormRow::Set(leaf) => {
-                        let v = schema::get(&self.body, leaf.path);
-                        if schema::is_filled(v) {
-                            let value = sanitize(&schema::fmt_value(
-                                leaf.kind,
-                                v.unwrap_or(&serde_json::Value::Null),
-                            ));
-                            Line::from(vec![
-                                Span::styled(
-                                    format!("{} ", leaf.label()),
-                                    Style::default().add_modifier(Modifier::BOLD),
-                                ),
-                                Span::styled(value, Style::default().fg(theme().good)),
-                            ])
-                        } else {
-                            // The label; on the selected line, the API name as a dim hint where
-                            // there is room (it is also in the editor's title).
-                            let label = leaf.label();
-                            let shown = label.chars().count();
-                            let mut spans = vec![Span::raw(label)];
-                            let hint = selected.then(|| leaf.api_name());
-                            if let Some(hint) = hint
-                                && shown + hint.chars().count() + 4 <= width
-                            {
-                                let pad = width - 2 - shown - hint.chars().count();
-                                spans.push(Span::raw(" ".repeat(pad)));
-                                spans.push(Span::styled(hint, Style::default().fg(theme().dim)));
-                            }
-                            Line::from(spans)
-                        }
-                    }
-                    FormRow::Extra(p, v) => Line::from(vec![
-                        Span::styled(
-                            format!("! {} ", p.join(".")),
-                            Style::default().fg(theme().bad),
-                        ),
-                        Span::styled(sanitize(&v.to_string()), Style::default().fg(theme().bad)),
-                    ]),
-                };
+                let mut line = self.row_line(row, selected, width, keys);
                 if selected {
                     // A visible marker as well as the colour (snapshots, monochrome terminals).
                     line.spans.insert(

@@ -402,40 +402,7 @@ impl Component for Results {
         let (kind, focused, filled, keys) = (ctx.tab, ctx.focused, ctx.filled, ctx.keys);
         let s = self.get(kind);
         let n = s.shown_len();
-        let mut title = String::from(" Results ");
-        if let Some(only) = s.only.label() {
-            title.push_str(&format!("· {} of {} shown, {only} ", n, s.page_rows()));
-            if let Some(name) = &s.list {
-                title.push_str(&format!("· list {name} "));
-            }
-        } else if let Some(name) = &s.list {
-            title.push_str(&format!("· list {name}, {} members ", n));
-        } else if let (Some((sort, _)), true) = (&s.sorted, n > 0) {
-            let by = records::columns(kind)
-                .get(sort.column)
-                .copied()
-                .unwrap_or("?");
-            let arrow = if sort.descending { "↓" } else { "↑" };
-            title.push_str(&format!(
-                "· sorted by {by} {arrow}, over the {n} loaded rows "
-            ));
-        } else if n > 0 {
-            let a = s.first_index();
-            let b = a + n - 1;
-            match s.total {
-                Some(t) => title.push_str(&format!("· rows {a}–{b} of {t} · page {} ", s.page + 1)),
-                None => title.push_str(&format!("· rows {a}–{b} · page {} ", s.page + 1)),
-            }
-        }
-        if let Some(label) = s.stored_label() {
-            title.push_str(&format!("· {label} "));
-        }
-        if !s.marked.is_empty() {
-            title.push_str(&format!("· {} marked ", s.marked.len()));
-        }
-        if s.loading {
-            title.push_str("· loading… ");
-        }
+        let title = title_of(s, kind, n);
         let mut block = Block::default()
             .borders(Borders::ALL)
             .title(title)
@@ -462,49 +429,7 @@ impl Component for Results {
         f.render_widget(tabs, tabs_area);
 
         if n == 0 {
-            let noun = if kind == SearchSubject::Companies {
-                "companies"
-            } else {
-                "people"
-            };
-            let mut lines = vec![];
-            if let (Some(only), false) = (s.only.label(), s.loading) {
-                lines.push(Line::from(format!(
-                    "None of the {} rows of this page is shown: {only} ({} shows all).",
-                    s.page_rows(),
-                    keys.first_key_of(Action::RevealedFilter)
-                )));
-            } else if s.loading {
-                lines.push(Line::from(format!("Loading {noun}…")));
-            } else if let Some(e) = &s.error {
-                lines.push(Line::from(Span::styled(
-                    format!("The search failed: {e}"),
-                    Style::default().fg(theme().bad),
-                )));
-            } else if let Some(name) = &s.list {
-                lines.push(Line::from(format!("The list {name} has no members yet.")));
-            } else if s.request.is_none() {
-                lines.push(Line::from(format!("No search run yet for {noun}.")));
-                lines.push(Line::from(format!(
-                    "Set filters on the left, then {} (or Enter on \"run search\").",
-                    keys.keys_of(Action::Search)
-                )));
-            } else {
-                let n = filled;
-                lines.push(Line::from(format!(
-                    "No {noun} match these filters ({n} member(s) set)."
-                )));
-                lines.push(Line::from(format!(
-                    "Every member must match; clear one ({}) or widen a range, then search again.",
-                    keys.first_key_of(Action::Clear)
-                )));
-            }
-            for note in &s.notes {
-                lines.push(Line::from(Span::styled(
-                    format!("note: {note}"),
-                    Style::default().fg(theme().warn),
-                )));
-            }
+            let lines = empty_lines(s, kind, filled, keys);
             f.render_widget(Paragraph::new(lines).wrap(Wrap { trim: true }), body);
             return;
         }
@@ -619,4 +544,98 @@ pub fn short_rel_legend(s: &SearchState) -> &'static str {
         Some(Endpoint::SearchPeopleV2) => "",
         _ => " rel.: A best · C weaker ",
     }
+}
+
+/// The Results pane's title: what is shown of the page (a filter, a list, a sort, the rows and
+/// page), where it came from, what is marked, whether it is loading.
+fn title_of(s: &SearchState, kind: SearchSubject, n: usize) -> String {
+    let mut title = String::from(" Results ");
+    if let Some(only) = s.only.label() {
+        title.push_str(&format!("· {} of {} shown, {only} ", n, s.page_rows()));
+        if let Some(name) = &s.list {
+            title.push_str(&format!("· list {name} "));
+        }
+    } else if let Some(name) = &s.list {
+        title.push_str(&format!("· list {name}, {} members ", n));
+    } else if let (Some((sort, _)), true) = (&s.sorted, n > 0) {
+        let by = records::columns(kind)
+            .get(sort.column)
+            .copied()
+            .unwrap_or("?");
+        let arrow = if sort.descending { "↓" } else { "↑" };
+        title.push_str(&format!(
+            "· sorted by {by} {arrow}, over the {n} loaded rows "
+        ));
+    } else if n > 0 {
+        let a = s.first_index();
+        let b = a + n - 1;
+        match s.total {
+            Some(t) => title.push_str(&format!("· rows {a}–{b} of {t} · page {} ", s.page + 1)),
+            None => title.push_str(&format!("· rows {a}–{b} · page {} ", s.page + 1)),
+        }
+    }
+    if let Some(label) = s.stored_label() {
+        title.push_str(&format!("· {label} "));
+    }
+    if !s.marked.is_empty() {
+        title.push_str(&format!("· {} marked ", s.marked.len()));
+    }
+    if s.loading {
+        title.push_str("· loading… ");
+    }
+    title
+}
+
+/// What the Results pane says when no row is shown: why (a filter, loading, an error, an empty
+/// list, no search yet, no match) and what to do, then the search's notes.
+fn empty_lines(
+    s: &SearchState,
+    kind: SearchSubject,
+    filled: usize,
+    keys: &crate::keymap::Keymap,
+) -> Vec<Line<'static>> {
+    let noun = if kind == SearchSubject::Companies {
+        "companies"
+    } else {
+        "people"
+    };
+    let mut lines = vec![];
+    if let (Some(only), false) = (s.only.label(), s.loading) {
+        lines.push(Line::from(format!(
+            "None of the {} rows of this page is shown: {only} ({} shows all).",
+            s.page_rows(),
+            keys.first_key_of(Action::RevealedFilter)
+        )));
+    } else if s.loading {
+        lines.push(Line::from(format!("Loading {noun}…")));
+    } else if let Some(e) = &s.error {
+        lines.push(Line::from(Span::styled(
+            format!("The search failed: {e}"),
+            Style::default().fg(theme().bad),
+        )));
+    } else if let Some(name) = &s.list {
+        lines.push(Line::from(format!("The list {name} has no members yet.")));
+    } else if s.request.is_none() {
+        lines.push(Line::from(format!("No search run yet for {noun}.")));
+        lines.push(Line::from(format!(
+            "Set filters on the left, then {} (or Enter on \"run search\").",
+            keys.keys_of(Action::Search)
+        )));
+    } else {
+        let n = filled;
+        lines.push(Line::from(format!(
+            "No {noun} match these filters ({n} member(s) set)."
+        )));
+        lines.push(Line::from(format!(
+            "Every member must match; clear one ({}) or widen a range, then search again.",
+            keys.first_key_of(Action::Clear)
+        )));
+    }
+    for note in &s.notes {
+        lines.push(Line::from(Span::styled(
+            format!("note: {note}"),
+            Style::default().fg(theme().warn),
+        )));
+    }
+    lines
 }

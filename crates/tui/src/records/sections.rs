@@ -41,6 +41,123 @@ pub fn company_sections(
     relevance: Option<&Relevance>,
     score: Option<f64>,
 ) -> Vec<Section> {
+    let overview = company_overview(c, relevance, score);
+    let locations = company_locations(c);
+    let mut industries = Vec::new();
+    push(
+        &mut industries,
+        "industryCategories",
+        join(&c.industry_categories),
+    );
+    push(&mut industries, "industries", join(&c.industries));
+    push(
+        &mut industries,
+        "linkedinIndustry",
+        t(c.linkedin_industry.as_deref()),
+    );
+    let mut tech = Vec::new();
+    push(&mut tech, "technologies", join(&c.technologies));
+    push(
+        &mut tech,
+        "technologyCategories",
+        join(&c.technology_categories),
+    );
+    let social = company_social(c);
+    let mut funding = Vec::new();
+    if let Some(f) = &c.funding_round {
+        push(&mut funding, "type", e(f.kind.as_ref()));
+        push(&mut funding, "date", t(f.date.as_deref()));
+        push(&mut funding, "moneyRaisedInUsd", n(f.money_raised_in_usd));
+        push(&mut funding, "cbUrl", t(f.cb_url.as_deref()));
+    }
+    let growth = company_growth(c);
+    let depts = c
+        .department_sizes
+        .iter()
+        .map(|d| (sanitize(d.department.as_str()), d.size.to_string()))
+        .collect();
+    vec![
+        Section {
+            title: "Overview",
+            lines: overview,
+        },
+        Section {
+            title: "Locations",
+            lines: locations,
+        },
+        Section {
+            title: "Industries",
+            lines: industries,
+        },
+        Section {
+            title: "Technologies",
+            lines: tech,
+        },
+        Section {
+            title: "Social media",
+            lines: social,
+        },
+        Section {
+            title: "Funding",
+            lines: funding,
+        },
+        Section {
+            title: "Headcount growth",
+            lines: growth,
+        },
+        Section {
+            title: "Department sizes",
+            lines: depts,
+        },
+    ]
+}
+
+/// The sections of a person result (SPEC.md §2.1, §2.2): position (with the v3 employer
+/// summary as `company.*` and the relevance), contact (email and phone with their status, or
+/// "not revealed"), experiences, about. Labels are the wire member names.
+pub fn person_sections(
+    p: &Person,
+    company: Option<&PersonCompany>,
+    relevance: Option<&Relevance>,
+) -> Vec<Section> {
+    let pos = person_position(p, company, relevance);
+    let contact = person_contact(p);
+    let exp = person_experiences(p);
+    let mut about = Vec::new();
+    push(&mut about, "summary", t(p.summary.as_deref()));
+    push(
+        &mut about,
+        "currentJobDescription",
+        t(p.current_job_description.as_deref()),
+    );
+    push(&mut about, "skills", join(&p.skills));
+    vec![
+        Section {
+            title: "Position",
+            lines: pos,
+        },
+        Section {
+            title: "Email and phone",
+            lines: contact,
+        },
+        Section {
+            title: "Experiences",
+            lines: exp,
+        },
+        Section {
+            title: "About",
+            lines: about,
+        },
+    ]
+}
+
+/// A company's overview: its names, domain, size, revenue, founding, countries, keywords,
+/// emails, relevance or score, phones, web traffic and mobile apps.
+fn company_overview(
+    c: &Company,
+    relevance: Option<&Relevance>,
+    score: Option<f64>,
+) -> Vec<(String, String)> {
     let mut overview = Vec::new();
     push(&mut overview, "name", t(c.name.as_deref()));
     push(&mut overview, "legalName", t(c.legal_name.as_deref()));
@@ -95,6 +212,11 @@ pub fn company_sections(
             format!("{} {}", sanitize(&a.name), t(a.link.as_deref())),
         ));
     }
+    overview
+}
+
+/// A company's offices, the primary one first as listed.
+fn company_locations(c: &Company) -> Vec<(String, String)> {
     let mut locations = Vec::new();
     for l in &c.locations {
         let parts: Vec<String> = [
@@ -111,25 +233,11 @@ pub fn company_sections(
         let label = if l.primary { "primary" } else { "office" };
         locations.push((label.to_string(), parts.join(", ")));
     }
-    let mut industries = Vec::new();
-    push(
-        &mut industries,
-        "industryCategories",
-        join(&c.industry_categories),
-    );
-    push(&mut industries, "industries", join(&c.industries));
-    push(
-        &mut industries,
-        "linkedinIndustry",
-        t(c.linkedin_industry.as_deref()),
-    );
-    let mut tech = Vec::new();
-    push(&mut tech, "technologies", join(&c.technologies));
-    push(
-        &mut tech,
-        "technologyCategories",
-        join(&c.technology_categories),
-    );
+    locations
+}
+
+/// A company's social networks: the URL, else the handle.
+fn company_social(c: &Company) -> Vec<(String, String)> {
     let mut social = Vec::new();
     for (net, m) in c.medias.as_ref().map(medias).into_iter().flatten() {
         let Some(m) = m else { continue };
@@ -143,13 +251,11 @@ pub fn company_sections(
             social.push((net.to_string(), text));
         }
     }
-    let mut funding = Vec::new();
-    if let Some(f) = &c.funding_round {
-        push(&mut funding, "type", e(f.kind.as_ref()));
-        push(&mut funding, "date", t(f.date.as_deref()));
-        push(&mut funding, "moneyRaisedInUsd", n(f.money_raised_in_usd));
-        push(&mut funding, "cbUrl", t(f.cb_url.as_deref()));
-    }
+    social
+}
+
+/// A company's headcount growth, whole and per department.
+fn company_growth(c: &Company) -> Vec<(String, String)> {
     let mut growth = Vec::new();
     if let Some(g) = &c.headcount_growth {
         push(&mut growth, "threeMonths", n(g.three_months));
@@ -168,55 +274,16 @@ pub fn company_sections(
             ),
         ));
     }
-    let depts = c
-        .department_sizes
-        .iter()
-        .map(|d| (sanitize(d.department.as_str()), d.size.to_string()))
-        .collect();
-    vec![
-        Section {
-            title: "Overview",
-            lines: overview,
-        },
-        Section {
-            title: "Locations",
-            lines: locations,
-        },
-        Section {
-            title: "Industries",
-            lines: industries,
-        },
-        Section {
-            title: "Technologies",
-            lines: tech,
-        },
-        Section {
-            title: "Social media",
-            lines: social,
-        },
-        Section {
-            title: "Funding",
-            lines: funding,
-        },
-        Section {
-            title: "Headcount growth",
-            lines: growth,
-        },
-        Section {
-            title: "Department sizes",
-            lines: depts,
-        },
-    ]
+    growth
 }
 
-/// The sections of a person result (SPEC.md §2.1, §2.2): position (with the v3 employer
-/// summary as `company.*` and the relevance), contact (email and phone with their status, or
-/// "not revealed"), experiences, about. Labels are the wire member names.
-pub fn person_sections(
+/// A person's position: title, seniorities, departments, employer (`company.*`), place,
+/// network, relevance, update and id.
+fn person_position(
     p: &Person,
     company: Option<&PersonCompany>,
     relevance: Option<&Relevance>,
-) -> Vec<Section> {
+) -> Vec<(String, String)> {
     let mut pos = Vec::new();
     push(&mut pos, "name", t(p.name.as_deref()));
     push(&mut pos, "jobTitle", t(p.job_title.as_deref()));
@@ -267,6 +334,11 @@ pub fn person_sections(
     push(&mut pos, "relevance", e(relevance));
     push(&mut pos, "updatedAt", t(p.updated_at.as_deref()));
     push(&mut pos, "id", sanitize(&p.id));
+    pos
+}
+
+/// A person's email and phone with their status, or "not revealed".
+fn person_contact(p: &Person) -> Vec<(String, String)> {
     let mut contact = Vec::new();
     match &p.email {
         Some(m) => {
@@ -296,6 +368,11 @@ pub fn person_sections(
         }
         None => contact.push(("phone".into(), "not revealed".into())),
     }
+    contact
+}
+
+/// A person's experiences, each with its description on a line of its own.
+fn person_experiences(p: &Person) -> Vec<(String, String)> {
     let mut exp = Vec::new();
     for x in &p.experiences {
         let to = t(x.date_to.as_deref());
@@ -312,30 +389,5 @@ pub fn person_sections(
             exp.push((String::new(), d));
         }
     }
-    let mut about = Vec::new();
-    push(&mut about, "summary", t(p.summary.as_deref()));
-    push(
-        &mut about,
-        "currentJobDescription",
-        t(p.current_job_description.as_deref()),
-    );
-    push(&mut about, "skills", join(&p.skills));
-    vec![
-        Section {
-            title: "Position",
-            lines: pos,
-        },
-        Section {
-            title: "Email and phone",
-            lines: contact,
-        },
-        Section {
-            title: "Experiences",
-            lines: exp,
-        },
-        Section {
-            title: "About",
-            lines: about,
-        },
-    ]
+    exp
 }

@@ -218,6 +218,118 @@ async fn buy_people(
     Ok((paid.map(|_| ()), found))
 }
 
+/// The keys of `norms` suppressed for `kind` (key → category), counted in `report`, and the
+/// rest.
+async fn refused_among<T>(
+    s: &Session,
+    kind: &'static LookupKind<T>,
+    norms: Vec<String>,
+    report: &mut RunReport,
+) -> (HashMap<String, String>, Vec<String>) {
+    let refused: HashMap<String, String> = {
+        let (k, n) = (kind.suppress, norms.clone());
+        with_store(s.store(), move |st| st.suppressed_among(k, &n))
+            .await
+            .unwrap_or_default()
+    };
+    for c in refused.values() {
+        *report.suppressed.by_category.entry(c.clone()).or_default() += 1;
+    }
+    let norms = norms
+        .into_iter()
+        .filter(|n| !refused.contains_key(n))
+        .collect();
+    (refused, norms)
+}
+
+/// Buys `names` (claimed by this process as `settles`) in one request and notes in `found`
+/// what the answer holds of each (`None`: not found). `false` when the request failed (the run
+/// stops; the claims are released when nothing can have been charged).
+async fn buy_claimed_keys<T: Clone + Send + 'static>(
+    s: &Session,
+    kind: &'static LookupKind<T>,
+    names: Vec<String>,
+    settles: Vec<String>,
+    job: Option<JobId>,
+    report: &mut RunReport,
+    found: &mut HashMap<String, Option<T>>,
+) -> bool {
+    report.requests += 1;
+    match (kind.buy)(s.clone(), names.clone(), job, settles.clone()).await {
+        Ok((paid, mut got)) => {
+            report.absorb(&paid);
+            // An answer that did not read whole: a key missing from it may be in the part
+            // that did not read, so it is unread, never "not found" (issue 34); its claim was
+            // released and the next run buys it.
+            let partial = paid.decode_error.is_some();
+            for n in names {
+                match got.remove(&n) {
+                    Some(record) => {
+                        report.bought += 1;
+                        found.insert(n, Some(record));
+                    }
+                    None if partial => report.unread += 1,
+                    None => {
+                        report.bought += 1;
+                        found.insert(n, None);
+                    }
+                }
+            }
+            true
+        }
+        Err(e) => {
+            if !e.may_have_charged() {
+                s.release(settles).await;
+            }
+            if matches!(e, ApiError::Decode { .. }) {
+                report.unread += names.len() as u64;
+            }
+            report.fail(e.into());
+            false
+        }
+    }
+}
+
+/// One entry per key of `chunk` (as asked, normalized) whose outcome is known: owned
+/// (`known`), bought (`found`, found or not), or refused. A key left unread (an answer that
+/// did not read, an error before it) has none: it is bought by the next run, never written as
+/// "not found".
+fn entries_of<T>(
+    chunk: Vec<(String, String)>,
+    mut known: HashMap<String, Stored<T>>,
+    mut found: HashMap<String, Option<T>>,
+    refused: &HashMap<String, String>,
+) -> Vec<LookupEntry<T>> {
+    let mut entries = Vec::with_capacity(chunk.len());
+    for (asked, norm) in chunk {
+        let entry = match known.remove(&norm) {
+            Some(hit) => LookupEntry {
+                key: asked,
+                record: Some(hit.value),
+                stored_at: Some(hit.fetched_at),
+                suppressed: None,
+            },
+            None if refused.contains_key(&norm) => LookupEntry {
+                key: asked,
+                record: None,
+                stored_at: None,
+                suppressed: refused.get(&norm).cloned(),
+            },
+            None => match found.remove(&norm) {
+                Some(record) => LookupEntry {
+                    key: asked,
+                    record,
+                    stored_at: None,
+                    suppressed: None,
+                },
+                None => continue,
+            },
+        };
+        entries.push(entry);
+    }
+    entries
+}
+
 /// One batch of a lookup: stored keys from the store, the rest claimed, bought (one request)
 /// and kept; keys another process holds are waited for and read. `chunk` holds (key as asked,
 /// normalized key); the entries come back in its order.
@@ -232,23 +344,7 @@ async fn lookup_batch<T: Clone + Send + 'static>(
     let mut out = Batch::default();
     let norms: Vec<String> = chunk.iter().map(|c| c.1.clone()).collect();
     // Suppressed keys are refused (issue 16): neither read nor bought.
-    let refused: HashMap<String, String> = {
-        let (k, n) = (kind.suppress, norms.clone());
-        with_store(s.store(), move |st| st.suppressed_among(k, &n))
-            .await
-            .unwrap_or_default()
-    };
-    for c in refused.values() {
-        *out.report
-            .suppressed
-            .by_category
-            .entry(c.clone())
-            .or_default() += 1;
-    }
-    let norms: Vec<String> = norms
-        .into_iter()
-        .filter(|n| !refused.contains_key(n))
-        .collect();
+    let (refused, norms) = refused_among(&s, kind, norms, &mut out.report).await;
     let mut known: HashMap<String, Stored<T>> = if fresh == Freshness::Stored {
         (kind.stored)(s.clone(), norms.clone()).await
     } else {
@@ -275,38 +371,8 @@ async fn lookup_batch<T: Clone + Send + 'static>(
         if !mine.is_empty() {
             let names: Vec<String> = mine.iter().map(|i| todo[*i].clone()).collect();
             let settles: Vec<String> = mine.iter().map(|i| claim_keys[*i].clone()).collect();
-            out.report.requests += 1;
-            match (kind.buy)(s.clone(), names.clone(), job, settles.clone()).await {
-                Ok((paid, mut got)) => {
-                    out.report.absorb(&paid);
-                    // An answer that did not read whole: a key missing from it may be in the
-                    // part that did not read, so it is unread, never "not found" (issue 34);
-                    // its claim was released and the next run buys it.
-                    let partial = paid.decode_error.is_some();
-                    for n in names {
-                        match got.remove(&n) {
-                            Some(record) => {
-                                out.report.bought += 1;
-                                found.insert(n, Some(record));
-                            }
-                            None if partial => out.report.unread += 1,
-                            None => {
-                                out.report.bought += 1;
-                                found.insert(n, None);
-                            }
-                        }
-                    }
-                }
-                Err(e) => {
-                    if !e.may_have_charged() {
-                        s.release(settles).await;
-                    }
-                    if matches!(e, ApiError::Decode { .. }) {
-                        out.report.unread += names.len() as u64;
-                    }
-                    out.report.fail(e.into());
-                    break;
-                }
+            if !buy_claimed_keys(&s, kind, names, settles, job, &mut out.report, &mut found).await {
+                break;
             }
         }
         if !settled.is_empty() {
@@ -339,35 +405,7 @@ async fn lookup_batch<T: Clone + Send + 'static>(
             tokio::time::sleep(CLAIM_POLL).await;
         }
     }
-    // One entry per key whose outcome is known: owned, bought (found or not), or refused. A
-    // key left unread (an answer that did not read, an error before it) has none: it is
-    // bought by the next run, never written as "not found".
-    for (asked, norm) in chunk {
-        let entry = match known.remove(&norm) {
-            Some(hit) => LookupEntry {
-                key: asked,
-                record: Some(hit.value),
-                stored_at: Some(hit.fetched_at),
-                suppressed: None,
-            },
-            None if refused.contains_key(&norm) => LookupEntry {
-                key: asked,
-                record: None,
-                stored_at: None,
-                suppressed: refused.get(&norm).cloned(),
-            },
-            None => match found.remove(&norm) {
-                Some(record) => LookupEntry {
-                    key: asked,
-                    record,
-                    stored_at: None,
-                    suppressed: None,
-                },
-                None => continue,
-            },
-        };
-        out.entries.push(entry);
-    }
+    out.entries = entries_of(chunk, known, found, &refused);
     out
 }
 

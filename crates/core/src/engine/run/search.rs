@@ -252,7 +252,7 @@ pub async fn search(
     fresh: Freshness,
     job: Option<JobId>,
     stop: &CancellationToken,
-    mut on_page: impl FnMut(SearchRecords) -> std::io::Result<()>,
+    on_page: impl FnMut(SearchRecords) -> std::io::Result<()>,
 ) -> RunReport {
     let mut report = RunReport::default();
     let ep = match search_endpoint(endpoint) {
@@ -264,27 +264,85 @@ pub async fn search(
     };
     // Suppressed entities go into the request as the API's exclude filters.
     let (body, suppressed) = crate::suppress::apply_to_body(s, ep, body).await;
-    let body = &body;
     report.suppressed = suppressed;
-    let started = crate::engine::looked_at(fresh == Freshness::Refresh);
-    let mut got = 0u64;
-    let mut cursor: Option<String> = None;
-    let mut position = 0u32;
-    let mut end = false;
-    let mut total: Option<i64> = None;
-    if fresh == Freshness::Stored {
-        for page in fresh_chain(s, ep, body).await {
-            let Ok(mut response) = SearchResponse::decode(ep, page.response.clone()) else {
+    let mut run = SearchRun {
+        s,
+        ep,
+        body: &body,
+        limit,
+        job,
+        started: crate::engine::looked_at(fresh == Freshness::Refresh),
+        stop,
+        on_page,
+        report,
+        got: 0,
+        position: 0,
+        end: false,
+        total: None,
+        uncounted: 0,
+        output_failed: false,
+    };
+    let cursor = match fresh {
+        Freshness::Stored => match run.stored_pages().await {
+            Some(cursor) => cursor,
+            None => return run.report,
+        },
+        Freshness::Refresh => None,
+    };
+    run.buy(cursor).await;
+    if stop.is_cancelled() && run.got < limit && !run.end {
+        run.report.interrupted = true;
+    }
+    run.report
+}
+
+/// A search under way ([`search`]): what it asks, and how far it got.
+struct SearchRun<'a, F> {
+    s: &'a Session,
+    ep: Endpoint,
+    /// The body as sent (suppression applied).
+    body: &'a Value,
+    limit: u64,
+    job: Option<JobId>,
+    started: DateTime<Utc>,
+    stop: &'a CancellationToken,
+    on_page: F,
+    report: RunReport,
+    /// Records handed on.
+    got: u64,
+    /// The next page's number in the search's chain.
+    position: u32,
+    /// The results ended (or stopped at a cursor that does not advance).
+    end: bool,
+    /// The service's `total`, once an answer said it.
+    total: Option<i64>,
+    /// Records of the pages being kept, not yet in `got`.
+    uncounted: u64,
+    /// Writing the output failed: nothing more is handed on.
+    output_failed: bool,
+}
+
+/// A page received and being kept on its own task, with the records it counts for.
+type Keeping = (KeepTask, u64);
+
+impl<F: FnMut(SearchRecords) -> std::io::Result<()>> SearchRun<'_, F> {
+    /// Hands on the stored, fresh pages of the search (0 credits), in order. `Some(cursor)`
+    /// to buy the rest from; `None` when the run is over (the limit, the end of the results,
+    /// or the output failed).
+    async fn stored_pages(&mut self) -> Option<Option<String>> {
+        let mut cursor: Option<String> = None;
+        for page in fresh_chain(self.s, self.ep, self.body).await {
+            let Ok(mut response) = SearchResponse::decode(self.ep, page.response.clone()) else {
                 break;
             };
-            s.join_page_contacts(&mut response).await;
+            self.s.join_page_contacts(&mut response).await;
             // The page's own length says whether the results end; what suppression leaves
             // out here (past what a request carries) is not written.
             let full = records_of(&response) as u64;
-            report.suppressed.filter(&mut response);
+            self.report.suppressed.filter(&mut response);
             let n = records_of(&response) as u64;
-            let take = n.min(limit - got) as usize;
-            total = total_of(&response).or(total);
+            let take = n.min(self.limit - self.got) as usize;
+            self.total = total_of(&response).or(self.total);
             let size = page
                 .request
                 .get("size")
@@ -293,187 +351,209 @@ pub async fn search(
             let before = cursor.take();
             cursor = cursor_of(&response);
             if cursor.is_none() || full < size {
-                end = true;
+                self.end = true;
             }
             // A stored chain whose cursor did not advance repeats itself (issue 34): it stops
             // there, as a bought one does.
             if cursor.is_some() && cursor == before {
-                report.stuck_cursor = true;
-                end = true;
+                self.report.stuck_cursor = true;
+                self.end = true;
             }
-            if let Err(e) = on_page(SearchRecords {
+            if let Err(e) = (self.on_page)(SearchRecords {
                 response,
                 take,
                 stored_at: Some(page.fetched_at),
             }) {
-                report.fail(RunError::Output(e));
-                return report;
+                self.report.fail(RunError::Output(e));
+                return None;
             }
-            got += take as u64;
-            report.owned += take as u64;
-            report.records += take as u64;
-            position += 1;
-            if got >= limit || end {
-                return report;
+            self.got += take as u64;
+            self.report.owned += take as u64;
+            self.report.records += take as u64;
+            self.position += 1;
+            if self.got >= self.limit || self.end {
+                return None;
+            }
+        }
+        Some(cursor)
+    }
+
+    /// Buys the rest from `cursor`. The pipeline: the request of page k+1 goes out as soon as
+    /// page k's answer is in (its cursor read with `peek`), while page k and the pages before
+    /// it are kept on their own tasks and the oldest is handed on; so the service works while
+    /// this process keeps and writes. Every request sent is awaited and its answer kept,
+    /// whatever stops the run. The next page is asked by the one paging rule
+    /// ([`SearchPages`]: the answer's `searchAfter`, else the v2 `from` window).
+    async fn buy(&mut self, cursor: Option<String>) {
+        let mut pages = SearchPages::new(self.ep, self.body, self.got, cursor);
+        if pages.ended() {
+            self.end = true;
+        }
+        let mut keeping: VecDeque<Keeping> = VecDeque::with_capacity(PAGES_KEEPING + 1);
+        loop {
+            let fetching = match self.wants_more() {
+                true => self.send_next(&mut pages),
+                false => None,
+            };
+            let oldest = if keeping.len() >= PAGES_KEEPING || fetching.is_none() {
+                keeping.pop_front()
+            } else {
+                None
+            };
+            if let Some((task, counted)) = oldest {
+                self.uncounted -= counted;
+                self.hand_on(task).await;
+            }
+            let Some(InFlight { task, size }) = fetching else {
+                if keeping.is_empty() {
+                    break;
+                }
+                continue;
+            };
+            let fetched = task.await.unwrap_or_else(|e| {
+                Fetched::Failed(
+                    RunError::Store(format!("fetching a page failed: {e}")),
+                    true,
+                )
+            });
+            if let Some(k) = self.received(fetched, size, &mut pages) {
+                keeping.push_back(k);
             }
         }
     }
-    // Buy the rest: the request of page k+1 goes out while page k is kept. The next page is
-    // asked with the answer's `searchAfter`; a v2 answer without one (or a v2 people search
-    // with `onePersonPerDomain`, which refuses a cursor) pages with the `from` window while
-    // `size + from <= 10001`.
-    let mut pages = SearchPages::new(ep, body, got, cursor.clone());
-    if pages.ended() {
-        end = true;
-    }
-    // The pipeline: the request of page k+1 goes out as soon as page k's answer is in (its
-    // cursor read with `peek`), while page k and the pages before it are kept on their own
-    // tasks and the oldest is handed to `on_page`; so the service works while this process
-    // keeps and writes. Every request sent is awaited and its answer kept, whatever stops
-    // the run.
-    let mut fetching: Option<InFlight> = None;
-    // The pages received and not yet written, oldest first, each being kept on its own task
-    // with the records it counts for.
-    let mut keeping: VecDeque<(KeepTask, u64)> = VecDeque::with_capacity(PAGES_KEEPING + 1);
-    // Records of `keeping`, not yet in `got`.
-    let mut uncounted = 0u64;
-    let mut output_failed = false;
-    loop {
-        let want = limit.saturating_sub(got + uncounted);
-        let total_left = total.map(|t| (t.max(0) as u64).saturating_sub(got));
-        let more = !end
+
+    /// Whether another page is to be asked: not at the end, the limit or `total`, not stopped,
+    /// no error.
+    fn wants_more(&self) -> bool {
+        let want = self.limit.saturating_sub(self.got + self.uncounted);
+        let total_left = self
+            .total
+            .map(|t| (t.max(0) as u64).saturating_sub(self.got));
+        !self.end
             && want > 0
-            && total_left.is_none_or(|t| t > uncounted)
-            && !stop.is_cancelled()
-            && report.error.is_none();
-        if more {
-            match pages.step(want, SEARCH_PAGE) {
-                Some((step, size)) => match page_request(ep, body, size, step) {
-                    Ok(req) => {
-                        // The page is claimed first: a page another process is buying is
-                        // waited for and read from the store, not bought again.
-                        let key = page_key(s, ep, &req);
-                        fetching = Some(InFlight {
-                            task: tokio::spawn(fetch_page(
-                                s.clone(),
-                                ep,
-                                req,
-                                key,
-                                job,
-                                started,
-                                stop.clone(),
-                            )),
-                            size,
-                        });
-                    }
-                    Err(e) => report.fail(e.into()),
-                },
-                None => {
-                    report.stuck_cursor |= pages.stuck_cursor();
-                    end |= pages.ended();
+            && total_left.is_none_or(|t| t > self.uncounted)
+            && !self.stop.is_cancelled()
+            && self.report.error.is_none()
+    }
+
+    /// Sends the next page's request on its own task (claimed first: a page another process
+    /// is buying is waited for and read from the store, not bought again); `None` when the
+    /// paging rule has no next page.
+    fn send_next(&mut self, pages: &mut SearchPages) -> Option<InFlight> {
+        let want = self.limit.saturating_sub(self.got + self.uncounted);
+        let Some((step, size)) = pages.step(want, SEARCH_PAGE) else {
+            self.report.stuck_cursor |= pages.stuck_cursor();
+            self.end |= pages.ended();
+            return None;
+        };
+        let req = match page_request(self.ep, self.body, size, step) {
+            Ok(req) => req,
+            Err(e) => {
+                self.report.fail(e.into());
+                return None;
+            }
+        };
+        let key = page_key(self.s, self.ep, &req);
+        let task = tokio::spawn(fetch_page(
+            self.s.clone(),
+            self.ep,
+            req,
+            key,
+            self.job,
+            self.started,
+            self.stop.clone(),
+        ));
+        Some(InFlight { task, size })
+    }
+
+    /// Waits for a page being kept and hands its records (up to the limit) on.
+    async fn hand_on(&mut self, task: KeepTask) {
+        match task.await {
+            Ok(Ok(mut paid)) => {
+                self.s.join_page_contacts(&mut paid.value).await;
+                self.report.suppressed.filter(&mut paid.value);
+                self.report.absorb(&paid);
+                let n = records_of(&paid.value) as u64;
+                self.total = total_of(&paid.value).or(self.total);
+                let take = n.min(self.limit - self.got) as usize;
+                self.got += take as u64;
+                // A page another process bought meanwhile is owned, not bought.
+                match paid.stored_at {
+                    Some(_) => self.report.owned += take as u64,
+                    None => self.report.bought += take as u64,
+                }
+                self.report.records += take as u64;
+                // Pages bought before a failure are still written; after the output itself
+                // failed, nothing more is.
+                if !self.output_failed
+                    && let Err(e) = (self.on_page)(SearchRecords {
+                        response: paid.value,
+                        take,
+                        stored_at: paid.stored_at,
+                    })
+                {
+                    self.output_failed = true;
+                    self.report.fail(RunError::Output(e));
                 }
             }
+            Ok(Err(e)) => self.report.fail(e.into()),
+            Err(e) => self
+                .report
+                .fail(RunError::Store(format!("keeping a page failed: {e}"))),
         }
-        let oldest = if keeping.len() >= PAGES_KEEPING || fetching.is_none() {
-            keeping.pop_front()
-        } else {
-            None
-        };
-        if let Some((task, counted)) = oldest {
-            uncounted -= counted;
-            match task.await {
-                Ok(Ok(mut paid)) => {
-                    s.join_page_contacts(&mut paid.value).await;
-                    report.suppressed.filter(&mut paid.value);
-                    report.absorb(&paid);
-                    let n = records_of(&paid.value) as u64;
-                    total = total_of(&paid.value).or(total);
-                    let take = n.min(limit - got) as usize;
-                    got += take as u64;
-                    // A page another process bought meanwhile is owned, not bought.
-                    match paid.stored_at {
-                        Some(_) => report.owned += take as u64,
-                        None => report.bought += take as u64,
-                    }
-                    report.records += take as u64;
-                    // Pages bought before a failure are still written; after the output
-                    // itself failed, nothing more is.
-                    if !output_failed
-                        && let Err(e) = on_page(SearchRecords {
-                            response: paid.value,
-                            take,
-                            stored_at: paid.stored_at,
-                        })
-                    {
-                        output_failed = true;
-                        report.fail(RunError::Output(e));
-                    }
-                }
-                Ok(Err(e)) => report.fail(e.into()),
-                Err(e) => report.fail(RunError::Store(format!("keeping a page failed: {e}"))),
-            }
-        }
-        let Some(InFlight { task, size }) = fetching.take() else {
-            if keeping.is_empty() {
-                break;
-            }
-            continue;
-        };
-        let fetched = task.await.unwrap_or_else(|e| {
-            Fetched::Failed(
-                RunError::Store(format!("fetching a page failed: {e}")),
-                true,
-            )
-        });
-        let got_page = match fetched {
+    }
+
+    /// A page's answer is in: its cursor and records advance the paging rule, and it is kept
+    /// on its own task (bought), or read from the store (another process bought it).
+    fn received(
+        &mut self,
+        fetched: Fetched,
+        size: u64,
+        pages: &mut SearchPages,
+    ) -> Option<Keeping> {
+        let (cursor_out, n, task) = match fetched {
             Fetched::Bought {
                 req,
                 key,
                 status,
                 raw,
             } => {
-                report.requests += 1;
+                self.report.requests += 1;
                 let peeked = peek(&raw);
-                total = peeked.total.or(total);
+                self.total = peeked.total.or(self.total);
                 let task = tokio::spawn(keep_page(
-                    s.clone(),
+                    self.s.clone(),
                     req,
                     status,
                     raw,
-                    position,
-                    job,
+                    self.position,
+                    self.job,
                     vec![key],
                 ));
-                Some((peeked.cursor, peeked.records, task))
+                (peeked.cursor, peeked.records, task)
             }
             Fetched::Settled { response, at } => {
                 let cursor_out = cursor_of(&response);
                 let n = records_of(&response) as u64;
                 let task = tokio::spawn(async move { Ok(Paid::from_store(*response, at)) });
-                Some((cursor_out, n, task))
+                (cursor_out, n, task)
             }
             // Stopped while another process held the page: nothing was sent.
-            Fetched::Held => None,
+            Fetched::Held => return None,
             Fetched::Failed(e, was_sent) => {
                 if was_sent {
-                    report.requests += 1;
+                    self.report.requests += 1;
                 }
-                report.fail(e);
-                None
+                self.report.fail(e);
+                return None;
             }
         };
-        if let Some((cursor_out, n, task)) = got_page {
-            pages.answered(cursor_out, n);
-            report.stuck_cursor |= pages.stuck_cursor();
-            end |= pages.ended();
-            position += 1;
-            let counted = size.min(n.max(1));
-            uncounted += counted;
-            keeping.push_back((task, counted));
-        }
+        pages.answered(cursor_out, n);
+        self.report.stuck_cursor |= pages.stuck_cursor();
+        self.end |= pages.ended();
+        self.position += 1;
+        let counted = size.min(n.max(1));
+        self.uncounted += counted;
+        Some((task, counted))
     }
-    if stop.is_cancelled() && got < limit && !end {
-        report.interrupted = true;
-    }
-    report
 }
