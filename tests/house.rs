@@ -376,9 +376,16 @@ fn long_functions(lines: &[&str]) -> Vec<(String, usize, usize)> {
     for (i, line) in lines.iter().enumerate() {
         let trimmed = line.trim_start();
         let indent = line.len() - trimmed.len();
-        let rest = ["pub ", "pub(crate) ", "pub(super) ", "async ", "const ", "unsafe "]
-            .iter()
-            .fold(trimmed, |r, p| r.strip_prefix(p).unwrap_or(r));
+        let rest = [
+            "pub ",
+            "pub(crate) ",
+            "pub(super) ",
+            "async ",
+            "const ",
+            "unsafe ",
+        ]
+        .iter()
+        .fold(trimmed, |r, p| r.strip_prefix(p).unwrap_or(r));
         let rest = ["async ", "const ", "unsafe "]
             .iter()
             .fold(rest, |r, p| r.strip_prefix(p).unwrap_or(r));

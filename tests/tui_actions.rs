@@ -844,7 +844,7 @@ fn unfinished_jobs_of_an_earlier_run_are_listed_at_start() {
         Outcome::OpenJobs(vec![prospect::tui::msg::OpenJob {
             id: 7,
             what: "lookup of 5000 domains".into(),
-            state: "interrupted".into(),
+            state: prospect::core::owned::JobStatus::Interrupted,
             detail: "its process ended before it did".into(),
             bought: 2000,
             updated_at: t0(),

@@ -45,6 +45,55 @@ impl std::fmt::Display for JobId {
     }
 }
 
+/// Where a job stands: `running` (its process is at it), `done`, `failed` (why is in its
+/// detail) or `interrupted` (stopped on a signal, or its process ended before it did). Stored
+/// as those words; a word of another prospect reads as `failed`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum JobStatus {
+    /// Its process is at it.
+    Running,
+    /// Everything it was for is bought and kept.
+    Done,
+    /// It failed; `prospect resume ID` tries the rest again.
+    Failed,
+    /// It stopped before the end; `prospect resume ID` buys the rest.
+    Interrupted,
+}
+
+impl JobStatus {
+    /// The stored word: `running`, `done`, `failed`, `interrupted`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            JobStatus::Running => "running",
+            JobStatus::Done => "done",
+            JobStatus::Failed => "failed",
+            JobStatus::Interrupted => "interrupted",
+        }
+    }
+
+    /// The status of a stored word (an unknown one is `failed`: it is offered again).
+    pub fn of_word(word: &str) -> JobStatus {
+        match word {
+            "running" => JobStatus::Running,
+            "done" => JobStatus::Done,
+            "interrupted" => JobStatus::Interrupted,
+            _ => JobStatus::Failed,
+        }
+    }
+
+    /// Whether `prospect resume` and the explorer's start offer it: interrupted or failed.
+    pub fn is_resumable(self) -> bool {
+        matches!(self, JobStatus::Interrupted | JobStatus::Failed)
+    }
+}
+
+impl std::fmt::Display for JobStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 /// The page of a search a purchase bought, recorded with it (see [`Store::keep`]).
 #[derive(Debug, Clone)]
 pub struct PageOf<'a> {
@@ -180,8 +229,8 @@ pub struct JobRow {
     pub spec: Value,
     /// The plan it was confirmed with (JSON of `core::engine::Plan`).
     pub plan: Value,
-    /// `running`, `done`, `failed` or `interrupted`.
-    pub state: String,
+    /// Where it stands.
+    pub state: JobStatus,
     /// The process that ran it.
     pub pid: i64,
     /// Why it failed or stopped (empty when done).
@@ -593,18 +642,18 @@ impl Store {
         Ok(JobId(id))
     }
 
-    /// Sets the state of job `id` (`done`, `failed`, `interrupted`) with why.
+    /// Sets the status of job `id` (done, failed, interrupted) with why.
     ///
     /// # Errors
     /// [`StoreError::Sqlite`](super::StoreError::Sqlite).
-    pub fn set_job_state(&mut self, id: JobId, state: &str, detail: &str) -> Result<()> {
+    pub fn set_job_state(&mut self, id: JobId, state: JobStatus, detail: &str) -> Result<()> {
         self.conn
             .prepare_cached(
                 "UPDATE jobs SET state = ?2, detail = ?3, updated_at = ?4 WHERE id = ?1",
             )?
             .execute(params![
                 id.0,
-                state,
+                state.as_str(),
                 prospect_common::sanitize::sanitize(detail),
                 to_millis(Utc::now())
             ])?;
@@ -635,7 +684,11 @@ impl Store {
         let mut n = 0;
         for (id, pid) in running {
             if !pid_alive(pid) {
-                self.set_job_state(JobId(id), "interrupted", "its process ended before it did")?;
+                self.set_job_state(
+                    JobId(id),
+                    JobStatus::Interrupted,
+                    "its process ended before it did",
+                )?;
                 n += 1;
             }
         }
@@ -706,7 +759,7 @@ impl Store {
                     fingerprint,
                     spec: super::read_json(&spec, "jobs", &id)?,
                     plan: super::read_json(&plan, "jobs", &id)?,
-                    state,
+                    state: JobStatus::of_word(&state),
                     pid,
                     detail,
                     bought,

@@ -74,8 +74,8 @@ pub use history::{
     canonical_json, canonical_search_body, cursor_in,
 };
 pub use ledger::{
-    Claim, JobId, JobRow, Kept, Packed, PageOf, SETTLE_GRACE_MS, company_claim, pack_answer,
-    this_host,
+    Claim, JobId, JobRow, JobStatus, Kept, Packed, PageOf, SETTLE_GRACE_MS, company_claim,
+    pack_answer, this_host,
 };
 pub use lists::{ListKind, ListRecords, ListSummary};
 pub use segmentations::SegmentationRow;

@@ -313,7 +313,7 @@ async fn store_call(s: &Session, call: Call) -> Result<Outcome, ApiFailure> {
                 .map_err(|e| ApiFailure::other(&format!("the store: {e}")))?;
             Outcome::OpenJobs(
                 jobs.into_iter()
-                    .filter(|j| j.state == "interrupted" || j.state == "failed")
+                    .filter(|j| j.state.is_resumable())
                     .map(|j| crate::msg::OpenJob {
                         id: j.id.0,
                         what: sanitize(&prospect_core::engine::Plan::job_action(&j)),

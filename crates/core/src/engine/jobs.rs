@@ -11,7 +11,7 @@
 
 use std::future::Future;
 
-use prospect_store::JobId;
+use prospect_store::{JobId, JobStatus};
 use serde_json::Value;
 
 use prospect_api::error::ApiError;
@@ -46,11 +46,11 @@ pub(crate) async fn start_job(s: &Session, action: &Action, plan: &Plan) -> Opti
 pub(crate) async fn finish_job(s: &Session, job: Option<JobId>, report: &RunReport) {
     let Some(id) = job else { return };
     let (state, detail) = if report.interrupted {
-        ("interrupted", "stopped on a signal".to_string())
+        (JobStatus::Interrupted, "stopped on a signal".to_string())
     } else if let Some(e) = &report.error {
-        ("failed", e.to_string())
+        (JobStatus::Failed, e.to_string())
     } else {
-        ("done", String::new())
+        (JobStatus::Done, String::new())
     };
     if let Err(e) = with_store(s.store(), move |st| st.set_job_state(id, state, &detail)).await {
         tracing::warn!(error = %e, "jobs: could not record the end of a job");
@@ -87,9 +87,9 @@ pub async fn begin_job(
 pub async fn end_job(s: &Session, job: Option<JobId>, end: JobEnd) {
     let Some(id) = job else { return };
     let (state, detail) = match end {
-        JobEnd::Done => ("done", String::new()),
-        JobEnd::Interrupted(why) => ("interrupted", why),
-        JobEnd::Failed(why) => ("failed", why),
+        JobEnd::Done => (JobStatus::Done, String::new()),
+        JobEnd::Interrupted(why) => (JobStatus::Interrupted, why),
+        JobEnd::Failed(why) => (JobStatus::Failed, why),
     };
     if let Err(e) = with_store(s.store(), move |st| st.set_job_state(id, state, &detail)).await {
         tracing::warn!(error = %e, "jobs: could not record the end of a job");

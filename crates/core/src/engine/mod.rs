@@ -120,7 +120,7 @@ mod tests {
             fingerprint: String::new(),
             spec: serde_json::Value::Null,
             plan: serde_json::to_value(&plan).unwrap(),
-            state: "interrupted".into(),
+            state: prospect_store::JobStatus::Interrupted,
             pid: 1,
             detail: String::new(),
             bought: 0,

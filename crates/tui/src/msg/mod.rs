@@ -505,8 +505,8 @@ pub struct OpenJob {
     pub id: i64,
     /// What it did, in words (its plan's), sanitized.
     pub what: String,
-    /// `interrupted` or `failed`.
-    pub state: String,
+    /// Interrupted or failed.
+    pub state: prospect_core::owned::JobStatus,
     /// Why it stopped, sanitized.
     pub detail: String,
     /// Items it kept before it stopped.
