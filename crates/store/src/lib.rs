@@ -39,6 +39,7 @@ mod entities;
 mod error;
 mod export;
 mod history;
+mod jobs;
 mod ledger;
 mod lists;
 pub mod pg_server;
@@ -73,9 +74,9 @@ pub use history::{
     Delivery, DeliveryOutcome, NewPurchase, PageFacts, Purchase, SearchSummary, Spend, StoredPage,
     canonical_json, canonical_search_body, cursor_in,
 };
+pub use jobs::{JobRow, JobStatus};
 pub use ledger::{
-    Claim, JobId, JobRow, JobStatus, Kept, Packed, PageOf, SETTLE_GRACE_MS, company_claim,
-    pack_answer, this_host,
+    Claim, JobId, Kept, Packed, PageOf, SETTLE_GRACE_MS, company_claim, pack_answer, this_host,
 };
 pub use lists::{ListKind, ListRecords, ListSummary};
 pub use segmentations::SegmentationRow;
