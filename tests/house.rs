@@ -44,23 +44,6 @@ const KNOWN_KNOTS: &[(&str, &[&str])] = &[
             "engine/records.rs",
         ],
     ),
-    (
-        "sandbox",
-        &[
-            "service/billing.rs",
-            "service/mod.rs",
-            "service/reveal.rs",
-            "service/routes/autocomplete.rs",
-            "service/routes/credits.rs",
-            "service/routes/enrich.rs",
-            "service/routes/lookup.rs",
-            "service/routes/mod.rs",
-            "service/routes/reference.rs",
-            "service/routes/reveal.rs",
-            "service/routes/search.rs",
-            "service/routes/segmentation.rs",
-        ],
-    ),
 ];
 
 fn root() -> PathBuf {

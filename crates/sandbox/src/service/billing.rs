@@ -9,10 +9,10 @@ use std::sync::Arc;
 use serde::Serialize;
 use serde_json::Value;
 
-use super::AppState;
 use super::accounts::{Account, Milli, Pool, from_milli, to_milli};
 use super::error::{Failure, texts};
 use super::reveal::{self, Channel};
+use super::state::AppState;
 use super::validation;
 use crate::dataset::load::Db;
 use prospect_api::client::Endpoint;

@@ -29,8 +29,10 @@ mod reveal;
 mod routes;
 mod segmentation;
 mod source;
+mod state;
 
 pub use source::DbSource;
+pub(crate) use state::AppState;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -39,7 +41,6 @@ use std::time::{Duration, Instant};
 
 use tokio_util::sync::CancellationToken;
 
-use crate::dataset::load::Db;
 use accounts::{AccountSpec, Accounts, PoolSpec};
 use webhooks::{WebhookConfig, WebhookStats, Webhooks};
 
@@ -138,31 +139,8 @@ impl Default for SandboxConfig {
     }
 }
 
-/// The shared state of the handlers.
 /// The file in [`SandboxConfig::state_dir`] that keeps the segmentations.
 pub const SEGMENTATIONS_FILE: &str = "sandbox-segmentations.json";
-
-pub(crate) struct AppState {
-    /// The database snapshots (the dataset plus the gathered companies) and the gatherings
-    /// under way; [`AppState::db`] is the snapshot a request works on.
-    pub gathering: gathering::Gathering,
-    /// Accounts by token.
-    pub accounts: Accounts,
-    /// The webhook queue.
-    pub webhooks: Webhooks,
-    /// The accounts' segmentations.
-    pub segmentations: segmentation::Segmentations,
-    /// Body limit in bytes.
-    pub body_limit: usize,
-}
-
-impl AppState {
-    /// The current database snapshot (every company whose gathering finished included); waits
-    /// while the dataset loads. Errors: 500 when it failed to load.
-    pub async fn db(&self) -> Result<Arc<Db>, error::Failure> {
-        self.gathering.db().await
-    }
-}
 
 /// A running sandbox started by [`spawn`]. Dropping it stops the server.
 /// `Debug` shows the address, never the tokens.

@@ -19,10 +19,10 @@ use std::sync::Arc;
 
 use serde_json::{Value, json};
 
-use super::AppState;
 use super::accounts::{Account, Milli, Pool, from_milli, to_milli};
 use super::engine_calls;
 use super::error::Failure;
+use super::state::AppState;
 use crate::dataset::load::Db;
 use prospect_api::cost::DEFAULT_PRICES;
 use prospect_api::types::{Email, EmailStatus, Person, Phone, PhoneStatus, WebhookEvent};

@@ -1,15 +1,17 @@
 //! 1-5. Autocomplete (SPEC.md §4.1, §4.10): 0.1 standard credit per call.
 
-use super::{Answer, Call, St, answer_with};
+use super::call::{Answer, Call, St, answer_with};
+use crate::service::billing;
+use crate::service::engine_calls;
 use crate::service::error::texts;
-use crate::service::{billing, engine_calls, validation};
+use crate::service::validation;
 use prospect_api::client::Endpoint;
 use prospect_api::types::*;
 
 macro_rules! autocomplete_handler {
     ($name:ident, $req:ty, $endpoint:ident) => {
         /// POST autocomplete: 0.1 standard credit per call.
-        pub(in crate::service) async fn $name(axum::extract::State(st): St, call: Call) -> Answer {
+        pub(crate) async fn $name(axum::extract::State(st): St, call: Call) -> Answer {
             let req: $req =
                 validation::parse_request(Endpoint::$endpoint, &call.headers, &call.body)?;
             call.account.require_standard(texts::INSUFFICIENT_CREDITS)?;

@@ -1,6 +1,6 @@
 //! GET /v2/credits/balance (SPEC.md §4.9, §2.9): free.
 
-use super::{Answer, Call, St, ok_typed};
+use super::call::{Answer, Call, St, ok_typed};
 use crate::service::accounts::{Pool, PoolBalance};
 use prospect_api::types::{CreditBalance, Credits};
 
@@ -12,7 +12,7 @@ fn credits(b: PoolBalance) -> Option<Credits> {
 }
 
 /// GET /v2/credits/balance: the three pools and the daily allowance left.
-pub(in crate::service) async fn credit_balance(_st: St, call: Call) -> Answer {
+pub(crate) async fn credit_balance(_st: St, call: Call) -> Answer {
     let (left, reset) = {
         let acc = &call.account;
         acc.limits().daily_left(acc.daily_limit)

@@ -6,11 +6,12 @@ use axum::http::StatusCode;
 use axum::response::IntoResponse;
 use serde_json::Value;
 
-use super::{Answer, Call, St, blocking, ok_typed};
+use super::call::{Answer, Call, St, blocking, ok_typed};
 use crate::service::billing::{self, reveal_opts, settle_people, standard_price};
+use crate::service::engine_calls;
 use crate::service::error::{Failure, detail_answer, texts};
 use crate::service::gathering::Started;
-use crate::service::{engine_calls, validation};
+use crate::service::validation;
 use prospect_api::client::Endpoint;
 use prospect_api::types::*;
 
@@ -45,7 +46,7 @@ fn requested_domain(req: &EnrichCompanyRequest) -> Option<String> {
 /// POST /v2/enrich/company (SPEC.md §4.10, §3): 0.1 credit per company found; an unknown
 /// domain answers 201 "Data gathering process has started..." and is known after the
 /// configured delay; an unmatched request without a domain answers 404 with no body.
-pub(in crate::service) async fn enrich_company(State(st): St, call: Call) -> Answer {
+pub(crate) async fn enrich_company(State(st): St, call: Call) -> Answer {
     if is_blank_json(&call.body) {
         return Err(Failure::bad_request(texts::EMPTY_BODY));
     }
@@ -103,7 +104,7 @@ pub(in crate::service) async fn enrich_company(State(st): St, call: Call) -> Ans
 /// POST /v2/enrich/person (SPEC.md §4.4): 3 credits per person found; 404 "No matching record
 /// found"; 400 "Empty `person` body"; reveal options deliver `enrich_person_email` /
 /// `enrich_person_phone`.
-pub(in crate::service) async fn enrich_person(State(st): St, call: Call) -> Answer {
+pub(crate) async fn enrich_person(State(st): St, call: Call) -> Answer {
     if is_blank_json(&call.body) {
         return Err(Failure::bad_request(texts::EMPTY_PERSON_BODY));
     }
@@ -178,7 +179,7 @@ fn settle_chunk(
 /// `body` makes of its results, status and charge.
 #[allow(clippy::too_many_arguments)]
 fn queue_batch<I, R>(
-    st: &std::sync::Arc<crate::service::AppState>,
+    st: &std::sync::Arc<crate::service::state::AppState>,
     account: &std::sync::Arc<crate::service::accounts::Account>,
     endpoint: Endpoint,
     event: WebhookEvent,
@@ -224,7 +225,7 @@ fn queue_batch<I, R>(
 /// and delivers `enrich_companies` webhooks of [`ENRICH_CHUNK`] items each, with the caller's
 /// ids, after the webhook delay; each delivery charges 0.1 credit per company found. `fields`
 /// is validated and, as everywhere in the sandbox, whole records are answered.
-pub(in crate::service) async fn enrich_companies(State(st): St, call: Call) -> Answer {
+pub(crate) async fn enrich_companies(State(st): St, call: Call) -> Answer {
     let endpoint = Endpoint::EnrichCompanies;
     let req: EnrichCompaniesRequest =
         validation::parse_request(endpoint, &call.headers, &call.body)?;
@@ -265,7 +266,7 @@ pub(in crate::service) async fn enrich_companies(State(st): St, call: Call) -> A
 /// delivers `enrich_people` webhooks of [`ENRICH_CHUNK`] items each, with the caller's ids,
 /// after the webhook delay; each delivery charges 3 credits per person found. No contacts are
 /// revealed.
-pub(in crate::service) async fn enrich_people(State(st): St, call: Call) -> Answer {
+pub(crate) async fn enrich_people(State(st): St, call: Call) -> Answer {
     let endpoint = Endpoint::EnrichPeople;
     let req: EnrichPeopleRequest = validation::parse_request(endpoint, &call.headers, &call.body)?;
     crate::service::validation::check_webhook_url(&req.webhook_url, &["webhookUrl"])?;

@@ -2,19 +2,20 @@
 
 use axum::extract::State;
 
-use super::{Answer, Call, St, answer_with};
+use super::call::{Answer, Call, St, answer_with};
 use crate::engine::normalize_domain;
 use crate::service::billing::{self, PersonRecord};
+use crate::service::engine_calls;
 use crate::service::error::texts;
 use crate::service::reveal::{self, Channel};
-use crate::service::{engine_calls, validation};
+use crate::service::validation;
 use prospect_api::client::Endpoint;
 use prospect_api::types::*;
 
 /// POST /v2/lookup/companies (SPEC.md §4.5; NOTES.md: one `{domain, company|null}` entry per
 /// requested domain plus the totals). Up to 1000 records, built and serialized off the async
 /// threads; gathered companies are in the database snapshot.
-pub(in crate::service) async fn lookup_companies(State(st): St, call: Call) -> Answer {
+pub(crate) async fn lookup_companies(State(st): St, call: Call) -> Answer {
     let req: LookupCompaniesRequest =
         validation::parse_request(Endpoint::LookupCompanies, &call.headers, &call.body)?;
     call.account.require_standard(texts::INSUFFICIENT_CREDITS)?;
@@ -31,7 +32,7 @@ pub(in crate::service) async fn lookup_companies(State(st): St, call: Call) -> A
 }
 
 /// POST /v2/lookup/people (SPEC.md §4.6): only matched people; no email or phone revealed.
-pub(in crate::service) async fn lookup_people(State(st): St, call: Call) -> Answer {
+pub(crate) async fn lookup_people(State(st): St, call: Call) -> Answer {
     let req: LookupPeopleRequest =
         validation::parse_request(Endpoint::LookupPeople, &call.headers, &call.body)?;
     call.account.require_standard(texts::INSUFFICIENT_CREDITS)?;

@@ -1,7 +1,7 @@
 //! 15-16. Reveal by ids (SPEC.md §4.7, §4.10, §6): acknowledged at once; the webhook follows;
 //! one email (phone) credit per verified email (phone), reserved when accepted.
 
-use super::{Answer, Call, St, ok_typed};
+use super::call::{Answer, Call, St, ok_typed};
 use crate::service::reveal::{self, Channel};
 use crate::service::validation;
 use prospect_api::client::Endpoint;
@@ -22,7 +22,7 @@ fn accept(
 }
 
 /// POST /v2/reveal/emails (SPEC.md §4.10, §6): the `reveal_emails` webhook follows.
-pub(in crate::service) async fn reveal_emails(st: St, call: Call) -> Answer {
+pub(crate) async fn reveal_emails(st: St, call: Call) -> Answer {
     let req: RevealEmailsRequest =
         validation::parse_request(Endpoint::RevealEmails, &call.headers, &call.body)?;
     accept(&st, &call, Channel::Email, req.person_ids, req.webhook_url)?;
@@ -33,7 +33,7 @@ pub(in crate::service) async fn reveal_emails(st: St, call: Call) -> Answer {
 }
 
 /// POST /v2/reveal/phones (SPEC.md §4.7): as reveal emails, phone pool, `reveal_phones`.
-pub(in crate::service) async fn reveal_phones(st: St, call: Call) -> Answer {
+pub(crate) async fn reveal_phones(st: St, call: Call) -> Answer {
     let req: RevealPhonesRequest =
         validation::parse_request(Endpoint::RevealPhones, &call.headers, &call.body)?;
     accept(&st, &call, Channel::Phone, req.person_ids, req.webhook_url)?;

@@ -6,14 +6,15 @@ use std::sync::Arc;
 
 use axum::extract::State;
 
-use super::{Answer, Call, St, answer_with};
+use super::call::{Answer, Call, St, answer_with};
 use crate::dataset::load::Db;
-use crate::service::AppState;
 use crate::service::billing::{
     self, PersonRecord, RevealOpts, reveal_opts, settle_people, standard_price,
 };
+use crate::service::engine_calls;
 use crate::service::error::{Failure, texts};
-use crate::service::{engine_calls, validation};
+use crate::service::state::AppState;
+use crate::service::validation;
 use prospect_api::client::Endpoint;
 use prospect_api::types::*;
 
@@ -129,7 +130,7 @@ where
 }
 
 /// POST /v2/search/companies (SPEC.md §4.2): legacy plan only.
-pub(in crate::service) async fn search_companies_v2(State(st): St, call: Call) -> Answer {
+pub(crate) async fn search_companies_v2(State(st): St, call: Call) -> Answer {
     let endpoint = Endpoint::SearchCompaniesV2;
     let req: SearchCompaniesV2Request =
         validation::parse_request(endpoint, &call.headers, &call.body)?;
@@ -141,7 +142,7 @@ pub(in crate::service) async fn search_companies_v2(State(st): St, call: Call) -
 }
 
 /// POST /v3/search/companies (SPEC.md §4.10; openapi `PublicSearchCompaniesBodyV3`).
-pub(in crate::service) async fn search_companies_v3(State(st): St, call: Call) -> Answer {
+pub(crate) async fn search_companies_v3(State(st): St, call: Call) -> Answer {
     let endpoint = Endpoint::SearchCompaniesV3;
     let req: SearchCompaniesV3Request =
         validation::parse_request(endpoint, &call.headers, &call.body)?;
@@ -151,7 +152,7 @@ pub(in crate::service) async fn search_companies_v3(State(st): St, call: Call) -
 
 /// POST /v2/search/people (SPEC.md §4.3): legacy plan only; 3 credits per person with
 /// `lookalikeDomains`, 1 without; 402 "Insufficient standard credits".
-pub(in crate::service) async fn search_people_v2(State(st): St, call: Call) -> Answer {
+pub(crate) async fn search_people_v2(State(st): St, call: Call) -> Answer {
     let endpoint = Endpoint::SearchPeopleV2;
     let req: SearchPeopleV2Request =
         validation::parse_request(endpoint, &call.headers, &call.body)?;
@@ -171,7 +172,7 @@ pub(in crate::service) async fn search_people_v2(State(st): St, call: Call) -> A
 }
 
 /// POST /v3/search/people (SPEC.md §4.10): 0.2 credit per person; reveal options as NOTES.md.
-pub(in crate::service) async fn search_people_v3(State(st): St, call: Call) -> Answer {
+pub(crate) async fn search_people_v3(State(st): St, call: Call) -> Answer {
     let endpoint = Endpoint::SearchPeopleV3;
     let req: SearchPeopleV3Request =
         validation::parse_request(endpoint, &call.headers, &call.body)?;
@@ -184,7 +185,7 @@ pub(in crate::service) async fn search_people_v3(State(st): St, call: Call) -> A
 
 /// POST /v3/search/people/preview (SPEC.md §4.10): enterprise and legacy plans only (403
 /// otherwise); 0.2 credit per person.
-pub(in crate::service) async fn search_people_preview(State(st): St, call: Call) -> Answer {
+pub(crate) async fn search_people_preview(State(st): St, call: Call) -> Answer {
     let endpoint = Endpoint::SearchPeoplePreview;
     let req: SearchPeoplePreviewRequest =
         validation::parse_request(endpoint, &call.headers, &call.body)?;
@@ -198,7 +199,7 @@ pub(in crate::service) async fn search_people_preview(State(st): St, call: Call)
 /// POST /v3/search/companies/preview (openapi `PublicPreviewSearchCompaniesV3Body`): enterprise
 /// and legacy plans only (403 "You are not allowed to access this feature" otherwise); 0.2
 /// credit per company previewed.
-pub(in crate::service) async fn search_companies_preview(State(st): St, call: Call) -> Answer {
+pub(crate) async fn search_companies_preview(State(st): St, call: Call) -> Answer {
     let endpoint = Endpoint::SearchCompaniesPreview;
     let req: SearchCompaniesPreviewRequest =
         validation::parse_request(endpoint, &call.headers, &call.body)?;

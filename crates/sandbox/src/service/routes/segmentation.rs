@@ -8,12 +8,14 @@ use std::sync::Arc;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 
-use super::{Answer, Call, St, blocking, ok_typed};
+use super::call::{Answer, Call, St, blocking, ok_typed};
 use crate::engine::segment::{self, Ask};
 use crate::service::accounts::Account;
+use crate::service::billing;
 use crate::service::error::{Failure, texts};
 use crate::service::segmentation::Lookup;
-use crate::service::{billing, shapes, validation};
+use crate::service::shapes;
+use crate::service::validation;
 use prospect_api::client::Endpoint;
 use prospect_api::types::*;
 
@@ -62,8 +64,8 @@ fn id_and_body<T: serde::de::DeserializeOwned + Validate>(
 
 /// Segments `ask` off the async threads and records the outcome of segmentation `id` (with
 /// `marks` made before it was done).
-pub(in crate::service) fn compute(
-    st: Arc<crate::service::AppState>,
+pub(crate) fn compute(
+    st: Arc<crate::service::state::AppState>,
     db: Arc<crate::dataset::load::Db>,
     id: i64,
     ask: Ask,
@@ -88,7 +90,7 @@ fn not_found() -> Failure {
 /// POST /v2/segmentation (openapi `SegmentationInput` → `SegmentationId`): charges 0.1 credit
 /// per distinct domain of `domains` (402 "Insufficient credits" before anything starts), answers
 /// the new id at once, and segments in the background.
-pub(in crate::service) async fn create_segmentation(State(st): St, call: Call) -> Answer {
+pub(crate) async fn create_segmentation(State(st): St, call: Call) -> Answer {
     let endpoint = Endpoint::CreateSegmentation;
     let req: SegmentationInput = validation::parse_request(endpoint, &call.headers, &call.body)?;
     let distinct: std::collections::HashSet<String> = req
@@ -117,11 +119,7 @@ pub(in crate::service) async fn create_segmentation(State(st): St, call: Call) -
 /// GET /v2/segmentation/{segmentation_id} (openapi `Segmentation`): `IN_PROGRESS`, then
 /// `SUCCESSFUL` with the segments (`crmMetrics` and `totalUntouched` `null`: the sandbox has no
 /// CRM), or `FAILED`; 404 "Segmentation not found" for an id the account does not have. Free.
-pub(in crate::service) async fn get_segmentation(
-    State(st): St,
-    Path(raw): Path<String>,
-    call: Call,
-) -> Answer {
+pub(crate) async fn get_segmentation(State(st): St, Path(raw): Path<String>, call: Call) -> Answer {
     let id = segmentation_id(&raw).map_err(|e| Failure::invalid(*e))?;
     let answer = st
         .segmentations
@@ -133,7 +131,7 @@ pub(in crate::service) async fn get_segmentation(
 /// POST /v2/segmentation/{segmentation_id}/markDomains (openapi `AddMarkedDomainsInput` →
 /// `StatusResponse` `{"status":"ok"}`): appends to the positive or negative list, which steers
 /// later attributions. Free.
-pub(in crate::service) async fn mark_segmentation_domains(
+pub(crate) async fn mark_segmentation_domains(
     State(st): St,
     Path(raw): Path<String>,
     call: Call,
@@ -157,7 +155,7 @@ pub(in crate::service) async fn mark_segmentation_domains(
 /// `AttributeSegmentationDomainsRequest` → `…Response`): each domain with its closest segment
 /// and score, in order; 412 "Segmentation must be re-run to enable attribution." until the
 /// segmentation has succeeded; 404 for an id the account does not have. Free.
-pub(in crate::service) async fn attribute_segmentation_domains(
+pub(crate) async fn attribute_segmentation_domains(
     State(st): St,
     Path(raw): Path<String>,
     call: Call,
