@@ -12,8 +12,9 @@ use serde::{Deserialize, Serialize};
 
 use super::common::lenient;
 use super::company::{Company, unknown_enum};
-use super::person::Person;
+use super::person::{Email, Person, Phone};
 use super::reveal::{RevealEmail, RevealPhone};
+use prospect_common::ContactKind;
 
 /// Body of the `reveal_emails` webhook (openapi `PublicRevealEmailWebhookResult`).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -328,10 +329,206 @@ impl WebhookBody {
     }
 }
 
+/// A contact a delivery brings for one person (SPEC.md §6), in the wire's shapes: what the
+/// store keeps and the explorer shows of it, mapped from a body once ([`WebhookBody::contacts`]).
+#[derive(Debug, Clone, PartialEq)]
+pub enum DeliveredContact {
+    /// An email with its status.
+    Email {
+        /// The person's id (trimmed).
+        person_id: String,
+        /// The address (`None`: not found) and its status.
+        email: Email,
+    },
+    /// Phone numbers with their status.
+    Phone {
+        /// The person's id (trimmed).
+        person_id: String,
+        /// The numbers and their status.
+        phone: Phone,
+    },
+}
+
+impl DeliveredContact {
+    /// The person it belongs to.
+    pub fn person_id(&self) -> &str {
+        match self {
+            DeliveredContact::Email { person_id, .. }
+            | DeliveredContact::Phone { person_id, .. } => person_id,
+        }
+    }
+
+    /// Email or phone.
+    pub fn kind(&self) -> ContactKind {
+        match self {
+            DeliveredContact::Email { .. } => ContactKind::Email,
+            DeliveredContact::Phone { .. } => ContactKind::Phone,
+        }
+    }
+
+    /// The email and phone a person record carries (none for a person without an id).
+    pub fn of_person(p: &Person) -> Vec<DeliveredContact> {
+        let person_id = p.id.trim();
+        if person_id.is_empty() {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        if let Some(e) = &p.email {
+            out.push(DeliveredContact::Email {
+                person_id: person_id.to_string(),
+                email: e.clone(),
+            });
+        }
+        if let Some(ph) = &p.phone {
+            out.push(DeliveredContact::Phone {
+                person_id: person_id.to_string(),
+                phone: ph.clone(),
+            });
+        }
+        out
+    }
+}
+
+impl WebhookBody {
+    /// The contacts this delivery brings, in body order: a reveal's results, or the email and
+    /// phone of the people it carries (a people-search reveal, a person enrichment, a batch
+    /// enrichment of people). A result without a person id brings none.
+    pub fn contacts(&self) -> Vec<DeliveredContact> {
+        let id = |s: &str| Some(s.trim().to_string()).filter(|s| !s.is_empty());
+        match self {
+            WebhookBody::RevealEmails(r) => r
+                .emails
+                .iter()
+                .filter_map(|e| {
+                    Some(DeliveredContact::Email {
+                        person_id: id(&e.person_id)?,
+                        email: Email {
+                            address: e.address.clone(),
+                            status: e.status.clone(),
+                        },
+                    })
+                })
+                .collect(),
+            WebhookBody::RevealPhones(r) => r
+                .phones
+                .iter()
+                .filter_map(|p| {
+                    Some(DeliveredContact::Phone {
+                        person_id: id(&p.person_id)?,
+                        phone: Phone {
+                            numbers: p.numbers.clone(),
+                            status: p.status.clone(),
+                        },
+                    })
+                })
+                .collect(),
+            WebhookBody::PeopleSearchEmails(s) => s
+                .people
+                .iter()
+                .flat_map(DeliveredContact::of_person)
+                .collect(),
+            WebhookBody::PeopleSearchPhones(s) => s
+                .people
+                .iter()
+                .flat_map(DeliveredContact::of_person)
+                .collect(),
+            WebhookBody::EnrichPersonEmail(p) | WebhookBody::EnrichPersonPhone(p) => {
+                DeliveredContact::of_person(p)
+            }
+            WebhookBody::EnrichPeople(b) => b
+                .people
+                .iter()
+                .filter_map(|x| x.person.as_ref())
+                .flat_map(DeliveredContact::of_person)
+                .collect(),
+            WebhookBody::EnrichCompanies(_) => Vec::new(),
+        }
+    }
+
+    /// The company records it carries (a batch enrichment of companies; none otherwise).
+    pub fn companies(&self) -> Vec<&Company> {
+        match self {
+            WebhookBody::EnrichCompanies(b) => b
+                .companies
+                .iter()
+                .filter_map(|x| x.company.as_ref())
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// The person records it carries as records of their own (a batch enrichment of people;
+    /// a reveal's people are kept by the purchase that found them).
+    pub fn people(&self) -> Vec<&Person> {
+        match self {
+            WebhookBody::EnrichPeople(b) => {
+                b.people.iter().filter_map(|x| x.person.as_ref()).collect()
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    /// How many results it answers: the rows of its list (1 for a person enrichment).
+    pub fn results(&self) -> usize {
+        match self {
+            WebhookBody::RevealEmails(r) => r.emails.len(),
+            WebhookBody::RevealPhones(r) => r.phones.len(),
+            WebhookBody::PeopleSearchEmails(s) => s.people.len(),
+            WebhookBody::PeopleSearchPhones(s) => s.people.len(),
+            WebhookBody::EnrichPersonEmail(_) | WebhookBody::EnrichPersonPhone(_) => 1,
+            WebhookBody::EnrichCompanies(b) => b.companies.len(),
+            WebhookBody::EnrichPeople(b) => b.people.len(),
+        }
+    }
+
+    /// The contact kind it reveals (`None` for a batch enrichment).
+    pub fn contact_kind(&self) -> Option<ContactKind> {
+        match self {
+            WebhookBody::RevealEmails(_)
+            | WebhookBody::PeopleSearchEmails(_)
+            | WebhookBody::EnrichPersonEmail(_) => Some(ContactKind::Email),
+            WebhookBody::RevealPhones(_)
+            | WebhookBody::PeopleSearchPhones(_)
+            | WebhookBody::EnrichPersonPhone(_) => Some(ContactKind::Phone),
+            WebhookBody::EnrichCompanies(_) | WebhookBody::EnrichPeople(_) => None,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::types::common::{EmailStatus, PhoneStatus};
+
+    /// One mapping of a body to contacts (issue 35): a reveal's results by trimmed person id
+    /// (a result without one brings none), and the email a people-search reveal's people carry.
+    #[test]
+    fn a_body_maps_to_contacts_once() {
+        let reveal = WebhookEvent::RevealEmails
+            .parse_body(
+                br#"{"emails": [{"personId": " p1 ", "address": "a@x.io", "status": "verified"},
+                            {"personId": "", "address": "b@x.io", "status": "verified"}],
+                 "creditsUsed": 1}"#,
+            )
+            .unwrap();
+        let c = reveal.contacts();
+        assert_eq!(c.len(), 1);
+        assert_eq!(c[0].person_id(), "p1");
+        assert_eq!(c[0].kind(), ContactKind::Email);
+        assert_eq!(reveal.results(), 2);
+        assert_eq!(reveal.contact_kind(), Some(ContactKind::Email));
+        let search = WebhookEvent::PeopleSearchPhones
+            .parse_body(
+                br#"{"people": [{"id": "p2", "domain": "x.io",
+                             "phone": {"numbers": ["+4512345678"], "status": "verified"}}]}"#,
+            )
+            .unwrap();
+        let DeliveredContact::Phone { person_id, phone } = &search.contacts()[0] else {
+            panic!("a phone")
+        };
+        assert_eq!((person_id.as_str(), phone.numbers.len()), ("p2", 1));
+        assert!(search.companies().is_empty() && search.people().is_empty());
+    }
 
     #[test]
     fn names_round_trip() {

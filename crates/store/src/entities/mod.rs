@@ -15,7 +15,7 @@ use super::{
 };
 use prospect_api::types::company::Company;
 use prospect_api::types::person::Person;
-use prospect_api::types::webhooks::WebhookBody;
+use prospect_api::types::webhooks::{DeliveredContact, WebhookBody};
 use prospect_common::ContactKind;
 use prospect_common::keys::{linkedin_handle, normalize_domain};
 use prospect_common::sanitize::sanitize;
@@ -51,6 +51,29 @@ pub struct Contact {
     pub status: String,
     /// When it was revealed (the purchase's or delivery's time).
     pub revealed_at: DateTime<Utc>,
+}
+
+impl Contact {
+    /// The contact a delivery or an answer brought (the one mapping of a body to contacts,
+    /// [`WebhookBody::contacts`]), revealed at `at`.
+    pub fn delivered(c: &DeliveredContact, at: DateTime<Utc>) -> Contact {
+        let (email, phones, status) = match c {
+            DeliveredContact::Email { email, .. } => {
+                (email.address.clone(), Vec::new(), email.status.to_string())
+            }
+            DeliveredContact::Phone { phone, .. } => {
+                (None, phone.numbers.clone(), phone.status.to_string())
+            }
+        };
+        Contact {
+            person_id: c.person_id().to_string(),
+            kind: c.kind(),
+            email,
+            phones,
+            status,
+            revealed_at: at,
+        }
+    }
 }
 
 /// Stored contacts of some people, by person id ([`Store::stored_contacts_of`]).
@@ -106,31 +129,10 @@ impl StoredContacts {
 /// The contacts a person record carries: one of kind `Email` when it has an `email` member, one
 /// of kind `Phone` when it has a `phone` member, both at `at`. None for a person without id.
 pub fn contacts_of(person: &Person, at: DateTime<Utc>) -> Vec<Contact> {
-    let mut out = Vec::new();
-    if person.id.trim().is_empty() {
-        return out;
-    }
-    if let Some(e) = &person.email {
-        out.push(Contact {
-            person_id: person.id.clone(),
-            kind: ContactKind::Email,
-            email: e.address.clone(),
-            phones: Vec::new(),
-            status: e.status.to_string(),
-            revealed_at: at,
-        });
-    }
-    if let Some(p) = &person.phone {
-        out.push(Contact {
-            person_id: person.id.clone(),
-            kind: ContactKind::Phone,
-            email: None,
-            phones: p.numbers.clone(),
-            status: p.status.to_string(),
-            revealed_at: at,
-        });
-    }
-    out
+    DeliveredContact::of_person(person)
+        .iter()
+        .map(|c| Contact::delivered(c, at))
+        .collect()
 }
 
 /// The entities a purchase (or delivery) returned, stored with it.
@@ -218,80 +220,14 @@ impl Entities {
     /// as people (the purchase that found them keeps them); the records of a batch enrichment
     /// (`enrich_companies`, `enrich_people`) are, since the delivery is what bought them.
     pub(super) fn from_webhook(body: &WebhookBody, at: DateTime<Utc>) -> Entities {
-        let contact =
-            |person_id: &str, kind, email: Option<&String>, phones: &[String], status: String| {
-                Contact {
-                    person_id: person_id.to_string(),
-                    kind,
-                    email: email.cloned(),
-                    phones: phones.to_vec(),
-                    status,
-                    revealed_at: at,
-                }
-            };
-        let contacts = match body {
-            WebhookBody::RevealEmails(r) => r
-                .emails
-                .iter()
-                .map(|e| {
-                    contact(
-                        &e.person_id,
-                        ContactKind::Email,
-                        e.address.as_ref(),
-                        &[],
-                        e.status.to_string(),
-                    )
-                })
-                .collect(),
-            WebhookBody::RevealPhones(r) => r
-                .phones
-                .iter()
-                .map(|p| {
-                    contact(
-                        &p.person_id,
-                        ContactKind::Phone,
-                        None,
-                        &p.numbers,
-                        p.status.to_string(),
-                    )
-                })
-                .collect(),
-            WebhookBody::PeopleSearchEmails(s) => {
-                s.people.iter().flat_map(|p| contacts_of(p, at)).collect()
-            }
-            WebhookBody::PeopleSearchPhones(s) => {
-                s.people.iter().flat_map(|p| contacts_of(p, at)).collect()
-            }
-            WebhookBody::EnrichPersonEmail(p) | WebhookBody::EnrichPersonPhone(p) => {
-                contacts_of(p, at)
-            }
-            WebhookBody::EnrichPeople(b) => b
-                .people
-                .iter()
-                .filter_map(|x| x.person.as_ref())
-                .flat_map(|p| contacts_of(p, at))
-                .collect(),
-            WebhookBody::EnrichCompanies(_) => Vec::new(),
-        };
-        // A batch enrichment's records were bought by the delivery itself: keep them.
-        let (companies, people) = match body {
-            WebhookBody::EnrichCompanies(b) => (
-                b.companies
-                    .iter()
-                    .filter_map(|x| x.company.clone())
-                    .collect(),
-                Vec::new(),
-            ),
-            WebhookBody::EnrichPeople(b) => (
-                Vec::new(),
-                b.people.iter().filter_map(|x| x.person.clone()).collect(),
-            ),
-            _ => (Vec::new(), Vec::new()),
-        };
         Entities {
-            companies,
-            people,
-            contacts,
+            companies: body.companies().into_iter().cloned().collect(),
+            people: body.people().into_iter().cloned().collect(),
+            contacts: body
+                .contacts()
+                .iter()
+                .map(|c| Contact::delivered(c, at))
+                .collect(),
         }
     }
 }

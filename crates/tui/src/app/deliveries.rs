@@ -12,7 +12,7 @@ use crate::keymap::Action;
 use crate::msg::{Command, PaidAction, Ran, RanAnswer, Record, Slot, TimerId};
 use crate::schema::SearchSubject;
 use prospect_api::cost::Cost;
-use prospect_api::types::webhooks::WebhookBody;
+use prospect_api::types::webhooks::{DeliveredContact, WebhookBody};
 use prospect_api::types::{Email, Person, Phone, PhoneStatus, WireEnum};
 use prospect_common::ContactKind;
 use prospect_common::keys::normalize_domain;
@@ -395,11 +395,9 @@ impl App {
             })
     }
 
-    /// A webhook delivery (stored by the receiver before its 200): its results fill the rows
-    /// and the details, its charge goes into the gauge (once: a retried delivery changes
-    /// nothing), the reveal jobs it completes are marked arrived.
-    /// A webhook delivery (stored by the receiver before it reaches here): the activity
-    /// pane, the credit gauge, the rows it fills, the reveal jobs it completes, the status line.
+    /// A webhook delivery (stored by the receiver before it reaches here): the activity pane,
+    /// the credit gauge (once: a retried delivery changes nothing), the rows and details it
+    /// fills, the reveal jobs it completes, the status line.
     pub(super) fn on_delivery(&mut self, d: Delivery) -> Vec<Command> {
         self.dirty = true;
         let Delivered {
@@ -520,81 +518,37 @@ struct Delivered {
     kind: Option<ContactKind>,
 }
 
-/// Reads a delivery's body (already sanitized where it is text shown or stored).
+/// Reads a delivery's body through its one mapping ([`WebhookBody::contacts`],
+/// [`WebhookBody::charge`]); addresses and numbers sanitized as they are shown.
 fn delivered(body: &WebhookBody) -> Delivered {
-    let mut updates: HashMap<String, ContactUpdate> = HashMap::new();
-    let mut people: Vec<Person> = Vec::new();
-    let mut companies = Vec::new();
-    let (results, kind) = match body {
-        WebhookBody::RevealEmails(w) => {
-            for e in &w.emails {
-                updates.insert(
-                    e.person_id.trim().to_string(),
-                    ContactUpdate::Email(Email {
-                        address: e.address.as_deref().map(sanitize),
-                        status: e.status.clone(),
-                    }),
-                );
-            }
-            (w.emails.len(), Some(ContactKind::Email))
-        }
-        WebhookBody::RevealPhones(w) => {
-            for p in &w.phones {
-                updates.insert(
-                    p.person_id.trim().to_string(),
-                    ContactUpdate::Phone(Phone {
-                        numbers: p.numbers.iter().map(|n| sanitize(n)).collect(),
-                        status: p.status.clone(),
-                    }),
-                );
-            }
-            (w.phones.len(), Some(ContactKind::Phone))
-        }
-        WebhookBody::PeopleSearchEmails(w) => {
-            for p in &w.people {
-                if let Some(e) = &p.email {
-                    updates.insert(p.id.trim().to_string(), ContactUpdate::Email(e.clone()));
-                }
-            }
-            (w.people.len(), Some(ContactKind::Email))
-        }
-        WebhookBody::PeopleSearchPhones(w) => {
-            for p in &w.people {
-                if let Some(ph) = &p.phone {
-                    updates.insert(p.id.trim().to_string(), ContactUpdate::Phone(ph.clone()));
-                }
-            }
-            (w.people.len(), Some(ContactKind::Phone))
-        }
-        WebhookBody::EnrichPersonEmail(p) => {
-            if let Some(e) = &p.email {
-                updates.insert(p.id.trim().to_string(), ContactUpdate::Email(e.clone()));
-            }
-            (1, Some(ContactKind::Email))
-        }
-        WebhookBody::EnrichPersonPhone(p) => {
-            if let Some(ph) = &p.phone {
-                updates.insert(p.id.trim().to_string(), ContactUpdate::Phone(ph.clone()));
-            }
-            (1, Some(ContactKind::Phone))
-        }
-        WebhookBody::EnrichCompanies(w) => {
-            companies.extend(w.companies.iter().filter_map(|c| c.company.clone()));
-            (w.companies.len(), None)
-        }
-        WebhookBody::EnrichPeople(w) => {
-            people.extend(w.people.iter().filter_map(|p| p.person.clone()));
-            (w.people.len(), None)
-        }
-    };
+    let updates = body
+        .contacts()
+        .into_iter()
+        .map(|c| match c {
+            DeliveredContact::Email { person_id, email } => (
+                person_id,
+                ContactUpdate::Email(Email {
+                    address: email.address.as_deref().map(sanitize),
+                    status: email.status,
+                }),
+            ),
+            DeliveredContact::Phone { person_id, phone } => (
+                person_id,
+                ContactUpdate::Phone(Phone {
+                    numbers: phone.numbers.iter().map(|n| sanitize(n)).collect(),
+                    status: phone.status,
+                }),
+            ),
+        })
+        .collect();
     Delivered {
         updates,
-        people,
-        companies,
-        results,
+        people: body.people().into_iter().cloned().collect(),
+        companies: body.companies().into_iter().cloned().collect(),
+        results: body.results(),
         // The one charge rule of a delivery, the ledger's (issue 35): a people-search reveal
         // charges its verified contacts, though its body states no `creditsUsed`.
         credits: body.charge(),
-        kind,
+        kind: body.contact_kind(),
     }
 }
