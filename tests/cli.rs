@@ -445,6 +445,44 @@ fn the_explorer_without_a_terminal_says_so_in_one_line() {
     assert!(!err.contains('\u{1b}'));
 }
 
+/// A reader that goes away (`| head`) ends a command quietly, exit 0, not with "Broken pipe"
+/// (issue 38); and `--base-url` without a token is named, exit 2, not answered by the
+/// embedded sandbox.
+#[test]
+fn a_closed_pipe_is_quiet_and_a_base_url_needs_a_token() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = |c: &mut std::process::Command| {
+        c.env_clear()
+            .env("HOME", dir.path())
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .arg("--data-dir")
+            .arg(dir.path());
+    };
+    let mut c = std::process::Command::new(assert_cmd::cargo::cargo_bin("prospect"));
+    base(&mut c);
+    let mut child = c
+        .arg("data-fields")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The reader is gone before the first line is written.
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(!err.contains("Broken pipe"), "{err}");
+    let mut c = std::process::Command::new(assert_cmd::cargo::cargo_bin("prospect"));
+    base(&mut c);
+    let out = c
+        .args(["--base-url", "http://127.0.0.1:9", "credits"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("no API token"), "{err}");
+}
+
 /// The CSV's cells of `column`, by header name.
 fn csv_column(csv_text: &str, column: &str) -> Vec<String> {
     let mut rd = csv::Reader::from_reader(csv_text.as_bytes());

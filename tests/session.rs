@@ -12,7 +12,7 @@ use prospect::api::client::{Client, Enriched};
 use prospect::api::types::*;
 use prospect::common::ContactKind;
 use prospect::core::session::{Freshness, Session};
-use prospect::core::webhooks::{Receiver, ReceiverConfig};
+use prospect::core::webhooks::ReceiverConfig;
 use prospect::store::Store;
 use serde_json::json;
 use support::{RICH, client, some_person_ids, start};
@@ -119,7 +119,8 @@ async fn enrich_lookup_and_reveal_from_the_store_spend_nothing() {
     );
 
     // Reveal: results arrive by webhook into the store; the second reveal spends nothing.
-    let rx = Receiver::start(ReceiverConfig::loopback("test-secret"), s.clone())
+    let rx = s
+        .start_receiver(ReceiverConfig::loopback("test-secret"))
         .await
         .unwrap();
     let ids = some_person_ids(&c, 2).await;

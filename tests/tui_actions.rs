@@ -22,7 +22,7 @@ use prospect::core::webhooks::Delivery;
 use prospect::store::Contact;
 use prospect::tui::app::{App, Popup, REVEAL_PATIENCE, backoff};
 use prospect::tui::components::activity::JobState;
-use prospect::tui::keymap::{Action, Keymap};
+use prospect::tui::keymap::{KeyAction, Keymap};
 use prospect::tui::msg::{
     Call, Charge, Command, Msg, Outcome, PaidAction, Prepared, Ran, RanAnswer, Slot, TimerId,
 };
@@ -293,7 +293,7 @@ fn the_palette_finds_reveal_emails_from_rev_em_and_runs_it() {
         p.options.iter().all(|o| o.value != "palette"),
         "every action but the palette itself"
     );
-    assert_eq!(p.options.len(), Action::ALL.len() - 1);
+    assert_eq!(p.options.len(), KeyAction::ALL.len() - 1);
 }
 
 /// A reveal whose webhook never comes does not stay "pending" for good: after
@@ -800,14 +800,14 @@ fn help_lists_every_new_action() {
     let k = Keymap::default();
     let help = k.help();
     for (a, keys) in [
-        (Action::Mark, "Space"),
-        (Action::RevealEmails, "r"),
-        (Action::RevealPhones, "R"),
-        (Action::Enrich, "E"),
-        (Action::Warmup, "W"),
-        (Action::Activity, "a"),
-        (Action::Lookup, "Ctrl-l"),
-        (Action::Refresh, "F"),
+        (KeyAction::Mark, "Space"),
+        (KeyAction::RevealEmails, "r"),
+        (KeyAction::RevealPhones, "R"),
+        (KeyAction::Enrich, "E"),
+        (KeyAction::Warmup, "W"),
+        (KeyAction::Activity, "a"),
+        (KeyAction::Lookup, "Ctrl-l"),
+        (KeyAction::Refresh, "F"),
     ] {
         assert!(
             help.iter().any(|(k, d)| k == keys && *d == a.help()),

@@ -17,7 +17,7 @@ use crossterm::event::{KeyCode, KeyModifiers};
 use prospect::api::client::Client;
 use prospect::common::ContactKind;
 use prospect::core::session::Session;
-use prospect::core::webhooks::{Receiver, ReceiverConfig};
+use prospect::core::webhooks::ReceiverConfig;
 use prospect::sandbox::service::SandboxHandle;
 use prospect::store::Store;
 use prospect::tui::app::App;
@@ -87,14 +87,12 @@ async fn open(sb: &SandboxHandle, token: &str) -> Explorer {
 async fn open_in(sb: &SandboxHandle, token: &str, dir: tempfile::TempDir) -> Explorer {
     let store = Store::open(&dir.path().join("store.sqlite")).unwrap();
     let session = Session::new(client(sb, token), store, "sandbox");
-    let receiver = Receiver::start(
-        ReceiverConfig::loopback("a-test-secret-0123456789abcdef"),
-        session.clone(),
-    )
-    .await
-    .expect("the receiver starts");
+    session
+        .start_receiver(ReceiverConfig::loopback("a-test-secret-0123456789abcdef"))
+        .await
+        .expect("the receiver starts");
     let backend: Arc<dyn Backend> =
-        Arc::new(SessionBackend::new(session.clone()).with_receiver(Ok(receiver)));
+        Arc::new(SessionBackend::new(session.clone()).with_receiver(Ok(())));
     Explorer::start(session, backend, &sb.base_url, dir, (140, 36), observe)
 }
 

@@ -462,6 +462,47 @@ fn y_copies_the_name_or_a_details_field_upper_y_the_row_and_c_the_curl() {
     assert!(app.status.as_ref().unwrap().text.contains("Not copied"));
 }
 
+/// `y` on a revealed email in the details copies the address alone, not its status
+/// (issue 38: it copied `a@acme1.com [verified]`).
+#[test]
+fn y_on_an_email_copies_the_address_without_its_status() {
+    let mut app = started();
+    app.update(ch('t'));
+    let cmds = app.update(ctrl('r'));
+    let mut p = person(0);
+    p["email"] = json!({"address": "florian.schmidt@teamviewer.example", "status": "verified"});
+    let resp = SearchResponse::PeopleV3(
+        serde_json::from_value(json!({"people": [p], "total": 1})).unwrap(),
+    );
+    answer(
+        &mut app,
+        &cmds,
+        Slot::Search(SearchSubject::People),
+        Outcome::Page(records::page(resp)),
+    );
+    app.focus = Pane::Details;
+    let row = app
+        .search(SearchSubject::People)
+        .selected()
+        .unwrap()
+        .clone();
+    let at = (0..)
+        .find(|&i| {
+            prospect::tui::components::details::field_at(&row, i).map(|f| f.0)
+                == Some("email".to_string())
+        })
+        .unwrap();
+    // The pane knows how many fields it has once drawn.
+    render_at(&app, 120, 40);
+    for _ in 0..at {
+        app.update(key(KeyCode::Down));
+    }
+    assert_eq!(
+        copied(app.update(ch('y'))),
+        "florian.schmidt@teamviewer.example"
+    );
+}
+
 // ------------------------------------------------------------------ facets
 
 #[test]

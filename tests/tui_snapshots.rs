@@ -620,7 +620,7 @@ fn every_form_member_fits_the_typed_requests() {
             LeafKind::List(Source::Closed(SetId::States)) => {
                 json!([{"abbreviation": "CA", "country": "us"}])
             }
-            LeafKind::List(Source::Ac(prospect::tui::schema::AcKind::Locations)) => {
+            LeafKind::List(Source::Ac(prospect::tui::schema::AutocompleteKind::Locations)) => {
                 json!([{"city": "Berlin", "country": "de"}])
             }
             LeafKind::List(Source::Closed(set)) if !set.needs_data_fields() => {

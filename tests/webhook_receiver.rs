@@ -17,7 +17,7 @@ async fn setup(dir: &std::path::Path) -> (Session, Receiver) {
     // The client is never used by the receiver; any base URL will do.
     let client = Client::new("http://127.0.0.1:9", "unused").unwrap();
     let session = Session::new(client, store, "sandbox");
-    let rx = Receiver::start(ReceiverConfig::loopback(SECRET), session.clone())
+    let rx = Receiver::start(ReceiverConfig::loopback(SECRET), session.store().clone())
         .await
         .unwrap();
     (session, rx)
@@ -138,7 +138,7 @@ async fn a_body_over_the_limit_is_refused() {
             body_limit: 1024,
             ..ReceiverConfig::loopback(SECRET)
         },
-        session,
+        session.store().clone(),
     )
     .await
     .unwrap();

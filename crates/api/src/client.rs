@@ -34,8 +34,8 @@ use crate::pace::PER_MINUTE_RETRY_MAX;
 use crate::types::*;
 
 pub use crate::endpoint::{
-    ApiRequest, ApiVersion, Endpoint, Enriched, ForSegmentation, SearchSubject, check, decode,
-    enrich_company_is_empty, enrich_person_is_empty,
+    ApiRequest, ApiVersion, AutocompleteKind, Endpoint, Enriched, ForSegmentation, SearchSubject,
+    check, decode, enrich_company_is_empty, enrich_person_is_empty,
 };
 
 /// Most per-minute 429s one call waits out before it gives up (each at most

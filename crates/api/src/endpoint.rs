@@ -260,6 +260,36 @@ pub enum SearchSubject {
     People,
 }
 
+/// One of the five autocompletes (SPEC.md §4 rows 1-5: §4.1 companies, §4.10 the others; 0.1
+/// credit a call). The one name of this concept in every layer: the explorer's list members
+/// that suggest, the CLI's `autocomplete KIND`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, clap::ValueEnum)]
+pub enum AutocompleteKind {
+    /// Company names: suggestions are domains.
+    Companies,
+    /// Keywords.
+    Keywords,
+    /// Job titles.
+    JobTitles,
+    /// Locations: suggestions become `{city, country}` items.
+    Locations,
+    /// Skills.
+    Skills,
+}
+
+impl AutocompleteKind {
+    /// The endpoint, e.g. [`Endpoint::AutocompleteKeywords`].
+    pub fn endpoint(self) -> Endpoint {
+        match self {
+            AutocompleteKind::Companies => Endpoint::AutocompleteCompanies,
+            AutocompleteKind::Keywords => Endpoint::AutocompleteKeywords,
+            AutocompleteKind::JobTitles => Endpoint::AutocompleteJobTitles,
+            AutocompleteKind::Locations => Endpoint::AutocompleteLocations,
+            AutocompleteKind::Skills => Endpoint::AutocompleteSkills,
+        }
+    }
+}
+
 impl fmt::Display for Endpoint {
     /// `METHOD /path`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -183,21 +183,6 @@ pub(crate) fn parse_credits(text: &str) -> Result<f64, String> {
     }
 }
 
-/// The five autocomplete kinds.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum AcKindArg {
-    /// Company names and domains.
-    Companies,
-    /// Keywords.
-    Keywords,
-    /// Job titles.
-    JobTitles,
-    /// Locations.
-    Locations,
-    /// Skills.
-    Skills,
-}
-
 /// What to export from the store.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum ExportKind {
@@ -218,13 +203,18 @@ pub enum HistoryAction {
     Show,
 }
 
-/// Emails or phones.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum RevealKind {
-    /// Emails (email credits).
-    Emails,
-    /// Phones (phone credits).
-    Phones,
+/// The contact kind of `reveal emails|phones` (the one kind, [`ContactKind`]), by its plural
+/// name on the command line.
+pub(crate) fn contact_kind_arg() -> impl clap::builder::TypedValueParser<Value = ContactKind> {
+    use clap::builder::TypedValueParser as _;
+    clap::builder::PossibleValuesParser::new([
+        clap::builder::PossibleValue::new("emails").help("Emails (email credits)"),
+        clap::builder::PossibleValue::new("phones").help("Phones (phone credits)"),
+    ])
+    .map(|s| match s.as_str() {
+        "emails" => ContactKind::Email,
+        _ => ContactKind::Phone,
+    })
 }
 
 /// Seconds `enrich companies|people` and `reveal` wait for their webhook deliveries unless
@@ -409,7 +399,7 @@ pub enum Command {
     /// Type-ahead suggestions (0.1 credit).
     Autocomplete {
         /// Which autocomplete.
-        kind: AcKindArg,
+        kind: prospect_api::client::AutocompleteKind,
         /// The text typed so far.
         text: String,
         #[command(flatten)]

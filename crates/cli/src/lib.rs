@@ -31,15 +31,15 @@ use serde_json::Value;
 use prospect_api::client::{Endpoint, Enriched, SearchSubject};
 use prospect_api::cost::Cost;
 use prospect_api::error::ApiError;
-use prospect_api::types::webhooks::WebhookEvent;
 use prospect_api::types::*;
 use prospect_common::ContactKind;
 use prospect_core::config::{Settings, Target};
 use prospect_core::engine::{self, Action, KeySource, Plan, PlanError, RunError, RunReport};
-use prospect_core::export::{CompanyOut, ContactOut, Format, LookupOut, Pair, Tabular, Writer};
+use prospect_core::export::{
+    CompanyOut, ContactOut, Format, LookupOut, Pair, Tabular, Writer, companies_of, people_of,
+};
 use prospect_core::owned::JobId;
 use prospect_core::owned::ListKind;
-use prospect_core::request::SearchResponse;
 use prospect_core::session::{Freshness, Session};
 use prospect_core::spend;
 
@@ -163,7 +163,15 @@ impl From<prospect_core::owned::OwnedError> for CliError {
 }
 
 impl From<std::io::Error> for CliError {
+    /// A write that failed; a reader that went away (`| head`, a broken pipe) is not a failure
+    /// of the command: it ends quietly, exit 0 (issue 38), as a paid run's output does.
     fn from(e: std::io::Error) -> CliError {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            return CliError {
+                code: ExitCode::Ok,
+                message: String::new(),
+            };
+        }
         CliError::other(format!("writing the output: {e}"))
     }
 }

@@ -98,47 +98,6 @@ pub(crate) fn finish_writer<T: Tabular>(w: Writer<T>, mut report: RunReport) -> 
     report
 }
 
-/// The companies of a search answer as the CLI writes them.
-pub(crate) fn companies_of(r: SearchResponse) -> Vec<CompanyOut> {
-    match r {
-        SearchResponse::CompaniesV3(r) => r
-            .companies
-            .into_iter()
-            .map(|c| CompanyOut {
-                company: c.company,
-                relevance: c.relevance,
-                score: None,
-            })
-            .collect(),
-        SearchResponse::CompaniesV2(r) => r
-            .companies
-            .into_iter()
-            .map(|c| CompanyOut {
-                company: c.company,
-                relevance: None,
-                score: c.score,
-            })
-            .collect(),
-        _ => Vec::new(),
-    }
-}
-
-/// The people of a search answer as the CLI writes them.
-pub(crate) fn people_of(r: SearchResponse) -> Vec<LookalikePerson> {
-    match r {
-        SearchResponse::PeopleV3(r) => r.people,
-        SearchResponse::PeopleV2(r) => r
-            .people
-            .into_iter()
-            .map(|person| LookalikePerson {
-                person,
-                ..LookalikePerson::default()
-            })
-            .collect(),
-        _ => Vec::new(),
-    }
-}
-
 pub(crate) fn strings(items: Vec<String>) -> Vec<Pair> {
     items
         .into_iter()

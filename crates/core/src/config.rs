@@ -372,7 +372,8 @@ impl Settings {
 
     /// The real service to use, from `--api-token`/`PROSPECT_API_TOKEN`/config `api_token` and
     /// `--base-url`/`PROSPECT_BASE_URL`/config `base_url`; `None` when no token is configured
-    /// (then the caller starts the embedded sandbox). Errors: a token without a base URL.
+    /// (then the caller starts the embedded sandbox). Errors: a token without a base URL, and a
+    /// `--base-url` (or `PROSPECT_BASE_URL`) without a token.
     pub fn target(&self) -> anyhow::Result<Option<Target>> {
         let token = self
             .args
@@ -384,7 +385,24 @@ impl Settings {
                 .api_token
                 .clone()
                 .filter(|t| !t.trim().is_empty()));
-        let Some(token) = token else { return Ok(None) };
+        let Some(token) = token else {
+            // A service named on the command line (or PROSPECT_BASE_URL) with no token is a
+            // mistake to name, not to paper over with the embedded sandbox (issue 38).
+            if let Some(url) = self
+                .args
+                .base_url
+                .as_deref()
+                .filter(|u| !u.trim().is_empty())
+            {
+                anyhow::bail!(
+                    "a base URL is set ({}) but no API token: pass --api-token (or \
+                     PROSPECT_API_TOKEN, or api_token in config.toml); without both, prospect \
+                     runs on the embedded sandbox",
+                    prospect_common::sanitize::sanitize(url)
+                );
+            }
+            return Ok(None);
+        };
         let base_url = self
             .args
             .base_url
@@ -554,6 +572,26 @@ impl Settings {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `--base-url` without a token is named, not answered by the embedded sandbox (issue 38).
+    #[test]
+    fn a_base_url_without_a_token_is_an_error() {
+        let settings = |base_url: Option<&str>| Settings {
+            config: Config::default(),
+            warning: None,
+            dirs: None,
+            args: ConnectArgs {
+                base_url: base_url.map(str::to_string),
+                ..ConnectArgs::default()
+            },
+        };
+        let e = settings(Some("http://127.0.0.1:9")).target().unwrap_err();
+        assert!(e.to_string().contains("no API token"), "{e}");
+        assert!(
+            settings(None).target().unwrap().is_none(),
+            "no service named: the sandbox"
+        );
+    }
 
     #[test]
     fn missing_file_is_created_private_and_defaults() {

@@ -17,5 +17,6 @@ pub mod request;
 pub mod segment;
 pub mod session;
 pub mod spend;
+mod store_task;
 pub mod suppress;
 pub mod webhooks;

@@ -40,7 +40,7 @@ use hyper::body::{Bytes, Incoming};
 use tokio::sync::{Semaphore, broadcast};
 use tokio_util::sync::CancellationToken;
 
-use super::session::Session;
+use crate::store_task::with_store;
 use prospect_api::types::common::{HttpValidationError, LocSegment, ValidationError};
 use prospect_api::types::webhooks::{WebhookBody, WebhookEvent};
 use prospect_common::fsutil;
@@ -237,7 +237,7 @@ pub struct Delivery {
 
 struct Shared {
     secret: String,
-    session: Session,
+    store: Arc<std::sync::Mutex<prospect_store::Store>>,
     tx: broadcast::Sender<Delivery>,
     body_limit: usize,
 }
@@ -371,7 +371,13 @@ async fn deliver(sh: Arc<Shared>, req: hyper::Request<Incoming>) -> Answer {
         Ok(b) => b,
         Err((path, msg)) => return invalid(&path, &msg),
     };
-    match sh.session.record_delivery(ev.name(), body.to_vec()).await {
+    let (name, kept) = (ev.name().to_string(), body.to_vec());
+    let recorded = with_store(&sh.store, move |s| {
+        s.record_delivery(&name, &kept, Utc::now())
+            .map(|o| matches!(o, prospect_store::DeliveryOutcome::New(_)))
+    })
+    .await;
+    match recorded {
         Ok(new) => {
             let _ = sh.tx.send(Delivery {
                 event: ev,
@@ -412,9 +418,13 @@ async fn serve_connection(sh: Arc<Shared>, stream: tokio::net::TcpStream) {
 }
 
 impl Receiver {
-    /// Binds `config.listen` and serves deliveries into `session`'s store (see the module
-    /// docs for the limits). Errors: the address cannot be bound.
-    pub async fn start(config: ReceiverConfig, session: Session) -> anyhow::Result<Receiver> {
+    /// Binds `config.listen` and serves deliveries into `store` (see the module docs for the
+    /// limits); a session starts its one receiver with [`crate::session::Session::start_receiver`].
+    /// Errors: the address cannot be bound.
+    pub async fn start(
+        config: ReceiverConfig,
+        store: Arc<std::sync::Mutex<prospect_store::Store>>,
+    ) -> anyhow::Result<Receiver> {
         let listener = match tokio::net::TcpListener::bind(config.listen).await {
             Ok(l) => l,
             // The kept loopback port is taken (another prospect on this data dir listens
@@ -435,7 +445,7 @@ impl Receiver {
         let (tx, _) = broadcast::channel(1024);
         let shared = Arc::new(Shared {
             secret: config.secret.clone(),
-            session,
+            store,
             tx: tx.clone(),
             body_limit: config.body_limit,
         });

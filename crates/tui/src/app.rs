@@ -31,7 +31,7 @@ pub use super::components::sets::{FilterSets, OpenSets, OpenSetsEffect, SaveName
 use super::components::spend_gate::Answer;
 pub use super::components::spend_gate::PendingSearch;
 use super::fmt::{capitalize, fmt_credits, problems_text};
-use super::keymap::{Action, Keymap};
+use super::keymap::{KeyAction, Keymap};
 use super::msg::{
     ApiFailure, Call, Command, ExportFile, HistoryEntry, Msg, Outcome, PageData, PaidAction,
     Prepared, Reopened, Slot, TimerId,

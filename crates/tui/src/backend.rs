@@ -21,9 +21,8 @@ use prospect_api::types::webhooks::WebhookEvent;
 use prospect_common::sanitize::sanitize;
 use prospect_core::request::SearchRequest;
 use prospect_core::session::Session;
-use prospect_core::webhooks::{Delivery, Receiver};
+use prospect_core::webhooks::Delivery;
 use std::collections::HashMap;
-use std::sync::Arc;
 use tokio::sync::broadcast;
 
 /// A boxed future that owns its inputs.
@@ -63,9 +62,9 @@ pub trait Backend: Send + Sync + 'static {
 /// The production backend: every call through the [`Session`] (client + store).
 pub struct SessionBackend {
     session: Session,
-    /// The webhook receiver reveals are delivered to, or why there is none (reveals are then
-    /// refused before anything is sent).
-    receiver: Result<Arc<Receiver>, String>,
+    /// Why the session has no webhook receiver, when it has none (reveals are then refused
+    /// before anything is sent).
+    receiver: Result<(), String>,
 }
 
 impl SessionBackend {
@@ -77,19 +76,21 @@ impl SessionBackend {
         }
     }
 
-    /// The same backend with the webhook receiver reveals are delivered to (`Ok`), or the
-    /// reason there is none (`Err`, e.g. "reveals are disabled: … set webhook_public_url…"),
-    /// shown when a reveal is refused.
-    pub fn with_receiver(mut self, receiver: Result<Receiver, String>) -> SessionBackend {
-        self.receiver = receiver.map(Arc::new);
+    /// The same backend once the session's webhook receiver started (`Ok`), or the reason
+    /// there is none (`Err`, e.g. "reveals are disabled: … set webhook_public_url…"), shown
+    /// when a reveal is refused.
+    pub fn with_receiver(mut self, receiver: Result<(), String>) -> SessionBackend {
+        self.receiver = receiver;
         self
     }
 
-    /// The callback URL of `event`, secret included, or why reveals are disabled.
+    /// The callback URL of `event` on the session's receiver, secret included, or why reveals
+    /// are disabled.
     fn webhook_url(&self, event: WebhookEvent) -> Result<String, String> {
-        match &self.receiver {
-            Ok(r) => Ok(r.url_for(event)),
-            Err(e) => Err(e.clone()),
+        match (&self.receiver, self.session.receiver()) {
+            (Ok(()), Some(r)) => Ok(r.url_for(event)),
+            (Err(e), _) => Err(e.clone()),
+            (Ok(()), None) => Err("no webhook receiver runs".to_string()),
         }
     }
 
@@ -197,7 +198,7 @@ fn with_search_webhooks(
 
 impl Backend for SessionBackend {
     fn deliveries(&self) -> Option<broadcast::Receiver<Delivery>> {
-        self.receiver.as_ref().ok().map(|r| r.subscribe())
+        self.session.receiver().map(|r| r.subscribe())
     }
 
     fn call(&self, call: Call) -> BoxFuture<Result<Outcome, ApiFailure>> {

@@ -1,4 +1,4 @@
-//! Semantic actions and the keymap: panes react to [`Action`]s, never to raw keys.
+//! Semantic actions and the keymap: panes react to [`KeyAction`]s, never to raw keys.
 //!
 //! Defaults follow issue 4 (`?` help, `q` quit, `Tab`/`Shift-Tab` panes, arrows and `j`/`k`,
 //! `Enter`, `n`/`p` pages, `Ctrl-s` save, `Ctrl-o` open, `Esc`). The `[keys]` table of the config
@@ -32,7 +32,7 @@ macro_rules! actions {
 
 actions! {
     /// Something the user wants to happen; what it means depends on the focused pane.
-    Action {
+    KeyAction {
     Help => "help", "show or hide this help", ["?", "f1"];
     Quit => "quit", "quit prospect", ["q", "ctrl-c"];
     NextPane => "next_pane", "focus the next pane", ["tab"];
@@ -92,7 +92,7 @@ actions! {
 
 actions! {
     /// What a key means in a text field (the text-context layer): every key bound here acts,
-    /// every other key is text. Rebindable in `[keys]` like [`Action`]s (`text_submit = ["enter"]`).
+    /// every other key is text. Rebindable in `[keys]` like [`KeyAction`]s (`text_submit = ["enter"]`).
     TextAction {
     Submit => "text_submit", "add the item / pick the suggestion / apply", ["enter"];
     Up => "text_up", "move in suggestions or options", ["up"];
@@ -342,11 +342,11 @@ impl<A: Copy + Ord + std::hash::Hash> Layer<A> {
     }
 }
 
-/// Key → action bindings: the [`Action`] layer for panes and popups, and the [`TextAction`]
+/// Key → action bindings: the [`KeyAction`] layer for panes and popups, and the [`TextAction`]
 /// layer for text fields.
 #[derive(Debug, Clone)]
 pub struct Keymap {
-    actions: Layer<Action>,
+    actions: Layer<KeyAction>,
     text: Layer<TextAction>,
 }
 
@@ -374,7 +374,7 @@ impl Keymap {
         overrides: &BTreeMap<String, Vec<String>>,
     ) -> Result<(Keymap, Vec<String>), String> {
         let mut warnings = Vec::new();
-        let mut actions = Layer::defaults(Action::ALL, Action::default_keys);
+        let mut actions = Layer::defaults(KeyAction::ALL, KeyAction::default_keys);
         let mut text = Layer::defaults(TextAction::ALL, TextAction::default_keys);
         for (name, list) in overrides {
             let mut parsed = Vec::new();
@@ -386,7 +386,7 @@ impl Keymap {
                     }
                 }
             };
-            if let Some(action) = Action::from_name(name) {
+            if let Some(action) = KeyAction::from_name(name) {
                 parse(&mut warnings);
                 actions.rebind(action, parsed);
             } else if let Some(action) = TextAction::from_name(name) {
@@ -402,7 +402,7 @@ impl Keymap {
     }
 
     /// The action bound to a key event, if any.
-    pub fn action(&self, ev: &KeyEvent) -> Option<Action> {
+    pub fn action(&self, ev: &KeyEvent) -> Option<KeyAction> {
         KeyCombo::from_event(ev).and_then(|c| self.actions.map.get(&c).copied())
     }
 
@@ -412,13 +412,13 @@ impl Keymap {
     }
 
     /// The keys bound to `a`, formatted for display, e.g. `"↑ k"`.
-    pub fn keys_of(&self, a: Action) -> String {
+    pub fn keys_of(&self, a: KeyAction) -> String {
         self.actions.keys_of(a)
     }
 
     /// The first key bound to `a`, for a short hint in running text (e.g. `"x"` for clear);
     /// empty when it has none.
-    pub fn first_key_of(&self, a: Action) -> String {
+    pub fn first_key_of(&self, a: KeyAction) -> String {
         self.actions
             .keys
             .get(&a)
@@ -432,9 +432,9 @@ impl Keymap {
         self.text.keys_of(a)
     }
 
-    /// Help lines `(keys, description)` for every action that has a key, in [`Action::ALL`] order.
+    /// Help lines `(keys, description)` for every action that has a key, in [`KeyAction::ALL`] order.
     pub fn help(&self) -> Vec<(String, &'static str)> {
-        Action::ALL
+        KeyAction::ALL
             .iter()
             .filter(|a| self.actions.keys.get(a).is_some_and(|l| !l.is_empty()))
             .map(|&a| (self.keys_of(a), a.help()))
@@ -471,62 +471,62 @@ mod tests {
         let k = Keymap::default();
         assert_eq!(
             k.action(&ev(KeyCode::Char('?'), KeyModifiers::SHIFT)),
-            Some(Action::Help)
+            Some(KeyAction::Help)
         );
         assert_eq!(
             k.action(&ev(KeyCode::Char('q'), KeyModifiers::NONE)),
-            Some(Action::Quit)
+            Some(KeyAction::Quit)
         );
         assert_eq!(
             k.action(&ev(KeyCode::Tab, KeyModifiers::NONE)),
-            Some(Action::NextPane)
+            Some(KeyAction::NextPane)
         );
         assert_eq!(
             k.action(&ev(KeyCode::BackTab, KeyModifiers::SHIFT)),
-            Some(Action::PrevPane)
+            Some(KeyAction::PrevPane)
         );
         assert_eq!(
             k.action(&ev(KeyCode::Char('j'), KeyModifiers::NONE)),
-            Some(Action::Down)
+            Some(KeyAction::Down)
         );
         assert_eq!(
             k.action(&ev(KeyCode::Up, KeyModifiers::NONE)),
-            Some(Action::Up)
+            Some(KeyAction::Up)
         );
         assert_eq!(
             k.action(&ev(KeyCode::Enter, KeyModifiers::NONE)),
-            Some(Action::Enter)
+            Some(KeyAction::Enter)
         );
         assert_eq!(
             k.action(&ev(KeyCode::Char('n'), KeyModifiers::NONE)),
-            Some(Action::NextPage)
+            Some(KeyAction::NextPage)
         );
         assert_eq!(
             k.action(&ev(KeyCode::Char('p'), KeyModifiers::NONE)),
-            Some(Action::PrevPage)
+            Some(KeyAction::PrevPage)
         );
         assert_eq!(
             k.action(&ev(KeyCode::Char('s'), KeyModifiers::CONTROL)),
-            Some(Action::Save)
+            Some(KeyAction::Save)
         );
         assert_eq!(
             k.action(&ev(
                 KeyCode::Char('S'),
                 KeyModifiers::CONTROL | KeyModifiers::SHIFT
             )),
-            Some(Action::Save)
+            Some(KeyAction::Save)
         );
         assert_eq!(
             k.action(&ev(KeyCode::Char('o'), KeyModifiers::CONTROL)),
-            Some(Action::Open)
+            Some(KeyAction::Open)
         );
         assert_eq!(
             k.action(&ev(KeyCode::Esc, KeyModifiers::NONE)),
-            Some(Action::Close)
+            Some(KeyAction::Close)
         );
         assert_eq!(
             k.action(&ev(KeyCode::Char('G'), KeyModifiers::SHIFT)),
-            Some(Action::Bottom)
+            Some(KeyAction::Bottom)
         );
         assert_eq!(k.action(&ev(KeyCode::Char('z'), KeyModifiers::NONE)), None);
     }
@@ -542,15 +542,15 @@ mod tests {
         assert_eq!(k.action(&ev(KeyCode::Char('q'), KeyModifiers::NONE)), None);
         assert_eq!(
             k.action(&ev(KeyCode::Char('q'), KeyModifiers::CONTROL)),
-            Some(Action::Quit)
+            Some(KeyAction::Quit)
         );
         assert_eq!(
             k.action(&ev(KeyCode::Char('j'), KeyModifiers::NONE)),
-            Some(Action::NextPage)
+            Some(KeyAction::NextPage)
         );
         assert_eq!(
             k.action(&ev(KeyCode::Down, KeyModifiers::NONE)),
-            Some(Action::Down)
+            Some(KeyAction::Down)
         );
         assert_eq!(warnings.len(), 2, "{warnings:?}");
     }
@@ -589,7 +589,7 @@ mod tests {
     fn help_lists_every_bound_action() {
         let k = Keymap::default();
         let help = k.help();
-        assert_eq!(help.len(), Action::ALL.len());
+        assert_eq!(help.len(), KeyAction::ALL.len());
         assert!(
             help.iter()
                 .any(|(keys, d)| keys == "n" && d.contains("next page"))
@@ -635,6 +635,6 @@ mod tests {
             Some(TextAction::Submit)
         );
         // The pane layer is another context: Enter still opens a row there.
-        assert_eq!(k.action(&ev(KeyCode::Enter, none)), Some(Action::Enter));
+        assert_eq!(k.action(&ev(KeyCode::Enter, none)), Some(KeyAction::Enter));
     }
 }

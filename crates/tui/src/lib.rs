@@ -126,10 +126,12 @@ async fn start_receiver(
     settings: &Settings,
     target: &Target,
     session: &prospect_core::session::Session,
-) -> Result<prospect_core::webhooks::Receiver, String> {
+) -> Result<(), String> {
     let receiver = match prospect_core::webhooks::receiver_config(settings, target) {
-        Ok(cfg) => prospect_core::webhooks::Receiver::start(cfg, session.clone())
+        Ok(cfg) => session
+            .start_receiver(cfg)
             .await
+            .map(|_| ())
             .map_err(|e| e.to_string()),
         Err(e) => Err(e.to_string()),
     };

@@ -415,7 +415,7 @@ where
                             "finishing {n} paid call{}… (their answers are being stored; {} \
                              again quits now, leaving them unfinished)",
                             if n == 1 { "" } else { "s" },
-                            app.opts.keymap.first_key_of(crate::keymap::Action::Quit),
+                            app.opts.keymap.first_key_of(crate::keymap::KeyAction::Quit),
                         ),
                         kind: StatusKind::Progress,
                     });
@@ -429,7 +429,7 @@ where
                     Some(Ok(Event::Key(k)))
                         if k.kind != crossterm::event::KeyEventKind::Release
                             && app.opts.keymap.action(&k)
-                                == Some(crate::keymap::Action::Quit) =>
+                                == Some(crate::keymap::KeyAction::Quit) =>
                     {
                         break false;
                     }

@@ -4,19 +4,13 @@ use crate::*;
 
 pub(crate) async fn autocomplete(
     ctx: &Ctx,
-    kind: AcKindArg,
+    kind: prospect_api::client::AutocompleteKind,
     text: &str,
     spend: &SpendArgs,
     out: &OutArgs,
 ) -> CliResult {
     use prospect_core::request::{AutocompleteResponse as A, build_autocomplete};
-    let endpoint = match kind {
-        AcKindArg::Companies => Endpoint::AutocompleteCompanies,
-        AcKindArg::Keywords => Endpoint::AutocompleteKeywords,
-        AcKindArg::JobTitles => Endpoint::AutocompleteJobTitles,
-        AcKindArg::Locations => Endpoint::AutocompleteLocations,
-        AcKindArg::Skills => Endpoint::AutocompleteSkills,
-    };
+    let endpoint = kind.endpoint();
     let req = build_autocomplete(
         endpoint,
         text,

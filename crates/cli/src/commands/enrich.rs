@@ -153,9 +153,8 @@ pub(crate) async fn enrich_companies(
     let Some(plan) = ctx.plan(&action, spend, out).await? else {
         return Ok(());
     };
-    let (receiver, _) =
-        webhook_receiver(ctx, WebhookEvent::EnrichCompanies, plan.to_buy > 0).await?;
-    let ran = by_webhook(ctx, &action, &plan, spend, receiver.as_ref(), wait).await;
+    webhook_receiver(ctx, plan.to_buy > 0).await?;
+    let ran = by_webhook(ctx, &action, &plan, spend, wait).await;
     let Some(engine::Arrived::Companies(r, arrived)) = &ran.arrived else {
         return ctx.settle(ran.report, ran.job);
     };
@@ -222,8 +221,8 @@ pub(crate) async fn enrich_people(
     let Some(plan) = ctx.plan(&action, spend, out).await? else {
         return Ok(());
     };
-    let (receiver, _) = webhook_receiver(ctx, WebhookEvent::EnrichPeople, plan.to_buy > 0).await?;
-    let ran = by_webhook(ctx, &action, &plan, spend, receiver.as_ref(), wait).await;
+    webhook_receiver(ctx, plan.to_buy > 0).await?;
+    let ran = by_webhook(ctx, &action, &plan, spend, wait).await;
     let Some(engine::Arrived::People(r, arrived)) = &ran.arrived else {
         return ctx.settle(ran.report, ran.job);
     };

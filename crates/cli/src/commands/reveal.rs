@@ -6,7 +6,8 @@ use crate::*;
 #[derive(Debug, Clone, clap::Args)]
 pub struct RevealArgs {
     /// Emails or phones.
-    pub kind: RevealKind,
+    #[arg(value_parser = contact_kind_arg())]
+    pub kind: ContactKind,
     /// Person ids, comma-separated; `-` reads them from stdin, one per line.
     #[arg(long, value_delimiter = ',', required_unless_present_any = ["ids_file", "list"])]
     pub ids: Vec<String>,
@@ -44,10 +45,7 @@ pub(crate) async fn reveal_command(ctx: &Ctx, a: RevealArgs) -> CliResult {
         ),
         (None, _) => KeySource::List(a.ids.clone()),
     };
-    let contact = match a.kind {
-        RevealKind::Emails => ContactKind::Email,
-        RevealKind::Phones => ContactKind::Phone,
-    };
+    let contact = a.kind;
     let keys = KeySource::List(keys.read_all().map_err(|e| CliError::usage(e.0))?);
     if matches!(&keys, KeySource::List(l) if l.is_empty()) {
         return Err(CliError::usage("reveal: no person ids given"));
@@ -72,20 +70,16 @@ pub(crate) async fn reveal(
     spend: &SpendArgs,
     out: &OutArgs,
 ) -> CliResult {
-    let Action::Reveal { contact, keys } = &action else {
+    let Action::Reveal { keys, .. } = &action else {
         return Ok(());
     };
     let ids = keys.read_all().map_err(|e| CliError::usage(e.0))?;
-    let event = match contact {
-        ContactKind::Email => WebhookEvent::RevealEmails,
-        ContactKind::Phone => WebhookEvent::RevealPhones,
-    };
     let Some(plan) = ctx.plan(&action, spend, out).await? else {
         return Ok(());
     };
-    let (receiver, _) = webhook_receiver(ctx, event, plan.to_buy > 0 || plan.pending > 0).await?;
+    webhook_receiver(ctx, plan.to_buy > 0 || plan.pending > 0).await?;
     let plan = JobOptions::of(spend, out, Some(wait)).kept_in(&plan);
-    let ran = by_webhook(ctx, &action, &plan, spend, receiver.as_ref(), wait).await;
+    let ran = by_webhook(ctx, &action, &plan, spend, wait).await;
     let Some(engine::Arrived::Contacts(_, r, arrived)) = &ran.arrived else {
         return ctx.settle(ran.report, ran.job);
     };
@@ -115,7 +109,6 @@ pub(crate) async fn by_webhook(
     action: &Action,
     plan: &Plan,
     spend: &SpendArgs,
-    receiver: Option<&prospect_core::webhooks::Receiver>,
     wait: u64,
 ) -> engine::RanByWebhook {
     let pb = ctx.progress(0, "waiting for the webhook");
@@ -125,10 +118,7 @@ pub(crate) async fn by_webhook(
         action,
         plan,
         freshness(spend),
-        engine::Await {
-            receiver,
-            wait: wait_for,
-        },
+        wait_for,
         &ctx.stop,
         |event| {
             if let engine::Event::Delivered { arrived, awaited } = event {
@@ -178,15 +168,13 @@ pub(crate) fn end_by_webhook(
     ctx.settle(ran.report, ran.job)
 }
 
-/// The webhook receiver of a paid call answered by webhook, when one is `needed` (something is
-/// to be sent or awaited), and the URL of `event` on it (empty without one).
-pub(crate) async fn webhook_receiver(
-    ctx: &Ctx,
-    event: WebhookEvent,
-    needed: bool,
-) -> CliResult<(Option<prospect_core::webhooks::Receiver>, String)> {
+/// Starts the session's webhook receiver when one is `needed` (something is to be sent or
+/// awaited): loopback on the embedded sandbox, the configured address for the real service.
+/// Errors: a webhook configuration that does not read (exit 2), an address that cannot be
+/// bound.
+pub(crate) async fn webhook_receiver(ctx: &Ctx, needed: bool) -> CliResult {
     if !needed {
-        return Ok((None, String::new()));
+        return Ok(());
     }
     let target = ctx.target.clone().unwrap_or(Target {
         base_url: String::new(),
@@ -195,9 +183,9 @@ pub(crate) async fn webhook_receiver(
     });
     let cfg = prospect_core::webhooks::receiver_config(&ctx.settings, &target)
         .map_err(|e| CliError::usage(e.to_string()))?;
-    let r = prospect_core::webhooks::Receiver::start(cfg, ctx.session().clone())
+    ctx.session()
+        .start_receiver(cfg)
         .await
         .map_err(|e| CliError::other(e.to_string()))?;
-    let url = r.url_for(event);
-    Ok((Some(r), url))
+    Ok(())
 }

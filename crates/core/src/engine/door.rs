@@ -105,16 +105,6 @@ pub enum Arrived {
     People(ByWebhook<Stored<Person>>, HashMap<String, Stored<Person>>),
 }
 
-/// How a webhook action awaits its deliveries: the receiver they come to (its URL goes with
-/// the request; `None` when nothing is to be sent or awaited) and how long to wait.
-#[derive(Debug, Clone, Copy)]
-pub struct Await<'a> {
-    /// The receiver of this data dir.
-    pub receiver: Option<&'a Receiver>,
-    /// The longest wait (zero: do not wait; what arrives later is stored all the same).
-    pub wait: Duration,
-}
-
 /// How a webhook action ended: what was sent and what arrived ([`Arrived`]), how many awaited
 /// results had not arrived when the wait ended (`left`), the report (its charge is what the
 /// arrived deliveries charge), and its job.
@@ -133,8 +123,8 @@ pub struct RanByWebhook {
 }
 
 /// Runs a webhook action (a reveal, a batch enrichment of companies or people) confirmed with
-/// `plan`, as a job: sends what the store does not own to the receiver's URL for its event,
-/// then waits up to `how.wait` for the deliveries (stopping early on `stop`), waking on each delivery
+/// `plan`, as a job: sends what the store does not own to the session's receiver
+/// ([`Session::start_receiver`]) for its event, then waits up to `wait` for the deliveries (stopping early on `stop`), waking on each delivery
 /// the receiver broadcasts (and once a second for deliveries another process on this store
 /// received), handing [`Event::Delivered`] on as they arrive. Results not arrived in time are
 /// not lost: they are stored when they arrive while a prospect on this data dir runs, and are
@@ -144,11 +134,11 @@ pub async fn run_by_webhook(
     action: &Action,
     plan: &Plan,
     fresh: Freshness,
-    how: Await<'_>,
+    wait: Duration,
     stop: &CancellationToken,
     mut on_event: impl FnMut(Event),
 ) -> RanByWebhook {
-    let Await { receiver, wait } = how;
+    let receiver = s.receiver();
     let job = start_job(s, action, plan).await;
     let sent = send_by_webhook(s, action, fresh, receiver, job).await;
     let mut ran = match sent {

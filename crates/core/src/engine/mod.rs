@@ -39,7 +39,7 @@ mod salvage;
 pub use action::{Action, check_paging};
 pub use batch::{PersonItem, person_item};
 pub use decode::entities_of;
-pub use door::{Arrived, Await, Event, Ran, RanByWebhook, run, run_by_webhook};
+pub use door::{Arrived, Event, Ran, RanByWebhook, run, run_by_webhook};
 pub use jobs::{JobEnd, begin_job, end_job, run_as_job};
 pub use keep::{
     KeepReport, PageToKeep, ToKeep, fallback_recovery_dir, import_recovery_from, keep,

@@ -13,8 +13,10 @@ use prospect_api::types::{Company, LookalikePerson, Relevance, WireEnum};
 use prospect_common::sanitize::sanitize;
 use prospect_store::Contact;
 
+mod items;
 mod rows;
 
+pub use items::{SearchItem, companies_of, items_of, people_of};
 pub use rows::*;
 
 /// An output format (the CLI's `--format`, the explorer's export popup).
@@ -229,11 +231,25 @@ pub fn defuse_cell(cell: String) -> String {
         .as_bytes()
         .first()
         .is_some_and(|b| matches!(b, b'=' | b'+' | b'-' | b'@' | b'\t' | b'\r'));
-    if risky && !cell.trim().parse::<f64>().is_ok_and(f64::is_finite) {
+    if risky && !cell.trim().parse::<f64>().is_ok_and(f64::is_finite) && !is_phone_number(&cell) {
         format!("'{cell}")
     } else {
         cell
     }
+}
+
+/// Whether `cell` is an international phone number as the service gives them (`+44 7700
+/// 900623`, `+1 (555) 010-9999`): a leading `+`, then only digits, spaces and `( ) - . /`, at
+/// least 7 digits. Such a cell calls no function, and a CRM reads it as the number it is
+/// (issue 38: the presets put `'` before every phone number).
+fn is_phone_number(cell: &str) -> bool {
+    let Some(rest) = cell.strip_prefix('+') else {
+        return false;
+    };
+    rest.chars()
+        .all(|c| c.is_ascii_digit() || matches!(c, ' ' | '(' | ')' | '-' | '.' | '/'))
+        && rest.starts_with(|c: char| c.is_ascii_digit() || c == '(')
+        && rest.chars().filter(char::is_ascii_digit).count() >= 7
 }
 
 /// Aligned columns (each at most 40 characters wide, cut with `…`), cells sanitized.
@@ -321,6 +337,13 @@ mod tests {
             ("-inf", "'-inf"),
             ("Acme = Co", "Acme = Co"),
             ("", ""),
+            // A phone number is a phone number (issue 38); a `+` formula is not one.
+            ("+44 7700 900623", "+44 7700 900623"),
+            ("+1 (555) 010-9999", "+1 (555) 010-9999"),
+            ("+4512345678", "+4512345678"),
+            ("+1+2345678", "'+1+2345678"),
+            ("+12 34", "'+12 34"),
+            ("+(1)2345678*A1", "'+(1)2345678*A1"),
         ] {
             assert_eq!(defuse_cell(cell.to_string()), want, "{cell:?}");
         }

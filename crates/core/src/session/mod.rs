@@ -28,6 +28,7 @@ mod reads;
 mod stored;
 mod types;
 
+pub(crate) use crate::store_task::with_store;
 pub use reads::read_stored_search;
 pub use types::*;
 
@@ -44,7 +45,7 @@ use prospect_api::error::ApiError;
 use prospect_api::types::*;
 use prospect_common::ContactKind;
 use prospect_store::Bought;
-use prospect_store::{Contact, Entities, PurchaseId, SearchId, SearchSummary, Store, StoreError};
+use prospect_store::{Contact, Entities, PurchaseId, SearchId, SearchSummary, Store};
 use prospect_store::{JobId, JobRow};
 
 /// How a 2xx answer of a paid call is read: [`crate::engine::read_lenient`] of its
@@ -137,6 +138,8 @@ pub struct Session {
     policy: crate::engine::policy::SpendPolicy,
     /// This process's name on claims and jobs: `pid-nonce@host`.
     owner: Arc<str>,
+    /// The one webhook receiver of this session, once started ([`Session::start_receiver`]).
+    receiver: Arc<tokio::sync::OnceCell<crate::webhooks::Receiver>>,
     /// Where answers the store could not write go (imported at the next start).
     recovery_dir: Option<std::path::PathBuf>,
     /// The team store out of reach at start, when this machine's store stands in for it
@@ -217,22 +220,6 @@ pub fn open_store(
     }
 }
 
-/// Runs `f` on the store off the async threads.
-pub(crate) async fn with_store<T: Send + 'static>(
-    store: &Arc<Mutex<Store>>,
-    f: impl FnOnce(&mut Store) -> Result<T, StoreError> + Send + 'static,
-) -> Result<T, String> {
-    let store = store.clone();
-    tokio::task::spawn_blocking(move || {
-        let mut guard = store
-            .lock()
-            .map_err(|_| "the store is unusable after an earlier failure".to_string())?;
-        f(&mut guard).map_err(|e| e.to_string())
-    })
-    .await
-    .map_err(|e| format!("store task failed: {e}"))?
-}
-
 /// A request body without its paging members (`size`, `from`, `searchAfter`): what identifies
 /// a search in the history.
 pub fn search_identity(request: &Value) -> Value {
@@ -262,6 +249,7 @@ impl Session {
             autocomplete: Arc::new(Mutex::new(HashMap::new())),
             policy: crate::engine::policy::SpendPolicy::default(),
             owner: crate::engine::policy::new_owner().into(),
+            receiver: Arc::default(),
             recovery_dir,
             unreachable: None,
             last_balance: Arc::new(Mutex::new(None)),
@@ -418,6 +406,25 @@ impl Session {
     /// Errors: the store's, in words.
     pub async fn job(&self, id: JobId) -> Result<Option<JobRow>, String> {
         with_store(&self.store, move |st| st.job(id)).await
+    }
+
+    /// Starts this session's webhook receiver with `config` (loopback on the embedded sandbox,
+    /// the configured address for the real service), once: a second call hands back the one
+    /// running. Deliveries are stored before they are broadcast ([`Self::receiver`]). Errors:
+    /// the address cannot be bound.
+    pub async fn start_receiver(
+        &self,
+        config: crate::webhooks::ReceiverConfig,
+    ) -> anyhow::Result<&crate::webhooks::Receiver> {
+        self.receiver
+            .get_or_try_init(|| crate::webhooks::Receiver::start(config, self.store.clone()))
+            .await
+    }
+
+    /// This session's webhook receiver, when it was started: the URLs webhook actions send,
+    /// and the broadcast their waits and the explorer listen to.
+    pub fn receiver(&self) -> Option<&crate::webhooks::Receiver> {
+        self.receiver.get()
     }
 
     /// Releases claims `keys` of this process (nothing was charged for them); a store that

@@ -344,7 +344,7 @@ impl App {
             s.request = None;
         }
         if paid {
-            let history = self.opts.keymap.first_key_of(Action::History);
+            let history = self.opts.keymap.first_key_of(KeyAction::History);
             self.info(&format!(
                 "Stopped waiting for the page. It is a paid call: its answer is still stored \
                  when it comes ({history} reopens it at no cost)."

@@ -22,7 +22,7 @@ impl App {
         let s = self.search(kind);
         let fetched = self.results.fetched(kind).count();
         if fetched == 0 {
-            let run = self.opts.keymap.keys_of(Action::Search);
+            let run = self.opts.keymap.keys_of(KeyAction::Search);
             return self.info(&format!(
                 "Nothing to export yet: run a search first ({run})."
             ));
@@ -387,7 +387,7 @@ impl App {
     pub(super) fn open_facets(&mut self) -> Vec<Command> {
         let kind = self.tab();
         if self.results.fetched(kind).next().is_none() {
-            let run = self.opts.keymap.keys_of(Action::Search);
+            let run = self.opts.keymap.keys_of(KeyAction::Search);
             return self.info(&format!(
                 "No results loaded yet: run a search first ({run})."
             ));
@@ -405,7 +405,9 @@ impl App {
             return self.info("Nothing selected to copy.");
         };
         let text = if self.focus == Pane::Details {
-            self.details.field(row).map(|(_, v)| v)
+            self.details
+                .field(row)
+                .map(|(label, v)| crate::components::details::copy_text(&label, v))
         } else {
             row.cells
                 .first()

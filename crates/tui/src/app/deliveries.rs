@@ -8,7 +8,7 @@ use super::{App, Pane, STATUS_TTL, StatusKind};
 use crate::components::activity::{DeliveryEntry, JobState};
 use crate::components::results::{Page, SearchState};
 use crate::fmt::capitalize;
-use crate::keymap::Action;
+use crate::keymap::KeyAction;
 use crate::msg::{Command, PaidAction, Ran, RanAnswer, Record, Slot, TimerId};
 use crate::schema::SearchSubject;
 use prospect_api::cost::Cost;
@@ -194,7 +194,7 @@ impl App {
         match (&said.age, said.from_store) {
             (Some(age), true) => {
                 self.last_stored = self.activity.job_mut(id).and_then(|j| j.action.clone());
-                let refresh = self.opts.keymap.first_key_of(Action::Refresh);
+                let refresh = self.opts.keymap.first_key_of(KeyAction::Refresh);
                 self.info(&format!(
                     "{label} from the store, {} {age} · 0 credits · {refresh} to refresh{shown}",
                     said.provenance
@@ -299,7 +299,7 @@ impl App {
         j.state = JobState::Pending;
         j.note = format!("data gathering has started · try {}", j.attempts);
         let wait = backoff(j.attempts);
-        let a = self.opts.keymap.first_key_of(Action::Activity);
+        let a = self.opts.keymap.first_key_of(KeyAction::Activity);
         let text = format!(
             "{}: {} — trying again by itself ({a} shows the activity)",
             sanitize(what),

@@ -17,7 +17,7 @@ use crate::components::picker::{Picker, PickerKind, PickerPopup};
 use crate::components::results::ResultsEffect;
 use crate::components::sets::{OpenSets, QuitPrompt};
 use crate::components::{Component, Ctx, Handled, Input, Stay};
-use crate::keymap::Action;
+use crate::keymap::KeyAction;
 use crate::msg::{Call, Command, Slot};
 use crate::schema::{self, Opt, SearchSubject};
 use prospect_core::gauge::Refresh;
@@ -299,16 +299,16 @@ impl App {
     }
 
     /// What `action` does with no popup open, whatever key or palette entry asked for it.
-    pub(super) fn dispatch(&mut self, action: Action) -> Vec<Command> {
+    pub(super) fn dispatch(&mut self, action: KeyAction) -> Vec<Command> {
         // Esc while this tab's page is on its way stops waiting for it (issue 19, "Control").
-        if action == Action::Close && self.search(self.tab()).loading {
+        if action == KeyAction::Close && self.search(self.tab()).loading {
             return self.stop_waiting();
         }
         if let Some(cmds) = self.action_key(action) {
             return cmds;
         }
         match action {
-            Action::Quit => {
+            KeyAction::Quit => {
                 // Unsaved filters are not dropped silently (issue 19); Ctrl-c never asks.
                 let tabs = self.form.unsaved();
                 if !tabs.is_empty() {
@@ -318,26 +318,26 @@ impl App {
                 self.quit = true;
                 vec![Command::Quit]
             }
-            Action::Help => {
+            KeyAction::Help => {
                 self.popups.push(Popup::Help(help::HelpView::default()));
                 vec![]
             }
-            Action::NextPane | Action::PrevPane => {
+            KeyAction::NextPane | KeyAction::PrevPane => {
                 let order = [Pane::Filters, Pane::Results, Pane::Details];
                 let i = order.iter().position(|p| *p == self.focus).unwrap_or(0);
-                let d = if action == Action::NextPane { 1 } else { 2 };
+                let d = if action == KeyAction::NextPane { 1 } else { 2 };
                 self.focus = order[(i + d) % 3];
                 vec![]
             }
-            Action::Search => self.run_search(),
-            Action::SwitchTab => self.switch_tab(),
-            Action::ToggleVersion => self.toggle_version(),
-            Action::Save => self.save(false),
-            Action::SaveAs => self.save(true),
-            Action::Open => {
+            KeyAction::Search => self.run_search(),
+            KeyAction::SwitchTab => self.switch_tab(),
+            KeyAction::ToggleVersion => self.toggle_version(),
+            KeyAction::Save => self.save(false),
+            KeyAction::SaveAs => self.save(true),
+            KeyAction::Open => {
                 match self.sets.list() {
                     Ok(names) if names.is_empty() => {
-                        let save = self.opts.keymap.keys_of(Action::Save);
+                        let save = self.opts.keymap.keys_of(KeyAction::Save);
                         return self.info(&format!("No saved filter sets yet ({save} saves one)."));
                     }
                     Ok(names) => self.popups.push(Popup::OpenSet(OpenSets::new(names))),
@@ -345,22 +345,22 @@ impl App {
                 }
                 vec![]
             }
-            Action::Credits => match self.refresh_balance(Refresh::User) {
+            KeyAction::Credits => match self.refresh_balance(Refresh::User) {
                 Some(c) => vec![c],
                 None => self.info("The credit balance is already on its way."),
             },
-            Action::History => {
+            KeyAction::History => {
                 self.popups.push(Popup::History(HistoryPopup::default()));
                 vec![self.call(Slot::History, Call::History)]
             }
-            Action::Lists => {
+            KeyAction::Lists => {
                 self.popups.push(Popup::Lists(Default::default()));
                 vec![self.call(Slot::ListsView, Call::Lists)]
             }
-            Action::Segments => self.segments_key(),
-            Action::Find => self.open_find(),
-            Action::NextPage => self.next_page(),
-            Action::PrevPage => {
+            KeyAction::Segments => self.segments_key(),
+            KeyAction::Find => self.open_find(),
+            KeyAction::NextPage => self.next_page(),
+            KeyAction::PrevPage => {
                 let s = self.search_mut(self.tab());
                 if s.page > 0 {
                     s.page -= 1;
@@ -371,17 +371,17 @@ impl App {
                 }
                 vec![]
             }
-            Action::PeopleAtCompany => self.people_at_company(),
-            Action::Lookalikes => self.lookalikes(),
-            Action::Export => self.open_export(),
-            Action::CopyField => self.copy_field(),
-            Action::CopyRow => self.copy_row(),
-            Action::CopyCurl => self.copy_curl(),
-            Action::Facets => self.open_facets(),
-            Action::Columns => self.open_columns(),
-            Action::Back => self.go_back(),
-            Action::Palette => self.open_palette(),
-            Action::Undo => self.undo(),
+            KeyAction::PeopleAtCompany => self.people_at_company(),
+            KeyAction::Lookalikes => self.lookalikes(),
+            KeyAction::Export => self.open_export(),
+            KeyAction::CopyField => self.copy_field(),
+            KeyAction::CopyRow => self.copy_row(),
+            KeyAction::CopyCurl => self.copy_curl(),
+            KeyAction::Facets => self.open_facets(),
+            KeyAction::Columns => self.open_columns(),
+            KeyAction::Back => self.go_back(),
+            KeyAction::Palette => self.open_palette(),
+            KeyAction::Undo => self.undo(),
             _ => match self.focus {
                 Pane::Filters => self.filters_key(action),
                 Pane::Results => self.results_key(action),
@@ -390,21 +390,21 @@ impl App {
         }
     }
 
-    fn filters_key(&mut self, action: Action) -> Vec<Command> {
-        if action == Action::ClearAll && schema::is_filled(Some(&self.form.body)) {
+    fn filters_key(&mut self, action: KeyAction) -> Vec<Command> {
+        if action == KeyAction::ClearAll && schema::is_filled(Some(&self.form.body)) {
             self.undo = Some(Undo::Form {
                 endpoint: self.form.endpoint,
                 body: self.form.body.clone(),
             });
             let ctx = ctx_of(&self.opts, self.tab(), self.now);
-            self.form.handle(Input::Action(action), &ctx);
-            let u = self.opts.keymap.first_key_of(Action::Undo);
+            self.form.handle(Input::KeyAction(action), &ctx);
+            let u = self.opts.keymap.first_key_of(KeyAction::Undo);
             return self.info(&format!("Cleared every filter member · {u} undoes"));
         }
         let ctx = ctx_of(&self.opts, self.tab(), self.now);
         match self
             .form
-            .handle(Input::Action(action), &ctx)
+            .handle(Input::KeyAction(action), &ctx)
             .or(FormEffect::Nothing)
         {
             FormEffect::Nothing => vec![],
@@ -420,11 +420,11 @@ impl App {
         }
     }
 
-    fn results_key(&mut self, action: Action) -> Vec<Command> {
+    fn results_key(&mut self, action: KeyAction) -> Vec<Command> {
         let ctx = ctx_of(&self.opts, self.tab(), self.now);
         match self
             .results
-            .handle(Input::Action(action), &ctx)
+            .handle(Input::KeyAction(action), &ctx)
             .or(ResultsEffect::Nothing)
         {
             ResultsEffect::Nothing => {}
@@ -439,9 +439,9 @@ impl App {
         vec![]
     }
 
-    fn details_key(&mut self, action: Action) -> Vec<Command> {
+    fn details_key(&mut self, action: KeyAction) -> Vec<Command> {
         let ctx = ctx_of(&self.opts, self.tab(), self.now);
-        if self.details.handle(Input::Action(action), &ctx)
+        if self.details.handle(Input::KeyAction(action), &ctx)
             == Handled::Consumed(DetailsEffect::Leave)
         {
             self.focus = Pane::Results;

@@ -15,7 +15,7 @@ use crate::components::activity::{Job, JobState};
 use crate::components::lookup::{LookupEffect, LookupPopup};
 use crate::components::spend_gate::Answer;
 use crate::fmt::capitalize;
-use crate::keymap::Action;
+use crate::keymap::KeyAction;
 use crate::msg::{
     ApiFailure, Call, Command, Outcome, PaidAction, Prepared, Record, ResultRow, Slot, TimerId,
 };
@@ -95,24 +95,24 @@ impl App {
     }
 
     /// The actions of this module; `None` for any other action.
-    pub(super) fn action_key(&mut self, action: Action) -> Option<Vec<Command>> {
+    pub(super) fn action_key(&mut self, action: KeyAction) -> Option<Vec<Command>> {
         Some(match action {
-            Action::Mark => self.toggle_mark(),
-            Action::MarkAll => self.mark_all(),
-            Action::RevealedFilter => self.cycle_revealed_filter(),
-            Action::RevealEmails => self.reveal(ContactKind::Email),
-            Action::RevealPhones => self.reveal(ContactKind::Phone),
-            Action::Enrich => self.enrich(),
-            Action::Warmup => self.warmup(),
-            Action::AddToList => self.add_to_list(),
-            Action::Activity => {
+            KeyAction::Mark => self.toggle_mark(),
+            KeyAction::MarkAll => self.mark_all(),
+            KeyAction::RevealedFilter => self.cycle_revealed_filter(),
+            KeyAction::RevealEmails => self.reveal(ContactKind::Email),
+            KeyAction::RevealPhones => self.reveal(ContactKind::Phone),
+            KeyAction::Enrich => self.enrich(),
+            KeyAction::Warmup => self.warmup(),
+            KeyAction::AddToList => self.add_to_list(),
+            KeyAction::Activity => {
                 self.popups.push(Popup::Activity);
                 vec![
                     self.timer(TimerId::Activity, Duration::from_secs(1)),
                     self.call(Slot::Purchases, Call::Purchases),
                 ]
             }
-            Action::Lookup => {
+            KeyAction::Lookup => {
                 // The marked members of an opened list are filled in: Enter looks them up.
                 let kind = self.tab();
                 let keys: Vec<String> = if self.search(kind).list.is_some() {
@@ -129,7 +129,7 @@ impl App {
                     .push(Popup::Lookup(LookupPopup::with_keys(kind, &keys)));
                 vec![]
             }
-            Action::Refresh => self.refresh(),
+            KeyAction::Refresh => self.refresh(),
             _ => return None,
         })
     }
@@ -188,7 +188,7 @@ impl App {
     /// revealed → all.
     fn cycle_revealed_filter(&mut self) -> Vec<Command> {
         if self.tab() != SearchSubject::People {
-            let t = self.opts.keymap.first_key_of(Action::SwitchTab);
+            let t = self.opts.keymap.first_key_of(KeyAction::SwitchTab);
             return self.info(&format!(
                 "The revealed filter is for people: switch to the people tab ({t})."
             ));
@@ -211,7 +211,7 @@ impl App {
 
     fn reveal(&mut self, kind: ContactKind) -> Vec<Command> {
         if self.tab() != SearchSubject::People {
-            let t = self.opts.keymap.first_key_of(Action::SwitchTab);
+            let t = self.opts.keymap.first_key_of(KeyAction::SwitchTab);
             return self.info(&format!(
                 "Reveals are for people: switch to the people tab ({t}) and mark or select some."
             ));
@@ -455,7 +455,7 @@ impl App {
                     attempts: 0,
                     note: format!("revealed {age}"),
                 });
-                let refresh = self.opts.keymap.first_key_of(Action::Refresh);
+                let refresh = self.opts.keymap.first_key_of(KeyAction::Refresh);
                 let n = p.stored_contacts.len();
                 self.last_stored = Some(p.action);
                 return self.info(&format!(

@@ -9,7 +9,7 @@ use crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
 use ratatui::layout::{Position, Rect};
 
 use super::{App, Pane};
-use crate::keymap::Action;
+use crate::keymap::KeyAction;
 use crate::msg::Command;
 use crate::schema::SearchSubject;
 
@@ -56,7 +56,7 @@ impl App {
                     Pane::Details => vec![],
                 };
                 if double {
-                    cmds.extend(self.dispatch(Action::Enter));
+                    cmds.extend(self.dispatch(KeyAction::Enter));
                 }
                 cmds
             }
@@ -64,9 +64,9 @@ impl App {
                 self.dirty = true;
                 self.focus = pane;
                 let action = if m.kind == MouseEventKind::ScrollDown {
-                    Action::Down
+                    KeyAction::Down
                 } else {
-                    Action::Up
+                    KeyAction::Up
                 };
                 let mut cmds = Vec::new();
                 for _ in 0..WHEEL_ROWS {
@@ -103,7 +103,7 @@ impl App {
                 SearchSubject::People
             };
             if clicked != self.tab() {
-                return self.dispatch(Action::SwitchTab);
+                return self.dispatch(KeyAction::SwitchTab);
             }
             return vec![];
         }

@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use super::{App, Popup};
 use crate::components::picker::{Picker, PickerEvent, PickerKind, PickerPopup};
-use crate::keymap::Action;
+use crate::keymap::KeyAction;
 use crate::msg::Command;
 use crate::schema::{Opt, SearchSubject};
 
@@ -20,9 +20,9 @@ const KEYS: usize = 12;
 impl App {
     /// Opens the palette over everything else.
     pub(super) fn open_palette(&mut self) -> Vec<Command> {
-        let options = Action::ALL
+        let options = KeyAction::ALL
             .iter()
-            .filter(|a| **a != Action::Palette)
+            .filter(|a| **a != KeyAction::Palette)
             .map(|&a| {
                 let keys = self.opts.keymap.keys_of(a);
                 let what = match self.unavailable(a) {
@@ -44,32 +44,34 @@ impl App {
     }
 
     /// Why `action` cannot do anything here, in a few words; `None` when it can.
-    pub(super) fn unavailable(&self, action: Action) -> Option<&'static str> {
+    pub(super) fn unavailable(&self, action: KeyAction) -> Option<&'static str> {
         let kind = self.tab();
         let row = self.search(kind).selected().is_some();
         match action {
-            Action::RevealEmails | Action::RevealPhones | Action::RevealedFilter
+            KeyAction::RevealEmails | KeyAction::RevealPhones | KeyAction::RevealedFilter
                 if kind != SearchSubject::People =>
             {
                 Some("on the people tab")
             }
-            Action::PeopleAtCompany | Action::Lookalikes if kind != SearchSubject::Companies => {
+            KeyAction::PeopleAtCompany | KeyAction::Lookalikes
+                if kind != SearchSubject::Companies =>
+            {
                 Some("on the companies tab")
             }
-            Action::RevealEmails
-            | Action::RevealPhones
-            | Action::PeopleAtCompany
-            | Action::Lookalikes
-            | Action::Enrich
-            | Action::Warmup
-            | Action::AddToList
-            | Action::Mark
-            | Action::MarkAll
-            | Action::CopyRow
-            | Action::Export
-            | Action::Facets
-            | Action::NextPage
-            | Action::PrevPage
+            KeyAction::RevealEmails
+            | KeyAction::RevealPhones
+            | KeyAction::PeopleAtCompany
+            | KeyAction::Lookalikes
+            | KeyAction::Enrich
+            | KeyAction::Warmup
+            | KeyAction::AddToList
+            | KeyAction::Mark
+            | KeyAction::MarkAll
+            | KeyAction::CopyRow
+            | KeyAction::Export
+            | KeyAction::Facets
+            | KeyAction::NextPage
+            | KeyAction::PrevPage
                 if !row =>
             {
                 Some("needs results")
@@ -88,7 +90,7 @@ impl App {
             }
             PickerEvent::Picked(opt) => {
                 self.popups.pop();
-                match opt.value.as_str().and_then(Action::from_name) {
+                match opt.value.as_str().and_then(KeyAction::from_name) {
                     Some(action) => self.dispatch(action),
                     None => vec![],
                 }

@@ -154,7 +154,7 @@ impl App {
             used.push_str(&format!(" · {sup}"));
         }
         if let Some(at) = stored_at {
-            let refresh = self.opts.keymap.first_key_of(Action::Refresh);
+            let refresh = self.opts.keymap.first_key_of(KeyAction::Refresh);
             used.push_str(&format!(
                 " · from the store ({}) · 0 credits · {refresh} buys it again",
                 prospect_core::spend::describe_age(self.now - at)
@@ -382,7 +382,7 @@ impl App {
                 "People at {}: the company only (Only these domains), not the people filters \
                  ({} brings them back) · ",
                 prospect_common::sanitize::sanitize(&domain),
-                self.opts.keymap.first_key_of(Action::Back)
+                self.opts.keymap.first_key_of(KeyAction::Back)
             );
             if let Some(st) = &mut self.status {
                 st.text.insert_str(0, &p);

@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use super::{App, Popup, StatusKind};
 use crate::components::segments::{SegmentsEffect, SegmentsPopup};
-use crate::keymap::Action;
+use crate::keymap::KeyAction;
 use crate::msg::{ApiFailure, Call, Command, Outcome, PaidAction, Slot, TimerId};
 use crate::records::{FIT_CELL, SEGMENT_CELL};
 use crate::schema::{self, SearchSubject};
@@ -221,7 +221,7 @@ impl App {
                 self.results
                     .columns
                     .show(SearchSubject::Companies, &["segment", "fit"]);
-                let sort = self.opts.keymap.first_key_of(Action::Columns);
+                let sort = self.opts.keymap.first_key_of(KeyAction::Columns);
                 self.note_segments(&format!(
                     "Segmentation {id}: {attributed} of {rows} loaded companies fit a segment · \
                      segment and fit columns shown; {sort} sorts by fit · free"

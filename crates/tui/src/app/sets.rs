@@ -58,7 +58,7 @@ impl App {
                                 name: name.clone(),
                                 set,
                             });
-                            let u = self.opts.keymap.first_key_of(Action::Undo);
+                            let u = self.opts.keymap.first_key_of(KeyAction::Undo);
                             text.push_str(&format!(" · {u} undoes"));
                         }
                         return self.info(&text);
@@ -157,16 +157,16 @@ impl App {
         let act = match l.kind {
             prospect_core::owned::ListKind::Accounts => format!(
                 ", then {} looks them up",
-                self.opts.keymap.first_key_of(Action::Lookup)
+                self.opts.keymap.first_key_of(KeyAction::Lookup)
             ),
             prospect_core::owned::ListKind::Contacts => format!(
                 ", then {} reveals",
-                self.opts.keymap.first_key_of(Action::RevealEmails)
+                self.opts.keymap.first_key_of(KeyAction::RevealEmails)
             ),
         };
         self.info(&format!(
             "List {name}: {members} · nothing spent · {rest} · {} marks all{act}",
-            self.opts.keymap.first_key_of(Action::MarkAll)
+            self.opts.keymap.first_key_of(KeyAction::MarkAll)
         ))
     }
 

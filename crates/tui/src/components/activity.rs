@@ -16,7 +16,7 @@ use ratatui::widgets::{Clear, Paragraph};
 
 use super::widgets::{Scroll, centered, dim, frame, truncate};
 use super::{Component, Ctx, Handled, Hint, Input, hint_line};
-use crate::keymap::{Action, Keymap};
+use crate::keymap::{KeyAction, Keymap};
 use crate::msg::PaidAction;
 use prospect_api::cost::Cost;
 use prospect_api::types::webhooks::WebhookEvent;
@@ -153,12 +153,12 @@ impl Activity {
     }
 
     /// Handles an action while the pane is open.
-    fn on_action(&mut self, action: Action) -> ActivityEffect {
+    fn on_action(&mut self, action: KeyAction) -> ActivityEffect {
         if self.scroll.handle(action) {
             return ActivityEffect::Nothing;
         }
         match action {
-            Action::Close | Action::Activity | Action::Quit | Action::Enter => {
+            KeyAction::Close | KeyAction::Activity | KeyAction::Quit | KeyAction::Enter => {
                 return ActivityEffect::Close;
             }
             _ => {}
@@ -185,11 +185,11 @@ impl Activity {
         if self.jobs.is_empty() {
             out.push(Line::from(dim(format!(
                 "  none yet: {} / {} reveal, {} enrich, {} warm up, {} look up",
-                keys.first_key_of(Action::RevealEmails),
-                keys.first_key_of(Action::RevealPhones),
-                keys.first_key_of(Action::Enrich),
-                keys.first_key_of(Action::Warmup),
-                keys.first_key_of(Action::Lookup)
+                keys.first_key_of(KeyAction::RevealEmails),
+                keys.first_key_of(KeyAction::RevealPhones),
+                keys.first_key_of(KeyAction::Enrich),
+                keys.first_key_of(KeyAction::Warmup),
+                keys.first_key_of(KeyAction::Lookup)
             ))));
         }
         for j in self.jobs.iter().rev() {
@@ -381,8 +381,8 @@ impl Component for Activity {
 
     fn hints(&self) -> Vec<Hint> {
         vec![
-            Hint::Action(Action::Down, "scroll"),
-            Hint::Actions(&[Action::Activity, Action::Close], "closes"),
+            Hint::KeyAction(KeyAction::Down, "scroll"),
+            Hint::Actions(&[KeyAction::Activity, KeyAction::Close], "closes"),
         ]
     }
 }

@@ -11,7 +11,7 @@ use ratatui::widgets::{Clear, Paragraph};
 use super::columns::{ColumnChoice, Sort};
 use super::widgets::{centered, dim, frame, selected};
 use super::{Component, Ctx, Handled, Hint, Input, hint_line};
-use crate::keymap::Action;
+use crate::keymap::KeyAction;
 use crate::records;
 use crate::schema::SearchSubject;
 use crate::theme::theme;
@@ -53,14 +53,14 @@ impl ColumnPicker {
             .position(|t| *t == c.column)
     }
 
-    fn on_action(&mut self, action: Action) -> ColumnsEffect {
+    fn on_action(&mut self, action: KeyAction) -> ColumnsEffect {
         let last = self.cols.len().saturating_sub(1);
         match action {
-            Action::Up => self.sel = self.sel.saturating_sub(1),
-            Action::Down => self.sel = (self.sel + 1).min(last),
-            Action::Top => self.sel = 0,
-            Action::Bottom => self.sel = last,
-            Action::Mark => {
+            KeyAction::Up => self.sel = self.sel.saturating_sub(1),
+            KeyAction::Down => self.sel = (self.sel + 1).min(last),
+            KeyAction::Top => self.sel = 0,
+            KeyAction::Bottom => self.sel = last,
+            KeyAction::Mark => {
                 let shown = self.cols.iter().filter(|c| c.shown).count();
                 if let Some(c) = self.cols.get_mut(self.sel) {
                     if c.shown && shown == 1 {
@@ -70,17 +70,17 @@ impl ColumnPicker {
                     return ColumnsEffect::Changed;
                 }
             }
-            Action::Left if self.sel > 0 => {
+            KeyAction::Left if self.sel > 0 => {
                 self.cols.swap(self.sel, self.sel - 1);
                 self.sel -= 1;
                 return ColumnsEffect::Changed;
             }
-            Action::Right if self.sel < last => {
+            KeyAction::Right if self.sel < last => {
                 self.cols.swap(self.sel, self.sel + 1);
                 self.sel += 1;
                 return ColumnsEffect::Changed;
             }
-            Action::Enter => {
+            KeyAction::Enter => {
                 let Some(column) = self.cell() else {
                     return ColumnsEffect::Nothing;
                 };
@@ -98,7 +98,7 @@ impl ColumnPicker {
                 };
                 return ColumnsEffect::Sorted(self.sort);
             }
-            Action::Close | Action::Quit | Action::Columns => return ColumnsEffect::Close,
+            KeyAction::Close | KeyAction::Quit | KeyAction::Columns => return ColumnsEffect::Close,
             _ => {}
         }
         ColumnsEffect::Nothing
@@ -167,10 +167,10 @@ impl Component for ColumnPicker {
 
     fn hints(&self) -> Vec<Hint> {
         vec![
-            Hint::Action(Action::Mark, "show / hide"),
-            Hint::Actions(&[Action::Left, Action::Right], "move"),
-            Hint::Action(Action::Enter, "sort"),
-            Hint::Action(Action::Close, "close"),
+            Hint::KeyAction(KeyAction::Mark, "show / hide"),
+            Hint::Actions(&[KeyAction::Left, KeyAction::Right], "move"),
+            Hint::KeyAction(KeyAction::Enter, "sort"),
+            Hint::KeyAction(KeyAction::Close, "close"),
         ]
     }
 }

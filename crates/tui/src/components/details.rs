@@ -11,7 +11,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 
 use super::{Component, Ctx, Handled, Hint, Input};
-use crate::keymap::{Action, Keymap};
+use crate::keymap::{KeyAction, Keymap};
 use crate::msg::ResultRow;
 use crate::records::Section;
 
@@ -56,8 +56,8 @@ pub fn lines(row: Option<&ResultRow>, keys: &Keymap) -> (Vec<Line<'static>>, Vec
         out.push(Line::from(Span::styled(
             format!(
                 "{} people at this company · {} lookalike companies",
-                k.keys_of(Action::PeopleAtCompany),
-                k.keys_of(Action::Lookalikes)
+                k.keys_of(KeyAction::PeopleAtCompany),
+                k.keys_of(KeyAction::Lookalikes)
             ),
             Style::default().fg(theme().dim),
         )));
@@ -67,10 +67,10 @@ pub fn lines(row: Option<&ResultRow>, keys: &Keymap) -> (Vec<Line<'static>>, Vec
         out.push(Line::from(Span::styled(
             format!(
                 "{} reveal email · {} reveal phone · {} enrich · {} mark",
-                k.first_key_of(Action::RevealEmails),
-                k.first_key_of(Action::RevealPhones),
-                k.first_key_of(Action::Enrich),
-                k.first_key_of(Action::Mark)
+                k.first_key_of(KeyAction::RevealEmails),
+                k.first_key_of(KeyAction::RevealPhones),
+                k.first_key_of(KeyAction::Enrich),
+                k.first_key_of(KeyAction::Mark)
             ),
             Style::default().fg(theme().dim),
         )));
@@ -79,9 +79,9 @@ pub fn lines(row: Option<&ResultRow>, keys: &Keymap) -> (Vec<Line<'static>>, Vec
         out.push(Line::from(Span::styled(
             format!(
                 "{} enrich · {} warm up · {} mark",
-                k.first_key_of(Action::Enrich),
-                k.first_key_of(Action::Warmup),
-                k.first_key_of(Action::Mark)
+                k.first_key_of(KeyAction::Enrich),
+                k.first_key_of(KeyAction::Warmup),
+                k.first_key_of(KeyAction::Mark)
             ),
             Style::default().fg(theme().dim),
         )));
@@ -125,6 +125,20 @@ pub fn field_at(row: &ResultRow, cursor: usize) -> Option<(String, String)> {
         .nth(cursor)
 }
 
+/// What `y` copies of a field: its value as shown, but of a contact (`email`, `phone`) the
+/// address or numbers alone, without the status shown beside them (`[verified]`), and nothing
+/// of one not revealed or not found (issue 38).
+pub fn copy_text(label: &str, value: String) -> String {
+    if !matches!(label, "email" | "phone") {
+        return value;
+    }
+    let shown = value.rsplit_once(" [").map_or(value.as_str(), |(v, _)| v);
+    match shown {
+        "—" | "not revealed" => String::new(),
+        v => v.to_string(),
+    }
+}
+
 impl Details {
     /// Back to the first field, at the top (another record is shown).
     pub fn reset(&mut self) {
@@ -138,16 +152,16 @@ impl Details {
     }
 
     /// Moves the cursor on an action; close leaves for the results.
-    fn on_action(&mut self, action: Action) -> DetailsEffect {
+    fn on_action(&mut self, action: KeyAction) -> DetailsEffect {
         let last = self.fields.get().saturating_sub(1);
         match action {
-            Action::Up => self.cursor = self.cursor.saturating_sub(1),
-            Action::Down => self.cursor = self.cursor.saturating_add(1),
-            Action::PageUp => self.cursor = self.cursor.saturating_sub(PAGE),
-            Action::PageDown => self.cursor = self.cursor.saturating_add(PAGE),
-            Action::Top => self.cursor = 0,
-            Action::Bottom => self.cursor = last,
-            Action::Close => return DetailsEffect::Leave,
+            KeyAction::Up => self.cursor = self.cursor.saturating_sub(1),
+            KeyAction::Down => self.cursor = self.cursor.saturating_add(1),
+            KeyAction::PageUp => self.cursor = self.cursor.saturating_sub(PAGE),
+            KeyAction::PageDown => self.cursor = self.cursor.saturating_add(PAGE),
+            KeyAction::Top => self.cursor = 0,
+            KeyAction::Bottom => self.cursor = last,
+            KeyAction::Close => return DetailsEffect::Leave,
             _ => {}
         }
         self.cursor = self.cursor.min(last);
@@ -226,9 +240,9 @@ impl Component for Details {
 
     fn hints(&self) -> Vec<Hint> {
         vec![
-            Hint::Actions(&[Action::Up, Action::Down], "field"),
-            Hint::Action(Action::CopyField, "copies it"),
-            Hint::Action(Action::Close, "back to the results"),
+            Hint::Actions(&[KeyAction::Up, KeyAction::Down], "field"),
+            Hint::KeyAction(KeyAction::CopyField, "copies it"),
+            Hint::KeyAction(KeyAction::Close, "back to the results"),
         ]
     }
 }

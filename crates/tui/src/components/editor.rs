@@ -19,7 +19,7 @@ use super::widgets::{dim, frame};
 use super::{Component, Ctx, Handled, Hint, Input};
 use crate::fmt::{autocomplete_cost, fmt_credits, problems_text};
 use crate::keymap::TextAction;
-use crate::schema::{self, AcKind, DataFields, Leaf, LeafKind, Source};
+use crate::schema::{self, AutocompleteKind, DataFields, Leaf, LeafKind, Source};
 use prospect_api::client::SearchSubject;
 use prospect_common::sanitize::sanitize;
 use prospect_core::request::{self, AutocompleteRequest};
@@ -50,7 +50,7 @@ pub struct ListEditor {
     /// The text being typed.
     pub input: TextArea<'static>,
     /// Autocomplete endpoint, if any.
-    pub ac: Option<AcKind>,
+    pub ac: Option<AutocompleteKind>,
     /// Suggestions `(label, value)` of the current text.
     pub suggestions: Vec<(String, Value)>,
     /// Highlighted suggestion.
@@ -136,7 +136,7 @@ pub fn split_list(raw: &str) -> Vec<String> {
 impl ListEditor {
     /// Adds typed `text` as an item (a city for the locations field), once.
     fn add_text(&mut self, text: &str) {
-        let item = if self.ac == Some(AcKind::Locations) {
+        let item = if self.ac == Some(AutocompleteKind::Locations) {
             parse_city(text)
         } else {
             Value::String(text.to_string())
@@ -266,7 +266,7 @@ impl Editor {
                     let item = match le.sel.and_then(|i| le.suggestions.get(i)) {
                         Some((_, v)) => v.clone(),
                         None if text.is_empty() => return EditorEffect::CloseLookup,
-                        None if le.ac == Some(AcKind::Locations) => parse_city(&text),
+                        None if le.ac == Some(AutocompleteKind::Locations) => parse_city(&text),
                         None => Value::String(text),
                     };
                     if !le.items.contains(&item) {
@@ -437,7 +437,7 @@ impl Component for Editor {
         match input {
             Input::Key { key, text, .. } => Handled::Consumed(self.on_key(key, text)),
             Input::Paste(raw) => Handled::Consumed(self.paste(raw)),
-            Input::Action(_) => Handled::Ignored,
+            Input::KeyAction(_) => Handled::Ignored,
         }
     }
 

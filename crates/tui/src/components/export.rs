@@ -26,7 +26,7 @@ use super::text::{input_text, textarea, type_key};
 use super::widgets::{centered, dim, frame, selected};
 use super::{Component, Ctx, Handled, Hint, Input, hint_line};
 use crate::fmt::fmt_credits;
-use crate::keymap::{Action, TextAction};
+use crate::keymap::{KeyAction, TextAction};
 use crate::msg::{ExportFile, ExportRecords, Exported, Record, ResultRow};
 use crate::schema::SearchSubject;
 use prospect_api::cost::Cost;
@@ -364,7 +364,7 @@ impl ExportPopup {
         &mut self,
         key: KeyEvent,
         text: Option<TextAction>,
-        action: Option<Action>,
+        action: Option<KeyAction>,
     ) -> ExportEffect {
         match self.stage {
             Stage::Fetching { stopping, .. } => {
@@ -439,8 +439,8 @@ impl ExportPopup {
                 Hint::Text(TextAction::Cancel, "cancel"),
             ],
             Stage::Confirm { .. } => vec![
-                Hint::Action(Action::Enter, "fetch and export"),
-                Hint::Action(Action::Close, "cancel (nothing spent)"),
+                Hint::KeyAction(KeyAction::Enter, "fetch and export"),
+                Hint::KeyAction(KeyAction::Close, "cancel (nothing spent)"),
             ],
             Stage::Fetching { .. } => vec![Hint::Text(
                 TextAction::Cancel,
@@ -460,7 +460,7 @@ impl Component for ExportPopup {
                 self.paste(&sanitize(raw));
                 Handled::Consumed(ExportEffect::Nothing)
             }
-            Input::Action(_) => Handled::Ignored,
+            Input::KeyAction(_) => Handled::Ignored,
         }
     }
 
@@ -548,9 +548,9 @@ impl Component for ExportPopup {
                     format!(" (asks above {}).", fmt_credits(confirm_above)),
                 ));
                 lines.push(Line::from(vec![
-                    Span::styled(format!(" {}/y", keys.keys_of(Action::Enter)), bold),
+                    Span::styled(format!(" {}/y", keys.keys_of(KeyAction::Enter)), bold),
                     Span::raw(" fetch and export   "),
-                    Span::styled(format!("{}/n", keys.keys_of(Action::Close)), bold),
+                    Span::styled(format!("{}/n", keys.keys_of(KeyAction::Close)), bold),
                     Span::raw(" cancel (nothing spent)"),
                 ]));
             }

@@ -13,7 +13,7 @@ use ratatui::widgets::{Bar, BarChart, BarGroup, Block, Borders, Clear, Paragraph
 use super::export::thousands;
 use super::widgets::{dim, frame};
 use super::{Component, Ctx, Handled, Hint, Input, Stay, hint_line};
-use crate::keymap::Action;
+use crate::keymap::KeyAction;
 use crate::msg::{Record, ResultRow};
 use crate::schema::SearchSubject;
 use prospect_core::facets::{Facet, company_facets, people_facets};
@@ -80,7 +80,7 @@ impl Component for FacetsView {
     /// Close, help, quit, enter or the facets key close the charts; every other key is used.
     fn handle(&mut self, input: Input<'_>, _: &Ctx<'_>) -> Handled<Stay> {
         match input.action() {
-            Some(a) if super::help::closes(a) || a == Action::Facets => {
+            Some(a) if super::help::closes(a) || a == KeyAction::Facets => {
                 Handled::Consumed(Stay::Close)
             }
             Some(_) => Handled::Consumed(Stay::Open),
@@ -133,9 +133,9 @@ impl Component for FacetsView {
 
     fn hints(&self) -> Vec<Hint> {
         vec![
-            Hint::Action(Action::NextPage, "loads more"),
-            Hint::Action(Action::Export, "exports the first N"),
-            Hint::Action(Action::Close, "closes"),
+            Hint::KeyAction(KeyAction::NextPage, "loads more"),
+            Hint::KeyAction(KeyAction::Export, "exports the first N"),
+            Hint::KeyAction(KeyAction::Close, "closes"),
         ]
     }
 }

@@ -15,7 +15,7 @@ use serde_json::Value;
 
 use super::widgets::{follow, truncate};
 use super::{Component, Ctx, Handled, Hint, Input};
-use crate::keymap::{Action, Keymap};
+use crate::keymap::{KeyAction, Keymap};
 use crate::labels::Section;
 use crate::schema::{self, Leaf, SEARCHES, SearchSubject};
 use prospect_api::client::Endpoint;
@@ -346,7 +346,7 @@ impl Form {
     }
 
     /// Handles an action while the form has the focus; `keys` names keys in messages.
-    fn on_action(&mut self, action: Action, keys: &Keymap) -> FormEffect {
+    fn on_action(&mut self, action: KeyAction, keys: &Keymap) -> FormEffect {
         let rows = self.rows();
         let selectable = |i: usize| !matches!(rows.get(i), Some(FormRow::Header(_)) | None);
         let step = |from: usize, down: bool, n: usize| -> usize {
@@ -375,40 +375,43 @@ impl Form {
         };
         self.sel = self.sel.min(rows.len().saturating_sub(1));
         match action {
-            Action::Up => self.sel = step(self.sel, false, 1),
-            Action::Down => self.sel = step(self.sel, true, 1),
-            Action::PageUp => self.sel = step(self.sel, false, PAGE),
-            Action::PageDown => self.sel = step(self.sel, true, PAGE),
-            Action::Top => self.sel = 0,
-            Action::Bottom => self.sel = step(self.sel, true, rows.len()),
+            KeyAction::Up => self.sel = step(self.sel, false, 1),
+            KeyAction::Down => self.sel = step(self.sel, true, 1),
+            KeyAction::PageUp => self.sel = step(self.sel, false, PAGE),
+            KeyAction::PageDown => self.sel = step(self.sel, true, PAGE),
+            KeyAction::Top => self.sel = 0,
+            KeyAction::Bottom => self.sel = step(self.sel, true, rows.len()),
             // Sections fold: Enter toggles, Left folds, Right unfolds; Left on a member folds
             // its section.
-            Action::Enter | Action::Left | Action::Right
+            KeyAction::Enter | KeyAction::Left | KeyAction::Right
                 if matches!(rows.get(self.sel), Some(FormRow::Section(_))) =>
             {
                 if let Some(FormRow::Section(s)) = rows.get(self.sel) {
                     let fold = match action {
-                        Action::Left => true,
-                        Action::Right => false,
+                        KeyAction::Left => true,
+                        KeyAction::Right => false,
                         _ => !self.folded.contains(s),
                     };
                     self.fold(*s, fold);
                 }
             }
-            Action::Left if matches!(rows.get(self.sel), Some(FormRow::Leaf(_))) => {
+            KeyAction::Left if matches!(rows.get(self.sel), Some(FormRow::Leaf(_))) => {
                 if let Some(FormRow::Leaf(l)) = rows.get(self.sel) {
                     self.fold(l.section(), true);
                 }
             }
-            Action::Left | Action::Right if rows.get(self.sel) == Some(&FormRow::Endpoint) => {
+            KeyAction::Left | KeyAction::Right
+                if rows.get(self.sel) == Some(&FormRow::Endpoint) =>
+            {
                 let n = SEARCHES.len();
                 let i = SEARCHES
                     .iter()
                     .position(|e| *e == self.endpoint)
                     .unwrap_or(0);
-                self.endpoint = SEARCHES[(i + if action == Action::Right { 1 } else { n - 1 }) % n];
+                self.endpoint =
+                    SEARCHES[(i + if action == KeyAction::Right { 1 } else { n - 1 }) % n];
             }
-            Action::Enter => match rows.get(self.sel) {
+            KeyAction::Enter => match rows.get(self.sel) {
                 Some(FormRow::Endpoint) => {
                     let i = SEARCHES
                         .iter()
@@ -423,12 +426,12 @@ impl Form {
                         "{} is not part of {}; {} clears it",
                         p.join("."),
                         self.endpoint.path(),
-                        keys.first_key_of(Action::Clear)
+                        keys.first_key_of(KeyAction::Clear)
                     ));
                 }
                 _ => {}
             },
-            Action::Clear => match rows.get(self.sel) {
+            KeyAction::Clear => match rows.get(self.sel) {
                 Some(FormRow::Leaf(leaf) | FormRow::Set(leaf)) => {
                     schema::remove(&mut self.body, leaf.path);
                     return FormEffect::Info(format!("Cleared {}", leaf.label()));
@@ -442,7 +445,7 @@ impl Form {
                 }
                 _ => {}
             },
-            Action::ClearAll => {
+            KeyAction::ClearAll => {
                 let size = schema::get(&self.body, &["size"]).cloned();
                 self.body = serde_json::json!({});
                 if let Some(s) = size {
@@ -487,7 +490,7 @@ impl Form {
                         Style::default().add_modifier(Modifier::BOLD),
                     ),
                     Span::styled(
-                        format!(" ({}) est. ≤ {est}", keys.keys_of(Action::Search)),
+                        format!(" ({}) est. ≤ {est}", keys.keys_of(KeyAction::Search)),
                         Style::default().fg(theme().dim),
                     ),
                 ])
@@ -639,9 +642,9 @@ impl Component for Form {
 
     fn hints(&self) -> Vec<Hint> {
         vec![
-            Hint::Action(Action::Enter, "edit"),
-            Hint::Action(Action::Clear, "clear"),
-            Hint::Action(Action::Search, "search"),
+            Hint::KeyAction(KeyAction::Enter, "edit"),
+            Hint::KeyAction(KeyAction::Clear, "clear"),
+            Hint::KeyAction(KeyAction::Search, "search"),
         ]
     }
 }

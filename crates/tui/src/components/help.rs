@@ -10,14 +10,14 @@ use ratatui::widgets::{Clear, Paragraph, Wrap};
 use super::widgets::{Scroll, centered, dim, frame, truncate};
 use super::{Component, Ctx, Handled, Hint, Input, Stay, hint_line};
 use crate::fmt::{autocomplete_cost, fmt_credits};
-use crate::keymap::{Action, Keymap};
+use crate::keymap::{KeyAction, Keymap};
 use prospect_common::sanitize::sanitize;
 
 /// `true` when `action` closes the help or an error popup.
-pub fn closes(action: Action) -> bool {
+pub fn closes(action: KeyAction) -> bool {
     matches!(
         action,
-        Action::Close | Action::Enter | Action::Help | Action::Quit
+        KeyAction::Close | KeyAction::Enter | KeyAction::Help | KeyAction::Quit
     )
 }
 
@@ -86,8 +86,8 @@ impl Component for HelpView {
 
     fn hints(&self) -> Vec<Hint> {
         vec![
-            Hint::Actions(&[Action::Down, Action::Up], "scroll"),
-            Hint::Action(Action::Close, "closes"),
+            Hint::Actions(&[KeyAction::Down, KeyAction::Up], "scroll"),
+            Hint::KeyAction(KeyAction::Close, "closes"),
         ]
     }
 }
@@ -174,6 +174,9 @@ impl Component for ErrorView {
     }
 
     fn hints(&self) -> Vec<Hint> {
-        vec![Hint::Actions(&[Action::Close, Action::Enter], "closes")]
+        vec![Hint::Actions(
+            &[KeyAction::Close, KeyAction::Enter],
+            "closes",
+        )]
     }
 }

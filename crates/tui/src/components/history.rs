@@ -10,7 +10,7 @@ use ratatui::widgets::{Clear, Paragraph};
 
 use super::widgets::{centered, dim, fit, frame, selected};
 use super::{Component, Ctx, Handled, Hint, Input, hint_line};
-use crate::keymap::Action;
+use crate::keymap::KeyAction;
 use crate::msg::HistoryEntry;
 use crate::schema;
 use prospect_common::sanitize::sanitize;
@@ -54,18 +54,20 @@ impl HistoryPopup {
     }
 
     /// Handles an action.
-    fn on_action(&mut self, action: Action) -> HistoryEffect {
+    fn on_action(&mut self, action: KeyAction) -> HistoryEffect {
         let n = self.entries.as_ref().map_or(0, Vec::len);
         let last = n.saturating_sub(1);
         match action {
-            Action::Up => self.sel = self.sel.saturating_sub(1),
-            Action::Down => self.sel = (self.sel + 1).min(last),
-            Action::PageUp => self.sel = self.sel.saturating_sub(PAGE),
-            Action::PageDown => self.sel = (self.sel + PAGE).min(last),
-            Action::Top => self.sel = 0,
-            Action::Bottom => self.sel = last,
-            Action::Close | Action::History | Action::Quit => return HistoryEffect::Closed,
-            Action::Enter => {
+            KeyAction::Up => self.sel = self.sel.saturating_sub(1),
+            KeyAction::Down => self.sel = (self.sel + 1).min(last),
+            KeyAction::PageUp => self.sel = self.sel.saturating_sub(PAGE),
+            KeyAction::PageDown => self.sel = (self.sel + PAGE).min(last),
+            KeyAction::Top => self.sel = 0,
+            KeyAction::Bottom => self.sel = last,
+            KeyAction::Close | KeyAction::History | KeyAction::Quit => {
+                return HistoryEffect::Closed;
+            }
+            KeyAction::Enter => {
                 if let Some(e) = self.entries.as_ref().and_then(|e| e.get(self.sel)) {
                     return HistoryEffect::Reopen(e.clone());
                 }
@@ -135,7 +137,7 @@ impl Component for HistoryPopup {
             (None, None) => vec![Line::from(dim(" reading the store…"))],
             (Some(entries), None) if entries.is_empty() => vec![Line::from(dim(format!(
                 " No searches stored yet: a search run with {} is kept here.",
-                keys.keys_of(Action::Search)
+                keys.keys_of(KeyAction::Search)
             )))],
             (Some(entries), None) => {
                 let visible = (list_area.height as usize).max(1);
@@ -172,9 +174,9 @@ impl Component for HistoryPopup {
 
     fn hints(&self) -> Vec<Hint> {
         vec![
-            Hint::Action(Action::Enter, "reopen (from the store, no cost)"),
-            Hint::Action(Action::NextPage, "more pages are paid"),
-            Hint::Action(Action::Close, "close"),
+            Hint::KeyAction(KeyAction::Enter, "reopen (from the store, no cost)"),
+            Hint::KeyAction(KeyAction::NextPage, "more pages are paid"),
+            Hint::KeyAction(KeyAction::Close, "close"),
         ]
     }
 }

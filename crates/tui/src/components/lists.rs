@@ -13,7 +13,7 @@ use ratatui_textarea::TextArea;
 use super::text::{input_text, textarea};
 use super::widgets::{centered, dim, draw_prompt, fit, frame, selected};
 use super::{Component, Ctx, Handled, Hint, Input, hint_line};
-use crate::keymap::{Action, Keymap, TextAction};
+use crate::keymap::{KeyAction, Keymap, TextAction};
 use prospect_common::sanitize::sanitize;
 use prospect_core::owned::{ListKind, ListSummary};
 use prospect_core::suppress::CategoryRow;
@@ -159,7 +159,7 @@ impl Component for ListPrompt {
                 self.pick = None;
                 Handled::Consumed(ListPromptEffect::Nothing)
             }
-            Input::Action(_) => Handled::Ignored,
+            Input::KeyAction(_) => Handled::Ignored,
         }
     }
 
@@ -231,15 +231,15 @@ impl ListsPopup {
     }
 
     /// Handles an action.
-    fn on_action(&mut self, action: Action) -> ListsEffect {
+    fn on_action(&mut self, action: KeyAction) -> ListsEffect {
         let last = self.lists.as_ref().map_or(0, Vec::len).saturating_sub(1);
         match action {
-            Action::Up => self.sel = self.sel.saturating_sub(1),
-            Action::Down => self.sel = (self.sel + 1).min(last),
-            Action::Top => self.sel = 0,
-            Action::Bottom => self.sel = last,
-            Action::Close | Action::Lists | Action::Quit => return ListsEffect::Closed,
-            Action::Enter => {
+            KeyAction::Up => self.sel = self.sel.saturating_sub(1),
+            KeyAction::Down => self.sel = (self.sel + 1).min(last),
+            KeyAction::Top => self.sel = 0,
+            KeyAction::Bottom => self.sel = last,
+            KeyAction::Close | KeyAction::Lists | KeyAction::Quit => return ListsEffect::Closed,
+            KeyAction::Enter => {
                 if let Some(l) = self.lists.as_ref().and_then(|l| l.get(self.sel)) {
                     return ListsEffect::Open(l.name.clone());
                 }
@@ -307,8 +307,8 @@ impl Component for ListsPopup {
             (None, None) => lines.push(Line::from(dim(" reading the store…"))),
             (Some(l), None) if l.is_empty() => lines.push(Line::from(dim(format!(
                 " No lists yet: mark rows ({}) and add them with {}.",
-                keys.first_key_of(Action::Mark),
-                keys.first_key_of(Action::AddToList)
+                keys.first_key_of(KeyAction::Mark),
+                keys.first_key_of(KeyAction::AddToList)
             )))),
             (Some(l), None) => {
                 // The suppression section keeps its lines: the lists scroll in what is left.
@@ -369,9 +369,9 @@ impl Component for ListsPopup {
 
     fn hints(&self) -> Vec<Hint> {
         vec![
-            Hint::Action(Action::Enter, "opens a list in its tab (no cost)"),
-            Hint::Action(Action::MarkAll, "marks all"),
-            Hint::Action(Action::Close, "closes"),
+            Hint::KeyAction(KeyAction::Enter, "opens a list in its tab (no cost)"),
+            Hint::KeyAction(KeyAction::MarkAll, "marks all"),
+            Hint::KeyAction(KeyAction::Close, "closes"),
         ]
     }
 }

@@ -183,7 +183,7 @@ impl Component for LookupPopup {
                 self.paste(raw);
                 Handled::Consumed(LookupEffect::Nothing)
             }
-            Input::Action(_) => Handled::Ignored,
+            Input::KeyAction(_) => Handled::Ignored,
         }
     }
 

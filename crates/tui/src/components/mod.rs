@@ -1,5 +1,5 @@
 //! The explorer's components, gitui / slumber style: each owns its state, handles the keys
-//! it is given (as keymap actions: [`Action`](super::keymap::Action) for panes and popups,
+//! it is given (as keymap actions: [`KeyAction`](super::keymap::KeyAction) for panes and popups,
 //! [`TextAction`](super::keymap::TextAction) for text fields), tells the state owner what it
 //! wants done as a typed effect, draws itself, and generates its hints from the keymap.
 //!
@@ -30,7 +30,7 @@ use crossterm::event::KeyEvent;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 
-use crate::keymap::{Action, Keymap, TextAction};
+use crate::keymap::{KeyAction, Keymap, TextAction};
 use crate::schema::SearchSubject;
 
 /// One input for a component, already read through the keymap: a component matches on
@@ -44,22 +44,22 @@ pub enum Input<'a> {
         /// The key itself (typed into a text field when `text` is `None`).
         key: KeyEvent,
         /// Its action in the keymap's pane layer.
-        action: Option<Action>,
+        action: Option<KeyAction>,
         /// Its action in the keymap's text-field layer.
         text: Option<TextAction>,
     },
     /// An action asked for without a key (the palette, a mouse click).
-    Action(Action),
+    KeyAction(KeyAction),
     /// Text pasted into the terminal (bracketed paste), raw: the component sanitizes it.
     Paste(&'a str),
 }
 
 impl Input<'_> {
     /// The pane-layer action of this input, if it has one.
-    pub fn action(&self) -> Option<Action> {
+    pub fn action(&self) -> Option<KeyAction> {
         match self {
             Input::Key { action, .. } => *action,
-            Input::Action(a) => Some(*a),
+            Input::KeyAction(a) => Some(*a),
             Input::Paste(_) => None,
         }
     }
@@ -114,9 +114,9 @@ pub struct Ctx<'a> {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Hint {
     /// A pane-layer action and its words.
-    Action(Action, &'static str),
+    KeyAction(KeyAction, &'static str),
     /// Several pane-layer actions under one set of words (`"↓ j ↑ k scroll"`).
-    Actions(&'static [Action], &'static str),
+    Actions(&'static [KeyAction], &'static str),
     /// A text-field action and its words.
     Text(TextAction, &'static str),
     /// Several text-field actions under one set of words.
@@ -136,7 +136,7 @@ pub fn hint_line(hints: &[Hint], keys: &Keymap) -> String {
                     .join(" / ")
             };
             let (k, words) = match *h {
-                Hint::Action(a, w) => (keys.keys_of(a), w),
+                Hint::KeyAction(a, w) => (keys.keys_of(a), w),
                 Hint::Actions(a, w) => (join(a.iter().map(|a| keys.keys_of(*a)).collect()), w),
                 Hint::Text(a, w) => (keys.text_keys_of(a), w),
                 Hint::Texts(a, w) => (join(a.iter().map(|a| keys.text_keys_of(*a)).collect()), w),

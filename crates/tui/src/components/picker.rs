@@ -276,7 +276,7 @@ impl Component for PickerPopup {
                 self.picker.paste(&sanitize(raw));
                 Handled::Consumed(PickerEvent::Changed)
             }
-            Input::Action(_) => Handled::Ignored,
+            Input::KeyAction(_) => Handled::Ignored,
         }
     }
 

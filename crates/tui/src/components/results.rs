@@ -15,7 +15,7 @@ use ratatui::widgets::{Block, Borders, Cell as TableCell, Paragraph, Row, Table,
 use super::columns::{ColumnSet, Sort};
 use super::widgets::follow;
 use super::{Component, Ctx, Handled, Hint, Input};
-use crate::keymap::Action;
+use crate::keymap::KeyAction;
 use crate::msg::ResultRow;
 use crate::records;
 use crate::schema::SearchSubject;
@@ -360,21 +360,21 @@ impl Results {
     }
 
     /// Handles an action while the results of `kind` have the focus.
-    fn on_action(&mut self, action: Action, kind: SearchSubject) -> ResultsEffect {
+    fn on_action(&mut self, action: KeyAction, kind: SearchSubject) -> ResultsEffect {
         let s = self.get_mut(kind);
         let n = s.shown_len();
         let before = s.sel;
         match action {
-            Action::Up => s.sel = s.sel.saturating_sub(1),
-            Action::Down => s.sel = (s.sel + 1).min(n.saturating_sub(1)),
-            Action::PageUp => s.sel = s.sel.saturating_sub(PAGE),
-            Action::PageDown => s.sel = (s.sel + PAGE).min(n.saturating_sub(1)),
-            Action::Top => s.sel = 0,
-            Action::Bottom => s.sel = n.saturating_sub(1),
-            Action::Left => return ResultsEffect::ShowKind(SearchSubject::Companies),
-            Action::Right => return ResultsEffect::ShowKind(SearchSubject::People),
-            Action::Enter if n == 0 => return ResultsEffect::Run,
-            Action::Enter => return ResultsEffect::OpenDetails,
+            KeyAction::Up => s.sel = s.sel.saturating_sub(1),
+            KeyAction::Down => s.sel = (s.sel + 1).min(n.saturating_sub(1)),
+            KeyAction::PageUp => s.sel = s.sel.saturating_sub(PAGE),
+            KeyAction::PageDown => s.sel = (s.sel + PAGE).min(n.saturating_sub(1)),
+            KeyAction::Top => s.sel = 0,
+            KeyAction::Bottom => s.sel = n.saturating_sub(1),
+            KeyAction::Left => return ResultsEffect::ShowKind(SearchSubject::Companies),
+            KeyAction::Right => return ResultsEffect::ShowKind(SearchSubject::People),
+            KeyAction::Enter if n == 0 => return ResultsEffect::Run,
+            KeyAction::Enter => return ResultsEffect::OpenDetails,
             _ => {}
         }
         if s.sel != before {
@@ -497,9 +497,9 @@ impl Component for Results {
 
     fn hints(&self) -> Vec<Hint> {
         vec![
-            Hint::Action(Action::Enter, "details"),
-            Hint::Action(Action::NextPage, "next page"),
-            Hint::Action(Action::Export, "export"),
+            Hint::KeyAction(KeyAction::Enter, "details"),
+            Hint::KeyAction(KeyAction::NextPage, "next page"),
+            Hint::KeyAction(KeyAction::Export, "export"),
         ]
     }
 }
@@ -604,7 +604,7 @@ fn empty_lines(
         lines.push(Line::from(format!(
             "None of the {} rows of this page is shown: {only} ({} shows all).",
             s.page_rows(),
-            keys.first_key_of(Action::RevealedFilter)
+            keys.first_key_of(KeyAction::RevealedFilter)
         )));
     } else if s.loading {
         lines.push(Line::from(format!("Loading {noun}…")));
@@ -619,7 +619,7 @@ fn empty_lines(
         lines.push(Line::from(format!("No search run yet for {noun}.")));
         lines.push(Line::from(format!(
             "Set filters on the left, then {} (or Enter on \"run search\").",
-            keys.keys_of(Action::Search)
+            keys.keys_of(KeyAction::Search)
         )));
     } else {
         let n = filled;
@@ -628,7 +628,7 @@ fn empty_lines(
         )));
         lines.push(Line::from(format!(
             "Every member must match; clear one ({}) or widen a range, then search again.",
-            keys.first_key_of(Action::Clear)
+            keys.first_key_of(KeyAction::Clear)
         )));
     }
     for note in &s.notes {

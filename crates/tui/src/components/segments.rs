@@ -15,7 +15,7 @@ use ratatui::widgets::{Clear, Paragraph};
 
 use super::widgets::{centered, dim, fit, frame, selected};
 use super::{Component, Ctx, Handled, Hint, Input, hint_line};
-use crate::keymap::Action;
+use crate::keymap::KeyAction;
 use prospect_api::types::{MarkType, Segment, Segmentation, SegmentationStatus};
 use prospect_common::sanitize::sanitize;
 use prospect_core::owned::SegmentationRow;
@@ -112,17 +112,17 @@ impl SegmentsPopup {
         self.shown.as_ref().map_or(&[], |s| &s.segments[..])
     }
 
-    fn on_action(&mut self, action: Action) -> SegmentsEffect {
+    fn on_action(&mut self, action: KeyAction) -> SegmentsEffect {
         let n = self.segments().len();
         let last = n.saturating_sub(1);
         let count = self.rows.as_ref().map_or(0, Vec::len);
         match action {
-            Action::Up => self.sel = self.sel.saturating_sub(1),
-            Action::Down => self.sel = (self.sel + 1).min(last),
-            Action::Top => self.sel = 0,
-            Action::Bottom => self.sel = last,
-            Action::Left | Action::Right if count > 1 => {
-                self.at = if action == Action::Right {
+            KeyAction::Up => self.sel = self.sel.saturating_sub(1),
+            KeyAction::Down => self.sel = (self.sel + 1).min(last),
+            KeyAction::Top => self.sel = 0,
+            KeyAction::Bottom => self.sel = last,
+            KeyAction::Left | KeyAction::Right if count > 1 => {
+                self.at = if action == KeyAction::Right {
                     (self.at + 1) % count
                 } else {
                     (self.at + count - 1) % count
@@ -132,21 +132,23 @@ impl SegmentsPopup {
                     .show_row()
                     .map_or(SegmentsEffect::Nothing, SegmentsEffect::Load);
             }
-            Action::Close | Action::Segments | Action::Quit => return SegmentsEffect::Closed,
-            Action::Enter => {
+            KeyAction::Close | KeyAction::Segments | KeyAction::Quit => {
+                return SegmentsEffect::Closed;
+            }
+            KeyAction::Enter => {
                 if let Some(s) = self.segments().get(self.sel) {
                     let seeds = s.domains.iter().take(LOOKALIKE_SEEDS).cloned().collect();
                     return SegmentsEffect::Lookalikes(seeds);
                 }
             }
-            Action::Attribute if !self.in_progress() => {
+            KeyAction::Attribute if !self.in_progress() => {
                 if let Some(id) = self.id() {
                     return SegmentsEffect::Attribute(id);
                 }
             }
-            Action::FitGood | Action::FitPoor => {
+            KeyAction::FitGood | KeyAction::FitPoor => {
                 if let Some(id) = self.id() {
-                    let kind = if action == Action::FitGood {
+                    let kind = if action == KeyAction::FitGood {
                         MarkType::Positive
                     } else {
                         MarkType::Negative
@@ -287,7 +289,7 @@ impl Component for SegmentsPopup {
                 )),
                 Line::from(dim(format!(
                     " lookup of a file, a search), then {}: 0.1 credit a company, once.",
-                    keys.keys_of(Action::Segments)
+                    keys.keys_of(KeyAction::Segments)
                 ))),
             ],
             Some(_) => {
@@ -316,16 +318,16 @@ impl Component for SegmentsPopup {
     }
 
     fn hints(&self) -> Vec<Hint> {
-        let mut h = vec![Hint::Action(Action::Enter, "lookalikes")];
+        let mut h = vec![Hint::KeyAction(KeyAction::Enter, "lookalikes")];
         if !self.in_progress() {
-            h.push(Hint::Action(Action::Attribute, "fit of the loaded"));
+            h.push(Hint::KeyAction(KeyAction::Attribute, "fit of the loaded"));
         }
-        h.push(Hint::Action(Action::FitGood, "good fit"));
-        h.push(Hint::Action(Action::FitPoor, "poor fit"));
+        h.push(Hint::KeyAction(KeyAction::FitGood, "good fit"));
+        h.push(Hint::KeyAction(KeyAction::FitPoor, "poor fit"));
         if self.rows.as_ref().is_some_and(|r| r.len() > 1) {
-            h.push(Hint::Action(Action::Right, "next"));
+            h.push(Hint::KeyAction(KeyAction::Right, "next"));
         }
-        h.push(Hint::Action(Action::Close, "close"));
+        h.push(Hint::KeyAction(KeyAction::Close, "close"));
         h
     }
 }

@@ -15,7 +15,7 @@ use ratatui_textarea::TextArea;
 use super::text::{input_text, textarea};
 use super::widgets::{centered, dim, frame, selected};
 use super::{Component, Ctx, Handled, Hint, Input, hint_line};
-use crate::keymap::{Action, TextAction};
+use crate::keymap::{KeyAction, TextAction};
 use prospect_common::sanitize::sanitize;
 use prospect_core::filter_set::{self as filter_sets, FilterSet};
 
@@ -163,7 +163,7 @@ impl Component for SaveName {
                 self.input.insert_str(sanitize(raw));
                 Handled::Consumed(SaveNameEffect::Nothing)
             }
-            Input::Action(_) => Handled::Ignored,
+            Input::KeyAction(_) => Handled::Ignored,
         }
     }
 
@@ -230,18 +230,18 @@ impl OpenSets {
     }
 
     /// Handles an action.
-    fn on_action(&mut self, action: Action) -> OpenSetsEffect {
+    fn on_action(&mut self, action: KeyAction) -> OpenSetsEffect {
         match action {
-            Action::Up => self.sel = self.sel.saturating_sub(1),
-            Action::Down => self.sel = (self.sel + 1).min(self.names.len().saturating_sub(1)),
-            Action::Close => return OpenSetsEffect::Closed,
-            Action::Undo => return OpenSetsEffect::Undo,
-            Action::Enter => {
+            KeyAction::Up => self.sel = self.sel.saturating_sub(1),
+            KeyAction::Down => self.sel = (self.sel + 1).min(self.names.len().saturating_sub(1)),
+            KeyAction::Close => return OpenSetsEffect::Closed,
+            KeyAction::Undo => return OpenSetsEffect::Undo,
+            KeyAction::Enter => {
                 if let Some(n) = self.names.get(self.sel) {
                     return OpenSetsEffect::Open(n.clone());
                 }
             }
-            Action::Clear => {
+            KeyAction::Clear => {
                 if let Some(n) = self.names.get(self.sel) {
                     return OpenSetsEffect::Delete(n.clone());
                 }
@@ -306,9 +306,9 @@ impl Component for OpenSets {
 
     fn hints(&self) -> Vec<Hint> {
         vec![
-            Hint::Action(Action::Enter, "open"),
-            Hint::Action(Action::Clear, "delete"),
-            Hint::Action(Action::Close, "close"),
+            Hint::KeyAction(KeyAction::Enter, "open"),
+            Hint::KeyAction(KeyAction::Clear, "delete"),
+            Hint::KeyAction(KeyAction::Close, "close"),
         ]
     }
 }
@@ -339,9 +339,9 @@ impl Component for QuitPrompt {
 
     fn handle(&mut self, input: Input<'_>, _: &Ctx<'_>) -> Handled<QuitEffect> {
         Handled::Consumed(match input.action() {
-            Some(Action::Save | Action::SaveAs) => QuitEffect::Save,
-            Some(Action::Quit) => QuitEffect::Quit,
-            Some(Action::Close) => QuitEffect::Stay,
+            Some(KeyAction::Save | KeyAction::SaveAs) => QuitEffect::Save,
+            Some(KeyAction::Quit) => QuitEffect::Quit,
+            Some(KeyAction::Close) => QuitEffect::Stay,
             _ => QuitEffect::Nothing,
         })
     }
@@ -374,9 +374,9 @@ impl Component for QuitPrompt {
 
     fn hints(&self) -> Vec<Hint> {
         vec![
-            Hint::Action(Action::Save, "save, then quit"),
-            Hint::Action(Action::Quit, "quit without saving"),
-            Hint::Action(Action::Close, "stay"),
+            Hint::KeyAction(KeyAction::Save, "save, then quit"),
+            Hint::KeyAction(KeyAction::Quit, "quit without saving"),
+            Hint::KeyAction(KeyAction::Close, "stay"),
         ]
     }
 }

@@ -12,7 +12,7 @@ use ratatui::widgets::{Clear, Paragraph, Wrap};
 use super::widgets::{centered, frame};
 use super::{Component, Ctx, Handled, Hint, Input};
 use crate::fmt::fmt_credits;
-use crate::keymap::{Action, Keymap};
+use crate::keymap::{KeyAction, Keymap};
 use crate::schema::SearchSubject;
 use prospect_api::cost::Cost;
 use prospect_core::request::SearchRequest;
@@ -76,10 +76,10 @@ pub enum Answer {
 
 /// The answer a key gives: enter (`action`) or `y` runs, close or `n` cancels, whatever else
 /// the keymap binds `y` / `n` to.
-pub fn answer(action: Option<Action>, key: &KeyEvent) -> Answer {
-    if action == Some(Action::Enter) || matches!(key.code, KeyCode::Char('y' | 'Y')) {
+pub fn answer(action: Option<KeyAction>, key: &KeyEvent) -> Answer {
+    if action == Some(KeyAction::Enter) || matches!(key.code, KeyCode::Char('y' | 'Y')) {
         Answer::Yes
-    } else if action == Some(Action::Close) || matches!(key.code, KeyCode::Char('n' | 'N')) {
+    } else if action == Some(KeyAction::Close) || matches!(key.code, KeyCode::Char('n' | 'N')) {
         Answer::No
     } else {
         Answer::Undecided
@@ -101,10 +101,10 @@ fn plan_lines(plan: &prospect_core::engine::Plan, confirm_above: f64) -> Vec<Lin
 fn handle_answer(input: Input<'_>) -> Handled<Answer> {
     match input {
         Input::Key { key, action, .. } => Handled::Consumed(answer(action, &key)),
-        Input::Action(a @ (Action::Enter | Action::Close)) => {
+        Input::KeyAction(a @ (KeyAction::Enter | KeyAction::Close)) => {
             Handled::Consumed(answer(Some(a), &KeyEvent::from(KeyCode::Null)))
         }
-        Input::Action(_) => Handled::Consumed(Answer::Undecided),
+        Input::KeyAction(_) => Handled::Consumed(Answer::Undecided),
         Input::Paste(_) => Handled::Ignored,
     }
 }
@@ -128,8 +128,8 @@ pub fn may_cost(lead: String, cost: String, tail: String) -> Line<'static> {
 /// The keys of both confirmations: yes, or cancel.
 fn confirm_hints(yes: &'static str) -> Vec<Hint> {
     vec![
-        Hint::Action(Action::Enter, yes),
-        Hint::Action(Action::Close, "cancel"),
+        Hint::KeyAction(KeyAction::Enter, yes),
+        Hint::KeyAction(KeyAction::Close, "cancel"),
     ]
 }
 
@@ -187,7 +187,7 @@ fn draw_confirm(
     lines.push(Line::from(""));
     let mut spans = Vec::new();
     for (h, letter) in hints.iter().zip(["y", "n"]) {
-        if let Hint::Action(a, words) = h {
+        if let Hint::KeyAction(a, words) = h {
             spans.push(Span::styled(format!("{}/{letter}", keys.keys_of(*a)), bold));
             spans.push(Span::raw(format!(" {words}   ")));
         }

@@ -7,7 +7,7 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders};
 
-use crate::keymap::Action;
+use crate::keymap::KeyAction;
 
 /// A `w` × `h` rectangle centred in `area` (clipped to it).
 pub fn centered(area: Rect, w: u16, h: u16) -> Rect {
@@ -99,15 +99,15 @@ impl Scroll {
 
     /// Moves on a scroll action (`Up`, `Down`, `PageUp`, `PageDown`, `Top`, `Bottom`);
     /// `false` for any other action.
-    pub fn handle(&mut self, action: Action) -> bool {
+    pub fn handle(&mut self, action: KeyAction) -> bool {
         let max = self.max.get();
         self.top = match action {
-            Action::Up => self.top.saturating_sub(1),
-            Action::Down => self.top.saturating_add(1).min(max),
-            Action::PageUp => self.top.saturating_sub(Self::PAGE),
-            Action::PageDown => self.top.saturating_add(Self::PAGE).min(max),
-            Action::Top => 0,
-            Action::Bottom => max,
+            KeyAction::Up => self.top.saturating_sub(1),
+            KeyAction::Down => self.top.saturating_add(1).min(max),
+            KeyAction::PageUp => self.top.saturating_sub(Self::PAGE),
+            KeyAction::PageDown => self.top.saturating_add(Self::PAGE).min(max),
+            KeyAction::Top => 0,
+            KeyAction::Bottom => max,
             _ => return false,
         };
         true

@@ -609,6 +609,23 @@ pub enum Record {
     },
 }
 
+impl From<prospect_core::export::SearchItem> for Record {
+    fn from(item: prospect_core::export::SearchItem) -> Record {
+        match item {
+            prospect_core::export::SearchItem::Company(c) => Record::Company {
+                company: c.company,
+                relevance: c.relevance,
+                score: c.score,
+            },
+            prospect_core::export::SearchItem::Person(p) => Record::Person {
+                person: p.person,
+                company: p.company,
+                relevance: p.relevance,
+            },
+        }
+    }
+}
+
 impl Record {
     /// The company of a company result; `None` for a person.
     pub fn company(&self) -> Option<&Company> {

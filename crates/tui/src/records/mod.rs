@@ -343,80 +343,41 @@ fn cursor(c: Option<String>) -> Option<String> {
 }
 
 /// A page of results from a typed search answer (v2 or v3, companies or people): one row per
-/// result, cells sanitized, the notes of `missingDomains` / `includeDomainsStatuses`.
+/// result item ([`prospect_core::export::items_of`]), cells sanitized, the notes of
+/// `missingDomains` / `includeDomainsStatuses`.
 pub fn page(resp: SearchResponse) -> PageData {
-    match resp {
-        SearchResponse::CompaniesV3(r) => PageData {
-            notes: notes([&r.missing_domains, &r.include_domains_statuses]),
-            rows: r
-                .companies
-                .into_iter()
-                .map(|c| {
-                    row(Record::Company {
-                        company: c.company,
-                        relevance: c.relevance,
-                        score: None,
-                    })
-                })
-                .collect(),
-            total: total(r.total),
-            search_after: cursor(r.search_after),
-            credits_used: r.credits_used,
-            ..PageData::default()
-        },
-        SearchResponse::CompaniesV2(r) => PageData {
-            notes: notes([&r.missing_domains]),
-            rows: r
-                .companies
-                .into_iter()
-                .map(|c| {
-                    row(Record::Company {
-                        company: c.company,
-                        relevance: None,
-                        score: c.score,
-                    })
-                })
-                .collect(),
-            total: total(r.total),
-            search_after: cursor(r.search_after),
-            credits_used: r.credits_used,
-            ..PageData::default()
-        },
-        SearchResponse::PeopleV3(r) => PageData {
-            notes: notes([&r.include_domains_statuses]),
-            rows: r
-                .people
-                .into_iter()
-                .map(|p| {
-                    row(Record::Person {
-                        person: p.person,
-                        company: p.company,
-                        relevance: p.relevance,
-                    })
-                })
-                .collect(),
-            total: total(r.total),
-            search_after: cursor(r.search_after),
-            credits_used: r.credits_used,
-            ..PageData::default()
-        },
-        SearchResponse::PeopleV2(r) => PageData {
-            notes: Vec::new(),
-            rows: r
-                .people
-                .into_iter()
-                .map(|p| {
-                    row(Record::Person {
-                        person: p,
-                        company: None,
-                        relevance: None,
-                    })
-                })
-                .collect(),
-            total: total(r.total),
-            search_after: cursor(r.search_after),
-            credits_used: r.credits_used,
-            ..PageData::default()
-        },
+    let (notes, total_of, cursor_of, credits_used) = match &resp {
+        SearchResponse::CompaniesV3(r) => (
+            notes([&r.missing_domains, &r.include_domains_statuses]),
+            r.total,
+            r.search_after.clone(),
+            r.credits_used,
+        ),
+        SearchResponse::CompaniesV2(r) => (
+            notes([&r.missing_domains]),
+            r.total,
+            r.search_after.clone(),
+            r.credits_used,
+        ),
+        SearchResponse::PeopleV3(r) => (
+            notes([&r.include_domains_statuses]),
+            r.total,
+            r.search_after.clone(),
+            r.credits_used,
+        ),
+        SearchResponse::PeopleV2(r) => {
+            (Vec::new(), r.total, r.search_after.clone(), r.credits_used)
+        }
+    };
+    PageData {
+        notes,
+        rows: prospect_core::export::items_of(resp)
+            .into_iter()
+            .map(|item| row(Record::from(item)))
+            .collect(),
+        total: total(total_of),
+        search_after: cursor(cursor_of),
+        credits_used,
+        ..PageData::default()
     }
 }

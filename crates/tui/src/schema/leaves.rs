@@ -2,7 +2,7 @@
 //! is edited ([`LeafKind`]) and which of the four searches accept it.
 use prospect_api::client::Endpoint;
 
-use super::AcKind;
+use super::AutocompleteKind;
 use super::sets::SetId;
 
 /// The leaf-mask bit of one of the four searches; 0 for other endpoints.
@@ -30,7 +30,7 @@ pub enum Source {
     /// Typed freely.
     Free,
     /// Typed, with suggestions from an autocomplete endpoint.
-    Ac(AcKind),
+    Ac(AutocompleteKind),
     /// Picked from a closed set (fuzzy narrowed).
     Closed(SetId),
 }
@@ -141,9 +141,21 @@ pub static LEAVES: &[Leaf] = &[
         P2 | P3,
     ),
     // companiesFilters, both versions
-    l(&[CF, "lookalikeDomains"], List(Ac(AcKind::Companies)), ALL),
-    l(&[CF, "includeDomains"], List(Ac(AcKind::Companies)), ALL),
-    l(&[CF, "excludeDomains"], List(Ac(AcKind::Companies)), ALL),
+    l(
+        &[CF, "lookalikeDomains"],
+        List(Ac(AutocompleteKind::Companies)),
+        ALL,
+    ),
+    l(
+        &[CF, "includeDomains"],
+        List(Ac(AutocompleteKind::Companies)),
+        ALL,
+    ),
+    l(
+        &[CF, "excludeDomains"],
+        List(Ac(AutocompleteKind::Companies)),
+        ALL,
+    ),
     l(&[CF, "companyMatchingMode"], One(SetId::MatchingMode), V3),
     l(&[CF, "minScore"], Scalar(Num::Float), V2),
     l(&[CF, "minRelevance"], One(SetId::Relevance), V3),
@@ -217,8 +229,12 @@ pub static LEAVES: &[Leaf] = &[
     ),
     l(&[CF, "states"], List(Closed(SetId::States)), V2),
     l(&[CF, "primaryStates"], List(Closed(SetId::States)), V2),
-    l(&[CF, "cities"], List(Ac(AcKind::Locations)), V2),
-    l(&[CF, "primaryCities"], List(Ac(AcKind::Locations)), V2),
+    l(&[CF, "cities"], List(Ac(AutocompleteKind::Locations)), V2),
+    l(
+        &[CF, "primaryCities"],
+        List(Ac(AutocompleteKind::Locations)),
+        V2,
+    ),
     l(
         &[CF, "headquarterGeolocation", "latitude"],
         Scalar(Num::Float),
@@ -261,12 +277,12 @@ pub static LEAVES: &[Leaf] = &[
     ),
     l(
         &[CF, "primaryLocations", "includeCities"],
-        List(Ac(AcKind::Locations)),
+        List(Ac(AutocompleteKind::Locations)),
         V3,
     ),
     l(
         &[CF, "primaryLocations", "excludeCities"],
-        List(Ac(AcKind::Locations)),
+        List(Ac(AutocompleteKind::Locations)),
         V3,
     ),
     l(
@@ -306,12 +322,12 @@ pub static LEAVES: &[Leaf] = &[
     ),
     l(
         &[CF, "otherLocations", "includeCities"],
-        List(Ac(AcKind::Locations)),
+        List(Ac(AutocompleteKind::Locations)),
         V3,
     ),
     l(
         &[CF, "otherLocations", "excludeCities"],
-        List(Ac(AcKind::Locations)),
+        List(Ac(AutocompleteKind::Locations)),
         V3,
     ),
     l(
@@ -334,13 +350,25 @@ pub static LEAVES: &[Leaf] = &[
     // keywords, technologies, social
     l(
         &[CF, "keywords", "keywords"],
-        List(Ac(AcKind::Keywords)),
+        List(Ac(AutocompleteKind::Keywords)),
         V2,
     ),
     l(&[CF, "keywords", "mode"], One(SetId::AnyAllNone), V2),
-    l(&[CF, "keywords", "anyOf"], List(Ac(AcKind::Keywords)), V3),
-    l(&[CF, "keywords", "allOf"], List(Ac(AcKind::Keywords)), V3),
-    l(&[CF, "keywords", "noneOf"], List(Ac(AcKind::Keywords)), V3),
+    l(
+        &[CF, "keywords", "anyOf"],
+        List(Ac(AutocompleteKind::Keywords)),
+        V3,
+    ),
+    l(
+        &[CF, "keywords", "allOf"],
+        List(Ac(AutocompleteKind::Keywords)),
+        V3,
+    ),
+    l(
+        &[CF, "keywords", "noneOf"],
+        List(Ac(AutocompleteKind::Keywords)),
+        V3,
+    ),
     l(
         &[CF, "technologies", "technologies"],
         List(Closed(SetId::Technologies)),
@@ -430,9 +458,17 @@ pub static LEAVES: &[Leaf] = &[
     // peopleFilters v2 (SPEC.md §2.5)
     l(&[PF, "includeIds"], List(Free), V2),
     l(&[PF, "excludeIds"], List(Free), V2),
-    l(&[PF, "jobTitles"], List(Ac(AcKind::JobTitles)), V2),
-    l(&[PF, "excludeJobTitles"], List(Ac(AcKind::JobTitles)), V2),
-    l(&[PF, "keywords"], List(Ac(AcKind::Keywords)), V2),
+    l(
+        &[PF, "jobTitles"],
+        List(Ac(AutocompleteKind::JobTitles)),
+        V2,
+    ),
+    l(
+        &[PF, "excludeJobTitles"],
+        List(Ac(AutocompleteKind::JobTitles)),
+        V2,
+    ),
+    l(&[PF, "keywords"], List(Ac(AutocompleteKind::Keywords)), V2),
     l(&[PF, "emails"], List(Free), V2),
     // peopleFilters v3
     l(&[PF, "lookalikeLinkedinHandles"], List(Free), V3),
@@ -442,22 +478,34 @@ pub static LEAVES: &[Leaf] = &[
     l(&[PF, "excludeLinkedinHandles"], List(Free), V3),
     l(
         &[PF, "jobTitleKeywords", "anyOf"],
-        List(Ac(AcKind::JobTitles)),
+        List(Ac(AutocompleteKind::JobTitles)),
         V3,
     ),
     l(
         &[PF, "jobTitleKeywords", "allOf"],
-        List(Ac(AcKind::JobTitles)),
+        List(Ac(AutocompleteKind::JobTitles)),
         V3,
     ),
     l(
         &[PF, "jobTitleKeywords", "noneOf"],
-        List(Ac(AcKind::JobTitles)),
+        List(Ac(AutocompleteKind::JobTitles)),
         V3,
     ),
-    l(&[PF, "skills", "anyOf"], List(Ac(AcKind::Skills)), V3),
-    l(&[PF, "skills", "allOf"], List(Ac(AcKind::Skills)), V3),
-    l(&[PF, "skills", "noneOf"], List(Ac(AcKind::Skills)), V3),
+    l(
+        &[PF, "skills", "anyOf"],
+        List(Ac(AutocompleteKind::Skills)),
+        V3,
+    ),
+    l(
+        &[PF, "skills", "allOf"],
+        List(Ac(AutocompleteKind::Skills)),
+        V3,
+    ),
+    l(
+        &[PF, "skills", "noneOf"],
+        List(Ac(AutocompleteKind::Skills)),
+        V3,
+    ),
     l(&[PF, "currentJobDescription", "anyOf"], List(Free), V3),
     l(&[PF, "currentJobDescription", "allOf"], List(Free), V3),
     l(&[PF, "currentJobDescription", "noneOf"], List(Free), V3),
@@ -484,8 +532,12 @@ pub static LEAVES: &[Leaf] = &[
     l(&[PF, "states"], List(Closed(SetId::States)), ALL),
     l(&[PF, "excludeStates"], List(Closed(SetId::States)), ALL),
     l(&[PF, "regions"], List(Closed(SetId::RegionCodes)), V3),
-    l(&[PF, "cities"], List(Ac(AcKind::Locations)), V3),
-    l(&[PF, "excludeCities"], List(Ac(AcKind::Locations)), V3),
+    l(&[PF, "cities"], List(Ac(AutocompleteKind::Locations)), V3),
+    l(
+        &[PF, "excludeCities"],
+        List(Ac(AutocompleteKind::Locations)),
+        V3,
+    ),
     l(&[PF, "names"], List(Free), ALL),
     l(&[PF, "changedPositionAfter"], Scalar(Num::Date), ALL),
     l(&[PF, "changedPositionBefore"], Scalar(Num::Date), ALL),

@@ -50,34 +50,8 @@ pub fn with_kind(ep: Endpoint, kind: SearchSubject) -> Endpoint {
     Endpoint::search(kind, ep.version())
 }
 
-/// An autocomplete a list member takes its suggestions from; each maps to one of the five
-/// autocomplete endpoints (SPEC.md §4 rows 1-5), each call costs 0.1 credit.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum AcKind {
-    /// Company names: suggestions are domains.
-    Companies,
-    /// Keywords.
-    Keywords,
-    /// Job titles.
-    JobTitles,
-    /// Locations: suggestions become `{city, country}` items.
-    Locations,
-    /// Skills.
-    Skills,
-}
-
-impl AcKind {
-    /// The endpoint, e.g. [`Endpoint::AutocompleteKeywords`].
-    pub fn endpoint(self) -> Endpoint {
-        match self {
-            AcKind::Companies => Endpoint::AutocompleteCompanies,
-            AcKind::Keywords => Endpoint::AutocompleteKeywords,
-            AcKind::JobTitles => Endpoint::AutocompleteJobTitles,
-            AcKind::Locations => Endpoint::AutocompleteLocations,
-            AcKind::Skills => Endpoint::AutocompleteSkills,
-        }
-    }
-}
+/// The autocomplete a list member takes its suggestions from (each call costs 0.1 credit).
+pub use prospect_api::client::AutocompleteKind;
 
 /// Suggestions of an autocomplete answer: `(label shown, value put into the request body)`.
 /// Labels are sanitized; values are built from the typed fields: a domain (companies), the
@@ -157,11 +131,11 @@ mod tests {
     #[test]
     fn ac_kinds_are_the_autocomplete_endpoints() {
         for k in [
-            AcKind::Companies,
-            AcKind::Keywords,
-            AcKind::JobTitles,
-            AcKind::Locations,
-            AcKind::Skills,
+            AutocompleteKind::Companies,
+            AutocompleteKind::Keywords,
+            AutocompleteKind::JobTitles,
+            AutocompleteKind::Locations,
+            AutocompleteKind::Skills,
         ] {
             assert!(k.endpoint().is_autocomplete());
         }

@@ -122,7 +122,7 @@ fn line(app: &App, detail: Detail) -> Line<'static> {
         None => spans.push(Span::styled(
             format!(
                 "unknown ({} refreshes)",
-                app.opts.keymap.keys_of(crate::keymap::Action::Credits)
+                app.opts.keymap.keys_of(crate::keymap::KeyAction::Credits)
             ),
             Style::default().fg(theme().dim),
         )),

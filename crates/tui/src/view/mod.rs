@@ -30,7 +30,7 @@ fn draw_too_small(f: &mut Frame<'_>, area: Rect, app: &App) {
          window ({} quits).",
         area.width,
         area.height,
-        app.opts.keymap.first_key_of(crate::keymap::Action::Quit)
+        app.opts.keymap.first_key_of(crate::keymap::KeyAction::Quit)
     );
     f.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), area);
 }
@@ -105,7 +105,7 @@ fn draw_header(f: &mut Frame<'_>, area: Rect, app: &App) {
     spans.push(Span::styled(
         format!(
             "  [{focus}]  {} help",
-            app.opts.keymap.keys_of(super::keymap::Action::Help)
+            app.opts.keymap.keys_of(super::keymap::KeyAction::Help)
         ),
         Style::default().fg(theme().dim),
     ));
@@ -135,12 +135,12 @@ fn draw_status(f: &mut Frame<'_>, area: Rect, app: &App) {
             None => Line::from(Span::styled(
                 format!(
                     " {} search · {} edit · {} pane · {} save · {} open · {} quit",
-                    app.opts.keymap.keys_of(super::keymap::Action::Search),
-                    app.opts.keymap.keys_of(super::keymap::Action::Enter),
-                    app.opts.keymap.keys_of(super::keymap::Action::NextPane),
-                    app.opts.keymap.keys_of(super::keymap::Action::Save),
-                    app.opts.keymap.keys_of(super::keymap::Action::Open),
-                    app.opts.keymap.keys_of(super::keymap::Action::Quit),
+                    app.opts.keymap.keys_of(super::keymap::KeyAction::Search),
+                    app.opts.keymap.keys_of(super::keymap::KeyAction::Enter),
+                    app.opts.keymap.keys_of(super::keymap::KeyAction::NextPane),
+                    app.opts.keymap.keys_of(super::keymap::KeyAction::Save),
+                    app.opts.keymap.keys_of(super::keymap::KeyAction::Open),
+                    app.opts.keymap.keys_of(super::keymap::KeyAction::Quit),
                 ),
                 Style::default().fg(theme().dim),
             )),
