@@ -397,13 +397,8 @@ fn reveal_lookup_and_enrich_end_to_end() {
     let jobs: Vec<(String, String)> = text
         .lines()
         .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
-        .map(|j| {
-            if j.get("value").is_some() {
-                j["value"].clone()
-            } else {
-                j
-            }
-        })
+        // One record with real fields per job (issue 38), not a {key, value} pair.
+        .inspect(|j| assert!(j.get("value").is_none() && j.get("id").is_some(), "{j}"))
         .map(|j| {
             (
                 j["kind"].as_str().unwrap_or_default().to_string(),
@@ -570,13 +565,8 @@ fn listed_job(
     assert_eq!(code, 0, "{err}");
     out.lines()
         .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
-        .map(|j| {
-            if j.get("value").is_some() {
-                j["value"].clone()
-            } else {
-                j
-            }
-        })
+        // One record with real fields per job (issue 38), not a {key, value} pair.
+        .inspect(|j| assert!(j.get("value").is_none() && j.get("id").is_some(), "{j}"))
         .find(|j| j["kind"] == kind)
         .unwrap_or_else(|| panic!("a {kind} job is listed: {out}"))
 }

@@ -124,22 +124,13 @@ impl JobOptions {
 pub(crate) fn jobs(ctx: &Ctx, all: bool, limit: usize, out: &OutArgs) -> CliResult {
     let (mut store, _) = open_store(ctx)?;
     let list = store.jobs(limit, !all)?;
-    let mut w = Writer::<Pair>::new(Format::resolve(out.format, &out.out), out.out.as_ref())?;
+    let mut w = Writer::<prospect_core::export::JobOut>::new(
+        Format::resolve(out.format, &out.out),
+        out.out.as_ref(),
+    )?;
     for j in list {
-        w.write(&Pair {
-            key: format!("{} {} {}", j.id, j.state, j.kind),
-            value: serde_json::json!({
-                "id": j.id.0,
-                "kind": j.kind,
-                "state": j.state,
-                "bought": j.bought,
-                "createdAt": j.created_at.to_rfc3339(),
-                "updatedAt": j.updated_at.to_rfc3339(),
-                "detail": j.detail,
-                "action": Plan::of_job(&j).map(|p| p.action).filter(|a| !a.is_empty()),
-                "resume": format!("prospect resume {}", j.id),
-            }),
-        })?;
+        let action = Plan::of_job(&j).map(|p| p.action);
+        w.write(&prospect_core::export::JobOut::of(&j, action))?;
     }
     w.finish()?;
     Ok(())

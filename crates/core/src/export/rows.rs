@@ -233,6 +233,80 @@ impl Tabular for prospect_store::Spend {
     }
 }
 
+/// A job as `prospect jobs` writes it: one record with real fields (issue 38: it was a
+/// `{key, value}` pair).
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct JobOut {
+    /// Its id (`prospect resume ID`).
+    pub id: i64,
+    /// `search`, `lookup_companies`, `reveal_emails`, …
+    pub kind: String,
+    /// `running`, `done`, `failed` or `interrupted`.
+    pub state: prospect_store::JobStatus,
+    /// What it asks, in words (its plan's), when it says.
+    pub action: Option<String>,
+    /// Items kept so far.
+    pub bought: i64,
+    /// When it was planned (RFC 3339, UTC).
+    pub created_at: String,
+    /// When it last changed (RFC 3339, UTC).
+    pub updated_at: String,
+    /// Why it failed or stopped (empty when done).
+    pub detail: String,
+    /// The command that finishes it.
+    pub resume: String,
+}
+
+impl JobOut {
+    /// The row of job `j`, its action described as `action` (its plan's words).
+    pub fn of(j: &prospect_store::JobRow, action: Option<String>) -> JobOut {
+        let at = |t: &chrono::DateTime<chrono::Utc>| {
+            t.to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
+        };
+        JobOut {
+            id: j.id.0,
+            kind: j.kind.clone(),
+            state: j.state,
+            action: action.filter(|a| !a.is_empty()),
+            bought: j.bought,
+            created_at: at(&j.created_at),
+            updated_at: at(&j.updated_at),
+            detail: j.detail.clone(),
+            resume: format!("prospect resume {}", j.id),
+        }
+    }
+}
+
+impl Tabular for JobOut {
+    fn columns() -> &'static [&'static str] {
+        &[
+            "id",
+            "kind",
+            "state",
+            "action",
+            "bought",
+            "createdAt",
+            "updatedAt",
+            "detail",
+            "resume",
+        ]
+    }
+    fn cells(&self) -> Vec<String> {
+        vec![
+            self.id.to_string(),
+            self.kind.clone(),
+            self.state.to_string(),
+            self.action.clone().unwrap_or_default(),
+            self.bought.to_string(),
+            self.created_at.clone(),
+            self.updated_at.clone(),
+            self.detail.clone(),
+            self.resume.clone(),
+        ]
+    }
+}
+
 /// A stored search as `prospect history` writes it: one record with real fields.
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
