@@ -9,5 +9,6 @@ pub mod contact;
 pub mod fsutil;
 pub mod keys;
 pub mod sanitize;
+pub mod words;
 
 pub use contact::ContactKind;

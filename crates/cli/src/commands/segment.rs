@@ -230,8 +230,8 @@ pub(crate) fn write_segments(
     }
     write_rows(out, &answer.segments)?;
     ctx.note(&format!(
-        "segmentation {id}: {} segments, {} companies look like them",
-        answer.segments.len(),
+        "segmentation {id}: {}, {} companies look like them",
+        prospect_common::words::counted(answer.segments.len(), "segment", "segments"),
         answer
             .total_addressable_market
             .map_or_else(|| "an unknown number of".to_string(), |n| n.to_string())

@@ -180,8 +180,8 @@ impl SegmentsPopup {
                     format!("{which} · failed: none of its domains is a company the service knows")
                 }
                 _ => format!(
-                    "{which} · {} segments · {} companies look like them",
-                    s.segments.len(),
+                    "{which} · {} · {} companies look like them",
+                    prospect_common::words::counted(s.segments.len(), "segment", "segments"),
                     s.total_addressable_market
                         .map_or_else(|| "an unknown number of".into(), group)
                 ),

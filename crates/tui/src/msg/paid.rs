@@ -54,9 +54,7 @@ impl PaidAction {
     /// A short description for the status line and the activity pane, e.g. `reveal emails of
     /// 2 people`, `enrich acme.com`, `lookup of 5 domains`.
     pub fn describe(&self) -> String {
-        fn plural(n: usize, one: &str, many: &str) -> String {
-            format!("{n} {}", if n == 1 { one } else { many })
-        }
+        use prospect_common::words::counted as plural;
         match self {
             PaidAction::Reveal { kind, ids } => format!(
                 "reveal {} of {}",
