@@ -359,15 +359,4 @@ impl Session {
         };
         Ok((paid.purchase, paid.store_error))
     }
-
-    /// Records a webhook delivery (SPEC.md §6) and the contacts in it; a delivery retried by
-    /// the service is stored once. Returns `true` when it was new.
-    pub async fn record_delivery(&self, event: &str, body: Vec<u8>) -> Result<bool, String> {
-        let event = event.to_string();
-        with_store(&self.store, move |s| {
-            s.record_delivery(&event, &body, Utc::now())
-                .map(|o| matches!(o, prospect_store::DeliveryOutcome::New(_)))
-        })
-        .await
-    }
 }

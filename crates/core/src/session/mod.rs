@@ -427,6 +427,12 @@ impl Session {
         self.receiver.get()
     }
 
+    /// Keeps `k` in this session's store, or in a recovery file beside it when the store cannot
+    /// write ([`crate::engine::keep::keep`]); never drops it.
+    async fn keep(&self, k: crate::engine::keep::ToKeep) -> crate::engine::keep::KeepReport {
+        crate::engine::keep::keep(&self.store, &self.target, self.recovery_dir(), k).await
+    }
+
     /// Releases claims `keys` of this process (nothing was charged for them); a store that
     /// cannot be written leaves them to expire with their lease.
     pub(crate) async fn release(&self, keys: Vec<String>) {
@@ -513,11 +519,8 @@ impl Session {
         settles: Vec<String>,
         e: &ApiError,
     ) {
-        let kept = crate::engine::keep::keep(
-            &self.store,
-            &self.target,
-            self.recovery_dir(),
-            crate::engine::keep::ToKeep {
+        let kept = self
+            .keep(crate::engine::keep::ToKeep {
                 endpoint,
                 request,
                 raw,
@@ -529,9 +532,8 @@ impl Session {
                 page: None,
                 whole: false,
                 packed: None,
-            },
-        )
-        .await;
+            })
+            .await;
         self.release(settles).await;
         tracing::error!(endpoint = %endpoint, error = %e, purchase = ?kept.purchase,
             recovery = ?kept.recovery, "a paid answer did not decode; its raw bytes are kept");
@@ -624,11 +626,8 @@ impl Session {
                     facts,
                 })
         });
-        let kept = crate::engine::keep::keep(
-            &self.store,
-            &self.target,
-            self.recovery_dir(),
-            crate::engine::keep::ToKeep {
+        let kept = self
+            .keep(crate::engine::keep::ToKeep {
                 endpoint,
                 request,
                 raw,
@@ -640,9 +639,8 @@ impl Session {
                 page,
                 whole: decode_error.is_none(),
                 packed,
-            },
-        )
-        .await;
+            })
+            .await;
         if !release.is_empty() {
             self.release(release).await;
         }
