@@ -391,6 +391,24 @@ async fn eight_clis_enriching_one_company_pay_once() {
     let sent = paid(&proxy.log(), Endpoint::EnrichCompany).len();
     eprintln!("eight CLIs enriching one company sent {sent} paid request(s)");
     assert_eq!(sent, 1, "one enrich between the eight");
+    // Each ran through the engine's one door as a job (issue 35), done.
+    let (code, out, err) = run(prospect(
+        &proxy.base_url,
+        dir.path(),
+        &["jobs", "--all", "--format", "jsonl"],
+    ))
+    .await;
+    assert_eq!(code, 0, "{err}");
+    let jobs: Vec<Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let enrich: Vec<&Value> = jobs
+        .iter()
+        .filter(|j| j["kind"] == "enrich_company")
+        .collect();
+    assert_eq!(enrich.len(), 8, "{out}");
+    assert!(enrich.iter().all(|j| j["state"] == "done"), "{out}");
 }
 
 /// `--dry-run` sends nothing paid, for each paid command, and prints the plan.

@@ -15,6 +15,7 @@ use crossterm::event::KeyCode;
 use prospect::api::cost::{Cost, CreditPool};
 use prospect::api::types::webhooks::{RevealEmailsWebhook, WebhookBody, WebhookEvent};
 use prospect::common::ContactKind;
+use prospect::core::engine::KeySource;
 use prospect::core::request::SearchResponse;
 use prospect::core::session::Freshness;
 use prospect::core::spend::Estimate;
@@ -24,7 +25,7 @@ use prospect::tui::app::{App, Popup, REVEAL_PATIENCE, backoff};
 use prospect::tui::components::activity::JobState;
 use prospect::tui::keymap::{KeyAction, Keymap};
 use prospect::tui::msg::{
-    Call, Charge, Command, Msg, Outcome, PaidAction, Prepared, Ran, RanAnswer, Slot, TimerId,
+    Action, Ask, Call, Charge, Command, Msg, Outcome, Prepared, Ran, RanAnswer, Slot, TimerId,
 };
 use prospect::tui::records;
 use prospect::tui::schema::SearchSubject;
@@ -72,16 +73,15 @@ fn with_people(confirm_above: f64, n: usize) -> App {
     app
 }
 
-fn prepared(action: PaidAction, cost: Cost, from_store: usize, to_send: usize) -> Box<Prepared> {
+fn prepared(ask: Ask, cost: Cost, from_store: usize, to_send: usize) -> Box<Prepared> {
     Box::new(Prepared {
-        action,
+        ask,
         fresh: Freshness::Stored,
         estimate: Estimate {
             cost,
             from_store,
             to_send,
         },
-        stored_contacts: HashMap::new(),
         stored_at: None,
         plan: None,
     })
@@ -141,16 +141,13 @@ fn reveal_marked_people_then_the_webhook_fills_the_rows() {
 
     let cmds = app.update(ch('r'));
     let (_, call) = call_in(&cmds, Slot::Prepare);
-    let Call::Prepare { action, fresh } = call else {
+    let Call::Prepare { ask: action, fresh } = call else {
         panic!("a store check first: {call:?}")
     };
     assert_eq!(fresh, Freshness::Stored);
     assert_eq!(
         action,
-        PaidAction::Reveal {
-            kind: ContactKind::Email,
-            ids: vec!["p0".into(), "p1".into()]
-        }
+        Ask::reveal(ContactKind::Email, vec!["p0".into(), "p1".into()])
     );
     let two = Cost::in_pool(CreditPool::Email, 2.0);
     let cmds = answer(
@@ -262,16 +259,10 @@ fn the_palette_finds_reveal_emails_from_rev_em_and_runs_it() {
     let cmds = app.update(key(KeyCode::Enter));
     assert!(app.popups.is_empty(), "the palette closes");
     let (_, call) = call_in(&cmds, Slot::Prepare);
-    let Call::Prepare { action, .. } = call else {
+    let Call::Prepare { ask: action, .. } = call else {
         panic!("the reveal's store check: {call:?}")
     };
-    assert_eq!(
-        action,
-        PaidAction::Reveal {
-            kind: ContactKind::Email,
-            ids: vec!["p0".into()]
-        }
-    );
+    assert_eq!(action, Ask::reveal(ContactKind::Email, vec!["p0".into()]));
     // Ctrl-p opens it too; on the companies tab a reveal says where it can run.
     app.update(ch('t'));
     app.update(ctrl('p'));
@@ -304,7 +295,7 @@ fn the_palette_finds_reveal_emails_from_rev_em_and_runs_it() {
 fn a_reveal_whose_webhook_never_comes_is_reported_overdue() {
     let mut app = with_people(10.0, 2);
     let cmds = app.update(ch('r'));
-    let (_, Call::Prepare { action, .. }) = call_in(&cmds, Slot::Prepare) else {
+    let (_, Call::Prepare { ask: action, .. }) = call_in(&cmds, Slot::Prepare) else {
         panic!("a store check first")
     };
     let one = Cost::in_pool(CreditPool::Email, 1.0);
@@ -354,33 +345,55 @@ fn a_reveal_whose_webhook_never_comes_is_reported_overdue() {
     );
 }
 
-/// What the store holds is shown at once at 0 credits with its age; nothing is sent. The
-/// refresh key buys it again (after a new store-less check).
+/// What the store holds is answered by the run at 0 credits, without a question, and shown
+/// with its age; nothing is bought. The refresh key buys it again (after a new plan that does
+/// not read the store).
 #[test]
 fn a_reveal_the_store_answers_spends_nothing_and_refresh_buys_again() {
     let mut app = with_people(10.0, 2);
+    app.opts.confirm_above = 0.0;
     let cmds = app.update(ch('r'));
-    let (_, Call::Prepare { action, .. }) = call_in(&cmds, Slot::Prepare) else {
+    let (_, Call::Prepare { ask: action, .. }) = call_in(&cmds, Slot::Prepare) else {
         panic!()
     };
-    let mut p = prepared(action, Cost::ZERO, 1, 0);
     let at = t0() - chrono::Duration::days(3);
-    p.stored_contacts.insert(
-        "p0".into(),
-        Contact {
-            person_id: "p0".into(),
-            kind: ContactKind::Email,
-            email: Some("p0@acme.com".into()),
-            phones: vec![],
-            status: "verified".into(),
-            revealed_at: at,
-        },
-    );
+    let mut p = prepared(action, Cost::ZERO, 1, 0);
     p.stored_at = Some(at);
-    let out = answer(&mut app, &cmds, Slot::Prepare, Outcome::Prepared(p));
+    let cmds = answer(&mut app, &cmds, Slot::Prepare, Outcome::Prepared(p));
+    assert!(app.popups.is_empty(), "nothing to confirm at 0 credits");
+    let (_, run) = call_in(&cmds, Slot::Job(1));
+    assert!(
+        matches!(run, Call::Run { .. }),
+        "the run answers it: {run:?}"
+    );
+    let contact = Contact {
+        person_id: "p0".into(),
+        kind: ContactKind::Email,
+        email: Some("p0@acme.com".into()),
+        phones: vec![],
+        status: "verified".into(),
+        revealed_at: at,
+    };
+    let out = answer(
+        &mut app,
+        &cmds,
+        Slot::Job(1),
+        Outcome::Ran(Ran {
+            charge: Charge::default(),
+            stored_at: Some(at),
+            provenance: None,
+            store_error: None,
+            unread: None,
+            answer: RanAnswer::Reveal {
+                kind: ContactKind::Email,
+                from_store: HashMap::from([("p0".to_string(), contact)]),
+                sent: vec![],
+            },
+        }),
+    );
     assert!(
         !out.iter().any(|c| matches!(c, Command::Call { .. })),
-        "nothing sent: {out:?}"
+        "nothing more sent: {out:?}"
     );
     assert_eq!(
         app.status.clone().unwrap().text,
@@ -405,7 +418,7 @@ fn a_reveal_above_the_threshold_asks_first() {
         app.update(ch(' '));
     }
     let cmds = app.update(ch('r'));
-    let (_, Call::Prepare { action, .. }) = call_in(&cmds, Slot::Prepare) else {
+    let (_, Call::Prepare { ask: action, .. }) = call_in(&cmds, Slot::Prepare) else {
         panic!()
     };
     let out = answer(
@@ -465,14 +478,14 @@ fn enrich_pending_retries_with_backoff_then_updates_in_place() {
     );
     app.update(ch('j'));
     let cmds = app.update(ch('E'));
-    let (_, Call::Prepare { action, .. }) = call_in(&cmds, Slot::Prepare) else {
+    let (_, Call::Prepare { ask: action, .. }) = call_in(&cmds, Slot::Prepare) else {
         panic!()
     };
     assert_eq!(
         action,
-        PaidAction::EnrichCompany {
+        Ask::of(Action::EnrichCompany {
             domain: "acme1.com".into()
-        }
+        })
     );
     let cmds = answer(
         &mut app,
@@ -579,20 +592,16 @@ fn lookup_a_pasted_list() {
     ));
     insta::assert_snapshot!("lookup_popup", render_at(&app, 120, 30).backend());
     let cmds = app.update(key(KeyCode::Enter));
-    let (_, Call::Prepare { action, .. }) = call_in(&cmds, Slot::Prepare) else {
+    let (_, Call::Prepare { ask: action, .. }) = call_in(&cmds, Slot::Prepare) else {
         panic!()
     };
-    let PaidAction::Lookup {
-        subject,
-        keys,
-        file,
-    } = &action
+    let Action::LookupCompanies {
+        keys: KeySource::List(keys),
+    } = &action.action
     else {
         panic!("{action:?}")
     };
-    assert_eq!(*subject, SearchSubject::Companies);
     assert_eq!(keys.len(), 5);
-    assert_eq!(file, &None);
     let cmds = answer(
         &mut app,
         &cmds,
@@ -696,7 +705,7 @@ fn snapshot_activity_pane() {
     app.update(ch(' '));
     app.update(ch(' '));
     let cmds = app.update(ch('r'));
-    let (_, Call::Prepare { action, .. }) = call_in(&cmds, Slot::Prepare) else {
+    let (_, Call::Prepare { ask: action, .. }) = call_in(&cmds, Slot::Prepare) else {
         panic!()
     };
     let cmds = answer(

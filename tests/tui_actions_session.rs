@@ -186,9 +186,11 @@ async fn reveal_fills_the_rows_by_webhook_and_again_spends_nothing() {
     ex.ch('r');
     let again = ex
         .wait_since(n, "the store's answer", |s| {
+            // The run answers it (a job at 0 credits); its progress line says "from the
+            // store" too, so wait for the answer's.
             s.status
                 .as_deref()
-                .is_some_and(|t| t.contains("from the store"))
+                .is_some_and(|t| t.contains("from the store, revealed"))
         })
         .await;
     let text = again.status.unwrap();
@@ -300,10 +302,8 @@ async fn reveals_without_a_receiver_spend_nothing() {
     assert!(backend.deliveries().is_none());
     let out = backend
         .call(prospect::tui::msg::Call::Run {
-            action: prospect::tui::msg::PaidAction::Reveal {
-                kind: ContactKind::Email,
-                ids: vec!["p1".into()],
-            },
+            ask: prospect::tui::msg::Ask::reveal(ContactKind::Email, vec!["p1".into()]),
+            plan: None,
             fresh: prospect::core::session::Freshness::Stored,
         })
         .await;
@@ -355,6 +355,97 @@ async fn a_bare_handle_and_its_url_find_one_person() {
         store.person_by_handle(&handle).unwrap().is_some(),
         "the person is stored under the handle"
     );
+}
+
+/// Issue 35, one door: `Ctrl-l` on the people tab with a list that mixes a handle and a
+/// service id is one ask of the engine (`LookupPeople` by shape): one plan counting both, one
+/// run through `engine::run` that is one job in `prospect jobs`, both people found, and a
+/// second run answered from the store at 0 credits.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_mixed_people_lookup_is_one_plan_and_one_job() {
+    use prospect::core::session::Freshness;
+    use prospect::tui::msg::{Ask, Call, Outcome, RanAnswer};
+    let sb = start(vec![]).await;
+    let c = client(&sb, RICH);
+    let req = serde_json::from_value(serde_json::json!({ "size": 10 })).unwrap();
+    let people = c.search_people_v3(&req).await.unwrap().people;
+    let (at, handle) = people
+        .iter()
+        .enumerate()
+        .find_map(|(i, p)| {
+            p.person
+                .linkedin_url
+                .as_deref()
+                .and_then(prospect::common::keys::linkedin_handle)
+                .map(|h| (i, h))
+        })
+        .expect("a person with a profile URL");
+    // Another person, by service id (the same person would be owned once the handle bought it).
+    let id = people
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| *i != at)
+        .map(|(_, p)| p.person.id.clone())
+        .find(|i| prospect::core::engine::is_service_id(i))
+        .expect("another person with a service id");
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(&dir.path().join("store.sqlite")).unwrap();
+    let session = Session::new(client(&sb, RICH), store, "sandbox");
+    let backend = SessionBackend::new(session.clone());
+    let ask = Ask::lookup(
+        SearchSubject::People,
+        vec![handle.clone(), id.clone()],
+        None,
+    );
+    let run = |plan| Call::Run {
+        ask: ask.clone(),
+        plan,
+        fresh: Freshness::Stored,
+    };
+    let prepare = Call::Prepare {
+        ask: ask.clone(),
+        fresh: Freshness::Stored,
+    };
+    let Ok(Outcome::Prepared(p)) = backend.call(prepare).await else {
+        panic!("a plan")
+    };
+    let plan = p.plan.clone().expect("the engine's plan");
+    assert_eq!((plan.asked, plan.owned, plan.to_buy), (2, 0, 2), "{plan:?}");
+    assert_eq!(plan.requests, 2, "one by handle, one by id");
+    let Ok(Outcome::Ran(ran)) = backend.call(run(Some(Box::new(plan)))).await else {
+        panic!("a run")
+    };
+    let RanAnswer::Lookup {
+        rows,
+        not_found,
+        from_store,
+        sent,
+        ..
+    } = ran.answer
+    else {
+        panic!("a lookup's rows")
+    };
+    assert_eq!((rows.len(), not_found, from_store, sent), (2, 0, 0, 2));
+    assert_eq!(ran.charge.requests, 2);
+    let jobs = session.jobs(10, false).await.unwrap();
+    assert_eq!(jobs.len(), 1, "one job: {jobs:?}");
+    assert_eq!(jobs[0].kind, "lookup_people");
+    assert_eq!(jobs[0].state, prospect::store::JobStatus::Done);
+    assert_eq!(jobs[0].spec["by_shape"], serde_json::json!(true));
+
+    // Again (a retry plans anew): both from the store, nothing sent.
+    let Ok(Outcome::Ran(again)) = backend.call(run(None)).await else {
+        panic!("a second run")
+    };
+    let RanAnswer::Lookup {
+        from_store, sent, ..
+    } = again.answer
+    else {
+        panic!("a lookup's rows")
+    };
+    assert_eq!((from_store, sent), (2, 0));
+    assert!(again.charge.cost.is_zero());
+    assert_eq!(again.charge.requests, 0);
 }
 
 /// Contacts follow the people (issue 16): emails revealed for ten people of a search are in

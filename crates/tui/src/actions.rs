@@ -4,12 +4,12 @@
 //! reading a list of lookup keys from pasted text or a file ([`split_keys`], [`read_keys`]).
 //!
 //! Every key from a file or the clipboard is sanitized before it is sent or shown.
-use std::collections::HashMap;
 use std::path::Path;
+use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 
-use super::msg::{ApiFailure, Charge, PaidAction, Prepared, Ran, RanAnswer, Record, ResultRow};
+use super::msg::{Action, ApiFailure, Ask, Charge, Prepared, Ran, RanAnswer, Record, ResultRow};
 use super::schema::SearchSubject;
 use prospect_api::client::Enriched;
 use prospect_api::cost::Cost;
@@ -20,9 +20,10 @@ use prospect_api::types::{
 };
 use prospect_common::ContactKind;
 use prospect_common::sanitize::sanitize;
-use prospect_core::engine::{self, JobEnd, KeySource, PlanError, split_people_keys};
-use prospect_core::session::{Freshness, Session};
+use prospect_core::engine::{self, Event, KeySource, Plan, PlanError, RunError, RunReport};
+use prospect_core::session::{Freshness, LookupEntry, Session};
 use prospect_core::spend::Estimate;
+use tokio_util::sync::CancellationToken;
 
 /// Splits pasted text into keys: on newlines, commas, semicolons, tabs and spaces; empty
 /// pieces dropped, each sanitized and trimmed; duplicates kept once (first occurrence).
@@ -181,48 +182,28 @@ pub fn reveal_event(kind: ContactKind) -> WebhookEvent {
     }
 }
 
-/// Plans `action` through the spend engine ([`prospect_core::engine::plan`]: what the store
-/// owns, what is to buy per pool, requests and ETA, the budget) and reads a lookup's file. Free:
-/// nothing paid is sent. The stored contacts of a reveal come along to fill its rows at once.
-/// Errors: a lookup file that cannot be read, a request the client would refuse, a plan the
+/// Plans `ask` through the spend engine ([`prospect_core::engine::plan`]: what the store owns,
+/// what is to buy per pool, requests and ETA, the budget) and reads a lookup's file (its key
+/// column found by the header: [`read_keys`]). Free: nothing paid is sent. Errors: a lookup
+/// file that cannot be read or holds no key, a request the client would refuse, a plan the
 /// engine cannot make.
-pub async fn prepare(
-    s: &Session,
-    action: PaidAction,
-    fresh: Freshness,
-) -> Result<Prepared, ApiFailure> {
-    let action = match action {
-        PaidAction::Lookup {
-            subject,
-            keys: _,
-            file: Some(path),
-        } => {
-            let keys = tokio::task::spawn_blocking(move || read_keys(&path, subject))
+pub async fn prepare(s: &Session, mut ask: Ask, fresh: Freshness) -> Result<Prepared, ApiFailure> {
+    if let Some((keys, subject)) = lookup_keys(&mut ask.action) {
+        if let KeySource::File { path, .. } = keys {
+            let path = path.clone();
+            let read = tokio::task::spawn_blocking(move || read_keys(&path, subject))
                 .await
                 .map_err(|e| ApiFailure::other(&format!("reading the list failed: {e}")))?
                 .map_err(|e| ApiFailure::other(&e))?;
-            PaidAction::Lookup {
-                subject,
-                keys,
-                file: None,
-            }
+            *keys = KeySource::List(read);
         }
-        PaidAction::Lookup { keys, .. } if keys.is_empty() => {
+        if matches!(keys, KeySource::List(k) if k.is_empty()) {
             return Err(ApiFailure::other("nothing to look up: the list is empty"));
         }
-        other => other,
-    };
-    let spec = engine_action(&action);
-    let plan = engine::plan(s, &spec, fresh).await.map_err(|e| match e {
-        PlanError::Invalid(api) => ApiFailure::from(api),
-        other => ApiFailure::other(&other.to_string()),
-    })?;
-    let stored_contacts = match (&action, fresh) {
-        (PaidAction::Reveal { kind, ids }, Freshness::Stored) => {
-            s.stored_contacts(ids, *kind).await
-        }
-        _ => HashMap::new(),
-    };
+    }
+    let plan = engine::plan(s, &ask.action, fresh)
+        .await
+        .map_err(plan_failure)?;
     Ok(Prepared {
         estimate: Estimate {
             cost: plan.cost.rounded(),
@@ -230,159 +211,79 @@ pub async fn prepare(
             to_send: plan.to_buy as usize,
         },
         stored_at: plan.owned_oldest,
-        stored_contacts,
         plan: Some(plan),
-        action,
+        ask,
         fresh,
     })
 }
 
-/// The request of a segmentation of `domains` with the default features.
-fn segmentation_input(domains: &[String]) -> prospect_api::types::SegmentationInput {
-    prospect_api::types::SegmentationInput {
-        domains: domains.to_vec(),
-        ..Default::default()
-    }
-}
-
-/// The spend engine's action of an explorer action (its keys already read).
-fn engine_action(action: &PaidAction) -> engine::Action {
+/// The keys of a lookup and what they look up; `None` for another action.
+fn lookup_keys(action: &mut Action) -> Option<(&mut KeySource, SearchSubject)> {
     match action {
-        PaidAction::Reveal { kind, ids } => engine::Action::Reveal {
-            contact: *kind,
-            keys: KeySource::List(ids.clone()),
-        },
-        PaidAction::EnrichCompany { domain } => engine::Action::EnrichCompany {
-            domain: domain.clone(),
-        },
-        PaidAction::Segment { domains } => engine::Action::Segment {
-            request: serde_json::to_value(segmentation_input(domains)).unwrap_or_default(),
-        },
-        PaidAction::EnrichPerson { request, .. } => engine::Action::EnrichPerson {
-            request: serde_json::to_value(&**request).unwrap_or_default(),
-        },
-        PaidAction::Lookup {
-            subject: SearchSubject::Companies,
-            keys,
-            ..
-        } => engine::Action::LookupCompanies {
-            keys: KeySource::List(keys.clone()),
-        },
-        PaidAction::Lookup {
-            subject: SearchSubject::People,
-            keys,
-            ..
-        } => {
-            // Handles and ids mixed: the plan counts them as handles where they are ones.
-            let (handles, ids) = split_people_keys(keys);
-            if handles.is_empty() {
-                engine::Action::LookupPeople {
-                    keys: KeySource::List(ids),
-                    ids: true,
-                }
-            } else {
-                engine::Action::LookupPeople {
-                    keys: KeySource::List(keys.clone()),
-                    ids: false,
-                }
-            }
-        }
+        Action::LookupCompanies { keys } => Some((keys, SearchSubject::Companies)),
+        Action::LookupPeople { keys, .. } => Some((keys, SearchSubject::People)),
+        _ => None,
     }
 }
 
-/// Sends `action` through the session (which answers from the store when `fresh` allows it
-/// and stores every paid answer before returning). A reveal's results arrive by webhook at
-/// `webhook_url(event)`; `Err` from it (no receiver) refuses the reveal before anything is
-/// sent. Errors: the client's, in plain words ([`ApiFailure`]).
+/// A plan the engine could not make, in the explorer's words.
+fn plan_failure(e: PlanError) -> ApiFailure {
+    match e {
+        PlanError::Invalid(api) => ApiFailure::from(api),
+        other => ApiFailure::other(&other.to_string()),
+    }
+}
+
+/// What stopped a run, in the explorer's words.
+fn run_failure(e: RunError) -> ApiFailure {
+    match e {
+        RunError::Api(api) => ApiFailure::from(api),
+        RunError::Plan(p) => plan_failure(p),
+        other => ApiFailure::other(&other.to_string()),
+    }
+}
+
+/// Runs `ask` through the spend engine's one door as a job (issue 35: [`engine::run`], or
+/// [`engine::run_by_webhook`] for a reveal, whose results arrive later by webhook to the
+/// session's receiver; `webhook_url` says why there is none, refusing the reveal before
+/// anything is sent). `plan` is the one confirmed; `None` (a retry) plans again. Every paid
+/// answer is kept before it comes back; once sent, it is never stopped. Errors: the engine's,
+/// in plain words ([`ApiFailure`]).
 pub async fn run(
     s: &Session,
-    action: PaidAction,
+    ask: Ask,
+    plan: Option<Box<Plan>>,
     fresh: Freshness,
     webhook_url: impl Fn(WebhookEvent) -> Result<String, String>,
 ) -> Result<Ran, ApiFailure> {
-    // Every paid action is a job (issue 35): killed meanwhile, `prospect jobs` lists it and
-    // `prospect resume ID` buys only the rest.
-    let what = action.describe();
-    let mut jobs = Vec::new();
-    for a in job_actions(&action) {
-        jobs.push(engine::begin_job(s, &a, &what, None).await);
-    }
-    let out = run_action(s, action, fresh, webhook_url).await;
-    let end = match &out {
-        Ok(r) => match &r.unread {
-            Some(why) => JobEnd::Failed(why.clone()),
-            None => JobEnd::Done,
-        },
-        Err(e) => JobEnd::Failed(e.message.clone()),
+    let plan = match plan {
+        Some(p) => *p,
+        None => engine::plan(s, &ask.action, fresh)
+            .await
+            .map_err(plan_failure)?,
     };
-    for job in jobs {
-        engine::end_job(s, job, end.clone()).await;
-    }
-    out
-}
-
-/// The engine's actions a paid action of the explorer is recorded as, so `prospect resume ID`
-/// can finish it: one each, but two for a lookup of people by handles and by service ids.
-fn job_actions(action: &PaidAction) -> Vec<engine::Action> {
-    use engine::Action;
-    match action {
-        PaidAction::Reveal { kind, ids } => vec![Action::Reveal {
-            contact: *kind,
-            keys: KeySource::List(ids.clone()),
-        }],
-        PaidAction::EnrichCompany { domain } => vec![Action::EnrichCompany {
-            domain: domain.clone(),
-        }],
-        PaidAction::EnrichPerson { request, .. } => vec![Action::EnrichPerson {
-            request: serde_json::to_value(&**request).unwrap_or_default(),
-        }],
-        PaidAction::Lookup {
-            subject: SearchSubject::Companies,
-            keys,
-            ..
-        } => vec![Action::LookupCompanies {
-            keys: KeySource::List(keys.clone()),
-        }],
-        PaidAction::Lookup { keys, .. } => {
-            let (handles, ids) = split_people_keys(keys);
-            [(handles, false), (ids, true)]
-                .into_iter()
-                .filter(|(k, _)| !k.is_empty())
-                .map(|(k, ids)| Action::LookupPeople {
-                    keys: KeySource::List(k),
-                    ids,
-                })
-                .collect()
-        }
-        PaidAction::Segment { domains } => vec![Action::Segment {
-            request: serde_json::to_value(segmentation_input(domains)).unwrap_or_default(),
-        }],
-    }
-}
-
-/// [`run`] without its job.
-async fn run_action(
-    s: &Session,
-    action: PaidAction,
-    fresh: Freshness,
-    webhook_url: impl Fn(WebhookEvent) -> Result<String, String>,
-) -> Result<Ran, ApiFailure> {
+    // A paid call once sent is never aborted: this run's stop never fires.
+    let stop = CancellationToken::new();
     let mut ran = Ran {
         charge: Charge::default(),
         stored_at: None,
         provenance: None,
         store_error: None,
         unread: None,
-        answer: RanAnswer::Reveal {
-            kind: ContactKind::Email,
-            from_store: HashMap::new(),
-            sent: Vec::new(),
-        },
+        answer: RanAnswer::Segmentation { id: 0 },
     };
-    match action {
-        PaidAction::Reveal { kind, ids } => {
-            let url = webhook_url(reveal_event(kind)).map_err(|e| ApiFailure::other(&e))?;
-            let r = s.reveal(kind, &ids, &url, fresh).await?;
+    match &ask.action {
+        Action::Reveal { contact, .. } => {
+            webhook_url(reveal_event(*contact)).map_err(|e| ApiFailure::other(&e))?;
+            let r =
+                engine::run_by_webhook(s, &ask.action, &plan, fresh, Duration::ZERO, &stop, |_| {})
+                    .await;
+            if let Some(e) = r.report.error {
+                return Err(run_failure(e));
+            }
+            let Some(engine::Arrived::Contacts(kind, r, _)) = r.arrived else {
+                return Err(ApiFailure::other("the reveal sent nothing"));
+            };
             ran.charge.requests = r.sent.len().div_ceil(prospect_api::types::REVEAL_MAX_IDS) as u32;
             ran.stored_at = r.from_store.values().map(|c| c.revealed_at).min();
             ran.answer = RanAnswer::Reveal {
@@ -391,14 +292,64 @@ async fn run_action(
                 sent: r.sent,
             };
         }
-        PaidAction::EnrichCompany { domain } => {
-            let req = engine::enrich_company_request(&domain);
-            let paid = s.enrich_company(&req, fresh).await?;
-            ran.charge = charge_of(paid.charged, paid.stored_at);
-            ran.stored_at = paid.stored_at;
-            ran.provenance = paid.provenance;
-            ran.store_error = paid.store_error.map(|e| sanitize(&e));
-            ran.answer = match paid.value {
+        Action::LookupCompanies { .. } | Action::LookupPeople { .. } => {
+            let mut rows = LookupRows::default();
+            let r = engine::run(s, &ask.action, &plan, fresh, &stop, |event| {
+                match event {
+                    Event::Companies(e) => rows.add(e, company_row, not_found_company),
+                    Event::People(e) => rows.add(e, person_row, not_found_person),
+                    _ => {}
+                }
+                Ok(())
+            })
+            .await;
+            ran_lookup(&mut ran, subject_of(&ask.action), rows, r.report)?;
+        }
+        _ => {
+            let mut answer = None;
+            let r = engine::run(s, &ask.action, &plan, fresh, &stop, |event| {
+                if let Event::Answer(a) = event {
+                    answer = Some(*a);
+                }
+                Ok(())
+            })
+            .await;
+            match answer {
+                Some(a) => ran_answer(&mut ran, &ask, a),
+                None => {
+                    let why = r.report.error.map(run_failure);
+                    return Err(why.unwrap_or_else(|| ApiFailure::other("no answer came back")));
+                }
+            }
+        }
+    }
+    Ok(ran)
+}
+
+/// Companies or people, by what a lookup looks up.
+fn subject_of(action: &Action) -> SearchSubject {
+    match action {
+        Action::LookupPeople { .. } => SearchSubject::People,
+        _ => SearchSubject::Companies,
+    }
+}
+
+/// A single paid answer (an enrichment, a segmentation) into `ran`.
+fn ran_answer(ran: &mut Ran, ask: &Ask, answer: engine::Answer) {
+    fn paid_into<T>(ran: &mut Ran, paid: &prospect_core::session::Paid<T>) {
+        ran.charge = charge_of(paid.charged, paid.stored_at);
+        ran.stored_at = paid.stored_at;
+        ran.provenance = paid.provenance;
+        ran.store_error = paid.store_error.as_deref().map(sanitize);
+    }
+    ran.answer = match answer {
+        engine::Answer::Company(paid) => {
+            paid_into(ran, &paid);
+            let domain = match &ask.action {
+                Action::EnrichCompany { domain } => domain.clone(),
+                _ => String::new(),
+            };
+            match paid.value {
                 Enriched::Found(r) => RanAnswer::Company {
                     domain,
                     company: Some(Box::new(r.company)),
@@ -409,15 +360,12 @@ async fn run_action(
                     company: None,
                     detail: sanitize(&detail),
                 },
-            };
+            }
         }
-        PaidAction::EnrichPerson { request, key, .. } => {
-            let paid = s.enrich_person(&request, fresh).await?;
-            ran.charge = charge_of(paid.charged, paid.stored_at);
-            ran.stored_at = paid.stored_at;
-            ran.provenance = paid.provenance;
-            ran.store_error = paid.store_error.map(|e| sanitize(&e));
-            ran.answer = match paid.value {
+        engine::Answer::Person(paid) => {
+            paid_into(ran, &paid);
+            let key = ask.row.clone();
+            match paid.value {
                 Enriched::Found(r) => RanAnswer::Person {
                     key,
                     person: Some(Box::new(r.person)),
@@ -428,112 +376,80 @@ async fn run_action(
                     person: None,
                     detail: sanitize(&detail),
                 },
-            };
+            }
         }
-        PaidAction::Lookup { subject, keys, .. } => {
-            ran_lookup(s, subject, &keys, fresh, &mut ran).await?;
-        }
-        PaidAction::Segment { domains } => {
-            let paid = s
-                .create_segmentation(&segmentation_input(&domains), fresh)
-                .await?;
-            ran.charge = charge_of(paid.charged, paid.stored_at);
-            ran.stored_at = paid.stored_at;
-            ran.store_error = paid.store_error.map(|e| sanitize(&e));
-            ran.answer = RanAnswer::Segmentation {
+        engine::Answer::Segmentation(paid) => {
+            paid_into(ran, &paid);
+            RanAnswer::Segmentation {
                 id: paid.value.segmentation_id,
-            };
+            }
+        }
+    };
+}
+
+/// A lookup's rows so far, in input order, with how many keys had no record and when the
+/// oldest stored record was bought.
+#[derive(Default)]
+struct LookupRows {
+    rows: Vec<ResultRow>,
+    not_found: usize,
+    oldest: Option<DateTime<Utc>>,
+}
+
+impl LookupRows {
+    /// One batch of `entries`: `row` for a found record, `missing` for a key with none.
+    fn add<T>(
+        &mut self,
+        entries: Vec<LookupEntry<T>>,
+        row: fn(T) -> ResultRow,
+        missing: fn(&str) -> ResultRow,
+    ) {
+        for e in entries {
+            self.oldest = self.oldest.into_iter().chain(e.stored_at).min();
+            self.rows.push(match e.record {
+                Some(r) => row(r),
+                None => {
+                    self.not_found += 1;
+                    missing(&e.key)
+                }
+            });
         }
     }
-    Ok(ran)
 }
 
 /// A lookup's answer into `ran`: its rows (a "not found" row for a key with no record), its
-/// charge and requests, the age of what the store answered, and what did not read.
-async fn ran_lookup(
-    s: &Session,
-    subject: SearchSubject,
-    keys: &[String],
-    fresh: Freshness,
+/// charge and requests, the age of what the store answered, and what did not read. Errors:
+/// what stopped the run (what it bought before is kept).
+fn ran_lookup(
     ran: &mut Ran,
+    subject: SearchSubject,
+    rows: LookupRows,
+    report: RunReport,
 ) -> Result<(), ApiFailure> {
-    let (rows, not_found, from_store, sent, charged, purchases, store_error, oldest, unread) =
-        match subject {
-            SearchSubject::Companies => lookup_rows(
-                s.lookup_companies(keys, fresh).await?,
-                company_row,
-                not_found_company,
-            ),
-            SearchSubject::People => {
-                let (handles, ids) = split_people_keys(keys);
-                lookup_rows(
-                    s.lookup_people(&handles, &ids, fresh).await?,
-                    person_row,
-                    not_found_person,
-                )
-            }
-        };
+    if let Some(e) = report.error {
+        return Err(run_failure(e));
+    }
     ran.charge = Charge {
-        cost: charged,
-        requests: purchases.max(usize::from(sent > 0)) as u32,
+        cost: report.charged,
+        requests: report.requests.max(u32::from(report.bought > 0)),
     };
-    ran.stored_at = oldest;
-    ran.store_error = store_error.map(|e| sanitize(&e));
-    ran.unread = unread.map(|e| sanitize(&e));
+    ran.stored_at = rows.oldest;
+    ran.store_error = report.store_errors.first().map(|e| sanitize(e));
+    ran.unread = (report.unread > 0 || !report.decode_errors.is_empty()).then(|| {
+        sanitize(&format!(
+            "{} key(s) did not read ({}); looked up again, only they are bought",
+            report.unread,
+            report.decode_errors.first().map_or("", String::as_str)
+        ))
+    });
     ran.answer = RanAnswer::Lookup {
         subject,
-        rows,
-        not_found,
-        from_store,
-        sent,
+        rows: rows.rows,
+        not_found: rows.not_found,
+        from_store: report.owned as usize,
+        sent: report.bought as usize,
     };
     Ok(())
-}
-
-/// What a lookup through the session gave, as the explorer shows it: one row per key in
-/// request order (a "not found" row for a key with no record), then the number not found, the
-/// keys answered from the store, the keys sent, the charge, the purchases made, why a bought
-/// batch could not be stored (if so), the age of the oldest stored answer, and what did not
-/// read (if an answer did not read whole).
-type LookupRows = (
-    Vec<ResultRow>,
-    usize,
-    usize,
-    usize,
-    Cost,
-    usize,
-    Option<String>,
-    Option<DateTime<Utc>>,
-    Option<String>,
-);
-
-/// The rows of lookup `l`: `row` for a found record, `missing` for a key with none.
-fn lookup_rows<T>(
-    l: prospect_core::session::Lookup<T>,
-    row: fn(T) -> ResultRow,
-    missing: fn(&str) -> ResultRow,
-) -> LookupRows {
-    let oldest = l.entries.iter().filter_map(|e| e.stored_at).min();
-    let not_found = l.entries.iter().filter(|e| e.record.is_none()).count();
-    let rows = l
-        .entries
-        .into_iter()
-        .map(|e| match e.record {
-            Some(r) => row(r),
-            None => missing(&e.key),
-        })
-        .collect();
-    (
-        rows,
-        not_found,
-        l.from_store,
-        l.sent,
-        l.charged,
-        l.requests,
-        l.store_error,
-        oldest,
-        l.unread,
-    )
 }
 
 fn charge_of(charged: Cost, stored_at: Option<DateTime<Utc>>) -> Charge {

@@ -33,8 +33,8 @@ pub use super::components::spend_gate::PendingSearch;
 use super::fmt::{capitalize, fmt_credits, problems_text};
 use super::keymap::{KeyAction, Keymap};
 use super::msg::{
-    ApiFailure, Call, Command, ExportFile, HistoryEntry, Msg, Outcome, PageData, PaidAction,
-    Prepared, Reopened, Slot, TimerId,
+    ApiFailure, Ask, Call, Command, ExportFile, HistoryEntry, Msg, Outcome, PageData, Prepared,
+    Reopened, Slot, TimerId,
 };
 use super::schema::{self, DataFields, Leaf, SearchSubject};
 use prospect_api::client::Endpoint;
@@ -275,7 +275,7 @@ pub struct App {
     /// A fixed time for `now` (tests); `None` reads the clock at each message.
     pub frozen_now: Option<DateTime<Utc>>,
     /// The last paid action the store answered at 0 credits: what the refresh key buys again.
-    pub last_stored: Option<PaidAction>,
+    pub last_stored: Option<Ask>,
     /// The tab whose last search page the store answered at 0 credits (a search bought within
     /// `search_fresh_for`): the refresh key buys the search again.
     pub last_stored_search: Option<SearchSubject>,

@@ -255,11 +255,11 @@ impl Backend for SessionBackend {
                 Call::PlanPage { request, fresh } => Outcome::PagePlanned(Box::new(
                     prospect_core::engine::plan_page(&s, &request, fresh).await,
                 )),
-                Call::Prepare { action, fresh } => {
-                    Outcome::Prepared(Box::new(actions::prepare(&s, action, fresh).await?))
+                Call::Prepare { ask, fresh } => {
+                    Outcome::Prepared(Box::new(actions::prepare(&s, ask, fresh).await?))
                 }
-                Call::Run { action, fresh } => {
-                    Outcome::Ran(actions::run(&s, action, fresh, &url).await?)
+                Call::Run { ask, plan, fresh } => {
+                    Outcome::Ran(actions::run(&s, ask, plan, fresh, &url).await?)
                 }
                 Call::Warmup(domains) => Outcome::Warmed(actions::warmup(&s, &domains).await?),
                 Call::BeginJob {

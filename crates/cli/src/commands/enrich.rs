@@ -47,83 +47,81 @@ pub(crate) fn enrich_action(cmd: EnrichCmd) -> CliResult<(Action, SpendArgs, Out
     }
 }
 
-/// Runs a planned enrich through the session (answered from the store when owned) and writes
-/// the record.
+/// Runs a planned enrich of one company or person through the engine's one door
+/// ([`engine::run`], a job; answered from the store when owned) and writes the record. Exit
+/// codes: not found (3) while the service still gathers its data, recovery (11) when the
+/// store could not keep the answer, partial (10) when it read in part; a failed call as
+/// [`Ctx::settle`] says it.
 pub(crate) async fn enrich(
     ctx: &Ctx,
     action: &Action,
+    plan: &engine::Plan,
     fresh: Freshness,
     out: &OutArgs,
 ) -> CliResult {
-    let s = ctx.session();
-    let paid_note = |store_error: &Option<String>, decode: &Option<String>| -> CliResult {
-        if let Some(e) = store_error {
-            return Err(CliError {
-                code: ExitCode::Recovery,
-                message: e.clone(),
-            });
-        }
-        if let Some(d) = decode {
-            return Err(CliError {
-                code: ExitCode::Partial,
-                message: d.clone(),
-            });
+    let mut answer = None;
+    let ran = engine::run(ctx.session(), action, plan, fresh, &ctx.stop, |event| {
+        if let engine::Event::Answer(a) = event {
+            answer = Some(*a);
         }
         Ok(())
+    })
+    .await;
+    let Some(answer) = answer else {
+        return ctx.settle(ran.report, ran.job);
     };
-    match action {
-        Action::EnrichCompany { domain } => {
-            let req = EnrichCompanyRequest {
-                company: Some(prospect_api::types::CompanyMatch {
-                    domain: Some(domain.clone()),
-                    ..Default::default()
-                }),
-                ..EnrichCompanyRequest::default()
+    let gathering = |what: String| CliError {
+        code: ExitCode::NotFound,
+        message: format!("{what} (try again in a few minutes)"),
+    };
+    let (stored_at, store_error, decode_error) = match answer {
+        engine::Answer::Company(paid) => {
+            let domain = match action {
+                Action::EnrichCompany { domain } => domain.as_str(),
+                _ => "",
             };
-            let paid = s.enrich_company(&req, fresh).await?;
-            ctx.note_stored(paid.stored_at);
-            match paid.value {
-                Enriched::Found(r) => write_one(
-                    out,
-                    &CompanyOut {
-                        company: r.company,
-                        relevance: None,
-                        score: None,
-                    },
-                )?,
+            let company = match paid.value {
+                Enriched::Found(r) => r.company,
                 Enriched::Gathering { detail } => {
-                    return Err(CliError {
-                        code: ExitCode::NotFound,
-                        message: format!("{domain}: {detail} (try again in a few minutes)"),
-                    });
+                    return Err(gathering(format!("{domain}: {detail}")));
                 }
-            }
-            paid_note(&paid.store_error, &paid.decode_error)
+            };
+            let company = CompanyOut {
+                company,
+                relevance: None,
+                score: None,
+            };
+            write_one(out, &company)?;
+            (paid.stored_at, paid.store_error, paid.decode_error)
         }
-        Action::EnrichPerson { request } => {
-            let req: EnrichPersonRequest = serde_json::from_value(request.clone())
-                .map_err(|e| CliError::usage(format!("enrich person: {e}")))?;
-            let paid = s.enrich_person(&req, fresh).await?;
-            ctx.note_stored(paid.stored_at);
-            match paid.value {
-                Enriched::Found(r) => write_one(
-                    out,
-                    &LookalikePerson {
-                        person: r.person,
-                        ..LookalikePerson::default()
-                    },
-                )?,
-                Enriched::Gathering { detail } => {
-                    return Err(CliError {
-                        code: ExitCode::NotFound,
-                        message: format!("{detail} (try again in a few minutes)"),
-                    });
-                }
-            }
-            paid_note(&paid.store_error, &paid.decode_error)
+        engine::Answer::Person(paid) => {
+            let person = match paid.value {
+                Enriched::Found(r) => r.person,
+                Enriched::Gathering { detail } => return Err(gathering(detail)),
+            };
+            let person = LookalikePerson {
+                person,
+                ..LookalikePerson::default()
+            };
+            write_one(out, &person)?;
+            (paid.stored_at, paid.store_error, paid.decode_error)
         }
-        _ => Ok(()),
+        engine::Answer::Segmentation(_) => return Ok(()),
+    };
+    ctx.note_stored(stored_at);
+    if let Some(e) = store_error {
+        return Err(CliError {
+            code: ExitCode::Recovery,
+            message: e,
+        });
     }
+    if let Some(d) = decode_error {
+        return Err(CliError {
+            code: ExitCode::Partial,
+            message: d,
+        });
+    }
+    Ok(())
 }
 
 /// The items of a batch enrichment: the members of `--list` (a list of `kind`), else the

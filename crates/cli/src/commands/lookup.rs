@@ -48,7 +48,11 @@ pub(crate) async fn lookup(ctx: &Ctx, a: LookupArgs) -> CliResult {
     };
     let action = match a.subject {
         SearchSubject::Companies => Action::LookupCompanies { keys },
-        SearchSubject::People => Action::LookupPeople { keys, ids },
+        SearchSubject::People => Action::LookupPeople {
+            keys,
+            ids,
+            by_shape: false,
+        },
     };
     run_action(ctx, action, &a.spend, &a.out).await
 }

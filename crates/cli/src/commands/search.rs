@@ -133,11 +133,11 @@ pub(crate) async fn run_action(
         return Ok(());
     };
     let fresh = freshness(spend);
+    let plan = JobOptions::of(spend, out, None).kept_in(&plan);
     if let Action::EnrichCompany { .. } | Action::EnrichPerson { .. } = &action {
-        return enrich(ctx, &action, fresh, out).await;
+        return enrich(ctx, &action, &plan, fresh, out).await;
     }
     let format = Format::resolve(out.format, &out.out);
-    let plan = JobOptions::of(spend, out, None).kept_in(&plan);
     let pb = ctx.progress(plan.asked, "buying");
     let people = match &action {
         Action::Search { endpoint, .. } => {

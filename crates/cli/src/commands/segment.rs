@@ -134,7 +134,7 @@ pub(crate) async fn segment(ctx: &Ctx, cmd: SegmentCmd) -> CliResult {
     }
 }
 
-/// Plans, gates and buys a segmentation as a job (0 credits when the same input was bought);
+/// Plans, gates and buys a segmentation through the engine's one door ([`engine::run`], a job) (0 credits when the same input was bought);
 /// prints its id and status, or with `wait` (seconds) waits for its segments and prints them.
 pub(crate) async fn create_segmentation(
     ctx: &Ctx,
@@ -146,20 +146,24 @@ pub(crate) async fn create_segmentation(
     let Action::Segment { request } = &action else {
         return Ok(());
     };
-    let input: prospect_api::types::SegmentationInput = serde_json::from_value(request.clone())
+    serde_json::from_value::<prospect_api::types::SegmentationInput>(request.clone())
         .map_err(|e| CliError::usage(format!("segment create: {e}")))?;
     let Some(plan) = ctx.plan(&action, spend, out).await? else {
         return Ok(());
     };
     let s = ctx.session();
     let plan = JobOptions::of(spend, out, wait).kept_in(&plan);
-    let paid = engine::run_as_job(
-        s,
-        &action,
-        &plan,
-        s.create_segmentation(&input, freshness(spend)),
-    )
-    .await?;
+    let mut answer = None;
+    let ran = engine::run(s, &action, &plan, freshness(spend), &ctx.stop, |event| {
+        if let engine::Event::Answer(a) = event {
+            answer = Some(*a);
+        }
+        Ok(())
+    })
+    .await;
+    let Some(engine::Answer::Segmentation(paid)) = answer else {
+        return ctx.settle(ran.report, ran.job);
+    };
     ctx.note_stored(paid.stored_at);
     if let Some(e) = &paid.store_error {
         return Err(CliError {

@@ -33,6 +33,11 @@ pub enum Action {
         keys: KeySource,
         /// The keys are service ids.
         ids: bool,
+        /// Each key is looked up by its shape (a list that mixes them, as the explorer's
+        /// `Ctrl-l` takes): a service id ([`super::is_service_id`]) by id, anything else by
+        /// handle; `ids` is then ignored. Absent in jobs recorded before it (`false`).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        by_shape: bool,
     },
     /// A reveal of emails or phones of person ids (§4.10, §4.7); results by webhook.
     Reveal {

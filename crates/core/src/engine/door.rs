@@ -11,10 +11,12 @@ use tokio_util::sync::CancellationToken;
 
 use super::jobs::{finish_job, start_job};
 use super::{Action, Plan, PlanError, RunError, RunReport, SearchRecords, person_item};
-use crate::session::{ByWebhook, Freshness, LookupEntry, Session};
+use crate::session::{ByWebhook, Freshness, LookupEntry, Paid, Session};
 use crate::webhooks::Receiver;
-use prospect_api::client::Endpoint;
-use prospect_api::types::{Company, LookalikePerson, Person};
+use prospect_api::client::{Endpoint, Enriched};
+use prospect_api::types::{
+    Company, EnrichCompanyResponse, EnrichPersonResponse, LookalikePerson, Person, SegmentationId,
+};
 use prospect_store::{Contact, JobId, Stored};
 
 /// What a run hands its front end as it goes, each after it is kept.
@@ -26,6 +28,9 @@ pub enum Event {
     Companies(Vec<LookupEntry<Company>>),
     /// People looked up, as [`Event::Companies`].
     People(Vec<LookupEntry<LookalikePerson>>),
+    /// The one answer of a single paid call (an enrichment of one company or one person, a
+    /// segmentation), kept.
+    Answer(Box<Answer>),
     /// Of the results a webhook action awaits, how many have arrived so far.
     Delivered {
         /// Arrived (stored) so far.
@@ -33,6 +38,20 @@ pub enum Event {
         /// Awaited in all (sent now, or sent before and still awaited).
         awaited: u64,
     },
+}
+
+/// The answer of a single paid call as kept, with what it cost, when the store bought it (an
+/// answer at 0 credits) and how ([`Paid`]).
+// Moved once, boxed in its event: boxing each record too would only add an allocation.
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug)]
+pub enum Answer {
+    /// An enrichment of one company (SPEC.md §4.10): its record, or data still being gathered.
+    Company(Paid<Enriched<EnrichCompanyResponse>>),
+    /// An enrichment of one person (SPEC.md §4.4), as [`Answer::Company`].
+    Person(Paid<Enriched<EnrichPersonResponse>>),
+    /// A segmentation (`POST /v2/segmentation`, openapi.json): its id.
+    Segmentation(Paid<SegmentationId>),
 }
 
 /// How a run ended: what it did and cost, and its job (`None` when the store could not
@@ -47,10 +66,10 @@ pub struct Ran {
 
 /// Runs `action`, confirmed with `plan` (whose `job_options` the job keeps for a resume), as a
 /// job: recorded before its first paid request, its end (`done`, `interrupted` on `stop`,
-/// `failed` with why) after. Searches and lookups hand their records on as [`Event`]s; an error
-/// of `on_event` (the front end's output) stops the run, and what was bought is kept. Webhook
-/// actions go through [`run_by_webhook`]; a single enrichment or a segmentation through
-/// [`super::run_as_job`]. Another action here is refused ([`RunError::Plan`]), sending nothing.
+/// `failed` with why) after. Searches and lookups hand their records on as [`Event`]s, a single
+/// enrichment or a segmentation its [`Event::Answer`]; an error of `on_event` (the front end's
+/// output) stops the run, and what was bought is kept. Webhook actions go through
+/// [`run_by_webhook`]; here they are refused ([`RunError::Plan`]), sending nothing.
 pub async fn run(
     s: &Session,
     action: &Action,
@@ -73,20 +92,89 @@ pub async fn run(
             let on = |e| on_event(Event::Companies(e));
             super::lookup_companies(s, plan.planned_at, keys, fresh, job, stop, on).await
         }
-        Action::LookupPeople { keys, ids } => {
+        Action::LookupPeople {
+            keys,
+            by_shape: true,
+            ..
+        } => {
+            let on = |e| on_event(Event::People(e));
+            super::lookup_people_by_shape(s, plan.planned_at, keys, fresh, job, stop, on).await
+        }
+        Action::LookupPeople { keys, ids, .. } => {
             let on = |e| on_event(Event::People(e));
             super::lookup_people(s, plan.planned_at, keys, *ids, fresh, job, stop, on).await
         }
-        other => RunReport {
-            error: Some(RunError::Plan(PlanError::Other(format!(
-                "{} is not run by engine::run",
-                other.kind()
-            )))),
-            ..RunReport::default()
+        Action::EnrichCompany { domain } => {
+            let req = super::enrich_company_request(domain);
+            let paid = s.enrich_company(&req, fresh).await.map(Answer::Company);
+            single(paid, &mut on_event)
+        }
+        Action::EnrichPerson { request } => match serde_json::from_value(request.clone()) {
+            Ok(req) => {
+                let paid = s.enrich_person(&req, fresh).await.map(Answer::Person);
+                single(paid, &mut on_event)
+            }
+            Err(e) => refused(format!("enrich person: {e}")),
         },
+        Action::Segment { request } => match serde_json::from_value(request.clone()) {
+            Ok(input) => {
+                let paid = s.create_segmentation(&input, fresh).await;
+                single(paid.map(Answer::Segmentation), &mut on_event)
+            }
+            Err(e) => refused(format!("segmentation: {e}")),
+        },
+        other => refused(format!("{} is answered by webhook", other.kind())),
     };
     finish_job(s, job, &report).await;
     Ran { report, job }
+}
+
+/// A report of a run refused before sending anything, saying why.
+fn refused(why: String) -> RunReport {
+    RunReport {
+        error: Some(RunError::Plan(PlanError::Other(why))),
+        ..RunReport::default()
+    }
+}
+
+/// The report of a single paid call: what it cost and kept (owned when the store answered at 0
+/// credits), its answer handed to `on_event`; its error, with nothing charged for it.
+fn single(
+    answer: Result<Answer, prospect_api::error::ApiError>,
+    on_event: &mut impl FnMut(Event) -> std::io::Result<()>,
+) -> RunReport {
+    let answer = match answer {
+        Ok(a) => a,
+        Err(e) => {
+            return RunReport {
+                error: Some(RunError::Api(e)),
+                ..RunReport::default()
+            };
+        }
+    };
+    fn of<T>(paid: &Paid<T>) -> RunReport {
+        let owned = paid.stored_at.is_some();
+        RunReport {
+            charged: paid.charged,
+            bought: u64::from(!owned),
+            owned: u64::from(owned),
+            requests: u32::from(!owned),
+            records: 1,
+            store_errors: paid.store_error.clone().into_iter().collect(),
+            recovery: paid.recovery.clone().into_iter().collect(),
+            decode_errors: paid.decode_error.clone().into_iter().collect(),
+            ..RunReport::default()
+        }
+    }
+    let mut report = match &answer {
+        Answer::Company(p) => of(p),
+        Answer::Person(p) => of(p),
+        Answer::Segmentation(p) => of(p),
+    };
+    if let Err(e) = on_event(Event::Answer(Box::new(answer))) {
+        report.error = Some(RunError::Output(e));
+    }
+    report
 }
 
 /// What a webhook action's deliveries brought, by key: contacts by person id (a reveal),
@@ -139,6 +227,19 @@ pub async fn run_by_webhook(
     mut on_event: impl FnMut(Event),
 ) -> RanByWebhook {
     let receiver = s.receiver();
+    if receiver.is_none() && plan.to_buy > 0 {
+        // The results would have nowhere to go: refused, nothing sent (what the store owns
+        // needs no receiver).
+        let why = "no webhook receiver runs, so the results could not be delivered; nothing \
+                   was sent";
+        return RanByWebhook {
+            arrived: None,
+            left: 0,
+            awaited: 0,
+            report: refused(why.into()),
+            job: None,
+        };
+    }
     let job = start_job(s, action, plan).await;
     let sent = send_by_webhook(s, action, fresh, receiver, job).await;
     let mut ran = match sent {

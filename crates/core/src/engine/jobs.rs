@@ -6,15 +6,11 @@
 //!
 //! The engine's doors ([`super::run`], [`super::run_by_webhook`]) record their runs with
 //! [`start_job`] and [`finish_job`]; a front end that drives a paid action in steps of its own
-//! (the explorer's reveals, lookups, enrichments and exports) uses [`begin_job`] and
-//! [`end_job`] around the steps; one paid call runs with [`run_as_job`].
-
-use std::future::Future;
+//! (the explorer's export of the first N, page by page) uses [`begin_job`] and [`end_job`]
+//! around the steps.
 
 use prospect_store::{JobId, JobStatus};
 use serde_json::Value;
-
-use prospect_api::error::ApiError;
 
 use super::{Action, Plan, RunReport};
 use crate::session::{Session, with_store};
@@ -94,24 +90,4 @@ pub async fn end_job(s: &Session, job: Option<JobId>, end: JobEnd) {
     if let Err(e) = with_store(s.store(), move |st| st.set_job_state(id, state, &detail)).await {
         tracing::warn!(error = %e, "jobs: could not record the end of a job");
     }
-}
-
-/// Runs `work`, one paid call of `action` confirmed with `plan`, as a job: recorded before it
-/// starts, `done` when it answers `Ok`, `failed` (with the error's words) when it answers
-/// `Err`. Its answer is handed back unchanged.
-pub async fn run_as_job<T>(
-    s: &Session,
-    action: &Action,
-    plan: &Plan,
-    work: impl Future<Output = Result<T, ApiError>>,
-) -> Result<T, ApiError> {
-    let job = start_job(s, action, plan).await;
-    let out = work.await;
-    let end = match &out {
-        Ok(_) => JobEnd::Done,
-        // In the words of a run that failed (`RunError::Api`), as `prospect jobs` says it.
-        Err(e) => JobEnd::Failed(super::RunError::Api(e.clone()).to_string()),
-    };
-    end_job(s, job, end).await;
-    out
 }

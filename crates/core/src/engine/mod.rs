@@ -39,8 +39,8 @@ mod salvage;
 pub use action::{Action, check_paging};
 pub use batch::{PersonItem, person_item};
 pub use decode::entities_of;
-pub use door::{Arrived, Event, Ran, RanByWebhook, run, run_by_webhook};
-pub use jobs::{JobEnd, begin_job, end_job, run_as_job};
+pub use door::{Answer, Arrived, Event, Ran, RanByWebhook, run, run_by_webhook};
+pub use jobs::{JobEnd, begin_job, end_job};
 pub use keep::{
     KeepReport, PageToKeep, ToKeep, fallback_recovery_dir, import_recovery_from, keep,
     recovery_dir_for, recovery_dir_of,
@@ -56,7 +56,7 @@ pub use planners::{plan, plan_page};
 pub use policy::{CLAIM_LEASE, REVEAL_LEASE, SEARCH_PAGE, SpendPolicy, looked_at, new_owner};
 pub use run::{
     Progress, RunError, RunReport, SearchRecords, contact_key, enrich_company_request,
-    lookup_companies, lookup_people, search,
+    lookup_companies, lookup_people, lookup_people_by_shape, search,
 };
 pub(crate) use run::{buy_claimed, claim_one, page_key};
 

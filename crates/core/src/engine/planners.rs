@@ -253,6 +253,39 @@ pub(super) async fn plan_lookup_people(
     Ok(p)
 }
 
+/// Plans a people lookup whose keys mix handles and service ids: each part planned as
+/// [`plan_lookup_people`] plans it, the counts added.
+async fn plan_lookup_people_by_shape(
+    s: &Session,
+    keys: &KeySource,
+    refresh: bool,
+) -> Result<Plan, PlanError> {
+    let (handles, ids) = super::split_people_keys(&keys.read_all()?);
+    let mut p = Plan::new(String::new(), "lookup_people", refresh);
+    for (part, ids) in [(handles, false), (ids, true)] {
+        if part.is_empty() {
+            continue;
+        }
+        let q = plan_lookup_people(s, &KeySource::List(part), ids, refresh).await?;
+        p.asked += q.asked;
+        p.owned += q.owned;
+        p.owned_oldest = p.owned_oldest.into_iter().chain(q.owned_oldest).min();
+        p.pending += q.pending;
+        p.suppressed += q.suppressed;
+        for (category, n) in q.suppressed_by {
+            *p.suppressed_by.entry(category).or_default() += n;
+        }
+        p.refused += q.refused;
+        p.refused_examples.extend(q.refused_examples);
+        p.to_buy += q.to_buy;
+        p.cost += q.cost;
+        p.requests += q.requests;
+    }
+    p.refused_examples.truncate(5);
+    p.action = format!("lookup of {} people", p.asked);
+    Ok(p)
+}
+
 pub(super) async fn plan_reveal(
     s: &Session,
     contact: ContactKind,
@@ -420,7 +453,14 @@ pub async fn plan(s: &Session, action: &Action, fresh: Freshness) -> Result<Plan
             limit,
         } => run::plan_search(s, endpoint, body, *limit, refresh).await?,
         Action::LookupCompanies { keys } => plan_lookup_companies(s, keys, refresh).await?,
-        Action::LookupPeople { keys, ids } => plan_lookup_people(s, keys, *ids, refresh).await?,
+        Action::LookupPeople {
+            keys,
+            ids,
+            by_shape,
+        } => match by_shape {
+            true => plan_lookup_people_by_shape(s, keys, refresh).await?,
+            false => plan_lookup_people(s, keys, *ids, refresh).await?,
+        },
         Action::Reveal { contact, keys } => plan_reveal(s, *contact, keys, refresh).await?,
         Action::EnrichCompany { domain } => plan_enrich_company(s, domain, refresh).await?,
         Action::EnrichPerson { request } => plan_enrich_person(s, request, refresh).await?,

@@ -182,53 +182,6 @@ impl Session {
         lookup_of(entries, report)
     }
 
-    /// Looks up people by professional-network handle and/or service id (SPEC.md §4.6) through
-    /// the spend engine's lookup (`core::engine::lookup_people`: stored people at 0 credits
-    /// unless refreshing, the rest claimed, bought in batches of at most 1,000 and kept): the
-    /// handles first, then the ids, one entry per distinct key.
-    ///
-    /// Errors: the first [`ApiError`] that stopped it (what was bought before is kept); any
-    /// other failure as [`ApiError::Network`] with its message.
-    pub async fn lookup_people(
-        &self,
-        handles: &[String],
-        service_ids: &[String],
-        fresh: Freshness,
-    ) -> Result<Lookup<LookalikePerson>, ApiError> {
-        let mut entries = Vec::new();
-        let mut report = crate::engine::RunReport::default();
-        for (keys, ids) in [(handles, false), (service_ids, true)] {
-            if keys.is_empty() {
-                continue;
-            }
-            let r = crate::engine::lookup_people(
-                self,
-                Utc::now(),
-                &crate::engine::KeySource::List(keys.to_vec()),
-                ids,
-                fresh,
-                None,
-                &tokio_util::sync::CancellationToken::new(),
-                |batch| {
-                    entries.extend(batch);
-                    Ok(())
-                },
-            )
-            .await;
-            report.charged += r.charged;
-            report.bought += r.bought;
-            report.requests += r.requests;
-            report.store_errors.extend(r.store_errors);
-            report.decode_errors.extend(r.decode_errors);
-            report.unread += r.unread;
-            if r.error.is_some() {
-                report.error = r.error;
-                break;
-            }
-        }
-        lookup_of(entries, report)
-    }
-
     /// `true` when the store holds the company of `domain` (an enrich would answer at 0).
     pub async fn store_has_company(&self, domain: &str) -> bool {
         let d = domain.to_string();

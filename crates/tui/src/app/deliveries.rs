@@ -9,7 +9,7 @@ use crate::components::activity::{DeliveryEntry, JobState};
 use crate::components::results::{Page, SearchState};
 use crate::fmt::capitalize;
 use crate::keymap::KeyAction;
-use crate::msg::{Command, PaidAction, Ran, RanAnswer, Record, Slot, TimerId};
+use crate::msg::{Ask, Command, Ran, RanAnswer, Record, Slot, TimerId};
 use crate::schema::SearchSubject;
 use prospect_api::cost::Cost;
 use prospect_api::types::webhooks::{DeliveredContact, WebhookBody};
@@ -148,6 +148,9 @@ impl App {
         said: &Said,
     ) -> Vec<Command> {
         self.fill_contacts(kind, from_store);
+        if sent.is_empty() && !from_store.is_empty() {
+            return self.revealed_before(id, kind, from_store.len(), said);
+        }
         let waiting: BTreeSet<String> = sent
             .iter()
             .filter(|i| !self.has_final_contact(kind, i))
@@ -184,6 +187,28 @@ impl App {
             cmds.push(self.timer(TimerId::RevealDeadline(id), REVEAL_PATIENCE));
         }
         cmds
+    }
+
+    /// A reveal the store answered whole (`n` contacts of `kind`, at 0 credits, nothing sent):
+    /// said with their age and the refresh key, which reveals them again.
+    fn revealed_before(
+        &mut self,
+        id: u64,
+        kind: ContactKind,
+        n: usize,
+        said: &Said,
+    ) -> Vec<Command> {
+        let age = said.age.clone().unwrap_or_else(|| "earlier".into());
+        if let Some(j) = self.activity.job_mut(id) {
+            j.state = JobState::FromStore;
+            j.note = format!("revealed {age}");
+            self.last_stored = j.action.clone();
+        }
+        let refresh = self.opts.keymap.first_key_of(KeyAction::Refresh);
+        self.info(&format!(
+            "{} from the store, revealed {age} · 0 credits · {refresh} to refresh",
+            plural(n, kind_word(kind))
+        ))
     }
 
     /// A company or person enriched (`label`), `n` rows updated: from the store at 0 credits
@@ -485,8 +510,7 @@ impl App {
     fn complete_reveals(&mut self, kind: ContactKind, ids: &[String], credits: Cost, new: bool) {
         let mut credited = false;
         for j in &mut self.activity.jobs {
-            let reveals_kind =
-                matches!(&j.action, Some(PaidAction::Reveal { kind: k, .. }) if *k == kind);
+            let reveals_kind = j.action.as_ref().and_then(Ask::reveal_kind) == Some(kind);
             if !reveals_kind || j.state != JobState::Pending {
                 continue;
             }

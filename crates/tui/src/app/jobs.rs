@@ -17,7 +17,7 @@ use crate::components::spend_gate::Answer;
 use crate::fmt::capitalize;
 use crate::keymap::KeyAction;
 use crate::msg::{
-    ApiFailure, Call, Command, Outcome, PaidAction, Prepared, Record, ResultRow, Slot, TimerId,
+    Action, ApiFailure, Ask, Call, Command, Outcome, Prepared, Record, ResultRow, Slot, TimerId,
 };
 use crate::schema::SearchSubject;
 use prospect_api::cost::Cost;
@@ -234,7 +234,7 @@ impl App {
         if ids.is_empty() {
             return self.info("Select or mark people first (Space marks a row).");
         }
-        self.prepare(PaidAction::Reveal { kind, ids }, Freshness::Stored)
+        self.prepare(Ask::reveal(kind, ids), Freshness::Stored)
     }
 
     // ---------------------------------------------------------------- enrich
@@ -249,9 +249,9 @@ impl App {
                 if company.domain.trim().is_empty() {
                     return self.info("This company has no domain to enrich by.");
                 }
-                PaidAction::EnrichCompany {
+                Ask::of(Action::EnrichCompany {
                     domain: company.domain.trim().to_string(),
-                }
+                })
             }
             Record::Person { person, .. } => {
                 let some =
@@ -290,13 +290,16 @@ impl App {
                     domain: domain.clone(),
                     ..CompanyMatch::default()
                 });
-                PaidAction::EnrichPerson {
-                    request: Box::new(EnrichPersonRequest {
-                        person: m,
-                        company,
-                        ..EnrichPersonRequest::default()
-                    }),
-                    key: id.unwrap_or_default(),
+                let request = EnrichPersonRequest {
+                    person: m,
+                    company,
+                    ..EnrichPersonRequest::default()
+                };
+                Ask {
+                    action: Action::EnrichPerson {
+                        request: serde_json::to_value(request).unwrap_or_default(),
+                    },
+                    row: id.unwrap_or_default(),
                     label: sanitize(person.name.as_deref().unwrap_or("person")),
                 }
             }
@@ -375,14 +378,7 @@ impl App {
                 file,
             } => {
                 self.popups.pop();
-                self.prepare(
-                    PaidAction::Lookup {
-                        subject,
-                        keys,
-                        file,
-                    },
-                    Freshness::Stored,
-                )
+                self.prepare(Ask::lookup(subject, keys, file), Freshness::Stored)
             }
         }
     }
@@ -401,15 +397,15 @@ impl App {
     // ---------------------------------------------------------------- spending
 
     /// Checks `action` against the store and estimates it (free; off the UI loop).
-    fn prepare(&mut self, action: PaidAction, fresh: Freshness) -> Vec<Command> {
+    fn prepare(&mut self, ask: Ask, fresh: Freshness) -> Vec<Command> {
         self.set_status(
             &format!(
                 "{}: checking the store and the cost…",
-                capitalize(&action.describe())
+                capitalize(&ask.describe())
             ),
             StatusKind::Progress,
         );
-        vec![self.call(Slot::Prepare, Call::Prepare { action, fresh })]
+        vec![self.call(Slot::Prepare, Call::Prepare { ask, fresh })]
     }
 
     /// The answer to the spend gate of a paid action.
@@ -429,46 +425,14 @@ impl App {
         }
     }
 
-    /// A paid action checked and estimated: what the store holds is shown at once (0
-    /// credits); the rest is confirmed above the threshold, else sent.
+    /// A paid action planned: confirmed above the threshold, else run (what the store owns is
+    /// answered at 0 credits by the run).
     fn on_prepared(&mut self, p: Prepared) -> Vec<Command> {
-        if let PaidAction::Reveal { kind, .. } = &p.action {
-            let kind = *kind;
-            self.fill_contacts(kind, &p.stored_contacts);
-            if p.estimate.to_send == 0 {
-                let age = p
-                    .stored_at
-                    .map(|t| ago(self.now - t))
-                    .unwrap_or_else(|| "earlier".into());
-                let id = self.activity.next_id();
-                self.activity.jobs.push(Job {
-                    id,
-                    label: p.action.describe(),
-                    action: Some(p.action.clone()),
-                    fresh: p.fresh,
-                    state: JobState::FromStore,
-                    estimate: Cost::ZERO,
-                    charged: Cost::ZERO,
-                    sent_at: self.now,
-                    waiting: BTreeSet::new(),
-                    sent_ids: 0,
-                    attempts: 0,
-                    note: format!("revealed {age}"),
-                });
-                let refresh = self.opts.keymap.first_key_of(KeyAction::Refresh);
-                let n = p.stored_contacts.len();
-                self.last_stored = Some(p.action);
-                return self.info(&format!(
-                    "{} from the store, revealed {age} · 0 credits · {refresh} to refresh",
-                    plural(n, kind_word(kind))
-                ));
-            }
-        }
         if !pools_above(&p.estimate.cost, self.opts.confirm_above).is_empty() {
             self.set_status(
                 &format!(
                     "{} may cost ≤ {}: confirm first",
-                    capitalize(&p.action.describe()),
+                    capitalize(&p.ask.describe()),
                     describe_pools(&p.estimate.cost)
                 ),
                 StatusKind::Progress,
@@ -482,7 +446,7 @@ impl App {
     /// Sends a checked action as a job (never aborted once sent) and lists it.
     fn run_prepared(&mut self, p: Prepared) -> Vec<Command> {
         let id = self.activity.next_id();
-        let label = p.action.describe();
+        let label = p.ask.describe();
         let cost = if p.estimate.cost.is_zero() {
             "0 credits".to_string()
         } else {
@@ -496,7 +460,7 @@ impl App {
         self.activity.jobs.push(Job {
             id,
             label: label.clone(),
-            action: Some(p.action.clone()),
+            action: Some(p.ask.clone()),
             fresh: p.fresh,
             state: JobState::Sent,
             estimate: p.estimate.cost,
@@ -514,7 +478,8 @@ impl App {
         vec![self.call(
             Slot::Job(id),
             Call::Run {
-                action: p.action,
+                ask: p.ask,
+                plan: p.plan.map(Box::new),
                 fresh: p.fresh,
             },
         )]
@@ -601,13 +566,14 @@ impl App {
         if j.state != JobState::Pending {
             return vec![];
         }
-        let Some(action) = j.action.clone() else {
+        let Some(ask) = j.action.clone() else {
             return vec![];
         };
         j.attempts += 1;
         let fresh = j.fresh;
         self.dirty = true;
-        vec![self.call(Slot::Job(id), Call::Run { action, fresh })]
+        let plan = None;
+        vec![self.call(Slot::Job(id), Call::Run { ask, plan, fresh })]
     }
 
     // ---------------------------------------------------------------- rows

@@ -10,7 +10,7 @@ use serde_json::Value;
 use super::{App, Popup, StatusKind};
 use crate::components::segments::{SegmentsEffect, SegmentsPopup};
 use crate::keymap::KeyAction;
-use crate::msg::{ApiFailure, Call, Command, Outcome, PaidAction, Slot, TimerId};
+use crate::msg::{ApiFailure, Ask, Call, Command, Outcome, Slot, TimerId};
 use crate::records::{FIT_CELL, SEGMENT_CELL};
 use crate::schema::{self, SearchSubject};
 use prospect_api::types::MarkType;
@@ -55,7 +55,7 @@ impl App {
         vec![self.call(
             Slot::Prepare,
             Call::Prepare {
-                action: PaidAction::Segment { domains },
+                ask: Ask::segment(&domains),
                 fresh: Freshness::Stored,
             },
         )]

@@ -17,7 +17,7 @@ use ratatui::widgets::{Clear, Paragraph};
 use super::widgets::{Scroll, centered, dim, frame, truncate};
 use super::{Component, Ctx, Handled, Hint, Input, hint_line};
 use crate::keymap::{KeyAction, Keymap};
-use crate::msg::PaidAction;
+use crate::msg::Ask;
 use prospect_api::cost::Cost;
 use prospect_api::types::webhooks::WebhookEvent;
 use prospect_core::session::Freshness;
@@ -60,7 +60,7 @@ pub struct Job {
     /// What it does, e.g. `reveal emails of 2 people`.
     pub label: String,
     /// The action, to retry a pending enrich; `None` for a warmup.
-    pub action: Option<PaidAction>,
+    pub action: Option<Ask>,
     /// Whether the store may answer its retries.
     pub fresh: Freshness,
     /// Where it is.

@@ -216,7 +216,7 @@ impl Component for crate::msg::Prepared {
     fn draw(&self, f: &mut Frame<'_>, area: Rect, ctx: &Ctx<'_>) {
         let p = self;
         let confirm_above = ctx.confirm_above;
-        let mut lines = vec![Line::from(crate::fmt::capitalize(&p.action.describe()))];
+        let mut lines = vec![Line::from(crate::fmt::capitalize(&p.ask.describe()))];
         if let Some(plan) = &p.plan {
             lines.extend(plan_lines(plan, confirm_above));
         } else {

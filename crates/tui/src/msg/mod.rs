@@ -320,8 +320,8 @@ pub enum Call {
     /// answers at 0 credits and what the rest may cost per pool ([`Outcome::Prepared`]). A
     /// lookup's `file` is read here, off the UI loop.
     Prepare {
-        /// The action.
-        action: PaidAction,
+        /// The ask.
+        ask: Ask,
         /// Whether the store may answer.
         fresh: Freshness,
     },
@@ -335,11 +335,13 @@ pub enum Call {
         /// Whether the store may answer.
         fresh: Freshness,
     },
-    /// Sends a paid action as a job that is never aborted once sent; its answer is stored by
-    /// the session before it comes back ([`Outcome::Ran`]).
+    /// Runs a paid action through the engine's one door as a job that is never aborted once
+    /// sent; its answer is kept before it comes back ([`Outcome::Ran`]).
     Run {
-        /// The action (keys resolved by its [`Call::Prepare`]).
-        action: PaidAction,
+        /// The ask (keys resolved by its [`Call::Prepare`]).
+        ask: Ask,
+        /// The plan confirmed; `None` (a retry) plans it again first.
+        plan: Option<Box<prospect_core::engine::Plan>>,
         /// Whether the store may answer.
         fresh: Freshness,
     },

@@ -1,89 +1,124 @@
-//! Paid actions as the explorer asks for them and what they brought back: the action
-//! ([`PaidAction`]), its store check and estimate ([`Prepared`]) and its answer ([`Ran`]).
+//! Paid actions as the explorer asks for them and what they brought back: the ask ([`Ask`]:
+//! the engine's [`Action`]), its plan ([`Prepared`]) and its answer ([`Ran`]).
+
+use std::path::PathBuf;
 
 use super::*;
+pub use prospect_core::engine::Action;
+use prospect_core::engine::KeySource;
 
-/// A paid action of the explorer (issue 8): what `r` / `R`, `E` and the lookup popup send.
-/// It is checked against the store and estimated first ([`Call::Prepare`]), then sent as a
-/// job ([`Call::Run`]).
+/// A paid action of the explorer (issue 8): the spend engine's one [`Action`] (issue 35), with
+/// what the explorer shows of it. It is planned first ([`Call::Prepare`]), then run through the
+/// engine's one door as a job ([`Call::Run`]).
+///
+/// What `r` / `R`, `E`, the lookup popup and the segments view ask:
+/// - a reveal of emails or phones of person ids ([`Action::Reveal`], SPEC.md §4.7, §4.10;
+///   results by webhook);
+/// - an enrichment of one company by domain or one person ([`Action::EnrichCompany`],
+///   [`Action::EnrichPerson`]; SPEC.md §4.10, §4.4);
+/// - a lookup of companies by domain, or of people by handle and service id, each key by its
+///   shape ([`Action::LookupCompanies`], [`Action::LookupPeople`] with `by_shape`; §4.5, §4.6),
+///   its keys a list or a file read by [`Call::Prepare`];
+/// - a segmentation of company domains ([`Action::Segment`]).
 #[derive(Debug, Clone, PartialEq)]
-pub enum PaidAction {
-    /// `/v2/reveal/emails` or `/v2/reveal/phones` (SPEC.md §4.7, §4.10) for these person
-    /// ids, in requests of at most 500; results arrive by webhook.
-    Reveal {
-        /// Emails or phones.
-        kind: ContactKind,
-        /// Person ids, distinct.
-        ids: Vec<String>,
-    },
-    /// `/v2/enrich/company` by domain (SPEC.md §4.10).
-    EnrichCompany {
-        /// The domain as shown.
-        domain: String,
-    },
-    /// `/v2/enrich/person` (SPEC.md §4.4) by id, else name + domain, professional-network URL
-    /// or email.
-    EnrichPerson {
-        /// The request (already checked as the client will).
-        request: Box<prospect_api::types::EnrichPersonRequest>,
-        /// The key of the row it updates (the person id; `""` when it has none).
-        key: String,
-        /// What the activity pane calls it, e.g. the person's name (sanitized).
-        label: String,
-    },
-    /// `/v2/lookup/companies` (domains) or `/v2/lookup/people` (handles / service ids)
-    /// (SPEC.md §4.5, §4.6), in requests of at most 1,000 keys.
-    Lookup {
-        /// Companies or people.
-        subject: SearchSubject,
-        /// The keys, in the order given.
-        keys: Vec<String>,
-        /// A file to read the keys from instead (a plain list, or a CSV column), read by
-        /// [`Call::Prepare`].
-        file: Option<std::path::PathBuf>,
-    },
-    /// `POST /v2/segmentation` (openapi.json; issue 18) of these company domains, with the
-    /// default features: 0.1 credit a distinct domain, 0 when the store bought the same.
-    Segment {
-        /// The domains, distinct.
-        domains: Vec<String>,
-    },
+pub struct Ask {
+    /// What to buy, as the engine plans and runs it (and a job keeps it).
+    pub action: Action,
+    /// The key of the row an enrichment of one person updates (its person id; `""` when it has
+    /// none); empty for the rest.
+    pub row: String,
+    /// What the activity pane calls an enrichment of one person (the person's name,
+    /// sanitized); empty for the rest, which are described from their action.
+    pub label: String,
 }
 
-impl PaidAction {
+impl Ask {
+    /// An ask of `action` alone (no row, no label of its own).
+    pub fn of(action: Action) -> Ask {
+        Ask {
+            action,
+            row: String::new(),
+            label: String::new(),
+        }
+    }
+
+    /// A reveal of `kind` for person ids `ids`.
+    pub fn reveal(kind: ContactKind, ids: Vec<String>) -> Ask {
+        Ask::of(Action::Reveal {
+            contact: kind,
+            keys: KeySource::List(ids),
+        })
+    }
+
+    /// A lookup of `subject` by `keys` (companies: domains; people: handles and service ids,
+    /// each by its shape), or by the keys of `file` when given.
+    pub fn lookup(subject: SearchSubject, keys: Vec<String>, file: Option<PathBuf>) -> Ask {
+        let keys = match file {
+            Some(path) => KeySource::File { path, column: None },
+            None => KeySource::List(keys),
+        };
+        Ask::of(match subject {
+            SearchSubject::Companies => Action::LookupCompanies { keys },
+            SearchSubject::People => Action::LookupPeople {
+                keys,
+                ids: false,
+                by_shape: true,
+            },
+        })
+    }
+
+    /// A segmentation of company `domains` with the default features.
+    pub fn segment(domains: &[String]) -> Ask {
+        let input = prospect_api::types::SegmentationInput {
+            domains: domains.to_vec(),
+            ..Default::default()
+        };
+        Ask::of(Action::Segment {
+            request: serde_json::to_value(input).unwrap_or_default(),
+        })
+    }
+
+    /// The contact kind of a reveal.
+    pub fn reveal_kind(&self) -> Option<ContactKind> {
+        match &self.action {
+            Action::Reveal { contact, .. } => Some(*contact),
+            _ => None,
+        }
+    }
+
     /// A short description for the status line and the activity pane, e.g. `reveal emails of
     /// 2 people`, `enrich acme.com`, `lookup of 5 domains`.
     pub fn describe(&self) -> String {
         use prospect_common::words::counted as plural;
-        match self {
-            PaidAction::Reveal { kind, ids } => format!(
+        let listed = |keys: &KeySource, one: &str, many: &str| match keys {
+            KeySource::List(k) => plural(k.len(), one, many),
+            KeySource::File { path, .. } => sanitize(&path.display().to_string()),
+        };
+        match &self.action {
+            Action::Reveal { contact, keys } => format!(
                 "reveal {} of {}",
-                match kind {
+                match contact {
                     ContactKind::Email => "emails",
                     ContactKind::Phone => "phones",
                 },
-                plural(ids.len(), "person", "people")
+                listed(keys, "person", "people")
             ),
-            PaidAction::EnrichCompany { domain } => format!("enrich {}", sanitize(domain)),
-            PaidAction::EnrichPerson { label, .. } => format!("enrich {label}"),
-            PaidAction::Lookup {
-                subject,
-                keys,
-                file,
-            } => match file {
-                Some(f) => format!("lookup of {}", sanitize(&f.display().to_string())),
-                None => format!(
-                    "lookup of {}",
-                    match subject {
-                        SearchSubject::Companies => plural(keys.len(), "domain", "domains"),
-                        SearchSubject::People => plural(keys.len(), "person", "people"),
-                    }
-                ),
-            },
-            PaidAction::Segment { domains } => format!(
-                "segmentation of {}",
-                plural(domains.len(), "company", "companies")
-            ),
+            Action::EnrichCompany { domain } => format!("enrich {}", sanitize(domain)),
+            Action::EnrichPerson { .. } => format!("enrich {}", self.label),
+            Action::LookupCompanies { keys } => {
+                format!("lookup of {}", listed(keys, "domain", "domains"))
+            }
+            Action::LookupPeople { keys, .. } => {
+                format!("lookup of {}", listed(keys, "person", "people"))
+            }
+            Action::Segment { request } => {
+                let n = request
+                    .get("domains")
+                    .and_then(Value::as_array)
+                    .map_or(0, Vec::len);
+                format!("segmentation of {}", plural(n, "company", "companies"))
+            }
+            other => other.kind().replace('_', " "),
         }
     }
 }
@@ -91,14 +126,12 @@ impl PaidAction {
 /// A paid action checked against the store and estimated ([`Call::Prepare`]): nothing spent.
 #[derive(Debug, Clone)]
 pub struct Prepared {
-    /// The action, keys resolved (a lookup file read).
-    pub action: PaidAction,
+    /// The ask, its keys resolved (a lookup file read).
+    pub ask: Ask,
     /// Whether the store may answer (as asked).
     pub fresh: Freshness,
     /// The most the part still to send may cost, per pool, and how much the store answers.
     pub estimate: Estimate,
-    /// Contacts the store already holds (reveals; by person id), answered at 0 credits.
-    pub stored_contacts: HashMap<String, Contact>,
     /// When the oldest stored answer was bought (for "revealed 3 days ago").
     pub stored_at: Option<DateTime<Utc>>,
     /// The spend engine's plan (owned, to buy per pool, requests, ETA), which the confirm

@@ -490,7 +490,7 @@ async fn lookup_stream<T: Clone + Send + 'static>(
         };
         match done {
             Ok(batch) => {
-                merge(&mut report, batch.report);
+                RunReport::merge(&mut report, batch.report);
                 report.records += batch.entries.len() as u64;
                 ready = Some(batch.entries);
             }
@@ -532,23 +532,6 @@ pub async fn lookup_companies(
     .await
 }
 
-fn merge(into: &mut RunReport, from: RunReport) {
-    for (c, n) in from.suppressed.by_category {
-        *into.suppressed.by_category.entry(c).or_default() += n;
-    }
-    into.charged += from.charged;
-    into.bought += from.bought;
-    into.owned += from.owned;
-    into.requests += from.requests;
-    into.store_errors.extend(from.store_errors);
-    into.recovery.extend(from.recovery);
-    into.decode_errors.extend(from.decode_errors);
-    into.unread += from.unread;
-    if let Some(e) = from.error {
-        into.fail(e);
-    }
-}
-
 /// Runs a lookup of people by professional-network handle, or by service id when `ids`, as
 /// [`lookup_companies`] does for domains: streamed in batches of 1,000 distinct keys, stored
 /// people answered at 0 credits, the rest claimed (`handle:…` / `person:…`), bought and kept.
@@ -586,4 +569,39 @@ pub async fn lookup_people(
         on_entries,
     )
     .await
+}
+
+/// Runs a lookup of people whose keys mix handles and service ids (the explorer's `Ctrl-l`):
+/// each key by its shape ([`crate::engine::split_people_keys`]), the handles first, then the
+/// ids, each part as [`lookup_people`] runs it; one report for both.
+#[allow(clippy::too_many_arguments)]
+pub async fn lookup_people_by_shape(
+    s: &Session,
+    planned_at: DateTime<Utc>,
+    keys: &KeySource,
+    fresh: Freshness,
+    job: Option<JobId>,
+    stop: &CancellationToken,
+    mut on_entries: impl FnMut(Vec<LookupEntry<LookalikePerson>>) -> std::io::Result<()>,
+) -> RunReport {
+    let list = match keys.read_all() {
+        Ok(l) => l,
+        Err(e) => {
+            return RunReport {
+                error: Some(e.into()),
+                ..RunReport::default()
+            };
+        }
+    };
+    let (handles, ids) = crate::engine::split_people_keys(&list);
+    let mut report = RunReport::default();
+    for (part, ids) in [(handles, false), (ids, true)] {
+        if part.is_empty() || report.error.is_some() || stop.is_cancelled() {
+            continue;
+        }
+        let part = KeySource::List(part);
+        let r = lookup_people(s, planned_at, &part, ids, fresh, job, stop, &mut on_entries).await;
+        report.merge(r);
+    }
+    report
 }

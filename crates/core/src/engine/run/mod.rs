@@ -94,6 +94,28 @@ impl RunReport {
         self.decode_errors.extend(paid.decode_error.clone());
     }
 
+    /// Adds `from`'s counts, charge and notes to this report (two parts of one run: batches of
+    /// a lookup, the handles and the ids of a people lookup); its error is kept when this
+    /// report has none.
+    pub(crate) fn merge(&mut self, from: RunReport) {
+        for (c, n) in from.suppressed.by_category {
+            *self.suppressed.by_category.entry(c).or_default() += n;
+        }
+        self.charged += from.charged;
+        self.bought += from.bought;
+        self.owned += from.owned;
+        self.requests += from.requests;
+        self.records += from.records;
+        self.store_errors.extend(from.store_errors);
+        self.recovery.extend(from.recovery);
+        self.decode_errors.extend(from.decode_errors);
+        self.unread += from.unread;
+        self.interrupted |= from.interrupted;
+        if let Some(e) = from.error {
+            self.fail(e);
+        }
+    }
+
     fn fail(&mut self, e: RunError) {
         if self.error.is_none() {
             self.error = Some(e);
