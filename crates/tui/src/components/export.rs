@@ -78,6 +78,8 @@ pub enum Stage {
         /// Their estimate, per pool.
         cost: Cost,
     },
+    /// The file chosen exists already (issue 38): asks before replacing it.
+    Overwrite,
     /// Pages are being fetched: `got` of `want` rows so far.
     Fetching {
         /// Rows fetched so far (all pages of the tab).
@@ -373,6 +375,24 @@ impl ExportPopup {
                 }
                 ExportEffect::Nothing
             }
+            Stage::Overwrite => match spend_gate::answer(action, &key) {
+                Answer::Yes => {
+                    self.stage = Stage::Edit;
+                    match self.choice() {
+                        Ok(c) => ExportEffect::Export(c),
+                        Err(why) => {
+                            self.problem = Some(why);
+                            ExportEffect::Nothing
+                        }
+                    }
+                }
+                Answer::No => {
+                    self.stage = Stage::Edit;
+                    self.offer_free_name();
+                    ExportEffect::Nothing
+                }
+                Answer::Undecided => ExportEffect::Nothing,
+            },
             Stage::Confirm { .. } => match spend_gate::answer(action, &key) {
                 Answer::Yes => ExportEffect::Confirmed,
                 Answer::No => {
@@ -398,6 +418,8 @@ impl ExportPopup {
                         }
                     }
                     Some(TextAction::Submit) => match self.choice() {
+                        // Never replace a file without asking.
+                        Ok(c) if c.path.exists() => self.stage = Stage::Overwrite,
                         Ok(c) => return ExportEffect::Export(c),
                         Err(why) => self.problem = Some(why),
                     },
@@ -414,6 +436,36 @@ impl ExportPopup {
                 ExportEffect::Nothing
             }
         }
+    }
+
+    /// After "keep the file": the file field gets the first free name beside it
+    /// (`prospect-people-20261123-1439-2.csv`, `-3`, …) and the popup says so.
+    fn offer_free_name(&mut self) {
+        let taken = self.full_path();
+        let typed = PathBuf::from(self.path_text().trim());
+        let stem = typed
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let ext = typed
+            .extension()
+            .map(|e| format!(".{}", e.to_string_lossy()))
+            .unwrap_or_default();
+        let free = (2..1000)
+            .map(|i| typed.with_file_name(format!("{stem}-{i}{ext}")))
+            .find(|p| {
+                !taken
+                    .with_file_name(p.file_name().unwrap_or_default())
+                    .exists()
+            });
+        if let Some(free) = free {
+            self.path = textarea(&free.display().to_string());
+            self.field = F_PATH;
+        }
+        self.problem = Some(format!(
+            "{} exists and is kept; a free name is offered",
+            sanitize(&taken.display().to_string())
+        ));
     }
 
     /// Pasted text (sanitized) goes to the N or file field when it has the cursor.
@@ -437,6 +489,10 @@ impl ExportPopup {
                 Hint::Text(TextAction::NextField, "change choice"),
                 Hint::Text(TextAction::Submit, "export"),
                 Hint::Text(TextAction::Cancel, "cancel"),
+            ],
+            Stage::Overwrite => vec![
+                Hint::KeyAction(KeyAction::Enter, "replace it"),
+                Hint::KeyAction(KeyAction::Close, "keep it (choose another name)"),
             ],
             Stage::Confirm { .. } => vec![
                 Hint::KeyAction(KeyAction::Enter, "fetch and export"),
@@ -552,6 +608,21 @@ impl Component for ExportPopup {
                     Span::raw(" fetch and export   "),
                     Span::styled(format!("{}/n", keys.keys_of(KeyAction::Close)), bold),
                     Span::raw(" cancel (nothing spent)"),
+                ]));
+            }
+            Stage::Overwrite => {
+                lines.push(Line::from(Span::styled(
+                    format!(
+                        " {} exists already. Replace it?",
+                        sanitize(&self.full_path().display().to_string())
+                    ),
+                    Style::default().fg(theme().warn),
+                )));
+                lines.push(Line::from(vec![
+                    Span::styled(format!(" {}/y", keys.keys_of(KeyAction::Enter)), bold),
+                    Span::raw(" replace it   "),
+                    Span::styled(format!("{}/n", keys.keys_of(KeyAction::Close)), bold),
+                    Span::raw(" keep it (choose another name)"),
                 ]));
             }
             Stage::Fetching { .. } => {}

@@ -147,3 +147,54 @@ fn bad_input_is_named_and_nothing_is_exported() {
     assert_eq!(thousands(39_726), "39,726");
     assert_eq!(thousands(100), "100");
 }
+
+/// Issue 38: an export onto a file that exists asks first. `n` keeps the file and offers the
+/// first free name beside it (`-2`, then `-3` once that exists too); Enter on a free name
+/// exports at once; `y` on the question replaces the file.
+#[test]
+fn an_existing_file_is_never_replaced_without_asking() {
+    let keys = Keymap::default();
+    let dir = tempfile::tempdir().unwrap();
+    let mut p = popup();
+    p.dir = ExportDir {
+        path: dir.path().to_path_buf(),
+        from_config: true,
+    };
+    let taken = dir.path().join("prospect-companies-20261123-1439.csv");
+    std::fs::write(&taken, "kept\n").unwrap();
+    std::fs::write(
+        dir.path().join("prospect-companies-20261123-1439-2.csv"),
+        "kept\n",
+    )
+    .unwrap();
+    let press = |p: &mut ExportPopup, code| {
+        let k = key(code);
+        p.on_key(k, keys.text_action(&k), keys.action(&k))
+    };
+    assert_eq!(press(&mut p, KeyCode::Enter), ExportEffect::Nothing);
+    assert_eq!(p.stage, Stage::Overwrite, "asks before replacing");
+    assert_eq!(press(&mut p, KeyCode::Char('n')), ExportEffect::Nothing);
+    assert_eq!(p.stage, Stage::Edit);
+    assert_eq!(p.path_text(), "prospect-companies-20261123-1439-3.csv");
+    assert!(p.problem.as_deref().unwrap().contains("exists and is kept"));
+    match press(&mut p, KeyCode::Enter) {
+        ExportEffect::Export(c) => assert_eq!(
+            c.path,
+            dir.path().join("prospect-companies-20261123-1439-3.csv")
+        ),
+        other => panic!("a free name exports at once: {other:?}"),
+    }
+    // Back to the taken name: `y` replaces it.
+    p.path = textarea("prospect-companies-20261123-1439.csv");
+    press(&mut p, KeyCode::Enter);
+    assert_eq!(p.stage, Stage::Overwrite);
+    match press(&mut p, KeyCode::Char('y')) {
+        ExportEffect::Export(c) => assert_eq!(c.path, taken),
+        other => panic!("y replaces it: {other:?}"),
+    }
+    assert_eq!(
+        std::fs::read_to_string(&taken).unwrap(),
+        "kept\n",
+        "nothing written yet"
+    );
+}
