@@ -34,7 +34,9 @@ use prospect_api::error::ApiError;
 use prospect_api::types::*;
 use prospect_common::ContactKind;
 use prospect_core::config::{Settings, Target};
-use prospect_core::engine::{self, Action, KeySource, Plan, PlanError, RunError, RunReport};
+use prospect_core::engine::{
+    self, Action, KeyColumn, KeySource, Plan, PlanError, RunError, RunReport,
+};
 use prospect_core::export::{
     CompanyOut, ContactOut, Format, LookupOut, Pair, Tabular, Writer, companies_of, people_of,
 };

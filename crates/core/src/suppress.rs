@@ -15,7 +15,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::engine::KeyError;
+use crate::engine::{KeyColumn, KeyError};
 use crate::request::SearchResponse;
 use crate::session::{Session, with_store};
 use prospect_api::client::Endpoint;
@@ -53,43 +53,8 @@ pub const MAX_EXCLUDED: usize = 10_000;
 /// Largest suppression file read: 64 MiB.
 pub const MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
 
-/// Column titles read as company domains, compared case-insensitively (HubSpot and Salesforce
-/// exports, and plain names).
-pub const DOMAIN_COLUMNS: &[&str] = &[
-    "company domain name",
-    "domain",
-    "company domain",
-    "domain name",
-    "website",
-    "website url",
-    "company website",
-    "account website",
-    "web site",
-];
-
-/// Column titles read as email addresses.
-pub const EMAIL_COLUMNS: &[&str] = &[
-    "email",
-    "email address",
-    "e-mail",
-    "e-mail address",
-    "work email",
-    "business email",
-];
-
-/// Column titles read as professional-network profile URLs or handles.
-pub const PROFILE_COLUMNS: &[&str] = &[
-    "linkedin url",
-    "linkedin",
-    "linkedin profile",
-    "linkedin profile url",
-    "profile url",
-    "linkedin bio",
-    "linkedin handle",
-];
-
-/// Reads a suppression file: a CRM export CSV (the columns named in [`DOMAIN_COLUMNS`],
-/// [`EMAIL_COLUMNS`] and [`PROFILE_COLUMNS`], found by their header) or a plain list, one entry
+/// Reads a suppression file: a CRM export CSV (its domain, email and profile columns, found by
+/// their header as every key file's are: [`crate::engine::column_kind`]) or a plain list, one entry
 /// a line (a profile URL or `in/handle` is a handle, a text with `@` an email, anything else a
 /// domain; blank lines and lines starting with `#` skipped). A UTF-8 byte-order mark and CRLF
 /// line ends are accepted.
@@ -111,8 +76,8 @@ pub fn read_suppression_file(path: &Path) -> Result<Vec<(SuppressKind, String)>,
         String::from_utf8(bytes).map_err(|_| KeyError(format!("{shown} is not UTF-8 text")))?;
     let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
     let first = text.lines().next().unwrap_or_default();
-    let out = if looks_like_csv(first) {
-        read_csv(text, &shown.to_string())?
+    let out = if let Some((delimiter, _)) = crate::engine::csv_header(first) {
+        read_csv(text, &shown.to_string(), delimiter)?
     } else {
         text.lines()
             .map(str::trim)
@@ -132,36 +97,25 @@ pub fn read_suppression_file(path: &Path) -> Result<Vec<(SuppressKind, String)>,
     Ok(out)
 }
 
-/// A header line of a CSV: separated fields of which one is a known column title, or none
-/// looks like an entry (no `.` or `@`: `Name,Phone` is a header, `acme.com,globex.com` is not).
-fn looks_like_csv(first: &str) -> bool {
-    if !first.contains([',', ';', '\t']) {
-        return false;
-    }
-    let fields: Vec<&str> = first.split([',', ';', '\t']).map(str::trim).collect();
-    fields.iter().any(|h| column_kind(h).is_some())
-        || fields.iter().all(|h| !h.contains(['.', '@']))
-}
+/// The columns a suppression file is read from, and what each suppresses.
+const SUPPRESSED_COLUMNS: [KeyColumn; 3] =
+    [KeyColumn::Domain, KeyColumn::Email, KeyColumn::Profile];
 
-fn column_kind(header: &str) -> Option<SuppressKind> {
-    let h = header.trim().trim_matches('"').to_lowercase();
-    if DOMAIN_COLUMNS.contains(&h.as_str()) {
-        Some(SuppressKind::Domain)
-    } else if EMAIL_COLUMNS.contains(&h.as_str()) {
-        Some(SuppressKind::Email)
-    } else if PROFILE_COLUMNS.contains(&h.as_str()) {
-        Some(SuppressKind::Handle)
-    } else {
-        None
+/// What a CSV column titled `title` suppresses, if it is one read.
+fn column_kind(title: &str) -> Option<SuppressKind> {
+    match crate::engine::column_kind(title, &SUPPRESSED_COLUMNS)? {
+        KeyColumn::Domain => Some(SuppressKind::Domain),
+        KeyColumn::Email => Some(SuppressKind::Email),
+        KeyColumn::Profile => Some(SuppressKind::Handle),
+        KeyColumn::PersonId => None,
     }
 }
 
-fn read_csv(text: &str, shown: &str) -> Result<Vec<(SuppressKind, String)>, KeyError> {
-    let first = text.lines().next().unwrap_or_default();
-    let delimiter = [b',', b';', b'\t']
-        .into_iter()
-        .max_by_key(|d| first.bytes().filter(|b| b == d).count())
-        .unwrap_or(b',');
+fn read_csv(
+    text: &str,
+    shown: &str,
+    delimiter: u8,
+) -> Result<Vec<(SuppressKind, String)>, KeyError> {
     let mut rd = csv::ReaderBuilder::new()
         .delimiter(delimiter)
         .flexible(true)

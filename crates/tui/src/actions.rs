@@ -1,10 +1,10 @@
-//! The paid actions of the explorer (issue 8) on the backend side, off the UI loop: the store
-//! check and estimate before spending ([`prepare`]), sending them through the
-//! [`Session`] ([`run`]: reveal, enrich, lookup; stored before they come back), warmup, and
-//! reading a list of lookup keys from pasted text or a file ([`split_keys`], [`read_keys`]).
+//! The paid actions of the explorer (issue 8) on the backend side, off the UI loop: the plan
+//! before spending ([`prepare`]), the run through the spend engine's one door ([`run`]:
+//! reveal, enrich, lookup, segmentation; kept before they come back), warmup, and
+//! splitting pasted lookup keys ([`split_keys`]; a file's are read by the engine, its CSV key
+//! column found by its header).
 //!
 //! Every key from a file or the clipboard is sanitized before it is sent or shown.
-use std::path::Path;
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
@@ -20,7 +20,9 @@ use prospect_api::types::{
 };
 use prospect_common::ContactKind;
 use prospect_common::sanitize::sanitize;
-use prospect_core::engine::{self, Event, KeySource, Plan, PlanError, RunError, RunReport};
+use prospect_core::engine::{
+    self, Event, KeyColumn, KeySource, Plan, PlanError, RunError, RunReport,
+};
 use prospect_core::session::{Freshness, LookupEntry, Session};
 use prospect_core::spend::Estimate;
 use tokio_util::sync::CancellationToken;
@@ -47,76 +49,6 @@ fn sanitize_keys(keys: impl Iterator<Item = String>) -> Vec<String> {
     })
     .filter(|k| !k.is_empty())
     .collect()
-}
-
-/// Column names a CSV file's header may use for the keys, by subject (lowercase, compared
-/// without spaces, `_` and `-`).
-fn key_columns(subject: SearchSubject) -> &'static [&'static str] {
-    match subject {
-        SearchSubject::Companies => &["domain", "domains", "website", "url", "companydomain"],
-        SearchSubject::People => &[
-            "linkedin",
-            "linkedinurl",
-            "linkedinhandle",
-            "handle",
-            "id",
-            "personid",
-            "serviceid",
-        ],
-    }
-}
-
-/// Reads lookup keys from `path`: a `.csv` / `.tsv` file gives the column whose header names
-/// the keys (`domain`, `website`... for companies; `linkedinUrl`, `handle`, `id`... for
-/// people), else its first column (header row included when it does not name a column); any
-/// other file is a plain list split like pasted text ([`split_keys`]).
-///
-/// Errors, in one line naming the file: it cannot be read, it is not UTF-8 or not CSV, or it
-/// holds no key.
-pub fn read_keys(path: &Path, subject: SearchSubject) -> Result<Vec<String>, String> {
-    let shown = sanitize(&path.display().to_string());
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {shown}: {e}"))?;
-    let text = String::from_utf8(bytes).map_err(|_| format!("{shown} is not UTF-8 text"))?;
-    let ext = path
-        .extension()
-        .and_then(|e| e.to_str())
-        .map(str::to_ascii_lowercase);
-    let keys = match ext.as_deref() {
-        Some(e @ ("csv" | "tsv")) => {
-            let mut rdr = csv::ReaderBuilder::new()
-                .has_headers(false)
-                .flexible(true)
-                .delimiter(if e == "tsv" { b'\t' } else { b',' })
-                .from_reader(text.as_bytes());
-            let mut rows = Vec::new();
-            for r in rdr.records() {
-                rows.push(r.map_err(|e| format!("{shown} is not CSV: {e}"))?);
-            }
-            let wanted = key_columns(subject);
-            let norm = |s: &str| s.trim().to_ascii_lowercase().replace([' ', '_', '-'], "");
-            let col = rows
-                .first()
-                .and_then(|h| h.iter().position(|c| wanted.contains(&norm(c).as_str())));
-            let (skip, col) = match col {
-                Some(c) => (1, c),
-                None => (0, 0),
-            };
-            let mut seen = std::collections::HashSet::new();
-            sanitize_keys(
-                rows.iter()
-                    .skip(skip)
-                    .filter_map(|r| r.get(col).map(str::to_string)),
-            )
-            .into_iter()
-            .filter(|k| seen.insert(k.clone()))
-            .collect()
-        }
-        _ => split_keys(&text),
-    };
-    if keys.is_empty() {
-        return Err(format!("{shown} holds no key to look up"));
-    }
-    Ok(keys)
 }
 
 /// A company row for a lookup key the service did not find: the domain, "not found".
@@ -184,18 +116,18 @@ pub fn reveal_event(kind: ContactKind) -> WebhookEvent {
 
 /// Plans `ask` through the spend engine ([`prospect_core::engine::plan`]: what the store owns,
 /// what is to buy per pool, requests and ETA, the budget) and reads a lookup's file (its key
-/// column found by the header: [`read_keys`]). Free: nothing paid is sent. Errors: a lookup
+/// column found by its header: [`KeySource::file_of`]). Free: nothing paid is sent. Errors: a lookup
 /// file that cannot be read or holds no key, a request the client would refuse, a plan the
 /// engine cannot make.
 pub async fn prepare(s: &Session, mut ask: Ask, fresh: Freshness) -> Result<Prepared, ApiFailure> {
-    if let Some((keys, subject)) = lookup_keys(&mut ask.action) {
-        if let KeySource::File { path, .. } = keys {
+    if let Some((keys, wanted)) = lookup_keys(&mut ask.action) {
+        if let KeySource::File { path, column: None } = keys {
+            // A CSV's key column is found by its header (a CRM export), as the CLI finds it.
             let path = path.clone();
-            let read = tokio::task::spawn_blocking(move || read_keys(&path, subject))
+            *keys = tokio::task::spawn_blocking(move || KeySource::file_of(path, wanted))
                 .await
                 .map_err(|e| ApiFailure::other(&format!("reading the list failed: {e}")))?
-                .map_err(|e| ApiFailure::other(&e))?;
-            *keys = KeySource::List(read);
+                .map_err(|e| ApiFailure::other(&e.0))?;
         }
         if matches!(keys, KeySource::List(k) if k.is_empty()) {
             return Err(ApiFailure::other("nothing to look up: the list is empty"));
@@ -204,6 +136,12 @@ pub async fn prepare(s: &Session, mut ask: Ask, fresh: Freshness) -> Result<Prep
     let plan = engine::plan(s, &ask.action, fresh)
         .await
         .map_err(plan_failure)?;
+    if plan.asked == 0 && plan.refused == 0 {
+        return Err(ApiFailure::other(&format!(
+            "nothing to {}: no key in it",
+            ask.describe()
+        )));
+    }
     Ok(Prepared {
         estimate: Estimate {
             cost: plan.cost.rounded(),
@@ -217,11 +155,14 @@ pub async fn prepare(s: &Session, mut ask: Ask, fresh: Freshness) -> Result<Prep
     })
 }
 
-/// The keys of a lookup and what they look up; `None` for another action.
-fn lookup_keys(action: &mut Action) -> Option<(&mut KeySource, SearchSubject)> {
+/// The keys of a lookup and the kinds of CSV column they are read from; `None` for another
+/// action.
+fn lookup_keys(action: &mut Action) -> Option<(&mut KeySource, &'static [KeyColumn])> {
     match action {
-        Action::LookupCompanies { keys } => Some((keys, SearchSubject::Companies)),
-        Action::LookupPeople { keys, .. } => Some((keys, SearchSubject::People)),
+        Action::LookupCompanies { keys } => Some((keys, &[KeyColumn::Domain])),
+        Action::LookupPeople { keys, .. } => {
+            Some((keys, &[KeyColumn::Profile, KeyColumn::PersonId]))
+        }
         _ => None,
     }
 }
@@ -494,38 +435,6 @@ mod tests {
             ["a.com", "b.io", "c.de", "d.fr", "e.org"]
         );
         assert!(split_keys(" \n , ").is_empty());
-    }
-
-    #[test]
-    fn csv_files_give_the_named_column_else_the_first() {
-        let dir = tempfile::tempdir().unwrap();
-        let p = dir.path().join("accounts.csv");
-        std::fs::write(&p, "name,Website\nAcme,acme.com\nBeta,\"beta.io\"\n").unwrap();
-        assert_eq!(
-            read_keys(&p, SearchSubject::Companies).unwrap(),
-            ["acme.com", "beta.io"]
-        );
-        let p2 = dir.path().join("plain.csv");
-        std::fs::write(&p2, "acme.com,x\nbeta.io,y\n").unwrap();
-        assert_eq!(
-            read_keys(&p2, SearchSubject::Companies).unwrap(),
-            ["acme.com", "beta.io"]
-        );
-        let p3 = dir.path().join("list.txt");
-        std::fs::write(&p3, "acme.com\nbeta.io, gamma.de\n").unwrap();
-        assert_eq!(
-            read_keys(&p3, SearchSubject::Companies).unwrap(),
-            ["acme.com", "beta.io", "gamma.de"]
-        );
-        let e = read_keys(&dir.path().join("missing.txt"), SearchSubject::Companies).unwrap_err();
-        assert!(e.starts_with("cannot read "), "{e}");
-        let empty = dir.path().join("empty.txt");
-        std::fs::write(&empty, "\n\n").unwrap();
-        assert!(
-            read_keys(&empty, SearchSubject::People)
-                .unwrap_err()
-                .contains("no key")
-        );
     }
 
     #[test]

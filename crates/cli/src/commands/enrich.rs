@@ -129,7 +129,14 @@ pub(crate) async fn enrich(
 pub(crate) fn batch_keys(ctx: &Ctx, b: &BatchArgs, kind: ListKind) -> CliResult<KeySource> {
     match &b.list {
         Some(name) => Ok(KeySource::List(list_keys(ctx, Some(name), kind)?)),
-        None => key_source(b.values.clone(), b.file.clone(), b.column.clone()),
+        None => {
+            // Companies: a CSV's domain column by its header; people: one person a line.
+            let wanted: &[KeyColumn] = match kind {
+                ListKind::Accounts => &[KeyColumn::Domain],
+                ListKind::Contacts => &[],
+            };
+            key_source(b.values.clone(), b.file.clone(), b.column.clone(), wanted)
+        }
     }
 }
 

@@ -57,7 +57,13 @@ pub(crate) fn list(ctx: &Ctx, cmd: ListCmd) -> CliResult {
                         engine::read_key_list(std::io::stdin(), "stdin")
                             .map_err(|e| CliError::usage(e.0))?,
                     ),
-                    (file, _) => key_source(values, file, column)?,
+                    (file, _) => {
+                        let wanted = match kind {
+                            ListKind::Accounts => KeyColumn::Domain,
+                            ListKind::Contacts => KeyColumn::PersonId,
+                        };
+                        key_source(values, file, column, &[wanted])?
+                    }
                 };
                 keys.extend(source.read_all().map_err(|e| CliError::usage(e.0))?);
             }

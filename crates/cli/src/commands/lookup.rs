@@ -44,7 +44,15 @@ pub(crate) async fn lookup(ctx: &Ctx, a: LookupArgs) -> CliResult {
             KeySource::List(list_keys(ctx, a.list.as_deref(), ListKind::Contacts)?),
             true,
         ),
-        (None, _) => (key_source(a.values, a.file, a.column)?, a.ids),
+        (None, subject) => {
+            // A CSV's key column is found by its header (a CRM export) unless --column names it.
+            let wanted: &[KeyColumn] = match (subject, a.ids) {
+                (SearchSubject::Companies, _) => &[KeyColumn::Domain],
+                (SearchSubject::People, true) => &[KeyColumn::PersonId],
+                (SearchSubject::People, false) => &[KeyColumn::Profile],
+            };
+            (key_source(a.values, a.file, a.column, wanted)?, a.ids)
+        }
     };
     let action = match a.subject {
         SearchSubject::Companies => Action::LookupCompanies { keys },
@@ -57,12 +65,24 @@ pub(crate) async fn lookup(ctx: &Ctx, a: LookupArgs) -> CliResult {
     run_action(ctx, action, &a.spend, &a.out).await
 }
 
-/// The keys of a lookup: values, a file (`-`: stdin, read whole), or both.
+/// The keys of a lookup: values, a file (`-`: stdin, read whole), or both. A file that is a
+/// CSV is read from `column`, else from its first column of a `wanted` kind found by its header
+/// ([`KeySource::file_of`]: `Company Domain Name` in a HubSpot export); no kind wanted reads it
+/// one key a line.
+///
+/// Errors (exit 2): no keys; a CSV with no column of a wanted kind; a list that does not read.
 pub(crate) fn key_source(
     values: Vec<String>,
     file: Option<PathBuf>,
     column: Option<String>,
+    wanted: &[KeyColumn],
 ) -> CliResult<KeySource> {
+    let file_keys = |path: PathBuf, column: Option<String>| match column {
+        None if !wanted.is_empty() => {
+            KeySource::file_of(path, wanted).map_err(|e| CliError::usage(e.0))
+        }
+        column => Ok(KeySource::File { path, column }),
+    };
     let keys = match file {
         Some(f) if f.as_os_str() == "-" => {
             let mut all = values;
@@ -72,11 +92,11 @@ pub(crate) fn key_source(
             );
             KeySource::List(all)
         }
-        Some(path) if values.is_empty() => KeySource::File { path, column },
+        Some(path) if values.is_empty() => file_keys(path, column)?,
         Some(path) => {
             let mut all = values;
             all.extend(
-                KeySource::File { path, column }
+                file_keys(path, column)?
                     .read_all()
                     .map_err(|e| CliError::usage(e.0))?,
             );

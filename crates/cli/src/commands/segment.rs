@@ -10,7 +10,7 @@ pub(crate) fn segment_domains(ctx: &Ctx, from: DomainArgs) -> CliResult<Vec<Stri
         None => {
             let mut values = from.domains;
             values.extend(from.values);
-            key_source(values, from.file, from.column)?
+            key_source(values, from.file, from.column, &[KeyColumn::Domain])?
         }
     };
     let domains = keys.read_all().map_err(|e| CliError::usage(e.0))?;

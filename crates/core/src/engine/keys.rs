@@ -187,7 +187,17 @@ fn csv_column<R: Read + Send + 'static>(
     name: String,
     column: &str,
 ) -> Result<impl Iterator<Item = Result<String, KeyError>> + Send + use<R>, KeyError> {
-    let mut rd = csv::ReaderBuilder::new().flexible(true).from_reader(reader);
+    // The delimiter of the header line (`,`, `;` or a tab, as `csv_header` reads it).
+    let mut reader = BufReader::new(reader);
+    let head = reader
+        .fill_buf()
+        .map_err(|e| KeyError(format!("{name}: {e}")))?;
+    let first = String::from_utf8_lossy(head.split(|b| *b == b'\n').next().unwrap_or_default());
+    let delimiter = csv_header(&first).map_or(b',', |(d, _)| d);
+    let mut rd = csv::ReaderBuilder::new()
+        .flexible(true)
+        .delimiter(delimiter)
+        .from_reader(reader);
     let headers = rd
         .headers()
         .map_err(|e| KeyError(format!("{name}: {e}")))?
@@ -248,6 +258,161 @@ pub fn is_service_id(key: &str) -> bool {
 /// ([`prospect_common::keys::linkedin_handle`]).
 pub fn split_people_keys(keys: &[String]) -> (Vec<String>, Vec<String>) {
     keys.iter().cloned().partition(|k| !is_service_id(k))
+}
+
+// ---------------------------------------------------------------- CSV columns (issue 38)
+//
+// The columns of a key file that is a CSV (a CRM export: HubSpot, Salesforce, or plain names),
+// found by their header: one reader for the CLI's `lookup --file`, the explorer's `Ctrl-l` and
+// `suppress import`.
+
+/// What a column of keys holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KeyColumn {
+    /// Company domains or websites.
+    Domain,
+    /// Email addresses.
+    Email,
+    /// Professional-network profile URLs or handles.
+    Profile,
+    /// The service's person ids.
+    PersonId,
+}
+
+impl KeyColumn {
+    /// Column titles read as this kind, compared without case, spaces, `_` and `-`.
+    pub fn titles(self) -> &'static [&'static str] {
+        match self {
+            KeyColumn::Domain => &[
+                "company domain name",
+                "company domain",
+                "domain",
+                "domains",
+                "domain name",
+                "website",
+                "website url",
+                "company website",
+                "account website",
+                "web site",
+                "url",
+            ],
+            KeyColumn::Email => &["email", "email address", "work email", "business email"],
+            KeyColumn::Profile => &[
+                "linkedin url",
+                "linkedin",
+                "linkedin profile",
+                "linkedin profile url",
+                "profile url",
+                "linkedin bio",
+                "linkedin handle",
+                "handle",
+            ],
+            KeyColumn::PersonId => &["person id", "id", "service id"],
+        }
+    }
+
+    /// In words, for an error: `domain`, `email`, `profile`, `person id`.
+    pub fn word(self) -> &'static str {
+        match self {
+            KeyColumn::Domain => "domain",
+            KeyColumn::Email => "email",
+            KeyColumn::Profile => "profile",
+            KeyColumn::PersonId => "person id",
+        }
+    }
+}
+
+/// A column title without case, spaces, `_`, `-` and quotes: `Company Domain Name` →
+/// `companydomainname`.
+fn squeezed(title: &str) -> String {
+    title
+        .trim()
+        .trim_start_matches('\u{feff}')
+        .trim_matches('"')
+        .chars()
+        .filter(|c| !matches!(c, ' ' | '_' | '-'))
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// The kind of the column titled `title`, among `wanted` (all kinds when empty).
+pub fn column_kind(title: &str, wanted: &[KeyColumn]) -> Option<KeyColumn> {
+    let t = squeezed(title);
+    [
+        KeyColumn::Domain,
+        KeyColumn::Email,
+        KeyColumn::Profile,
+        KeyColumn::PersonId,
+    ]
+    .into_iter()
+    .filter(|k| wanted.is_empty() || wanted.contains(k))
+    .find(|k| k.titles().iter().any(|known| squeezed(known) == t))
+}
+
+/// The header of a CSV file, when `first` (its first line) is one: separated fields (by `,`,
+/// `;` or a tab, whichever the line has most) of which one is a known column title, or none
+/// looks like a key (no `.` or `@`: `Name,Phone` is a header, `acme.com,globex.com` is not).
+/// Returns the delimiter and the titles.
+pub fn csv_header(first: &str) -> Option<(u8, Vec<String>)> {
+    let first = first.trim_start_matches('\u{feff}').trim_end();
+    let delimiter = [b',', b';', b'\t']
+        .into_iter()
+        .max_by_key(|d| first.bytes().filter(|b| b == d).count())
+        .filter(|d| first.as_bytes().contains(d))?;
+    let titles: Vec<String> = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .delimiter(delimiter)
+        .from_reader(first.as_bytes())
+        .records()
+        .next()?
+        .ok()?
+        .iter()
+        .map(|t| t.trim().to_string())
+        .collect();
+    let known = titles.iter().any(|t| column_kind(t, &[]).is_some());
+    (known || titles.iter().all(|t| !t.contains(['.', '@']))).then_some((delimiter, titles))
+}
+
+impl KeySource {
+    /// The keys of the file at `path` for a command that reads keys of `wanted` kinds: a CSV
+    /// (its first line a header, [`csv_header`]) gives its first column of a wanted kind, by its
+    /// title (`Company Domain Name` in a HubSpot companies export); any other file is a list,
+    /// one key a line. Reads the first line only.
+    ///
+    /// Errors, naming the file: it cannot be read; it is a CSV with no column of a wanted kind
+    /// (its columns listed, and `--column` named).
+    pub fn file_of(path: PathBuf, wanted: &[KeyColumn]) -> Result<KeySource, KeyError> {
+        let shown = prospect_common::sanitize::sanitize(&path.display().to_string());
+        let file = std::fs::File::open(&path)
+            .map_err(|e| KeyError(format!("cannot read {shown}: {e}")))?;
+        let mut first = Vec::new();
+        BufReader::new(file.take(MAX_LINE_BYTES as u64 + 1))
+            .read_until(b'\n', &mut first)
+            .map_err(|e| KeyError(format!("cannot read {shown}: {e}")))?;
+        let first = String::from_utf8_lossy(&first);
+        let Some((_, titles)) = csv_header(&first) else {
+            return Ok(KeySource::File { path, column: None });
+        };
+        match titles.iter().find(|t| column_kind(t, wanted).is_some()) {
+            Some(t) => Ok(KeySource::File {
+                column: Some(t.clone()),
+                path,
+            }),
+            None => Err(KeyError(format!(
+                "{shown} is a CSV with no {} column (its columns: {}); name one with --column",
+                wanted
+                    .iter()
+                    .map(|k| k.word())
+                    .collect::<Vec<_>>()
+                    .join(" or "),
+                titles
+                    .iter()
+                    .map(|t| prospect_common::sanitize::sanitize(t))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ))),
+        }
+    }
 }
 
 #[cfg(test)]
@@ -317,5 +482,68 @@ mod tests {
             column: Some("website".into()),
         };
         assert!(missing.read_all().unwrap_err().0.contains("no column"));
+    }
+
+    #[test]
+    fn crm_headers_name_their_columns() {
+        let hubspot = "Record ID,Company name,Company Domain Name,Lifecycle Stage";
+        let (d, titles) = csv_header(hubspot).expect("a header");
+        assert_eq!(d, b',');
+        assert_eq!(titles.len(), 4);
+        assert_eq!(
+            column_kind(&titles[2], &[KeyColumn::Domain]),
+            Some(KeyColumn::Domain)
+        );
+        assert_eq!(column_kind("Record ID", &[]), None);
+        assert_eq!(column_kind("LinkedIn_URL", &[]), Some(KeyColumn::Profile));
+        assert_eq!(column_kind("E-mail", &[]), Some(KeyColumn::Email));
+        assert!(csv_header("Name;Phone").is_some(), "no key in it: a header");
+        assert!(
+            csv_header("acme.com,globex.com").is_none(),
+            "keys, not a header"
+        );
+        assert!(csv_header("acme.com").is_none(), "one key a line");
+    }
+
+    /// One reader of key files (issue 38): a CRM export's key column is found by its header,
+    /// with `,` or `;` between fields; a CSV with no wanted column is refused, naming its
+    /// columns; any other file is one key a line.
+    #[test]
+    fn a_key_file_is_read_from_the_column_its_header_names() {
+        use super::{KeyColumn, KeySource};
+        let dir = tempfile::tempdir().unwrap();
+        let file = |name: &str, text: &str| {
+            let p = dir.path().join(name);
+            std::fs::write(&p, text).unwrap();
+            p
+        };
+        let hubspot = file(
+            "hubspot.csv",
+            "\u{feff}Record ID,Company name,Company Domain Name,Lifecycle Stage\r\n\
+             102,Sage,sage.com,customer\r\n103,\"Acme, Inc.\",acme.com,lead\r\n",
+        );
+        let keys = KeySource::file_of(hubspot, &[KeyColumn::Domain]).unwrap();
+        assert_eq!(keys.read_all().unwrap(), ["sage.com", "acme.com"]);
+        let semicolons = file("sf.csv", "Name;Website\nAcme;acme.com\nBeta;\"beta.io\"\n");
+        let keys = KeySource::file_of(semicolons, &[KeyColumn::Domain]).unwrap();
+        assert_eq!(keys.read_all().unwrap(), ["acme.com", "beta.io"]);
+        let people = file(
+            "people.csv",
+            "First,LinkedIn URL\nAnn,https://www.linkedin.com/in/ann\n",
+        );
+        let keys = KeySource::file_of(people.clone(), &[KeyColumn::Profile]).unwrap();
+        assert_eq!(
+            keys.read_all().unwrap(),
+            ["https://www.linkedin.com/in/ann"]
+        );
+        let e = KeySource::file_of(people, &[KeyColumn::Domain]).unwrap_err();
+        assert!(
+            e.0.contains("no domain column (its columns: First, LinkedIn URL)"),
+            "{e}"
+        );
+        let plain = file("list.txt", "acme.com\nbeta.io\n");
+        let keys = KeySource::file_of(plain, &[KeyColumn::Domain]).unwrap();
+        assert!(matches!(keys, KeySource::File { column: None, .. }));
+        assert_eq!(keys.read_all().unwrap(), ["acme.com", "beta.io"]);
     }
 }

@@ -46,8 +46,8 @@ pub use keep::{
     recovery_dir_for, recovery_dir_of,
 };
 pub use keys::{
-    KeyError, KeySource, MAX_INPUT_BYTES, MAX_KEYS, MAX_LINE_BYTES, is_service_id, read_key_list,
-    split_people_keys,
+    KeyColumn, KeyError, KeySource, MAX_INPUT_BYTES, MAX_KEYS, MAX_LINE_BYTES, column_kind,
+    csv_header, is_service_id, read_key_list, split_people_keys,
 };
 pub use lenient::read_lenient;
 pub use pages::{Next, SearchPages, V2_WINDOW, page_request};

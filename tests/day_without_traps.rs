@@ -1,0 +1,104 @@
+//! Issue 38, a day's work without traps: what a new user trips on, each a test that failed
+//! before its fix. Against the real sandbox over HTTP on 127.0.0.1 (the binary with assert_cmd,
+//! the explorer's backend in-process).
+
+#[path = "sandbox_service/support.rs"]
+mod support;
+
+#[path = "support/cli_run.rs"]
+mod cli_run;
+
+use cli_run::{known_domains, prospect, run, sandbox_with};
+use prospect::core::session::{Freshness, Session};
+use prospect::store::Store;
+use prospect::tui::backend::{Backend, SessionBackend};
+use prospect::tui::msg::{Ask, Call, Outcome, RanAnswer};
+use prospect::tui::schema::SearchSubject;
+use serde_json::Value;
+use support::{RICH, client};
+
+/// A HubSpot companies export of `domains` (their column is `Company Domain Name`).
+fn hubspot_export(dir: &std::path::Path, domains: &[String]) -> std::path::PathBuf {
+    let mut text = String::from("Record ID,Company name,Company Domain Name,Lifecycle Stage\n");
+    for (i, d) in domains.iter().enumerate() {
+        text.push_str(&format!("{},\"Company {i}, Inc.\",{d},customer\n", 100 + i));
+    }
+    let path = dir.join("hubspot-companies.csv");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// Item 6: `lookup companies --file` with a CRM export and no `--column` reads the domains of
+/// the column its header names (it sent whole lines as keys), and a CSV with no domain column
+/// is refused before anything is paid, naming its columns.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_lookup_reads_the_key_column_of_a_crm_export() {
+    let sb = sandbox_with(10_000).await;
+    let domains = known_domains(&sb, 3).await;
+    let dir = tempfile::tempdir().unwrap();
+    let file = hubspot_export(dir.path(), &domains);
+    let args = ["lookup", "companies", "--file", file.to_str().unwrap()];
+    let (code, out, err) = run(prospect(&sb.base_url, dir.path(), &args)).await;
+    assert_eq!(code, 0, "{err}");
+    let rows: Vec<Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), 3, "{out}");
+    for (row, d) in rows.iter().zip(&domains) {
+        assert_eq!(row["query"], *d);
+        assert_eq!(row["found"], true);
+    }
+    let names = dir.path().join("names.csv");
+    std::fs::write(&names, "First name,Last name\nAnn,Lee\n").unwrap();
+    let args = ["lookup", "companies", "--file", names.to_str().unwrap()];
+    let (code, _, err) = run(prospect(&sb.base_url, dir.path(), &args)).await;
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("no domain column (its columns: First name, Last name)"),
+        "{err}"
+    );
+}
+
+/// Item 6 in the explorer: `Ctrl-l` with the same export reads its domains (it read 0 keys and
+/// cleared the results): one plan of 3 keys, 3 rows found.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_explorers_lookup_reads_the_key_column_of_a_crm_export() {
+    let sb = sandbox_with(10_000).await;
+    let domains = known_domains(&sb, 3).await;
+    let dir = tempfile::tempdir().unwrap();
+    let file = hubspot_export(dir.path(), &domains);
+    let store = Store::open(&dir.path().join("store.sqlite")).unwrap();
+    let backend = SessionBackend::new(Session::new(client(&sb, RICH), store, "sandbox"));
+    let ask = Ask::lookup(SearchSubject::Companies, vec![], Some(file));
+    let prepare = Call::Prepare {
+        ask,
+        fresh: Freshness::Stored,
+    };
+    let Ok(Outcome::Prepared(p)) = backend.call(prepare).await else {
+        panic!("a plan")
+    };
+    let plan = p.plan.clone().unwrap();
+    assert_eq!(
+        (plan.asked, plan.refused, plan.to_buy),
+        (3, 0, 3),
+        "{plan:?}"
+    );
+    let run = Call::Run {
+        ask: p.ask.clone(),
+        plan: Some(Box::new(plan)),
+        fresh: Freshness::Stored,
+    };
+    let Ok(Outcome::Ran(ran)) = backend.call(run).await else {
+        panic!("a run")
+    };
+    let RanAnswer::Lookup {
+        rows, not_found, ..
+    } = ran.answer
+    else {
+        panic!("a lookup's rows")
+    };
+    assert_eq!((rows.len(), not_found), (3, 0));
+    let shown: Vec<String> = rows.iter().map(|r| r.record.key()).collect();
+    assert_eq!(shown, domains);
+}
