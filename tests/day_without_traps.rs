@@ -102,3 +102,60 @@ async fn the_explorers_lookup_reads_the_key_column_of_a_crm_export() {
     let shown: Vec<String> = rows.iter().map(|r| r.record.key()).collect();
     assert_eq!(shown, domains);
 }
+
+/// Item 1 in the CLI: a set of both tabs gives `search companies` its companies search and
+/// `search people` its people search; `curl` prints both; a one-tab set of people refuses a
+/// companies search, naming both.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_set_of_both_tabs_serves_each_subject() {
+    let sb = sandbox_with(10_000).await;
+    let dir = tempfile::tempdir().unwrap();
+    let both = dir.path().join("both.json");
+    std::fs::write(
+        &both,
+        r#"{"endpoint": "/v3/search/people", "size": 5,
+            "peopleFilters": {"seniorities": ["Head"]},
+            "otherTab": {"endpoint": "/v3/search/companies", "size": 7,
+                         "companiesFilters": {"industries": [["Software Development"]]}}}"#,
+    )
+    .unwrap();
+    let file = both.to_str().unwrap();
+    for (subject, limit) in [("companies", 7), ("people", 5)] {
+        let args = [
+            "search",
+            subject,
+            "--filters",
+            file,
+            "--dry-run",
+            "--format",
+            "json",
+        ];
+        let (code, out, err) = run(prospect(&sb.base_url, dir.path(), &args)).await;
+        assert_eq!(code, 0, "{subject}: {err}");
+        let plan: Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(
+            plan["asked"], limit,
+            "{subject}: its own size is the limit: {plan}"
+        );
+    }
+    let (code, out, err) = run(prospect(&sb.base_url, dir.path(), &["curl", file])).await;
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out.lines().count(), 2, "{out}");
+    assert!(out.contains("/v3/search/people") && out.contains("/v3/search/companies"));
+    assert!(!out.contains("otherTab"), "{out}");
+    let one = dir.path().join("people.json");
+    std::fs::write(&one, r#"{"endpoint": "/v3/search/people", "size": 5}"#).unwrap();
+    let args = [
+        "search",
+        "companies",
+        "--filters",
+        one.to_str().unwrap(),
+        "--dry-run",
+    ];
+    let (code, _, err) = run(prospect(&sb.base_url, dir.path(), &args)).await;
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("the filter set is for /v3/search/people, not /v3/search/companies"),
+        "{err}"
+    );
+}

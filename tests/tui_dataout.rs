@@ -919,6 +919,52 @@ fn unsaved_filters_are_marked_and_the_quit_key_asks_before_dropping_them() {
     assert!(app.quit && cmds.iter().any(|c| matches!(c, Command::Quit)));
 }
 
+/// Issue 38, item 1: with filters on both tabs, "Ctrl-s save, then quit" saves both tabs'
+/// forms in the one set (the companies filters were lost), and opening it puts each back in its
+/// tab, with nothing unsaved.
+#[test]
+fn a_set_saved_at_quit_keeps_both_tabs() {
+    let dir = tempfile::tempdir().unwrap();
+    let with_dir = || {
+        let mut o = opts();
+        o.filters_dir = dir.path().join("filters");
+        o
+    };
+    let mut app = App::new(with_dir());
+    let companies = json!({"size": 25, "companiesFilters": {
+        "industries": [["Motor Vehicle Manufacturing"]]}});
+    let people = json!({"size": 25, "peopleFilters": {"jobTitles": ["Head of Sales"]},
+        "companiesFilters": {"domains": ["bmw.com"]}});
+    app.form.body = companies.clone();
+    app.update(ch('t'));
+    assert_eq!(app.tab(), SearchSubject::People);
+    app.form.body = people.clone();
+    app.update(ch('q'));
+    let s = screen(&render_at(&app, 120, 30));
+    assert!(s.contains("companies and people filters"), "{s}");
+    app.update(ctrl('s'));
+    for c in "both".chars() {
+        app.update(ch(c));
+    }
+    let cmds = app.update(key(KeyCode::Enter));
+    assert!(app.quit && cmds.iter().any(|c| matches!(c, Command::Quit)));
+    let text = std::fs::read_to_string(dir.path().join("filters").join("both.json")).unwrap();
+    assert!(text.contains("Motor Vehicle Manufacturing"), "{text}");
+    assert!(text.contains("Head of Sales"), "{text}");
+
+    let mut app = App::new(with_dir());
+    app.update(ctrl('o'));
+    app.update(key(KeyCode::Enter));
+    assert_eq!(app.tab(), SearchSubject::People);
+    assert_eq!(app.form.body, people);
+    assert_eq!(app.form.other, companies);
+    assert!(app.form.unsaved().is_empty(), "{:?}", app.form.unsaved());
+    app.update(ch('t'));
+    assert_eq!(app.tab(), SearchSubject::Companies);
+    assert_eq!(app.form.body, companies);
+    assert!(app.form.unsaved().is_empty());
+}
+
 /// Companies with long names and the widest size range.
 fn long_companies() -> App {
     let mut app = started();

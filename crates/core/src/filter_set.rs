@@ -1,7 +1,9 @@
 //! Saved filter sets: `<config dir>/filters/NAME.json`, each the members of a search request
 //! body (`companiesFilters`, `peopleFilters`, `size`, ...) plus `endpoint` (the search path it
-//! was made for, e.g. `/v3/search/companies`). To send one with curl, drop `endpoint`:
-//! `jq 'del(.endpoint)' NAME.json | curl -d @- ...`.
+//! was made for, e.g. `/v3/search/companies`). A set saved from both results tabs of the
+//! explorer (issue 38) holds the other tab's search too, as the member `otherTab`: an object of
+//! its own `endpoint` and body members. To send one with curl, drop `endpoint` (and
+//! `otherTab`): `jq 'del(.endpoint, .otherTab)' NAME.json | curl -d @- ...`.
 //!
 //! Writes are atomic (temp file in the same directory + rename). A file that does not parse
 //! opens nothing and overwrites nothing; the error says which line and column is wrong.
@@ -10,7 +12,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{Map, Value};
 
 use super::request::SEARCHES;
-use prospect_api::client::Endpoint;
+use prospect_api::client::{Endpoint, SearchSubject};
 
 /// Why a filter set could not be listed, read, written or deleted. Messages are for the
 /// status line: they name the file and, for syntax errors, the line and column.
@@ -54,8 +56,31 @@ pub enum FilterSetError {
 pub struct FilterSet {
     /// The search it was saved for, one of [`SEARCHES`] (default `/v3/search/companies`).
     pub endpoint: Endpoint,
-    /// The request body members (without `endpoint`).
+    /// The request body members (without `endpoint` and `otherTab`).
     pub body: Value,
+    /// The other results tab's search when the set holds both (the member `otherTab`; its
+    /// endpoint is of the other subject); `None` in a one-tab set, as every set saved before.
+    pub other: Option<Box<FilterSet>>,
+}
+
+impl FilterSet {
+    /// A set of one search.
+    pub fn one(endpoint: Endpoint, body: Value) -> FilterSet {
+        FilterSet {
+            endpoint,
+            body,
+            other: None,
+        }
+    }
+
+    /// The search this set holds for `subject` (companies or people): its own when its
+    /// endpoint is of that subject, else its other tab's; `None` when it holds none.
+    pub fn for_subject(&self, subject: SearchSubject) -> Option<(Endpoint, &Value)> {
+        std::iter::once(self)
+            .chain(self.other.as_deref())
+            .find(|s| s.endpoint.search_subject() == Some(subject))
+            .map(|s| (s.endpoint, &s.body))
+    }
 }
 
 /// `true` when `name` can be a file name: 1-64 of letters, digits, space, `-`, `_`, `.`, not
@@ -137,6 +162,36 @@ pub fn parse(file: &str, text: &str) -> Result<FilterSet, FilterSetError> {
             });
         }
     };
+    let other = match obj.remove("otherTab") {
+        None | Some(Value::Null) => None,
+        Some(v @ Value::Object(_)) => {
+            let shape = |msg: String| FilterSetError::Shape {
+                file: file.to_string(),
+                msg,
+            };
+            if v.get("otherTab").is_some() {
+                return Err(shape("otherTab cannot hold another otherTab".into()));
+            }
+            if v.get("endpoint").is_none() {
+                return Err(shape("otherTab needs its endpoint".into()));
+            }
+            let other = parse(file, &v.to_string())?;
+            if other.endpoint.search_subject() == endpoint.search_subject() {
+                return Err(shape(format!(
+                    "otherTab is for {}, the same results tab as {}",
+                    other.endpoint.path(),
+                    endpoint.path()
+                )));
+            }
+            Some(Box::new(other))
+        }
+        Some(other) => {
+            return Err(FilterSetError::Shape {
+                file: file.to_string(),
+                msg: format!("otherTab should be an object, not {other}"),
+            });
+        }
+    };
     for k in ["companiesFilters", "peopleFilters"] {
         if obj.get(k).is_some_and(|v| !v.is_object() && !v.is_null()) {
             return Err(FilterSetError::Shape {
@@ -148,6 +203,7 @@ pub fn parse(file: &str, text: &str) -> Result<FilterSet, FilterSetError> {
     Ok(FilterSet {
         endpoint,
         body: Value::Object(obj),
+        other,
     })
 }
 
@@ -163,21 +219,28 @@ pub fn load(path: &Path) -> Result<FilterSet, FilterSetError> {
     parse(&file, &text)
 }
 
-/// The file content of a set: `endpoint` and the body members, pretty-printed (keys sorted).
+/// The file content of a set: `endpoint`, the body members and `otherTab` (when it holds the
+/// other tab's search), pretty-printed (keys sorted).
 pub fn render(set: &FilterSet) -> String {
-    let mut obj = Map::new();
-    obj.insert(
-        "endpoint".into(),
-        Value::String(set.endpoint.path().to_string()),
-    );
-    if let Value::Object(b) = &set.body {
-        for (k, v) in b {
-            if k != "endpoint" {
-                obj.insert(k.clone(), v.clone());
+    fn object(set: &FilterSet) -> Value {
+        let mut obj = Map::new();
+        obj.insert(
+            "endpoint".into(),
+            Value::String(set.endpoint.path().to_string()),
+        );
+        if let Value::Object(b) = &set.body {
+            for (k, v) in b {
+                if k != "endpoint" && k != "otherTab" {
+                    obj.insert(k.clone(), v.clone());
+                }
             }
         }
+        if let Some(other) = &set.other {
+            obj.insert("otherTab".into(), object(other));
+        }
+        Value::Object(obj)
     }
-    let mut s = serde_json::to_string_pretty(&Value::Object(obj)).unwrap_or_else(|_| "{}".into());
+    let mut s = serde_json::to_string_pretty(&object(set)).unwrap_or_else(|_| "{}".into());
     s.push('\n');
     s
 }
@@ -221,10 +284,10 @@ mod tests {
     fn save_list_load_delete_round_trip() {
         let dir = tempfile::tempdir().unwrap();
         let fdir = dir.path().join("filters");
-        let set = FilterSet {
-            endpoint: Endpoint::SearchPeopleV3,
-            body: json!({"size": 20, "peopleFilters": {"seniorities": ["VP"]}}),
-        };
+        let set = FilterSet::one(
+            Endpoint::SearchPeopleV3,
+            json!({"size": 20, "peopleFilters": {"seniorities": ["VP"]}}),
+        );
         let p = save(&fdir, "vp people", &set).unwrap();
         assert!(p.ends_with("vp people.json"));
         save(&fdir, "another", &set).unwrap();
@@ -285,5 +348,50 @@ mod tests {
             save(Path::new("/tmp"), "a/b", &parse("f", "{}").unwrap()),
             Err(FilterSetError::BadName(_))
         ));
+    }
+
+    /// Issue 38: a set of both tabs keeps both through a save and a load; each subject finds
+    /// its own; a one-tab set (as saved before) still opens; a bad `otherTab` names what is
+    /// wrong.
+    #[test]
+    fn a_set_of_both_tabs_round_trips() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut set = FilterSet::one(
+            Endpoint::SearchPeopleV3,
+            json!({"size": 25, "peopleFilters": {"jobTitles": ["Head of Sales"]}}),
+        );
+        set.other = Some(Box::new(FilterSet::one(
+            Endpoint::SearchCompaniesV3,
+            json!({"size": 25, "companiesFilters": {"countries": ["de"]}}),
+        )));
+        let p = save(dir.path(), "both", &set).unwrap();
+        let back = load(&p).unwrap();
+        assert_eq!(back, set);
+        let (ep, body) = back.for_subject(SearchSubject::Companies).unwrap();
+        assert_eq!(ep, Endpoint::SearchCompaniesV3);
+        assert_eq!(body["companiesFilters"]["countries"], json!(["de"]));
+        let one = parse(
+            "old.json",
+            r#"{"endpoint": "/v3/search/companies", "size": 5}"#,
+        )
+        .unwrap();
+        assert!(one.other.is_none());
+        assert!(one.for_subject(SearchSubject::People).is_none());
+        let same = parse(
+            "bad.json",
+            r#"{"endpoint": "/v3/search/companies", "otherTab": {"endpoint": "/v2/search/companies"}}"#,
+        );
+        assert!(
+            same.unwrap_err()
+                .to_string()
+                .contains("the same results tab")
+        );
+        let no_endpoint = parse("bad.json", r#"{"otherTab": {"size": 5}}"#);
+        assert!(
+            no_endpoint
+                .unwrap_err()
+                .to_string()
+                .contains("needs its endpoint")
+        );
     }
 }

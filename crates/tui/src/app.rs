@@ -391,8 +391,8 @@ impl App {
     }
 
     fn apply_set(&mut self, set: FilterSet, name: Option<String>) {
-        self.form.saved = Some(set.clone());
-        self.form.load(set.endpoint, set.body);
+        self.form.open(&set);
+        self.form.saved = Some(set);
         self.form.sel = 1;
         self.set_status(
             &format!("Opened filter set {}", name.unwrap_or_default()),

@@ -10,7 +10,8 @@ pub struct CurlArgs {
     pub file: PathBuf,
 }
 
-/// Prints the curl command of the filter set `a.file` (free, nothing sent).
+/// Prints the curl command of the filter set `a.file`, one a line for each results tab it holds
+/// (free, nothing sent).
 ///
 /// Errors: a filter set that does not read (exit 2), a closed stdout is success.
 pub(crate) fn curl(ctx: &Ctx, a: CurlArgs) -> CliResult {
@@ -23,7 +24,12 @@ pub(crate) fn curl(ctx: &Ctx, a: CurlArgs) -> CliResult {
         .clone()
         .or(ctx.settings.config.base_url.clone())
         .unwrap_or_else(|| "$PROSPECT_BASE_URL".to_string());
-    let text = prospect_core::curl::curl_command(&base, set.endpoint, &set.body) + "\n";
+    // A set of both results tabs gives both commands, one a line.
+    let mut text = String::new();
+    for one in std::iter::once(&set).chain(set.other.as_deref()) {
+        text += &prospect_core::curl::curl_command(&base, one.endpoint, &one.body);
+        text.push('\n');
+    }
     match std::io::stdout().write_all(text.as_bytes()) {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
         r => Ok(r?),

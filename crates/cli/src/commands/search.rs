@@ -42,15 +42,29 @@ pub(crate) async fn search(ctx: &Ctx, a: SearchArgs) -> CliResult {
     run_action(ctx, action, &a.spend, &a.out).await
 }
 
-/// Reads the search body from `--filters`, `--body JSON` or `--body -` (stdin).
+/// Reads the search body of `endpoint` from `--filters` (the set's search of the endpoint's
+/// subject: its own, or its other tab's when it holds both), `--body JSON` or `--body -`
+/// (stdin). Errors (exit 2): a file or body that does not read; a set with no search of the
+/// subject.
 pub(crate) fn search_body(
+    endpoint: Endpoint,
     filters: Option<PathBuf>,
     body: Option<String>,
-) -> CliResult<(Option<Endpoint>, Value)> {
+) -> CliResult<Value> {
     if let Some(f) = filters {
         let set =
             prospect_core::filter_set::load(&f).map_err(|e| CliError::usage(e.to_string()))?;
-        return Ok((Some(set.endpoint), set.body));
+        let found = endpoint
+            .search_subject()
+            .and_then(|subject| set.for_subject(subject));
+        return match found {
+            Some((_, body)) => Ok(body.clone()),
+            None => Err(CliError::usage(format!(
+                "the filter set is for {}, not {}",
+                set.endpoint.path(),
+                endpoint.path()
+            ))),
+        };
     }
     let text = match body.as_deref() {
         None => "{}".to_string(),
@@ -72,7 +86,7 @@ pub(crate) fn search_body(
     if !v.is_object() {
         return Err(CliError::usage("the body must be a JSON object"));
     }
-    Ok((None, v))
+    Ok(v)
 }
 
 pub(crate) fn invalid(problems: Vec<ValidationError>) -> CliError {
@@ -88,16 +102,8 @@ pub(crate) fn search_action(
     body: Option<String>,
     limit: Option<u64>,
 ) -> CliResult<Action> {
-    let (file_endpoint, mut body) = search_body(filters, body)?;
-    if let Some(fe) = file_endpoint
-        && fe.search_subject() != endpoint.search_subject()
-    {
-        return Err(CliError::usage(format!(
-            "the filter set is for {}, not {}",
-            fe.path(),
-            endpoint.path()
-        )));
-    }
+    // The set's search of the endpoint's subject (refused when it holds none).
+    let mut body = search_body(endpoint, filters, body)?;
     engine::check_paging(&body).map_err(|m| CliError {
         code: ExitCode::Validation,
         message: m,

@@ -211,10 +211,8 @@ impl App {
     }
 
     pub(super) fn save_as(&mut self, name: &str) -> Vec<Command> {
-        let set = FilterSet {
-            endpoint: self.form.endpoint,
-            body: self.form.body.clone(),
-        };
+        // Both tabs' forms (issue 38): the other tab's too when it holds a filter.
+        let set = self.form.filter_set();
         match self.sets.save(name, &set) {
             Ok(path) => {
                 // What "unsaved" is measured against from now on.
@@ -331,14 +329,13 @@ impl App {
         }
     }
 
-    /// After a save asked for by the quit prompt: quits when the shown tab's filters are now
-    /// saved; waits while the save-as prompt asks for a name; a save that failed (its error
+    /// After a save asked for by the quit prompt: quits when both tabs' filters are now saved; waits while the save-as prompt asks for a name; a save that failed (its error
     /// popup open) quits nothing, and the next save is an ordinary one.
     fn quit_if_saved(&mut self, mut cmds: Vec<Command>) -> Vec<Command> {
         let asking_a_name = matches!(self.popups.last(), Some(Popup::SaveName(_)));
         if self.quit_after_save && !asking_a_name {
             self.quit_after_save = false;
-            if self.popups.is_empty() && !self.form.unsaved().contains(&self.tab()) {
+            if self.popups.is_empty() && self.form.unsaved().is_empty() {
                 self.quit = true;
                 cmds.push(Command::Quit);
             }

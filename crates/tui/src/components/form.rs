@@ -327,14 +327,38 @@ impl Form {
                 } else {
                     &self.other
                 };
-                match &self.saved {
-                    Some(set) if schema::tab_of(set.endpoint) == kind => {
-                        *body != set.body || (kind == self.kind() && self.endpoint != set.endpoint)
+                match self.saved.as_ref().and_then(|s| s.for_subject(kind)) {
+                    Some((endpoint, saved)) => {
+                        body != saved || (kind == self.kind() && self.endpoint != endpoint)
                     }
                     _ => has_filters(body),
                 }
             })
             .collect()
+    }
+
+    /// The filter set of this form (issue 38): the shown tab's search, and the other tab's
+    /// when it holds a filter.
+    pub fn filter_set(&self) -> FilterSet {
+        let other_kind = match self.kind() {
+            SearchSubject::Companies => SearchSubject::People,
+            SearchSubject::People => SearchSubject::Companies,
+        };
+        let mut set = FilterSet::one(self.endpoint, self.body.clone());
+        if has_filters(&self.other) {
+            let endpoint = schema::with_kind(self.endpoint, other_kind);
+            set.other = Some(Box::new(FilterSet::one(endpoint, self.other.clone())));
+        }
+        set
+    }
+
+    /// Opens filter set `set`: its search in its tab's form, shown, and its other tab's search
+    /// (when it holds one) in the other form; a one-tab set keeps the other form as it is.
+    pub fn open(&mut self, set: &FilterSet) {
+        self.load(set.endpoint, set.body.clone());
+        if let Some(other) = &set.other {
+            self.other = other.body.clone();
+        }
     }
 
     /// Puts `body` of search `endpoint` in its tab's form (a filter set, a reopened search, an

@@ -1,8 +1,8 @@
 //! Tests of the export popup: cycling its choices and formats, the CRM layouts it writes,
 //! and bad input that exports nothing.
 use super::*;
-use crate::msg::{ExportFile, ExportRecords};
 use crate::keymap::Keymap;
+use crate::msg::{ExportFile, ExportRecords};
 use crossterm::event::{KeyCode, KeyModifiers};
 
 fn key(code: KeyCode) -> KeyEvent {
