@@ -30,6 +30,16 @@ pub enum Sizing {
         /// Narrowest useful width.
         min: u16,
     },
+    /// What a reveal fills (the email / phone column; issue 38): shown whole up to `max`
+    /// columns, so an address is never cut while a less important column is shown; cut to
+    /// `min` (as text) only when the columns more important than it leave no room. Empty, it
+    /// still grows to a comfortable width when there is room, so a reveal does not move it.
+    Whole {
+        /// Narrowest useful width when it has to be cut.
+        min: u16,
+        /// Widest it is kept whole to.
+        max: u16,
+    },
 }
 
 /// One column of a results tab, in the order of `records::columns`.
@@ -85,7 +95,11 @@ pub fn columns(kind: SearchSubject) -> &'static [Col] {
         text(2, 2, 10),
         value(3, 6),
         text(4, 7, 8),
-        text(5, 1, 16),
+        Col {
+            index: 5,
+            priority: 1,
+            sizing: Sizing::Whole { min: 16, max: 48 },
+        },
         value(6, 4),
         value(7, 5),
     ];
@@ -131,21 +145,28 @@ pub fn layout(
     let title = |c: &Col| -> u16 { titles.get(c.index).map_or(0, |t| t.width() as u16) };
     let empty = |c: &Col| cells.get(c.index).copied().unwrap_or(0) == 0;
     let natural = |c: &Col| -> u16 { cells.get(c.index).copied().unwrap_or(0).max(title(c)) };
-    let need = |c: &Col| -> u16 {
+    // Whole columns cut to their minimum (the columns more important than them left no room).
+    let mut cut: Vec<usize> = Vec::new();
+    let need = |c: &Col, cut: &[usize]| -> u16 {
         match c.sizing {
             Sizing::Value => natural(c),
+            Sizing::Whole { max, .. } if !cut.contains(&c.index) => natural(c).min(max),
             // A text column shown shows its whole title.
-            Sizing::Text { min, .. } => min.min(natural(c).max(1)).max(title(c)),
+            Sizing::Text { min, .. } | Sizing::Whole { min, .. } => {
+                min.min(natural(c).max(1)).max(title(c))
+            }
         }
     };
     let mut shown: Vec<&Col> = shown
         .iter()
         .filter_map(|i| cols.iter().find(|c| c.index == *i))
         .collect();
+    let used = |shown: &[&Col], cut: &[usize]| -> u32 {
+        shown.iter().map(|c| u32::from(need(c, cut))).sum::<u32>()
+            + u32::from(spacing) * shown.len().saturating_sub(1) as u32
+    };
     loop {
-        let total: u32 = shown.iter().map(|c| u32::from(need(c))).sum::<u32>()
-            + u32::from(spacing) * shown.len().saturating_sub(1) as u32;
-        if total <= u32::from(width) || shown.len() <= 1 {
+        if used(&shown, &cut) <= u32::from(width) || shown.len() <= 1 {
             break;
         }
         let Some(drop) = shown
@@ -157,24 +178,46 @@ pub fn layout(
         else {
             break;
         };
-        shown.remove(drop);
+        // Before a column as important as a whole one (or the whole one itself) goes, the
+        // whole one is cut; a less important or empty column goes first.
+        let d = shown[drop];
+        let whole = shown.iter().find(|c| {
+            matches!(c.sizing, Sizing::Whole { .. })
+                && !cut.contains(&c.index)
+                && !empty(d)
+                && d.priority <= c.priority
+        });
+        match whole {
+            Some(w) => cut.push(w.index),
+            None => {
+                shown.remove(drop);
+            }
+        }
     }
-    let used: u32 = shown.iter().map(|c| u32::from(need(c))).sum::<u32>()
-        + u32::from(spacing) * shown.len().saturating_sub(1) as u32;
-    let mut extra = u32::from(width).saturating_sub(used);
-    let mut widths: Vec<u16> = shown.iter().map(|c| need(c)).collect();
+    let mut extra = u32::from(width).saturating_sub(used(&shown, &cut));
+    let mut widths: Vec<u16> = shown.iter().map(|c| need(c, &cut)).collect();
     // Text columns grow in the order of their priority, in two passes: first each up to a
     // comfortable width (a name, a domain, an email of usual length whole), then to their
-    // widest value: the email (or the domain) is shown whole before a job title or an
-    // industry is. What no column can use is left.
+    // widest value: the
+    // email (or the domain) is shown whole before a job title or an industry is. What no
+    // column can use is left.
     let mut order: Vec<usize> = (0..shown.len())
-        .filter(|&i| matches!(shown[i].sizing, Sizing::Text { .. }))
+        .filter(|&i| !matches!(shown[i].sizing, Sizing::Value))
         .collect();
     order.sort_by_key(|&i| shown[i].priority);
     for cap in [COMFORTABLE, u16::MAX] {
         for &i in &order {
             let want = u32::from(natural(shown[i]).min(cap).saturating_sub(widths[i]));
             let add = want.min(extra);
+            widths[i] += add as u16;
+            extra -= add;
+        }
+    }
+    // What is left lets a whole column reach a comfortable width even while it is empty, so a
+    // reveal does not move the table when there is room.
+    for &i in &order {
+        if matches!(shown[i].sizing, Sizing::Whole { .. }) {
+            let add = u32::from(COMFORTABLE.saturating_sub(widths[i])).min(extra);
             widths[i] += add as u16;
             extra -= add;
         }
@@ -413,5 +456,59 @@ mod tests {
         assert_eq!(narrow[3].1, 12);
         let total: u16 = narrow.iter().map(|c| c.1).sum::<u16>() + narrow.len() as u16 - 1;
         assert!(total <= 46);
+    }
+
+    fn person(email: &str) -> ResultRow {
+        row(&[
+            "Karen Johnson",
+            "Chief Executive Officer",
+            "Google",
+            "us",
+            "C-Level",
+            email,
+            "",
+            if email.is_empty() { "" } else { "email" },
+        ])
+    }
+
+    /// Issue 38: the people table of a 160-column screen (92 for the results) shows a revealed
+    /// 45-character address whole, leaving out the empty `rel.` column and then the least
+    /// important ones; on an 80-column screen (46) it is cut, never dropped; before the reveal,
+    /// in a pane with room to spare, the empty column already has a comfortable width, so the
+    /// reveal does not move it.
+    #[test]
+    fn a_revealed_address_is_shown_whole_before_less_important_columns() {
+        let titles = crate::records::columns(SearchSubject::People);
+        let all: Vec<usize> = (0..8).collect();
+        let address = "karen.johnson-hamilton@google-subsidiary.example";
+        let address = &address[..45];
+        let lay = |email: &str, width| {
+            let owned = [person(email), person("")];
+            let natural = natural_widths(titles, owned.iter());
+            layout(
+                SearchSubject::People,
+                &all,
+                titles,
+                &natural,
+                None,
+                width,
+                1,
+            )
+        };
+        let wide = lay(address, 92);
+        let email = wide.iter().find(|c| c.0 == 5).expect("the email column");
+        assert!(email.1 >= 45, "{wide:?}");
+        assert!(
+            !wide.iter().any(|c| c.0 == 6),
+            "the empty rel. goes: {wide:?}"
+        );
+        let total: u16 = wide.iter().map(|c| c.1).sum::<u16>() + wide.len() as u16 - 1;
+        assert!(total <= 92, "{wide:?}");
+        let narrow = lay(address, 46);
+        let email = narrow.iter().find(|c| c.0 == 5).expect("cut, not dropped");
+        assert!(email.1 >= 16 && email.1 < 45, "{narrow:?}");
+        let before = lay("", 140);
+        let email = before.iter().find(|c| c.0 == 5).unwrap();
+        assert!(email.1 >= COMFORTABLE, "{before:?}");
     }
 }
