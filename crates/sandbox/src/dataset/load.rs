@@ -14,11 +14,11 @@ use super::format::{
 };
 use std::sync::Arc;
 
-use crate::engine::autocomplete::Autocompletes;
-use crate::engine::gathered::Gathered;
+use crate::engine::held::{
+    Autocompletes, BaseIndex, Gathered, People, PersonRow, RankingCache, RecordCache,
+};
 use crate::engine::index::{self, CompanyCols, Index, RowView, Vocab};
 use crate::engine::layered::Layered;
-use crate::engine::people::{People, PersonRow};
 
 /// The dataset asset as compiled into the binary.
 static EMBEDDED: &[u8] = include_bytes!(concat!(
@@ -52,13 +52,13 @@ pub struct Db {
     pub(crate) ac: Arc<std::sync::OnceLock<Autocompletes>>,
     /// The lookalike postings of the dataset's companies, built on the first lookalike search
     /// and shared by every snapshot (gathered companies are scored without them).
-    pub(crate) look: Arc<std::sync::OnceLock<crate::engine::lookalike::BaseIndex>>,
+    pub(crate) look: Arc<std::sync::OnceLock<BaseIndex>>,
     /// Serialized records of the dataset's companies ([`Db::record_json`]), shared by every
     /// snapshot.
-    pub(crate) records: Arc<crate::engine::cache::RecordCache>,
+    pub(crate) records: Arc<RecordCache>,
     /// Rankings of recent searches on this snapshot ([`Db::ranked`]); a new snapshot (with
     /// gathered companies) starts a new one.
-    pub(crate) rankings: Arc<crate::engine::cache::RankingCache>,
+    pub(crate) rankings: Arc<RankingCache>,
 }
 
 impl std::fmt::Debug for Db {
@@ -151,8 +151,8 @@ impl Db {
             gathered: Arc::default(),
             ac: Arc::default(),
             look: Arc::default(),
-            records: crate::engine::cache::record_cache(),
-            rankings: crate::engine::cache::ranking_cache(),
+            records: crate::engine::held::record_cache(),
+            rankings: crate::engine::held::ranking_cache(),
         }
     }
 

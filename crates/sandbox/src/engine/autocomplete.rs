@@ -20,26 +20,10 @@ use prospect_api::types::autocomplete::{
 };
 use prospect_api::types::common::LocationType;
 
+pub use super::held::{Autocompletes, LocationEntry, TextIndex};
 use super::index::{CompanyCols, Vocab};
 use super::people::People;
-use super::{ascii_fold, caps, normalize_domain};
-
-/// Prefix and approximate index over a list of texts; entries are `u32` items of the caller
-/// (company indexes, vocabulary ids, ...).
-#[derive(Debug, Default, Clone)]
-pub struct TextIndex {
-    /// Word starts as (entry index, byte offset in the entry's folded text), sorted by the text
-    /// from that offset (then by entry).
-    keys: Vec<(u32, u32)>,
-    /// Per entry: (folded text, item, rank).
-    entries: Vec<(Box<str>, u32, u32)>,
-    /// Distinct trigrams (3 bytes packed in a `u32`), sorted.
-    tri_keys: Vec<u32>,
-    /// `tri_entries[tri_start[k]..tri_start[k + 1]]` are the entries holding `tri_keys[k]`.
-    tri_start: Vec<u32>,
-    /// Entry indexes, grouped by trigram.
-    tri_entries: Vec<u32>,
-}
+use super::{caps, fold, normalize_domain};
 
 /// The first eight bytes of `s` as a big-endian number, zero-padded: ordering these agrees
 /// with ordering the strings whenever the numbers differ.
@@ -52,26 +36,6 @@ fn prefix8(s: &str) -> u64 {
 
 fn tri(w: &[u8]) -> u32 {
     (w[0] as u32) << 16 | (w[1] as u32) << 8 | w[2] as u32
-}
-
-/// Lowercase, ASCII-folded, whitespace-collapsed form used for matching.
-pub fn fold(s: &str) -> String {
-    let f = ascii_fold(s);
-    let f = if f.trim().is_empty() {
-        s.to_lowercase()
-    } else {
-        f
-    };
-    // Collapse whitespace; most texts need no change, so keep the buffer when they do not.
-    let b = f.as_bytes();
-    let clean = b.first() != Some(&b' ')
-        && b.last() != Some(&b' ')
-        && !b.windows(2).any(|w| w[0] == b' ' && w[1] == b' ')
-        && !f.chars().any(|c| c.is_whitespace() && c != ' ');
-    if clean {
-        return f;
-    }
-    f.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 impl TextIndex {
@@ -250,41 +214,6 @@ impl TextIndex {
         }
         out
     }
-}
-
-/// A location suggestion in compact form.
-#[derive(Debug, Clone, PartialEq)]
-pub struct LocationEntry {
-    /// `1-country`, `2-region`, `4-city` (openapi `LocationType`), as 1, 2, 4.
-    pub kind: u8,
-    /// Display name (`Germany`, `California`, `Berlin`).
-    pub name: String,
-    /// Lowercase country code.
-    pub country: String,
-    /// What to put in a filter: the country code, the region abbreviation (`CA` of `US-CA`), or
-    /// the city name.
-    pub filter_code: String,
-    /// Code of the parent (country code for a region; region code or country code for a city).
-    pub parent_code: String,
-    /// Name of the parent.
-    pub parent_name: String,
-}
-
-/// The five autocomplete indexes.
-#[derive(Debug, Default, Clone)]
-pub struct Autocompletes {
-    /// Company names and domains → company index (rank: default order).
-    pub companies: TextIndex,
-    /// Keywords → keyword id (rank: most used first).
-    pub keywords: TextIndex,
-    /// Job titles → title index.
-    pub job_titles: TextIndex,
-    /// Skills → skill index.
-    pub skills: TextIndex,
-    /// Locations → index into `locations`.
-    pub location_index: TextIndex,
-    /// Location entries.
-    pub locations: Vec<LocationEntry>,
 }
 
 impl Autocompletes {

@@ -9,35 +9,10 @@
 
 use std::sync::Arc;
 
+pub(crate) use super::held::ranking_cache;
 use super::paging::Ranked;
 use crate::dataset::load::Db;
 use prospect_api::types::RecordJson;
-
-/// Serialized company records kept (at ~7 KB each, ~30 MB).
-pub const RECORDS_CACHED: usize = 4_096;
-
-/// Rankings of recent searches kept (each about 32 bytes per matching company: the sorted head
-/// and the rest of a lookalike ranking, or its whole sorted ranking once a page reached past
-/// the head and the head).
-pub const RANKINGS_CACHED: usize = 64;
-
-/// Serialized records of the dataset's companies, by company index; shared by every snapshot
-/// of one dataset.
-pub(crate) type RecordCache = quick_cache::sync::Cache<u32, RecordJson>;
-
-/// Rankings of one snapshot by search key (see [`Db::ranked`]); a snapshot with more companies
-/// gets a new one.
-pub(crate) type RankingCache = quick_cache::sync::Cache<String, Arc<Ranked>>;
-
-/// A new, empty record cache.
-pub(crate) fn record_cache() -> Arc<RecordCache> {
-    Arc::new(RecordCache::new(RECORDS_CACHED))
-}
-
-/// A new, empty ranking cache.
-pub(crate) fn ranking_cache() -> Arc<RankingCache> {
-    Arc::new(RankingCache::new(RANKINGS_CACHED))
-}
 
 impl Db {
     /// The company record of company `i` (SPEC.md §2.3) as JSON: serialized once for the

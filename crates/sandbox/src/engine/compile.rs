@@ -19,12 +19,12 @@ use prospect_api::types::filters_v3::{
     PeopleCityFilter, PeopleFiltersV3,
 };
 
-use super::autocomplete::fold;
 use super::filters::{
     CityPred, CompanyQuery, FundingPred, GrowthPred, IdSet, KeywordPred, ListField, ListMode,
     ListPred, LocPred, NamePred, NumField, PeopleQuery, SkillPred, TextField, TextPred, TitleSet,
     person_field_bit,
 };
+use super::fold;
 use super::index::{Interner, NONE, company_field_bit, department_index, parse_date};
 use super::{caps, normalize_domain};
 

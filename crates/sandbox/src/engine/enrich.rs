@@ -17,7 +17,7 @@ use prospect_api::types::lookup::{
 };
 use prospect_api::types::person::Person;
 
-use super::autocomplete::fold;
+use super::fold;
 use super::index::{media_bit, normalize_company_name, phone_digits};
 use super::people::PersonContact;
 use super::{caps, normalize_domain, records};

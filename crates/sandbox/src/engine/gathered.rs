@@ -20,22 +20,10 @@ use crate::dataset::format::CompanyRow;
 use crate::dataset::load::Db;
 use prospect_api::types::common::{Department, WireEnum};
 
-use super::index::{CompanyCols, Index, KnownIds, RowView, company_cols};
+pub use super::held::Gathered;
+use super::index::{CompanyCols, KnownIds, RowView, company_cols};
 use super::people::handle_tags;
-use super::{FastMap, SplitMix64, hash_str, normalize_domain};
-
-/// The key maps of the gathered companies and of their people (the dataset's are in
-/// `Db::index` and `Db::people`).
-#[derive(Debug, Default, Clone)]
-pub struct Gathered {
-    /// Domain, alias, handle, name, label and phone maps; `default_order` lists the gathered
-    /// companies in the order they were added.
-    pub index: Index,
-    /// Domain hash → company index (resolves person ids).
-    pub by_domain_hash: FastMap<u64, u32>,
-    /// (handle tag, person index), sorted (resolves LinkedIn handles).
-    pub handle_tags: Vec<(u32, u32)>,
-}
+use super::{SplitMix64, hash_str, normalize_domain};
 
 /// Most keywords and technologies a gathered company takes from its peer.
 const PEER_TERMS: usize = 8;

@@ -31,6 +31,7 @@
 use crate::dataset::load::Db;
 use prospect_api::types::common::Relevance;
 
+pub(crate) use super::held::{BaseIndex, KeptRaws, Postings, Profile, Raws};
 use super::index::CompanyCols;
 use super::people::PersonRow;
 
@@ -381,48 +382,11 @@ impl TargetSet {
     }
 }
 
-/// The lookalike postings of the dataset's companies (the base layer; gathered companies are
-/// scored through [`TargetSet`]): for each industry, category, keyword and technology id the
-/// companies that have it (one entry per occurrence, as [`TargetSet`] counts them), and each
-/// company's list lengths, size and country in one compact array. A target's similarities to
-/// every base company then come from walking its postings once, instead of reading every
-/// company's lists; those of the last [`TARGETS_KEPT`] dataset targets are kept.
-///
-/// Everything here is by *position*, the base companies in the default order (by
-/// `default_rank`): a search reads its arrays front to back and its matches come out in
-/// default order, which a stable sort by score leaves in ranking order.
-#[derive(Debug, Default)]
-pub struct BaseIndex {
-    /// The profile of the company at each position.
-    profiles: Vec<Profile>,
-    /// The company index at each position.
-    order: Vec<u32>,
-    /// The `default_rank` at each position (ascending).
-    ranks: Vec<u32>,
-    /// The position of each base company (by company index).
-    position: Vec<u32>,
-    /// The longest industry, keyword and technology lists of a company.
-    longest: (u32, u32, u32),
-    industries: Postings,
-    categories: Postings,
-    keywords: Postings,
-    technologies: Postings,
-    /// `raw(c, t)` of every base company `c`, by dataset target `t` ([`BaseIndex::raws`]).
-    kept: KeptRaws,
-}
-
 /// How many dataset targets' similarities to every base company a [`BaseIndex`] keeps: each
 /// is 8 bytes per company (about 320 KB on the real dataset, 20 MB in all), and makes any later
 /// search with that target (another seed set holding it, other filters, a repeat) skip its
 /// postings walk and its pass over the companies.
 pub const TARGETS_KEPT: usize = 64;
-
-/// `raw(c, t)` of every base company `c` (by position, [`BaseIndex`]) against one target `t`.
-type Raws = std::sync::Arc<[f64]>;
-
-/// The kept [`Raws`] by target company index (dataset companies only: a gathered company's
-/// index names another company in another sandbox sharing the dataset).
-struct KeptRaws(quick_cache::sync::Cache<u32, Raws>);
 
 impl Default for KeptRaws {
     fn default() -> KeptRaws {
@@ -436,16 +400,6 @@ impl std::fmt::Debug for KeptRaws {
     }
 }
 
-/// What the score needs of a company besides the shared ids.
-#[derive(Debug, Clone, Copy, Default)]
-struct Profile {
-    log_emp: f32,
-    country: u32,
-    n_industries: u32,
-    n_keywords: u32,
-    n_technologies: u32,
-}
-
 impl Profile {
     fn of(c: &CompanyCols) -> Profile {
         Profile {
@@ -456,13 +410,6 @@ impl Profile {
             n_technologies: c.technologies.len() as u32,
         }
     }
-}
-
-/// id → company positions, flattened (`ids[start[id]..start[id + 1]]`).
-#[derive(Debug, Default)]
-struct Postings {
-    start: Vec<u32>,
-    ids: Vec<u32>,
 }
 
 impl Postings {

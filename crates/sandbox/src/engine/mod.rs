@@ -21,6 +21,7 @@ pub mod compile;
 pub mod enrich;
 pub mod filters;
 pub mod gathered;
+pub mod held;
 pub mod index;
 pub mod layered;
 pub mod lookalike;
@@ -184,6 +185,26 @@ pub fn normalize_domain(input: &str) -> String {
         s = rest.to_string();
     }
     s
+}
+
+/// Lowercase, ASCII-folded, whitespace-collapsed form used for matching.
+pub fn fold(s: &str) -> String {
+    let f = ascii_fold(s);
+    let f = if f.trim().is_empty() {
+        s.to_lowercase()
+    } else {
+        f
+    };
+    // Collapse whitespace; most texts need no change, so keep the buffer when they do not.
+    let b = f.as_bytes();
+    let clean = b.first() != Some(&b' ')
+        && b.last() != Some(&b' ')
+        && !b.windows(2).any(|w| w[0] == b' ' && w[1] == b' ')
+        && !f.chars().any(|c| c.is_whitespace() && c != ' ');
+    if clean {
+        return f;
+    }
+    f.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// Folds a name to lowercase ASCII for emails, URLs and handles: accents are removed

@@ -19,6 +19,7 @@
 
 use prospect_api::types::common::{LocSegment, ValidationError};
 
+pub(crate) use super::held::Ranked;
 use super::mix64;
 
 /// What a cursor pages through.
@@ -224,26 +225,6 @@ pub fn select_page(
     all.sort_unstable();
     page_of(&all, offset, size, remaining_after, before, total, label)
 }
-
-/// The matches of a search in ranking order, `(key, index)` ascending, kept between its pages
-/// ([`crate::dataset::load::Db::ranked`]): the best of them sorted (`head`), and the
-/// others sorted only when a page first reaches past the head (a lookalike search sorts about
-/// a page's worth of its thousands of matches at first, `search::ranked_scored`). Pages are
-/// the ones [`select_page`] gives of all the matches.
-pub struct Ranked {
-    /// The best matches, sorted; every key here sorts before every key of the rest.
-    head: Vec<(u64, u32)>,
-    /// Number of matches, the head's included.
-    total: usize,
-    /// Gives the matches after the head, sorted; taken (and its matches freed) when `all` is
-    /// made. `None` when the head holds them all.
-    rest: std::sync::Mutex<Option<SortRest>>,
-    /// The head and the sorted rest, made on the first page that needs them.
-    all: std::sync::OnceLock<Vec<(u64, u32)>>,
-}
-
-/// Gives the matches of a [`Ranked`] after its head, sorted.
-type SortRest = Box<dyn FnOnce() -> Vec<(u64, u32)> + Send>;
 
 impl std::fmt::Debug for Ranked {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

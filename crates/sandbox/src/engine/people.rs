@@ -16,8 +16,6 @@
 
 use std::collections::HashMap;
 
-use super::FastMap;
-
 use crate::dataset::format::{CompanyRow, Reference};
 use prospect_api::types::common::{Department, EmailStatus, PhoneStatus, Seniority, WireEnum};
 
@@ -25,6 +23,7 @@ use super::index::RowView;
 use super::layered::Layered;
 use crate::dataset::load::Db;
 
+pub use super::held::{MAX_SKILLS, People, PersonRow, TitleInfo};
 use super::index::{CompanyCols, department_index};
 use super::{DATA_DATE, SplitMix64, hash_str, hex, mix64, slug};
 
@@ -61,56 +60,6 @@ pub const EXTRA_TITLES: [(&str, &str, &str); 14] = [
     ("Director of Human Resources", "Director", "HR"),
 ];
 
-/// One job title of the title vocabulary.
-#[derive(Debug, Clone)]
-pub struct TitleInfo {
-    /// The title as displayed, e.g. `Senior Software Engineer`.
-    pub title: String,
-    /// Lowercase form for matching.
-    pub lower: String,
-    /// Index in `Seniority::ALL`.
-    pub seniority: u8,
-    /// Index in `Department::ALL`.
-    pub department: u8,
-}
-
-/// One generated person (compact; strings are built on demand).
-#[derive(Debug, Clone, Copy, Default)]
-pub struct PersonRow {
-    /// Company index.
-    pub company: u32,
-    /// Index into [`People::first_pool`].
-    pub first: u32,
-    /// Index into [`People::last_pool`].
-    pub last: u32,
-    /// Index into [`People::titles`].
-    pub title: u32,
-    /// Ordinal of the person within the company (0 = the founder/CEO).
-    pub ordinal: u16,
-    /// Index in `Seniority::ALL`.
-    pub seniority: u8,
-    /// Index in `Department::ALL`.
-    pub department: u8,
-    /// Index in `EmailStatus::ALL` (verified, guessed, catchAll, notFound).
-    pub email_status: u8,
-    /// Index in `PhoneStatus::ALL` (verified, notFound, inProgress).
-    pub phone_status: u8,
-    /// Number of experiences (1–4), the current position included.
-    pub n_exp: u8,
-    /// Start of the current position, `yyyymm`.
-    pub started: u32,
-    /// Seed of everything else derived for this person.
-    pub seed: u64,
-    /// Skill indexes (into [`People::skills`]), the first `n_skills` of them: drawn from the
-    /// seed once, at generation, so that skill filters read them instead of drawing them.
-    pub skills: [u16; MAX_SKILLS],
-    /// Number of skills (4–8).
-    pub n_skills: u8,
-}
-
-/// Most skills a person has.
-pub const MAX_SKILLS: usize = 8;
-
 /// The truth behind a reveal: a person's email and phone with their statuses (SPEC.md §2.2).
 #[derive(Debug, Clone, PartialEq)]
 pub struct PersonContact {
@@ -139,45 +88,6 @@ pub struct Exp {
     pub from: u32,
     /// End, `yyyymm`; `None` for the current position.
     pub to: Option<u32>,
-}
-
-/// All generated people and the pools their strings come from.
-#[derive(Debug, Default, Clone)]
-pub struct People {
-    /// The title vocabulary.
-    pub titles: Vec<TitleInfo>,
-    /// Title indexes by department index.
-    pub titles_by_dept: Vec<Vec<u32>>,
-    /// Office title indexes by department index (sorted): the titles of
-    /// `titles_by_dept` that name the department's usual office work and no trade or field
-    /// work (see [`OFFICE_WORDS`], [`TRADE_WORDS`]). People of companies outside the
-    /// industrial categories (see [`is_industrial_category`]) get these.
-    pub office_by_dept: Vec<Vec<u32>>,
-    /// Distinct lowercase words of the titles, each with the titles containing it (sorted):
-    /// one-word job-title filters scan these instead of every title.
-    pub title_words: Vec<(String, Vec<u32>)>,
-    /// First names of all country groups.
-    pub first_pool: Vec<String>,
-    /// Last names of all country groups.
-    pub last_pool: Vec<String>,
-    /// First names folded for matching (`autocomplete::fold`; same indexes as `first_pool`).
-    pub first_folded: Vec<String>,
-    /// Last names folded for matching (same indexes as `last_pool`).
-    pub last_folded: Vec<String>,
-    /// Skills vocabulary.
-    pub skills: Vec<String>,
-    /// The skills in lowercase (same indexes as `skills`), for matching.
-    pub skills_lower: Vec<String>,
-    /// Skill indexes by department index (index 24: general skills).
-    pub skills_by_dept: Vec<Vec<u32>>,
-    /// Domain hash → company index (resolves person ids).
-    pub by_domain_hash: FastMap<u64, u32>,
-    /// (handle tag, person index), sorted: resolves LinkedIn handles.
-    pub handle_tags: Vec<(u32, u32)>,
-    first_groups: Vec<(usize, usize)>,
-    last_groups: Vec<(usize, usize)>,
-    first_by_country: HashMap<String, usize>,
-    last_by_country: HashMap<String, usize>,
 }
 
 const DEFAULT_FIRST: [&str; 8] = [
@@ -1361,8 +1271,8 @@ impl People {
         };
         let (fp, fr, fc) = groups(&r.first_names, &DEFAULT_FIRST);
         let (lp, lr, lc) = groups(&r.last_names, &DEFAULT_LAST);
-        p.first_folded = fp.iter().map(|s| super::autocomplete::fold(s)).collect();
-        p.last_folded = lp.iter().map(|s| super::autocomplete::fold(s)).collect();
+        p.first_folded = fp.iter().map(|s| super::fold(s)).collect();
+        p.last_folded = lp.iter().map(|s| super::fold(s)).collect();
         (p.first_pool, p.first_groups, p.first_by_country) = (fp, fr, fc);
         (p.last_pool, p.last_groups, p.last_by_country) = (lp, lr, lc);
         p.skills = r.skills.clone();
