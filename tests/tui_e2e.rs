@@ -763,3 +763,71 @@ fn an_export_in_the_explorer_killed_mid_way_is_resumed_into_its_file() {
     );
     drop(rt);
 }
+
+/// Issue 35: a reveal started in the explorer is a job. Three people are revealed through a
+/// proxy that holds the reveal request; killed with SIGKILL while it is held, `prospect jobs`
+/// lists the reveal as interrupted, and `prospect resume ID` finishes it: the three ids sent in
+/// one request, their emails printed, nothing else bought.
+#[test]
+fn a_reveal_in_the_explorer_killed_mid_way_is_resumed() {
+    use fault_proxy::{Fault, FaultProxy};
+    use prospect::api::client::Endpoint;
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let sb = rt.block_on(cli_run::sandbox_with(10_000));
+    let proxy = rt.block_on(FaultProxy::start_unmeasured(&sb.base_url, cli_run::CLI));
+    proxy.set_faults(false);
+    // The people search passes; the reveal is held.
+    proxy.script([Fault::Pass, Fault::Delay(60_000)]);
+    let home = tempfile::tempdir().unwrap();
+    let cfg = home.path().join("config.toml");
+    std::fs::write(&cfg, "confirm_above = 1000000.0\n").unwrap();
+    let data = home.path().join("data");
+    let mut t = start_with_args(
+        home.path(),
+        &[
+            ("PROSPECT_API_TOKEN", cli_run::CLI),
+            ("PROSPECT_BASE_URL", proxy.base_url.as_str()),
+        ],
+        &[
+            "--config",
+            cfg.to_str().unwrap(),
+            "--data-dir",
+            data.to_str().unwrap(),
+        ],
+    );
+    t.wait_until("the credit balance", |s| s.contains("standard"));
+    t.keys("t");
+    t.send(&ctrl('r'));
+    t.wait_for("rows 1–25");
+    t.send(TAB);
+    t.keys("   ");
+    t.wait_for("3 marked");
+    t.keys("r");
+    kill_while_held(t, &proxy, Endpoint::RevealEmails, 0);
+
+    let job = listed_job(&rt, &proxy.base_url, home.path(), "reveal_emails");
+    assert_eq!(job["state"], "interrupted", "{job}");
+    let id = job["id"].as_i64().unwrap();
+    let before = proxy.log().len();
+    let (code, out, err) = rt.block_on(cli_run::run(cli_run::prospect(
+        &proxy.base_url,
+        home.path(),
+        &["resume", &id.to_string(), "--format", "jsonl"],
+    )));
+    assert_eq!(code, 0, "{err}");
+    let sent: Vec<usize> = proxy.log()[before..]
+        .iter()
+        .filter(|e| e.endpoint() == Some(Endpoint::RevealEmails))
+        .map(|e| {
+            let v: serde_json::Value = serde_json::from_slice(&e.body).unwrap();
+            v["personIds"].as_array().map_or(0, Vec::len)
+        })
+        .collect();
+    assert_eq!(sent, [3], "one request for the three: {err}");
+    let rows: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), 3, "{out}");
+    drop(rt);
+}
