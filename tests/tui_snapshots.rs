@@ -1575,6 +1575,79 @@ fn snapshot_segments_view_lookalikes_and_fit_columns() {
     }
 }
 
+/// Issue 38, item 5: `Enter` on a segment runs its lookalikes from the seeds alone (the
+/// form's industries were silently combined with them), saying so and how to get the filters
+/// back; `L` runs the seeds with the form's filters, saying that too.
+#[test]
+fn a_segments_lookalikes_are_seeds_only_unless_asked_with_my_filters() {
+    use prospect::api::types::{Segment, Segmentation, SegmentationStatus};
+    let seg = Segmentation {
+        segmentation_id: 3,
+        status: SegmentationStatus::Successful,
+        total_addressable_market: Some(4168),
+        total_untouched: None,
+        segments: vec![Segment {
+            segment_id: 1,
+            name: "Software · Germany".into(),
+            domains: vec!["acme0.com".into(), "acme1.com".into()],
+            company_count: 2,
+            traits: None,
+            crm_metrics: None,
+            lookalike_count: Some(3551),
+        }],
+    };
+    let open = |app: &mut App| {
+        app.update(ch('S'));
+        let g = app.generation_of(Slot::Segments);
+        app.update(Msg::Done {
+            slot: Slot::Segments,
+            generation: g,
+            result: Ok(Outcome::Segmentations {
+                rows: vec![row_with(seg.clone())],
+                focus: Some(3),
+            }),
+        });
+        assert!(matches!(app.popups.last(), Some(Popup::Segments(_))));
+    };
+    let mut app = started();
+    let industries = json!({"industries": ["Software Development"]});
+    app.form.body["companiesFilters"] = json!({"industries": industries});
+    open(&mut app);
+    app.update(key(KeyCode::Enter));
+    assert!(app.popups.is_empty());
+    assert_eq!(
+        app.form.body["companiesFilters"],
+        json!({"lookalikeDomains": ["acme0.com", "acme1.com"]}),
+        "the seeds alone"
+    );
+    let status = app.status.clone().unwrap().text;
+    assert!(
+        status.starts_with(
+            "Lookalikes of the segment, seeded with 2 of its companies, seeds only, without \
+             your 1 filter (Backspace brings them back)"
+        ),
+        "{status}"
+    );
+    // Back: the form as it was.
+    app.update(key(KeyCode::Backspace));
+    assert_eq!(app.form.body["companiesFilters"]["industries"], industries);
+    // L: the seeds and the filters.
+    open(&mut app);
+    app.update(ch('L'));
+    assert_eq!(app.form.body["companiesFilters"]["industries"], industries);
+    assert_eq!(
+        app.form.body["companiesFilters"]["lookalikeDomains"],
+        json!(["acme0.com", "acme1.com"])
+    );
+    let status = app.status.clone().unwrap().text;
+    assert!(
+        status.starts_with(
+            "Lookalikes of the segment, seeded with 2 of its companies, seeds + your 1 filter"
+        ),
+        "{status}"
+    );
+}
+
 fn row_with(answer: prospect::api::types::Segmentation) -> prospect::store::SegmentationRow {
     prospect::store::SegmentationRow {
         target: "sandbox".into(),

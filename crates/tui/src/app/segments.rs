@@ -76,31 +76,10 @@ impl App {
                 vec![Command::Abort(Slot::Segments)]
             }
             SegmentsEffect::Load(id) => vec![self.call(Slot::Segments, Call::Segmentation(id))],
-            SegmentsEffect::Lookalikes(seeds) => {
-                self.popups.pop();
-                if self.tab() != SearchSubject::Companies {
-                    self.form.show_kind(SearchSubject::Companies);
-                    self.form.clamp_selection();
-                }
-                self.push_back(SearchSubject::Companies);
-                let n = seeds.len();
-                schema::set(
-                    &mut self.form.body,
-                    &["companiesFilters", "lookalikeDomains"],
-                    Value::Array(seeds.into_iter().map(Value::String).collect()),
-                );
-                schema::remove(&mut self.form.body, &["companiesFilters", "includeDomains"]);
-                let cmds = self.run_search();
-                if self.popups.is_empty()
-                    && let Some(st) = &mut self.status
-                {
-                    st.text.insert_str(
-                        0,
-                        &format!("Lookalikes of the segment, seeded with {n} of its companies · "),
-                    );
-                }
-                cmds
-            }
+            SegmentsEffect::Lookalikes {
+                seeds,
+                keep_filters,
+            } => self.segment_lookalikes(seeds, keep_filters),
             SegmentsEffect::Attribute(id) => {
                 let domains: Vec<String> = self
                     .results
@@ -128,6 +107,62 @@ impl App {
                 vec![self.call(Slot::SegmentWork, Call::MarkFit { id, kind, domains })]
             }
         }
+    }
+
+    /// A lookalike search seeded with a segment's companies (`seeds`): the seeds alone, or
+    /// with the form's other companies filters when `keep_filters` (issue 38); the status line
+    /// says which ran, and `Back` returns to the form as it was.
+    fn segment_lookalikes(&mut self, seeds: Vec<String>, keep_filters: bool) -> Vec<Command> {
+        self.popups.pop();
+        if self.tab() != SearchSubject::Companies {
+            self.form.show_kind(SearchSubject::Companies);
+            self.form.clamp_selection();
+        }
+        self.push_back(SearchSubject::Companies);
+        let n = seeds.len();
+        schema::remove(&mut self.form.body, &["companiesFilters", "includeDomains"]);
+        schema::remove(
+            &mut self.form.body,
+            &["companiesFilters", "lookalikeDomains"],
+        );
+        let others = schema::leaves(self.form.endpoint)
+            .iter()
+            .filter(|l| {
+                l.path != ["size"] && schema::is_filled(schema::get(&self.form.body, l.path))
+            })
+            .count();
+        if !keep_filters {
+            let size = self.form.body.get("size").cloned();
+            self.form.body = serde_json::json!({});
+            if let Some(size) = size {
+                self.form.body["size"] = size;
+            }
+        }
+        schema::set(
+            &mut self.form.body,
+            &["companiesFilters", "lookalikeDomains"],
+            Value::Array(seeds.into_iter().map(Value::String).collect()),
+        );
+        use prospect_common::words::counted;
+        let back = self.opts.keymap.first_key_of(KeyAction::Back);
+        let which = match (keep_filters, others) {
+            (true, 0) | (false, 0) => "seeds only".to_string(),
+            (true, k) => format!("seeds + your {}", counted(k, "filter", "filters")),
+            (false, k) => format!(
+                "seeds only, without your {} ({back} brings them back)",
+                counted(k, "filter", "filters")
+            ),
+        };
+        let cmds = self.run_search();
+        if self.popups.is_empty()
+            && let Some(st) = &mut self.status
+        {
+            st.text.insert_str(
+                0,
+                &format!("Lookalikes of the segment, seeded with {n} of its companies, {which} · "),
+            );
+        }
+        cmds
     }
 
     /// A line in the view (when open), else on the status line.

@@ -45,7 +45,13 @@ pub enum SegmentsEffect {
     /// Read segmentation `id` from the service (free).
     Load(i64),
     /// A lookalike search seeded with these domains (a segment's companies).
-    Lookalikes(Vec<String>),
+    Lookalikes {
+        /// The segment's companies the search is seeded with.
+        seeds: Vec<String>,
+        /// `true`: the form's other companies filters stay (seeds + my filters); `false`: the
+        /// search is the seeds alone, as the segment's lookalike count is.
+        keep_filters: bool,
+    },
     /// Attribute the loaded companies to segmentation `id` (free).
     Attribute(i64),
     /// Mark the marked (or selected) companies a good / poor fit of segmentation `id` (free).
@@ -135,10 +141,15 @@ impl SegmentsPopup {
             KeyAction::Close | KeyAction::Segments | KeyAction::Quit => {
                 return SegmentsEffect::Closed;
             }
-            KeyAction::Enter => {
+            // Enter: the seeds alone (what the segment's lookalike count counts); `L`: the
+            // seeds with the form's other companies filters (issue 38).
+            KeyAction::Enter | KeyAction::Lookalikes => {
                 if let Some(s) = self.segments().get(self.sel) {
                     let seeds = s.domains.iter().take(LOOKALIKE_SEEDS).cloned().collect();
-                    return SegmentsEffect::Lookalikes(seeds);
+                    return SegmentsEffect::Lookalikes {
+                        seeds,
+                        keep_filters: action == KeyAction::Lookalikes,
+                    };
                 }
             }
             KeyAction::Attribute if !self.in_progress() => {
@@ -318,7 +329,10 @@ impl Component for SegmentsPopup {
     }
 
     fn hints(&self) -> Vec<Hint> {
-        let mut h = vec![Hint::KeyAction(KeyAction::Enter, "lookalikes")];
+        let mut h = vec![
+            Hint::KeyAction(KeyAction::Enter, "lookalikes (seeds)"),
+            Hint::KeyAction(KeyAction::Lookalikes, "seeds + my filters"),
+        ];
         if !self.in_progress() {
             h.push(Hint::KeyAction(KeyAction::Attribute, "fit of the loaded"));
         }
