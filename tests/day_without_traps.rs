@@ -159,3 +159,35 @@ async fn a_set_of_both_tabs_serves_each_subject() {
         "{err}"
     );
 }
+
+/// Item 7: `suppress import` reads `in/handle` as a handle, as the README says (it was dropped
+/// without a word), and says which entries it skipped, on stderr, without a terminal too.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn suppress_import_reads_in_handles_and_names_what_it_skips() {
+    let sb = sandbox_with(10_000).await;
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("dnc.txt");
+    std::fs::write(
+        &file,
+        "in/jane-doe\nhttps://www.linkedin.com/in/john-roe/\nacme.com\nbob@\n",
+    )
+    .unwrap();
+    let args = [
+        "suppress",
+        "import",
+        file.to_str().unwrap(),
+        "--category",
+        "do-not-contact",
+    ];
+    let (code, _, err) = run(prospect(&sb.base_url, dir.path(), &args)).await;
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("skipped 1 entry that is no domain, email or profile: \"bob@\""),
+        "{err}"
+    );
+    let (code, out, err) = run(prospect(&sb.base_url, dir.path(), &["suppress", "list"])).await;
+    assert_eq!(code, 0, "{err}");
+    let row: Value = serde_json::from_str(out.lines().next().unwrap()).unwrap();
+    assert_eq!(row["handles"], 2, "{row}");
+    assert_eq!(row["domains"], 1, "{row}");
+}

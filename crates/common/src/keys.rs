@@ -94,14 +94,17 @@ fn is_normal_domain(s: &str) -> bool {
 /// after `/in/`, percent-decoded when that gives UTF-8, lowercased, without query, fragment or
 /// trailing `/`; the input is sanitized first.
 ///
-/// `"https://www.linkedin.com/in/Jane-Doe-1a2b/"` → `Some("jane-doe-1a2b")`; `"jane-doe"` →
-/// `Some("jane-doe")`. `None` for an empty input, a URL without an `/in/` segment (e.g. a
+/// `"https://www.linkedin.com/in/Jane-Doe-1a2b/"` → `Some("jane-doe-1a2b")`; `"in/Jane-Doe"`
+/// and `"jane-doe"` → `Some("jane-doe")`. `None` for an empty input, a URL without an `/in/` segment (e.g. a
 /// company page), or an input with whitespace inside.
 pub fn linkedin_handle(url: &str) -> Option<String> {
     let clean = sanitize(url);
     let s = clean.trim().trim_end_matches('/');
     let segment = if let Some(p) = s.find("/in/") {
         let rest = &s[p + 4..];
+        rest.split(['/', '?', '#']).next().unwrap_or("")
+    } else if let Some(rest) = s.strip_prefix("in/") {
+        // `in/handle`, the path of a profile URL without its host.
         rest.split(['/', '?', '#']).next().unwrap_or("")
     } else if s.contains(['/', ':', '?', '#']) {
         return None;
@@ -248,6 +251,9 @@ mod tests {
                 Some("jörg-m"),
             ),
             ("jane-doe", Some("jane-doe")),
+            // Issue 38: the README's `in/handle` is a handle (suppression dropped it).
+            ("in/Jane-Doe", Some("jane-doe")),
+            ("in/jane-doe/?x=1", Some("jane-doe")),
             ("  Jane-Doe/ ", Some("jane-doe")),
             ("https://www.linkedin.com/company/acme", None),
             ("https://www.linkedin.com/in/", None),

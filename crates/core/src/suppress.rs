@@ -97,6 +97,17 @@ pub fn read_suppression_file(path: &Path) -> Result<Vec<(SuppressKind, String)>,
     Ok(out)
 }
 
+/// The entries of a suppression file that are no key of their kind (a handle that is no
+/// profile, an email without `@`, a domain that is not one), which an import skips; each
+/// sanitized, as read.
+pub fn unreadable(entries: &[(SuppressKind, String)]) -> Vec<String> {
+    entries
+        .iter()
+        .filter(|(kind, key)| kind.normalize(key).is_none())
+        .map(|(_, key)| prospect_common::sanitize::sanitize(key))
+        .collect()
+}
+
 /// The columns a suppression file is read from, and what each suppresses.
 const SUPPRESSED_COLUMNS: [KeyColumn; 3] =
     [KeyColumn::Domain, KeyColumn::Email, KeyColumn::Profile];

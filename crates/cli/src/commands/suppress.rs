@@ -13,7 +13,22 @@ pub(crate) fn suppress(ctx: &Ctx, cmd: SuppressCmd) -> CliResult {
                 .file_name()
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_default();
+            let skipped = prospect_core::suppress::unreadable(&entries);
             let added = store.suppress(category.as_str(), &source, &entries)?;
+            // Said without a terminal too: an entry not suppressed is one a script must know.
+            if !skipped.is_empty() && !ctx.quiet {
+                eprintln!(
+                    "prospect: skipped {} that {} no domain, email or profile: {}",
+                    prospect_common::words::counted(skipped.len(), "entry", "entries"),
+                    if skipped.len() == 1 { "is" } else { "are" },
+                    skipped
+                        .iter()
+                        .take(5)
+                        .map(|k| format!("{k:?}"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                );
+            }
             ctx.note(&format!(
                 "{added} new of {} entries read into {} ({})",
                 entries.len(),
