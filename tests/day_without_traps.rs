@@ -191,3 +191,79 @@ async fn suppress_import_reads_in_handles_and_names_what_it_skips() {
     assert_eq!(row["handles"], 2, "{row}");
     assert_eq!(row["domains"], 1, "{row}");
 }
+
+/// Item 7 in the explorer: `Ctrl-l` with a suppressed domain shows its row as
+/// `suppressed (customers)`, not "not found", and says it on the status line's count; a reveal
+/// whose people are all suppressed says so, not "0 emails from the store".
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_explorer_says_suppressed_where_it_said_not_found() {
+    use prospect::store::SuppressKind;
+    let sb = sandbox_with(10_000).await;
+    let domains = known_domains(&sb, 2).await;
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = Store::open(&dir.path().join("store.sqlite")).unwrap();
+    store
+        .suppress(
+            "customers",
+            "test",
+            &[
+                (SuppressKind::Domain, domains[0].clone()),
+                (SuppressKind::Person, "p-suppressed-1".into()),
+            ],
+        )
+        .unwrap();
+    let backend = SessionBackend::new(Session::new(client(&sb, RICH), store, "sandbox"));
+    let ask = Ask::lookup(SearchSubject::Companies, domains.clone(), None);
+    let Ok(Outcome::Ran(ran)) = backend
+        .call(Call::Run {
+            ask,
+            plan: None,
+            fresh: Freshness::Stored,
+        })
+        .await
+    else {
+        panic!("a run")
+    };
+    let RanAnswer::Lookup {
+        rows,
+        not_found,
+        suppressed,
+        ..
+    } = ran.answer
+    else {
+        panic!("a lookup")
+    };
+    assert_eq!(rows[0].cells[0], "suppressed (customers)");
+    assert_eq!(not_found, 0);
+    assert!(
+        suppressed
+            .as_deref()
+            .is_some_and(|s| s.contains("customers")),
+        "{suppressed:?}"
+    );
+    let ask = Ask::reveal(
+        prospect::common::ContactKind::Email,
+        vec!["p-suppressed-1".into()],
+    );
+    let out = backend
+        .call(Call::Run {
+            ask,
+            plan: None,
+            fresh: Freshness::Stored,
+        })
+        .await;
+    let Ok(Outcome::Ran(ran)) = out else {
+        panic!("a run: {out:?}")
+    };
+    let RanAnswer::Reveal {
+        sent,
+        from_store,
+        suppressed,
+        ..
+    } = ran.answer
+    else {
+        panic!("a reveal")
+    };
+    assert!(sent.is_empty() && from_store.is_empty());
+    assert!(suppressed.is_some_and(|s| s.contains("customers")));
+}

@@ -101,6 +101,7 @@ fn reveal_sent(ids: &[&str]) -> Outcome {
         unread: None,
         answer: RanAnswer::Reveal {
             kind: ContactKind::Email,
+            suppressed: None,
             from_store: HashMap::new(),
             sent: ids.iter().map(|i| i.to_string()).collect(),
         },
@@ -386,6 +387,7 @@ fn a_reveal_the_store_answers_spends_nothing_and_refresh_buys_again() {
             unread: None,
             answer: RanAnswer::Reveal {
                 kind: ContactKind::Email,
+                suppressed: None,
                 from_store: HashMap::from([("p0".to_string(), contact)]),
                 sent: vec![],
             },
@@ -643,6 +645,7 @@ fn lookup_a_pasted_list() {
             store_error: None,
             unread: None,
             answer: RanAnswer::Lookup {
+                suppressed: None,
                 subject: SearchSubject::Companies,
                 rows,
                 not_found: 1,
@@ -731,6 +734,7 @@ fn snapshot_activity_pane() {
             unread: None,
             answer: RanAnswer::Reveal {
                 kind: ContactKind::Email,
+                suppressed: None,
                 from_store: HashMap::new(),
                 sent: vec!["p0".into(), "p1".into()],
             },
@@ -874,4 +878,43 @@ fn unfinished_jobs_of_an_earlier_run_are_listed_at_start() {
         .map(|s| s.text.clone())
         .unwrap_or_default();
     assert!(status.contains("1 unfinished paid action"), "{status}");
+}
+
+/// Issue 38, item 7: a reveal whose people are all suppressed says so (it said "0 phones from
+/// the store, revealed earlier").
+#[test]
+fn a_reveal_of_suppressed_people_says_they_were_refused() {
+    let mut app = with_people(10.0, 2);
+    let cmds = app.update(ch('R'));
+    let (_, Call::Prepare { ask: action, .. }) = call_in(&cmds, Slot::Prepare) else {
+        panic!()
+    };
+    let cmds = answer(
+        &mut app,
+        &cmds,
+        Slot::Prepare,
+        Outcome::Prepared(prepared(action, Cost::ZERO, 0, 0)),
+    );
+    answer(
+        &mut app,
+        &cmds,
+        Slot::Job(1),
+        Outcome::Ran(Ran {
+            charge: Charge::default(),
+            stored_at: None,
+            provenance: None,
+            store_error: None,
+            unread: None,
+            answer: RanAnswer::Reveal {
+                kind: ContactKind::Phone,
+                suppressed: Some("1 suppressed (customers 1)".into()),
+                from_store: HashMap::new(),
+                sent: vec![],
+            },
+        }),
+    );
+    assert_eq!(
+        app.status.clone().unwrap().text,
+        "Nothing to reveal · refused: 1 suppressed (customers 1) · 0 credits"
+    );
 }

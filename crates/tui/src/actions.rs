@@ -53,6 +53,12 @@ fn sanitize_keys(keys: impl Iterator<Item = String>) -> Vec<String> {
 
 /// A company row for a lookup key the service did not find: the domain, "not found".
 pub fn not_found_company(key: &str) -> ResultRow {
+    missing_company(key, "not found")
+}
+
+/// A company row for a lookup key with no record: the domain, and `why` (`not found`,
+/// `suppressed (customers)`) in the name's cell.
+fn missing_company(key: &str, why: &str) -> ResultRow {
     let record = Record::Company {
         company: Company {
             domain: sanitize(key),
@@ -63,13 +69,18 @@ pub fn not_found_company(key: &str) -> ResultRow {
     };
     let mut cells = record.cells();
     if let Some(c) = cells.first_mut() {
-        *c = "not found".to_string();
+        *c = why.to_string();
     }
     ResultRow { cells, record }
 }
 
 /// A person row for a lookup key the service did not find: the key, "not found".
 pub fn not_found_person(key: &str) -> ResultRow {
+    missing_person(key, "not found")
+}
+
+/// A person row for a lookup key with no record: `why` and the key in the name's cell.
+fn missing_person(key: &str, why: &str) -> ResultRow {
     let record = Record::Person {
         person: Person::default(),
         company: None,
@@ -77,7 +88,7 @@ pub fn not_found_person(key: &str) -> ResultRow {
     };
     let mut cells = record.cells();
     if let Some(c) = cells.first_mut() {
-        *c = format!("not found: {}", sanitize(key));
+        *c = format!("{why}: {}", sanitize(key));
     }
     ResultRow { cells, record }
 }
@@ -215,7 +226,10 @@ pub async fn run(
     };
     match &ask.action {
         Action::Reveal { contact, .. } => {
-            webhook_url(reveal_event(*contact)).map_err(|e| ApiFailure::other(&e))?;
+            // Nothing to buy (owned or refused) needs no receiver.
+            if plan.to_buy > 0 {
+                webhook_url(reveal_event(*contact)).map_err(|e| ApiFailure::other(&e))?;
+            }
             let r =
                 engine::run_by_webhook(s, &ask.action, &plan, fresh, Duration::ZERO, &stop, |_| {})
                     .await;
@@ -229,6 +243,7 @@ pub async fn run(
             ran.stored_at = r.from_store.values().map(|c| c.revealed_at).min();
             ran.answer = RanAnswer::Reveal {
                 kind,
+                suppressed: prospect_core::suppress::describe_refused(&r.suppressed),
                 from_store: r.from_store,
                 sent: r.sent,
             };
@@ -237,8 +252,8 @@ pub async fn run(
             let mut rows = LookupRows::default();
             let r = engine::run(s, &ask.action, &plan, fresh, &stop, |event| {
                 match event {
-                    Event::Companies(e) => rows.add(e, company_row, not_found_company),
-                    Event::People(e) => rows.add(e, person_row, not_found_person),
+                    Event::Companies(e) => rows.add(e, company_row, missing_company),
+                    Event::People(e) => rows.add(e, person_row, missing_person),
                     _ => {}
                 }
                 Ok(())
@@ -337,21 +352,28 @@ struct LookupRows {
     oldest: Option<DateTime<Utc>>,
 }
 
+/// The rows of a lookup key with no record: `why` (`not found`, `suppressed (customers)`).
+type MissingRow = fn(&str, &str) -> ResultRow;
+
 impl LookupRows {
-    /// One batch of `entries`: `row` for a found record, `missing` for a key with none.
+    /// One batch of `entries`: `row` for a found record, `missing` for a key with none (a
+    /// suppressed key says so: it was never sent).
     fn add<T>(
         &mut self,
         entries: Vec<LookupEntry<T>>,
         row: fn(T) -> ResultRow,
-        missing: fn(&str) -> ResultRow,
+        missing: MissingRow,
     ) {
         for e in entries {
             self.oldest = self.oldest.into_iter().chain(e.stored_at).min();
-            self.rows.push(match e.record {
-                Some(r) => row(r),
-                None => {
+            self.rows.push(match (e.record, &e.suppressed) {
+                (Some(r), _) => row(r),
+                (None, Some(category)) => {
+                    missing(&e.key, &format!("suppressed ({})", sanitize(category)))
+                }
+                (None, None) => {
                     self.not_found += 1;
-                    missing(&e.key)
+                    missing(&e.key, "not found")
                 }
             });
         }
@@ -385,6 +407,7 @@ fn ran_lookup(
     });
     ran.answer = RanAnswer::Lookup {
         subject,
+        suppressed: report.suppressed.describe(),
         rows: rows.rows,
         not_found: rows.not_found,
         from_store: report.owned as usize,

@@ -36,6 +36,18 @@ struct Said {
     cost: Cost,
 }
 
+/// How a lookup's keys were answered, for its status line.
+struct LookupCounts {
+    /// Keys the service (or the store) did not find.
+    not_found: usize,
+    /// Keys answered from the store.
+    stored: usize,
+    /// Keys sent.
+    sent: usize,
+    /// Keys refused (suppressed), in words.
+    suppressed: Option<String>,
+}
+
 /// A contact update for one person.
 enum ContactUpdate {
     Email(Email),
@@ -65,7 +77,8 @@ impl App {
                 kind,
                 from_store,
                 sent,
-            } => self.ran_reveal(id, kind, &from_store, &sent, &said),
+                suppressed,
+            } => self.ran_reveal(id, kind, &from_store, &sent, suppressed, &said),
             RanAnswer::Company {
                 domain,
                 company: Some(c),
@@ -112,7 +125,16 @@ impl App {
                 not_found,
                 from_store: stored,
                 sent,
-            } => self.ran_lookup(id, subject, rows, not_found, stored, sent, &said),
+                suppressed,
+            } => {
+                let counts = LookupCounts {
+                    not_found,
+                    stored,
+                    sent,
+                    suppressed,
+                };
+                self.ran_lookup(id, subject, rows, counts, &said)
+            }
             RanAnswer::Segmentation { id: seg } => {
                 self.job_arrived(id, said.cost, said.from_store);
                 if let Some(j) = self.activity.job_mut(id) {
@@ -145,11 +167,27 @@ impl App {
         kind: ContactKind,
         from_store: &HashMap<String, Contact>,
         sent: &[String],
+        suppressed: Option<String>,
         said: &Said,
     ) -> Vec<Command> {
         self.fill_contacts(kind, from_store);
-        if sent.is_empty() && !from_store.is_empty() {
-            return self.revealed_before(id, kind, from_store.len(), said);
+        // Refused people are said as such (issue 38), never as contacts from the store.
+        let refused = suppressed
+            .map(|s| format!(" · refused: {s}"))
+            .unwrap_or_default();
+        if sent.is_empty() && from_store.is_empty() {
+            self.job_arrived(id, Cost::ZERO, true);
+            if let Some(j) = self.activity.job_mut(id) {
+                j.note = "nothing to reveal".into();
+            }
+            return self.info(&format!("Nothing to reveal{refused} · 0 credits"));
+        }
+        if sent.is_empty() {
+            let cmds = self.revealed_before(id, kind, from_store.len(), said);
+            if let Some(st) = &mut self.status {
+                st.text.push_str(&refused);
+            }
+            return cmds;
         }
         let waiting: BTreeSet<String> = sent
             .iter()
@@ -178,7 +216,7 @@ impl App {
             format!(" · {} from the store", from_store.len())
         };
         let mut cmds = self.info(&format!(
-            "Reveal of {} sent (≤ {}); they arrive by webhook{stored}{}",
+            "Reveal of {} sent (≤ {}); they arrive by webhook{stored}{refused}{}",
             plural(sent.len(), kind_word(kind)),
             describe_pools(&estimate),
             said.stored_note
@@ -240,12 +278,24 @@ impl App {
         id: u64,
         subject: SearchSubject,
         rows: Vec<crate::msg::ResultRow>,
-        not_found: usize,
-        stored: usize,
-        sent: usize,
+        counts: LookupCounts,
         said: &Said,
     ) -> Vec<Command> {
-        let n = rows.len();
+        let LookupCounts {
+            not_found,
+            stored,
+            sent,
+            suppressed,
+        } = counts;
+        let refused = rows
+            .iter()
+            .filter(|r| {
+                r.cells
+                    .first()
+                    .is_some_and(|c| c.starts_with("suppressed ("))
+            })
+            .count();
+        let (all, n) = (rows.len(), rows.len() - refused);
         self.bump(Slot::Search(subject));
         *self.search_mut(subject) = SearchState {
             pages: vec![Page {
@@ -253,7 +303,7 @@ impl App {
                 next: None,
                 stored: false,
             }],
-            total: Some(n as u64),
+            total: Some(all as u64),
             ..SearchState::default()
         };
         self.form.show_kind(subject);
@@ -277,8 +327,9 @@ impl App {
         } else {
             String::new()
         };
+        let refused = suppressed.map(|s| format!(", {s}")).unwrap_or_default();
         self.info(&format!(
-            "Lookup: {} found, {not_found} not found{store} · {}{}",
+            "Lookup: {} found, {not_found} not found{refused}{store} · {}{}",
             n - not_found,
             if said.cost.is_zero() {
                 "0 credits".to_string()

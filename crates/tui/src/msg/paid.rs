@@ -170,6 +170,9 @@ pub enum RanAnswer {
         from_store: HashMap<String, Contact>,
         /// Sent to the service.
         sent: Vec<String>,
+        /// Refused, never sent, in words (`2 suppressed (customers 2)`; issue 16); `None` when
+        /// none was.
+        suppressed: Option<String>,
     },
     /// An enrich of a company: the record, or `None` while the service gathers it (a 201:
     /// the job retries by itself).
@@ -202,6 +205,9 @@ pub enum RanAnswer {
         from_store: usize,
         /// Keys sent.
         sent: usize,
+        /// Keys refused, never sent, in words (`1 suppressed (customers 1)`); their rows say
+        /// `suppressed (category)`, not "not found".
+        suppressed: Option<String>,
     },
     /// A segmentation bought (or owned): its id; it is computed by the service.
     Segmentation {
