@@ -905,7 +905,7 @@ fn the_daily_429_is_not_retried_and_a_newer_search_cancels_a_retry() {
     assert!(rate_limit_tick(&cmds).is_none() && app.rate_waits.is_empty());
     assert_eq!(
         app.results.companies.error.as_deref(),
-        Some("Daily request allowance used up; resets in 5 h 12 m")
+        Some("Daily request allowance used up; resets in 5h 12m")
     );
     assert!(
         matches!(app.popups.last(), Some(Popup::Error(e)) if e.0.contains("Daily request allowance"))

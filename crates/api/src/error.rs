@@ -194,19 +194,10 @@ pub enum ApiError {
     Refused(String),
 }
 
-/// A wait in plain words: `45 s`, `12 m`, `5 h 12 m` (whole units, rounded up to the minute
-/// above a minute).
+/// A wait in plain words, as every screen and message says one: `45s`, `12m 30s`, `5h 12m`
+/// ([`prospect_common::words::duration`]; at least 1 s).
 pub fn human_duration(d: Duration) -> String {
-    let secs = d.as_secs();
-    if secs < 60 {
-        return format!("{} s", secs.max(1));
-    }
-    let mins = secs.div_ceil(60);
-    match (mins / 60, mins % 60) {
-        (0, m) => format!("{m} m"),
-        (h, 0) => format!("{h} h"),
-        (h, m) => format!("{h} h {m} m"),
-    }
+    prospect_common::words::duration(d.as_secs().max(1).min(i64::MAX as u64) as i64)
 }
 
 fn join_validation(detail: &[ValidationError]) -> String {

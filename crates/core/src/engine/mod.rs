@@ -77,7 +77,7 @@ mod tests {
         assert_eq!(daily_refusal(3, None, Some(3600)), None);
         let (cause, words) = daily_refusal(1, Some(0), Some(3600)).unwrap();
         assert_eq!(cause, RefusalCause::DailyAllowance);
-        assert!(words.contains("resets in 1 h 0 min"), "{words}");
+        assert!(words.contains("resets in 1h 00m"), "{words}");
         let (cause, words) = daily_refusal(9, Some(4), Some(60)).unwrap();
         assert_eq!(cause, RefusalCause::Spend);
         assert!(words.contains("4 left today"), "{words}");
@@ -170,8 +170,8 @@ mod tests {
 
     #[test]
     fn eta_words() {
-        assert_eq!(describe_eta(0), "0 s");
-        assert_eq!(describe_eta(61), "2 min");
-        assert_eq!(describe_eta(3660), "1 h 1 min");
+        assert_eq!(describe_eta(0), "0s");
+        assert_eq!(describe_eta(61), "1m 01s");
+        assert_eq!(describe_eta(3660), "1h 01m");
     }
 }

@@ -269,13 +269,9 @@ pub enum RefusalCause {
     Credits,
 }
 
-/// `0 s`, `45 s`, `3 min`, `2 h 5 min`.
+/// `0s`, `45s`, `3m 05s`, `2h 05m` ([`prospect_common::words::duration`]: one form everywhere).
 pub fn describe_eta(secs: u64) -> String {
-    match secs {
-        0..=59 => format!("{secs} s"),
-        60..=3599 => format!("{} min", secs.div_ceil(60)),
-        _ => format!("{} h {} min", secs / 3600, (secs % 3600) / 60),
-    }
+    prospect_common::words::duration(secs.min(i64::MAX as u64) as i64)
 }
 
 /// Why planning failed: a key list that cannot be read, a request the client would refuse, or

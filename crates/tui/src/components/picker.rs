@@ -56,6 +56,8 @@ pub enum PickerEvent {
 }
 
 /// Fuzzy-narrows `options` by `query` (nucleo), best first; all options for an empty query.
+/// An option whose first word is the query itself comes before the fuzzy matches (typing `de`
+/// in countries gives `de · Germany` before `cd · Congo`; issue 38).
 pub fn fuzzy_filter(options: &[Opt], query: &str) -> Vec<usize> {
     if query.trim().is_empty() {
         return (0..options.len()).collect();
@@ -68,17 +70,24 @@ pub fn fuzzy_filter(options: &[Opt], query: &str) -> Vec<usize> {
         AtomKind::Fuzzy,
     );
     let mut buf = Vec::new();
-    let mut scored: Vec<(u32, usize)> = options
+    let q = query.trim();
+    let exact = |label: &str| {
+        label
+            .split(|c: char| c.is_whitespace() || c == '·')
+            .next()
+            .is_some_and(|w| w.eq_ignore_ascii_case(q))
+    };
+    let mut scored: Vec<(bool, u32, usize)> = options
         .iter()
         .enumerate()
         .filter_map(|(i, o)| {
             pattern
                 .score(Utf32Str::new(&o.label, &mut buf), &mut matcher)
-                .map(|s| (s, i))
+                .map(|s| (exact(&o.label), s, i))
         })
         .collect();
-    scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-    scored.into_iter().map(|(_, i)| i).collect()
+    scored.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.cmp(&a.1)).then(a.2.cmp(&b.2)));
+    scored.into_iter().map(|(_, _, i)| i).collect()
 }
 
 impl Picker {
@@ -294,5 +303,29 @@ impl Component for PickerPopup {
             Hint::Text(TextAction::Submit, self.look().2),
             Hint::Text(TextAction::Cancel, "closes"),
         ]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 38: `de` in the countries picks Germany first, not Congo (`cd`), whose label
+    /// matches the letters too.
+    #[test]
+    fn a_code_typed_whole_comes_first() {
+        let options: Vec<Opt> = ["cd", "de", "dk"]
+            .iter()
+            .map(|c| Opt {
+                label: crate::countries::label(c),
+                value: Value::String(c.to_string()),
+            })
+            .collect();
+        let order = fuzzy_filter(&options, "de");
+        assert_eq!(
+            options[order[0]].label, "de · Germany (Deutschland)",
+            "{order:?}"
+        );
+        assert_eq!(fuzzy_filter(&options, "").len(), 3);
     }
 }

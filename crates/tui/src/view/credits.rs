@@ -15,17 +15,9 @@ use prospect_api::cost::CreditPool;
 use prospect_api::types::Credits;
 use prospect_core::gauge::Gauge;
 
-/// `3h 05m`, `12m 30s`, `45s`.
+/// `3h 05m`, `12m 30s`, `45s` ([`prospect_common::words::duration`]).
 pub fn fmt_duration(secs: i64) -> String {
-    let s = secs.max(0);
-    let (h, m, sec) = (s / 3600, (s % 3600) / 60, s % 60);
-    if h > 0 {
-        format!("{h}h {m:02}m")
-    } else if m > 0 {
-        format!("{m}m {sec:02}s")
-    } else {
-        format!("{sec}s")
-    }
+    prospect_common::words::duration(secs)
 }
 
 /// What the gauge shows for a pool the balance answer did not include.
