@@ -324,7 +324,7 @@ fn reveal_lookup_and_enrich_end_to_end() {
     let s = t.wait_for("2 emails arrived, 2 shown in the table");
     let filled = s
         .lines()
-        .filter(|l| l.contains('●') && (l.contains('@') || l.contains("notFound")))
+        .filter(|l| l.contains('●') && (l.contains('@') || l.contains("not found")))
         .count();
     assert_eq!(filled, 2, "both marked rows filled:\n{s}");
 

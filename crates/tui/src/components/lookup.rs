@@ -103,6 +103,21 @@ impl LookupPopup {
         }
     }
 
+    /// How many distinct keys the text holds, as the lookup keys them: a domain and its URL
+    /// (`acme.com`, `https://www.Acme.com/`), or a profile URL and its bare handle, are one.
+    pub fn distinct(&self) -> usize {
+        let key = |k: &String| match self.subject {
+            SearchSubject::Companies => prospect_common::keys::domain_key(k),
+            SearchSubject::People if prospect_core::engine::is_service_id(k) => Some(k.clone()),
+            SearchSubject::People => prospect_common::keys::linkedin_handle(k),
+        };
+        let keys = self.keys();
+        let mut seen = std::collections::HashSet::new();
+        keys.iter()
+            .filter(|k| seen.insert(key(k).unwrap_or_else(|| (*k).clone())))
+            .count()
+    }
+
     /// Inserts pasted text: line breaks kept (they separate keys), every line sanitized.
     fn paste(&mut self, raw: &str) {
         let lines: Vec<String> = raw.lines().map(sanitize).collect();
@@ -201,12 +216,12 @@ impl Component for LookupPopup {
         let inner = block.inner(r);
         f.render_widget(block, r);
         let w = inner.width as usize;
+        // Two short lines, so the people's longer noun never cuts the separators (issue 38).
         let mut lines = vec![
-            Line::from(format!(
-                "Paste or type {} (newlines, commas or spaces),",
-                self.noun()
-            )),
-            Line::from("or the path of a file (a plain list, or a CSV column)."),
+            Line::from(format!("Paste or type {},", self.noun())),
+            Line::from(
+                "separated by newlines, commas or spaces; or the path of a file (a list or a CSV).",
+            ),
             Line::from(""),
         ];
         let text_rows = inner.height.saturating_sub(7) as usize;
@@ -230,7 +245,7 @@ impl Component for LookupPopup {
         let count = match self.file() {
             Some(p) => format!("file {}", sanitize(&p.display().to_string())),
             None => {
-                let n = self.keys().len();
+                let n = self.distinct();
                 let unit = match self.subject {
                     SearchSubject::Companies => "domain",
                     SearchSubject::People => "key",
@@ -289,6 +304,10 @@ mod tests {
         let mut h = LookupPopup::new(SearchSubject::People);
         h.paste("https://linkedin.com/in/ann");
         assert_eq!(h.file(), None);
+        // Issue 38: a URL and its bare handle are one key.
+        h.paste("\nann\nANN/\nbob");
+        assert_eq!(h.keys().len(), 4);
+        assert_eq!(h.distinct(), 2);
         assert_eq!(fmt_thousands(1000), "1,000");
     }
 }

@@ -221,14 +221,25 @@ impl ResultRow {
     }
 }
 
+/// A contact status in words (issue 38: the raw `notFound` was shown): `not found`,
+/// `catch-all`, `in progress`; any other status as it is.
+fn status_words(status: &str) -> String {
+    match status {
+        "notFound" => "not found".into(),
+        "catchAll" => "catch-all".into(),
+        "inProgress" => "in progress".into(),
+        other => sanitize(other),
+    }
+}
+
 /// The email / phone cell of a person: the revealed address and first number (each with
 /// its status when not verified), the status alone when nothing was found, `""` when not
-/// revealed; e.g. `ann@x.io · +4512345678`, `notFound`, `inProgress`.
+/// revealed; e.g. `ann@x.io · +4512345678`, `not found`, `in progress`.
 fn contact_cell(p: &Person) -> String {
     let mut parts = Vec::new();
     if let Some(m) = &p.email {
         let addr = t(m.address.as_deref());
-        let status = sanitize(m.status.as_str());
+        let status = status_words(m.status.as_str());
         parts.push(match (addr.is_empty(), status.as_str()) {
             (true, _) => status,
             (false, "verified") => addr,
@@ -237,14 +248,14 @@ fn contact_cell(p: &Person) -> String {
     }
     if let Some(ph) = &p.phone {
         let first = ph.numbers.first().map(|n| sanitize(n)).unwrap_or_default();
-        let status = sanitize(ph.status.as_str());
+        let status = status_words(ph.status.as_str());
         let part = match (first.is_empty(), status.as_str()) {
             (true, _) => status,
             (false, "verified") => first,
             (false, _) => format!("{first} ({status})"),
         };
         // An email that was revealed says enough; a phone not found adds nothing.
-        if part != "notFound" || parts.is_empty() {
+        if part != "not found" || parts.is_empty() {
             parts.push(part);
         }
     }

@@ -147,3 +147,21 @@ fn company_sections_keep_their_labels() {
     );
     assert_eq!(s[7].lines, vec![("Sales".to_string(), "3".to_string())]);
 }
+
+/// Issue 38: a contact status is shown in words, not as the wire's `notFound`.
+#[test]
+fn contact_statuses_are_words() {
+    let person: Person = serde_json::from_value(json!({
+        "id": "p1",
+        "email": {"status": "notFound"},
+        "phone": {"status": "inProgress", "numbers": []}
+    }))
+    .unwrap();
+    assert_eq!(super::contact_cell(&person), "not found · in progress");
+    let person: Person = serde_json::from_value(json!({
+        "id": "p2",
+        "email": {"status": "catchAll", "address": "ann@x.io"}
+    }))
+    .unwrap();
+    assert_eq!(super::contact_cell(&person), "ann@x.io (catch-all)");
+}
