@@ -267,3 +267,54 @@ async fn the_explorer_says_suppressed_where_it_said_not_found() {
     assert!(sent.is_empty() && from_store.is_empty());
     assert!(suppressed.is_some_and(|s| s.contains("customers")));
 }
+
+/// Item 7: suppression covers outreach exports: a CRM export leaves a suppressed customer out
+/// and says so (`--include-suppressed` keeps it); a plain export keeps it and says it is there.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_crm_export_leaves_suppressed_companies_out() {
+    let sb = sandbox_with(10_000).await;
+    let domains = known_domains(&sb, 3).await;
+    let dir = tempfile::tempdir().unwrap();
+    let mut args = vec!["lookup", "companies"];
+    args.extend(domains.iter().map(String::as_str));
+    let (code, _, err) = run(prospect(&sb.base_url, dir.path(), &args)).await;
+    assert_eq!(code, 0, "{err}");
+    let customers = dir.path().join("customers.txt");
+    std::fs::write(&customers, format!("{}\n", domains[0])).unwrap();
+    let file = customers.to_str().unwrap();
+    let args = ["suppress", "import", file, "--category", "customers"];
+    let (code, _, err) = run(prospect(&sb.base_url, dir.path(), &args)).await;
+    assert_eq!(code, 0, "{err}");
+    let csv = dir.path().join("hubspot.csv");
+    let out = csv.to_str().unwrap();
+    let crm = [
+        "export",
+        "companies",
+        "--preset",
+        "hubspot-companies",
+        "--out",
+        out,
+    ];
+    let (code, _, err) = run(prospect(&sb.base_url, dir.path(), &crm)).await;
+    assert_eq!(code, 0, "{err}");
+    let text = std::fs::read_to_string(&csv).unwrap();
+    assert_eq!(text.lines().count(), 1 + 2, "{text}");
+    assert!(!text.contains(&domains[0]), "{text}");
+    assert!(err.contains("left out 1 suppressed (customers)"), "{err}");
+    let mut all = crm.to_vec();
+    all.push("--include-suppressed");
+    let (code, _, err) = run(prospect(&sb.base_url, dir.path(), &all)).await;
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        std::fs::read_to_string(&csv).unwrap().lines().count(),
+        1 + 3
+    );
+    let plain = ["export", "companies", "--format", "jsonl"];
+    let (code, out, err) = run(prospect(&sb.base_url, dir.path(), &plain)).await;
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out.lines().count(), 3);
+    assert!(
+        err.contains("1 suppressed (customers) in this export"),
+        "{err}"
+    );
+}

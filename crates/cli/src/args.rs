@@ -153,6 +153,10 @@ pub struct CrmArgs {
     /// for hubspot-contacts and salesforce-leads, all otherwise).
     #[arg(long, value_enum)]
     pub emails: Option<prospect_core::crm::EmailFilter>,
+    /// Keep suppressed companies and people (`prospect suppress`) in a CRM export; they are
+    /// left out by default, since suppression covers outreach too, and counted on stderr.
+    #[arg(long)]
+    pub include_suppressed: bool,
 }
 
 /// Options every paid command takes.

@@ -14,6 +14,7 @@ pub mod filter_set;
 pub mod gauge;
 pub mod owned;
 pub mod request;
+pub mod screen;
 pub mod segment;
 pub mod session;
 pub mod spend;

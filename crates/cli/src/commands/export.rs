@@ -38,7 +38,70 @@ pub(crate) fn export(ctx: &Ctx, kind: ExportKind, out: &OutArgs, crm: &CrmArgs) 
         }
     };
     ctx.note(&format!("{n} records from {}", path.display()));
+    say_suppressed_in(ctx, &store, kind)?;
     Ok(())
+}
+
+/// The suppression an outreach (CRM) export leaves out: what is suppressed now, or nothing
+/// with `--include-suppressed`.
+pub(crate) fn outreach_screen(
+    store: &prospect_core::owned::Owned,
+    crm: &CrmArgs,
+) -> CliResult<prospect_core::screen::Screen> {
+    Ok(match crm.include_suppressed {
+        true => prospect_core::screen::Screen::default(),
+        false => prospect_core::screen::Screen::load(store)?,
+    })
+}
+
+/// Says on stderr (without a terminal too, unless `--quiet`) what a CRM export left out.
+pub(crate) fn say_left_out(ctx: &Ctx, screen: &prospect_core::screen::Screen) {
+    if let Some(what) = screen.describe()
+        && !ctx.quiet
+    {
+        eprintln!("prospect: left out {what}; --include-suppressed keeps them");
+    }
+}
+
+/// Says on stderr what of a plain export is suppressed (kept: it is what the store owns; a
+/// `--preset` export for outreach leaves them out).
+fn say_suppressed_in(
+    ctx: &Ctx,
+    store: &prospect_core::owned::Owned,
+    kind: ExportKind,
+) -> CliResult {
+    let mut screen = prospect_core::screen::Screen::load(store)?;
+    if ctx.quiet || screen.is_empty() {
+        return Ok(());
+    }
+    match kind {
+        ExportKind::Companies => store.for_each_company(|c| {
+            screen.company(&c.value);
+            Ok(())
+        })?,
+        ExportKind::People => store.for_each_person_joined(|p| {
+            screen.person(&p);
+            Ok(())
+        })?,
+        ExportKind::Contacts => store.for_each_contact(|c| {
+            screen.contact(&c);
+            Ok(())
+        })?,
+        ExportKind::Search => {}
+    }
+    say_kept(ctx, &screen);
+    Ok(())
+}
+
+/// Says on stderr what of a plain export is suppressed, kept in it.
+pub(crate) fn say_kept(ctx: &Ctx, screen: &prospect_core::screen::Screen) {
+    if let Some(what) = screen.describe()
+        && !ctx.quiet
+    {
+        eprintln!(
+            "prospect: {what} in this export; a --preset export for outreach leaves them out"
+        );
+    }
 }
 
 /// The CRM writer `crm` asks for (a preset, else `plain` with an email filter) of `subject`
@@ -82,12 +145,20 @@ pub(crate) fn export_crm(
         }
     };
     let (mut w, preset) = crm_writer(crm, subject, out)?;
+    let mut screen = outreach_screen(store, crm)?;
     match subject {
-        SearchSubject::Companies => store.for_each_company(|c| w.company(&c.value)),
-        SearchSubject::People => store.for_each_person_joined(|p| w.person(&p)),
+        SearchSubject::Companies => store.for_each_company(|c| match screen.company(&c.value) {
+            Some(_) => Ok(()),
+            None => w.company(&c.value),
+        }),
+        SearchSubject::People => store.for_each_person_joined(|p| match screen.person(&p) {
+            Some(_) => Ok(()),
+            None => w.person(&p),
+        }),
     }?;
     let emails = w.emails();
     let counts = w.finish()?;
+    say_left_out(ctx, &screen);
     ctx.note(&format!(
         "{} as {} from {}",
         counts.describe(emails),

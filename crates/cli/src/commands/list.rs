@@ -126,12 +126,20 @@ pub(crate) fn list_out(
             ListRecords::Contacts(_) => SearchSubject::People,
         };
         let (mut w, preset) = crm_writer(crm, subject, out)?;
+        let mut screen = super::export::outreach_screen(store, crm)?;
         match &records {
-            ListRecords::Accounts(v) => v.iter().try_for_each(|c| w.company(c))?,
-            ListRecords::Contacts(v) => v.iter().try_for_each(|p| w.person(p))?,
+            ListRecords::Accounts(v) => v
+                .iter()
+                .filter(|c| screen.company(c).is_none())
+                .try_for_each(|c| w.company(c))?,
+            ListRecords::Contacts(v) => v
+                .iter()
+                .filter(|p| screen.person(p).is_none())
+                .try_for_each(|p| w.person(p))?,
         }
         let emails = w.emails();
         let counts = w.finish()?;
+        super::export::say_left_out(ctx, &screen);
         ctx.note(&format!(
             "list {name}: {} as {}",
             counts.describe(emails),
@@ -140,6 +148,21 @@ pub(crate) fn list_out(
         return Ok(());
     }
     let format = Format::resolve(out.format, &out.out);
+    // Kept (a list is what the user made), but said (issue 38).
+    let mut screen = prospect_core::screen::Screen::load(store)?;
+    match &records {
+        ListRecords::Accounts(v) => {
+            for c in v {
+                screen.company(c);
+            }
+        }
+        ListRecords::Contacts(v) => {
+            for p in v {
+                screen.person(p);
+            }
+        }
+    }
+    super::export::say_kept(ctx, &screen);
     let n = match records {
         ListRecords::Accounts(v) => {
             let mut w = Writer::<CompanyOut>::new(format, out.out.as_ref())?;

@@ -164,6 +164,11 @@ impl Owned {
         Ok(self.store.suppress(category, source, entries)?)
     }
 
+    /// Every suppressed key of `kind` with its category, sorted by key.
+    pub fn suppressed_keys(&self, kind: SuppressKind) -> Result<Vec<(String, String)>> {
+        Ok(self.store.suppressed_keys(kind)?)
+    }
+
     /// Entries per suppression category and kind.
     pub fn suppression_counts(&self) -> Result<Vec<SuppressionCount>> {
         Ok(self.store.suppression_counts()?)
