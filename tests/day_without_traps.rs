@@ -318,3 +318,73 @@ async fn a_crm_export_leaves_suppressed_companies_out() {
         "{err}"
     );
 }
+
+/// Item 7: a search reopened from the history (`H`) leaves out what was suppressed since it
+/// was bought and says so, and its form does not hold the excludes suppression added (from
+/// where `Ctrl-s` saved them into the user's set).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_reopened_search_leaves_out_what_is_suppressed_since() {
+    let sb = sandbox_with(10_000).await;
+    let dir = tempfile::tempdir().unwrap();
+    let suppress = |domain: &str, category: &str| {
+        let file = dir.path().join(format!("{category}.txt"));
+        std::fs::write(&file, format!("{domain}\n")).unwrap();
+        let f = file.to_str().unwrap().to_string();
+        let c = category.to_string();
+        let base = sb.base_url.clone();
+        let home = dir.path().to_path_buf();
+        async move {
+            let args = ["suppress", "import", f.as_str(), "--category", c.as_str()];
+            let (code, _, err) = run(prospect(&base, &home, &args)).await;
+            assert_eq!(code, 0, "{err}");
+        }
+    };
+    // Suppressed before the search: it goes out as an exclude.
+    suppress("before-search.example", "competitors").await;
+    let args = ["search", "companies", "--limit", "5", "--format", "jsonl"];
+    let (code, out, err) = run(prospect(&sb.base_url, dir.path(), &args)).await;
+    assert_eq!(code, 0, "{err}");
+    let domains: Vec<String> = out
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<Value>(l).unwrap()["domain"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        })
+        .collect();
+    assert_eq!(domains.len(), 5);
+    // Suppressed since.
+    suppress(&domains[1], "customers").await;
+
+    let store = Store::open(&dir.path().join("data").join("prospect.sqlite")).unwrap();
+    // The CLI's target: the service it was pointed at.
+    let target = sb.base_url.clone();
+    let backend = SessionBackend::new(Session::new(client(&sb, RICH), store, &target));
+    let Ok(Outcome::History(list)) = backend.call(Call::History).await else {
+        panic!("the history")
+    };
+    let Ok(Outcome::Reopened(r)) = backend.call(Call::Reopen(list[0].id)).await else {
+        panic!("reopened")
+    };
+    let shown: Vec<String> = r
+        .pages
+        .iter()
+        .flat_map(|p| p.rows.iter().map(|row| row.record.key()))
+        .collect();
+    assert_eq!(shown.len(), 4, "{shown:?}");
+    assert!(!shown.contains(&domains[1]), "{shown:?}");
+    assert_eq!(r.suppressed.as_deref(), Some("1 suppressed (customers)"));
+    let sent = r.request.body();
+    assert!(
+        sent["companiesFilters"]["excludeDomains"]
+            .to_string()
+            .contains("before-search.example"),
+        "suppression went out as an exclude: {sent}"
+    );
+    assert!(
+        r.body["companiesFilters"].get("excludeDomains").is_none(),
+        "the form holds no exclude of suppression's: {}",
+        r.body
+    );
+}

@@ -1100,6 +1100,7 @@ fn snapshot_history_popup_and_reopened_search() {
             body: body.clone(),
             pages: vec![stored(25, "c1"), stored(25, "c2")],
             age: chrono::Duration::days(3),
+            suppressed: None,
         }),
     );
     assert_eq!(

@@ -6,10 +6,22 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use prospect_api::types::{Company, LookalikePerson};
+use prospect_api::types::{Company, LookalikePerson, Person};
+use serde_json::Value;
+
+use crate::request::SearchResponse;
 use prospect_common::keys::{linkedin_handle, normalize_domain, registrable_domain};
 
 use crate::owned::{Contact, Owned, OwnedError, SuppressKind};
+
+/// One exclude list of a search body: its filter group, its member, the suppressed keys it
+/// may hold and how a member's value is keyed.
+type ExcludeList<'a> = (
+    &'static str,
+    &'static str,
+    &'a HashMap<String, String>,
+    fn(&str) -> Option<String>,
+);
 
 /// The suppressed keys of every kind with their category, read once from the store.
 #[derive(Debug, Default)]
@@ -25,9 +37,18 @@ pub struct Screen {
 impl Screen {
     /// Reads every suppressed key of `owned`. Errors: the store cannot be read.
     pub fn load(owned: &Owned) -> Result<Screen, OwnedError> {
-        let map = |kind| -> Result<HashMap<String, String>, OwnedError> {
-            Ok(owned.suppressed_keys(kind)?.into_iter().collect())
-        };
+        Screen::of(|kind| owned.suppressed_keys(kind))
+    }
+
+    /// Reads every suppressed key of the store `st` (a session's). Errors: it cannot be read.
+    pub(crate) fn load_store(st: &prospect_store::Store) -> Result<Screen, String> {
+        Screen::of(|kind| st.suppressed_keys(kind).map_err(|e| e.to_string()))
+    }
+
+    /// The screen of the keys `keys` gives for each kind.
+    fn of<E>(keys: impl Fn(SuppressKind) -> Result<Vec<(String, String)>, E>) -> Result<Screen, E> {
+        let map =
+            |kind| -> Result<HashMap<String, String>, E> { Ok(keys(kind)?.into_iter().collect()) };
         Ok(Screen {
             domains: map(SuppressKind::Domain)?,
             emails: map(SuppressKind::Email)?,
@@ -73,7 +94,11 @@ impl Screen {
     /// The category suppressing person `p` (by id, handle, email or employer's domain), if
     /// one does (counted in [`Screen::hits`]).
     pub fn person(&mut self, p: &LookalikePerson) -> Option<String> {
-        let person = &p.person;
+        self.person_record(&p.person)
+    }
+
+    /// [`Screen::person`] of a person record (a v2 search's, which has no employer summary).
+    pub fn person_record(&mut self, person: &Person) -> Option<String> {
         let email = person
             .email
             .as_ref()
@@ -105,6 +130,62 @@ impl Screen {
             })
             .cloned();
         self.hit(found)
+    }
+
+    /// Leaves out of `page` the records suppressed now (a stored page reopened: what was
+    /// suppressed after it was bought); returns how many (counted in [`Screen::hits`]).
+    pub fn page(&mut self, page: &mut SearchResponse) -> usize {
+        fn keep<T>(v: &mut Vec<T>, mut hit: impl FnMut(&T) -> bool) -> usize {
+            let n = v.len();
+            v.retain(|x| !hit(x));
+            n - v.len()
+        }
+        match page {
+            SearchResponse::CompaniesV3(r) => {
+                keep(&mut r.companies, |c| self.company(&c.company).is_some())
+            }
+            SearchResponse::CompaniesV2(r) => {
+                keep(&mut r.companies, |c| self.company(&c.company).is_some())
+            }
+            SearchResponse::PeopleV3(r) => keep(&mut r.people, |p| self.person(p).is_some()),
+            SearchResponse::PeopleV2(r) => keep(&mut r.people, |p| self.person_record(p).is_some()),
+        }
+    }
+
+    /// Takes out of a search body's exclude lists (`companiesFilters.excludeDomains`,
+    /// `peopleFilters.excludeLinkedinHandles`, `excludePeopleIds`) the keys suppression adds
+    /// to every search anyway, so a reopened search's form holds the user's own excludes only
+    /// (and a set saved from it never holds suppression's); a list left empty goes.
+    pub fn strip_excludes(&self, body: &mut Value) {
+        let lists: [ExcludeList<'_>; 3] = [
+            ("companiesFilters", "excludeDomains", &self.domains, |d| {
+                Some(normalize_domain(d))
+            }),
+            (
+                "peopleFilters",
+                "excludeLinkedinHandles",
+                &self.handles,
+                linkedin_handle,
+            ),
+            ("peopleFilters", "excludePeopleIds", &self.ids, |i| {
+                Some(i.trim().to_string())
+            }),
+        ];
+        for (group, member, keys, norm) in lists {
+            let Some(filters) = body.get_mut(group).and_then(Value::as_object_mut) else {
+                continue;
+            };
+            if let Some(Value::Array(list)) = filters.get_mut(member) {
+                list.retain(|v| {
+                    v.as_str()
+                        .and_then(norm)
+                        .is_none_or(|k| !keys.contains_key(&k))
+                });
+                if list.is_empty() {
+                    filters.remove(member);
+                }
+            }
+        }
     }
 
     /// What was found, in words: `3 suppressed (customers)`; `None` when nothing was.

@@ -392,36 +392,41 @@ async fn store_call(s: &Session, call: Call) -> Result<Outcome, ApiFailure> {
                 rest: opened.rest.map(|p| p.summary()),
             }))
         }
-        Call::Reopen(id) => {
-            let stored = s
-                .reopen(id)
-                .await
-                .map_err(|e| ApiFailure::other(&format!("cannot reopen: {e}")))?;
-            let now = Utc::now();
-            let newest = stored.pages.iter().map(|p| p.fetched_at).max();
-            let pages: Vec<PageData> = stored
-                .pages
-                .into_iter()
-                .map(|p| PageData {
-                    stored_at: Some(p.fetched_at),
-                    search_id: Some(id),
-                    ..records::page(p.response)
-                })
-                .collect();
-            Outcome::Reopened(Reopened {
-                id,
-                request: stored.request,
-                body: stored.body,
-                pages,
-                age: newest
-                    .map(|t| (now - t).max(chrono::Duration::zero()))
-                    .unwrap_or_default(),
-            })
-        }
+        Call::Reopen(id) => reopened(s, id).await?,
         other => {
             return Err(ApiFailure::other(&format!(
                 "internal error: {other:?} is not a store read"
             )));
         }
     })
+}
+
+/// A stored search read back ([`Call::Reopen`]): its pages at no cost, as a search run now
+/// would answer (what is suppressed since left out).
+async fn reopened(s: &Session, id: prospect_core::owned::SearchId) -> Result<Outcome, ApiFailure> {
+    let stored = s
+        .reopen(id)
+        .await
+        .map_err(|e| ApiFailure::other(&format!("cannot reopen: {e}")))?;
+    let now = Utc::now();
+    let newest = stored.pages.iter().map(|p| p.fetched_at).max();
+    let pages: Vec<PageData> = stored
+        .pages
+        .into_iter()
+        .map(|p| PageData {
+            stored_at: Some(p.fetched_at),
+            search_id: Some(id),
+            ..records::page(p.response)
+        })
+        .collect();
+    Ok(Outcome::Reopened(Reopened {
+        id,
+        request: stored.request,
+        body: stored.body,
+        pages,
+        age: newest
+            .map(|t| (now - t).max(chrono::Duration::zero()))
+            .unwrap_or_default(),
+        suppressed: stored.suppressed,
+    }))
 }

@@ -293,7 +293,9 @@ impl Session {
     }
 
     /// Reads search `id` back from the history at no cost ([`read_stored_search`]), off the
-    /// async threads.
+    /// async threads, as a search run now would answer (issue 38): records suppressed since
+    /// they were bought are left out ([`StoredSearch::suppressed`] says how many), and the
+    /// excludes suppression added are taken out of its body.
     ///
     /// Errors: as [`read_stored_search`].
     pub async fn reopen(&self, id: SearchId) -> Result<StoredSearch, String> {
@@ -302,7 +304,16 @@ impl Session {
             let g = store
                 .lock()
                 .map_err(|_| "the store is unusable after an earlier failure".to_string())?;
-            read_stored_search(&g, id)
+            let mut search = read_stored_search(&g, id)?;
+            // As a search run now would be (issue 38): what is suppressed since it was bought is
+            // left out, and suppression's excludes are not the form's.
+            let mut screen = crate::screen::Screen::load_store(&g)?;
+            for p in &mut search.pages {
+                screen.page(&mut p.response);
+            }
+            screen.strip_excludes(&mut search.body);
+            search.suppressed = screen.describe();
+            Ok(search)
         })
         .await
         .map_err(|e| format!("store task failed: {e}"))?
@@ -360,5 +371,6 @@ pub fn read_stored_search(st: &Store, id: SearchId) -> Result<StoredSearch, Stri
         request,
         body,
         pages: out,
+        suppressed: None,
     })
 }

@@ -157,4 +157,8 @@ pub struct StoredSearch {
     /// The stored pages from page 0 on, without gaps (a page after a missing one is left out:
     /// its rows could not be numbered).
     pub pages: Vec<StoredSearchPage>,
+    /// Records left out of the pages because they are suppressed now (issue 38; suppressed
+    /// since they were bought), in words; `None` when none was or the search was read as
+    /// stored.
+    pub suppressed: Option<String>,
 }

@@ -57,8 +57,12 @@ impl App {
         self.check_form();
         self.focus = Pane::Results;
         self.details.reset();
+        let left_out = r
+            .suppressed
+            .map(|s| format!(" · {s} since, left out"))
+            .unwrap_or_default();
         self.info(&format!(
-            "Reopened from store, {} · {n} page{} · nothing spent",
+            "Reopened from store, {} · {n} page{}{left_out} · nothing spent",
             describe_age(r.age),
             if n == 1 { "" } else { "s" }
         ))

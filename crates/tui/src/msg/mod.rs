@@ -582,6 +582,8 @@ pub struct Reopened {
     pub pages: Vec<PageData>,
     /// Age of its most recently fetched page, as of the reading.
     pub age: chrono::Duration,
+    /// Records left out because they are suppressed now, in words (issue 38).
+    pub suppressed: Option<String>,
 }
 
 /// A record of a results table, as the search returned it (SPEC.md §2.1, §2.3; openapi
