@@ -10,6 +10,7 @@
 mod endpoints;
 mod errors;
 mod gathered;
+mod keep_alive;
 mod locations;
 mod messages;
 mod segmentation;

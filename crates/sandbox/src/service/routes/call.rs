@@ -56,7 +56,7 @@ impl FromRequest<Arc<AppState>> for Call {
 /// go unread (the client may then see a reset).
 ///
 /// Errors: 413 `Request body too large` above the limit; 400 when the body stream breaks.
-async fn read_body(
+pub(super) async fn read_body(
     body: axum::body::Body,
     declared: Option<u64>,
     limit: usize,

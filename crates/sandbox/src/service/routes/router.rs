@@ -5,7 +5,7 @@ use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 
 use axum::Router;
-use axum::extract::Request;
+use axum::extract::{Request, State};
 use axum::http::StatusCode;
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
@@ -34,12 +34,39 @@ async fn catch_panic(req: Request, next: Next) -> Response {
     }
 }
 
-async fn not_found() -> Failure {
+/// Reads and throws away the body of a request answered without it (a 404, a 405), as
+/// [`super::call::read_body`] reads a refused one, so the client's connection stays usable for
+/// its next request (issue 38: a pooling client's next request failed on it).
+async fn drain(state: &AppState, req: Request) {
+    let declared = req
+        .headers()
+        .get(axum::http::header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    let _ = super::call::read_body(req.into_body(), declared, state.body_limit).await;
+}
+
+async fn not_found(State(state): State<Arc<AppState>>, req: Request) -> Failure {
+    drain(&state, req).await;
     Failure::detail(StatusCode::NOT_FOUND, texts::NOT_FOUND)
 }
 
-async fn method_not_allowed() -> Failure {
+async fn method_not_allowed(State(state): State<Arc<AppState>>, req: Request) -> Failure {
+    drain(&state, req).await;
     Failure::detail(StatusCode::METHOD_NOT_ALLOWED, texts::METHOD_NOT_ALLOWED)
+}
+
+/// A 413 says `Connection: close`: its body may have been left unread (past the drain cap),
+/// and a client must not send its next request on that connection.
+async fn close_after_too_large(req: Request, next: Next) -> Response {
+    let mut r = next.run(req).await;
+    if r.status() == StatusCode::PAYLOAD_TOO_LARGE {
+        r.headers_mut().insert(
+            axum::http::header::CONNECTION,
+            axum::http::HeaderValue::from_static("close"),
+        );
+    }
+    r
 }
 
 /// The router of the service.
@@ -83,5 +110,6 @@ pub(crate) fn router(state: Arc<AppState>) -> Router {
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(axum::middleware::from_fn(catch_panic))
+        .layer(axum::middleware::from_fn(close_after_too_large))
         .with_state(state)
 }
