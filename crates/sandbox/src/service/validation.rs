@@ -119,7 +119,11 @@ pub fn from_value<T: DeserializeOwned>(value: Value, max_errors: usize) -> Resul
     let mut errors = vec![first];
     while errors.len() < max_errors {
         let last = &errors[errors.len() - 1];
-        if last.kind == "missing" || !remove_member(&mut work, &last.loc) {
+        // A member is taken out; an array element is put right in place (taking it out would
+        // shift the later indexes), so the elements after it are read too (issue 38).
+        if last.kind == "missing"
+            || !(remove_member(&mut work, &last.loc) || stand_in(&mut work, last))
+        {
             break;
         }
         match serde_path_to_error::deserialize::<_, T>(&work) {
@@ -134,6 +138,59 @@ pub fn from_value<T: DeserializeOwned>(value: Value, max_errors: usize) -> Resul
         }
     }
     Err(Failure::Validation(errors))
+}
+
+/// Puts in place of the array element a problem names a value of the type it should have (a
+/// string, a number, a boolean, a list, or the first allowed value of an enum), so the body
+/// reads on past it; `false` when the problem is not an array element's or its type cannot
+/// stand in (an object: a stand-in would be missing its members).
+fn stand_in(root: &mut Value, problem: &ValidationError) -> bool {
+    let Some((LocSegment::Index(i), parents)) = problem.loc.get(1..).and_then(<[_]>::split_last)
+    else {
+        return false;
+    };
+    let value = match problem.kind.as_str() {
+        "string_type" => json!(""),
+        "int_type" | "int_parsing" | "int_from_float" | "greater_than_equal" => json!(0),
+        "float_type" | "float_parsing" => json!(0.0),
+        "bool_type" | "bool_parsing" => json!(false),
+        "list_type" => json!([]),
+        "enum" => {
+            // ctx.expected: `'a', 'b' or 'c'`.
+            let expected = problem
+                .ctx
+                .as_ref()
+                .and_then(|c| c.get("expected"))
+                .and_then(Value::as_str)
+                .unwrap_or("");
+            match expected.split('\'').nth(1) {
+                Some(first) => json!(first),
+                None => return false,
+            }
+        }
+        _ => return false,
+    };
+    let mut v = root;
+    for seg in parents {
+        v = match (seg, v) {
+            (LocSegment::Key(k), Value::Object(m)) => match m.get_mut(k) {
+                Some(x) => x,
+                None => return false,
+            },
+            (LocSegment::Index(j), Value::Array(a)) => match a.get_mut(*j as usize) {
+                Some(x) => x,
+                None => return false,
+            },
+            _ => return false,
+        };
+    }
+    match v.as_array_mut().and_then(|a| a.get_mut(*i as usize)) {
+        Some(slot) => {
+            *slot = value;
+            true
+        }
+        None => false,
+    }
 }
 
 /// Most problems one 422 lists.
@@ -533,6 +590,44 @@ mod tests {
         // a missing member and a wrong one
         let kinds = all(r#"{"count":"x"}"#);
         assert_eq!(kinds.len(), 2, "{kinds:?}");
+    }
+
+    /// Issue 38: an array element's problem does not end the list: every element is read, as
+    /// pydantic reads them (`{"domains":[1,2],"bogus":1}` lists bogus, domains.0, domains.1).
+    #[test]
+    fn every_array_element_is_read() {
+        #[derive(Debug, Deserialize)]
+        #[serde(deny_unknown_fields)]
+        struct Lookup {
+            #[allow(dead_code)]
+            domains: Vec<String>,
+        }
+        impl Validate for Lookup {
+            fn validate(&self) -> Vec<ValidationError> {
+                Vec::new()
+            }
+        }
+        let body = br#"{"domains":[1,2],"bogus":1}"#;
+        let got: Vec<(String, String)> = match parse_body::<Lookup>(&HeaderMap::new(), body) {
+            Err(Failure::Validation(v)) => v.iter().map(|e| (e.kind.clone(), loc(e))).collect(),
+            other => panic!("{other:?}"),
+        };
+        let want = [
+            ("extra_forbidden", "body.bogus"),
+            ("string_type", "body.domains.0"),
+            ("string_type", "body.domains.1"),
+        ];
+        assert_eq!(
+            got,
+            want.map(|(k, l)| (k.to_string(), l.to_string())),
+            "{got:?}"
+        );
+        // Elements of a list of objects too: both sizes, then the unknown member.
+        let kinds = all(r#"{"name":"n","items":[{"size":-1},{"size":"x"}]}"#);
+        assert!(
+            kinds.iter().any(|(_, l)| l == "body.items.1.size"),
+            "{kinds:?}"
+        );
     }
 
     #[test]
