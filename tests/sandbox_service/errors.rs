@@ -615,3 +615,44 @@ async fn hostile_bodies_get_a_clear_4xx_on_every_endpoint() {
     assert!(client(&h, RICH).credit_balance().await.is_ok());
     h.shutdown().await;
 }
+
+/// Issue 38, item 12: one 422 lists a webhook URL's problem beside the body's others, and every
+/// element of a list, entry for entry as pydantic 2.13 lists them for the same body (types
+/// and locations; pydantic: `personIds.0 string_type`, `personIds.1 string_type`,
+/// `webhookUrl url_scheme`).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_422_lists_the_webhook_url_beside_every_element() {
+    let sb = start(vec![]).await;
+    let (status, _, v, _) = call(
+        reqwest::Method::POST,
+        format!("{}/v2/reveal/emails", sb.base_url),
+        Some(RICH),
+        Some(r#"{"personIds": [1, 2], "webhookUrl": "ftp://hooks.example/x"}"#),
+    )
+    .await;
+    assert_eq!(status, 422, "{v}");
+    let got: Vec<(String, String)> = v["detail"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            let loc: Vec<String> = e["loc"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|s| s.as_str().map_or_else(|| s.to_string(), str::to_string))
+                .collect();
+            (e["type"].as_str().unwrap().to_string(), loc.join("."))
+        })
+        .collect();
+    let want = [
+        ("string_type", "body.personIds.0"),
+        ("string_type", "body.personIds.1"),
+        ("url_scheme", "body.webhookUrl"),
+    ];
+    assert_eq!(
+        got,
+        want.map(|(t, l)| (t.to_string(), l.to_string())),
+        "{v}"
+    );
+}

@@ -252,7 +252,36 @@ fn parse_with<T: DeserializeOwned + Validate>(
     headers: &HeaderMap,
     body: &[u8],
 ) -> Result<T, Failure> {
-    let mut value = parse_value(headers, body)?;
+    let value = parse_value(headers, body)?;
+    // A top-level `webhookUrl` is checked beside the rest (issue 38): its problem is listed in
+    // the same 422 as the others, as pydantic's `HttpUrl` member would be.
+    let webhook = value
+        .get("webhookUrl")
+        .and_then(Value::as_str)
+        .map(str::to_string);
+    match parse_value_with::<T>(schema, value, body.len()) {
+        Err(Failure::Validation(mut v)) => {
+            if let Some(url) = webhook
+                && let Err(Failure::Validation(w)) = check_webhook_url(&url, &["webhookUrl"])
+            {
+                for e in w {
+                    if !v.iter().any(|x| x.loc == e.loc) {
+                        v.push(e);
+                    }
+                }
+            }
+            Err(Failure::Validation(v))
+        }
+        other => other,
+    }
+}
+
+/// [`parse_with`] of a body already parsed into `value` (`len` bytes).
+fn parse_value_with<T: DeserializeOwned + Validate>(
+    schema: Option<&Value>,
+    mut value: Value,
+    len: usize,
+) -> Result<T, Failure> {
     if !value.is_object() {
         // serde would read a struct from an array; pydantic wants an object.
         return Err(Failure::invalid(entry(
@@ -263,7 +292,7 @@ fn parse_with<T: DeserializeOwned + Validate>(
             None,
         )));
     }
-    let max_errors = if body.len() <= ALL_ERRORS_BODY_LIMIT {
+    let max_errors = if len <= ALL_ERRORS_BODY_LIMIT {
         MAX_ERRORS
     } else {
         1
