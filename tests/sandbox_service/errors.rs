@@ -656,3 +656,41 @@ async fn a_422_lists_the_webhook_url_beside_every_element() {
         "{v}"
     );
 }
+
+/// Issue 38, item 12: an unknown top-level member no longer hides the enum checks of nested
+/// filters: one 422 lists both, in pydantic's order (the members' problems, then the unknown).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_unknown_member_does_not_hide_nested_enum_problems() {
+    let sb = start(vec![]).await;
+    let (status, _, v, _) = call(
+        reqwest::Method::POST,
+        format!("{}/v3/search/companies", sb.base_url),
+        Some(RICH),
+        Some(r#"{"bogus": 1, "companiesFilters": {"companySizes": ["huge"]}}"#),
+    )
+    .await;
+    assert_eq!(status, 422, "{v}");
+    let got: Vec<(String, String)> = v["detail"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            let loc: Vec<String> = e["loc"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|s| s.as_str().map_or_else(|| s.to_string(), str::to_string))
+                .collect();
+            (e["type"].as_str().unwrap().to_string(), loc.join("."))
+        })
+        .collect();
+    let want = [
+        ("enum", "body.companiesFilters.companySizes.0"),
+        ("extra_forbidden", "body.bogus"),
+    ];
+    assert_eq!(
+        got,
+        want.map(|(t, l)| (t.to_string(), l.to_string())),
+        "{v}"
+    );
+}

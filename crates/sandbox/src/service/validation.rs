@@ -106,6 +106,16 @@ fn line_col_to_offset(body: &[u8], line: usize, col: usize) -> usize {
 /// Deserializes a JSON value into `T`, or the 422 with pydantic-style entries: every problem
 /// found, up to `max_errors` (at least the first).
 pub fn from_value<T: DeserializeOwned>(value: Value, max_errors: usize) -> Result<T, Failure> {
+    from_value_then(value, max_errors, |_: &T| Vec::new())
+}
+
+/// [`from_value`], and once the body with its problems taken out reads, the checks `then` finds
+/// in it are listed too (issue 38: an unknown member hid the enum checks of nested filters).
+fn from_value_then<T: DeserializeOwned>(
+    value: Value,
+    max_errors: usize,
+    then: impl Fn(&T) -> Vec<ValidationError>,
+) -> Result<T, Failure> {
     // Read from a borrow: a body that reads (nearly all) is not copied first.
     let first = match serde_path_to_error::deserialize::<_, T>(&value) {
         Ok(t) => return Ok(t),
@@ -127,7 +137,14 @@ pub fn from_value<T: DeserializeOwned>(value: Value, max_errors: usize) -> Resul
             break;
         }
         match serde_path_to_error::deserialize::<_, T>(&work) {
-            Ok(_) => break,
+            Ok(rest) => {
+                for e in then(&rest) {
+                    if errors.len() < max_errors && !errors.iter().any(|x| x.loc == e.loc) {
+                        errors.push(e);
+                    }
+                }
+                break;
+            }
             Err(e) => {
                 let next = serde_error_entry(&work, &e);
                 if errors.iter().any(|x| x.loc == next.loc) {
@@ -270,6 +287,9 @@ fn parse_with<T: DeserializeOwned + Validate>(
                     }
                 }
             }
+            // pydantic lists the members' problems first and the members it does not know
+            // after them.
+            v.sort_by_key(|e| e.kind == "extra_forbidden");
             Err(Failure::Validation(v))
         }
         other => other,
@@ -305,7 +325,7 @@ fn parse_value_with<T: DeserializeOwned + Validate>(
             )));
         }
     }
-    let req: T = from_value(value, max_errors)?;
+    let req: T = from_value_then(value, max_errors, T::validate)?;
     let problems = req.validate();
     if problems.is_empty() {
         Ok(req)
@@ -327,7 +347,7 @@ fn every_problem<T: DeserializeOwned + Validate>(
         for p in &problems {
             remove_member(&mut rest, &p.loc);
         }
-        let more = match from_value::<T>(rest, max_errors) {
+        let more = match from_value_then::<T>(rest, max_errors, T::validate) {
             Ok(req) => req.validate(),
             Err(Failure::Validation(more)) => more,
             Err(_) => Vec::new(),
@@ -641,10 +661,11 @@ mod tests {
             Err(Failure::Validation(v)) => v.iter().map(|e| (e.kind.clone(), loc(e))).collect(),
             other => panic!("{other:?}"),
         };
+        // pydantic 2.13's order: the members' problems, then the unknown members.
         let want = [
-            ("extra_forbidden", "body.bogus"),
             ("string_type", "body.domains.0"),
             ("string_type", "body.domains.1"),
+            ("extra_forbidden", "body.bogus"),
         ];
         assert_eq!(
             got,
