@@ -167,6 +167,30 @@ pub fn truncate(line: Line<'_>, width: usize) -> Line<'_> {
 }
 
 /// Cuts `s` to `w` columns (by characters), with `…` when cut.
+/// `s` within `w` columns, cut at a word when it is longer, with `…` (a status line on a
+/// narrow screen: issue 38 saw it cut mid-word); a single word longer than `w` is cut inside.
+pub fn fit_words(s: &str, w: usize) -> String {
+    use unicode_width::UnicodeWidthStr;
+    if s.width() <= w {
+        return s.to_string();
+    }
+    let mut out = String::new();
+    for word in s.split_inclusive(' ') {
+        if out.width() + word.trim_end().width() + 1 > w {
+            break;
+        }
+        out.push_str(word);
+    }
+    let out = out
+        .trim_end()
+        .trim_end_matches(['·', ',', ';', ':'])
+        .trim_end();
+    if out.is_empty() {
+        return fit(s, w);
+    }
+    format!("{out}…")
+}
+
 pub fn fit(s: &str, w: usize) -> String {
     if s.chars().count() <= w {
         return s.to_string();
@@ -174,4 +198,23 @@ pub fn fit(s: &str, w: usize) -> String {
     let mut out: String = s.chars().take(w.saturating_sub(1)).collect();
     out.push('…');
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 38: a status line too long for an 80-column screen is cut at a word, with `…`.
+    #[test]
+    fn a_long_line_is_cut_at_a_word() {
+        let s = "Reveal of 25 emails sent (≤ 25 email credits); they arrive by webhook · 3 from the store";
+        let cut = fit_words(s, 79);
+        assert_eq!(
+            cut,
+            "Reveal of 25 emails sent (≤ 25 email credits); they arrive by webhook · 3 from…"
+        );
+        assert!(unicode_width::UnicodeWidthStr::width(cut.as_str()) <= 79);
+        assert_eq!(fit_words("short", 79), "short");
+        assert_eq!(fit_words("abcdefghij", 5), "abcd…");
+    }
 }

@@ -125,7 +125,10 @@ fn draw_status(f: &mut Frame<'_>, area: Rect, app: &App) {
                 StatusKind::Progress => "⏳ ",
                 StatusKind::Error => "✗ ",
             };
-            Line::from(Span::styled(format!(" {icon}{}", s.text), style))
+            let room = (area.width as usize)
+                .saturating_sub(1 + unicode_width::UnicodeWidthStr::width(icon));
+            let text = crate::components::widgets::fit_words(&s.text, room);
+            Line::from(Span::styled(format!(" {icon}{text}"), style))
         }
         None => match &app.last_error {
             Some(e) => Line::from(Span::styled(
