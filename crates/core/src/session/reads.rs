@@ -307,7 +307,12 @@ impl Session {
             let mut search = read_stored_search(&g, id)?;
             // As a search run now would be (issue 38): what is suppressed since it was bought is
             // left out, and suppression's excludes are not the form's.
-            let mut screen = crate::screen::Screen::load_store(&g)?;
+            // Suppression never stops a read: a store whose suppression cannot be read
+            // reopens the search as stored (said in the log).
+            let mut screen = crate::screen::Screen::load_store(&g).unwrap_or_else(|e| {
+                tracing::warn!(error = %e, "reopen: suppression could not be read");
+                crate::screen::Screen::default()
+            });
             for p in &mut search.pages {
                 screen.page(&mut p.response);
             }
