@@ -147,9 +147,13 @@ pub async fn prepare(s: &Session, mut ask: Ask, fresh: Freshness) -> Result<Prep
     let plan = engine::plan(s, &ask.action, fresh)
         .await
         .map_err(plan_failure)?;
-    if plan.asked == 0 && plan.refused == 0 {
+    let lookup = matches!(
+        ask.action,
+        Action::LookupCompanies { .. } | Action::LookupPeople { .. }
+    );
+    if lookup && plan.asked == 0 && plan.refused == 0 {
         return Err(ApiFailure::other(&format!(
-            "nothing to {}: no key in it",
+            "{}: no key to look up in it",
             ask.describe()
         )));
     }
