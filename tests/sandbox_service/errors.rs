@@ -51,6 +51,24 @@ async fn call(
     )
 }
 
+/// The `(type, loc)` of each entry of a 422, the location dotted: `body.personIds.0`.
+fn types_and_locs(v: &Value) -> Vec<(String, String)> {
+    v["detail"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            let loc: Vec<String> = e["loc"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|s| s.as_str().map_or_else(|| s.to_string(), str::to_string))
+                .collect();
+            (e["type"].as_str().unwrap().to_string(), loc.join("."))
+        })
+        .collect()
+}
+
 fn detail(v: &Value) -> &str {
     v["detail"].as_str().unwrap_or_default()
 }
@@ -631,20 +649,7 @@ async fn a_422_lists_the_webhook_url_beside_every_element() {
     )
     .await;
     assert_eq!(status, 422, "{v}");
-    let got: Vec<(String, String)> = v["detail"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| {
-            let loc: Vec<String> = e["loc"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|s| s.as_str().map_or_else(|| s.to_string(), str::to_string))
-                .collect();
-            (e["type"].as_str().unwrap().to_string(), loc.join("."))
-        })
-        .collect();
+    let got = types_and_locs(&v);
     let want = [
         ("string_type", "body.personIds.0"),
         ("string_type", "body.personIds.1"),
@@ -670,20 +675,7 @@ async fn an_unknown_member_does_not_hide_nested_enum_problems() {
     )
     .await;
     assert_eq!(status, 422, "{v}");
-    let got: Vec<(String, String)> = v["detail"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| {
-            let loc: Vec<String> = e["loc"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|s| s.as_str().map_or_else(|| s.to_string(), str::to_string))
-                .collect();
-            (e["type"].as_str().unwrap().to_string(), loc.join("."))
-        })
-        .collect();
+    let got = types_and_locs(&v);
     let want = [
         ("enum", "body.companiesFilters.companySizes.0"),
         ("extra_forbidden", "body.bogus"),

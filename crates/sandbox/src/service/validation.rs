@@ -187,20 +187,9 @@ fn stand_in(root: &mut Value, problem: &ValidationError) -> bool {
         }
         _ => return false,
     };
-    let mut v = root;
-    for seg in parents {
-        v = match (seg, v) {
-            (LocSegment::Key(k), Value::Object(m)) => match m.get_mut(k) {
-                Some(x) => x,
-                None => return false,
-            },
-            (LocSegment::Index(j), Value::Array(a)) => match a.get_mut(*j as usize) {
-                Some(x) => x,
-                None => return false,
-            },
-            _ => return false,
-        };
-    }
+    let Some(v) = at_mut(root, parents) else {
+        return false;
+    };
     match v.as_array_mut().and_then(|a| a.get_mut(*i as usize)) {
         Some(slot) => {
             *slot = value;
@@ -217,26 +206,24 @@ const MAX_ERRORS: usize = 20;
 /// read of the body, so a larger one gets its first problem only.
 const ALL_ERRORS_BODY_LIMIT: usize = 64 * 1024;
 
+/// The value at `path` (member names and array indexes, after `"body"`) inside `root`.
+fn at_mut<'a>(root: &'a mut Value, path: &[LocSegment]) -> Option<&'a mut Value> {
+    path.iter().try_fold(root, |v, seg| match (seg, v) {
+        (LocSegment::Key(k), Value::Object(m)) => m.get_mut(k),
+        (LocSegment::Index(i), Value::Array(a)) => a.get_mut(*i as usize),
+        _ => None,
+    })
+}
+
 /// Removes the object member at `loc` (after `"body"`) from `root`; `false` when `loc` does not
 /// end in a member name of an object that holds it.
 fn remove_member(root: &mut Value, loc: &[LocSegment]) -> bool {
     let Some((LocSegment::Key(last), parents)) = loc.get(1..).and_then(<[_]>::split_last) else {
         return false;
     };
-    let mut v = root;
-    for seg in parents {
-        v = match (seg, v) {
-            (LocSegment::Key(k), Value::Object(m)) => match m.get_mut(k) {
-                Some(x) => x,
-                None => return false,
-            },
-            (LocSegment::Index(i), Value::Array(a)) => match a.get_mut(*i as usize) {
-                Some(x) => x,
-                None => return false,
-            },
-            _ => return false,
-        };
-    }
+    let Some(v) = at_mut(root, parents) else {
+        return false;
+    };
     match v {
         Value::Object(m) => m.remove(last).is_some(),
         _ => false,

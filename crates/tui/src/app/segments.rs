@@ -132,11 +132,12 @@ impl App {
             })
             .count();
         if !keep_filters {
-            let size = self.form.body.get("size").cloned();
-            self.form.body = serde_json::json!({});
-            if let Some(size) = size {
-                self.form.body["size"] = size;
+            // The seeds alone: of the form, only the page size stays.
+            let mut seeds_only = serde_json::json!({});
+            if let Some(size) = schema::get(&self.form.body, &["size"]) {
+                schema::set(&mut seeds_only, &["size"], size.clone());
             }
+            self.form.body = seeds_only;
         }
         schema::set(
             &mut self.form.body,

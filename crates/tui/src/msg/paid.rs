@@ -112,10 +112,10 @@ impl Ask {
                 format!("lookup of {}", listed(keys, "person", "people"))
             }
             Action::Segment { request } => {
-                let n = request
-                    .get("domains")
-                    .and_then(Value::as_array)
-                    .map_or(0, Vec::len);
+                let n = serde_json::from_value::<prospect_api::types::SegmentationInput>(
+                    request.clone(),
+                )
+                .map_or(0, |input| input.domains.len());
                 format!("segmentation of {}", plural(n, "company", "companies"))
             }
             other => other.kind().replace('_', " "),
