@@ -549,9 +549,12 @@ async fn engine_search(
     let mut keys = Vec::new();
     let report = engine::search(
         &s,
-        endpoint.path(),
-        &body,
-        limit,
+        engine::SearchOf {
+            endpoint: endpoint.path(),
+            body: &body,
+            limit,
+            set: None,
+        },
         Freshness::Refresh,
         None,
         &stop,

@@ -186,6 +186,7 @@ fn page_plan(owned: u64, to_buy: u64, refusal: Option<&str>) -> prospect::core::
         pending: 0,
         suppressed: 0,
         suppressed_by: Default::default(),
+        new_only: None,
         refused: 0,
         refused_examples: vec![],
         to_buy,

@@ -400,6 +400,9 @@ pub enum EnrichCmd {
 pub enum Command {
     /// Run a search and print up to --limit results, paging with searchAfter.
     Search(SearchArgs),
+    /// Run saved filter sets for their new matches only (what their earlier runs bought is
+    /// excluded, and not paid for again) and print those, each row with its set's name.
+    Watch(WatchArgs),
     /// Type-ahead suggestions (0.1 credit).
     Autocomplete {
         /// Which autocomplete.
@@ -529,6 +532,7 @@ impl Command {
                 | Command::List(_)
                 | Command::Store(_)
                 | Command::Segment(SegmentCmd::List { .. })
+                | Command::Watch(WatchArgs { history: true, .. })
         )
     }
 }

@@ -262,6 +262,7 @@ impl Ctx {
                 .describe()
                 .map(|d| format!("; {d}"))
                 .unwrap_or_default()
+                + &report.set.as_ref().map(set_words).unwrap_or_default()
         ));
         Ok(())
     }
@@ -279,6 +280,18 @@ impl Ctx {
         pb.set_message(what.to_string());
         pb
     }
+}
+
+/// `; set de-it: 2 new, excluding 1,086 owned (from 1 earlier run)`: what a set's run found.
+pub(crate) fn set_words(r: &engine::SetReport) -> String {
+    let mut text = format!("; set {}: {} new", r.name, r.new);
+    if r.paid_again > 0 {
+        text.push_str(&format!(", {} owned paid again", r.paid_again));
+    }
+    if let Some(n) = &r.new_only {
+        text.push_str(&format!(", {}", n.describe()));
+    }
+    text
 }
 
 /// Says on stderr, once per pause, when the per-minute allowance holds requests back (a 429's

@@ -35,7 +35,7 @@ use prospect_api::types::*;
 use prospect_common::ContactKind;
 use prospect_core::config::{Settings, Target};
 use prospect_core::engine::{
-    self, Action, KeyColumn, KeySource, Plan, PlanError, RunError, RunReport,
+    self, Action, KeyColumn, KeySource, Plan, PlanError, RunError, RunReport, SetSearch,
 };
 use prospect_core::export::{
     CompanyOut, ContactOut, Format, LookupOut, Pair, Tabular, Writer, companies_of, people_of,
@@ -52,7 +52,7 @@ mod out;
 
 pub use args::*;
 use commands::*;
-pub use commands::{CurlArgs, LookupArgs, ResumeArgs, RevealArgs, SearchArgs};
+pub use commands::{CurlArgs, LookupArgs, ResumeArgs, RevealArgs, SearchArgs, WatchArgs};
 use ctx::*;
 use out::*;
 
@@ -343,6 +343,8 @@ async fn open_ctx(
 async fn dispatch(ctx: Ctx, cmd: Command) -> CliResult {
     match cmd {
         Command::Search(a) => search(&ctx, a).await,
+        Command::Watch(a) if a.history => watch_history(&ctx, &a),
+        Command::Watch(a) => watch(&ctx, a).await,
         Command::Autocomplete {
             kind,
             text,

@@ -6,6 +6,19 @@ pub fn counted(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
+/// `39726` as `39,726`: a count in a message or a title.
+pub fn thousands(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 /// A wait or a time to a reset, the same on every screen and in every message: `3h 05m`,
 /// `12m 30s`, `45s` (`secs` below 0 is 0).
 pub fn duration(secs: i64) -> String {

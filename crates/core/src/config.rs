@@ -73,6 +73,10 @@ pub struct Config {
     /// How long a bought search is answered from the store at 0 credits: a number with a unit,
     /// `90s`, `30m`, `24h`, `7d` (default `24h`; `0s` buys every search again).
     pub search_fresh_for: Option<String>,
+    /// Where `prospect watch` posts the digest of a run with news (`--notify` overrides it):
+    /// an `http://` or `https://` URL, a chat's incoming webhook say. The API token never goes
+    /// with it.
+    pub watch_notify_url: Option<String>,
     /// Credits that may be spent per UTC day, per pool, by every process on this store.
     pub budget: Budget,
 }
@@ -140,6 +144,11 @@ impl std::fmt::Debug for Config {
             .field("keys", &self.keys)
             .field("rate_per_minute", &self.rate_per_minute)
             .field("search_fresh_for", &self.search_fresh_for)
+            // A chat's incoming-webhook URL is a secret of its own.
+            .field(
+                "watch_notify_url",
+                &self.watch_notify_url.as_ref().map(|_| "<set>"),
+            )
             .field("budget", &self.budget)
             .finish()
     }
@@ -199,6 +208,7 @@ const TEMPLATE: &str = "# prospect configuration\n\
 # data_dir = \"/path\"       # where the store of everything bought lives\n\
 # webhook_public_url = \"https://…\" # a tunnel to webhook_listen, for reveals on the real service\n\
 # webhook_listen = \"127.0.0.1:8788\"\n\
+# watch_notify_url = \"https://…\" # where `prospect watch` posts the digest of a run with news\n\
 # [keys]                     # key overrides, e.g.\n\
 # quit = [\"q\", \"ctrl-q\"]\n";
 
@@ -541,6 +551,14 @@ impl Settings {
     /// The confirmation threshold in credits per pool.
     pub fn confirm_above(&self) -> f64 {
         self.config.confirm_above()
+    }
+
+    /// Config `watch_notify_url`, when set (issue 37).
+    pub fn watch_notify_url(&self) -> Option<String> {
+        self.config
+            .watch_notify_url
+            .clone()
+            .filter(|u| !u.trim().is_empty())
     }
 
     /// Where the webhook receiver's secret is kept (`webhook_secret` in the data directory,

@@ -83,6 +83,43 @@ impl FilterSet {
     }
 }
 
+impl FilterSet {
+    /// Every search the set holds: its own, then its other tab's.
+    pub fn searches(&self) -> Vec<(Endpoint, &Value)> {
+        std::iter::once(self)
+            .chain(self.other.as_deref())
+            .map(|s| (s.endpoint, &s.body))
+            .collect()
+    }
+}
+
+/// The file and name of a set given as `what`: a path to a file (`./sets/de.json`; the name
+/// is its stem), else the name of a set saved in `dir` (`filters/NAME.json`). Errors: neither
+/// a file nor a usable name ([`FilterSetError::BadName`]); a name with no file in `dir`
+/// ([`FilterSetError::Io`], not found).
+pub fn resolve(dir: &Path, what: &str) -> Result<(String, PathBuf), FilterSetError> {
+    let as_path = Path::new(what);
+    if as_path.is_file() {
+        let name = as_path
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or(what)
+            .to_string();
+        return Ok((name, as_path.to_path_buf()));
+    }
+    let path = path_of(dir, what)?;
+    if !path.is_file() {
+        return Err(FilterSetError::Io {
+            file: path.display().to_string(),
+            err: std::io::Error::new(
+                std::io::ErrorKind::NotFound,
+                format!("no saved filter set {what:?} (and no such file)"),
+            ),
+        });
+    }
+    Ok((what.to_string(), path))
+}
+
 /// `true` when `name` can be a file name: 1-64 of letters, digits, space, `-`, `_`, `.`, not
 /// starting with `.`.
 pub fn valid_name(name: &str) -> bool {

@@ -20,4 +20,5 @@ pub mod session;
 pub mod spend;
 mod store_task;
 pub mod suppress;
+pub mod watch;
 pub mod webhooks;

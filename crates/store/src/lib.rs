@@ -45,6 +45,7 @@ mod lists;
 pub mod pg_server;
 mod schema;
 mod segmentations;
+mod set_runs;
 mod settings;
 mod suppression;
 #[cfg(test)]
@@ -80,6 +81,7 @@ pub use ledger::{
 };
 pub use lists::{ListKind, ListRecords, ListSummary};
 pub use segmentations::SegmentationRow;
+pub use set_runs::SetRun;
 pub use settings::Budget;
 pub use suppression::{SuppressKind, SuppressionCount};
 

@@ -280,7 +280,7 @@ fn an_empty_file_migrates_to_the_latest_schema() {
     let path = dir.path().join("new").join("s.sqlite");
     let store = Store::open(&path).unwrap();
     assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
-    assert_eq!(SCHEMA_VERSION, 9);
+    assert_eq!(SCHEMA_VERSION, 10);
     let mode: String = store
         .lite()
         .query_row("PRAGMA journal_mode", [], |r| r.get(0))
@@ -327,6 +327,8 @@ fn an_empty_file_migrates_to_the_latest_schema() {
             "purchases",
             "searches",
             "segmentations",
+            "set_keys",
+            "set_runs",
             "settings",
             "suppressed"
         ]
@@ -384,7 +386,7 @@ fn a_newer_schema_is_refused_and_left_untouched() {
     let msg = err.to_string();
     assert!(msg.contains(&path.display().to_string()), "{msg}");
     assert!(
-        msg.contains("newer prospect (schema 999, this build reads up to 9); not opened"),
+        msg.contains("newer prospect (schema 999, this build reads up to 10); not opened"),
         "{msg}"
     );
     assert_eq!(std::fs::read(&path).unwrap(), before);
@@ -1789,4 +1791,52 @@ fn segmentations_are_kept_by_service_and_input_and_a_finished_answer_is_not_undo
     let other = s.segmentation("https://api.example", 7).unwrap().unwrap();
     assert_eq!(other.status, SegmentationStatus::InProgress);
     assert_eq!(s.segmentations("sandbox", 10).unwrap().len(), 1);
+}
+
+/// A set's runs (issue 37): keys bought are kept once per set and tab (what a new-only run
+/// excludes), runs are listed newest first, and another set or tab shares nothing.
+#[test]
+fn a_sets_keys_and_runs_are_kept_per_set_and_tab() {
+    let mut store = test_store();
+    let at = chrono::Utc::now();
+    let keys = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    assert_eq!(
+        store
+            .add_set_keys("de", "companies", &keys(&["a.de", "b.de"]), at)
+            .unwrap(),
+        2
+    );
+    let later = at + chrono::Duration::seconds(1);
+    assert_eq!(
+        store
+            .add_set_keys("de", "companies", &keys(&["b.de", "c.de"]), later)
+            .unwrap(),
+        1
+    );
+    assert_eq!(
+        store.set_keys("de", "companies").unwrap(),
+        keys(&["a.de", "b.de", "c.de"])
+    );
+    assert!(store.set_keys("de", "people").unwrap().is_empty());
+    assert!(store.set_keys("other", "companies").unwrap().is_empty());
+    for (i, new) in [2u64, 1].into_iter().enumerate() {
+        store
+            .record_set_run(&super::SetRun {
+                set_name: "de".into(),
+                subject: "companies".into(),
+                ran_at: at + chrono::Duration::seconds(i as i64),
+                new_only: i > 0,
+                results: new,
+                new_results: new,
+                paid_again: 0,
+                credits: new as f64 * 0.2,
+                job: None,
+            })
+            .unwrap();
+    }
+    let runs = store.set_runs("de", 10).unwrap();
+    assert_eq!(runs.len(), 2);
+    assert_eq!((runs[0].new_results, runs[0].new_only), (1, true));
+    assert_eq!(store.set_run_count("de", "companies").unwrap(), 2);
+    assert_eq!(store.set_run_count("de", "people").unwrap(), 0);
 }

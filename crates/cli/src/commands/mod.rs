@@ -13,6 +13,7 @@ mod search;
 mod segment;
 mod store;
 mod suppress;
+mod watch;
 
 pub(crate) use autocomplete::*;
 pub(crate) use curl::*;
@@ -27,9 +28,11 @@ pub(crate) use search::*;
 pub(crate) use segment::*;
 pub(crate) use store::*;
 pub(crate) use suppress::*;
+pub(crate) use watch::*;
 
 pub use curl::CurlArgs;
 pub use jobs::ResumeArgs;
 pub use lookup::LookupArgs;
 pub use reveal::RevealArgs;
 pub use search::SearchArgs;
+pub use watch::WatchArgs;

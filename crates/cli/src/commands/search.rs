@@ -11,9 +11,18 @@ pub struct SearchArgs {
     /// Use the legacy v2 endpoint instead of v3.
     #[arg(long)]
     pub v2: bool,
-    /// A saved filter set (JSON file with the request body members).
+    /// A saved filter set: its name (`filters/NAME.json` in the config directory) or a JSON
+    /// file with the request body members. Its runs are recorded under its name.
     #[arg(long, conflicts_with = "body")]
     pub filters: Option<PathBuf>,
+    /// Only results the set's earlier runs did not buy: those go in as the API's excludes
+    /// (`excludeDomains`, `excludePeopleIds`), so only new results are charged.
+    #[arg(long, requires = "filters")]
+    pub new_only: bool,
+    /// Most owned keys sent as excludes by --new-only (default and most: 10,000); owned
+    /// results past it come back, are paid again, and are left out of the output.
+    #[arg(long, requires = "new_only")]
+    pub exclude_cap: Option<u64>,
     /// The request body as JSON; `-` reads it from stdin.
     #[arg(long)]
     pub body: Option<String>,
@@ -38,8 +47,30 @@ pub(crate) async fn search(ctx: &Ctx, a: SearchArgs) -> CliResult {
         (SearchSubject::People, false) => Endpoint::SearchPeopleV3,
         (SearchSubject::People, true) => Endpoint::SearchPeopleV2,
     };
-    let action = search_action(endpoint, a.filters, a.body, a.limit)?;
+    let (filters, set) = match &a.filters {
+        Some(f) => {
+            let (name, path) = set_file(ctx, f)?;
+            let set = SetSearch {
+                name,
+                new_only: a.new_only,
+                exclude_cap: a.exclude_cap,
+            };
+            (Some(path), Some(set))
+        }
+        None => (None, None),
+    };
+    let mut action = search_action(endpoint, filters, a.body, a.limit)?;
+    if let Action::Search { set: s, .. } = &mut action {
+        *s = set;
+    }
     run_action(ctx, action, &a.spend, &a.out).await
+}
+
+/// The name and file of the set `--filters` (or `watch`) names: a file, else a saved set's
+/// name ([`prospect_core::filter_set::resolve`]). Errors (exit 2): neither.
+pub(crate) fn set_file(ctx: &Ctx, what: &std::path::Path) -> CliResult<(String, PathBuf)> {
+    prospect_core::filter_set::resolve(&ctx.settings.filters_dir(), &what.to_string_lossy())
+        .map_err(|e| CliError::usage(e.to_string()))
 }
 
 /// Reads the search body of `endpoint` from `--filters` (the set's search of the endpoint's
@@ -123,6 +154,7 @@ pub(crate) fn search_action(
         endpoint: endpoint.path().to_string(),
         body,
         limit,
+        set: None,
     })
 }
 

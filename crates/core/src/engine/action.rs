@@ -21,6 +21,10 @@ pub enum Action {
         body: Value,
         /// Most results.
         limit: u64,
+        /// The saved filter set it runs, recorded with its results (issue 37); new-only sends
+        /// what the set's earlier runs bought as excludes. Absent in jobs recorded before.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        set: Option<super::SetSearch>,
     },
     /// A lookup of companies by domain (SPEC.md §4.5).
     LookupCompanies {

@@ -84,9 +84,16 @@ pub async fn run(
             endpoint,
             body,
             limit,
+            set,
         } => {
             let on_page = |p| on_event(Event::Page(Box::new(p)));
-            super::search(s, endpoint, body, *limit, fresh, job, stop, on_page).await
+            let what = super::SearchOf {
+                endpoint,
+                body,
+                limit: *limit,
+                set: set.as_ref(),
+            };
+            super::search(s, what, fresh, job, stop, on_page).await
         }
         Action::LookupCompanies { keys } => {
             let on = |e| on_event(Event::Companies(e));

@@ -35,6 +35,7 @@ mod planners;
 pub(crate) mod policy;
 mod run;
 mod salvage;
+mod sets;
 
 pub use action::{Action, check_paging};
 pub use batch::{PersonItem, person_item};
@@ -55,10 +56,11 @@ pub use plan::{Plan, PlanError, RefusalCause, describe_eta};
 pub use planners::{plan, plan_page};
 pub use policy::{CLAIM_LEASE, REVEAL_LEASE, SEARCH_PAGE, SpendPolicy, looked_at, new_owner};
 pub use run::{
-    Progress, RunError, RunReport, SearchRecords, contact_key, enrich_company_request,
+    Progress, RunError, RunReport, SearchOf, SearchRecords, contact_key, enrich_company_request,
     lookup_companies, lookup_people, lookup_people_by_shape, search,
 };
 pub(crate) use run::{buy_claimed, claim_one, page_key};
+pub use sets::{EXCLUDES_MAX, NewOnly, SetReport, SetSearch, keys_of, subject_name};
 
 #[cfg(test)]
 mod tests {
@@ -158,11 +160,13 @@ mod tests {
             endpoint: "/v3/search/companies".into(),
             body: serde_json::json!({"b": 1, "a": {"y": 2, "x": 1}}),
             limit: 100,
+            set: None,
         };
         let b = Action::Search {
             endpoint: "/v3/search/companies".into(),
             body: serde_json::json!({"a": {"x": 1, "y": 2}, "b": 1}),
             limit: 100,
+            set: None,
         };
         assert_eq!(a.fingerprint(), b.fingerprint());
         assert_eq!(a.kind(), "search");

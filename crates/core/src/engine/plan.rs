@@ -35,6 +35,10 @@ pub struct Plan {
     pub suppressed: u64,
     /// [`Plan::suppressed`] by category (`customers`, `open-deals`, …).
     pub suppressed_by: std::collections::BTreeMap<String, u64>,
+    /// What a new-only search of a saved filter set excludes, and what it may pay for again
+    /// (issue 37); `None` for any other action.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub new_only: Option<super::NewOnly>,
     /// Keys refused before sending (not a domain, empty), with the first few.
     pub refused: u64,
     /// Up to 5 refused keys, as given.
@@ -79,6 +83,7 @@ impl Plan {
             pending: 0,
             suppressed: 0,
             suppressed_by: Default::default(),
+            new_only: None,
             refused: 0,
             refused_examples: Vec::new(),
             to_buy: 0,
@@ -184,6 +189,9 @@ impl Plan {
                 crate::suppress::counts_by_category(&self.suppressed_by)
             ));
         }
+        if let Some(n) = &self.new_only {
+            parts.push(n.describe());
+        }
         if self.refused > 0 {
             parts.push(format!("{} refused", self.refused));
         }
@@ -219,6 +227,9 @@ impl Plan {
                 self.suppressed,
                 crate::suppress::counts_by_category(&self.suppressed_by)
             ));
+        }
+        if let Some(n) = &self.new_only {
+            out.push(format!("  new-only   {}", n.describe()));
         }
         if self.refused > 0 {
             out.push(format!(

@@ -451,7 +451,8 @@ pub async fn plan(s: &Session, action: &Action, fresh: Freshness) -> Result<Plan
             endpoint,
             body,
             limit,
-        } => run::plan_search(s, endpoint, body, *limit, refresh).await?,
+            set,
+        } => run::plan_search(s, endpoint, body, *limit, set.as_ref(), refresh).await?,
         Action::LookupCompanies { keys } => plan_lookup_companies(s, keys, refresh).await?,
         Action::LookupPeople {
             keys,

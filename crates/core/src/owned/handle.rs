@@ -5,7 +5,8 @@ use std::path::Path;
 use prospect_api::types::{Company, LookalikePerson};
 use prospect_store::{
     Budget, Contact, CopyReport, JobRow, ListKind, ListRecords, ListSummary, SearchSummary,
-    SegmentationRow, Spend, Store, StoreError, StoreUrl, Stored, SuppressKind, SuppressionCount,
+    SegmentationRow, SetRun, Spend, Store, StoreError, StoreUrl, Stored, SuppressKind,
+    SuppressionCount,
 };
 
 use crate::config::Settings;
@@ -204,6 +205,11 @@ impl Owned {
     /// The spend log, newest first (`buyer`: one user's only).
     pub fn spend_log(&self, limit: usize, buyer: Option<&str>) -> Result<Vec<Spend>> {
         Ok(self.store.spend_log(limit, buyer)?)
+    }
+
+    /// The runs of saved filter set `set` (both tabs), newest first, at most `limit` (issue 37).
+    pub fn set_runs(&self, set: &str, limit: usize) -> Result<Vec<SetRun>> {
+        Ok(self.store.set_runs(set, limit)?)
     }
 
     /// The searches bought, newest first.

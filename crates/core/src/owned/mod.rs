@@ -9,5 +9,6 @@ mod handle;
 pub use handle::{Owned, OwnedError};
 pub use prospect_store::{
     Budget, Contact, CopyReport, JobId, JobRow, JobStatus, ListKind, ListRecords, ListSummary,
-    SearchId, SearchSummary, SegmentationRow, Spend, Stored, SuppressKind, SuppressionCount,
+    SearchId, SearchSummary, SegmentationRow, SetRun, Spend, Stored, SuppressKind,
+    SuppressionCount,
 };

@@ -666,10 +666,23 @@ where
     }
 }
 
-/// SQLite's dialect as the store writes it, in PostgreSQL's: `?N` → `$N`;
+/// SQLite's dialect as the store writes it, in PostgreSQL's: `?N` → `$N`; the searches'
+/// identity by `md5(body)` (its conflict target and its look-up);
 /// `rarray(?N) AS k` → `unnest($N::text[]) AS k(value)`; `IN rarray(?N)` → `= ANY($N::text[])`.
 /// Text in single quotes is left alone.
 pub(super) fn pg_sql(sql: &str) -> String {
+    // The searches' identity is unique by the body's md5 on PostgreSQL (schema version 10): its
+    // b-tree entries cannot hold a long body.
+    let sql = sql
+        .replace(
+            "ON CONFLICT (endpoint, body, target)",
+            "ON CONFLICT (endpoint, md5(body), target)",
+        )
+        .replace(
+            "endpoint = ?1 AND body = ?2 AND target = ?3",
+            "endpoint = ?1 AND md5(body) = md5(?2) AND body = ?2 AND target = ?3",
+        );
+    let sql = sql.as_str();
     let mut out = String::with_capacity(sql.len() + 16);
     let b = sql.as_bytes();
     let mut i = 0;

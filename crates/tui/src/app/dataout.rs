@@ -182,6 +182,7 @@ impl App {
             endpoint: job.request.endpoint().path().to_string(),
             body,
             limit: job.want as u64,
+            set: None,
         };
         use clap::ValueEnum;
         let options = serde_json::json!({

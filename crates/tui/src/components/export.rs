@@ -216,18 +216,7 @@ fn layouts(kind: SearchSubject) -> &'static [(Format, Option<Preset>)] {
     }
 }
 
-/// `39726` as `39,726`.
-pub fn thousands(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
+pub use prospect_common::words::thousands;
 
 impl ExportPopup {
     /// A popup for the tab of `kind` with `counts`; the scope starts at the marked rows when

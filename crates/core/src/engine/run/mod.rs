@@ -12,6 +12,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::keys::{KeyError, KeySource, hash_key};
 use super::pages::{Next, SearchPages, page_request};
+use super::sets::{SetReport, SetRunning, SetSearch};
 use super::{CLAIM_LEASE, Plan, PlanError, SEARCH_PAGE, check_paging};
 use crate::request::{SearchRequest, SearchResponse};
 use crate::session::{Freshness, LookupEntry, Paid, Session, search_identity, with_store};
@@ -82,6 +83,8 @@ pub struct RunReport {
     pub stuck_cursor: bool,
     /// What suppression excluded from a search, or refused of a lookup (issue 16).
     pub suppressed: crate::suppress::Suppressed,
+    /// What a run of a saved filter set's search found new and paid again (issue 37).
+    pub set: Option<SetReport>,
     /// The first error that stopped the run (what was bought before it is kept).
     pub error: Option<RunError>,
 }

@@ -39,6 +39,7 @@ pub(in crate::engine) async fn plan_search(
     endpoint: &str,
     body: &Value,
     limit: u64,
+    set: Option<&SetSearch>,
     refresh: bool,
 ) -> Result<Plan, PlanError> {
     let ep = search_endpoint(endpoint)?;
@@ -47,10 +48,26 @@ pub(in crate::engine) async fn plan_search(
     }
     check_paging(body).map_err(PlanError::Other)?;
     let (body, suppressed) = crate::suppress::apply_to_body(s, ep, body).await;
+    let (body, new_only) = match set.filter(|set| set.new_only) {
+        Some(set) => {
+            let (body, n) = super::super::sets::apply(s, ep, &body, set)
+                .await
+                .map_err(|e| PlanError::Other(format!("the store: {e}")))?;
+            (body, Some(n))
+        }
+        None => (body, None),
+    };
     let body = &body;
     page_request(ep, body, limit.min(SEARCH_PAGE), Next::Start).map_err(PlanError::Invalid)?;
     let mut p = Plan::new(
-        format!("search {} of up to {limit}", ep.path()),
+        match set {
+            Some(set) if set.new_only => format!(
+                "new-only search {} of set {} of up to {limit}",
+                ep.path(),
+                set.name
+            ),
+            _ => format!("search {} of up to {limit}", ep.path()),
+        },
         "search",
         refresh,
     );
@@ -59,7 +76,10 @@ pub(in crate::engine) async fn plan_search(
     p.suppressed_by = suppressed.by_category.clone();
     let mut end = false;
     let mut total = None;
-    if !refresh {
+    // A new-only search asks the service what is new: no stored answer stands in for it.
+    let stored = !refresh && new_only.is_none();
+    p.new_only = new_only;
+    if stored {
         for page in fresh_chain(s, ep, body).await {
             let facts = prospect_store::PageFacts::of_answer(&page.response);
             let take = facts.n.min(limit - p.owned);
@@ -243,18 +263,21 @@ async fn fetch_page(
 /// ([`RunReport::stuck_cursor`]), on `stop` (the page in flight is kept), or on the first error;
 /// pages bought before an error are still kept and handed to `on_page` (unless writing them is
 /// what failed).
-#[allow(clippy::too_many_arguments)]
 pub async fn search(
     s: &Session,
-    endpoint: &str,
-    body: &Value,
-    limit: u64,
+    what: SearchOf<'_>,
     fresh: Freshness,
     job: Option<JobId>,
     stop: &CancellationToken,
     on_page: impl FnMut(SearchRecords) -> std::io::Result<()>,
 ) -> RunReport {
     let mut report = RunReport::default();
+    let SearchOf {
+        endpoint,
+        body,
+        limit,
+        set,
+    } = what;
     let ep = match search_endpoint(endpoint) {
         Ok(e) => e,
         Err(e) => {
@@ -265,11 +288,27 @@ pub async fn search(
     // Suppressed entities go into the request as the API's exclude filters.
     let (body, suppressed) = crate::suppress::apply_to_body(s, ep, body).await;
     report.suppressed = suppressed;
+    // A new-only run sends the set's owned keys as excludes too, and reads no stored answer.
+    let (body, new_only) = match set.filter(|set| set.new_only) {
+        Some(set) => match super::super::sets::apply(s, ep, &body, set).await {
+            Ok((body, n)) => (body, Some(n)),
+            Err(e) => {
+                report.fail(RunError::Store(e));
+                return report;
+            }
+        },
+        None => (body, None),
+    };
+    let fresh = match new_only {
+        Some(_) => Freshness::Refresh,
+        None => fresh,
+    };
     let mut run = SearchRun {
         s,
         ep,
         body: &body,
         limit,
+        set: set.map(|set| SetRunning::new(set, ep, new_only)),
         job,
         started: crate::engine::looked_at(fresh == Freshness::Refresh),
         stop,
@@ -293,7 +332,21 @@ pub async fn search(
     if stop.is_cancelled() && run.got < limit && !run.end {
         run.report.interrupted = true;
     }
-    run.report
+    run.finish().await
+}
+
+/// What a search run asks ([`search`]): the endpoint's path, the body without paging members,
+/// the most results, and the saved filter set it runs (issue 37).
+#[derive(Debug, Clone, Copy)]
+pub struct SearchOf<'a> {
+    /// The search endpoint's path, e.g. `/v3/search/companies`.
+    pub endpoint: &'a str,
+    /// The request body without paging members.
+    pub body: &'a Value,
+    /// Most results.
+    pub limit: u64,
+    /// The set it runs: its keys are recorded, and new-only excludes what it owns.
+    pub set: Option<&'a SetSearch>,
 }
 
 /// A search under way ([`search`]): what it asks, and how far it got.
@@ -303,6 +356,8 @@ struct SearchRun<'a, F> {
     /// The body as sent (suppression applied).
     body: &'a Value,
     limit: u64,
+    /// The saved filter set it runs, when it runs one.
+    set: Option<SetRunning>,
     job: Option<JobId>,
     started: DateTime<Utc>,
     stop: &'a CancellationToken,
@@ -342,6 +397,7 @@ impl<F: FnMut(SearchRecords) -> std::io::Result<()>> SearchRun<'_, F> {
             self.report.suppressed.filter(&mut response);
             let n = records_of(&response) as u64;
             let take = n.min(self.limit - self.got) as usize;
+            let shown = self.set_page(&mut response, take).await?;
             self.total = total_of(&response).or(self.total);
             let size = page
                 .request
@@ -361,7 +417,7 @@ impl<F: FnMut(SearchRecords) -> std::io::Result<()>> SearchRun<'_, F> {
             }
             if let Err(e) = (self.on_page)(SearchRecords {
                 response,
-                take,
+                take: shown,
                 stored_at: Some(page.fetched_at),
             }) {
                 self.report.fail(RunError::Output(e));
@@ -369,7 +425,7 @@ impl<F: FnMut(SearchRecords) -> std::io::Result<()>> SearchRun<'_, F> {
             }
             self.got += take as u64;
             self.report.owned += take as u64;
-            self.report.records += take as u64;
+            self.report.records += shown as u64;
             self.position += 1;
             if self.got >= self.limit || self.end {
                 return None;
@@ -466,6 +522,44 @@ impl<F: FnMut(SearchRecords) -> std::io::Result<()>> SearchRun<'_, F> {
         Some(InFlight { task, size })
     }
 
+    /// A kept page of a set's run ([`SetRunning::page`]): the records of its first `take` to
+    /// hand on (all of them when no set runs). `None` when the set's keys could not be
+    /// recorded: the run stops there (the page is kept, its error reported), as nothing it
+    /// bought may be bought again by the next new-only run unknowingly.
+    async fn set_page(&mut self, page: &mut SearchResponse, take: usize) -> Option<usize> {
+        let Some(set) = &mut self.set else {
+            return Some(take);
+        };
+        match set.page(self.s, page, take).await {
+            Ok(shown) => Some(shown),
+            Err(e) => {
+                self.report.fail(RunError::Store(format!(
+                    "recording the results of the set's run: {e}"
+                )));
+                None
+            }
+        }
+    }
+
+    /// The run is over: a set's run is recorded with what it found and cost.
+    async fn finish(mut self) -> RunReport {
+        if let Some(set) = self.set.take() {
+            let mut errors = Vec::new();
+            let report = set
+                .finish(
+                    self.s,
+                    self.report.records,
+                    self.report.charged.standard,
+                    self.job,
+                    &mut errors,
+                )
+                .await;
+            self.report.store_errors.extend(errors);
+            self.report.set = Some(report);
+        }
+        self.report
+    }
+
     /// Waits for a page being kept and hands its records (up to the limit) on.
     async fn hand_on(&mut self, task: KeepTask) {
         match task.await {
@@ -482,6 +576,15 @@ impl<F: FnMut(SearchRecords) -> std::io::Result<()>> SearchRun<'_, F> {
                     Some(_) => self.report.owned += take as u64,
                     None => self.report.bought += take as u64,
                 }
+                // A set's keys are recorded first; its owned records past the excludes cap
+                // (paid again) are not handed on.
+                let take = match self.set_page(&mut paid.value, take).await {
+                    Some(shown) => shown,
+                    None => {
+                        self.output_failed = true;
+                        0
+                    }
+                };
                 self.report.records += take as u64;
                 // Pages bought before a failure are still written; after the output itself
                 // failed, nothing more is.
