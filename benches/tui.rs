@@ -222,6 +222,7 @@ fn latency() {
                         request: req,
                         page: 0,
                         fresh: prospect::core::session::Freshness::Refresh,
+                        set: None,
                     })
                     .await;
             }));

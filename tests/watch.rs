@@ -8,6 +8,9 @@ mod support;
 #[path = "support/cli_run.rs"]
 mod cli_run;
 
+#[path = "support/run_loop.rs"]
+mod run_loop;
+
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 
@@ -340,4 +343,168 @@ async fn notify_posts_one_digest_per_run_with_news_through_two_failures() {
         s.delivered[1]["text"],
         "prospect watch: 1 new company for \"de-it\" (0.2 credits)"
     );
+}
+
+/// What one frame of the explorer showed: the status line, whether the spend gate is open
+/// (and its text), and the companies tab's rows as (domain, `new` cell).
+#[derive(Debug, Clone)]
+struct Frame {
+    status: String,
+    screen: String,
+    gate: Option<String>,
+    rows: Vec<(String, String)>,
+    ready: bool,
+}
+
+fn observe(app: &prospect::tui::app::App, screen: &str) -> Frame {
+    use prospect::tui::app::Popup;
+    use prospect::tui::schema::SearchSubject;
+    let new = prospect::tui::records::new_cell(SearchSubject::Companies);
+    Frame {
+        status: app
+            .status
+            .as_ref()
+            .map(|s| s.text.clone())
+            .unwrap_or_default(),
+        screen: screen.to_string(),
+        gate: matches!(app.popups.last(), Some(Popup::Confirm(_))).then(|| screen.to_string()),
+        rows: app
+            .search(SearchSubject::Companies)
+            .rows()
+            .iter()
+            .map(|r| (r.cells[1].clone(), r.cells[new].clone()))
+            .collect(),
+        ready: matches!(app.data_fields_state, Some(Ok(()))) && app.gauge.balance().is_some(),
+    }
+}
+
+/// Done when 6, the explorer: a set with an earlier run is opened (`Ctrl-o`, its last run
+/// beside its name), its search gate offers new-only (on by default), and the run brings and
+/// charges only the two companies warmed up since, each marked in the `new` column.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_explorer_runs_a_set_new_only_and_marks_and_pays_for_the_new_rows() {
+    use prospect::core::session::Session;
+    use prospect::tui::backend::{Backend, SessionBackend};
+    let sb = sandbox_with(10_000).await;
+    let cli = client(&sb, CLI);
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("filters")).unwrap();
+    std::fs::write(
+        dir.path().join("filters/austria.json"),
+        r#"{"endpoint": "/v3/search/companies", "companiesFilters": {"primaryLocations": {"includeCountries": ["at"]}}, "size": 200}"#,
+    )
+    .unwrap();
+    let store = prospect::store::Store::open(&dir.path().join("store.sqlite")).unwrap();
+    let session = Session::new(cli.clone(), store, "sandbox");
+    let backend: std::sync::Arc<dyn Backend> =
+        std::sync::Arc::new(SessionBackend::new(session.clone()));
+    let ex = run_loop::Explorer::start(session, backend, &sb.base_url, dir, (150, 40), observe);
+    ex.wait("the explorer ready", |f| f.ready).await;
+
+    // The first run of the set: no earlier run, everything new.
+    ex.ctrl('o');
+    ex.key(
+        crossterm::event::KeyCode::Enter,
+        crossterm::event::KeyModifiers::NONE,
+    );
+    ex.wait("the set opened", |f| {
+        f.status.contains("Opened filter set austria")
+    })
+    .await;
+    ex.ctrl('r');
+    ex.wait("the gate of 200 results", |f| f.gate.is_some())
+        .await;
+    ex.ch('y');
+    let first = ex
+        .wait("the first run's rows", |f| {
+            f.status.contains("new to the set")
+        })
+        .await;
+    let owned = first.rows.len();
+    assert!(
+        owned > 50 && first.rows.iter().all(|(_, n)| n == "new"),
+        "{first:#?}"
+    );
+
+    warm_up(&cli, &["alpenblick.at", "wienerwerk.at"]).await;
+    let before = standard(&cli).await;
+    // The chooser shows the set's last run; the gate offers new-only, on.
+    let m = ex.mark();
+    ex.ctrl('o');
+    let chooser = ex
+        .wait_since(m, "the chooser with the last run", |f| {
+            f.screen.contains("austria  last run")
+        })
+        .await;
+    assert!(
+        chooser.screen.contains(&format!("{owned} new")),
+        "{}",
+        chooser.screen
+    );
+    ex.key(
+        crossterm::event::KeyCode::Enter,
+        crossterm::event::KeyModifiers::NONE,
+    );
+    let m = ex.mark();
+    ex.ctrl('r');
+    let gate = ex
+        .wait_since(m, "the gate offering new-only", |f| f.gate.is_some())
+        .await;
+    let text = gate.gate.unwrap();
+    assert!(
+        text.contains(&format!("excluding {owned} owned (from 1 earlier run)")),
+        "{text}"
+    );
+    assert!(
+        text.contains("new-only on · switch to all results"),
+        "{text}"
+    );
+    let m = ex.mark();
+    ex.ch('y');
+    let second = ex
+        .wait_since(m, "the new-only run's rows", |f| {
+            f.status.contains("new to the set")
+        })
+        .await;
+    let mut got: Vec<&str> = second.rows.iter().map(|(d, _)| d.as_str()).collect();
+    got.sort();
+    assert_eq!(got, ["alpenblick.at", "wienerwerk.at"], "{second:#?}");
+    assert!(second.rows.iter().all(|(_, n)| n == "new"));
+    let paid = before - standard(&cli).await;
+    assert!((paid - 0.4).abs() < 1e-6, "{paid}");
+    let (app, _, _) = ex.quit().await;
+    assert!(app.set_runs.iter().any(|r| r.new_only));
+}
+
+/// The sandbox's part (issue 37): with a state directory (the embedded sandbox's), a domain
+/// warmed up in one process is a company of the next at once, so a watch can be tried from one
+/// command to the next.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_gathered_company_is_there_in_the_next_sandbox_process() {
+    let dir = tempfile::tempdir().unwrap();
+    let spawn = || {
+        let mut c = support::config(cli_run::accounts());
+        c.state_dir = Some(dir.path().to_path_buf());
+        c.enrich_delay = std::time::Duration::from_secs(3600);
+        prospect::sandbox::service::spawn(c)
+    };
+    let lookup = |c: Client| async move {
+        let req = LookupCompaniesRequest {
+            domains: vec!["gipfelsturm.at".into()],
+            fields: None,
+        };
+        c.lookup_companies(&req).await.unwrap().total_found
+    };
+    let first = spawn().await.expect("sandbox starts");
+    let c = client(&first, CLI);
+    let req = WarmupCompaniesRequest {
+        domains: vec!["gipfelsturm.at".into()],
+    };
+    c.warmup_companies(&req).await.unwrap();
+    // Gathering takes an hour in this process…
+    assert_eq!(lookup(c).await, 0);
+    first.shutdown().await;
+    // …and is done in the next one.
+    let second = spawn().await.expect("sandbox starts again");
+    assert_eq!(lookup(client(&second, CLI)).await, 1);
 }

@@ -65,22 +65,48 @@ const COLUMNS: &str =
 
 impl Store {
     /// The result keys (normalized domains or person ids) the runs of set `set` bought for
-    /// `subject`, oldest first.
+    /// `subject` before `before` (every one with `None`), oldest first: what a run that started
+    /// at `before` excludes, the same for each of its pages.
     ///
     /// # Errors
     /// [`StoreError::Sqlite`](super::StoreError::Sqlite).
-    pub fn set_keys(&self, set: &str, subject: &str) -> Result<Vec<String>> {
+    pub fn set_keys(
+        &self,
+        set: &str,
+        subject: &str,
+        before: Option<DateTime<Utc>>,
+    ) -> Result<Vec<String>> {
+        let before = before.map_or(i64::MAX, to_millis);
         self.conn
             .prepare_cached(
-                "SELECT key FROM set_keys WHERE set_name = ?1 AND subject = ?2
+                "SELECT key FROM set_keys WHERE set_name = ?1 AND subject = ?2 AND first_at < ?3
                  ORDER BY first_at, key",
             )?
-            .query_map(params![set, subject], |r| r.get::<_, String>(0))?
+            .query_map(params![set, subject, before], |r| r.get::<_, String>(0))?
             .collect()
     }
 
+    /// How many runs set `set` had for `subject` before `before` (every one with `None`).
+    ///
+    /// # Errors
+    /// [`StoreError::Sqlite`](super::StoreError::Sqlite).
+    pub fn set_run_count(
+        &self,
+        set: &str,
+        subject: &str,
+        before: Option<DateTime<Utc>>,
+    ) -> Result<u64> {
+        let before = before.map_or(i64::MAX, to_millis);
+        let n: i64 = self.conn.query_row(
+            "SELECT count(*) FROM set_runs WHERE set_name = ?1 AND subject = ?2 AND ran_at < ?3",
+            params![set, subject, before],
+            |r| r.get(0),
+        )?;
+        Ok(n.max(0) as u64)
+    }
+
     /// Adds `keys`, bought at `at` by a run of set `set` for `subject`, in one transaction;
-    /// keys the set had already are kept as they were. Returns how many were new to the set.
+    /// keys the set had already are kept as they were. Returns the keys new to the set.
     ///
     /// # Errors
     /// [`StoreError::Sqlite`](super::StoreError::Sqlite).
@@ -90,37 +116,42 @@ impl Store {
         subject: &str,
         keys: &[String],
         at: DateTime<Utc>,
-    ) -> Result<u64> {
+    ) -> Result<Vec<String>> {
         let at = to_millis(at);
         let tx = self.conn.begin()?;
-        let mut added = 0;
+        let mut added = Vec::new();
         {
             let mut st = tx.prepare_cached(
                 "INSERT INTO set_keys (set_name, subject, key, first_at) VALUES (?1, ?2, ?3, ?4)
                  ON CONFLICT DO NOTHING",
             )?;
             for k in keys {
-                added += st.execute(params![set, subject, k, at])? as u64;
+                if st.execute(params![set, subject, k, at])? > 0 {
+                    added.push(k.clone());
+                }
             }
         }
         tx.commit()?;
         Ok(added)
     }
 
-    /// Records a run of a set's search.
+    /// Records a run of a set's search, or adds to it: a run is one row per set, tab and start
+    /// (`ran_at`); its counts and credits are added to a row already there (the explorer
+    /// records each page of a run as it comes).
     ///
     /// # Errors
     /// [`StoreError::Sqlite`](super::StoreError::Sqlite).
     pub fn record_set_run(&mut self, run: &SetRun) -> Result<()> {
-        self.conn.execute(
-            &format!(
-                "INSERT INTO set_runs ({COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"
-            ),
+        let tx = self.conn.begin()?;
+        let updated = tx.execute(
+            "UPDATE set_runs SET results = results + ?4, new_results = new_results + ?5,
+               paid_again = paid_again + ?6, credits = credits + ?7,
+               job_id = coalesce(?8, job_id)
+             WHERE set_name = ?1 AND subject = ?2 AND ran_at = ?3",
             params![
                 &run.set_name,
                 &run.subject,
                 to_millis(run.ran_at),
-                i64::from(run.new_only),
                 run.results as i64,
                 run.new_results as i64,
                 run.paid_again as i64,
@@ -128,7 +159,38 @@ impl Store {
                 run.job.map(|j| j.0)
             ],
         )?;
+        if updated == 0 {
+            tx.execute(
+                &format!(
+                    "INSERT INTO set_runs ({COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"
+                ),
+                params![
+                    &run.set_name,
+                    &run.subject,
+                    to_millis(run.ran_at),
+                    i64::from(run.new_only),
+                    run.results as i64,
+                    run.new_results as i64,
+                    run.paid_again as i64,
+                    run.credits,
+                    run.job.map(|j| j.0)
+                ],
+            )?;
+        }
+        tx.commit()?;
         Ok(())
+    }
+
+    /// The last run of each of `sets` that has one (either tab), by name.
+    ///
+    /// # Errors
+    /// [`StoreError::Sqlite`](super::StoreError::Sqlite).
+    pub fn last_set_runs(&self, sets: &[String]) -> Result<Vec<SetRun>> {
+        let mut out = Vec::new();
+        for s in sets {
+            out.extend(self.set_runs(s, 1)?);
+        }
+        Ok(out)
     }
 
     /// The runs of set `set` (both tabs), newest first, at most `limit`.
@@ -147,18 +209,5 @@ impl Store {
             .into_iter()
             .map(row)
             .collect())
-    }
-
-    /// How many runs set `set` has had for `subject`.
-    ///
-    /// # Errors
-    /// [`StoreError::Sqlite`](super::StoreError::Sqlite).
-    pub fn set_run_count(&self, set: &str, subject: &str) -> Result<u64> {
-        let n: i64 = self.conn.query_row(
-            "SELECT count(*) FROM set_runs WHERE set_name = ?1 AND subject = ?2",
-            params![set, subject],
-            |r| r.get(0),
-        )?;
-        Ok(n.max(0) as u64)
     }
 }

@@ -1794,49 +1794,56 @@ fn segmentations_are_kept_by_service_and_input_and_a_finished_answer_is_not_undo
 }
 
 /// A set's runs (issue 37): keys bought are kept once per set and tab (what a new-only run
-/// excludes), runs are listed newest first, and another set or tab shares nothing.
+/// excludes: those before its start), runs are listed newest first and a run's later pages add
+/// to it, and another set or tab shares nothing.
 #[test]
 fn a_sets_keys_and_runs_are_kept_per_set_and_tab() {
     let mut store = test_store();
     let at = chrono::Utc::now();
     let keys = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
-    assert_eq!(
-        store
-            .add_set_keys("de", "companies", &keys(&["a.de", "b.de"]), at)
-            .unwrap(),
-        2
-    );
+    let first = store.add_set_keys("de", "companies", &keys(&["a.de", "b.de"]), at);
+    assert_eq!(first.unwrap(), keys(&["a.de", "b.de"]));
     let later = at + chrono::Duration::seconds(1);
-    assert_eq!(
+    let second = store.add_set_keys("de", "companies", &keys(&["b.de", "c.de"]), later);
+    assert_eq!(second.unwrap(), keys(&["c.de"]));
+    let all = store.set_keys("de", "companies", None).unwrap();
+    assert_eq!(all, keys(&["a.de", "b.de", "c.de"]));
+    let before = store.set_keys("de", "companies", Some(later)).unwrap();
+    assert_eq!(before, keys(&["a.de", "b.de"]));
+    assert!(store.set_keys("de", "people", None).unwrap().is_empty());
+    assert!(
         store
-            .add_set_keys("de", "companies", &keys(&["b.de", "c.de"]), later)
-            .unwrap(),
-        1
+            .set_keys("other", "companies", None)
+            .unwrap()
+            .is_empty()
     );
-    assert_eq!(
-        store.set_keys("de", "companies").unwrap(),
-        keys(&["a.de", "b.de", "c.de"])
-    );
-    assert!(store.set_keys("de", "people").unwrap().is_empty());
-    assert!(store.set_keys("other", "companies").unwrap().is_empty());
     for (i, new) in [2u64, 1].into_iter().enumerate() {
-        store
-            .record_set_run(&super::SetRun {
-                set_name: "de".into(),
-                subject: "companies".into(),
-                ran_at: at + chrono::Duration::seconds(i as i64),
-                new_only: i > 0,
-                results: new,
-                new_results: new,
-                paid_again: 0,
-                credits: new as f64 * 0.2,
-                job: None,
-            })
-            .unwrap();
+        let run = super::SetRun {
+            set_name: "de".into(),
+            subject: "companies".into(),
+            ran_at: at + chrono::Duration::seconds(i as i64),
+            new_only: i > 0,
+            results: new,
+            new_results: new,
+            paid_again: 0,
+            credits: new as f64 * 0.2,
+            job: None,
+        };
+        store.record_set_run(&run).unwrap();
     }
+    // A page more of the last run adds to it.
+    let mut more = store.set_runs("de", 1).unwrap().remove(0);
+    more.results = 3;
+    more.new_results = 3;
+    store.record_set_run(&more).unwrap();
     let runs = store.set_runs("de", 10).unwrap();
     assert_eq!(runs.len(), 2);
-    assert_eq!((runs[0].new_results, runs[0].new_only), (1, true));
-    assert_eq!(store.set_run_count("de", "companies").unwrap(), 2);
-    assert_eq!(store.set_run_count("de", "people").unwrap(), 0);
+    assert_eq!((runs[0].results, runs[0].new_results), (4, 4));
+    assert!(runs[0].new_only);
+    assert_eq!(store.set_run_count("de", "companies", None).unwrap(), 2);
+    assert_eq!(
+        store.set_run_count("de", "companies", Some(later)).unwrap(),
+        1
+    );
+    assert_eq!(store.set_run_count("de", "people", None).unwrap(), 0);
 }

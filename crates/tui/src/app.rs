@@ -57,6 +57,7 @@ mod palette;
 mod search;
 mod segments;
 mod sets;
+mod watch;
 pub use jobs::{ENRICH_PATIENCE, REVEAL_PATIENCE, backoff};
 pub use sets::BACK_LIMIT;
 
@@ -279,6 +280,11 @@ pub struct App {
     /// The tab whose last search page the store answered at 0 credits (a search bought within
     /// `search_fresh_for`): the refresh key buys the search again.
     pub last_stored_search: Option<SearchSubject>,
+    /// The runs of the open filter set the explorer knows of, newest first (issue 37).
+    pub set_runs: Vec<prospect_core::owned::SetRun>,
+    /// The user's new-only choice for the open set's searches; `None`: new-only when the set
+    /// has earlier runs of the tab.
+    pub new_only: Option<bool>,
 }
 
 /// A search replaced by `P` (people at the company) or `L` (lookalikes): the form and the
@@ -366,6 +372,8 @@ impl App {
             frozen_now: None,
             last_stored: None,
             last_stored_search: None,
+            set_runs: Vec::new(),
+            new_only: None,
         }
     }
 

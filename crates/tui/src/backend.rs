@@ -225,20 +225,30 @@ impl Backend for SessionBackend {
                     request,
                     page,
                     fresh,
+                    set: Some(of),
+                } => {
+                    let request = with_search_webhooks(request, &url);
+                    let got = prospect_core::engine::search_set_page(
+                        &s, &request, page, fresh, &of.set, of.run_at,
+                    )
+                    .await?;
+                    let mut data = page_data(got.paid, got.search_id);
+                    data.set = Some(crate::msg::SetPageFacts {
+                        new_keys: got.new_keys,
+                        new_only: got.new_only.map(|n| n.describe()),
+                        paid_again: got.paid_again,
+                    });
+                    Outcome::Page(data)
+                }
+                Call::Search {
+                    request,
+                    page,
+                    fresh,
+                    set: None,
                 } => {
                     let request = with_search_webhooks(request, &url);
                     let (paid, search_id) = s.search_with(&request, page, fresh).await?;
-                    let mut data = records::page(paid.value);
-                    data.stored_at = paid.stored_at;
-                    data.charge = Charge {
-                        cost: paid.charged,
-                        requests: u32::from(paid.stored_at.is_none()),
-                    };
-                    data.search_id = search_id;
-                    data.store_error = paid.store_error.map(|e| sanitize(&e));
-                    data.unread = paid.decode_error.map(|e| sanitize(&e));
-                    data.suppressed = paid.suppressed;
-                    Outcome::Page(data)
+                    Outcome::Page(page_data(paid, search_id))
                 }
                 Call::Autocomplete(req) => {
                     let paid = s.suggest(&req).await?;
@@ -252,9 +262,16 @@ impl Backend for SessionBackend {
                         },
                     }
                 }
-                Call::PlanPage { request, fresh } => Outcome::PagePlanned(Box::new(
-                    prospect_core::engine::plan_page(&s, &request, fresh).await,
-                )),
+                Call::PlanPage {
+                    request,
+                    fresh,
+                    set,
+                } => Outcome::PagePlanned(Box::new(match set {
+                    Some(set) => {
+                        prospect_core::engine::plan_set_page(&s, &request, fresh, &set).await
+                    }
+                    None => prospect_core::engine::plan_page(&s, &request, fresh).await,
+                })),
                 Call::Prepare { ask, fresh } => {
                     Outcome::Prepared(Box::new(actions::prepare(&s, ask, fresh).await?))
                 }
@@ -303,6 +320,25 @@ impl Backend for SessionBackend {
     }
 }
 
+/// A page as the explorer shows it: its rows, what it cost, when it was bought (from the
+/// store), its history row, and what did not read or could not be kept.
+fn page_data(
+    paid: prospect_core::session::Paid<prospect_core::request::SearchResponse>,
+    search_id: Option<prospect_core::owned::SearchId>,
+) -> crate::msg::PageData {
+    let mut data = records::page(paid.value);
+    data.stored_at = paid.stored_at;
+    data.charge = Charge {
+        cost: paid.charged,
+        requests: u32::from(paid.stored_at.is_none()),
+    };
+    data.search_id = search_id;
+    data.store_error = paid.store_error.map(|e| sanitize(&e));
+    data.unread = paid.decode_error.map(|e| sanitize(&e));
+    data.suppressed = paid.suppressed;
+    data
+}
+
 /// A call answered from the store, free: the open jobs, the history, lists, purchases and a
 /// stored search reopened.
 async fn store_call(s: &Session, call: Call) -> Result<Outcome, ApiFailure> {
@@ -326,6 +362,11 @@ async fn store_call(s: &Session, call: Call) -> Result<Outcome, ApiFailure> {
                     .collect(),
             )
         }
+        Call::SetRuns(names) => Outcome::SetRuns(
+            s.set_runs(names, 20)
+                .await
+                .map_err(|e| ApiFailure::other(&format!("the store: {e}")))?,
+        ),
         Call::History => {
             let now = Utc::now();
             let list = s

@@ -72,7 +72,8 @@ actions! {
     Undo => "undo", "undo clear all / a deleted filter set", ["u"];
     Mark => "mark", "mark / unmark a row for the actions", ["space"];
     MarkAll => "mark_all", "mark every shown row, or unmark all", ["*"];
-    RevealedFilter => "revealed_filter", "show all / only revealed / only unrevealed people", ["="];
+    RevealedFilter => "revealed_filter", "rows: all / revealed / unrevealed / new", ["="];
+    NewOnly => "new_only", "new-only search of the open set", ["w"];
     RevealEmails => "reveal_emails", "reveal emails of marked / selected people", ["r"];
     RevealPhones => "reveal_phones", "reveal phones of marked / selected people", ["R"];
     Enrich => "enrich", "enrich the selected company or person", ["E"];

@@ -35,6 +35,7 @@ mod planners;
 pub(crate) mod policy;
 mod run;
 mod salvage;
+mod set_pages;
 mod sets;
 
 pub use action::{Action, check_paging};
@@ -60,6 +61,7 @@ pub use run::{
     lookup_companies, lookup_people, lookup_people_by_shape, search,
 };
 pub(crate) use run::{buy_claimed, claim_one, page_key};
+pub use set_pages::{SetPage, plan_set_page, search_set_page};
 pub use sets::{EXCLUDES_MAX, NewOnly, SetReport, SetSearch, keys_of, subject_name};
 
 #[cfg(test)]

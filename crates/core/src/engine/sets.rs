@@ -63,6 +63,11 @@ pub struct NewOnly {
 }
 
 impl NewOnly {
+    /// The owned keys past the cap (not sent).
+    pub(super) fn overflow(&self) -> &HashSet<String> {
+        &self.overflow
+    }
+
     /// `excluding 1,000 owned (from 3 earlier runs)`, with `; 200 past the cap of 800 may
     /// come back and are paid again` when some were not sent.
     pub fn describe(&self) -> String {
@@ -112,14 +117,20 @@ pub fn subject_name(ep: Endpoint) -> &'static str {
     }
 }
 
-/// The set's owned keys for the tab of `ep` and its earlier runs, from the store. Errors: the
-/// store cannot be read (a new-only search is then not planned: it would buy everything).
-async fn owned(s: &Session, set: &str, ep: Endpoint) -> Result<(Vec<String>, u64), String> {
+/// The set's owned keys for the tab of `ep` bought before `before` (every one with `None`),
+/// and its runs before it, from the store. Errors: the store cannot be read (a new-only
+/// search is then not planned: it would buy everything).
+async fn owned(
+    s: &Session,
+    set: &str,
+    ep: Endpoint,
+    before: Option<DateTime<Utc>>,
+) -> Result<(Vec<String>, u64), String> {
     let (set, subject) = (set.to_string(), subject_name(ep));
     with_store(s.store(), move |st| {
         Ok((
-            st.set_keys(&set, subject)?,
-            st.set_run_count(&set, subject)?,
+            st.set_keys(&set, subject, before)?,
+            st.set_run_count(&set, subject, before)?,
         ))
     })
     .await
@@ -134,16 +145,18 @@ fn exclude_member(ep: Endpoint) -> (&'static str, &'static str) {
     }
 }
 
-/// Adds the set's owned keys to `body` (a search at `ep`) as excludes, after what the list
-/// holds, up to `cap` keys of the set and [`EXCLUDES_MAX`] in the list; the rest are the
-/// overflow. Returns the body to send and what was done.
+/// Adds the set's owned keys (those its runs bought before `before`: the same for every page
+/// of one run) to `body` (a search at `ep`) as excludes, after what the list holds, up to
+/// `cap` keys of the set and [`EXCLUDES_MAX`] in the list; the rest are the overflow. Returns
+/// the body to send and what was done.
 pub(super) async fn apply(
     s: &Session,
     ep: Endpoint,
     body: &Value,
     set: &SetSearch,
+    before: Option<DateTime<Utc>>,
 ) -> Result<(Value, NewOnly), String> {
-    let (keys, runs) = owned(s, &set.name, ep).await?;
+    let (keys, runs) = owned(s, &set.name, ep, before).await?;
     Ok(apply_keys(ep, body, keys, runs, set.exclude_cap))
 }
 
@@ -235,10 +248,15 @@ pub(super) struct SetRunning {
 
 impl SetRunning {
     /// A run of `set` at `ep`, with what new-only sent (`None`: a plain run).
-    pub(super) fn new(set: &SetSearch, ep: Endpoint, new_only: Option<NewOnly>) -> SetRunning {
+    pub(super) fn new(
+        set: &SetSearch,
+        ep: Endpoint,
+        new_only: Option<NewOnly>,
+        started: DateTime<Utc>,
+    ) -> SetRunning {
         SetRunning {
             subject: subject_name(ep),
-            started: Utc::now(),
+            started,
             report: SetReport {
                 name: set.name.clone(),
                 new_only,
@@ -264,14 +282,15 @@ impl SetRunning {
         let new = with_store(s.store(), move |st| {
             st.add_set_keys(&name, subject, &keys, at)
         })
-        .await?;
+        .await?
+        .len();
         let again = match &self.report.new_only {
             Some(n) if !n.overflow.is_empty() => drop_overflow(page, &n.overflow, take),
             _ => 0,
         };
         self.report.paid_again += again as u64;
         // New to the set: keys it had not bought before (of a new-only page: all handed on).
-        self.report.new += new.min((take - again) as u64);
+        self.report.new += new.min(take - again) as u64;
         Ok(take - again)
     }
 
@@ -305,7 +324,11 @@ impl SetRunning {
 
 /// Leaves out of the first `take` records of `page` those whose key is in `overflow`, keeping
 /// the order; the records past `take` stay. Returns how many were left out.
-fn drop_overflow(page: &mut SearchResponse, overflow: &HashSet<String>, take: usize) -> usize {
+pub(super) fn drop_overflow(
+    page: &mut SearchResponse,
+    overflow: &HashSet<String>,
+    take: usize,
+) -> usize {
     fn retain<T>(v: &mut Vec<T>, take: usize, hit: impl Fn(&T) -> bool) -> usize {
         let n = v.len();
         let mut i = 0;

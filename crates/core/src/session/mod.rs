@@ -402,6 +402,23 @@ impl Session {
         .await
     }
 
+    /// The runs of the saved filter sets `sets` (issue 37), newest first, at most `limit` a
+    /// set. Errors: the store's, in words.
+    pub async fn set_runs(
+        &self,
+        sets: Vec<String>,
+        limit: usize,
+    ) -> Result<Vec<prospect_store::SetRun>, String> {
+        with_store(&self.store, move |st| {
+            let mut out = Vec::new();
+            for s in &sets {
+                out.extend(st.set_runs(s, limit)?);
+            }
+            Ok(out)
+        })
+        .await
+    }
+
     /// Job `id` of this store (`prospect resume ID`); `None` when there is no such job.
     /// Errors: the store's, in words.
     pub async fn job(&self, id: JobId) -> Result<Option<JobRow>, String> {

@@ -7,6 +7,11 @@
 //! ([`Db::with_gathered`]), so from then on enrich, lookup, every search and the lookalike
 //! ranking find it and its people. A request works on the snapshot it took at its start.
 //! While the dataset is still loading ([`DbSource`]), taking a snapshot waits for it.
+//!
+//! With a state file (the embedded sandbox's, [`super::GATHERED_FILE`] in its state directory),
+//! the domains gathered are kept there and are there again, at once, in the next process: a
+//! company warmed up by one command is found by the next (issue 37: a watch of a saved set
+//! finds it as new on the embedded sandbox).
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, RwLock};
@@ -30,6 +35,9 @@ pub(crate) struct Gathering {
     /// Normalized domain → when its gathering started (removed once added to the database).
     pending: Mutex<HashMap<String, Instant>>,
     delay: Duration,
+    /// The state file of the domains gathered (or under way), in the order started, and
+    /// those domains; `None` keeps nothing past the process.
+    kept: Option<(std::path::PathBuf, Mutex<Vec<String>>)>,
 }
 
 /// What [`Gathering::start`] found.
@@ -44,13 +52,57 @@ pub(crate) enum Started {
 }
 
 impl Gathering {
-    /// Gathering over the dataset of `source`; a gathering takes `delay`.
-    pub fn new(source: DbSource, delay: Duration) -> Gathering {
+    /// Gathering over the dataset of `source`; a gathering takes `delay`. With `file`, the
+    /// domains it lists (a JSON array of domains, written by an earlier process) are gathered
+    /// already (added with the first snapshot), and each gathering started is added to it; a
+    /// file that does not read is logged and started afresh.
+    pub fn new(source: DbSource, delay: Duration, file: Option<std::path::PathBuf>) -> Gathering {
+        let mut pending = HashMap::new();
+        let kept = file.map(|path| {
+            let list: Vec<String> = match std::fs::read(&path) {
+                Ok(bytes) => serde_json::from_slice(&bytes).unwrap_or_else(|e| {
+                    tracing::warn!(path = %path.display(), error = %e, "the sandbox's gathered domains do not read");
+                    Vec::new()
+                }),
+                Err(_) => Vec::new(),
+            };
+            // Finished in an earlier process: due at once.
+            let long_ago = Instant::now().checked_sub(delay).unwrap_or_else(Instant::now);
+            for d in &list {
+                pending.insert(d.clone(), long_ago);
+            }
+            (path, Mutex::new(list))
+        });
         Gathering {
             source,
             db: OnceCell::new(),
-            pending: Mutex::new(HashMap::new()),
+            pending: Mutex::new(pending),
             delay,
+            kept,
+        }
+    }
+
+    /// Adds `domain` to the state file, when there is one (atomically; a failure is logged).
+    fn keep(&self, domain: &str) {
+        let Some((path, list)) = &self.kept else {
+            return;
+        };
+        let mut list = list.lock().unwrap_or_else(|e| e.into_inner());
+        if list.iter().any(|d| d == domain) {
+            return;
+        }
+        list.push(domain.to_string());
+        let written = serde_json::to_vec(&*list)
+            .map_err(std::io::Error::other)
+            .and_then(|bytes| {
+                prospect_common::fsutil::write_atomic(
+                    path,
+                    &bytes,
+                    prospect_common::fsutil::Access::Private,
+                )
+            });
+        if let Err(e) = written {
+            tracing::warn!(path = %path.display(), error = %e, "cannot write the sandbox's gathered domains");
         }
     }
 
@@ -136,6 +188,7 @@ impl Gathering {
             .unwrap_or_else(|e| e.into_inner())
             .entry(d.clone())
             .or_insert_with(Instant::now);
+        self.keep(&d);
         if self.delay.is_zero() && self.db().await?.company_index(&d).is_some() {
             return Ok(Started::There);
         }

@@ -113,7 +113,8 @@ pub struct SandboxConfig {
     /// Time a new segmentation stays `IN_PROGRESS` at least.
     pub segmentation_delay: Duration,
     /// Where the sandbox keeps what must outlive its process (its segmentations, in
-    /// `sandbox-segmentations.json`); `None` keeps nothing.
+    /// `sandbox-segmentations.json`, and the domains gathered, in `sandbox-gathered.json`);
+    /// `None` keeps nothing.
     pub state_dir: Option<PathBuf>,
     /// Largest request body accepted (bytes); larger ones get 413.
     pub body_limit: usize,
@@ -141,6 +142,10 @@ impl Default for SandboxConfig {
 
 /// The file in [`SandboxConfig::state_dir`] that keeps the segmentations.
 pub const SEGMENTATIONS_FILE: &str = "sandbox-segmentations.json";
+
+/// The file in [`SandboxConfig::state_dir`] that keeps the domains whose data gathering was
+/// started (warmup, enrich), so they are there in the next process.
+pub const GATHERED_FILE: &str = "sandbox-gathered.json";
 
 /// A running sandbox started by [`spawn`]. Dropping it stops the server.
 /// `Debug` shows the address, never the tokens.
@@ -233,7 +238,11 @@ pub async fn spawn(config: SandboxConfig) -> anyhow::Result<SandboxHandle> {
     let webhooks = Webhooks::new(config.webhooks.clone(), cancel.child_token());
     let webhook_stats = webhooks.stats.clone();
     let state = Arc::new(AppState {
-        gathering: gathering::Gathering::new(source.clone(), config.enrich_delay),
+        gathering: gathering::Gathering::new(
+            source.clone(),
+            config.enrich_delay,
+            config.state_dir.as_ref().map(|d| d.join(GATHERED_FILE)),
+        ),
         accounts: Accounts::new(&config.accounts, config.rate_per_minute, config.daily_limit),
         webhooks,
         segmentations: segmentation::Segmentations::new(

@@ -199,6 +199,9 @@ impl App {
             // The list of unfinished jobs is a courtesy: a store that cannot be read says so
             // elsewhere.
             (Slot::OpenJobs, _) => vec![],
+            (Slot::SetRuns, Ok(Outcome::SetRuns(runs))) => self.on_set_runs(runs),
+            // A set's runs are a courtesy too: the set opens and searches without them.
+            (Slot::SetRuns, _) => vec![],
             (Slot::Search(kind), Ok(Outcome::Reopened(r))) => self.on_reopened(kind, r),
             (Slot::Search(kind), Ok(Outcome::ListOpened(l))) => self.on_list_opened(kind, *l),
             (Slot::Search(kind), Err(e)) => {

@@ -303,6 +303,7 @@ impl App {
                 request,
                 page,
                 fresh: prospect_core::session::Freshness::Stored,
+                set: self.search(job.kind).set_run.clone(),
             },
         )]
     }

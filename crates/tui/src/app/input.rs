@@ -340,7 +340,12 @@ impl App {
                         let save = self.opts.keymap.keys_of(KeyAction::Save);
                         return self.info(&format!("No saved filter sets yet ({save} saves one)."));
                     }
-                    Ok(names) => self.popups.push(Popup::OpenSet(OpenSets::new(names))),
+                    Ok(names) => {
+                        self.popups
+                            .push(Popup::OpenSet(OpenSets::new(names.clone())));
+                        // Each set's last run, shown beside its name when read.
+                        return vec![self.call(Slot::SetRuns, Call::SetRuns(names))];
+                    }
                     Err(e) => self.error_popup(e),
                 }
                 vec![]

@@ -100,6 +100,7 @@ impl App {
             KeyAction::Mark => self.toggle_mark(),
             KeyAction::MarkAll => self.mark_all(),
             KeyAction::RevealedFilter => self.cycle_revealed_filter(),
+            KeyAction::NewOnly => self.toggle_new_only(),
             KeyAction::RevealEmails => self.reveal(ContactKind::Email),
             KeyAction::RevealPhones => self.reveal(ContactKind::Phone),
             KeyAction::Enrich => self.enrich(),
@@ -187,14 +188,22 @@ impl App {
     /// Cycles the revealed filter of the people tab: all rows → only revealed → only not yet
     /// revealed → all.
     fn cycle_revealed_filter(&mut self) -> Vec<Command> {
-        if self.tab() != SearchSubject::People {
+        let kind = self.tab();
+        let cell = crate::records::new_cell(kind);
+        let s = self.search_mut(kind);
+        let new = s.pages.iter().flat_map(|p| &p.rows).any(|r| {
+            r.cells
+                .get(cell)
+                .is_some_and(|c| c == crate::records::NEW_MARK)
+        });
+        if kind != SearchSubject::People && !new {
             let t = self.opts.keymap.first_key_of(KeyAction::SwitchTab);
             return self.info(&format!(
-                "The revealed filter is for people: switch to the people tab ({t})."
+                "The revealed filter is for people: switch to the people tab ({t}). Here it \
+                 shows only rows new to a saved set, once a run of one marks some."
             ));
         }
-        let s = self.search_mut(SearchSubject::People);
-        s.only = s.only.next();
+        s.only = s.only.next(kind, new);
         s.sel = 0;
         s.offset.set(0);
         let shown = s.shown_len();
@@ -421,7 +430,7 @@ impl App {
                 self.popups.pop();
                 self.info("Cancelled; nothing was spent.")
             }
-            Answer::Undecided => vec![],
+            Answer::Undecided | Answer::ToggleNewOnly => vec![],
         }
     }
 

@@ -48,9 +48,7 @@ impl App {
         let kind = self.tab();
         let row = self.search(kind).selected().is_some();
         match action {
-            KeyAction::RevealEmails | KeyAction::RevealPhones | KeyAction::RevealedFilter
-                if kind != SearchSubject::People =>
-            {
+            KeyAction::RevealEmails | KeyAction::RevealPhones if kind != SearchSubject::People => {
                 Some("on the people tab")
             }
             KeyAction::PeopleAtCompany | KeyAction::Lookalikes

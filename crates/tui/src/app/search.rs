@@ -18,6 +18,7 @@ impl App {
                 self.popups.pop();
                 return self.info("Cancelled; nothing was spent.");
             }
+            Answer::ToggleNewOnly => return self.gate_toggle_new_only(),
             Answer::Undecided => {}
         }
         vec![]
@@ -117,6 +118,7 @@ impl App {
         s.search_id = page.search_id.or(s.search_id);
         let n = page.rows.len();
         let stored_at = page.stored_at;
+        let set_facts = page.set.clone();
         if s.pager.is_none()
             && let Some(first) = &s.request
         {
@@ -138,6 +140,7 @@ impl App {
         s.offset.set(0);
         let first = s.first_index();
         let total = s.total;
+        let set_words = set_facts.map(|f| self.mark_new(kind, &f));
         self.details.reset();
         // A page answered from the store cost nothing now: its answer's `creditsUsed` is what
         // it cost when it was bought, not what this showing spent.
@@ -156,6 +159,9 @@ impl App {
         }
         if let Some(sup) = &page.suppressed {
             used.push_str(&format!(" · {sup}"));
+        }
+        if let Some(w) = set_words {
+            used.push_str(&format!(" · {w}"));
         }
         if let Some(at) = stored_at {
             let refresh = self.opts.keymap.first_key_of(KeyAction::Refresh);
@@ -203,16 +209,30 @@ impl App {
 
     /// The spend gate of a search page. `request` has passed the client's checks.
     pub(super) fn gate(&mut self, request: SearchRequest, next_page: bool) -> Vec<Command> {
-        self.gate_page(PendingSearch::new(request, next_page))
+        let kind = request.subject();
+        let mut p = PendingSearch::new(request, next_page);
+        // A search of the open set is a run of it; a next page goes on with its tab's run. The
+        // gate offers new-only to a new search of a set with earlier runs.
+        p.set = match next_page {
+            true => self.search(kind).set_run.as_ref().map(|r| r.set.clone()),
+            false => self.set_of(kind),
+        };
+        p.offers_new_only = !next_page
+            && p.set
+                .as_ref()
+                .is_some_and(|s| self.earlier_runs(&s.name, kind) > 0);
+        self.gate_page(p)
     }
 
     /// A page estimated above the threshold, or any page under a budget, is planned first
     /// ([`Call::PlanPage`], free; [`App::on_page_planned`] goes on); else it starts at once.
     pub(super) fn gate_page(&mut self, p: PendingSearch) -> Vec<Command> {
-        if p.needs_confirmation(self.opts.confirm_above) || self.opts.budgeted {
+        if p.needs_confirmation(self.opts.confirm_above) || self.opts.budgeted || p.offers_new_only
+        {
             let call = Call::PlanPage {
                 request: p.request.clone(),
                 fresh: p.fresh,
+                set: p.set.clone(),
             };
             self.planning = Some(p);
             self.set_status("Planning the search…", StatusKind::Progress);
@@ -235,10 +255,10 @@ impl App {
         }
         let free = plan.is_free();
         p.set_plan(plan);
-        if free {
+        if free && !p.offers_new_only {
             return self.start_search(p);
         }
-        if p.needs_confirmation(self.opts.confirm_above) {
+        if p.needs_confirmation(self.opts.confirm_above) || p.offers_new_only {
             self.status = None;
             self.popups.push(Popup::Confirm(p));
             vec![]
@@ -279,10 +299,12 @@ impl App {
             ),
             StatusKind::Progress,
         );
+        let set_run = self.set_run_for(&p);
         let s = self.search_mut(kind);
         if !p.next_page {
             *s = SearchState {
                 request: Some(p.request.clone()),
+                set_run: set_run.clone(),
                 ..SearchState::default()
             };
         }
@@ -307,6 +329,7 @@ impl App {
                 request: p.request,
                 page,
                 fresh: p.fresh,
+                set: set_run,
             },
         )]
     }

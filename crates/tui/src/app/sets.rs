@@ -29,9 +29,10 @@ impl App {
                 self.popups.pop();
                 match self.sets.open(&name) {
                     Ok(set) => {
-                        self.apply_set(set, Some(name));
+                        self.apply_set(set, Some(name.clone()));
                         self.focus = Pane::Filters;
-                        return vec![self.timer(TimerId::Status, STATUS_TTL)];
+                        let runs = self.set_opened(&name);
+                        return vec![self.timer(TimerId::Status, STATUS_TTL), runs];
                     }
                     Err(e) => self.error_popup(format!("Could not open the filter set: {e}")),
                 }

@@ -73,7 +73,7 @@ const fn value(index: usize, priority: u8) -> Col {
 /// industry, year, employees, rel.; people name, jobTitle, company, cc, seniorities,
 /// email / phone, rel., revealed.
 pub fn columns(kind: SearchSubject) -> &'static [Col] {
-    const COMPANIES: [Col; 10] = [
+    const COMPANIES: [Col; 11] = [
         text(0, 0, 12),
         text(1, 1, 12),
         value(2, 3),
@@ -85,11 +85,13 @@ pub fn columns(kind: SearchSubject) -> &'static [Col] {
         // segment, fit: shown once an attribution fills them (hidden by default).
         text(8, 8, 10),
         value(9, 3),
+        // new: shown once a saved set's run marks rows new (hidden by default).
+        value(10, 2),
     ];
     // The email / phone column is kept right after the name: it is what a reveal fills in. It
     // is text (an address too long for a narrow pane is shortened, the details pane has it
     // whole) so that it is never dropped, and it pushes the company out first.
-    const PEOPLE: [Col; 8] = [
+    const PEOPLE: [Col; 9] = [
         text(0, 0, 12),
         text(1, 3, 10),
         text(2, 2, 10),
@@ -102,6 +104,8 @@ pub fn columns(kind: SearchSubject) -> &'static [Col] {
         },
         value(6, 4),
         value(7, 5),
+        // new: shown once a saved set's run marks rows new (hidden by default).
+        value(8, 2),
     ];
     match kind {
         SearchSubject::Companies => &COMPANIES,
@@ -245,8 +249,8 @@ pub struct ColumnSet {
 }
 
 /// Columns hidden until something fills them: a segmentation's attribution fills `segment`
-/// and `fit` (and shows them).
-pub const HIDDEN_BY_DEFAULT: [&str; 2] = ["segment", "fit"];
+/// and `fit` (and shows them), a saved set's run `new`.
+pub const HIDDEN_BY_DEFAULT: [&str; 3] = ["segment", "fit", "new"];
 
 impl Default for ColumnSet {
     /// Every column shown, in the table's order, but [`HIDDEN_BY_DEFAULT`].

@@ -379,7 +379,7 @@ impl ExportPopup {
                     self.offer_free_name();
                     ExportEffect::Nothing
                 }
-                Answer::Undecided => ExportEffect::Nothing,
+                Answer::Undecided | Answer::ToggleNewOnly => ExportEffect::Nothing,
             },
             Stage::Confirm { .. } => match spend_gate::answer(action, &key) {
                 Answer::Yes => ExportEffect::Confirmed,
@@ -387,7 +387,7 @@ impl ExportPopup {
                     self.stage = Stage::Edit;
                     ExportEffect::Declined
                 }
-                Answer::Undecided => ExportEffect::Nothing,
+                Answer::Undecided | Answer::ToggleNewOnly => ExportEffect::Nothing,
             },
             Stage::Edit => {
                 self.problem = None;

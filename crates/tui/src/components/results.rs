@@ -74,6 +74,9 @@ pub struct SearchState {
     /// The name of the list the rows are the members of, for a list opened from the lists
     /// popup (issue 16); `None` for a search.
     pub list: Option<String>,
+    /// The saved filter set's run this search is (issue 37): every page of it asks with the
+    /// same set and start, so a new-only run's excludes stay the same from page to page.
+    pub set_run: Option<crate::msg::SetRunOf>,
     /// The sort of the loaded rows and their order as `(page, row)` positions (issue 19,
     /// "Columns"): when set, the table shows every loaded row in this order, not a page.
     pub sorted: Option<(Sort, Vec<(usize, usize)>)>,
@@ -88,7 +91,8 @@ pub struct SearchState {
 /// Natural column widths with the `(rows loaded, revision)` they were measured at.
 pub type WidthCache = ((usize, u64), Vec<u16>);
 
-/// The revealed filter of a results tab (issue 16): which rows it shows.
+/// The revealed filter of a results tab (issue 16), and the new filter of a saved set's run
+/// (issue 37): which rows it shows.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum Shown {
     /// Every row.
@@ -98,15 +102,20 @@ pub enum Shown {
     Revealed,
     /// People with nothing revealed yet, those a reveal would buy ([`records::Revealed::No`]).
     Unrevealed,
+    /// Rows the saved set's run had not bought before ([`records::NEW_MARK`]).
+    New,
 }
 
 impl Shown {
-    /// The next filter of the cycle All → Revealed → Unrevealed → All.
-    pub fn next(self) -> Shown {
-        match self {
-            Shown::All => Shown::Revealed,
-            Shown::Revealed => Shown::Unrevealed,
-            Shown::Unrevealed => Shown::All,
+    /// The next filter of the cycle of a tab of `kind`: people All → Revealed → Unrevealed,
+    /// then New when `new` (some rows are marked new), then All; companies All → New → All
+    /// (All when none are new).
+    pub fn next(self, kind: SearchSubject, new: bool) -> Shown {
+        match (kind, self) {
+            (SearchSubject::People, Shown::All) => Shown::Revealed,
+            (SearchSubject::People, Shown::Revealed) => Shown::Unrevealed,
+            (_, Shown::All | Shown::Unrevealed | Shown::Revealed) if new => Shown::New,
+            _ => Shown::All,
         }
     }
 
@@ -116,15 +125,17 @@ impl Shown {
             Shown::All => true,
             Shown::Revealed => row.revealed() == records::Revealed::Yes,
             Shown::Unrevealed => row.revealed() == records::Revealed::No,
+            Shown::New => row.cells.last().is_some_and(|c| c == records::NEW_MARK),
         }
     }
 
-    /// `only revealed` / `only not yet revealed`; `None` for all rows.
+    /// `only revealed` / `only not yet revealed` / `only new`; `None` for all rows.
     pub fn label(self) -> Option<&'static str> {
         match self {
             Shown::All => None,
             Shown::Revealed => Some("only revealed"),
             Shown::Unrevealed => Some("only not yet revealed"),
+            Shown::New => Some("only new since the set's last run"),
         }
     }
 }

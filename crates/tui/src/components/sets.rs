@@ -8,7 +8,8 @@ use std::path::{Path, PathBuf};
 use crossterm::event::KeyEvent;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
-use ratatui::text::Line;
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
 use ratatui::widgets::{Clear, Paragraph};
 use ratatui_textarea::TextArea;
 
@@ -206,6 +207,8 @@ pub struct OpenSets {
     pub names: Vec<String>,
     /// Highlighted.
     pub sel: usize,
+    /// Each set's last run in words (`2h ago · 2 new`), once read (issue 37).
+    pub last: std::collections::HashMap<String, String>,
 }
 
 /// What the chooser wants.
@@ -226,7 +229,31 @@ pub enum OpenSetsEffect {
 impl OpenSets {
     /// The chooser over `names`.
     pub fn new(names: Vec<String>) -> OpenSets {
-        OpenSets { names, sel: 0 }
+        OpenSets {
+            names,
+            sel: 0,
+            last: Default::default(),
+        }
+    }
+
+    /// Shows each set's last run of `runs` (newest first) beside its name, as of `now`:
+    /// `last run 2h 05m ago · 2 new (new-only)`.
+    pub fn last_runs(
+        &mut self,
+        runs: &[prospect_core::owned::SetRun],
+        now: chrono::DateTime<chrono::Utc>,
+    ) {
+        for r in runs {
+            if self.last.contains_key(&r.set_name) {
+                continue;
+            }
+            let ago = prospect_common::words::duration((now - r.ran_at).num_seconds());
+            let how = if r.new_only { " (new-only)" } else { "" };
+            self.last.insert(
+                r.set_name.clone(),
+                format!("last run {ago} ago · {} new{how}", r.new_results),
+            );
+        }
     }
 
     /// Handles an action.
@@ -276,7 +303,7 @@ impl Component for OpenSets {
         let h = (self.names.len() as u16 + 3)
             .min(area.height.saturating_sub(2))
             .max(5);
-        let r = centered(area, 50, h);
+        let r = centered(area, 72, h);
         f.render_widget(Clear, r);
         let block = frame(" Filter sets ", theme().accent);
         let inner = block.inner(r);
@@ -292,7 +319,13 @@ impl Component for OpenSets {
             .skip(offset)
             .take(visible)
             .map(|(i, n)| {
-                let l = Line::from(format!(" {n}"));
+                let l = match self.last.get(n) {
+                    Some(last) => Line::from(vec![
+                        Span::raw(format!(" {n}  ")),
+                        Span::styled(last.clone(), Style::default().fg(theme().dim)),
+                    ]),
+                    None => Line::from(format!(" {n}")),
+                };
                 if i == self.sel {
                     l.style(selected())
                 } else {

@@ -33,6 +33,11 @@ pub struct PendingSearch {
     /// The spend engine's plan of the page ([`prospect_core::engine::plan_page`]), which the
     /// popup shows; `None` until planned.
     pub plan: Option<prospect_core::engine::Plan>,
+    /// The saved filter set the search runs (issue 37), new-only or not.
+    pub set: Option<prospect_core::engine::SetSearch>,
+    /// The gate offers new-only (the set has earlier runs): it is shown whatever the cost,
+    /// and the new-only key switches it.
+    pub offers_new_only: bool,
 }
 
 impl PendingSearch {
@@ -46,6 +51,8 @@ impl PendingSearch {
             cost,
             fresh: prospect_core::session::Freshness::Stored,
             plan: None,
+            set: None,
+            offers_new_only: false,
         }
     }
 
@@ -70,6 +77,8 @@ pub enum Answer {
     Yes,
     /// Cancel: nothing is spent.
     No,
+    /// Switch new-only on or off (the gate of a saved set with earlier runs).
+    ToggleNewOnly,
     /// Not an answer.
     Undecided,
 }
@@ -81,6 +90,8 @@ pub fn answer(action: Option<KeyAction>, key: &KeyEvent) -> Answer {
         Answer::Yes
     } else if action == Some(KeyAction::Close) || matches!(key.code, KeyCode::Char('n' | 'N')) {
         Answer::No
+    } else if action == Some(KeyAction::NewOnly) {
+        Answer::ToggleNewOnly
     } else {
         Answer::Undecided
     }
@@ -101,7 +112,7 @@ fn plan_lines(plan: &prospect_core::engine::Plan, confirm_above: f64) -> Vec<Lin
 fn handle_answer(input: Input<'_>) -> Handled<Answer> {
     match input {
         Input::Key { key, action, .. } => Handled::Consumed(answer(action, &key)),
-        Input::KeyAction(a @ (KeyAction::Enter | KeyAction::Close)) => {
+        Input::KeyAction(a @ (KeyAction::Enter | KeyAction::Close | KeyAction::NewOnly)) => {
             Handled::Consumed(answer(Some(a), &KeyEvent::from(KeyCode::Null)))
         }
         Input::KeyAction(_) => Handled::Consumed(Answer::Undecided),
@@ -170,7 +181,19 @@ impl Component for PendingSearch {
     }
 
     fn hints(&self) -> Vec<Hint> {
-        confirm_hints("run it")
+        let mut hints = confirm_hints("run it");
+        if self.offers_new_only {
+            let on = self.set.as_ref().is_some_and(|s| s.new_only);
+            hints.push(Hint::KeyAction(
+                KeyAction::NewOnly,
+                if on {
+                    "new-only on · switch to all results"
+                } else {
+                    "new-only off · switch to only what is new"
+                },
+            ));
+        }
+        hints
     }
 }
 
@@ -193,6 +216,15 @@ fn draw_confirm(
         }
     }
     lines.push(Line::from(spans));
+    // Keys past yes and cancel, each on its own line.
+    for h in hints.iter().skip(2) {
+        if let Hint::KeyAction(a, words) = h {
+            lines.push(Line::from(vec![
+                Span::styled(keys.keys_of(*a), bold),
+                Span::raw(format!(" {words}")),
+            ]));
+        }
+    }
     let r = centered(area, 64, lines.len() as u16 + 2);
     f.render_widget(Clear, r);
     f.render_widget(

@@ -152,6 +152,8 @@ pub enum Slot {
     ExportJob,
     /// An attribution or a mark of the Segments view (free: the service).
     SegmentWork,
+    /// The runs of saved filter sets, for the chooser and the open set (free: the store).
+    SetRuns,
 }
 
 /// How many of the store's last purchases and deliveries the activity pane lists.
@@ -286,6 +288,8 @@ pub enum Call {
         /// [`Freshness::Stored`]: a page bought within `search_fresh_for` is read from the
         /// store at 0 credits; [`Freshness::Refresh`] (the refresh key) buys it again.
         fresh: prospect_core::session::Freshness,
+        /// The saved filter set this search runs, and when its run started (issue 37).
+        set: Option<SetRunOf>,
     },
     /// An autocomplete lookup (0.1 credit; SPEC.md §4.1, §4.10; free when the session
     /// remembers the same request).
@@ -334,7 +338,11 @@ pub enum Call {
         request: SearchRequest,
         /// Whether the store may answer.
         fresh: Freshness,
+        /// The saved filter set it runs: new-only plans its excludes (issue 37).
+        set: Option<prospect_core::engine::SetSearch>,
     },
+    /// The runs of saved filter sets, newest first, at most 20 a set (free: the store).
+    SetRuns(Vec<String>),
     /// Runs a paid action through the engine's one door as a job that is never aborted once
     /// sent; its answer is kept before it comes back ([`Outcome::Ran`]).
     Run {
@@ -398,6 +406,7 @@ impl Call {
             self,
             Call::OpenJobs
                 | Call::History
+                | Call::SetRuns(_)
                 | Call::AddToList { .. }
                 | Call::Purchases
                 | Call::Lists
@@ -421,6 +430,8 @@ impl Call {
 /// ready for the state owner.
 #[derive(Debug, Clone)]
 pub enum Outcome {
+    /// The runs of the sets asked ([`Call::SetRuns`]), newest first.
+    SetRuns(Vec<prospect_core::owned::SetRun>),
     /// The store's segmentations ([`Call::Segmentations`]) and the one to show.
     Segmentations {
         /// Newest first.
@@ -705,4 +716,27 @@ pub struct PageData {
     pub store_error: Option<String>,
     /// What suppression excluded from the page, e.g. `5 suppressed (customers)`.
     pub suppressed: Option<String>,
+    /// For a page of a saved set's run: what is new to the set (issue 37).
+    pub set: Option<SetPageFacts>,
+}
+
+/// The run of a saved filter set a search belongs to (issue 37): the set, and when the run
+/// started (its pages exclude what the set owned then).
+#[derive(Debug, Clone, PartialEq)]
+pub struct SetRunOf {
+    /// The set, new-only or not.
+    pub set: prospect_core::engine::SetSearch,
+    /// When the run's first page was asked.
+    pub run_at: DateTime<Utc>,
+}
+
+/// What a page of a set's run brought the set ([`prospect_core::engine::SetPage`]).
+#[derive(Debug, Clone, Default)]
+pub struct SetPageFacts {
+    /// Keys ([`Record::key`]) of its records new to the set.
+    pub new_keys: std::collections::HashSet<String>,
+    /// What new-only excluded, in words (`excluding 1,086 owned (from 3 earlier runs)`).
+    pub new_only: Option<String>,
+    /// Owned records bought again past the excludes cap (left out).
+    pub paid_again: u64,
 }

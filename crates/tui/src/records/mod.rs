@@ -28,6 +28,7 @@ pub fn columns(kind: SearchSubject) -> &'static [&'static str] {
             "rel.",
             "segment",
             "fit",
+            "new",
         ],
         SearchSubject::People => &[
             "name",
@@ -38,6 +39,7 @@ pub fn columns(kind: SearchSubject) -> &'static [&'static str] {
             "email / phone",
             "rel.",
             "revealed",
+            "new",
         ],
     }
 }
@@ -88,6 +90,8 @@ fn company_cells(c: &Company, relevance: Option<&Relevance>, score: Option<f64>)
         // segment, fit: filled by an attribution (the Segments view).
         String::new(),
         String::new(),
+        // new: filled by a run of a saved set (issue 37).
+        String::new(),
     ]
 }
 
@@ -95,6 +99,15 @@ fn company_cells(c: &Company, relevance: Option<&Relevance>, score: Option<f64>)
 pub const SEGMENT_CELL: usize = 8;
 /// The cell of the companies tab's `fit` column.
 pub const FIT_CELL: usize = 9;
+
+/// The text of the `new` cell of a row a saved set's run had not bought before (issue 37).
+pub const NEW_MARK: &str = "new";
+
+/// The cell of a tab's `new` column (the last): marked [`NEW_MARK`] for a row new to the
+/// saved set whose run loaded it.
+pub fn new_cell(kind: SearchSubject) -> usize {
+    columns(kind).len() - 1
+}
 
 fn person_cells(
     p: &Person,
@@ -123,6 +136,8 @@ fn person_cells(
         contact_cell(p),
         e(relevance),
         revealed_cell(p),
+        // new: filled by a run of a saved set (issue 37).
+        String::new(),
     ]
 }
 

@@ -53,13 +53,15 @@ fn people_pages_from_v2_and_v3_answers() {
     let p = page(SearchResponse::PeopleV3(v3));
     assert_eq!(
         p.rows[0].cells,
-        ["Ann", "Head", "X", "", "Head, VP", "ann@x.io", "B", "email"]
+        [
+            "Ann", "Head", "X", "", "Head, VP", "ann@x.io", "B", "email", ""
+        ]
     );
     assert!(p.rows[0].record.company().is_none());
     let v2 =
         typed(json!({"people": [{"id": "p2", "domain": "y.io", "name": "Bo\u{7}b"}], "total": -3}));
     let p = page(SearchResponse::PeopleV2(v2));
-    assert_eq!(p.rows[0].cells, ["Bob", "", "y.io", "", "", "", "", ""]);
+    assert_eq!(p.rows[0].cells, ["Bob", "", "y.io", "", "", "", "", "", ""]);
     assert_eq!(p.total, Some(0));
 }
 

@@ -50,7 +50,7 @@ pub(in crate::engine) async fn plan_search(
     let (body, suppressed) = crate::suppress::apply_to_body(s, ep, body).await;
     let (body, new_only) = match set.filter(|set| set.new_only) {
         Some(set) => {
-            let (body, n) = super::super::sets::apply(s, ep, &body, set)
+            let (body, n) = super::super::sets::apply(s, ep, &body, set, None)
                 .await
                 .map_err(|e| PlanError::Other(format!("the store: {e}")))?;
             (body, Some(n))
@@ -288,9 +288,11 @@ pub async fn search(
     // Suppressed entities go into the request as the API's exclude filters.
     let (body, suppressed) = crate::suppress::apply_to_body(s, ep, body).await;
     report.suppressed = suppressed;
-    // A new-only run sends the set's owned keys as excludes too, and reads no stored answer.
+    // A new-only run sends the set's owned keys as excludes too (those bought before it
+    // started), and reads no stored answer.
+    let run_start = Utc::now();
     let (body, new_only) = match set.filter(|set| set.new_only) {
-        Some(set) => match super::super::sets::apply(s, ep, &body, set).await {
+        Some(set) => match super::super::sets::apply(s, ep, &body, set, Some(run_start)).await {
             Ok((body, n)) => (body, Some(n)),
             Err(e) => {
                 report.fail(RunError::Store(e));
@@ -308,7 +310,7 @@ pub async fn search(
         ep,
         body: &body,
         limit,
-        set: set.map(|set| SetRunning::new(set, ep, new_only)),
+        set: set.map(|set| SetRunning::new(set, ep, new_only, run_start)),
         job,
         started: crate::engine::looked_at(fresh == Freshness::Refresh),
         stop,
