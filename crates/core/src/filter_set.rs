@@ -93,13 +93,15 @@ impl FilterSet {
     }
 }
 
-/// The file and name of a set given as `what`: a path to a file (`./sets/de.json`; the name
-/// is its stem), else the name of a set saved in `dir` (`filters/NAME.json`). Errors: neither
-/// a file nor a usable name ([`FilterSetError::BadName`]); a name with no file in `dir`
+/// The file and name of a set given as `what`: a path (`./sets/de.json`, `/dev/stdin`; the
+/// name is its stem), else the name of a set saved in `dir` (`filters/NAME.json`). Errors: not a
+/// path and not a usable name ([`FilterSetError::BadName`]); a name with no file in `dir`
 /// ([`FilterSetError::Io`], not found).
 pub fn resolve(dir: &Path, what: &str) -> Result<(String, PathBuf), FilterSetError> {
     let as_path = Path::new(what);
-    if as_path.is_file() {
+    // A path (it exists, or it names a folder or a `.json` file): read as given, its errors
+    // naming it; else the name of a saved set.
+    if as_path.exists() || what.contains(std::path::MAIN_SEPARATOR) || what.ends_with(".json") {
         let name = as_path
             .file_stem()
             .and_then(|s| s.to_str())
