@@ -14,14 +14,16 @@
 //!   engine (plan, confirm, claim, paced call, keep), validation, filter sets, config, export.
 //! - [`sandbox`] (`prospect-sandbox`, on `api` and `common` only): a local implementation of
 //!   the service (axum) over real company data in `assets/`.
-//! - Front ends over `core`: [`tui`] (`prospect-tui`), the explorer, and [`cli`]
-//!   (`prospect-cli`), the headless commands (`prospect search …`).
+//! - Front ends over `core`: [`tui`] (`prospect-tui`), the explorer, [`cli`]
+//!   (`prospect-cli`), the headless commands (`prospect search …`), and [`mcp`]
+//!   (`prospect-mcp`), the MCP server for agents (`prospect mcp`).
 #![deny(unsafe_code)]
 
 pub use prospect_api as api;
 pub use prospect_cli as cli;
 pub use prospect_common as common;
 pub use prospect_core as core;
+pub use prospect_mcp as mcp;
 pub use prospect_sandbox as sandbox;
 pub use prospect_store as store;
 pub use prospect_tui as tui;

@@ -31,6 +31,9 @@ enum Command {
     Serve(prospect::sandbox::service::ServeArgs),
     /// Rebuild assets/dataset.postcard.zst from the raw public data.
     BuildAssets(prospect::sandbox::dataset::build::BuildArgs),
+    /// Serve prospect's tools to an AI agent over MCP (stdio): search, lookup, enrich and
+    /// reveal through the same plans, claims, budgets and store, never past --max-credits.
+    Mcp(prospect::mcp::McpArgs),
     #[command(flatten)]
     Headless(prospect::cli::Command),
 }
@@ -129,6 +132,12 @@ async fn async_main(cli: Cli) -> std::process::ExitCode {
                 .map_err(anyhow::Error::from)
                 .and_then(|r| r)
             {
+                Ok(()) => std::process::ExitCode::SUCCESS,
+                Err(e) => fail(1, e),
+            }
+        }
+        Some(Command::Mcp(args)) => {
+            match prospect::mcp::serve(args, settings, start_sandbox).await {
                 Ok(()) => std::process::ExitCode::SUCCESS,
                 Err(e) => fail(1, e),
             }

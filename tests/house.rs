@@ -3,7 +3,7 @@
 //!
 //! - Each crate's `Cargo.toml` lists only the crates below it: `prospect-common` ←
 //!   `prospect-api` ← `prospect-store` ← `prospect-core` ← the front ends (`prospect-tui`,
-//!   `prospect-cli`), with `prospect-sandbox` beside them on `api` and `common` only. Cargo then
+//!   `prospect-cli`, `prospect-mcp`), with `prospect-sandbox` beside them on `api` and `common` only. Cargo then
 //!   refuses any import against that order.
 //! - The sources say the same: no file names a crate its crate may not depend on. Neither front
 //!   end names the store: what is owned is read and arranged through `core::owned::Owned`.
@@ -22,6 +22,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("sandbox", &["common", "api"]),
     ("tui", &["common", "api", "core"]),
     ("cli", &["common", "api", "core"]),
+    ("mcp", &["common", "api", "core"]),
 ];
 
 /// The loops of files inside one crate that stand today (each a sorted list of files under the
@@ -331,7 +332,7 @@ fn every_known_knot_still_stands() {
 
 /// The crates whose files and functions are held to the size limits (issue 35): the sandbox's
 /// engine files may stay whole where each is one algorithm.
-const SIZED: &[&str] = &["common", "api", "store", "core", "tui", "cli"];
+const SIZED: &[&str] = &["common", "api", "store", "core", "tui", "cli", "mcp"];
 
 /// Longest file (its code, without its unit tests) and function, in lines.
 const MAX_FILE_LINES: usize = 800;
