@@ -37,27 +37,73 @@ fn python() -> PathBuf {
     py
 }
 
-/// Lists the tools, plans and confirms a paid search, checks the session cap, the store's
-/// answers at 0 credits, a resource, progress, and a reveal awaited through the receiver.
-#[test]
-fn an_mcp_client_plans_confirms_and_cannot_overspend() {
+/// Runs the client's scenario `which` against the binary; fails with its output.
+fn client(which: &str) {
+    client_with(which, None)
+}
+
+/// [`client`], its servers that share a store on `store_url` when given.
+fn client_with(which: &str, store_url: Option<String>) {
     let py = python();
     let dir = tempfile::tempdir().unwrap();
-    let d = dir.path();
-    let out = Command::new(py)
+    let mut cmd = Command::new(py);
+    if let Some(url) = store_url {
+        cmd.env("MCP_TEST_STORE_URL", url);
+    }
+    let out = cmd
         .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mcp/client.py"))
         .arg(assert_cmd::cargo::cargo_bin!("prospect"))
-        .env_clear()
+        .arg(dir.path())
+        .arg(which)
         .env("PATH", std::env::var("PATH").unwrap_or_default())
-        .env("HOME", d)
-        .env("XDG_CONFIG_HOME", d.join(".config"))
-        .env("XDG_DATA_HOME", d.join(".local/share"))
         .output()
         .expect("the client runs");
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
+    eprintln!("{stdout}");
     assert!(
         out.status.success() && stdout.contains("all checks passed"),
         "{stdout}\n{stderr}"
     );
+}
+
+/// Lists the tools (annotations, output schemas, prices) and the resource templates, plans
+/// and confirms a paid search, answers owned results at 0, refuses past `--max-credits` and a
+/// suppressed domain, reads full records as resources, awaits a reveal charged once, and calls
+/// every tool at least once, over stdio.
+#[test]
+fn an_agent_plans_confirms_and_calls_every_tool() {
+    client("every_tool");
+}
+
+/// `--max-credits 10`: a 100-company search gets a plan and spends nothing, one that fits runs,
+/// the identical call spends 0, a 25-row answer is at most 6 KB, and 25 random calls never
+/// spend past 10.
+#[test]
+fn the_session_never_spends_past_its_cap() {
+    client("cap_and_size");
+}
+
+/// A cancel during a 3,000-company search keeps what was bought; the same call again buys only
+/// the rest: 600 credits in all.
+#[test]
+fn a_cancelled_search_keeps_what_it_bought() {
+    client("cancel");
+}
+
+/// Two servers on one store asked for the same 2,000 domains at once pay once; on the team's
+/// PostgreSQL store when `PROSPECT_TEST_PG_URL` names a server (`.ci/run`'s second pass).
+#[test]
+fn two_servers_on_one_store_pay_once() {
+    let url = std::env::var("PROSPECT_TEST_PG_URL").ok().map(|server| {
+        let db = format!("mcp_{}", std::process::id());
+        prospect::store::pg_server::create_database(&server, &db).expect("a database for the test")
+    });
+    client_with("two_servers", url);
+}
+
+/// The same tools over Streamable HTTP (`--listen`).
+#[test]
+fn the_tools_answer_over_streamable_http() {
+    client("http");
 }

@@ -137,3 +137,15 @@ pub fn charge(budget: &SharedBudget, charged: Cost) -> (Credits, Option<Credits>
     b.spent += charged;
     (b.spent.into(), b.left().map(Credits::from))
 }
+
+/// Whether `cost` fits in what the session may still spend (a call that is not an engine
+/// action: an autocomplete). Errors: over the cap, in words.
+pub fn fits(budget: &SharedBudget, cost: &Cost) -> Result<(), String> {
+    let b = budget.lock().unwrap_or_else(|e| e.into_inner());
+    match b.left().and_then(|left| over(cost, &left)) {
+        Some(why) => Err(format!(
+            "over what this session may still spend (--max-credits): {why}"
+        )),
+        None => Ok(()),
+    }
+}

@@ -10,6 +10,8 @@
 #![deny(unsafe_code)]
 
 pub mod gate;
+mod more;
+mod prompts;
 pub mod resources;
 pub mod server;
 pub mod shapes;
@@ -27,6 +29,10 @@ pub struct McpArgs {
     /// (the config's daily budgets still bind).
     #[arg(long, value_parser = parse_credits)]
     pub max_credits: Option<f64>,
+    /// Serve Streamable HTTP at `http://ADDR/mcp` instead of stdio; a loopback address only
+    /// (e.g. `127.0.0.1:8790`): the store and the token's credits are behind it.
+    #[arg(long)]
+    pub listen: Option<std::net::SocketAddr>,
 }
 
 fn parse_credits(text: &str) -> Result<f64, String> {
@@ -64,20 +70,72 @@ pub async fn serve(
         eprintln!("prospect mcp: {why}");
     }
     let receiver = prospect_core::webhooks::receiver_config(&settings, &target).ok();
+    // What is owned, for exports and suppression writes; without it those tools say why.
+    let owned = match prospect_core::owned::Owned::open(&settings, target.sandbox) {
+        Ok((o, _)) => Some(o),
+        Err(e) => {
+            eprintln!("prospect mcp: the store's exports are unavailable: {e}");
+            None
+        }
+    };
     let server = server::Prospect::new(
         session,
         args.max_credits,
         settings.confirm_above(),
         settings.filters_dir(),
         receiver,
+        owned,
     );
-    let running = server
-        .serve(rmcp::transport::stdio())
+    match args.listen {
+        Some(addr) => serve_http(server, addr).await,
+        None => {
+            let running = server
+                .serve(rmcp::transport::stdio())
+                .await
+                .map_err(|e| anyhow::anyhow!("the MCP session did not start: {e}"))?;
+            running
+                .waiting()
+                .await
+                .map_err(|e| anyhow::anyhow!("the MCP session failed: {e}"))?;
+            Ok(())
+        }
+    }
+}
+
+/// Serves Streamable HTTP at `http://addr/mcp` until Ctrl-C or SIGTERM; every client session
+/// gets the same tools over the same session and budget. Errors: a non-loopback address, one
+/// that cannot be bound.
+async fn serve_http(server: server::Prospect, addr: std::net::SocketAddr) -> anyhow::Result<()> {
+    use rmcp::transport::streamable_http_server::{
+        StreamableHttpServerConfig, StreamableHttpService, session::local::LocalSessionManager,
+    };
+    if !addr.ip().is_loopback() {
+        anyhow::bail!("--listen {addr}: only a loopback address is served (127.0.0.1, ::1)");
+    }
+    let stop = tokio_util::sync::CancellationToken::new();
+    let service = StreamableHttpService::new(
+        move || Ok(server.clone()),
+        LocalSessionManager::default().into(),
+        StreamableHttpServerConfig::default().with_cancellation_token(stop.child_token()),
+    );
+    let router = axum::Router::new().nest_service("/mcp", service);
+    let listener = tokio::net::TcpListener::bind(addr)
         .await
-        .map_err(|e| anyhow::anyhow!("the MCP session did not start: {e}"))?;
-    running
-        .waiting()
-        .await
-        .map_err(|e| anyhow::anyhow!("the MCP session failed: {e}"))?;
+        .map_err(|e| anyhow::anyhow!("--listen {addr}: {e}"))?;
+    eprintln!(
+        "prospect mcp: Streamable HTTP on http://{}/mcp",
+        listener.local_addr()?
+    );
+    axum::serve(listener, router)
+        .with_graceful_shutdown(async move {
+            let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+                .ok();
+            tokio::select! {
+                _ = tokio::signal::ctrl_c() => {}
+                _ = async { match term.as_mut() { Some(t) => { t.recv().await; } None => std::future::pending::<()>().await } } => {}
+            }
+            stop.cancel();
+        })
+        .await?;
     Ok(())
 }

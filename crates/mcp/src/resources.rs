@@ -1,14 +1,55 @@
-//! The full records an agent reads at 0 credits (issue 36): `prospect://company/{domain}` and
-//! `prospect://person/{id}`, from the store (what was bought, contacts joined), as JSON.
+//! What an agent reads at 0 credits (issue 36), as JSON: the full records
+//! (`prospect://company/{domain}`, `prospect://person/{id}`, from the store, contacts joined),
+//! and what the user keeps: saved filter sets (`prospect://sets`, `prospect://sets/{name}`),
+//! lists (`prospect://lists`), segmentations (`prospect://segmentations`) and the recent history
+//! of searches bought (`prospect://history`).
 
 use rmcp::ErrorData as McpError;
 use rmcp::model::{ReadResourceResponse, ReadResourceResult, ResourceContents, ResourceTemplate};
 
 use prospect_core::session::Session;
 
-/// The company and person templates.
+/// The fixed resources: the sets, lists, segmentations and history.
+pub fn fixed() -> Vec<rmcp::model::Resource> {
+    use rmcp::model::Resource;
+    [
+        (
+            "prospect://sets",
+            "sets",
+            "The saved filter sets, by name, each with its searches.",
+        ),
+        (
+            "prospect://lists",
+            "lists",
+            "The named lists with their member counts, and the suppression categories.",
+        ),
+        (
+            "prospect://segmentations",
+            "segmentations",
+            "The segmentations bought, newest first.",
+        ),
+        (
+            "prospect://history",
+            "history",
+            "The 50 searches bought most recently.",
+        ),
+    ]
+    .into_iter()
+    .map(|(uri, name, what)| {
+        let mut r = Resource::new(uri, name);
+        r.description = Some(what.to_string());
+        r.mime_type = Some("application/json".into());
+        r
+    })
+    .collect()
+}
+
+/// The company, person and set templates.
 pub fn templates() -> Vec<ResourceTemplate> {
     vec![
+        ResourceTemplate::new("prospect://sets/{name}", "set")
+            .with_description("A saved filter set: the request bodies of its searches.")
+            .with_mime_type("application/json"),
         ResourceTemplate::new("prospect://company/{domain}", "company")
             .with_description("A company the store holds, by domain: its full record (0 credits).")
             .with_mime_type("application/json"),
@@ -31,9 +72,86 @@ fn json(uri: &str, v: &impl serde::Serialize) -> ReadResourceResponse {
     ReadResourceResult::new(vec![contents]).into()
 }
 
-/// Reads `uri` from the store. Errors: not one of the templates (invalid params), or nothing
-/// stored under it (resource not found: it was never bought).
-pub async fn read(s: &Session, uri: &str) -> Result<ReadResourceResponse, McpError> {
+/// The saved set `name` of `dir` as JSON: each search's endpoint and body.
+fn set_json(dir: &std::path::Path, name: &str) -> Option<serde_json::Value> {
+    let path = prospect_core::filter_set::path_of(dir, name).ok()?;
+    let set = prospect_core::filter_set::load(&path).ok()?;
+    Some(serde_json::Value::Array(
+        set.searches()
+            .into_iter()
+            .map(|(e, body)| serde_json::json!({"endpoint": e.path(), "body": body}))
+            .collect(),
+    ))
+}
+
+/// Reads `uri`: a record from the store, or what the user keeps (sets from `sets_dir`).
+/// Errors: not one of the resources (invalid params), or nothing stored under it (resource
+/// not found: it was never bought or saved).
+pub async fn read(
+    s: &Session,
+    sets_dir: &std::path::Path,
+    uri: &str,
+) -> Result<ReadResourceResponse, McpError> {
+    let store = |e: String| McpError::internal_error(format!("the store: {e}"), None);
+    match uri {
+        "prospect://sets" => {
+            let names = prospect_core::filter_set::list(sets_dir)
+                .map_err(|e| McpError::internal_error(e.to_string(), None))?;
+            let all: serde_json::Map<String, serde_json::Value> = names
+                .iter()
+                .filter_map(|n| set_json(sets_dir, n).map(|v| (n.clone(), v)))
+                .collect();
+            return Ok(json(uri, &all));
+        }
+        "prospect://lists" => {
+            let (lists, suppression) = s.lists_overview().await.map_err(store)?;
+            let lists: Vec<serde_json::Value> = lists
+                .iter()
+                .map(|l| serde_json::json!({"name": l.name, "kind": l.kind.as_str(), "members": l.members}))
+                .collect();
+            return Ok(json(
+                uri,
+                &serde_json::json!({"lists": lists, "suppression": suppression}),
+            ));
+        }
+        "prospect://segmentations" => {
+            let rows: Vec<serde_json::Value> = s
+                .stored_segmentations(100)
+                .await
+                .iter()
+                .map(|r| {
+                    serde_json::json!({
+                        "id": r.id, "domains": r.domains, "status": prospect_api::types::WireEnum::as_str(&r.status),
+                        "createdAt": r.created_at.to_rfc3339(), "segments": r.answer.as_ref().map(|a| &a.segments),
+                    })
+                })
+                .collect();
+            return Ok(json(uri, &rows));
+        }
+        "prospect://history" => {
+            let rows: Vec<serde_json::Value> = s
+                .history(50)
+                .await
+                .map_err(store)?
+                .iter()
+                .map(|h| {
+                    serde_json::json!({
+                        "id": h.id.0, "endpoint": h.endpoint, "body": h.body, "pages": h.pages,
+                        "total": h.total, "lastRunAt": h.last_run_at.to_rfc3339(),
+                    })
+                })
+                .collect();
+            return Ok(json(uri, &rows));
+        }
+        _ => {}
+    }
+    if let Some(name) = uri.strip_prefix("prospect://sets/") {
+        return set_json(sets_dir, name)
+            .map(|v| json(uri, &v))
+            .ok_or_else(|| {
+                McpError::resource_not_found(format!("{uri}: no saved set of that name"), None)
+            });
+    }
     let not_found = || {
         McpError::resource_not_found(
             format!("{uri}: the store holds no such record (buy it with a lookup first)"),

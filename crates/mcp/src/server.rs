@@ -9,7 +9,10 @@ use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::{Json, Parameters};
 use rmcp::model::*;
 use rmcp::service::RequestContext;
-use rmcp::{ErrorData as McpError, RoleServer, ServerHandler, tool, tool_handler, tool_router};
+use rmcp::{
+    ErrorData as McpError, RoleServer, ServerHandler, prompt_handler, tool, tool_handler,
+    tool_router,
+};
 use serde_json::Value;
 
 use crate::gate::{SharedBudget, charge, gate};
@@ -24,23 +27,25 @@ use prospect_core::session::{Freshness, Session};
 /// reads sets and thresholds from.
 #[derive(Clone)]
 pub struct Prospect {
-    session: Session,
-    budget: SharedBudget,
-    confirm_above: f64,
+    pub(crate) session: Session,
+    pub(crate) budget: SharedBudget,
+    pub(crate) confirm_above: f64,
     filters_dir: std::path::PathBuf,
     receiver: Arc<tokio::sync::OnceCell<Result<(), String>>>,
     receiver_config: Option<prospect_core::webhooks::ReceiverConfig>,
+    /// The store of what is owned, for exports and suppression writes (opened once).
+    pub(crate) owned: Option<Arc<std::sync::Mutex<prospect_core::owned::Owned>>>,
     tool_router: ToolRouter<Prospect>,
 }
 
 /// A free read's answer: its JSON as text.
-fn text(v: &impl serde::Serialize) -> CallToolResult {
+pub(crate) fn text(v: &impl serde::Serialize) -> CallToolResult {
     CallToolResult::success(vec![ContentBlock::text(
         serde_json::to_string_pretty(v).unwrap_or_default(),
     )])
 }
 
-fn failed(e: impl std::fmt::Display) -> CallToolResult {
+pub(crate) fn failed(e: impl std::fmt::Display) -> CallToolResult {
     CallToolResult::error(vec![ContentBlock::text(
         prospect_common::sanitize::sanitize(&e.to_string()),
     )])
@@ -79,6 +84,7 @@ impl Prospect {
         confirm_above: f64,
         filters_dir: std::path::PathBuf,
         receiver_config: Option<prospect_core::webhooks::ReceiverConfig>,
+        owned: Option<prospect_core::owned::Owned>,
     ) -> Prospect {
         Prospect {
             session,
@@ -90,13 +96,14 @@ impl Prospect {
             filters_dir,
             receiver: Arc::new(tokio::sync::OnceCell::new()),
             receiver_config,
-            tool_router: Self::tool_router(),
+            owned: owned.map(|o| Arc::new(std::sync::Mutex::new(o))),
+            tool_router: Self::tool_router() + Self::more_tools(),
         }
     }
 
     /// Runs `action`, confirmed with `plan`, through the one door, stopping on `ctx`'s
     /// cancellation; its events, its report, and what the session has spent and has left.
-    async fn run(
+    pub(crate) async fn run(
         &self,
         action: &Action,
         plan: &Plan,
@@ -130,7 +137,7 @@ impl Prospect {
     }
 
     /// The answer of a run: its rows, status and what it spent.
-    fn answer<R>(
+    pub(crate) fn answer<R>(
         plan: &Plan,
         report: RunReport,
         spent: Credits,
@@ -230,7 +237,7 @@ impl Prospect {
     }
 
     /// Starts the webhook receiver the first time a reveal needs it.
-    async fn receiver(&self) -> Result<(), String> {
+    pub(crate) async fn receiver(&self) -> Result<(), String> {
         self.receiver
             .get_or_init(|| async {
                 let Some(cfg) = self.receiver_config.clone() else {
@@ -567,7 +574,9 @@ impl Prospect {
                     prospect_api::client::Enriched::Found(r) => {
                         rows.push(CompanyRow::of(&r.company, &p.fields))
                     }
-                    other => note = Some(format!("{other:?}")),
+                    prospect_api::client::Enriched::Gathering { detail } => {
+                        note = Some(prospect_common::sanitize::sanitize(&detail))
+                    }
                 }
             }
         }
@@ -709,12 +718,14 @@ impl Prospect {
 }
 
 #[tool_handler(router = self.tool_router)]
+#[prompt_handler(router = Self::prompt_router())]
 impl ServerHandler for Prospect {
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(
             ServerCapabilities::builder()
                 .enable_tools()
                 .enable_resources()
+                .enable_prompts()
                 .build(),
         )
         .with_server_info(Implementation::new("prospect", env!("CARGO_PKG_VERSION")))
@@ -744,6 +755,17 @@ impl ServerHandler for Prospect {
         request: ReadResourceRequestParams,
         _: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, McpError> {
-        crate::resources::read(&self.session, &request.uri).await
+        crate::resources::read(&self.session, &self.filters_dir, &request.uri).await
+    }
+
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, McpError> {
+        Ok(ListResourcesResult {
+            resources: crate::resources::fixed(),
+            ..Default::default()
+        })
     }
 }

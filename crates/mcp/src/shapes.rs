@@ -392,3 +392,95 @@ pub struct LimitParams {
     #[serde(default)]
     pub limit: Option<usize>,
 }
+
+/// One of the five autocompletes.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+pub struct AutocompleteParams {
+    /// `companies`, `keywords`, `job_titles`, `locations` or `skills`.
+    pub kind: String,
+    /// What was typed so far.
+    pub query: String,
+}
+
+/// An enrichment of one person.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+pub struct EnrichPersonParams {
+    /// How to match the person, as the API takes it (SPEC.md §2.7): `id`, `linkedinUrl`,
+    /// `email`, or `name` with `domain`.
+    pub person: Map<String, Value>,
+    /// More members of the record to include.
+    #[serde(default)]
+    pub fields: Vec<String>,
+    /// Spend controls.
+    #[serde(flatten)]
+    pub spend: Spend,
+}
+
+/// A batch enrichment of companies, awaited through the webhook receiver.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+pub struct EnrichCompaniesParams {
+    /// Domains.
+    pub domains: Vec<String>,
+    /// Seconds to wait for the deliveries (default 120).
+    #[serde(default)]
+    pub wait_seconds: Option<u64>,
+    /// More members of each record to include.
+    #[serde(default)]
+    pub fields: Vec<String>,
+    /// Spend controls.
+    #[serde(flatten)]
+    pub spend: Spend,
+}
+
+/// A segmentation of company domains (your customers).
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+pub struct SegmentParams {
+    /// Company domains to segment.
+    pub domains: Vec<String>,
+    /// Spend controls.
+    #[serde(flatten)]
+    pub spend: Spend,
+}
+
+/// A segmentation by id, with domains for the mark and attribute tools.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+pub struct SegmentationParams {
+    /// The segmentation's id.
+    pub id: i64,
+    /// Domains (attribute: to score; mark: to steer with).
+    #[serde(default)]
+    pub domains: Vec<String>,
+    /// For mark: `positive` (a good fit) or `negative` (a poor fit).
+    #[serde(default)]
+    pub mark: Option<String>,
+}
+
+/// What is owned, exported from the store at 0 credits.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+pub struct ExportParams {
+    /// `companies`, `people` or `contacts`.
+    pub kind: String,
+    /// At most this many (default 100), the oldest first.
+    #[serde(default)]
+    pub limit: Option<usize>,
+}
+
+/// Entries to add to a suppression category.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+pub struct SuppressParams {
+    /// The category (`customers`, `competitors`, `do-not-contact`, …).
+    pub category: String,
+    /// Company domains to suppress.
+    #[serde(default)]
+    pub domains: Vec<String>,
+    /// Person ids to suppress.
+    #[serde(default)]
+    pub person_ids: Vec<String>,
+}
+
+/// Domains to warm up (free).
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+pub struct WarmupParams {
+    /// Domains, at most 500.
+    pub domains: Vec<String>,
+}
