@@ -189,6 +189,8 @@ async def every_tool():
         check(members[0]["domain"] == row["domain"], "its members are records")
         hist = await free(s, "history", {"limit": 5})
         check(len(hist) > 0, "the history lists searches")
+        bought = json.loads((await s.read_resource(f"prospect://search/{hist[-1]['id']}")).contents[0].text)
+        check(len(bought["rows"]) > 0 and bought["endpoint"].startswith("/v3/search/"), "a search bought is a resource, its rows at 0 credits")
         owned = await free(s, "export_owned", {"kind": "companies", "limit": 10})
         check(len(owned) == 10, "what is owned exports at 0 credits")
         check(CALLED >= set(tools), f"every tool was called: {sorted(set(tools) - CALLED)}")

@@ -47,6 +47,11 @@ pub fn fixed() -> Vec<rmcp::model::Resource> {
 /// The company, person and set templates.
 pub fn templates() -> Vec<ResourceTemplate> {
     vec![
+        ResourceTemplate::new("prospect://search/{id}", "search")
+            .with_description(
+                "A search bought (its id from the history): its request and every stored page's rows, compact (0 credits).",
+            )
+            .with_mime_type("application/json"),
         ResourceTemplate::new("prospect://sets/{name}", "set")
             .with_description("A saved filter set: the request bodies of its searches.")
             .with_mime_type("application/json"),
@@ -144,6 +149,41 @@ pub async fn read(
             return Ok(json(uri, &rows));
         }
         _ => {}
+    }
+    if let Some(id) = uri.strip_prefix("prospect://search/") {
+        let id: i64 = id
+            .parse()
+            .map_err(|_| McpError::invalid_params(format!("{uri}: the id is a number"), None))?;
+        let stored = s
+            .reopen(prospect_core::owned::SearchId(id))
+            .await
+            .map_err(|e| McpError::resource_not_found(format!("{uri}: {e}"), None))?;
+        let mut rows: Vec<serde_json::Value> = Vec::new();
+        for page in stored.pages {
+            let people = prospect_core::export::people_of(page.response.clone());
+            if people.is_empty() {
+                for c in prospect_core::export::companies_of(page.response) {
+                    rows.push(
+                        serde_json::to_value(crate::shapes::CompanyRow::of(&c.company, &[]))
+                            .unwrap_or_default(),
+                    );
+                }
+            } else {
+                for p in people {
+                    rows.push(
+                        serde_json::to_value(crate::shapes::PersonRow::of(&p, &[]))
+                            .unwrap_or_default(),
+                    );
+                }
+            }
+        }
+        return Ok(json(
+            uri,
+            &serde_json::json!({
+                "id": id, "endpoint": stored.request.endpoint().path(), "body": stored.body,
+                "rows": rows, "suppressedSince": stored.suppressed,
+            }),
+        ));
     }
     if let Some(name) = uri.strip_prefix("prospect://sets/") {
         return set_json(sets_dir, name)
