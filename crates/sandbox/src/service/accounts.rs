@@ -190,18 +190,32 @@ impl AccountSpec {
 
 /// Reads an accounts file: a JSON array of [`AccountSpec`] or `{"accounts": [...]}`.
 pub fn read_accounts_file(path: &Path) -> anyhow::Result<Vec<AccountSpec>> {
-    #[derive(Deserialize)]
-    #[serde(untagged)]
-    enum File {
-        List(Vec<AccountSpec>),
-        Wrapped { accounts: Vec<AccountSpec> },
-    }
     let text = std::fs::read_to_string(path)
         .map_err(|e| anyhow::anyhow!("cannot read accounts file {}: {e}", path.display()))?;
-    let file: File = serde_json::from_str(&text)
-        .map_err(|e| anyhow::anyhow!("accounts file {} is not valid: {e}", path.display()))?;
-    Ok(match file {
-        File::List(v) | File::Wrapped { accounts: v } => v,
+    let bad =
+        |what: String| anyhow::anyhow!("accounts file {} is not valid: {what}", path.display());
+    let v: serde_json::Value = serde_json::from_str(&text).map_err(|e| bad(e.to_string()))?;
+    // A list of accounts, or `{"accounts": [...]}`; each member's problem is named by its path
+    // (`[1].credits.oneTime: invalid type: string "a", expected f64`).
+    let (list, at) = match v {
+        serde_json::Value::Array(_) => (v, ""),
+        serde_json::Value::Object(mut m) if m.contains_key("accounts") => {
+            (m.remove("accounts").unwrap_or_default(), "accounts")
+        }
+        _ => {
+            return Err(bad(
+                "expected a JSON array of accounts, or an object {\"accounts\": [...]}".into(),
+            ));
+        }
+    };
+    serde_path_to_error::deserialize::<_, Vec<AccountSpec>>(list).map_err(|e| {
+        let path = e.path().to_string();
+        let path = match (at, path.as_str()) {
+            ("", p) => p.to_string(),
+            (a, ".") => a.to_string(),
+            (a, p) => format!("{a}{p}"),
+        };
+        bad(format!("{path}: {}", e.into_inner()))
     })
 }
 
@@ -554,6 +568,19 @@ mod tests {
         assert_eq!((a[0].plan, a[0].credits), (Plan::Legacy, None));
         std::fs::write(&p, r#"[{"token": "x", "colour": 1}]"#).unwrap();
         assert!(read_accounts_file(&p).is_err());
+        // A wrongly typed member is named by its path, not by serde's untagged-enum words.
+        std::fs::write(&p, r#"[{"token": "t", "credits": {"oneTime": "lots"}}]"#).unwrap();
+        let e = read_accounts_file(&p).unwrap_err().to_string();
+        assert!(
+            e.contains("[0].credits.oneTime: invalid type: string \"lots\""),
+            "{e}"
+        );
+        std::fs::write(&p, r#"{"accounts": [{"token": 5}]}"#).unwrap();
+        let e = read_accounts_file(&p).unwrap_err().to_string();
+        assert!(
+            e.contains("accounts[0].token: invalid type: integer `5`"),
+            "{e}"
+        );
     }
 
     #[test]
