@@ -97,8 +97,23 @@ pub async fn read(
     sets_dir: &std::path::Path,
     uri: &str,
 ) -> Result<ReadResourceResponse, McpError> {
+    if let Some(answer) = kept(s, sets_dir, uri).await? {
+        return Ok(answer);
+    }
+    if let Some(id) = uri.strip_prefix("prospect://search/") {
+        return search(s, uri, id).await;
+    }
+    record(s, sets_dir, uri).await
+}
+
+/// The fixed resources (sets, lists, segmentations, history); `None` for another URI.
+async fn kept(
+    s: &Session,
+    sets_dir: &std::path::Path,
+    uri: &str,
+) -> Result<Option<ReadResourceResponse>, McpError> {
     let store = |e: String| McpError::internal_error(format!("the store: {e}"), None);
-    match uri {
+    Ok(Some(match uri {
         "prospect://sets" => {
             let names = prospect_core::filter_set::list(sets_dir)
                 .map_err(|e| McpError::internal_error(e.to_string(), None))?;
@@ -106,7 +121,7 @@ pub async fn read(
                 .iter()
                 .filter_map(|n| set_json(sets_dir, n).map(|v| (n.clone(), v)))
                 .collect();
-            return Ok(json(uri, &all));
+            json(uri, &all)
         }
         "prospect://lists" => {
             let (lists, suppression) = s.lists_overview().await.map_err(store)?;
@@ -114,10 +129,10 @@ pub async fn read(
                 .iter()
                 .map(|l| serde_json::json!({"name": l.name, "kind": l.kind.as_str(), "members": l.members}))
                 .collect();
-            return Ok(json(
+            json(
                 uri,
                 &serde_json::json!({"lists": lists, "suppression": suppression}),
-            ));
+            )
         }
         "prospect://segmentations" => {
             let rows: Vec<serde_json::Value> = s
@@ -131,7 +146,7 @@ pub async fn read(
                     })
                 })
                 .collect();
-            return Ok(json(uri, &rows));
+            json(uri, &rows)
         }
         "prospect://history" => {
             let rows: Vec<serde_json::Value> = s
@@ -146,45 +161,54 @@ pub async fn read(
                     })
                 })
                 .collect();
-            return Ok(json(uri, &rows));
+            json(uri, &rows)
         }
-        _ => {}
-    }
-    if let Some(id) = uri.strip_prefix("prospect://search/") {
-        let id: i64 = id
-            .parse()
-            .map_err(|_| McpError::invalid_params(format!("{uri}: the id is a number"), None))?;
-        let stored = s
-            .reopen(prospect_core::owned::SearchId(id))
-            .await
-            .map_err(|e| McpError::resource_not_found(format!("{uri}: {e}"), None))?;
-        let mut rows: Vec<serde_json::Value> = Vec::new();
-        for page in stored.pages {
-            let people = prospect_core::export::people_of(page.response.clone());
-            if people.is_empty() {
-                for c in prospect_core::export::companies_of(page.response) {
-                    rows.push(
-                        serde_json::to_value(crate::shapes::CompanyRow::of(&c.company, &[]))
-                            .unwrap_or_default(),
-                    );
-                }
-            } else {
-                for p in people {
-                    rows.push(
-                        serde_json::to_value(crate::shapes::PersonRow::of(&p, &[]))
-                            .unwrap_or_default(),
-                    );
-                }
+        _ => return Ok(None),
+    }))
+}
+
+/// `prospect://search/{id}`: a search bought, its rows compact.
+async fn search(s: &Session, uri: &str, id: &str) -> Result<ReadResourceResponse, McpError> {
+    let id: i64 = id
+        .parse()
+        .map_err(|_| McpError::invalid_params(format!("{uri}: the id is a number"), None))?;
+    let stored = s
+        .reopen(prospect_core::owned::SearchId(id))
+        .await
+        .map_err(|e| McpError::resource_not_found(format!("{uri}: {e}"), None))?;
+    let mut rows: Vec<serde_json::Value> = Vec::new();
+    for page in stored.pages {
+        let people = prospect_core::export::people_of(page.response.clone());
+        if people.is_empty() {
+            for c in prospect_core::export::companies_of(page.response) {
+                rows.push(
+                    serde_json::to_value(crate::shapes::CompanyRow::of(&c.company, &[]))
+                        .unwrap_or_default(),
+                );
+            }
+        } else {
+            for p in people {
+                rows.push(
+                    serde_json::to_value(crate::shapes::PersonRow::of(&p, &[])).unwrap_or_default(),
+                );
             }
         }
-        return Ok(json(
-            uri,
-            &serde_json::json!({
-                "id": id, "endpoint": stored.request.endpoint().path(), "body": stored.body,
-                "rows": rows, "suppressedSince": stored.suppressed,
-            }),
-        ));
     }
+    Ok(json(
+        uri,
+        &serde_json::json!({
+            "id": id, "endpoint": stored.request.endpoint().path(), "body": stored.body,
+            "rows": rows, "suppressedSince": stored.suppressed,
+        }),
+    ))
+}
+
+/// A saved set, a company or a person.
+async fn record(
+    s: &Session,
+    sets_dir: &std::path::Path,
+    uri: &str,
+) -> Result<ReadResourceResponse, McpError> {
     if let Some(name) = uri.strip_prefix("prospect://sets/") {
         return set_json(sets_dir, name)
             .map(|v| json(uri, &v))

@@ -82,16 +82,22 @@ impl Gathering {
         }
     }
 
-    /// Adds `domain` to the state file, when there is one (atomically; a failure is logged).
-    fn keep(&self, domain: &str) {
+    /// Adds `domains` to the state file, when there is one, in one write (atomically; a
+    /// failure is logged).
+    fn keep(&self, domains: &[String]) {
         let Some((path, list)) = &self.kept else {
             return;
         };
         let mut list = list.lock().unwrap_or_else(|e| e.into_inner());
-        if list.iter().any(|d| d == domain) {
+        let before = list.len();
+        for d in domains {
+            if !list.contains(d) {
+                list.push(d.clone());
+            }
+        }
+        if list.len() == before {
             return;
         }
-        list.push(domain.to_string());
         let written = serde_json::to_vec(&*list)
             .map_err(std::io::Error::other)
             .and_then(|bytes| {
@@ -176,23 +182,30 @@ impl Gathering {
     ///
     /// Errors as [`Gathering::db`].
     pub async fn start(&self, domain: &str) -> Result<Started, Failure> {
+        let (started, new) = self.begin(domain).await?;
+        self.keep(&new);
+        Ok(started)
+    }
+
+    /// [`Gathering::start`] without writing the state file: what it found, and the domain when
+    /// a gathering was started or is under way (to keep).
+    async fn begin(&self, domain: &str) -> Result<(Started, Vec<String>), Failure> {
         let d = normalize_domain(domain);
         if !looks_like_domain(&d) {
-            return Ok(Started::NotADomain);
+            return Ok((Started::NotADomain, Vec::new()));
         }
         if self.db().await?.company_index(&d).is_some() {
-            return Ok(Started::There);
+            return Ok((Started::There, Vec::new()));
         }
         self.pending
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .entry(d.clone())
             .or_insert_with(Instant::now);
-        self.keep(&d);
         if self.delay.is_zero() && self.db().await?.company_index(&d).is_some() {
-            return Ok(Started::There);
+            return Ok((Started::There, vec![d]));
         }
-        Ok(Started::UnderWay)
+        Ok((Started::UnderWay, vec![d]))
     }
 
     /// Warms up `domains` (POST /v2/warmup/companies): each one the database has is a
@@ -202,14 +215,18 @@ impl Gathering {
     /// Errors as [`Gathering::db`].
     pub async fn warmup(&self, domains: &[String]) -> Result<WarmupCompaniesResponse, Failure> {
         let mut answer = WarmupCompaniesResponse::default();
+        let mut gathered = Vec::new();
         for raw in domains {
-            let list = match self.start(raw).await? {
+            let (started, new) = self.begin(raw).await?;
+            gathered.extend(new);
+            let list = match started {
                 Started::NotADomain => &mut answer.ignored_domains,
                 Started::There => &mut answer.successful_domains,
                 Started::UnderWay => &mut answer.triggered_domains,
             };
             list.push(raw.clone());
         }
+        self.keep(&gathered);
         Ok(answer)
     }
 }
