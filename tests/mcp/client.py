@@ -81,6 +81,10 @@ async def every_tool():
         t = tools["search_companies"]
         check(t.annotations.open_world_hint is True and t.output_schema is not None, "a paid tool is open-world with an output schema")
         check("0.2 standard credits per result" in t.description, "its price is in its description")
+        f = t.input_schema["properties"]["filters"]
+        check("excludeDomains" in json.dumps(f["properties"]["companiesFilters"]), "the filters' schema is the wire's (openapi.json)")
+        size = len(json.dumps([x.model_dump(mode="json") for x in tools.values()]))
+        print(f"figure: tools/list is {size} bytes", flush=True)
         check(tools["list_add"].annotations.destructive_hint is True and tools["suppress"].annotations.destructive_hint is True, "list and suppression writes say so")
         check(not any(tools[n].annotations.destructive_hint for n in tools if n not in ("list_add", "suppress")), "nothing else is destructive")
         templates = (await s.list_resource_templates()).resource_templates

@@ -15,6 +15,7 @@ mod prompts;
 pub mod resources;
 pub mod server;
 pub mod shapes;
+pub mod wire_schema;
 
 use rmcp::ServiceExt;
 

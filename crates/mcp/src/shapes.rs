@@ -263,8 +263,9 @@ impl PersonRow {
 pub struct SearchParams {
     /// The request body's members, as the API takes them: `companiesFilters`, `peopleFilters`,
     /// `onePersonPerDomain`, … (SPEC.md §2.4, §2.5; paging members are the server's). Empty
-    /// with `set`.
+    /// with `set`. Its schema is openapi.json's ([`crate::wire_schema`]).
     #[serde(default)]
+    #[schemars(schema_with = "crate::wire_schema::filters_schema")]
     pub filters: Map<String, Value>,
     /// A saved filter set's name (`filters/NAME.json`): its search of this subject; its runs
     /// are recorded.
