@@ -164,15 +164,11 @@ fn company_overview(
     push(&mut overview, "domain", sanitize(&c.domain));
     push(&mut overview, "rootUrl", t(c.root_url.as_deref()));
     push(&mut overview, "description", t(c.description.as_deref()));
-    push(&mut overview, "companySize", e(c.company_size.as_ref()));
+    push(&mut overview, "size", e(c.company_size.as_ref()));
+    push(&mut overview, "employees", n(c.employee_count_service));
     push(
         &mut overview,
-        "employeeCountService",
-        n(c.employee_count_service),
-    );
-    push(
-        &mut overview,
-        "employeeCountLinkedin",
+        "employees (LinkedIn)",
         n(c.employee_count_linkedin),
     );
     push(&mut overview, "revenue", e(c.revenue.as_ref()));
@@ -315,15 +311,11 @@ fn person_position(
     );
     push(&mut pos, "domain", sanitize(&p.domain));
     if let Some(c) = company {
-        push(&mut pos, "company.name", t(c.name.as_deref()));
-        push(&mut pos, "company.companySize", e(c.company_size.as_ref()));
-        push(&mut pos, "company.revenue", e(c.revenue.as_ref()));
-        push(&mut pos, "company.industries", join(&c.industries));
-        push(
-            &mut pos,
-            "company.employeeCountService",
-            n(c.employee_count_service),
-        );
+        push(&mut pos, "company", t(c.name.as_deref()));
+        push(&mut pos, "company size", e(c.company_size.as_ref()));
+        push(&mut pos, "company revenue", e(c.revenue.as_ref()));
+        push(&mut pos, "company industries", join(&c.industries));
+        push(&mut pos, "company employees", n(c.employee_count_service));
     }
     push(&mut pos, "location", t(p.location.as_deref()));
     push(&mut pos, "country", t(p.country.as_deref()));
