@@ -9,7 +9,7 @@ use rmcp::service::RequestContext;
 use rmcp::{RoleServer, tool, tool_router};
 use serde_json::Value;
 
-use crate::gate::{charge, gate};
+use crate::gate::charge;
 use crate::server::{Prospect, failed, text};
 use crate::shapes::*;
 use prospect_api::client::Enriched;
@@ -19,7 +19,6 @@ use prospect_api::types::{
 };
 use prospect_core::engine::{self, Action, Event, KeySource};
 use prospect_core::request::{AutocompleteRequest, AutocompleteResponse};
-use prospect_core::session::Freshness;
 
 /// The request of autocomplete `kind` for `query`. Errors: an unknown kind.
 fn autocomplete_request(kind: &str, query: &str) -> Result<AutocompleteRequest, String> {
@@ -120,19 +119,10 @@ impl Prospect {
         let action = Action::EnrichPerson {
             request: serde_json::json!({ "person": p.person }),
         };
-        let plan = match gate(
-            &self.session,
-            &self.budget,
-            self.confirm_above,
-            &action,
-            &p.spend,
-        )
-        .await
-        {
-            Ok(plan) => plan,
+        let (events, ran) = match self.gate_and_run(&action, &p.spend, &ctx).await {
+            Ok(r) => r,
             Err(answer) => return Json(answer),
         };
-        let (events, report, spent, left) = self.run(&action, &plan, &ctx).await;
         let mut rows = Vec::new();
         for e in events {
             if let Event::Answer(a) = e
@@ -146,7 +136,7 @@ impl Prospect {
                 rows.push(PersonRow::of(&person, &p.fields));
             }
         }
-        Json(Self::answer(&plan, report, spent, left, rows))
+        Json(ran.answer(rows))
     }
 
     /// A batch enrichment of companies.
@@ -167,54 +157,20 @@ impl Prospect {
         let action = Action::EnrichCompanies {
             keys: KeySource::List(p.domains.clone()),
         };
-        let plan = match gate(
-            &self.session,
-            &self.budget,
-            self.confirm_above,
-            &action,
-            &p.spend,
-        )
-        .await
+        let (arrived, ran) = match self
+            .gate_and_send(&action, &p.spend, p.wait_seconds, &ctx)
+            .await
         {
-            Ok(plan) => plan,
+            Ok(r) => r,
             Err(answer) => return Json(answer),
         };
-        if (plan.to_buy > 0 || plan.pending > 0)
-            && let Err(e) = self.receiver().await
-        {
-            return Json(Paid::empty(
-                Status::Refused,
-                format!("{e}; nothing was sent"),
-                Some(&plan),
-            ));
-        }
-        let wait = std::time::Duration::from_secs(p.wait_seconds.unwrap_or(120).min(900));
-        let ran = engine::run_by_webhook(
-            &self.session,
-            &action,
-            &plan,
-            Freshness::Stored,
-            wait,
-            &ctx.ct,
-            |_| {},
-        )
-        .await;
-        let (spent, left) = charge(&self.budget, ran.report.charged);
         let mut rows = Vec::new();
-        if let Some(engine::Arrived::Companies(r, arrived)) = &ran.arrived {
+        if let Some(engine::Arrived::Companies(r, arrived)) = &arrived {
             for c in r.from_store.values().chain(arrived.values()) {
                 rows.push(CompanyRow::of(&c.value, &p.fields));
             }
         }
-        let mut answer = Self::answer(&plan, ran.report, spent, left, rows);
-        if ran.left > 0 {
-            answer.status = Status::Stopped;
-            answer.message.push_str(&format!(
-                "; {} of {} had not arrived: kept when they arrive, not sent again",
-                ran.left, ran.awaited
-            ));
-        }
-        Json(answer)
+        Json(ran.answer(rows))
     }
 
     /// A segmentation of company domains.
@@ -235,19 +191,10 @@ impl Prospect {
         let action = Action::Segment {
             request: serde_json::json!({ "domains": p.domains }),
         };
-        let plan = match gate(
-            &self.session,
-            &self.budget,
-            self.confirm_above,
-            &action,
-            &p.spend,
-        )
-        .await
-        {
-            Ok(plan) => plan,
+        let (events, ran) = match self.gate_and_run(&action, &p.spend, &ctx).await {
+            Ok(r) => r,
             Err(answer) => return Json(answer),
         };
-        let (events, report, spent, left) = self.run(&action, &plan, &ctx).await;
         let rows = events
             .into_iter()
             .filter_map(|e| match e {
@@ -258,7 +205,7 @@ impl Prospect {
                 _ => None,
             })
             .collect();
-        Json(Self::answer(&plan, report, spent, left, rows))
+        Json(ran.answer(rows))
     }
 
     /// A segmentation's segments.

@@ -51,6 +51,47 @@ pub(crate) fn failed(e: impl std::fmt::Display) -> CallToolResult {
     )])
 }
 
+/// How a paid action ran: its plan, report, the session's spending and what is left after
+/// it, and for a webhook action the results not arrived in time (left, awaited, seconds).
+pub(crate) struct Ran {
+    plan: Plan,
+    report: RunReport,
+    spent: Credits,
+    left: Option<Credits>,
+    not_arrived: Option<(usize, usize, u64)>,
+}
+
+impl Ran {
+    /// The answer with `rows`: `stopped` on an error, a cancel or results not arrived in time
+    /// (said in the message), else `done`.
+    pub(crate) fn answer<R>(self, rows: Vec<R>) -> Paid<R> {
+        let stopped = self.report.error.is_some() || self.report.interrupted;
+        let mut message = summary(&self.report);
+        if let Some((left, awaited, secs)) = self.not_arrived {
+            message.push_str(&format!(
+                "; {left} of {awaited} had not arrived after {secs} s: they are kept when they \
+                 arrive and not sent again (call again later: 0 credits for what arrived)"
+            ));
+        }
+        Paid {
+            status: if stopped || self.not_arrived.is_some() {
+                Status::Stopped
+            } else {
+                Status::Done
+            },
+            message,
+            plan: Some((&self.plan).into()),
+            plan_id: None,
+            spent: self.report.charged.into(),
+            session_spent: self.spent,
+            session_left: self.left,
+            owned: self.report.owned,
+            bought: self.report.bought,
+            rows,
+        }
+    }
+}
+
 /// What a run's report says, in one line.
 fn summary(report: &RunReport) -> String {
     let mut text = format!(
@@ -101,20 +142,29 @@ impl Prospect {
         }
     }
 
-    /// Runs `action`, confirmed with `plan`, through the one door, stopping on `ctx`'s
-    /// cancellation; its events, its report, and what the session has spent and has left.
-    pub(crate) async fn run(
+    /// Plans `action`, passes the agent's gate ([`gate`]) and runs it through the one door
+    /// ([`engine::run`]), stopping on `ctx`'s cancellation and reporting progress: its events
+    /// and how it ran. `Err`: the gate's answer (`refused`, `needs_confirmation`; nothing sent).
+    pub(crate) async fn gate_and_run<R>(
         &self,
         action: &Action,
-        plan: &Plan,
+        spend: &Spend,
         ctx: &RequestContext<RoleServer>,
-    ) -> (Vec<Event>, RunReport, Credits, Option<Credits>) {
+    ) -> Result<(Vec<Event>, Ran), Paid<R>> {
+        let plan = gate(
+            &self.session,
+            &self.budget,
+            self.confirm_above,
+            action,
+            spend,
+        )
+        .await?;
         let mut events = Vec::new();
         let progress = progress(ctx, plan.asked);
         let ran = engine::run(
             &self.session,
             action,
-            plan,
+            &plan,
             Freshness::Stored,
             &ctx.ct,
             |e| {
@@ -133,34 +183,70 @@ impl Prospect {
         )
         .await;
         let (spent, left) = charge(&self.budget, ran.report.charged);
-        (events, ran.report, spent, left)
+        Ok((
+            events,
+            Ran {
+                plan,
+                report: ran.report,
+                spent,
+                left,
+                not_arrived: None,
+            },
+        ))
     }
 
-    /// The answer of a run: its rows, status and what it spent.
-    pub(crate) fn answer<R>(
-        plan: &Plan,
-        report: RunReport,
-        spent: Credits,
-        left: Option<Credits>,
-        rows: Vec<R>,
-    ) -> Paid<R> {
-        let stopped = report.error.is_some() || report.interrupted;
-        Paid {
-            status: if stopped {
-                Status::Stopped
-            } else {
-                Status::Done
-            },
-            message: summary(&report),
-            plan: Some(plan.into()),
-            plan_id: None,
-            spent: report.charged.into(),
-            session_spent: spent,
-            session_left: left,
-            owned: report.owned,
-            bought: report.bought,
-            rows,
+    /// A webhook action (a reveal, a batch enrichment): planned and gated as
+    /// [`Prospect::gate_and_run`], the receiver started when something is to be sent or
+    /// awaited, sent through [`engine::run_by_webhook`] and awaited up to `wait_seconds`
+    /// (default 120, at most 900): what arrived and how it ran. `Err`: the gate's answer, or a
+    /// receiver that cannot start (nothing sent).
+    pub(crate) async fn gate_and_send<R>(
+        &self,
+        action: &Action,
+        spend: &Spend,
+        wait_seconds: Option<u64>,
+        ctx: &RequestContext<RoleServer>,
+    ) -> Result<(Option<engine::Arrived>, Ran), Paid<R>> {
+        let plan = gate(
+            &self.session,
+            &self.budget,
+            self.confirm_above,
+            action,
+            spend,
+        )
+        .await?;
+        if (plan.to_buy > 0 || plan.pending > 0)
+            && let Err(e) = self.receiver().await
+        {
+            return Err(Paid::empty(
+                Status::Refused,
+                format!("{e}; nothing was sent"),
+                Some(&plan),
+            ));
         }
+        let wait = std::time::Duration::from_secs(wait_seconds.unwrap_or(120).min(900));
+        let ran = engine::run_by_webhook(
+            &self.session,
+            action,
+            &plan,
+            Freshness::Stored,
+            wait,
+            &ctx.ct,
+            |_| {},
+        )
+        .await;
+        let (spent, left) = charge(&self.budget, ran.report.charged);
+        let not_arrived = (ran.left > 0).then_some((ran.left, ran.awaited, wait.as_secs()));
+        Ok((
+            ran.arrived,
+            Ran {
+                plan,
+                report: ran.report,
+                spent,
+                left,
+                not_arrived,
+            },
+        ))
     }
 
     /// The search action of `p` at `endpoint`: the set's search of the endpoint's subject, or
@@ -212,19 +298,10 @@ impl Prospect {
             Ok(a) => a,
             Err(e) => return Paid::empty(Status::Refused, e, None),
         };
-        let plan = match gate(
-            &self.session,
-            &self.budget,
-            self.confirm_above,
-            &action,
-            &p.spend,
-        )
-        .await
-        {
-            Ok(plan) => plan,
+        let (events, ran) = match self.gate_and_run(&action, &p.spend, &ctx).await {
+            Ok(r) => r,
             Err(answer) => return answer,
         };
-        let (events, report, spent, left) = self.run(&action, &plan, &ctx).await;
         let rows = events
             .into_iter()
             .filter_map(|e| match e {
@@ -233,7 +310,7 @@ impl Prospect {
             })
             .flatten()
             .collect();
-        Self::answer(&plan, report, spent, left, rows)
+        ran.answer(rows)
     }
 
     /// Starts the webhook receiver the first time a reveal needs it.
@@ -263,41 +340,15 @@ impl Prospect {
             contact,
             keys: KeySource::List(p.person_ids.clone()),
         };
-        let plan = match gate(
-            &self.session,
-            &self.budget,
-            self.confirm_above,
-            &action,
-            &p.spend,
-        )
-        .await
+        let (arrived, ran) = match self
+            .gate_and_send(&action, &p.spend, p.wait_seconds, &ctx)
+            .await
         {
-            Ok(plan) => plan,
+            Ok(r) => r,
             Err(answer) => return answer,
         };
-        if (plan.to_buy > 0 || plan.pending > 0)
-            && let Err(e) = self.receiver().await
-        {
-            return Paid::empty(
-                Status::Refused,
-                format!("{e}; nothing was sent"),
-                Some(&plan),
-            );
-        }
-        let wait = std::time::Duration::from_secs(p.wait_seconds.unwrap_or(120).min(900));
-        let ran = engine::run_by_webhook(
-            &self.session,
-            &action,
-            &plan,
-            Freshness::Stored,
-            wait,
-            &ctx.ct,
-            |_| {},
-        )
-        .await;
-        let (spent, left) = charge(&self.budget, ran.report.charged);
         let mut rows = Vec::new();
-        if let Some(engine::Arrived::Contacts(_, r, arrived)) = &ran.arrived {
+        if let Some(engine::Arrived::Contacts(_, r, arrived)) = &arrived {
             for id in &p.person_ids {
                 let (c, from_store) = match (r.from_store.get(id), arrived.get(id)) {
                     (Some(c), _) => (c, true),
@@ -316,18 +367,7 @@ impl Prospect {
                 });
             }
         }
-        let mut answer = Self::answer(&plan, ran.report, spent, left, rows);
-        if ran.left > 0 {
-            answer.status = Status::Stopped;
-            answer.message.push_str(&format!(
-                "; {} of {} had not arrived after {} s: they are kept when they arrive and not \
-                 sent again (call again later: 0 credits for what arrived)",
-                ran.left,
-                ran.awaited,
-                wait.as_secs()
-            ));
-        }
-        answer
+        ran.answer(rows)
     }
 }
 
@@ -463,19 +503,10 @@ impl Prospect {
         let action = Action::LookupCompanies {
             keys: KeySource::List(p.domains.clone()),
         };
-        let plan = match gate(
-            &self.session,
-            &self.budget,
-            self.confirm_above,
-            &action,
-            &p.spend,
-        )
-        .await
-        {
-            Ok(plan) => plan,
+        let (events, ran) = match self.gate_and_run(&action, &p.spend, &ctx).await {
+            Ok(r) => r,
             Err(answer) => return Json(answer),
         };
-        let (events, report, spent, left) = self.run(&action, &plan, &ctx).await;
         let rows = events
             .into_iter()
             .filter_map(|e| match e {
@@ -485,7 +516,7 @@ impl Prospect {
             .flatten()
             .filter_map(|entry| entry.record.map(|c| CompanyRow::of(&c, &p.fields)))
             .collect();
-        Json(Self::answer(&plan, report, spent, left, rows))
+        Json(ran.answer(rows))
     }
 
     /// A lookup of people by handle, profile URL or id.
@@ -508,19 +539,10 @@ impl Prospect {
             ids: false,
             by_shape: true,
         };
-        let plan = match gate(
-            &self.session,
-            &self.budget,
-            self.confirm_above,
-            &action,
-            &p.spend,
-        )
-        .await
-        {
-            Ok(plan) => plan,
+        let (events, ran) = match self.gate_and_run(&action, &p.spend, &ctx).await {
+            Ok(r) => r,
             Err(answer) => return Json(answer),
         };
-        let (events, report, spent, left) = self.run(&action, &plan, &ctx).await;
         let rows = events
             .into_iter()
             .filter_map(|e| match e {
@@ -530,7 +552,7 @@ impl Prospect {
             .flatten()
             .filter_map(|entry| entry.record.map(|person| PersonRow::of(&person, &p.fields)))
             .collect();
-        Json(Self::answer(&plan, report, spent, left, rows))
+        Json(ran.answer(rows))
     }
 
     /// An enrichment of one company.
@@ -551,19 +573,10 @@ impl Prospect {
         let action = Action::EnrichCompany {
             domain: p.domain.clone(),
         };
-        let plan = match gate(
-            &self.session,
-            &self.budget,
-            self.confirm_above,
-            &action,
-            &p.spend,
-        )
-        .await
-        {
-            Ok(plan) => plan,
+        let (events, ran) = match self.gate_and_run(&action, &p.spend, &ctx).await {
+            Ok(r) => r,
             Err(answer) => return Json(answer),
         };
-        let (events, report, spent, left) = self.run(&action, &plan, &ctx).await;
         let mut rows = Vec::new();
         let mut note = None;
         for e in events {
@@ -580,7 +593,7 @@ impl Prospect {
                 }
             }
         }
-        let mut answer = Self::answer(&plan, report, spent, left, rows);
+        let mut answer = ran.answer(rows);
         if let Some(n) = note {
             answer.message.push_str(&format!("; {n}"));
         }

@@ -178,11 +178,7 @@ fn tab_action(
                 .spend
                 .max_credits
                 .unwrap_or_else(|| ctx.settings.confirm_above());
-            let price = prospect_api::cost::search_cost(endpoint, &body, 1).standard;
-            match price > 0.0 {
-                true => ((cap / price + 1e-9).floor() as u64).clamp(1, 10_000),
-                false => 10_000,
-            }
+            engine::affordable_results(endpoint, &body, cap)
         }
     };
     Ok(Action::Search {

@@ -109,6 +109,17 @@ pub struct SetReport {
     pub new_only: Option<NewOnly>,
 }
 
+/// The most results a search of `body` at `ep` may buy for `credits` standard credits at the
+/// price table's search price (at least 1, at most 10,000; 10,000 when results are free): a
+/// watch's default limit, so it never plans above what it may spend.
+pub fn affordable_results(ep: Endpoint, body: &Value, credits: f64) -> u64 {
+    let price = prospect_api::cost::search_cost(ep, body, 1).standard;
+    match price > 0.0 {
+        true => ((credits / price + 1e-9).floor() as u64).clamp(1, 10_000),
+        false => 10_000,
+    }
+}
+
 /// `companies` or `people`: the tab of a search endpoint, as set runs are recorded.
 pub fn subject_name(ep: Endpoint) -> &'static str {
     match ep.search_subject() {
