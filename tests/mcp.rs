@@ -8,32 +8,53 @@ use std::process::Command;
 /// The pinned version of the Python SDK.
 const MCP_SDK: &str = "mcp==2.3.0";
 
-/// The venv's python with the SDK, installed when missing.
+/// The venv's python with the SDK, installed once per test binary when missing. The tests of
+/// this file run in parallel threads, so the install is behind a `OnceLock`; it is built in a
+/// directory of its own and renamed into place, so a run in another process never sees half.
 fn python() -> PathBuf {
+    static PYTHON: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    PYTHON.get_or_init(install).clone()
+}
+
+/// Whether `py` runs and imports the SDK.
+fn has_sdk(py: &Path) -> bool {
+    Command::new(py)
+        .args(["-c", "import mcp"])
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+/// Installs the pinned SDK into `target/mcp-venv` unless it is there; returns its python.
+fn install() -> PathBuf {
     let target = std::env::var_os("CARGO_TARGET_DIR")
         .map(PathBuf::from)
         .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("target"));
     let venv = target.join("mcp-venv");
     let py = venv.join("bin/python");
-    let has = Command::new(&py)
-        .args(["-c", "import mcp"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !has {
-        let ok = Command::new("python3")
-            .args(["-m", "venv"])
-            .arg(&venv)
-            .status()
-            .expect("python3 runs")
-            .success();
-        assert!(ok, "python3 -m venv {}", venv.display());
-        let ok = Command::new(venv.join("bin/pip"))
-            .args(["install", "--quiet", "--disable-pip-version-check", MCP_SDK])
-            .status()
-            .expect("pip runs")
-            .success();
-        assert!(ok, "pip install {MCP_SDK}");
+    if has_sdk(&py) {
+        return py;
     }
+    let _ = std::fs::remove_dir_all(&venv);
+    let building = target.join(format!("mcp-venv.{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&building);
+    let ok = Command::new("python3")
+        .args(["-m", "venv"])
+        .arg(&building)
+        .status()
+        .expect("python3 runs")
+        .success();
+    assert!(ok, "python3 -m venv {}", building.display());
+    let ok = Command::new(building.join("bin/pip"))
+        .args(["install", "--quiet", "--disable-pip-version-check", MCP_SDK])
+        .status()
+        .expect("pip runs")
+        .success();
+    assert!(ok, "pip install {MCP_SDK}");
+    if std::fs::rename(&building, &venv).is_err() {
+        // Another process put its venv in place first; use that one.
+        let _ = std::fs::remove_dir_all(&building);
+    }
+    assert!(has_sdk(&py), "the SDK imports from {}", venv.display());
     py
 }
 
