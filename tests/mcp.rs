@@ -97,12 +97,26 @@ fn an_agent_plans_confirms_and_calls_every_tool() {
     client("every_tool");
 }
 
-/// `--max-credits 10`: a 100-company search gets a plan and spends nothing, one that fits runs,
-/// the identical call spends 0, a 25-row answer is at most 6 KB, and 25 random calls never
-/// spend past 10.
+/// `--max-credits 10`: a 100-company search gets a plan and spends nothing; called again with
+/// its plan id and a budget of 10 it buys the first 50 results; the same 50 again spend 0; a
+/// 25-row answer is at most 6 KB.
 #[test]
 fn the_session_never_spends_past_its_cap() {
     client("cap_and_size");
+}
+
+/// `--max-credits 10`: 20 rounds of random calls (searches, confirmations with random budgets,
+/// autocompletes; one to three at once) never spend past 10 in all.
+#[test]
+fn random_calls_in_turn_and_at_once_stay_under_the_cap() {
+    client("never_past_the_cap");
+}
+
+/// A client that offers MCP elicitation is asked to confirm a plan above the call's limit:
+/// yes runs it, no refuses it and spends nothing.
+#[test]
+fn a_client_that_can_ask_its_person_confirms_by_elicitation() {
+    client("asks_the_person");
 }
 
 /// A cancel during a 3,000-company search keeps what was bought; the same call again buys only

@@ -13,6 +13,7 @@ import subprocess
 import sys
 import time
 
+import mcp_types as types
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
@@ -137,7 +138,7 @@ async def every_tool():
         before = await standard(s)
         big = {"filters": {"companiesFilters": {"primaryLocations": {"includeCountries": ["ch"]}}}, "limit": 100, "max_credits": 1000}
         a = await paid(s, "search_companies", big)
-        check(a["status"] == "refused" and "--max-credits" in a["message"], f"over the session cap: refused: {a['message']}")
+        check(a["status"] == "needs_confirmation" and "--max-credits" in a["message"] and "results fit" in a["message"], f"over the session cap: a plan of what fits: {a['message']}")
         check(await standard(s) == before, "nothing was spent past the cap")
 
         # Suppressed: refused at 0 credits.
@@ -203,36 +204,85 @@ async def every_tool():
 
 
 async def cap_and_size():
-    """--max-credits 10: a 100-company search is planned and refused, one that fits runs, again
-    is free, a 25-row answer is small, and no sequence of calls spends past the cap."""
+    """--max-credits 10: a 100-company search gets a plan and spends nothing; called again with
+    its plan id and a budget that fits, it buys the first results that fit; the same call again
+    spends 0; a 25-row answer is small."""
     async with server(home("b"), "--max-credits", "10") as (r, w), ClientSession(r, w) as s:
         await s.initialize()
         start = await standard(s)
-        a = await paid(s, "search_companies", {"filters": AUSTRIA, "limit": 100, "max_credits": 100})
-        check(a["status"] == "refused" and a["plan"]["toBuy"] == 100, "a 100-company search: a plan, refused by the session cap")
+        args = {"filters": AUSTRIA, "limit": 100, "max_credits": 100}
+        a = await paid(s, "search_companies", args)
+        check(a["status"] == "needs_confirmation" and a["plan"]["toBuy"] == 100 and a["planId"], f"a 100-company search: a plan: {a['message']}")
+        check("The first 50 results fit" in a["message"], "it says how many results fit in the 10 credits left")
         check(await standard(s) == start, "it spent nothing")
-        r25 = await call(s, "search_companies", {"filters": {}, "limit": 25})
+        a = await paid(s, "search_companies", {**args, "plan_id": a["planId"], "max_credits": 10})
+        check(a["status"] == "done" and a["bought"] == 50 and a["spent"]["standard"] == 10, f"again with the plan id and a budget of 10: the first 50 bought: {a['message']}")
+        check(abs(start - await standard(s) - 10) < 1e-6 and a["sessionLeft"]["standard"] == 0, "the balance fell by 10; the session has 0 left")
+        a = await paid(s, "search_companies", {"filters": AUSTRIA, "limit": 50})
+        check(a["status"] == "done" and a["owned"] == 50 and a["spent"]["standard"] == 0, "the same 50 again: owned, 0 credits")
+        r25 = await call(s, "search_companies", {"filters": AUSTRIA, "limit": 25})
         a = r25.structured_content
         size = len(r25.content[0].text.encode())
         print(f"figure: a 25-row company search answers {size} bytes of text", flush=True)
         check(a["status"] == "done" and len(a["rows"]) == 25 and size <= 6 * 1024, f"25 rows in {size} bytes (at most 6 KB)")
-        a = await paid(s, "search_companies", {"filters": {}, "limit": 25})
-        check(a["spent"]["standard"] == 0, "the identical call spends 0")
-        rng = random.Random(7)
-        countries = ["de", "fr", "it", "es", "nl", "se", "ch", "at", "us", "gb"]
-        for _ in range(25):
-            c = rng.choice(countries)
-            a = await paid(s, "search_companies", {
-                "filters": {"companiesFilters": {"primaryLocations": {"includeCountries": [c]}}},
-                "limit": rng.choice([1, 5, 10, 20, 40]), "max_credits": rng.choice([1, 5, 10, 50]),
-            })
-            if a["status"] == "needs_confirmation" and rng.random() < 0.7:
-                a = await paid(s, "search_companies", {
-                    "filters": {"companiesFilters": {"primaryLocations": {"includeCountries": [c]}}},
-                    "limit": a["plan"]["asked"], "plan_id": a["planId"], "max_credits": 0,
-                })
-            spent = start - await standard(s)
-            check(spent <= 10 + 1e-6, f"after a random call the session spent {spent:.2f} (at most 10)")
+        a = await paid(s, "search_companies", {"filters": AUSTRIA, "limit": 51})
+        check(a["status"] != "done" and abs(start - await standard(s) - 10) < 1e-6, "one result more is not bought: the session is spent")
+
+
+async def never_past_the_cap():
+    """--max-credits 10: random sequences of calls (searches, confirmations with random budgets,
+    autocompletes, some at once) never spend past 10 in all; three seeds, a fresh session each."""
+    async with server(home("b-at-once"), "--max-credits", "10") as (r, w), ClientSession(r, w) as s:
+        await s.initialize()
+        start = await standard(s)
+        asks = [{"filters": {"companiesFilters": {"primaryLocations": {"includeCountries": [c]}}}, "limit": 40, "max_credits": 50}
+                for c in ("de", "fr")]
+        a, b = await asyncio.gather(*[paid(s, "search_companies", x) for x in asks])
+        check(sorted([a["status"], b["status"]]) == ["done", "needs_confirmation"], f"two 8-credit searches at once under a cap of 10: one runs ({a['status']}, {b['status']})")
+        check(abs(start - await standard(s) - 8) < 1e-6, "8 spent, not 16")
+    for seed in (7, 11, 23):
+        async with server(home(f"b{seed}"), "--max-credits", "10") as (r, w), ClientSession(r, w) as s:
+            await s.initialize()
+            start = await standard(s)
+            rng = random.Random(seed)
+            countries = ["de", "fr", "it", "es", "nl", "se", "ch", "at", "us", "gb"]
+
+            async def one():
+                c = rng.choice(countries)
+                if rng.random() < 0.15:
+                    await call(s, "autocomplete", {"kind": "industries", "query": c})
+                    return
+                args = {"filters": {"companiesFilters": {"primaryLocations": {"includeCountries": [c]}}},
+                        "limit": rng.choice([1, 2, 5, 10, 20, 40, 100]), "max_credits": rng.choice([1, 2, 5, 10, 50])}
+                a = await paid(s, "search_companies", args)
+                if a["status"] == "needs_confirmation" and rng.random() < 0.8:
+                    await paid(s, "search_companies", {**args, "plan_id": a["planId"], "max_credits": rng.choice([0, 1, 2, 5, 10, 50])})
+
+            for round in range(15):
+                await asyncio.gather(*[one() for _ in range(rng.choice([1, 1, 2, 3]))])
+                spent = start - await standard(s)
+                check(spent <= 10 + 1e-6, f"seed {seed}, round {round}: the session spent {spent:.2f} (at most 10)")
+            check(spent > 5, f"seed {seed}: the calls did spend ({spent:.2f})")
+
+
+async def asks_the_person():
+    """A client that offers elicitation: a plan above the call's limit is put to the person;
+    yes runs it, no spends nothing."""
+    answers = []
+
+    async def on_elicit(context, params):
+        answers.append(params.message)
+        return types.ElicitResult(action="accept", content={"run": len(answers) == 1})
+
+    async with server(home("e"), "--max-credits", "50") as (r, w), ClientSession(r, w, elicitation_callback=on_elicit) as s:
+        await s.initialize()
+        start = await standard(s)
+        a = await paid(s, "search_companies", {"filters": AUSTRIA, "limit": 25, "max_credits": 1})
+        check(len(answers) == 1 and "Run it?" in answers[0] and "estimated 5 credits" in answers[0], f"the person was asked: {answers}")
+        check(a["status"] == "done" and a["bought"] == 25 and start - await standard(s) == 5, f"yes: it ran: {a['message']}")
+        a = await paid(s, "search_companies", {"filters": AUSTRIA, "limit": 50, "max_credits": 1})
+        check(len(answers) == 2 and a["status"] == "refused" and "declined" in a["message"], f"no: refused: {a['message']}")
+        check(start - await standard(s) == 5, "and nothing more was spent")
 
 
 async def cancel_keeps_what_was_bought():
@@ -316,7 +366,8 @@ async def over_http():
 
 async def main():
     which = sys.argv[3] if len(sys.argv) > 3 else "all"
-    runs = {"every_tool": every_tool, "cap_and_size": cap_and_size, "cancel": cancel_keeps_what_was_bought,
+    runs = {"every_tool": every_tool, "cap_and_size": cap_and_size, "never_past_the_cap": never_past_the_cap,
+            "asks_the_person": asks_the_person, "cancel": cancel_keeps_what_was_bought,
             "two_servers": two_servers_pay_once, "http": over_http}
     for name, run in runs.items():
         if which in ("all", name):

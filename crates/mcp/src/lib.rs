@@ -13,6 +13,7 @@ pub mod gate;
 mod more;
 mod prompts;
 pub mod resources;
+mod run;
 pub mod server;
 pub mod shapes;
 pub mod wire_schema;

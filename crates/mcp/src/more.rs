@@ -84,19 +84,19 @@ impl Prospect {
             standard: 0.1,
             ..prospect_api::cost::Cost::ZERO
         };
-        if let Err(why) = crate::gate::fits(&self.budget, &price) {
+        if let Err(why) = crate::gate::reserve(&self.budget, &price) {
             return failed(format!("autocomplete: {why}; nothing was sent"));
         }
-        match self.session.suggest(&req).await {
-            Ok(paid) => {
-                let (spent, left) = charge(&self.budget, paid.charged);
-                text(&serde_json::json!({
-                    "suggestions": suggestions(&paid.value),
-                    "spent": Credits::from(paid.charged),
-                    "sessionSpent": spent,
-                    "sessionLeft": left,
-                }))
-            }
+        let answer = self.session.suggest(&req).await;
+        let charged = answer.as_ref().map_or(price, |paid| paid.charged);
+        let (spent, left) = charge(&self.budget, price, charged);
+        match answer {
+            Ok(paid) => text(&serde_json::json!({
+                "suggestions": suggestions(&paid.value),
+                "spent": Credits::from(paid.charged),
+                "sessionSpent": spent,
+                "sessionLeft": left,
+            })),
             Err(e) => failed(e.user_message()),
         }
     }

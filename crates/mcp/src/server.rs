@@ -15,13 +15,13 @@ use rmcp::{
 };
 use serde_json::Value;
 
-use crate::gate::{SharedBudget, charge, gate};
+use crate::gate::SharedBudget;
 use crate::shapes::*;
 use prospect_api::client::Endpoint;
 use prospect_common::ContactKind;
-use prospect_core::engine::{self, Action, Event, KeySource, Plan, RunReport, SetSearch};
+use prospect_core::engine::{self, Action, Event, KeySource, SetSearch};
 use prospect_core::export::{companies_of, people_of};
-use prospect_core::session::{Freshness, Session};
+use prospect_core::session::Session;
 
 /// The server: the session (client, store, policy), the session's budget and the settings it
 /// reads sets and thresholds from.
@@ -51,70 +51,6 @@ pub(crate) fn failed(e: impl std::fmt::Display) -> CallToolResult {
     )])
 }
 
-/// How a paid action ran: its plan, report, the session's spending and what is left after
-/// it, and for a webhook action the results not arrived in time (left, awaited, seconds).
-pub(crate) struct Ran {
-    plan: Plan,
-    report: RunReport,
-    spent: Credits,
-    left: Option<Credits>,
-    not_arrived: Option<(usize, usize, u64)>,
-}
-
-impl Ran {
-    /// The answer with `rows`: `stopped` on an error, a cancel or results not arrived in time
-    /// (said in the message), else `done`.
-    pub(crate) fn answer<R>(self, rows: Vec<R>) -> Paid<R> {
-        let stopped = self.report.error.is_some() || self.report.interrupted;
-        let mut message = summary(&self.report);
-        if let Some((left, awaited, secs)) = self.not_arrived {
-            message.push_str(&format!(
-                "; {left} of {awaited} had not arrived after {secs} s: they are kept when they \
-                 arrive and not sent again (call again later: 0 credits for what arrived)"
-            ));
-        }
-        Paid {
-            status: if stopped || self.not_arrived.is_some() {
-                Status::Stopped
-            } else {
-                Status::Done
-            },
-            message,
-            plan: Some((&self.plan).into()),
-            plan_id: None,
-            spent: self.report.charged.into(),
-            session_spent: self.spent,
-            session_left: self.left,
-            owned: self.report.owned,
-            bought: self.report.bought,
-            rows,
-        }
-    }
-}
-
-/// What a run's report says, in one line.
-fn summary(report: &RunReport) -> String {
-    let mut text = format!(
-        "{} records: {} from the store (0 credits), {} bought in {} requests; charged {}",
-        report.records,
-        report.owned,
-        report.bought,
-        report.requests,
-        prospect_core::spend::describe_pools(&report.charged)
-    );
-    if let Some(d) = report.suppressed.describe() {
-        text.push_str(&format!("; {d}"));
-    }
-    if let Some(e) = &report.error {
-        text.push_str(&format!(
-            "; stopped: {e} (what was bought before it is kept, and not bought again)"
-        ));
-    } else if report.interrupted {
-        text.push_str("; cancelled: what was in flight is kept");
-    }
-    text
-}
-
 impl Prospect {
     /// A server over `session`, spending at most `cap` credits per pool in all (`None`: no
     /// cap), asking above `confirm_above`, reading saved sets from `filters_dir`; reveals start
@@ -140,113 +76,6 @@ impl Prospect {
             owned: owned.map(|o| Arc::new(std::sync::Mutex::new(o))),
             tool_router: Self::tool_router() + Self::more_tools(),
         }
-    }
-
-    /// Plans `action`, passes the agent's gate ([`gate`]) and runs it through the one door
-    /// ([`engine::run`]), stopping on `ctx`'s cancellation and reporting progress: its events
-    /// and how it ran. `Err`: the gate's answer (`refused`, `needs_confirmation`; nothing sent).
-    pub(crate) async fn gate_and_run<R>(
-        &self,
-        action: &Action,
-        spend: &Spend,
-        ctx: &RequestContext<RoleServer>,
-    ) -> Result<(Vec<Event>, Ran), Paid<R>> {
-        let plan = gate(
-            &self.session,
-            &self.budget,
-            self.confirm_above,
-            action,
-            spend,
-        )
-        .await?;
-        let mut events = Vec::new();
-        let progress = progress(ctx, plan.asked);
-        let ran = engine::run(
-            &self.session,
-            action,
-            &plan,
-            Freshness::Stored,
-            &ctx.ct,
-            |e| {
-                let n = match &e {
-                    Event::Page(p) => p.take as u64,
-                    Event::Companies(v) => v.len() as u64,
-                    Event::People(v) => v.len() as u64,
-                    _ => 1,
-                };
-                if let Some(tx) = &progress {
-                    let _ = tx.send(n);
-                }
-                events.push(e);
-                Ok(())
-            },
-        )
-        .await;
-        let (spent, left) = charge(&self.budget, ran.report.charged);
-        Ok((
-            events,
-            Ran {
-                plan,
-                report: ran.report,
-                spent,
-                left,
-                not_arrived: None,
-            },
-        ))
-    }
-
-    /// A webhook action (a reveal, a batch enrichment): planned and gated as
-    /// [`Prospect::gate_and_run`], the receiver started when something is to be sent or
-    /// awaited, sent through [`engine::run_by_webhook`] and awaited up to `wait_seconds`
-    /// (default 120, at most 900): what arrived and how it ran. `Err`: the gate's answer, or a
-    /// receiver that cannot start (nothing sent).
-    pub(crate) async fn gate_and_send<R>(
-        &self,
-        action: &Action,
-        spend: &Spend,
-        wait_seconds: Option<u64>,
-        ctx: &RequestContext<RoleServer>,
-    ) -> Result<(Option<engine::Arrived>, Ran), Paid<R>> {
-        let plan = gate(
-            &self.session,
-            &self.budget,
-            self.confirm_above,
-            action,
-            spend,
-        )
-        .await?;
-        if (plan.to_buy > 0 || plan.pending > 0)
-            && let Err(e) = self.receiver().await
-        {
-            return Err(Paid::empty(
-                Status::Refused,
-                format!("{e}; nothing was sent"),
-                Some(&plan),
-            ));
-        }
-        let wait = std::time::Duration::from_secs(wait_seconds.unwrap_or(120).min(900));
-        let ran = engine::run_by_webhook(
-            &self.session,
-            action,
-            &plan,
-            Freshness::Stored,
-            wait,
-            &ctx.ct,
-            |_| {},
-        )
-        .await;
-        let (spent, left) = charge(&self.budget, ran.report.charged);
-        let not_arrived = (ran.left > 0).then_some((ran.left, ran.awaited, wait.as_secs()));
-        Ok((
-            ran.arrived,
-            Ran {
-                plan,
-                report: ran.report,
-                spent,
-                left,
-                not_arrived,
-            },
-        ))
     }
 
     /// The search action of `p` at `endpoint`: the set's search of the endpoint's subject, or
@@ -369,30 +198,6 @@ impl Prospect {
         }
         ran.answer(rows)
     }
-}
-
-/// A sender of progress (items done) to the client, when it asked for progress
-/// (`_meta.progressToken`); `None` otherwise.
-fn progress(
-    ctx: &RequestContext<RoleServer>,
-    total: u64,
-) -> Option<tokio::sync::mpsc::UnboundedSender<u64>> {
-    let token = ctx.meta.get_progress_token()?;
-    let peer = ctx.peer.clone();
-    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<u64>();
-    tokio::spawn(async move {
-        let mut done = 0u64;
-        while let Some(n) = rx.recv().await {
-            done += n;
-            let _ = peer
-                .notify_progress(
-                    ProgressNotificationParam::new(token.clone(), done as f64)
-                        .with_total(total as f64),
-                )
-                .await;
-        }
-    });
-    Some(tx)
 }
 
 #[tool_router]

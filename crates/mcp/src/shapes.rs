@@ -79,11 +79,14 @@ impl From<&Plan> for PlanOut {
 pub enum Status {
     /// It ran: the rows are what it owned and bought.
     Done,
-    /// Not run: the plan is over `max_credits` (or the server's `confirm_above`). Call again
-    /// with the same arguments and `plan_id` to run it.
+    /// Not run: the plan is over `max_credits` (or the server's `confirm_above`): call again
+    /// with the same arguments and `plan_id` to run it. Or a search's plan is over what the
+    /// session may still spend (`--max-credits`): the message says how many results fit; call
+    /// again with `plan_id` and a `max_credits` that fits to buy the first of them.
     NeedsConfirmation,
-    /// Not run, and confirming cannot run it: over the session's `--max-credits`, a daily
-    /// budget or the allowance, suppressed, or a request the service would refuse.
+    /// Not run, and confirming cannot run it: anything but a search over the session's
+    /// `--max-credits`, a daily budget or the allowance, suppressed, a request the service
+    /// would refuse, or declined by the person at the client (MCP elicitation).
     Refused,
     /// Stopped part-way (cancelled, or an error): what it bought is kept and listed.
     Stopped,
@@ -139,7 +142,9 @@ impl<R> Paid<R> {
 pub struct Spend {
     /// Most credits this call may spend in any one pool without confirming (default: the
     /// server's `confirm_above`). Above it the call answers `needs_confirmation` and a
-    /// `plan_id`, and spends nothing.
+    /// `plan_id` (or, when the client offers elicitation, the person is asked), and spends
+    /// nothing. With the `plan_id` of a search over the session's budget: the credits to spend
+    /// on its first results (at most what the session has left).
     #[serde(default)]
     pub max_credits: Option<f64>,
     /// The `plan_id` of an earlier `needs_confirmation` answer for these same arguments: runs
