@@ -137,6 +137,13 @@ fn two_servers_on_one_store_pay_once() {
     client_with("two_servers", url);
 }
 
+/// The README's `mcpServers` config works as written: `prospect` found on PATH, its args, a
+/// search on the embedded sandbox.
+#[test]
+fn the_readme_client_config_works_as_written() {
+    client("readme_config");
+}
+
 /// The same tools over Streamable HTTP (`--listen`).
 #[test]
 fn the_tools_answer_over_streamable_http() {

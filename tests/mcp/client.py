@@ -274,7 +274,7 @@ async def asks_the_person():
         answers.append(params.message)
         return types.ElicitResult(action="accept", content={"run": len(answers) == 1})
 
-    async with server(home("e"), "--max-credits", "50") as (r, w), ClientSession(r, w, elicitation_callback=on_elicit) as s:
+    async with server(home("ask"), "--max-credits", "50") as (r, w), ClientSession(r, w, elicitation_callback=on_elicit) as s:
         await s.initialize()
         start = await standard(s)
         a = await paid(s, "search_companies", {"filters": AUSTRIA, "limit": 25, "max_credits": 1})
@@ -364,10 +364,31 @@ async def over_http():
         p.wait(10)
 
 
+async def readme_config():
+    """The README's `mcpServers` config, as written: its command found on PATH (the binary's
+    directory first), its args and env, on the embedded sandbox."""
+    readme = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "README.md")
+    text = open(readme).read()
+    blocks = [b.split("```", 1)[0] for b in text.split("```json")[1:]]
+    config = json.loads(next(b for b in blocks if "mcpServers" in b))
+    entry = config["mcpServers"]["prospect"]
+    env = home("readme")
+    env["PATH"] = os.path.dirname(BINARY) + os.pathsep + env["PATH"]
+    env.update(entry.get("env", {}))
+    params = StdioServerParameters(command=entry["command"], args=entry["args"], env=env)
+    async with stdio_client(params) as (r, w), ClientSession(r, w) as s:
+        await s.initialize()
+        names = {t.name for t in (await s.list_tools()).tools}
+        check({"search_companies", "reveal_emails", "credits"} <= names, f"the README's config starts the server: {len(names)} tools")
+        start = await standard(s)
+        a = await paid(s, "search_companies", {"filters": AUSTRIA, "limit": 5})
+        check(a["status"] == "done" and len(a["rows"]) == 5 and abs(start - await standard(s) - 1) < 1e-6, f"and a search runs on the sandbox: {a['message']}")
+
+
 async def main():
     which = sys.argv[3] if len(sys.argv) > 3 else "all"
     runs = {"every_tool": every_tool, "cap_and_size": cap_and_size, "never_past_the_cap": never_past_the_cap,
-            "asks_the_person": asks_the_person, "cancel": cancel_keeps_what_was_bought,
+            "asks_the_person": asks_the_person, "readme_config": readme_config, "cancel": cancel_keeps_what_was_bought,
             "two_servers": two_servers_pay_once, "http": over_http}
     for name, run in runs.items():
         if which in ("all", name):

@@ -80,10 +80,7 @@ impl Prospect {
             Ok(r) => r,
             Err(e) => return failed(e),
         };
-        let price = prospect_api::cost::Cost {
-            standard: 0.1,
-            ..prospect_api::cost::Cost::ZERO
-        };
+        let price = prospect_api::cost::estimate_endpoint(req.endpoint());
         if let Err(why) = crate::gate::reserve(&self.budget, &price) {
             return failed(format!("autocomplete: {why}; nothing was sent"));
         }
