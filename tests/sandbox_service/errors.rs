@@ -686,3 +686,62 @@ async fn an_unknown_member_does_not_hide_nested_enum_problems() {
         "{v}"
     );
 }
+
+/// Issue 38, item 12: a segmentation body with three problems lists all three, in the model's
+/// field order, entry for entry as pydantic 2.13 lists them (validated as FastAPI does, on the
+/// parsed body, with `SegmentationInput`'s fields and its feature enum): a member of the wrong
+/// type no longer hides the enum check of another, an integer in an enum list is `enum`, and
+/// members come in openapi.json's order (`positiveDomains` before `negativeDomains`).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_segmentation_body_lists_every_problem_in_the_model_order() {
+    let sb = start(vec![]).await;
+    let cases: [(&str, &[(&str, &str)]); 4] = [
+        (
+            r#"{"domains": "x", "numberOfSegmentsMode": "many", "leadScoringFeatures": ["bogus"]}"#,
+            &[
+                ("list_type", "body.domains"),
+                ("enum", "body.leadScoringFeatures.0"),
+                ("int_parsing", "body.numberOfSegmentsMode"),
+            ],
+        ),
+        (
+            r#"{"domains": [1], "positiveDomains": [2], "negativeDomains": [3]}"#,
+            &[
+                ("string_type", "body.domains.0"),
+                ("string_type", "body.positiveDomains.0"),
+                ("string_type", "body.negativeDomains.0"),
+            ],
+        ),
+        (
+            r#"{"numberOfSegmentsMode": 1.5, "leadScoringFeatures": "x"}"#,
+            &[
+                ("missing", "body.domains"),
+                ("list_type", "body.leadScoringFeatures"),
+                ("int_from_float", "body.numberOfSegmentsMode"),
+            ],
+        ),
+        (
+            r#"{"domains": ["a.com"], "leadScoringFeatures": ["bogus", "industry", 3]}"#,
+            &[
+                ("enum", "body.leadScoringFeatures.0"),
+                ("enum", "body.leadScoringFeatures.1"),
+                ("enum", "body.leadScoringFeatures.2"),
+            ],
+        ),
+    ];
+    for (body, want) in cases {
+        let (status, _, v, _) = call(
+            reqwest::Method::POST,
+            format!("{}/v2/segmentation", sb.base_url),
+            Some(RICH),
+            Some(body),
+        )
+        .await;
+        assert_eq!(status, 422, "{body}: {v}");
+        let want: Vec<(String, String)> = want
+            .iter()
+            .map(|(t, l)| (t.to_string(), l.to_string()))
+            .collect();
+        assert_eq!(types_and_locs(&v), want, "{body}: {v}");
+    }
+}

@@ -27,6 +27,7 @@ mod engine_calls;
 mod gathering;
 mod reveal;
 mod routes;
+mod schema_paths;
 mod segmentation;
 mod source;
 mod state;

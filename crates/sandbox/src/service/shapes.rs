@@ -56,10 +56,17 @@ const MAX_DEPTH: usize = 32;
 const MAX_NAMED_MEMBERS: usize = 6;
 
 /// A string pydantic's lax mode reads as an integer: optional whitespace around an optional
-/// sign and ASCII digits (underscores between digits allowed, as in Python); beyond 64 bits
-/// it is kept at the nearest 64-bit value (see [`Walker::integer`]). `None` for anything else.
+/// sign and ASCII digits (underscores between digits allowed, as in Python), optionally
+/// followed by a point and zeros (`"10.0"` is 10; `"10."`, `"10.5"` and `"1e1"` are not);
+/// beyond 64 bits it is kept at the nearest 64-bit value (see [`Walker::integer`]). `None` for
+/// anything else.
 pub(crate) fn lax_integer(text: &str) -> Option<i64> {
     let t = text.trim();
+    let t = match t.split_once('.') {
+        Some((whole, zeros)) if !zeros.is_empty() && zeros.bytes().all(|b| b == b'0') => whole,
+        Some(_) => return None,
+        None => t,
+    };
     let (negative, digits) = match t.strip_prefix('-') {
         Some(rest) => (true, rest),
         None => (false, t.strip_prefix('+').unwrap_or(t)),
@@ -77,6 +84,16 @@ pub(crate) fn lax_integer(text: &str) -> Option<i64> {
         Ok(i) => Some(if negative { -i } else { i }),
         Err(_) => Some(if negative { i64::MIN } else { i64::MAX }),
     }
+}
+
+/// The text of the embedded openapi.json.
+pub(crate) fn openapi_text() -> &'static str {
+    OPENAPI
+}
+
+/// The parsed openapi.json ([`doc`]).
+pub(crate) fn openapi_doc() -> &'static Value {
+    doc()
 }
 
 /// The parsed openapi.json (`Value::Null` if it did not parse: then nothing is checked here).
@@ -106,9 +123,14 @@ pub fn request_schema(path: &str) -> Option<&'static Value> {
 /// Checks `body` against `schema` (see the module docs) and rewrites whole numbers given for
 /// integers as integers. Returns the problems found (members in name order), at most 20; an empty
 /// list means the typed decoding can go ahead.
-pub fn check(schema: &Value, body: &mut Value) -> Vec<ValidationError> {
+///
+/// `long_integers` are the values of the integer literals of the body's text that do not fit
+/// in 64 bits ([`long_integer_literals`]): JSON parsing made them floats, but pydantic reads
+/// them as (Python) integers, where a float that large is `int_parsing_size`.
+pub fn check(schema: &Value, body: &mut Value, long_integers: &[f64]) -> Vec<ValidationError> {
     let mut w = Walker {
         doc: doc(),
+        long_integers,
         out: Vec::new(),
     };
     let mut loc = vec![LocSegment::Key("body".into())];
@@ -154,7 +176,52 @@ fn admits_null(s: &Value) -> bool {
 
 struct Walker<'a> {
     doc: &'a Value,
+    /// Integer literals of the body beyond 64 bits, as parsed (floats).
+    long_integers: &'a [f64],
     out: Vec<ValidationError>,
+}
+
+/// The values of the integer literals (no point, no exponent) in the JSON text `body` that do
+/// not fit in 64 bits, as `serde_json` parses them (floats). Strings are skipped.
+pub fn long_integer_literals(body: &[u8]) -> Vec<f64> {
+    let mut out = Vec::new();
+    let (mut i, mut in_string) = (0, false);
+    while i < body.len() {
+        let b = body[i];
+        if in_string {
+            match b {
+                b'\\' => i += 1,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            i += 1;
+            continue;
+        }
+        if b == b'"' {
+            in_string = true;
+            i += 1;
+            continue;
+        }
+        if b == b'-' || b.is_ascii_digit() {
+            let start = i;
+            while i < body.len()
+                && matches!(body[i], b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9')
+            {
+                i += 1;
+            }
+            let token = std::str::from_utf8(&body[start..i]).unwrap_or("");
+            let integer = !token.contains(['.', 'e', 'E']);
+            if integer
+                && token.parse::<i64>().is_err()
+                && let Ok(f) = token.parse::<f64>()
+            {
+                out.push(f);
+            }
+            continue;
+        }
+        i += 1;
+    }
+    out
 }
 
 impl<'a> Walker<'a> {
@@ -221,6 +288,7 @@ impl<'a> Walker<'a> {
             for b in branches.iter().filter(not_null) {
                 let mut trial = Walker {
                     doc: self.doc,
+                    long_integers: self.long_integers,
                     out: Vec::new(),
                 };
                 let mut copy = v.clone();
@@ -271,6 +339,10 @@ impl<'a> Walker<'a> {
             Kind::Integer => self.integer(v, loc),
             Kind::Number => self.number(v, loc),
             Kind::Boolean => self.boolean(v, loc),
+            Kind::Enum if !v.is_string() => {
+                let input = v.clone();
+                self.refuse(s, loc, input);
+            }
             _ => {}
         }
     }
@@ -286,10 +358,15 @@ impl<'a> Walker<'a> {
         match &*v {
             Value::Number(n) if n.is_i64() => {}
             Value::Number(n) => {
-                let f = match n.as_u64() {
-                    Some(_) => f64::INFINITY, // above i64::MAX
-                    None => n.as_f64().unwrap_or(f64::NAN),
+                let (f, literal) = match n.as_u64() {
+                    Some(_) => (f64::INFINITY, true), // above i64::MAX
+                    None => {
+                        let f = n.as_f64().unwrap_or(f64::NAN);
+                        (f, self.long_integers.contains(&f))
+                    }
                 };
+                // 2^63: a float at or past it does not fit a 64-bit integer.
+                let beyond = f.abs() >= 9_223_372_036_854_775_808.0;
                 if f.is_finite() && f.fract() != 0.0 {
                     self.push(
                         loc,
@@ -304,6 +381,14 @@ impl<'a> Walker<'a> {
                         loc,
                         "int_type",
                         "Input should be a valid integer".into(),
+                        input,
+                        None,
+                    );
+                } else if beyond && !literal {
+                    self.push(
+                        loc,
+                        "int_parsing_size",
+                        "Unable to parse input string as an integer, exceeded maximum size".into(),
                         input,
                         None,
                     );
@@ -381,6 +466,12 @@ impl<'a> Walker<'a> {
 
     /// The problem of a `null` where `s` does not admit it: what pydantic says for `None`.
     fn refuse_null(&mut self, s: &Value, loc: &[LocSegment]) {
+        self.refuse(s, loc, Value::Null)
+    }
+
+    /// The problem of `input`, not of `s`'s type: what pydantic says (for an enum member given
+    /// a number, `enum`, as for any value it does not list).
+    fn refuse(&mut self, s: &Value, loc: &[LocSegment], input: Value) {
         let (kind, msg, ctx) = match kind(s) {
             Kind::Object => ("model_attributes_type", model_text(s, loc), None),
             Kind::Array => ("list_type", "Input should be a valid list".into(), None),
@@ -403,7 +494,7 @@ impl<'a> Walker<'a> {
             }
             Kind::Other => return,
         };
-        self.push(loc, kind, msg, Value::Null, ctx);
+        self.push(loc, kind, msg, input, ctx);
     }
 }
 
@@ -451,7 +542,11 @@ mod tests {
 
     fn run(path: &str, body: &str) -> (Vec<(String, String)>, Value) {
         let mut v: Value = serde_json::from_str(body).unwrap();
-        let errs = check(request_schema(path).expect("a schema"), &mut v);
+        let errs = check(
+            request_schema(path).expect("a schema"),
+            &mut v,
+            &long_integer_literals(body.as_bytes()),
+        );
         (errs.iter().map(|e| (e.kind.clone(), e.path())).collect(), v)
     }
 
@@ -474,11 +569,23 @@ mod tests {
         );
         assert!(e.is_empty(), "{e:?}");
         assert!(v["size"].is_i64() && v["companiesFilters"]["yearFounded"]["from"].is_i64());
-        // 1e300 is a whole number: an integer beyond 64 bits, kept at the largest (its bound,
-        // checked later, says what is wrong); 2.5 is not one.
-        let (e, v) = run("/v2/search/companies", r#"{"size": 2.5, "from": 1e300}"#);
+        // An integer literal beyond 64 bits is kept at the largest (its bound, checked later,
+        // says what is wrong); the float 1e300 does not fit an integer (pydantic:
+        // `int_parsing_size`); 2.5 is not a whole number.
+        let (e, v) = run(
+            "/v2/search/companies",
+            r#"{"size": 2.5, "from": 100000000000000000000000}"#,
+        );
         assert_eq!(e, vec![("int_from_float".into(), "body.size".into())]);
         assert_eq!(v["from"], i64::MAX);
+        let (e, _) = run("/v2/search/companies", r#"{"size": 2.5, "from": 1e300}"#);
+        assert_eq!(
+            e,
+            vec![
+                ("int_parsing_size".into(), "body.from".into()),
+                ("int_from_float".into(), "body.size".into())
+            ]
+        );
         let (e, _) = run(
             "/v2/search/companies",
             r#"{"searchAfter": null, "companiesFilters": null, "size": null}"#,
@@ -496,14 +603,14 @@ mod tests {
         let mut v: Value =
             serde_json::from_str(r#"{"companiesFilters": {"industries": ["Biotechnology"]}}"#)
                 .unwrap();
-        let e = check(request_schema("/v3/search/companies").unwrap(), &mut v);
+        let e = check(request_schema("/v3/search/companies").unwrap(), &mut v, &[]);
         assert_eq!(e.len(), 1);
         assert_eq!(
             e[0].msg,
             format!("{DICT_TEXT}: `industries` must be an object {{industries, mode}}")
         );
         let mut v: Value = serde_json::from_str(r#"{"person": null}"#).unwrap();
-        let e = check(request_schema("/v2/enrich/person").unwrap(), &mut v);
+        let e = check(request_schema("/v2/enrich/person").unwrap(), &mut v, &[]);
         assert!(
             e[0].msg.contains("`person` must be an object {"),
             "{}",
@@ -511,7 +618,7 @@ mod tests {
         );
         let mut v: Value =
             serde_json::from_str(r#"{"companiesFilters": {"cities": [["Berlin"]]}}"#).unwrap();
-        let e = check(request_schema("/v2/search/companies").unwrap(), &mut v);
+        let e = check(request_schema("/v2/search/companies").unwrap(), &mut v, &[]);
         assert!(
             e[0].msg.ends_with(
                 "each item of `cities` must be an object {city, country, postalCode, region}"

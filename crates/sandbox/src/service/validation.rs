@@ -129,10 +129,11 @@ fn from_value_then<T: DeserializeOwned>(
     let mut errors = vec![first];
     while errors.len() < max_errors {
         let last = &errors[errors.len() - 1];
-        // A member is taken out; an array element is put right in place (taking it out would
-        // shift the later indexes), so the elements after it are read too (issue 38).
+        // A value of its type stands in for the member or element (taking an element out would
+        // shift the later indexes, a required member out would read as missing), so what comes
+        // after it is read too (issue 38); a member of no such type is taken out.
         if last.kind == "missing"
-            || !(remove_member(&mut work, &last.loc) || stand_in(&mut work, last))
+            || !(stand_in(&mut work, last) || remove_member(&mut work, &last.loc))
         {
             break;
         }
@@ -157,13 +158,13 @@ fn from_value_then<T: DeserializeOwned>(
     Err(Failure::Validation(errors))
 }
 
-/// Puts in place of the array element a problem names a value of the type it should have (a
-/// string, a number, a boolean, a list, or the first allowed value of an enum), so the body
-/// reads on past it; `false` when the problem is not an array element's or its type cannot
-/// stand in (an object: a stand-in would be missing its members).
+/// Puts in place of the member or array element a problem names a value of the type it should
+/// have (a string, a number, a boolean, a list, or the first allowed value of an enum), so the
+/// body reads on past it (taking a required member out would stop the reading at "missing");
+/// `false` when the place is not there or its type cannot stand in (an object: a stand-in
+/// would be missing its members).
 fn stand_in(root: &mut Value, problem: &ValidationError) -> bool {
-    let Some((LocSegment::Index(i), parents)) = problem.loc.get(1..).and_then(<[_]>::split_last)
-    else {
+    let Some(path) = problem.loc.get(1..).filter(|p| !p.is_empty()) else {
         return false;
     };
     let value = match problem.kind.as_str() {
@@ -187,10 +188,7 @@ fn stand_in(root: &mut Value, problem: &ValidationError) -> bool {
         }
         _ => return false,
     };
-    let Some(v) = at_mut(root, parents) else {
-        return false;
-    };
-    match v.as_array_mut().and_then(|a| a.get_mut(*i as usize)) {
+    match at_mut(root, path) {
         Some(slot) => {
             *slot = value;
             true
@@ -263,7 +261,8 @@ fn parse_with<T: DeserializeOwned + Validate>(
         .get("webhookUrl")
         .and_then(Value::as_str)
         .map(str::to_string);
-    match parse_value_with::<T>(schema, value, body.len()) {
+    let long_integers = shapes::long_integer_literals(body);
+    match parse_value_with::<T>(schema, value, body.len(), &long_integers) {
         Err(Failure::Validation(mut v)) => {
             if let Some(url) = webhook
                 && let Err(Failure::Validation(w)) = check_webhook_url(&url, &["webhookUrl"])
@@ -274,20 +273,27 @@ fn parse_with<T: DeserializeOwned + Validate>(
                     }
                 }
             }
-            // pydantic lists the members' problems first and the members it does not know
-            // after them.
-            v.sort_by_key(|e| e.kind == "extra_forbidden");
+            // pydantic lists a model's problems in its fields' order, the members it does
+            // not know after them, a list's elements by index.
+            match schema {
+                Some(schema) => {
+                    v.sort_by_cached_key(|e| super::schema_paths::order_key(schema, &e.loc))
+                }
+                None => v.sort_by_key(|e| e.kind == "extra_forbidden"),
+            }
             Err(Failure::Validation(v))
         }
         other => other,
     }
 }
 
-/// [`parse_with`] of a body already parsed into `value` (`len` bytes).
+/// [`parse_with`] of a body already parsed into `value` (`len` bytes, with the integer
+/// literals beyond 64 bits `long_integers`).
 fn parse_value_with<T: DeserializeOwned + Validate>(
     schema: Option<&Value>,
     mut value: Value,
     len: usize,
+    long_integers: &[f64],
 ) -> Result<T, Failure> {
     if !value.is_object() {
         // serde would read a struct from an array; pydantic wants an object.
@@ -305,10 +311,10 @@ fn parse_value_with<T: DeserializeOwned + Validate>(
         1
     };
     if let Some(schema) = schema {
-        let problems = shapes::check(schema, &mut value);
+        let problems = shapes::check(schema, &mut value, long_integers);
         if !problems.is_empty() {
             return Err(Failure::Validation(every_problem::<T>(
-                problems, value, max_errors,
+                schema, problems, value, max_errors,
             )));
         }
     }
@@ -322,17 +328,26 @@ fn parse_value_with<T: DeserializeOwned + Validate>(
 }
 
 /// Every problem of a body whose shapes [`shapes::check`] refused (issue 18: pydantic lists
-/// them all in one 422): the members it refused are taken out, and what the typed reading, or
-/// once it reads the checks ([`Validate`]), find in the rest is listed after them, each place
-/// once, at most `max_errors` in all.
+/// them all in one 422): a value of its type stands in for each member it refused (else the
+/// member is taken out), and what the typed reading, or once it reads the checks ([`Validate`]),
+/// find in the rest is listed after them, each place once, at most `max_errors` in all.
 fn every_problem<T: DeserializeOwned + Validate>(
+    schema: &Value,
     mut problems: Vec<ValidationError>,
     mut rest: Value,
     max_errors: usize,
 ) -> Vec<ValidationError> {
     if problems.len() < max_errors {
         for p in &problems {
-            remove_member(&mut rest, &p.loc);
+            // A value of the right type stands in for a member listed already (a required
+            // one taken out would stop the reading at "missing"); else it is taken out.
+            let stood_in = super::schema_paths::stand_in(schema, &p.loc)
+                .zip(at_mut(&mut rest, &p.loc[1..]))
+                .map(|(v, at)| *at = v)
+                .is_some();
+            if !stood_in {
+                remove_member(&mut rest, &p.loc);
+            }
         }
         let more = match from_value_then::<T>(rest, max_errors, T::validate) {
             Ok(req) => req.validate(),
