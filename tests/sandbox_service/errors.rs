@@ -745,3 +745,67 @@ async fn a_segmentation_body_lists_every_problem_in_the_model_order() {
         assert_eq!(types_and_locs(&v), want, "{body}: {v}");
     }
 }
+
+/// Issue 38, item 14: a `webhookUrl` is checked by one rule on every endpoint that takes one,
+/// in pydantic `HttpUrl`'s words: an empty one is `url_parsing` "input is empty" on a reveal
+/// and on a batch enrichment alike (it was `string_too_short` on reveals), a relative one
+/// "relative URL without a base", another scheme `url_scheme`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_webhook_url_is_checked_the_same_everywhere() {
+    let sb = start(vec![]).await;
+    let bodies = |url: &str| {
+        [
+            (
+                "/v2/reveal/emails",
+                json!({"personIds": ["p1"], "webhookUrl": url}),
+            ),
+            (
+                "/v2/reveal/phones",
+                json!({"personIds": ["p1"], "webhookUrl": url}),
+            ),
+            (
+                "/v2/enrich/companies",
+                json!({"companyDataMapping": {"a.com": {"domain": "a.com"}}, "webhookUrl": url}),
+            ),
+        ]
+    };
+    for (url, kind, msg) in [
+        (
+            "",
+            "url_parsing",
+            "Input should be a valid URL, input is empty",
+        ),
+        (
+            "hooks/x",
+            "url_parsing",
+            "Input should be a valid URL, relative URL without a base",
+        ),
+        (
+            "ftp://hooks.example/x",
+            "url_scheme",
+            "URL scheme should be 'http' or 'https'",
+        ),
+    ] {
+        for (path, body) in bodies(url) {
+            let (status, _, v, _) = call(
+                reqwest::Method::POST,
+                format!("{}{path}", sb.base_url),
+                Some(RICH),
+                Some(&body.to_string()),
+            )
+            .await;
+            assert_eq!(status, 422, "{path} {url:?}: {v}");
+            let hit = v["detail"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|e| e["loc"] == json!(["body", "webhookUrl"]))
+                .unwrap_or_else(|| panic!("{path} {url:?}: {v}"));
+            assert_eq!(
+                (hit["type"].as_str(), hit["msg"].as_str()),
+                (Some(kind), Some(msg)),
+                "{path} {url:?}"
+            );
+        }
+    }
+}

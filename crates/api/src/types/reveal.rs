@@ -25,7 +25,7 @@ fn validate_reveal(ids: &[String], webhook_url: &str) -> Vec<ValidationError> {
     let mut out = Vec::new();
     wire_checks::min_items(ids.len(), 1, &at.key("personIds"), &mut out);
     wire_checks::max_items(ids.len(), REVEAL_MAX_IDS, &at.key("personIds"), &mut out);
-    wire_checks::min_len(webhook_url.trim(), 1, &at.key("webhookUrl"), &mut out);
+    wire_checks::webhook_url(webhook_url, &at.key("webhookUrl"), &mut out);
     out
 }
 
@@ -36,12 +36,13 @@ fn validate_reveal(ids: &[String], webhook_url: &str) -> Vec<ValidationError> {
 pub struct RevealEmailsRequest {
     /// The service's person ids, 1..=500.
     pub person_ids: Vec<String>,
-    /// Where the `reveal_emails` webhook is POSTed (required, non-blank).
+    /// Where the `reveal_emails` webhook is POSTed (required; an absolute http(s) URL).
     pub webhook_url: String,
 }
 
 impl Validate for RevealEmailsRequest {
-    /// `personIds` 1..=500 (`too_short` / `too_long`); blank `webhookUrl` is `string_too_short`.
+    /// `personIds` 1..=500 (`too_short` / `too_long`); `webhookUrl` an absolute http(s) URL
+    /// ([`wire_checks::webhook_url`]).
     fn validate(&self) -> Vec<ValidationError> {
         validate_reveal(&self.person_ids, &self.webhook_url)
     }
@@ -54,12 +55,13 @@ impl Validate for RevealEmailsRequest {
 pub struct RevealPhonesRequest {
     /// The service's person ids, 1..=500.
     pub person_ids: Vec<String>,
-    /// Where the `reveal_phones` webhook is POSTed (required, non-blank).
+    /// Where the `reveal_phones` webhook is POSTed (required; an absolute http(s) URL).
     pub webhook_url: String,
 }
 
 impl Validate for RevealPhonesRequest {
-    /// `personIds` 1..=500 (`too_short` / `too_long`); blank `webhookUrl` is `string_too_short`.
+    /// `personIds` 1..=500 (`too_short` / `too_long`); `webhookUrl` an absolute http(s) URL
+    /// ([`wire_checks::webhook_url`]).
     fn validate(&self) -> Vec<ValidationError> {
         validate_reveal(&self.person_ids, &self.webhook_url)
     }
@@ -133,7 +135,7 @@ mod tests {
         .validate();
         assert_eq!(
             none.iter().map(|e| e.kind.as_str()).collect::<Vec<_>>(),
-            ["too_short", "string_too_short"]
+            ["too_short", "url_parsing"]
         );
         assert_eq!(
             none[0].msg,

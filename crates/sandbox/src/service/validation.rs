@@ -535,37 +535,22 @@ fn serde_error_entry(
     )
 }
 
-/// 422 unless `url` is an absolute `http` or `https` URL with a host (webhook targets; README.md
-/// "The sandbox alone": the sandbox checks what NOTES.md documents, not only the schema's
-/// `string`). The entry names the real problem as pydantic's `HttpUrl` does: `url_parsing`
-/// ("Input should be a valid URL, <why>", e.g. "relative URL without a base", "empty host")
-/// for text that is not an absolute URL, `url_scheme` ("URL scheme should be 'http' or
-/// 'https'") for another scheme. `loc` is the member path after `"body"`.
+/// 422 unless `url` is an absolute `http` or `https` URL with a host (webhook targets), as
+/// pydantic's `HttpUrl` says it ([`wire_checks::webhook_url`], the one rule the client and the
+/// sandbox share): `url_parsing` or `url_scheme`. `loc` is the member path after `"body"`.
 pub fn check_webhook_url(url: &str, loc: &[&str]) -> Result<(), Failure> {
-    let mut l = body_loc();
-    l.extend(loc.iter().map(|s| LocSegment::Key(s.to_string())));
-    let input = Some(Value::String(url.to_string()));
-    let why = match url::Url::parse(url) {
-        Ok(u) if !matches!(u.scheme(), "http" | "https") => {
-            return Err(Failure::invalid(entry(
-                l,
-                "url_scheme",
-                "URL scheme should be 'http' or 'https'",
-                input,
-                Some(json!({ "expected_schemes": "'http' or 'https'" })),
-            )));
-        }
-        Ok(u) if u.host_str().is_some_and(|h| !h.is_empty()) => return Ok(()),
-        Ok(_) => url::ParseError::EmptyHost.to_string(),
-        Err(e) => e.to_string(),
-    };
-    Err(Failure::invalid(entry(
-        l,
-        "url_parsing",
-        format!("Input should be a valid URL, {why}"),
-        input,
-        Some(json!({ "error": why })),
-    )))
+    let mut out = Vec::new();
+    let body = prospect_api::types::LocPath::body();
+    prospect_api::types::wire_checks::webhook_url(url, &body, &mut out);
+    for e in &mut out {
+        e.loc = body_loc();
+        e.loc
+            .extend(loc.iter().map(|s| LocSegment::Key(s.to_string())));
+    }
+    match out.is_empty() {
+        true => Ok(()),
+        false => Err(Failure::Validation(out)),
+    }
 }
 
 #[cfg(test)]

@@ -236,6 +236,37 @@ pub mod wire_checks {
         }
     }
 
+    /// A webhook target (`webhookUrl`, SPEC.md §4.6–§4.7, §2.6) is what pydantic's `HttpUrl`
+    /// takes: an absolute `http` or `https` URL with a host. Otherwise `url_parsing` ("Input
+    /// should be a valid URL, <why>": "input is empty", "relative URL without a base", "empty
+    /// host", …) or `url_scheme` ("URL scheme should be 'http' or 'https'"), the same for every
+    /// endpoint that takes one (issue 38).
+    pub fn webhook_url(s: &str, at: &LocPath<'_>, out: &mut Vec<ValidationError>) {
+        let why = match reqwest::Url::parse(s) {
+            _ if s.is_empty() => "input is empty".to_string(),
+            Ok(u) if !matches!(u.scheme(), "http" | "https") => {
+                out.push(err(
+                    at,
+                    "URL scheme should be 'http' or 'https'".into(),
+                    "url_scheme",
+                    Some(json!(s)),
+                    Some(json!({ "expected_schemes": "'http' or 'https'" })),
+                ));
+                return;
+            }
+            Ok(u) if u.host_str().is_some_and(|h| !h.is_empty()) => return,
+            Ok(_) => "empty host".to_string(),
+            Err(e) => e.to_string(),
+        };
+        out.push(err(
+            at,
+            format!("Input should be a valid URL, {why}"),
+            "url_parsing",
+            Some(json!(s)),
+            Some(json!({ "error": why })),
+        ));
+    }
+
     /// A string has at most `max` characters (type `string_too_long`; openapi `maxLength`).
     pub fn max_len(s: &str, max: usize, at: &LocPath<'_>, out: &mut Vec<ValidationError>) {
         if s.chars().count() > max {
