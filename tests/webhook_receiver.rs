@@ -291,3 +291,88 @@ fn a_loopback_service_needs_no_webhook_config() {
         }
     }
 }
+
+/// Issue 38, item 14: a batch delivery whose `overallStatus` is outside openapi.json's enum
+/// is refused (422 `enum`) and not stored, and the receiver's 422s speak pydantic's words
+/// (`json_invalid` "JSON decode error", `missing` "Field required", `list_type`, `float_type`),
+/// never serde's ("invalid type: …, expected …").
+#[tokio::test]
+async fn a_delivery_outside_the_schema_is_refused_in_pydantic_words() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_s, rx) = setup(dir.path()).await;
+    let cases = [
+        (
+            WebhookEvent::EnrichCompanies,
+            json!({"companies": [], "overallStatus": "Exploded", "creditsUsed": 0}).to_string(),
+            (
+                "enum",
+                "body.overallStatus",
+                "Input should be 'Completed' or 'Incomplete'",
+            ),
+        ),
+        (
+            WebhookEvent::EnrichPeople,
+            json!({"people": [], "overallStatus": 3, "creditsUsed": 0}).to_string(),
+            (
+                "enum",
+                "body.overallStatus",
+                "Input should be 'Completed' or 'Incomplete'",
+            ),
+        ),
+        (
+            WebhookEvent::RevealEmails,
+            "not json".to_string(),
+            ("json_invalid", "body.1", "JSON decode error"),
+        ),
+        (
+            WebhookEvent::RevealEmails,
+            json!({"emails": []}).to_string(),
+            ("missing", "body.creditsUsed", "Field required"),
+        ),
+        (
+            WebhookEvent::RevealEmails,
+            json!({"emails": "nope", "creditsUsed": 0}).to_string(),
+            ("list_type", "body.emails", "Input should be a valid list"),
+        ),
+        (
+            WebhookEvent::RevealPhones,
+            json!({"phones": [], "creditsUsed": "lots"}).to_string(),
+            (
+                "float_type",
+                "body.creditsUsed",
+                "Input should be a valid number",
+            ),
+        ),
+    ];
+    for (event, body, (kind, loc, msg)) in cases {
+        let r = http()
+            .post(rx.url_for(event))
+            .header("content-type", "application/json")
+            .body(body.clone())
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), 422, "{event} {body}");
+        let v: Value = r.json().await.unwrap();
+        let e = &v["detail"][0];
+        let got_loc: Vec<String> = e["loc"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s.as_str().map_or_else(|| s.to_string(), str::to_string))
+            .collect();
+        assert_eq!(
+            (e["type"].as_str(), got_loc.join("."), e["msg"].as_str()),
+            (Some(kind), loc.to_string(), Some(msg)),
+            "{event} {body}: {v}"
+        );
+    }
+    assert_eq!(deliveries(dir.path()), 0);
+    let r = http()
+        .post(rx.url_for(WebhookEvent::EnrichCompanies))
+        .json(&json!({"companies": [], "overallStatus": "Incomplete", "creditsUsed": 0}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 200, "a status of the enum is kept");
+}

@@ -301,23 +301,58 @@ fn query_secret(query: Option<&str>) -> Option<String> {
         .map(|(_, v)| v.into_owned())
 }
 
-fn invalid(path: &str, msg: &str) -> Answer {
-    let mut loc: Vec<LocSegment> = vec!["body".into()];
-    loc.extend(
-        path.split('.')
-            .filter(|s| !s.is_empty() && *s != "?")
-            .map(LocSegment::from),
-    );
+/// A 422 with `problem` as its one `detail` entry (its message and input sanitized; an input
+/// over 1 KB left out).
+fn invalid(mut problem: ValidationError) -> Answer {
+    problem.msg = prospect_common::sanitize::sanitize(&problem.msg);
+    // The input is echoed (sanitized) unless it is large: a receiver does not send a
+    // delivery back.
+    if let Some(v) = &mut problem.input {
+        prospect_common::sanitize::sanitize_value(v);
+    }
+    if problem
+        .input
+        .as_ref()
+        .is_some_and(|v| v.to_string().len() > 1024)
+    {
+        problem.input = None;
+    }
     let err = HttpValidationError {
-        detail: vec![ValidationError::new(
-            loc,
-            prospect_common::sanitize::sanitize(msg),
-            "json_invalid",
-        )],
+        detail: vec![problem],
     };
     answer(
         StatusCode::UNPROCESSABLE_ENTITY,
         serde_json::to_value(err).unwrap_or_default(),
+    )
+}
+
+/// pydantic's 422 entry for a body that is not JSON: `json_invalid`, "JSON decode error", at
+/// `["body", position]` (the column where parsing stopped, from 0), the parser's reason in
+/// `ctx.error`.
+fn not_json(e: &serde_json::Error) -> ValidationError {
+    ValidationError {
+        ctx: Some(serde_json::json!({ "error": e.to_string() })),
+        ..ValidationError::new(
+            [
+                LocSegment::from("body"),
+                LocSegment::Index(e.column().saturating_sub(1) as u64),
+            ],
+            "JSON decode error",
+            "json_invalid",
+        )
+    }
+}
+
+/// A body of the right shape that still does not read as the event's (a member of another
+/// type deep inside): `model_attributes_type` for the body.
+fn not_the_event(ev: WebhookEvent) -> ValidationError {
+    ValidationError::new(
+        [LocSegment::from("body")],
+        format!(
+            "Input should be a valid {} delivery body (openapi.json's webhooks)",
+            ev.name()
+        ),
+        "model_attributes_type",
     )
 }
 
@@ -357,19 +392,15 @@ async fn deliver(sh: Arc<Shared>, req: hyper::Request<Incoming>) -> Answer {
             );
         }
     };
-    let parsed = {
-        let de = &mut serde_json::Deserializer::from_slice(&body);
-        serde_path_to_error::deserialize::<_, serde_json::Value>(de)
-            .map_err(|e| (e.path().to_string(), e.inner().to_string()))
-            .and_then(|v| ev.check_shape(&v).map_err(|(p, m)| (p, m.to_string())))
-            .and_then(|_| {
-                ev.parse_body(&body)
-                    .map_err(|e| (".".to_string(), e.to_string()))
-            })
+    let value = match serde_json::from_slice::<serde_json::Value>(&body) {
+        Ok(v) => v,
+        Err(e) => return invalid(not_json(&e)),
     };
-    let parsed = match parsed {
-        Ok(b) => b,
-        Err((path, msg)) => return invalid(&path, &msg),
+    if let Err(problem) = ev.check_shape(&value) {
+        return invalid(*problem);
+    }
+    let Ok(parsed) = ev.parse_body(&body) else {
+        return invalid(not_the_event(ev));
     };
     let (name, kept) = (ev.name().to_string(), body.to_vec());
     let recorded = with_store(&sh.store, move |s| {

@@ -10,7 +10,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::common::lenient;
+use super::common::{LocSegment, ValidationError, lenient};
 use super::company::{Company, unknown_enum};
 use super::person::{Email, Person, Phone};
 use super::reveal::{RevealEmail, RevealPhone};
@@ -236,16 +236,38 @@ impl WebhookEvent {
         }
     }
 
-    /// Checks a body's shape before it is read: a JSON object with every
-    /// [`WebhookEvent::required_members`] present, and the list members (`emails`, `phones`,
-    /// `people`, `companies`) arrays when present. `Err((path, why))` names the first problem.
-    pub fn check_shape(&self, body: &serde_json::Value) -> Result<(), (String, &'static str)> {
+    /// Checks a body's shape before it is read, as the service's pydantic models would: a JSON
+    /// object (`model_attributes_type`) with every [`WebhookEvent::required_members`] present
+    /// (`missing`), the list members (`emails`, `phones`, `people`, `companies`) arrays when
+    /// present (`list_type`), `creditsUsed` a number (`float_type`), and a batch's
+    /// `overallStatus` one of openapi's `OverallEnrichmentStatus` (`enum`: `Completed` or
+    /// `Incomplete`). `Err`: the first problem, an entry of a 422 `detail` (issue 38, item 14).
+    pub fn check_shape(&self, body: &serde_json::Value) -> Result<(), Box<ValidationError>> {
+        let problem =
+            |member: Option<&str>, msg: &str, kind: &str, input: Option<&serde_json::Value>| {
+                let mut loc = vec![LocSegment::from("body")];
+                loc.extend(member.map(LocSegment::from));
+                ValidationError {
+                    input: input.cloned(),
+                    ..ValidationError::new(loc, msg, kind)
+                }
+            };
         let Some(obj) = body.as_object() else {
-            return Err((".".into(), "the body must be a JSON object"));
+            return Err(Box::new(problem(
+                None,
+                "Input should be a valid dictionary or object to extract fields from",
+                "model_attributes_type",
+                Some(body),
+            )));
         };
         for m in self.required_members() {
             if !obj.contains_key(*m) {
-                return Err(((*m).to_string(), "Field required"));
+                return Err(Box::new(problem(
+                    Some(m),
+                    "Field required",
+                    "missing",
+                    Some(body),
+                )));
             }
         }
         for list in ["emails", "phones", "people", "companies"] {
@@ -253,8 +275,40 @@ impl WebhookEvent {
                 && !v.is_array()
                 && !v.is_null()
             {
-                return Err((list.to_string(), "Input should be a valid list"));
+                return Err(Box::new(problem(
+                    Some(list),
+                    "Input should be a valid list",
+                    "list_type",
+                    Some(v),
+                )));
             }
+        }
+        if let Some(v) = obj.get("creditsUsed")
+            && !v.is_number()
+        {
+            return Err(Box::new(problem(
+                Some("creditsUsed"),
+                "Input should be a valid number",
+                "float_type",
+                Some(v),
+            )));
+        }
+        if matches!(
+            self,
+            WebhookEvent::EnrichCompanies | WebhookEvent::EnrichPeople
+        ) && let Some(v) = obj.get("overallStatus")
+            && !matches!(v.as_str(), Some("Completed" | "Incomplete"))
+        {
+            let expected = "'Completed' or 'Incomplete'";
+            return Err(Box::new(ValidationError {
+                ctx: Some(serde_json::json!({ "expected": expected })),
+                ..problem(
+                    Some("overallStatus"),
+                    &format!("Input should be {expected}"),
+                    "enum",
+                    Some(v),
+                )
+            }));
         }
         Ok(())
     }
