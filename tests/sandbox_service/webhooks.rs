@@ -479,3 +479,110 @@ async fn a_bad_batch_is_refused_before_anything_is_queued() {
     let bal = client(&h, "bb").credit_balance().await.unwrap();
     assert_eq!(bal.credits.unwrap().total(), 100.0, "nothing charged");
 }
+
+/// Issue 38, item 14: a batch on an account short of credits delivers what it can pay for
+/// (`Incomplete`, the unpaid found items left out so the caller can tell which to send again),
+/// never one empty delivery; and a name several people at the company share is `Too many
+/// matches`, not a guess, and not charged.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_short_batch_delivers_what_it_paid_for_and_ambiguous_names_are_too_many_matches() {
+    let h = start(vec![
+        account("rich", Plan::Legacy, 1000.0, 0.0, 0.0),
+        account("short", Plan::Legacy, 0.25, 0.0, 0.0),
+    ])
+    .await;
+    let known = company_domains(&client(&h, "rich"), json!({"size": 5})).await;
+    let c = client(&h, "short");
+    let mut mapping = serde_json::Map::new();
+    for (i, d) in known.iter().enumerate() {
+        mapping.insert(format!("k{i}"), json!({"company": {"domain": d}}));
+    }
+    mapping.insert(
+        "unknown".into(),
+        json!({"company": {"domain": "no-such-company-zz.com"}}),
+    );
+    let recv = Receiver::start(0).await;
+    c.enrich_companies(&req(json!({
+        "companyDataMapping": mapping,
+        "webhookUrl": recv.url("/short"),
+    })))
+    .await
+    .unwrap();
+    let hits = recv.wait_until(WAIT, |h| !h.is_empty()).await;
+    let WebhookBody::EnrichCompanies(w) = WebhookEvent::EnrichCompanies
+        .parse_body(hits[0].body.to_string().as_bytes())
+        .unwrap()
+    else {
+        panic!("an enrich_companies body")
+    };
+    assert_eq!(w.overall_status, OverallEnrichmentStatus::Incomplete);
+    let paid: Vec<_> = w
+        .companies
+        .iter()
+        .filter(|x| x.status == MatchStatus::Success)
+        .collect();
+    assert_eq!(paid.len(), 2, "0.25 credits pay for two companies at 0.1");
+    assert!(paid.iter().all(|x| x.company.is_some()));
+    assert!(
+        w.companies
+            .iter()
+            .any(|x| x.unique_id == "unknown" && x.status == MatchStatus::NotFound),
+        "what was not found costs nothing and is delivered"
+    );
+    assert_eq!(w.companies.len(), 3, "the three unpaid are left out");
+    assert!((w.credits_used - 0.2).abs() < 1e-9, "{}", w.credits_used);
+    let left = c.credit_balance().await.unwrap().credits.unwrap().total();
+    assert!((left - 0.05).abs() < 1e-9, "{left}");
+
+    // A first name two people at one company share, without a job title: Too many matches.
+    let rich = client(&h, "rich");
+    let req_people = serde_json::from_value(json!({"size": 100})).unwrap();
+    let people = rich.search_people_v3(&req_people).await.unwrap().people;
+    let mut by_name = std::collections::HashMap::<(String, String), Vec<String>>::new();
+    for p in &people {
+        let first = p.person.first_name.clone().unwrap_or_default();
+        by_name
+            .entry((p.person.domain.clone(), first))
+            .or_default()
+            .push(p.person.id.clone());
+    }
+    let ((domain, first), _) = by_name
+        .iter()
+        .find(|((_, f), ids)| ids.len() > 1 && !f.is_empty())
+        .expect("two people at one company with one first name among 100");
+    let one = &people[0].person;
+    let mut mapping = serde_json::Map::new();
+    mapping.insert(
+        "shared".into(),
+        json!({"person": {"name": first}, "company": {"domain": domain}}),
+    );
+    mapping.insert(
+        "whole".into(),
+        json!({"person": {"firstName": one.first_name, "lastName": one.last_name, "jobTitle": one.job_title}, "company": {"domain": one.domain}}),
+    );
+    let recv = Receiver::start(0).await;
+    rich.enrich_people(&req(json!({
+        "peopleDataMapping": mapping,
+        "webhookUrl": recv.url("/people"),
+    })))
+    .await
+    .unwrap();
+    let hits = recv.wait_until(WAIT, |h| !h.is_empty()).await;
+    let hit = &hits[0];
+    let WebhookBody::EnrichPeople(w) = WebhookEvent::EnrichPeople
+        .parse_body(hit.body.to_string().as_bytes())
+        .unwrap()
+    else {
+        panic!("an enrich_people body")
+    };
+    let item = |id: &str| w.people.iter().find(|p| p.unique_id == id).unwrap();
+    assert_eq!(item("shared").status, MatchStatus::TooManyMatches);
+    assert!(item("shared").person.is_none());
+    assert_eq!(item("whole").status, MatchStatus::Success);
+    assert_eq!(item("whole").person.as_ref().unwrap().id, one.id);
+    assert!(
+        (w.credits_used - 3.0).abs() < 1e-9,
+        "only the match is charged: {}",
+        w.credits_used
+    );
+}

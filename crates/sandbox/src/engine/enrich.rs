@@ -16,6 +16,7 @@ use prospect_api::types::lookup::{
     LookupPeopleResponse,
 };
 use prospect_api::types::person::Person;
+use prospect_api::types::webhooks::MatchStatus;
 
 use super::fold;
 use super::index::{media_bit, normalize_company_name, phone_digits};
@@ -43,6 +44,17 @@ pub fn social_handle(s: &str) -> String {
         .next()
         .unwrap_or("")
         .to_lowercase()
+}
+
+/// How a person's inputs matched ([`Db::match_person_how`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PersonMatched {
+    /// One person (its index).
+    One(u32),
+    /// Several equally well (the first of them): the batch's `Too many matches`.
+    Many(u32),
+    /// Nobody.
+    NoMatch,
 }
 
 impl Db {
@@ -129,29 +141,45 @@ impl Db {
     /// Matches a person on the inputs of SPEC.md §2.7, in order: `id`, `linkedin` (URL or
     /// handle), `email` (the generated address), then `name`/`firstName`+`lastName` at the
     /// company matched from `company` (or from the email's domain), preferring a person whose
-    /// job title contains `jobTitle`. Returns the person index.
+    /// job title contains `jobTitle`. Returns the person index; of several equally good, the
+    /// first ([`Db::match_person_how`] tells them apart).
     pub fn match_person(&self, p: &PersonMatch, company: Option<&CompanyMatch>) -> Option<u32> {
+        match self.match_person_how(p, company) {
+            PersonMatched::One(i) | PersonMatched::Many(i) => Some(i),
+            PersonMatched::NoMatch => None,
+        }
+    }
+
+    /// [`Db::match_person`], saying whether the name matched several people equally well (the
+    /// same name at the company, and no `jobTitle` that only one of them holds).
+    pub fn match_person_how(
+        &self,
+        p: &PersonMatch,
+        company: Option<&CompanyMatch>,
+    ) -> PersonMatched {
         if let Some(id) = p.id.as_deref()
             && let Some(i) = self.resolve_person_id(id)
         {
-            return Some(i);
+            return PersonMatched::One(i);
         }
         if let Some(l) = p.linkedin.as_deref()
             && let Some(i) = self.resolve_handle(l)
         {
-            return Some(i);
+            return PersonMatched::One(i);
         }
         if let Some(e) = p.email.as_deref()
             && let Some(&i) = super::compile::email_ids(self, &[e.to_string()]).first()
         {
-            return Some(i);
+            return PersonMatched::One(i);
         }
-        let c = company.and_then(|c| self.match_company(c)).or_else(|| {
+        let Some(c) = company.and_then(|c| self.match_company(c)).or_else(|| {
             self.match_company(&CompanyMatch {
                 email: p.email.clone(),
                 ..Default::default()
             })
-        })?;
+        }) else {
+            return PersonMatched::NoMatch;
+        };
         let cut = |s: &str| fold(caps::cut(s, caps::TERM_CHARS));
         let (first, last) = match (&p.first_name, &p.last_name, &p.name) {
             (Some(f), Some(l), _) => (cut(f), cut(l)),
@@ -162,23 +190,36 @@ impl Db {
                 let l = words.last().unwrap_or("").to_string();
                 (f, l)
             }
-            _ => return None,
+            _ => return PersonMatched::NoMatch,
         };
         let title = p.job_title.as_deref().map(cut);
+        let titled = |pi: u32| {
+            let t = &self.people.titles[self.person_rows[pi as usize].title as usize].lower;
+            title.as_deref().is_some_and(|x| t.contains(x))
+        };
         let (s, e) = self.cols[c as usize].people;
-        (s..e)
+        let named: Vec<u32> = (s..e)
             .filter(|&pi| {
                 let r = &self.person_rows[pi as usize];
                 let (f, l) = self.people.names(r);
                 fold(f) == first && (last.is_empty() || fold(l) == last)
             })
-            .max_by_key(|&pi| {
-                let t = &self.people.titles[self.person_rows[pi as usize].title as usize].lower;
-                (
-                    title.as_deref().is_some_and(|x| t.contains(x)),
-                    std::cmp::Reverse(pi),
-                )
-            })
+            .collect();
+        let Some(best) = named
+            .iter()
+            .copied()
+            .max_by_key(|&pi| (titled(pi), std::cmp::Reverse(pi)))
+        else {
+            return PersonMatched::NoMatch;
+        };
+        match named
+            .iter()
+            .filter(|&&pi| titled(pi) == titled(best))
+            .count()
+        {
+            1 => PersonMatched::One(best),
+            _ => PersonMatched::Many(best),
+        }
     }
 
     /// `POST /v2/enrich/person` (SPEC.md §4.4): the person record (with experiences) of the
@@ -190,6 +231,17 @@ impl Db {
             person: records::person(self, pi),
             credits_used: 0.0,
         })
+    }
+
+    /// An item of a batch people enrichment (openapi `MatchPeopleBody`): as
+    /// [`Db::enrich_person`], but a name several people match equally well is not guessed:
+    /// `Err(MatchStatus::TooManyMatches)`; `Err(NotFound)` when nothing matches.
+    pub fn enrich_person_item(&self, req: &EnrichPersonRequest) -> Result<Person, MatchStatus> {
+        match self.match_person_how(&req.person, req.company.as_ref()) {
+            PersonMatched::One(pi) => Ok(records::person(self, pi)),
+            PersonMatched::Many(_) => Err(MatchStatus::TooManyMatches),
+            PersonMatched::NoMatch => Err(MatchStatus::NotFound),
+        }
     }
 
     /// The company record (SPEC.md §2.3) of a domain or alias, `None` when unknown.

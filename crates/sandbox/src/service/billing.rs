@@ -46,6 +46,28 @@ pub(crate) fn charge_results(
     Ok(from_milli(price))
 }
 
+/// Charges as many of `found` results of `endpoint` as the account's standard pool still pays
+/// for (a batch delivery is charged for the items it carries): how many were paid for, and
+/// the credits charged (the delivery's `creditsUsed`).
+pub(crate) fn charge_what_fits(
+    account: &Account,
+    endpoint: Endpoint,
+    found: usize,
+) -> (usize, f64) {
+    let unit = standard_price(endpoint, 1, false);
+    let mut ledger = account.ledger();
+    let free = (ledger.total(Pool::Standard) - ledger.pending(Pool::Standard)).max(0);
+    let paid = match unit > 0 {
+        true => found.min(usize::try_from(free / unit).unwrap_or(0)),
+        false => found,
+    };
+    let price = standard_price(endpoint, paid, false);
+    match ledger.charge_all(&[(Pool::Standard, price)]) {
+        Ok(()) => (paid, from_milli(price)),
+        Err(_) => (0, 0.0),
+    }
+}
+
 /// The reveal options of a request: per channel, absent (not asked), inline (`Some(None)`) or by
 /// webhook to the URL (`Some(Some(url))`).
 pub(crate) struct RevealOpts {

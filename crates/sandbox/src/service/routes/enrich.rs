@@ -159,24 +159,12 @@ fn match_status(found: bool, empty: bool) -> MatchStatus {
     }
 }
 
-/// Charges a chunk's `found` items of `endpoint` at delivery: its `creditsUsed` and
-/// `overallStatus`; a chunk the account can no longer pay for is delivered `Incomplete`, with
-/// no items and nothing charged.
-fn settle_chunk(
-    account: &crate::service::accounts::Account,
-    endpoint: Endpoint,
-    found: usize,
-) -> (f64, OverallEnrichmentStatus) {
-    match billing::charge_results(account, endpoint, found) {
-        Ok(c) => (c, OverallEnrichmentStatus::Completed),
-        Err(_) => (0.0, OverallEnrichmentStatus::Incomplete),
-    }
-}
-
 /// Queues the webhook deliveries of a batch enrichment: `items` (the caller's id and item) in
 /// chunks of [`ENRICH_CHUNK`], each matched by `one` when its delivery is due, charged for
-/// what `found` says it found ([`settle_chunk`]), and sent to `url` as `event` with the body
-/// `body` makes of its results, status and charge.
+/// what `found` says it found, as much of it as the account still pays for
+/// ([`billing::charge_what_fits`]; the found items it cannot pay for, the last ones, are left
+/// out and the delivery is `Incomplete`), and sent to `url` as `event` with the body `body`
+/// makes of its results, status and charge.
 #[allow(clippy::too_many_arguments)]
 fn queue_batch<I, R>(
     st: &std::sync::Arc<crate::service::state::AppState>,
@@ -209,12 +197,21 @@ fn queue_batch<I, R>(
                 .await
                 .ok()?;
                 let n = results.iter().filter(|r| found(r)).count();
-                let (credits_used, status) = settle_chunk(&account, endpoint, n);
-                let results = if status == OverallEnrichmentStatus::Completed {
-                    results
-                } else {
-                    Vec::new()
+                let (paid, credits_used) = billing::charge_what_fits(&account, endpoint, n);
+                // What the account could not pay for is left out, so the caller can tell
+                // which items were dropped (and send them again); the rest is delivered.
+                let status = match paid == n {
+                    true => OverallEnrichmentStatus::Completed,
+                    false => OverallEnrichmentStatus::Incomplete,
                 };
+                let mut unpaid = n - paid;
+                let mut results = results;
+                for i in (0..results.len()).rev() {
+                    if unpaid > 0 && found(&results[i]) {
+                        results.remove(i);
+                        unpaid -= 1;
+                    }
+                }
                 body(results, status, credits_used)
             }),
         );
@@ -264,8 +261,9 @@ pub(crate) async fn enrich_companies(State(st): St, call: Call) -> Answer {
 
 /// POST /v2/enrich/people (openapi `MatchPeopleBody`): answers `{"status":"in progress"}` and
 /// delivers `enrich_people` webhooks of [`ENRICH_CHUNK`] items each, with the caller's ids,
-/// after the webhook delay; each delivery charges 3 credits per person found. No contacts are
-/// revealed.
+/// after the webhook delay; each delivery charges 3 credits per person found. A name several
+/// people at the company match equally well is `Too many matches` (not guessed, not charged).
+/// No contacts are revealed.
 pub(crate) async fn enrich_people(State(st): St, call: Call) -> Answer {
     let endpoint = Endpoint::EnrichPeople;
     let req: EnrichPeopleRequest = validation::parse_request(endpoint, &call.headers, &call.body)?;
@@ -285,9 +283,13 @@ pub(crate) async fn enrich_people(State(st): St, call: Call) -> Answer {
                 reveal_emails: None,
                 reveal_phones: None,
             };
-            let person = db.enrich_person(&one).map(|r| r.person);
+            let (person, status) = match db.enrich_person_item(&one) {
+                Ok(p) => (Some(p), MatchStatus::Success),
+                Err(MatchStatus::NotFound) => (None, match_status(false, one.person_is_empty())),
+                Err(other) => (None, other),
+            };
             PersonWithUniqueId {
-                status: match_status(person.is_some(), one.person_is_empty()),
+                status,
                 person,
                 unique_id: id,
             }
