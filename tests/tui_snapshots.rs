@@ -911,6 +911,16 @@ fn the_daily_429_is_not_retried_and_a_newer_search_cancels_a_retry() {
     assert!(
         matches!(app.popups.last(), Some(Popup::Error(e)) if e.0.contains("Daily request allowance"))
     );
+    // Issue 38, item 11: the gauge no longer says what the last balance said (987 left).
+    assert_eq!(app.gauge.daily_left(), Some(0));
+    let reset = app
+        .gauge
+        .seconds_to_reset(std::time::Instant::now())
+        .unwrap();
+    assert!(
+        (5 * 3600 + 11 * 60..=5 * 3600 + 12 * 60).contains(&reset),
+        "{reset}"
+    );
     app.update(key(KeyCode::Esc));
 
     let cmds = app.update(ctrl('r'));

@@ -35,6 +35,9 @@ pub struct Gauge {
     spent: Cost,
     requests: i64,
     in_flight: bool,
+    /// The service said the daily allowance is used up (a 429 with hours to wait): when, and
+    /// the seconds to its reset it gave. Cleared by the next balance answer.
+    used_up: Option<(Instant, i64)>,
 }
 
 impl Gauge {
@@ -51,6 +54,14 @@ impl Gauge {
         self.spent = Cost::ZERO;
         self.requests = 0;
         self.in_flight = false;
+        self.used_up = None;
+    }
+
+    /// The service refused a call because the daily allowance is used up (issue 38, item 11:
+    /// the gauge said "daily 1 left" meanwhile): the gauge says 0 left, resetting in
+    /// `resets_in` from `now`, until the next balance answer.
+    pub fn on_daily_used_up(&mut self, resets_in: Duration, now: Instant) {
+        self.used_up = Some((now, resets_in.as_secs() as i64));
     }
 
     /// A balance call failed: another may be tried.
@@ -107,17 +118,29 @@ impl Gauge {
     /// Requests left today (the answer's `dailyLimitRateLeft` less the requests since);
     /// `None` when unknown.
     pub fn daily_left(&self) -> Option<i64> {
+        if self.used_up.is_some() {
+            return Some(0);
+        }
         let left = self.balance.as_ref()?.daily_limit_rate_left?;
         Some((left - self.requests).max(0))
     }
 
     /// Seconds until the daily allowance resets, as of `now`; `None` when unknown.
     pub fn seconds_to_reset(&self, now: Instant) -> Option<i64> {
+        if let Some((at, secs)) = self.used_up {
+            return Some((secs - now.duration_since(at).as_secs() as i64).max(0));
+        }
         let secs = self.balance.as_ref()?.daily_limit_rate_seconds_to_reset?;
         let since = self
             .fetched_at
             .map_or(0, |t| now.duration_since(t).as_secs() as i64);
         Some((secs - since).max(0))
+    }
+
+    /// The seconds to the daily reset the service gave when it said the allowance is used up
+    /// ([`Gauge::on_daily_used_up`]); `None` otherwise.
+    pub fn used_up_reset(&self) -> Option<i64> {
+        self.used_up.map(|(_, secs)| secs)
     }
 
     /// Charges applied locally since the last balance answer.

@@ -27,8 +27,18 @@ impl App {
                     self.gauge.on_request();
                     Refresh::InsufficientCredits
                 }
-                // A 429 is refused before it counts; other answers reached the service.
-                Some(ApiError::RateLimited { .. }) => return vec![],
+                // A 429 is refused before it counts; other answers reached the service. The
+                // daily allowance's 429 says the gauge's "daily N left" is stale: it is 0.
+                Some(err @ ApiError::RateLimited { retry_after }) => {
+                    if err.is_daily_limit()
+                        && let Some(wait) = retry_after
+                    {
+                        self.gauge
+                            .on_daily_used_up(*wait, std::time::Instant::now());
+                        self.dirty = true;
+                    }
+                    return vec![];
+                }
                 Some(err) if err.status().is_some() => {
                     self.gauge.on_request();
                     return vec![];

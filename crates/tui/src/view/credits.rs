@@ -137,7 +137,7 @@ fn line(app: &App, detail: Detail) -> Line<'static> {
                     },
                     Style::default().add_modifier(Modifier::BOLD),
                 ));
-                if let Some(r) = b.daily_limit_rate_seconds_to_reset {
+                if let Some(r) = g.used_up_reset().or(b.daily_limit_rate_seconds_to_reset) {
                     spans.push(Span::styled(
                         if short {
                             format!(" ↺{}", fmt_duration(r))
