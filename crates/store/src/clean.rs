@@ -51,7 +51,7 @@ fn c1_or_bidi_at(b: &[u8], i: usize) -> bool {
 /// nothing [`sanitize`] would change: no escape other than `\"`, `\\` and `\/` (an escape
 /// may encode a control character), and no control character, DEL, C1 or bidi character except
 /// the whitespace JSON allows between tokens. Such a text can be stored as it is.
-pub(super) fn raw_json_is_clean(json: &str) -> bool {
+pub fn raw_json_is_clean(json: &str) -> bool {
     /// Bytes that start something to look at: a control byte, `\\`, DEL, or the lead byte of
     /// a C1 (`c2`) or bidi (`e2`) character.
     fn suspect(c: u8) -> bool {
