@@ -193,7 +193,18 @@ impl Prospect {
             |_| {},
         )
         .await;
-        let (spent, left) = charge(&self.budget, passed.reserved, ran.report.charged);
+        // Results not arrived in time may still be charged when they arrive, after this call
+        // has answered: the session counts the plan's whole cost for them, so no later call
+        // can take it past the cap.
+        let counted = match ran.left > 0 {
+            true => Cost {
+                standard: ran.report.charged.standard.max(plan.cost.standard),
+                email: ran.report.charged.email.max(plan.cost.email),
+                phone: ran.report.charged.phone.max(plan.cost.phone),
+            },
+            false => ran.report.charged,
+        };
+        let (spent, left) = charge(&self.budget, passed.reserved, counted);
         let not_arrived = (ran.left > 0).then_some((ran.left, ran.awaited, wait.as_secs()));
         Ok((
             ran.arrived,
