@@ -1673,3 +1673,22 @@ fn row_with(answer: prospect::api::types::Segmentation) -> prospect::store::Segm
         updated_at: chrono::Utc::now(),
     }
 }
+
+/// Issue 38, item 11: at 60×16 the Results title says the rows short (`1–25/39726`) rather
+/// than cut the total (`… of 3972`); at 120 columns it is whole.
+#[test]
+fn a_narrow_results_title_keeps_the_total_whole() {
+    let mut app = started();
+    run_search(&mut app, companies_page(25, 39726, Some("c1")));
+    let mut t = Terminal::new(TestBackend::new(60, 16)).unwrap();
+    t.draw(|f| view::draw(f, &app)).unwrap();
+    let top: String = (0..60)
+        .map(|x| t.backend().buffer()[(x, 1)].symbol().to_string())
+        .collect();
+    assert!(top.contains("Results · 1–25/39726"), "{top}");
+    let wide = format!("{:?}", render(&app).backend());
+    assert!(
+        wide.contains("Results · rows 1–25 of 39726 · page 1"),
+        "{wide}"
+    );
+}

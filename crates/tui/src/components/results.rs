@@ -413,7 +413,7 @@ impl Component for Results {
         let (kind, focused, filled, keys) = (ctx.tab, ctx.focused, ctx.filled, ctx.keys);
         let s = self.get(kind);
         let n = s.shown_len();
-        let title = title_of(s, kind, n);
+        let title = title_of(s, kind, n, area.width.saturating_sub(2) as usize);
         let mut block = Block::default()
             .borders(Borders::ALL)
             .title(title)
@@ -558,8 +558,28 @@ pub fn short_rel_legend(s: &SearchState) -> &'static str {
 }
 
 /// The Results pane's title: what is shown of the page (a filter, a list, a sort, the rows and
-/// page), where it came from, what is marked, whether it is loading.
-fn title_of(s: &SearchState, kind: SearchSubject, n: usize) -> String {
+/// page), where it came from, what is marked, whether it is loading. When it is wider than
+/// `width` columns, the rows are said short (`1–25/39726`, no page), so the total is never cut
+/// (issue 38, item 11: at 60 columns `39726` read `3972`).
+fn title_of(s: &SearchState, kind: SearchSubject, n: usize, width: usize) -> String {
+    let title = full_title(s, kind, n);
+    if title.chars().count() <= width || n == 0 || s.only.label().is_some() || s.list.is_some() {
+        return title;
+    }
+    let a = s.first_index();
+    let b = a + n - 1;
+    let rows = match s.total {
+        Some(t) => format!(" Results · {a}–{b}/{t} "),
+        None => format!(" Results · {a}–{b} "),
+    };
+    if s.sorted.is_some() || rows.chars().count() > width {
+        return title;
+    }
+    rows
+}
+
+/// [`title_of`], whole.
+fn full_title(s: &SearchState, kind: SearchSubject, n: usize) -> String {
     let mut title = String::from(" Results ");
     if let Some(only) = s.only.label() {
         title.push_str(&format!("· {} of {} shown, {only} ", n, s.page_rows()));
