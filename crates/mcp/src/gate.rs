@@ -23,7 +23,6 @@ use sha2::{Digest, Sha256};
 use tokio_util::sync::CancellationToken;
 
 use crate::shapes::{Credits, Paid, Spend, Status};
-use prospect_api::client::Endpoint;
 use prospect_api::cost::Cost;
 use prospect_core::engine::{self, Action, Plan};
 use prospect_core::session::{Freshness, Session};
@@ -162,7 +161,15 @@ pub async fn gate<R>(
             ),
         ));
     }
-    reserve_plan(budget, plan, None).map_err(|a| *a)
+    match reserve_plan(budget, plan, None) {
+        Ok(passed) => Ok(passed),
+        // A call running at once took what was left since the check above: answered as any
+        // plan over the session's budget.
+        Err(e) => {
+            let (plan, why) = *e;
+            over_session(s, budget, action, plan, call.spend, id, why).await
+        }
+    }
 }
 
 /// The engine's plan of `action`; `Err`: it cannot be planned or may not run (a daily budget,
@@ -187,28 +194,17 @@ fn take_offer(budget: &SharedBudget, spend: &Spend, id: &str) -> bool {
 }
 
 /// Reserves `plan`'s cost if it still fits what is left (calls in parallel may have taken
-/// it); `Err`: refused, over the cap.
-fn reserve_plan<R>(
+/// it since it was checked); `Err`: the plan back, and why it is over the cap.
+fn reserve_plan(
     budget: &SharedBudget,
     plan: Plan,
     trimmed: Option<Action>,
-) -> Result<Passed, Box<Paid<R>>> {
+) -> Result<Passed, Box<(Plan, String)>> {
     let mut b = lock(budget);
     if let Some(left) = b.left()
         && let Some(why) = over(&plan.cost, &left)
     {
-        let mut answer = Paid::empty(
-            Status::Refused,
-            format!(
-                "{}: over what this session may still spend (--max-credits): {why}; nothing \
-                 was sent",
-                plan.action
-            ),
-            Some(&plan),
-        );
-        answer.session_spent = b.spent.into();
-        answer.session_left = Some(left.into());
-        return Err(Box::new(answer));
+        return Err(Box::new((plan, why)));
     }
     b.reserved += plan.cost;
     let reserved = plan.cost;
@@ -217,6 +213,23 @@ fn reserve_plan<R>(
         trimmed,
         reserved,
     })
+}
+
+/// The `refused` answer of `plan`, over what the session may still spend (`why`), with the
+/// session's spending and what is left of it.
+fn over_cap<R>(b: &Budget, plan: &Plan, why: &str) -> Paid<R> {
+    let mut answer = Paid::empty(
+        Status::Refused,
+        format!(
+            "{}: over what this session may still spend (--max-credits): {why}; nothing was \
+             sent",
+            plan.action
+        ),
+        Some(plan),
+    );
+    answer.session_spent = b.spent.into();
+    answer.session_left = b.left().map(Credits::from);
+    answer
 }
 
 /// A `needs_confirmation` answer offering `plan` under `id` (`{id}` in `message` is replaced).
@@ -246,21 +259,7 @@ async fn over_session<R>(
     why: String,
 ) -> Result<Passed, Paid<R>> {
     let left = lock(budget).left().unwrap_or_default();
-    let refused = |plan: &Plan| {
-        let mut answer = Paid::empty(
-            Status::Refused,
-            format!(
-                "{}: over what this session may still spend (--max-credits): {why}; nothing \
-                 was sent",
-                plan.action
-            ),
-            Some(plan),
-        );
-        let b = lock(budget);
-        answer.session_spent = b.spent.into();
-        answer.session_left = b.left().map(Credits::from);
-        answer
-    };
+    let refused = |plan: &Plan| over_cap(&lock(budget), plan, &why);
     let Some(fitting) = fitting(action, left.standard) else {
         return Err(refused(&plan));
     };
@@ -268,14 +267,17 @@ async fn over_session<R>(
         let credits = spend
             .max_credits
             .map_or(left.standard, |m| m.min(left.standard));
-        let Some(trimmed) = fitting_within(action, credits) else {
+        let Some(trimmed) = engine::search_within(action, credits) else {
             return Err(refused(&plan));
         };
         let small = plan_of(s, &trimmed).await?;
         if !pools_above(&small.cost, credits).is_empty() {
             return Err(refused(&small));
         }
-        return reserve_plan(budget, small, Some(trimmed)).map_err(|a| *a);
+        return reserve_plan(budget, small, Some(trimmed)).map_err(|e| {
+            let (small, why) = *e;
+            over_cap(&lock(budget), &small, &why)
+        });
     }
     Err(offer(
         budget,
@@ -296,33 +298,10 @@ async fn over_session<R>(
 /// How many of a search's results fit in `credits` (fewer than it asks, at least one); `None`
 /// for anything else, or when not one fits.
 fn fitting(action: &Action, credits: f64) -> Option<u64> {
-    match fitting_within(action, credits)? {
+    match engine::search_within(action, credits)? {
         Action::Search { limit, .. } => Some(limit),
         _ => None,
     }
-}
-
-/// `action` (a search) asking only the results that fit in `credits`; `None` for anything
-/// else, or when not one fits.
-fn fitting_within(action: &Action, credits: f64) -> Option<Action> {
-    let Action::Search {
-        endpoint,
-        body,
-        limit,
-        set,
-    } = action
-    else {
-        return None;
-    };
-    let ep = Endpoint::from_path(endpoint)?;
-    let price = prospect_api::cost::search_cost(ep, body, 1).standard;
-    let n = engine::affordable_results(ep, body, credits).min(*limit);
-    (n < *limit && (n as f64) * price <= credits + 1e-9).then(|| Action::Search {
-        endpoint: endpoint.clone(),
-        body: body.clone(),
-        limit: n,
-        set: set.clone(),
-    })
 }
 
 /// How the person at the client answered.

@@ -144,18 +144,37 @@ impl Prospect {
             },
         )
         .await;
-        let (spent, left) = charge(&self.budget, passed.reserved, ran.report.charged);
-        Ok((
-            events,
-            Ran {
-                trimmed: passed.trimmed.is_some().then_some(plan.asked),
-                plan,
-                report: ran.report,
-                spent,
-                left,
-                not_arrived: None,
-            },
-        ))
+        let charged = ran.report.charged;
+        let ran = self.settle(
+            (passed.reserved, passed.trimmed.is_some()),
+            plan,
+            ran.report,
+            charged,
+            None,
+        );
+        Ok((events, ran))
+    }
+
+    /// How a gated run ended: what the gate `reserved` given back and `counted` added to the
+    /// session's spending ([`charge`]), with its plan (`trimmed` when the gate cut the search
+    /// to what fits), report and the results not arrived.
+    fn settle(
+        &self,
+        (reserved, trimmed): (Cost, bool),
+        plan: Plan,
+        report: RunReport,
+        counted: Cost,
+        not_arrived: Option<(usize, usize, u64)>,
+    ) -> Ran {
+        let (spent, left) = charge(&self.budget, reserved, counted);
+        Ran {
+            trimmed: trimmed.then_some(plan.asked),
+            plan,
+            report,
+            spent,
+            left,
+            not_arrived,
+        }
     }
 
     /// A webhook action (a reveal, a batch enrichment): planned and gated as
@@ -204,19 +223,15 @@ impl Prospect {
             },
             false => ran.report.charged,
         };
-        let (spent, left) = charge(&self.budget, passed.reserved, counted);
         let not_arrived = (ran.left > 0).then_some((ran.left, ran.awaited, wait.as_secs()));
-        Ok((
-            ran.arrived,
-            Ran {
-                trimmed: passed.trimmed.is_some().then_some(plan.asked),
-                plan,
-                report: ran.report,
-                spent,
-                left,
-                not_arrived,
-            },
-        ))
+        let settled = self.settle(
+            (passed.reserved, passed.trimmed.is_some()),
+            plan,
+            ran.report,
+            counted,
+            not_arrived,
+        );
+        Ok((ran.arrived, settled))
     }
 }
 

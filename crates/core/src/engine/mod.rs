@@ -63,7 +63,8 @@ pub use run::{
 pub(crate) use run::{buy_claimed, claim_one, page_key};
 pub use set_pages::{SetPage, plan_set_page, search_set_page};
 pub use sets::{
-    EXCLUDES_MAX, NewOnly, SetReport, SetSearch, affordable_results, keys_of, subject_name,
+    EXCLUDES_MAX, NewOnly, SetReport, SetSearch, affordable_results, keys_of, search_within,
+    subject_name,
 };
 
 #[cfg(test)]

@@ -120,6 +120,31 @@ pub fn affordable_results(ep: Endpoint, body: &Value, credits: f64) -> u64 {
     }
 }
 
+/// `action` (a search) asking only its first results that fit in `credits` standard credits
+/// at the price table's search price ([`affordable_results`]): fewer than it asks, at least
+/// one. `None` for any other action, when every result fits, or when not one does. The agent
+/// front end offers it for a search over what its session may still spend.
+pub fn search_within(action: &super::Action, credits: f64) -> Option<super::Action> {
+    let super::Action::Search {
+        endpoint,
+        body,
+        limit,
+        set,
+    } = action
+    else {
+        return None;
+    };
+    let ep = Endpoint::from_path(endpoint)?;
+    let price = prospect_api::cost::search_cost(ep, body, 1).standard;
+    let n = affordable_results(ep, body, credits).min(*limit);
+    (n < *limit && (n as f64) * price <= credits + 1e-9).then(|| super::Action::Search {
+        endpoint: endpoint.clone(),
+        body: body.clone(),
+        limit: n,
+        set: set.clone(),
+    })
+}
+
 /// `companies` or `people`: the tab of a search endpoint, as set runs are recorded.
 pub fn subject_name(ep: Endpoint) -> &'static str {
     match ep.search_subject() {
