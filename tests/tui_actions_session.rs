@@ -600,6 +600,48 @@ async fn the_search_status_counts_the_suppressed() {
     );
 }
 
+/// Issue 38 (item 7): the lists popup left open reads its counts again, so a suppression
+/// imported by another process (the CLI, its own connection to the store) meanwhile shows
+/// without closing and reopening it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_open_lists_popup_shows_a_suppression_imported_meanwhile() {
+    let sb = start(vec![]).await;
+    let ex = open(&sb, RICH).await;
+    ex.wait("ready", |s| s.ready).await;
+    ex.ch('O');
+    ex.wait("the lists popup", |s| {
+        s.screen.contains("No suppression yet")
+    })
+    .await;
+    let mut other = Store::open(&ex.dir().join("store.sqlite")).unwrap();
+    other
+        .suppress(
+            "customers",
+            "a CLI import",
+            &[
+                (prospect::store::SuppressKind::Domain, "sage.com".into()),
+                (prospect::store::SuppressKind::Domain, "bmw.com".into()),
+            ],
+        )
+        .unwrap();
+    drop(other);
+    let seen = ex
+        .wait("the new counts", |s| s.screen.contains("2 domains"))
+        .await;
+    assert!(seen.screen.contains("customers"), "{}", seen.screen);
+    assert!(
+        !seen.screen.contains("No suppression yet"),
+        "{}",
+        seen.screen
+    );
+    ex.key(KeyCode::Esc, KeyModifiers::NONE);
+    ex.wait("the popup closed", |s| {
+        !s.screen.contains("Lists and suppression")
+    })
+    .await;
+    ex.quit().await;
+}
+
 /// The lists view (issue 16): people revealed, then added to a contact list with `+`; after a
 /// restart, `O` shows the list and the suppression categories, Enter opens the list in the
 /// people tab at no cost with the revealed contacts joined and the spend engine's plan for

@@ -597,6 +597,24 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    /// A one-column list whose first line is its title (`domain`) is read as a CSV: the title
+    /// is no entry (it was skipped as "no domain, email or profile").
+    #[test]
+    fn a_one_column_list_with_its_title_reads_the_title_as_the_header() {
+        let dir = tempfile::tempdir().unwrap();
+        let f = dir.path().join("customers.csv");
+        std::fs::write(&f, "domain\nsage.com\nbmw.com\n").unwrap();
+        let got = read_suppression_file(&f).unwrap();
+        assert_eq!(
+            got,
+            vec![
+                (SuppressKind::Domain, "sage.com".to_string()),
+                (SuppressKind::Domain, "bmw.com".to_string())
+            ]
+        );
+        assert!(unreadable(&got).is_empty());
+    }
+
     #[test]
     fn a_hubspot_companies_export_is_read_by_its_headers() {
         let dir = tempfile::tempdir().unwrap();

@@ -556,6 +556,7 @@ impl App {
                     TimerId::RevealDeadline(job) => self.reveal_overdue(job),
                     TimerId::Activity => self.activity_tick(),
                     TimerId::Segmentation => self.segmentation_tick(),
+                    TimerId::Lists => self.lists_tick(),
                 }
             }
             Msg::Webhook(d) => self.on_delivery(*d),

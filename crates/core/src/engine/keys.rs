@@ -351,14 +351,19 @@ pub fn column_kind(title: &str, wanted: &[KeyColumn]) -> Option<KeyColumn> {
 
 /// The header of a CSV file, when `first` (its first line) is one: separated fields (by `,`,
 /// `;` or a tab, whichever the line has most) of which one is a known column title, or none
-/// looks like a key (no `.` or `@`: `Name,Phone` is a header, `acme.com,globex.com` is not).
-/// Returns the delimiter and the titles.
+/// looks like a key (no `.` or `@`: `Name,Phone` is a header, `acme.com,globex.com` is not);
+/// or a line that is one known column title alone (`domain` atop a one-column list).
+/// Returns the delimiter (`,` for one title) and the titles.
 pub fn csv_header(first: &str) -> Option<(u8, Vec<String>)> {
     let first = first.trim_start_matches('\u{feff}').trim_end();
     let delimiter = [b',', b';', b'\t']
         .into_iter()
         .max_by_key(|d| first.bytes().filter(|b| b == d).count())
-        .filter(|d| first.as_bytes().contains(d))?;
+        .filter(|d| first.as_bytes().contains(d));
+    let Some(delimiter) = delimiter else {
+        let title = first.trim();
+        return column_kind(title, &[]).map(|_| (b',', vec![title.to_string()]));
+    };
     let titles: Vec<String> = csv::ReaderBuilder::new()
         .has_headers(false)
         .delimiter(delimiter)
@@ -503,6 +508,12 @@ mod tests {
             "keys, not a header"
         );
         assert!(csv_header("acme.com").is_none(), "one key a line");
+        assert_eq!(
+            csv_header("Domain\r"),
+            Some((b',', vec!["Domain".to_string()])),
+            "one known title alone is a header"
+        );
+        assert!(csv_header("Acme").is_none(), "one unknown word is a key");
     }
 
     /// One reader of key files (issue 38): a CRM export's key column is found by its header,

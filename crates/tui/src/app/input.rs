@@ -7,6 +7,7 @@ use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use ratatui::layout::Rect;
 use serde_json::Value;
 
+use super::jobs::LISTS_REREAD;
 use super::{App, AppOptions, Pane, Popup, StatusKind, Undo};
 use crate::components::column_picker::{ColumnPicker, ColumnsEffect};
 use crate::components::details::DetailsEffect;
@@ -18,7 +19,7 @@ use crate::components::results::ResultsEffect;
 use crate::components::sets::{OpenSets, QuitPrompt};
 use crate::components::{Component, Ctx, Handled, Input, Stay};
 use crate::keymap::KeyAction;
-use crate::msg::{Call, Command, Slot};
+use crate::msg::{Call, Command, Slot, TimerId};
 use crate::schema::{self, Opt, SearchSubject};
 use prospect_core::gauge::Refresh;
 
@@ -360,7 +361,10 @@ impl App {
             }
             KeyAction::Lists => {
                 self.popups.push(Popup::Lists(Default::default()));
-                vec![self.call(Slot::ListsView, Call::Lists)]
+                vec![
+                    self.call(Slot::ListsView, Call::Lists),
+                    self.timer(TimerId::Lists, LISTS_REREAD),
+                ]
             }
             KeyAction::Segments => self.segments_key(),
             KeyAction::Find => self.open_find(),

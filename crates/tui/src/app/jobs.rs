@@ -40,6 +40,9 @@ pub const ENRICH_PATIENCE: Duration = Duration::from_secs(600);
 /// that comes later is still stored and still fills the rows.
 pub const REVEAL_PATIENCE: Duration = Duration::from_secs(900);
 
+/// How often the open lists popup reads its counts again ([`crate::msg::TimerId::Lists`]).
+pub const LISTS_REREAD: Duration = Duration::from_secs(2);
+
 /// The wait before the next try of a pending enrich after `attempt` tries: 1 s, 2 s, 4 s …
 /// doubling, at most 60 s.
 pub fn backoff(attempt: u32) -> Duration {
@@ -393,6 +396,19 @@ impl App {
     }
 
     // ---------------------------------------------------------------- activity
+
+    /// [`TimerId::Lists`]: while the lists popup is open, its counts are read again, so a
+    /// suppression imported or a list filled by the CLI meanwhile shows (issue 38, item 7).
+    pub(super) fn lists_tick(&mut self) -> Vec<Command> {
+        if self.popups.iter().any(|p| matches!(p, Popup::Lists(_))) {
+            vec![
+                self.call(Slot::ListsView, Call::Lists),
+                self.timer(TimerId::Lists, LISTS_REREAD),
+            ]
+        } else {
+            vec![]
+        }
+    }
 
     pub(super) fn activity_tick(&mut self) -> Vec<Command> {
         if self.popups.iter().any(|p| matches!(p, Popup::Activity)) {

@@ -177,6 +177,9 @@ pub enum TimerId {
     Activity,
     /// The next read of a segmentation in progress shown by the Segments view.
     Segmentation,
+    /// The next read of the lists and suppression counts while the lists popup is open (a
+    /// `prospect suppress import` or `list add` run meanwhile shows without reopening it).
+    Lists,
 }
 
 /// What an answer cost and whether its call reached the service, for the credit gauge.
