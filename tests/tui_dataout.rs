@@ -147,6 +147,42 @@ fn snapshot_export_popup() {
     insta::assert_snapshot!(render_at(&app, 120, 34).backend());
 }
 
+/// Issue 38 (item 11): at 80×24 the CRM layouts' names stay on their line: what a layout holds
+/// is said on the line below, never wrapped out of the popup's field (it wrapped to column 0).
+#[test]
+fn the_export_layouts_stay_on_their_line_at_80_columns() {
+    let mut app = started();
+    app.update(ch('t'));
+    let cmds = app.update(ctrl('r'));
+    answer(
+        &mut app,
+        &cmds,
+        Slot::Search(SearchSubject::People),
+        Outcome::Page(page(SearchSubject::People, 25, 0, 900, None)),
+    );
+    open_export(&mut app);
+    app.update(key(KeyCode::Down));
+    app.update(key(KeyCode::Down));
+    for name in ["JSONL", "HubSpot contacts CSV", "Salesforce leads CSV"] {
+        app.update(key(KeyCode::Tab));
+        let screen = render_at(&app, 80, 24).backend().to_string();
+        let format = screen
+            .lines()
+            .find(|l| l.contains("Format  ‹"))
+            .unwrap_or_else(|| panic!("{screen}"));
+        assert!(format.contains(&format!("‹ {name} ›")), "{screen}");
+        let at = screen.lines().position(|l| l == format).unwrap();
+        let below = screen.lines().nth(at + 1).unwrap();
+        assert!(
+            below.contains("│         "),
+            "the note is indented: {screen}"
+        );
+        if name != "JSONL" {
+            assert!(below.contains("verified + catch-all emails"), "{screen}");
+        }
+    }
+}
+
 #[test]
 fn export_of_this_page_writes_every_row_as_csv_that_parses_back() {
     let dir = tempfile::tempdir().unwrap();

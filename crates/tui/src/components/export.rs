@@ -182,19 +182,24 @@ fn extension(format: Format) -> &'static str {
     }
 }
 
-fn format_label(format: Format, preset: Option<Preset>) -> &'static str {
+/// The name of a format or CRM layout, and what it holds (shown dim on the line below, so a
+/// long one never wraps out of its field).
+fn format_label(format: Format, preset: Option<Preset>) -> (&'static str, &'static str) {
     match (format, preset) {
-        (_, Some(Preset::HubspotCompanies)) => {
-            "HubSpot companies CSV (its column names, one row a domain)"
-        }
-        (_, Some(Preset::HubspotContacts)) => {
-            "HubSpot contacts CSV (its column names, verified + catch-all emails)"
-        }
-        (_, Some(Preset::SalesforceLeads)) => {
-            "Salesforce leads CSV (its column names, verified + catch-all emails)"
-        }
-        (Format::Csv, _) => "CSV (header, one row per record, lists joined with ;)",
-        _ => "JSONL (one full record per line)",
+        (_, Some(Preset::HubspotCompanies)) => (
+            "HubSpot companies CSV",
+            "its column names, one row a domain",
+        ),
+        (_, Some(Preset::HubspotContacts)) => (
+            "HubSpot contacts CSV",
+            "its column names, verified + catch-all emails",
+        ),
+        (_, Some(Preset::SalesforceLeads)) => (
+            "Salesforce leads CSV",
+            "its column names, verified + catch-all emails",
+        ),
+        (Format::Csv, _) => ("CSV", "header, one row per record, lists joined with ;"),
+        _ => ("JSONL", "one full record per line"),
     }
 }
 
@@ -567,7 +572,7 @@ impl Component for ExportPopup {
         // The whole path, in as many lines as it takes: the popup grows by the extra ones.
         let path = super::widgets::path_lines(&self.full_path(), PATH_LINE);
         let extra = path.len().saturating_sub(1) as u16;
-        let r = centered(area, 76, 14 + extra);
+        let r = centered(area, 76, 15 + extra);
         f.render_widget(Clear, r);
         let title = format!(" Export {} ", noun(self.kind));
         let block = frame(&title, theme().good);
@@ -585,6 +590,7 @@ impl Component for ExportPopup {
             }
         };
         let n_dim = self.scope != Scope::FirstN;
+        let (format_name, format_note) = format_label(self.format, self.preset);
         let n_value = input_text(&self.n);
         let mut lines = vec![
             field_line(
@@ -604,11 +610,9 @@ impl Component for ExportPopup {
             field_line(
                 F_FORMAT,
                 "Format",
-                vec![Span::raw(format!(
-                    "‹ {} ›",
-                    format_label(self.format, self.preset)
-                ))],
+                vec![Span::raw(format!("‹ {format_name} ›"))],
             ),
+            Line::from(dim(format!("{:9}{format_note}", ""))),
             field_line(F_PATH, "File", vec![Span::raw(self.path_text())]),
         ];
         // The whole path, in as many lines as it takes rather than cut, and where the folder
