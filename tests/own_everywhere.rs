@@ -271,3 +271,37 @@ async fn bought_and_owned_records_are_written_the_same() {
         );
     }
 }
+
+/// Issue 38 (item 11): a person looked up from the store shows its employer's name where the
+/// store knows the company (it showed the bare domain): the stored company's summary is joined
+/// as the record's `company`, as a v3 people answer carries it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_person_from_the_store_carries_its_stored_employer() {
+    let sb = sandbox_with(10_000).await;
+    let dir = tempfile::tempdir().unwrap();
+    let cli = |args: &[&str]| run(prospect(&sb.base_url, dir.path(), args));
+    let (code, out, err) = cli(&["search", "people", "--limit", "1", "--format", "jsonl"]).await;
+    assert_eq!(code, 0, "{err}");
+    let person: serde_json::Value = serde_json::from_str(out.lines().next().unwrap()).unwrap();
+    let handle = person["linkedinUrl"]
+        .as_str()
+        .expect("a handle")
+        .to_string();
+    let domain = person["domain"].as_str().expect("a domain").to_string();
+    let (code, out, err) = cli(&["lookup", "companies", &domain, "--format", "jsonl"]).await;
+    assert_eq!(code, 0, "{err}");
+    let company: serde_json::Value = serde_json::from_str(out.lines().next().unwrap()).unwrap();
+    let name = company["record"]["name"]
+        .as_str()
+        .expect("a name")
+        .to_string();
+    let (code, out, err) = cli(&["lookup", "people", &handle, "--format", "jsonl"]).await;
+    assert_eq!(code, 0, "{err}");
+    let looked: serde_json::Value = serde_json::from_str(out.lines().next().unwrap()).unwrap();
+    assert!(looked["storedAt"].is_string(), "from the store: {looked}");
+    assert_eq!(
+        looked["record"]["company"]["name"],
+        name.as_str(),
+        "{looked}"
+    );
+}

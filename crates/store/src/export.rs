@@ -59,14 +59,7 @@ impl Store {
                      f: &mut dyn FnMut(LookalikePerson) -> std::io::Result<()>|
          -> Result<()> {
             self.join_contacts(&mut run.iter_mut().map(|p| &mut p.person).collect::<Vec<_>>())?;
-            let domains: Vec<String> = run.iter().map(|p| p.person.domain.clone()).collect();
-            let employers = self.companies_by_domains(&domains)?;
-            for p in run.iter_mut() {
-                let key = prospect_common::keys::normalize_domain(&p.person.domain);
-                if let Some(c) = employers.get(&key) {
-                    p.company = Some((&c.value).into());
-                }
-            }
+            self.join_employers(&mut run.iter_mut().collect::<Vec<_>>())?;
             for p in run.drain(..) {
                 f(p)?;
             }
@@ -83,6 +76,33 @@ impl Store {
             Ok(())
         })?;
         flush(&mut run, &mut f)
+    }
+
+    /// Sets the `company` of each of `people` that has none to the summary of its stored
+    /// employer (by the person's `domain`, [`Store::companies_by_domains`]), as a v3 people
+    /// answer carries it (SPEC.md §4.10): a person read back from the store shows its
+    /// company's name where the store knows it. People whose employer is not stored are left
+    /// as they are.
+    ///
+    /// # Errors
+    /// The store's, reading the companies.
+    pub fn join_employers(&self, people: &mut [&mut LookalikePerson]) -> Result<()> {
+        let domains: Vec<String> = people
+            .iter()
+            .filter(|p| p.company.is_none() && !p.person.domain.is_empty())
+            .map(|p| p.person.domain.clone())
+            .collect();
+        if domains.is_empty() {
+            return Ok(());
+        }
+        let employers = self.companies_by_domains(&domains)?;
+        for p in people.iter_mut().filter(|p| p.company.is_none()) {
+            let key = prospect_common::keys::normalize_domain(&p.person.domain);
+            if let Some(c) = employers.get(&key) {
+                p.company = Some((&c.value).into());
+            }
+        }
+        Ok(())
     }
 
     /// Walks `sql`'s rows of (key, record JSON, fetched_at, purchase_id) of `table`.

@@ -145,7 +145,8 @@ const PEOPLE_BY_ID: LookupKind<LookalikePerson> = LookupKind {
 };
 
 /// The stored people of `keys` (handles when `by_handle`, else ids) as lookup records (no
-/// score), by key, with their stored contacts joined; none when the store cannot be read.
+/// score), by key, with their stored contacts and their stored employer's summary joined
+/// ([`prospect_store::Store::join_employers`]); none when the store cannot be read.
 async fn stored_people(
     s: Session,
     keys: Vec<String>,
@@ -158,19 +159,21 @@ async fn stored_people(
             st.people_by_ids(&keys)?
         };
         st.join_contacts(&mut found.values_mut().map(|p| &mut p.value).collect::<Vec<_>>())?;
+        let mut found: StoredBy<LookalikePerson> = found
+            .into_iter()
+            .map(|(k, v)| {
+                let v = v.map(|person| LookalikePerson {
+                    person,
+                    ..LookalikePerson::default()
+                });
+                (k, v)
+            })
+            .collect();
+        st.join_employers(&mut found.values_mut().map(|p| &mut p.value).collect::<Vec<_>>())?;
         Ok(found)
     })
     .await
     .unwrap_or_default()
-    .into_iter()
-    .map(|(k, v)| {
-        let v = v.map(|person| LookalikePerson {
-            person,
-            ..LookalikePerson::default()
-        });
-        (k, v)
-    })
-    .collect()
 }
 
 /// One people lookup request of `keys` (handles when `by_handle`, else service ids): what it
