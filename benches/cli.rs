@@ -13,6 +13,11 @@
 //! - the store file after the 10,000-company export: ≤ 100 MB;
 //! - a lookup of a 1,000,000-line file: the CLI's peak RSS ≤ 200 MB.
 //!
+//! Issue 39 adds the owned path: the 10,000-company search as CSV run again on the same store
+//! (0 credits, nothing sent): its wall time beside `sqlite3` reading the same purchases'
+//! rows to a file (target ≤ 2×), its peak RSS (target ≤ 150 MB), and its output
+//! byte-identical to the buying run's.
+//!
 //! Run: `cargo bench --bench cli -- --quick` (uses the release profile's binary).
 
 use std::path::Path;
@@ -78,6 +83,61 @@ fn cli(base: &str, data: &Path, args: &[&str]) -> Command {
         .stdout(Stdio::null())
         .stderr(Stdio::inherit());
     c
+}
+
+/// The issue-39 figures of the owned path: the 10,000-company CSV search bought, then run
+/// again on the same store, beside `sqlite3` reading the purchases' rows to a file.
+fn owned_again(base: &str) {
+    let dir = tempfile::tempdir().unwrap();
+    let (bought, again) = (dir.path().join("bought.csv"), dir.path().join("again.csv"));
+    let args = |out: &Path| {
+        let mut c = cli(
+            base,
+            dir.path(),
+            &[
+                "search",
+                "companies",
+                "--limit",
+                "10000",
+                "--max-credits",
+                "1000000",
+                "--format",
+                "csv",
+            ],
+        );
+        c.stdout(std::fs::File::create(out).unwrap());
+        c
+    };
+    let (t_bought, peak_bought) = run_measured(args(&bought));
+    let (t_again, peak_again) = run_measured(args(&again));
+    let same = std::fs::read(&bought).unwrap() == std::fs::read(&again).unwrap();
+    let store = dir.path().join("data").join("prospect.sqlite");
+    let rows = dir.path().join("rows.out");
+    let t = Instant::now();
+    let st = Command::new("sqlite3")
+        .arg(&store)
+        .arg("SELECT id, endpoint, response, raw FROM purchases")
+        .stdout(std::fs::File::create(&rows).unwrap())
+        .status();
+    let sqlite = t.elapsed();
+    match st {
+        Ok(s) if s.success() => eprintln!(
+            "owned: the 10,000-company CSV search again: {:.2} s, CLI peak RSS {peak_again:.0} MB \
+             (bought: {:.2} s, {peak_bought:.0} MB); sqlite3 reading the purchases: {:.3} s \
+             ({} bytes) = {:.1}× (targets ≤ 2×, ≤ 150 MB); outputs byte-identical: {same}",
+            t_again.as_secs_f64(),
+            t_bought.as_secs_f64(),
+            sqlite.as_secs_f64(),
+            std::fs::metadata(&rows).map_or(0, |m| m.len()),
+            t_again.as_secs_f64() / sqlite.as_secs_f64()
+        ),
+        _ => eprintln!(
+            "owned: the 10,000-company CSV search again: {:.2} s, CLI peak RSS {peak_again:.0} MB; \
+             sqlite3 not run (not installed?); outputs byte-identical: {same}",
+            t_again.as_secs_f64()
+        ),
+    }
+    assert!(same, "the owned run wrote other bytes than the buying run");
 }
 
 /// What the minimal client does: POSTs `bodies` one after another on one keep-alive
@@ -323,6 +383,7 @@ fn bench(c: &mut Criterion) {
     );
 
     versus_minimal(&base, &list, &domains);
+    owned_again(&base);
 
     let mut g = c.benchmark_group("cli");
     g.sample_size(10).measurement_time(Duration::from_secs(30));

@@ -86,6 +86,28 @@ impl SearchResponse {
             other => return Err(format!("{} is not a list search", other.path())),
         })
     }
+
+    /// [`SearchResponse::decode`] of an answer given as JSON text (a stored page's,
+    /// [`prospect_store::Store::page_answer_text`]), read straight into the typed response.
+    ///
+    /// Errors as [`SearchResponse::decode`]; also text that is not JSON.
+    pub fn decode_slice(endpoint: Endpoint, answer: &[u8]) -> Result<SearchResponse, String> {
+        fn typed<T: DeserializeOwned>(text: &[u8]) -> Result<T, String> {
+            let mut de = serde_json::Deserializer::from_slice(text);
+            let v = serde_path_to_error::deserialize(&mut de).map_err(|e| {
+                format!("at {}: {}", e.path(), plain_message(&e.inner().to_string()))
+            })?;
+            de.end().map_err(|e| plain_message(&e.to_string()))?;
+            Ok(v)
+        }
+        Ok(match endpoint {
+            Endpoint::SearchCompaniesV3 => SearchResponse::CompaniesV3(typed(answer)?),
+            Endpoint::SearchCompaniesV2 => SearchResponse::CompaniesV2(typed(answer)?),
+            Endpoint::SearchPeopleV3 => SearchResponse::PeopleV3(typed(answer)?),
+            Endpoint::SearchPeopleV2 => SearchResponse::PeopleV2(typed(answer)?),
+            other => return Err(format!("{} is not a list search", other.path())),
+        })
+    }
 }
 
 impl SearchRequest {

@@ -53,6 +53,10 @@ pub struct Db {
     /// The lookalike postings of the dataset's companies, built on the first lookalike search
     /// and shared by every snapshot (gathered companies are scored without them).
     pub(crate) look: Arc<std::sync::OnceLock<BaseIndex>>,
+    /// The postings of the dataset's people by seniority, department and title, built on the
+    /// first people search that can use them and shared by every snapshot
+    /// ([`Db::postings`]; gathered people are scanned).
+    pub(crate) postings: Arc<std::sync::OnceLock<crate::engine::postings::PeoplePostings>>,
     /// Serialized records of the dataset's companies ([`Db::record_json`]), shared by every
     /// snapshot.
     pub(crate) records: Arc<RecordCache>,
@@ -151,6 +155,7 @@ impl Db {
             gathered: Arc::default(),
             ac: Arc::default(),
             look: Arc::default(),
+            postings: Arc::default(),
             records: crate::engine::held::record_cache(),
             rankings: crate::engine::held::ranking_cache(),
         }

@@ -209,6 +209,7 @@ impl Db {
             gathered: Arc::new(g),
             ac: self.ac.clone(),
             look: self.look.clone(),
+            postings: self.postings.clone(),
             records: self.records.clone(),
             rankings: super::cache::ranking_cache(),
         })

@@ -17,10 +17,14 @@ use super::index::Index;
 /// Serialized company records kept (at ~7 KB each, ~30 MB).
 pub const RECORDS_CACHED: usize = 4_096;
 
-/// Rankings of recent searches kept (each about 32 bytes per matching company: the sorted head
+/// Rankings of recent searches kept at most (each about 16–32 bytes per match: the sorted head
 /// and the rest of a lookalike ranking, or its whole sorted ranking once a page reached past
 /// the head and the head).
 pub const RANKINGS_CACHED: usize = 64;
+
+/// Matches the kept rankings may hold together (a people search may match every person of the
+/// dataset): a ranking weighs its number of matches, and the least used go first past it.
+pub const RANKED_MATCHES_CACHED: u64 = 4_000_000;
 
 /// Serialized records of the dataset's companies, by company index; shared by every snapshot
 /// of one dataset.
@@ -28,7 +32,17 @@ pub(crate) type RecordCache = quick_cache::sync::Cache<u32, RecordJson>;
 
 /// Rankings of one snapshot by search key (see [`Db::ranked`]); a snapshot with more companies
 /// gets a new one.
-pub(crate) type RankingCache = quick_cache::sync::Cache<String, Arc<Ranked>>;
+pub(crate) type RankingCache = quick_cache::sync::Cache<String, Arc<Ranked>, ByMatches>;
+
+/// The weight of a kept ranking: its number of matches (fixed when it is made).
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct ByMatches;
+
+impl quick_cache::Weighter<String, Arc<Ranked>> for ByMatches {
+    fn weight(&self, _: &String, ranked: &Arc<Ranked>) -> u64 {
+        ranked.total() as u64 + 1
+    }
+}
 
 /// A new, empty record cache.
 pub(crate) fn record_cache() -> Arc<RecordCache> {
@@ -37,7 +51,11 @@ pub(crate) fn record_cache() -> Arc<RecordCache> {
 
 /// A new, empty ranking cache.
 pub(crate) fn ranking_cache() -> Arc<RankingCache> {
-    Arc::new(RankingCache::new(RANKINGS_CACHED))
+    Arc::new(RankingCache::with_weighter(
+        RANKINGS_CACHED,
+        RANKED_MATCHES_CACHED,
+        ByMatches,
+    ))
 }
 
 /// The matches of a search in ranking order, `(key, index)` ascending, kept between its pages

@@ -27,6 +27,7 @@ pub mod layered;
 pub mod lookalike;
 pub mod paging;
 pub mod people;
+pub mod postings;
 pub mod records;
 pub mod search;
 pub mod segment;

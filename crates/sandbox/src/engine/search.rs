@@ -31,7 +31,7 @@ use prospect_api::types::search::{
 use super::compile;
 use super::filters::{CompanyQuery, PeopleQuery, Scratch};
 use super::lookalike::{self, band_rank};
-use super::paging::{CursorKind, Page, Ranked, parse_cursor, select_page};
+use super::paging::{CursorKind, Page, Ranked, parse_cursor};
 use super::records;
 use super::{caps, normalize_domain};
 
@@ -520,16 +520,33 @@ impl Db {
 
     /// People of the ranked companies that match `pq`, at most `per_company` per company:
     /// `(key, person index)` where the key is the company's key (people of one company stay
-    /// together, in ordinal order).
-    fn collect_people(
+    /// together, in ordinal order), unordered. Read from the people postings when a condition
+    /// narrows ([`Db::people_from_postings`]), else by a scan of each company's people.
+    pub(crate) fn collect_people(
         &self,
         companies: &[(u64, u32)],
         pq: &PeopleQuery,
         per_company: Option<usize>,
     ) -> Vec<(u64, u32)> {
+        if !pq.is_empty()
+            && let Some(found) = self.people_from_postings(companies, pq, per_company)
+        {
+            return found;
+        }
+        self.scan_people(companies, pq, per_company)
+    }
+
+    /// [`Db::collect_people`] by a scan of every person of each company (what the postings
+    /// must answer the same as).
+    pub(crate) fn scan_people(
+        &self,
+        companies: &[(u64, u32)],
+        pq: &PeopleQuery,
+        per_company: Option<usize>,
+    ) -> Vec<(u64, u32)> {
+        let empty = pq.is_empty();
         let mut out = Vec::new();
         let mut scratch = Scratch::default();
-        let empty = pq.is_empty();
         // Text filters read a bounded number of texts (engine `caps`): the best-ranked
         // companies' people first.
         let ranked;
@@ -557,6 +574,36 @@ impl Db {
         out
     }
 
+    /// `all` (people matches) ranked by their similarity to the people `targets` (lookalike
+    /// people, SPEC.md §4.10): the targets themselves left out, and those outside the
+    /// ranking's relevance bands; keyed by the inverted score above the company's rank.
+    fn rank_like_people(
+        &self,
+        mut all: Vec<(u64, u32)>,
+        targets: &[u32],
+        ranking: &Ranking,
+    ) -> Vec<(u64, u32)> {
+        all.retain(|(_, pi)| !targets.contains(pi));
+        let mut scorer = lookalike::PersonTargets::new(self, targets);
+        all.into_iter()
+            .filter_map(|(_, pi)| {
+                let s = scorer.score(self, pi);
+                let band = lookalike::relevance_of(s, ranking.broad)?;
+                if let Some((best, worst)) = ranking.bands
+                    && !(best..=worst).contains(&band_rank(&band))
+                {
+                    return None;
+                }
+                let rank =
+                    self.cols[self.person_rows[pi as usize].company as usize].default_rank as u64;
+                Some((
+                    ((10_000 - lookalike::round_units(s * 10_000.0) as u64) << 32) | rank,
+                    pi,
+                ))
+            })
+            .collect()
+    }
+
     /// `POST /v2/search/people` (SPEC.md §4.3): people matching `peopleFilters` at companies
     /// matching `companiesFilters` (lookalike domains rank the companies; `minScore` applies),
     /// `onePersonPerDomain` / `peoplePerCompany` cap the people per company, paging by
@@ -572,12 +619,6 @@ impl Db {
         })?;
         let empty = CompaniesFiltersV2::default();
         let f = req.companies_filters.as_ref().unwrap_or(&empty);
-        let q = compile::companies_v2(self, f);
-        let pq = req
-            .people_filters
-            .as_ref()
-            .map(|p| compile::people_v2(self, p))
-            .unwrap_or_default();
         let look = resolve_lookalike(self, f.lookalike_domains.as_deref());
         let ranking = Ranking {
             min_score: (!look.targets.is_empty())
@@ -586,15 +627,27 @@ impl Db {
             targets: look.targets.clone(),
             ..Default::default()
         };
-        let companies = self.rank_companies(&q, None, &ranking);
         let per = if req.one_person_per_domain == Some(true) {
             Some(1)
         } else {
             req.people_per_company.map(|n| n.max(1) as usize)
         };
-        let all = self.collect_people(&companies, &pq, per);
-        let page = select_page(
-            all,
+        // The ranking is kept for the search's next pages (and the same search again).
+        let key = format!(
+            "{}\u{1}{per:?}",
+            search_key("people v2", f, req.people_filters.as_ref())
+        );
+        let all = self.ranked(key, || {
+            let q = compile::companies_v2(self, f);
+            let pq = req
+                .people_filters
+                .as_ref()
+                .map(|p| compile::people_v2(self, p))
+                .unwrap_or_default();
+            let companies = self.rank_companies(&q, None, &ranking);
+            Ranked::sorted(self.collect_people(&companies, &pq, per))
+        });
+        let page = all.page(
             cursor,
             clamp_from(req.from),
             clamp_size(req.size, MAX_SIZE),
@@ -636,15 +689,9 @@ impl Db {
         })?;
         let empty = CompaniesFiltersV3::default();
         let f = companies_filters.unwrap_or(&empty);
-        let q = compile::companies_v3(self, f);
-        let pq = people_filters
-            .map(|p| compile::people_v3(self, p, threshold.unwrap_or(0.8)))
-            .unwrap_or_default();
         let look = resolve_lookalike(self, f.lookalike_domains.as_deref());
         let ranking = self.ranking_v3(f, &look);
-        let companies = self.rank_companies(&q, None, &ranking);
         let per = per_company.map(|n| n.max(1) as usize);
-        let mut all = self.collect_people(&companies, &pq, per);
         // Lookalike people: rank by similarity to the given profiles.
         let mut statuses = LookalikePeopleStatuses::default();
         let mut person_targets = Vec::new();
@@ -663,29 +710,25 @@ impl Db {
             }
         }
         let broad = ranking.broad;
-        if !person_targets.is_empty() {
-            all.retain(|(_, pi)| !person_targets.contains(pi));
-            let mut scorer = lookalike::PersonTargets::new(self, &person_targets);
-            all = all
-                .into_iter()
-                .filter_map(|(_, pi)| {
-                    let s = scorer.score(self, pi);
-                    let band = lookalike::relevance_of(s, broad)?;
-                    if let Some((best, worst)) = ranking.bands
-                        && !(best..=worst).contains(&band_rank(&band))
-                    {
-                        return None;
-                    }
-                    let rank = self.cols[self.person_rows[pi as usize].company as usize]
-                        .default_rank as u64;
-                    Some((
-                        ((10_000 - lookalike::round_units(s * 10_000.0) as u64) << 32) | rank,
-                        pi,
-                    ))
-                })
-                .collect();
-        }
-        let page = select_page(all, cursor, 0, size, |p| {
+        // The ranking is kept for the search's next pages (and the same search again).
+        let key = format!(
+            "{}\u{1}{per:?}\u{1}{threshold:?}",
+            search_key("people v3", f, people_filters)
+        );
+        let all = self.ranked(key, || {
+            let q = compile::companies_v3(self, f);
+            let pq = people_filters
+                .map(|p| compile::people_v3(self, p, threshold.unwrap_or(0.8)))
+                .unwrap_or_default();
+            let companies = self.rank_companies(&q, None, &ranking);
+            let all = self.collect_people(&companies, &pq, per);
+            Ranked::sorted(if person_targets.is_empty() {
+                all
+            } else {
+                self.rank_like_people(all, &person_targets, &ranking)
+            })
+        });
+        let page = all.page(cursor, 0, size, |p| {
             self.people
                 .id(&self.companies, &self.person_rows[p as usize])
         });

@@ -310,10 +310,30 @@ impl Store {}
 pub(super) struct ChainLink {
     pub(super) cursor_out: Option<String>,
     pub(super) n: u64,
+    pub(super) total: Option<i64>,
     pub(super) request: String,
     pub(super) response: String,
     pub(super) purchase_id: Option<PurchaseId>,
     pub(super) fetched_at: DateTime<Utc>,
+}
+
+/// A page of a stored search chain without its answer ([`Store::page_links_since`]): what
+/// plans a re-run (its paging facts) and what reads its answer when it is written
+/// ([`Store::page_answer_text`]), one page at a time.
+#[derive(Debug, Clone)]
+pub struct PageLink {
+    /// 0-based page number in the chain.
+    pub page: u32,
+    /// The request body sent, paging members included (sanitized).
+    pub request: Value,
+    /// The answer's paging facts, as kept with the page.
+    pub facts: PageFacts,
+    /// The purchase that paid for it, if any.
+    pub purchase_id: Option<PurchaseId>,
+    /// When it was fetched (millisecond precision).
+    pub fetched_at: DateTime<Utc>,
+    /// The answer kept with the page itself (sanitized JSON), when not read from its purchase.
+    response: String,
 }
 
 /// The paging facts of a search answer: the cursor of the next page (`searchAfter`), its

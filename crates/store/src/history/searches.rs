@@ -216,6 +216,78 @@ impl Store {
         })())
     }
 
+    /// The chain of [`Store::pages_since`] without the answers: each page's request, paging
+    /// facts and purchase, read from the pages' own rows (no answer is decompressed or parsed).
+    /// A page whose request no longer parses ends the chain.
+    ///
+    /// # Errors
+    /// [`StoreError::Sqlite`].
+    pub fn page_links_since(
+        &self,
+        search: SearchId,
+        since: Option<DateTime<Utc>>,
+    ) -> Result<Vec<PageLink>> {
+        let mut out = Vec::new();
+        for (i, link) in self.chain(search, since)?.into_iter().enumerate() {
+            let Some(request) = read_json(&link.request, "pages", &format!("{search}/{i}")) else {
+                break;
+            };
+            out.push(PageLink {
+                page: i as u32,
+                request,
+                facts: PageFacts {
+                    cursor_out: link.cursor_out,
+                    n: link.n,
+                    total: link.total,
+                },
+                purchase_id: link.purchase_id,
+                fetched_at: link.fetched_at,
+                response: link.response,
+            });
+        }
+        Ok(out)
+    }
+
+    /// The answer of `link` as sanitized JSON text, to decode straight into its typed
+    /// response: the purchase's raw bytes as received when they hold nothing that sanitizing
+    /// changes (nearly always: checked on the bytes, [`crate::raw_json_is_clean`]), else
+    /// their sanitized JSON; the answer kept with the page when it has no purchase. `None`
+    /// when the answer is gone, does not decompress, or is not JSON (the chain ends there, as
+    /// in [`Store::pages_since`]).
+    ///
+    /// # Errors
+    /// [`StoreError::Sqlite`].
+    pub fn page_answer_text(&self, link: &PageLink) -> Result<Option<Vec<u8>>> {
+        let Some(p) = link.purchase_id.filter(|_| link.response.is_empty()) else {
+            return Ok(Some(link.response.clone().into_bytes()));
+        };
+        let row = self
+            .conn
+            .prepare_cached("SELECT response, raw FROM purchases WHERE id = ?1")?
+            .query_row(params![p.0], |r| {
+                Ok((r.get::<_, String>(0)?, r.get::<_, Option<Vec<u8>>>(1)?))
+            })
+            .optional()?;
+        let Some((text, raw)) = row else {
+            return Ok(None);
+        };
+        let Some(z) = raw else {
+            return Ok(Some(text.into_bytes()));
+        };
+        let Ok(bytes) = zstd::decode_all(&z[..]) else {
+            tracing::warn!(table = "purchases", id = %p, "store: raw answer does not decompress");
+            return Ok(None);
+        };
+        if crate::raw_json_is_clean(&bytes) {
+            return Ok(Some(bytes));
+        }
+        let Ok(mut v) = serde_json::from_slice::<Value>(&bytes) else {
+            return Ok(None);
+        };
+        sanitize_value(&mut v);
+        Ok(serde_json::to_vec(&v).ok())
+    }
+
     /// [`Store::pages_since`] with every page, whenever fetched.
     ///
     /// # Errors
@@ -258,10 +330,11 @@ impl Store {
             let Some(fetched_at) = from_millis(at, "pages", &search) else {
                 continue;
             };
-            let _ = (size, total);
+            let _ = size;
             by_cursor.entry(cursor_in).or_insert(ChainLink {
                 cursor_out,
                 n: u64::try_from(n).unwrap_or(0),
+                total,
                 request,
                 response,
                 purchase_id: purchase_id.map(PurchaseId),

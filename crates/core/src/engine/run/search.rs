@@ -16,7 +16,7 @@ async fn fresh_chain(
     s: &Session,
     endpoint: Endpoint,
     body: &Value,
-) -> Vec<prospect_store::StoredPage> {
+) -> Vec<prospect_store::PageLink> {
     let identity = search_identity(body);
     let target = s.target().to_string();
     let fresh_for =
@@ -24,7 +24,7 @@ async fn fresh_chain(
     let since = Utc::now() - fresh_for;
     with_store(s.store(), move |st| {
         match st.find_search(endpoint, &identity, &target)? {
-            Some(id) => st.pages_since(id, Some(since)),
+            Some(id) => st.page_links_since(id, Some(since)),
             None => Ok(Vec::new()),
         }
     })
@@ -81,7 +81,7 @@ pub(in crate::engine) async fn plan_search(
     p.new_only = new_only;
     if stored {
         for page in fresh_chain(s, ep, body).await {
-            let facts = prospect_store::PageFacts::of_answer(&page.response);
+            let facts = &page.facts;
             let take = facts.n.min(limit - p.owned);
             for _ in 0..take {
                 p.own(page.fetched_at);
@@ -389,7 +389,15 @@ impl<F: FnMut(SearchRecords) -> std::io::Result<()>> SearchRun<'_, F> {
     async fn stored_pages(&mut self) -> Option<Option<String>> {
         let mut cursor: Option<String> = None;
         for page in fresh_chain(self.s, self.ep, self.body).await {
-            let Ok(mut response) = SearchResponse::decode(self.ep, page.response.clone()) else {
+            // One page's answer at a time, decoded from its text straight into the typed
+            // answer (issue 39: no `Value` of every page held at once).
+            let link = page.clone();
+            let text = with_store(self.s.store(), move |st| st.page_answer_text(&link)).await;
+            let Some(Ok(mut response)) = text
+                .ok()
+                .flatten()
+                .map(|t| SearchResponse::decode_slice(self.ep, &t))
+            else {
                 break;
             };
             self.s.join_page_contacts(&mut response).await;
