@@ -278,7 +278,7 @@ impl Store {
             tracing::warn!(table = "purchases", id = %p, "store: raw answer does not decompress");
             return Ok(None);
         };
-        if crate::raw_json_is_clean(&bytes) {
+        if std::str::from_utf8(&bytes).is_ok_and(crate::raw_json_is_clean) {
             return Ok(Some(bytes));
         }
         let Ok(mut v) = serde_json::from_slice::<Value>(&bytes) else {
