@@ -342,12 +342,17 @@ pub struct SearchPeopleV2Response {
 }
 
 /// Response 200 of `POST /v3/search/people` (SPEC.md §4.10; openapi `LookalikePeopleResultV3`).
+/// `P` is the type of a result: [`LookalikePerson`], or a record already serialized
+/// ([`crate::types::RecordJson`], what the sandbox writes).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct SearchPeopleV3Response {
+#[serde(
+    rename_all = "camelCase",
+    bound(deserialize = "P: Deserialize<'de> + Default")
+)]
+pub struct SearchPeopleV3Response<P = LookalikePerson> {
     /// The page of people, each with its `company` and `relevance`.
     #[serde(default, deserialize_with = "lenient::vec_or_null")]
-    pub people: Vec<LookalikePerson>,
+    pub people: Vec<P>,
     /// Status text, `"OK"` on success.
     #[serde(default)]
     pub detail: String,

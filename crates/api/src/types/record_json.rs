@@ -26,6 +26,25 @@ impl RecordJson {
     }
 }
 
+impl RecordJson {
+    /// Any record serialized once, as `serde_json::to_string` writes it (a record of the
+    /// wire types: string keys and finite numbers, so it always serializes; `{}` otherwise).
+    pub fn of_serialize<T: Serialize>(record: &T) -> RecordJson {
+        match serde_json::value::to_raw_value(record) {
+            Ok(json) => RecordJson(Arc::from(json)),
+            Err(_) => RecordJson::default(),
+        }
+    }
+
+    /// The JSON text `json` as it is (`{}` when it is not JSON).
+    pub fn from_json(json: String) -> RecordJson {
+        match RawValue::from_string(json) {
+            Ok(json) => RecordJson(Arc::from(json)),
+            Err(_) => RecordJson::default(),
+        }
+    }
+}
+
 impl PartialEq for RecordJson {
     /// The same JSON text.
     fn eq(&self, other: &Self) -> bool {

@@ -60,6 +60,9 @@ pub struct Db {
     /// Serialized records of the dataset's companies ([`Db::record_json`]), shared by every
     /// snapshot.
     pub(crate) records: Arc<RecordCache>,
+    /// Serialized records of the dataset's people, without contacts
+    /// ([`Db::lookalike_person_json`]), shared by every snapshot.
+    pub(crate) person_records: Arc<RecordCache>,
     /// Rankings of recent searches on this snapshot ([`Db::ranked`]); a new snapshot (with
     /// gathered companies) starts a new one.
     pub(crate) rankings: Arc<RankingCache>,
@@ -157,6 +160,7 @@ impl Db {
             look: Arc::default(),
             postings: Arc::default(),
             records: crate::engine::held::record_cache(),
+            person_records: crate::engine::held::person_record_cache(),
             rankings: crate::engine::held::ranking_cache(),
         }
     }

@@ -211,6 +211,7 @@ impl Db {
             look: self.look.clone(),
             postings: self.postings.clone(),
             records: self.records.clone(),
+            person_records: self.person_records.clone(),
             rankings: super::cache::ranking_cache(),
         })
     }

@@ -17,6 +17,9 @@ use super::index::Index;
 /// Serialized company records kept (at ~7 KB each, ~30 MB).
 pub const RECORDS_CACHED: usize = 4_096;
 
+/// Serialized person records kept (at ~3 KB each, ~25 MB).
+pub const PERSON_RECORDS_CACHED: usize = 8_192;
+
 /// Rankings of recent searches kept at most (each about 16–32 bytes per match: the sorted head
 /// and the rest of a lookalike ranking, or its whole sorted ranking once a page reached past
 /// the head and the head).
@@ -42,6 +45,11 @@ impl quick_cache::Weighter<String, Arc<Ranked>> for ByMatches {
     fn weight(&self, _: &String, ranked: &Arc<Ranked>) -> u64 {
         ranked.total() as u64 + 1
     }
+}
+
+/// A new, empty cache of person records (by person index).
+pub(crate) fn person_record_cache() -> Arc<RecordCache> {
+    Arc::new(RecordCache::new(PERSON_RECORDS_CACHED))
 }
 
 /// A new, empty record cache.

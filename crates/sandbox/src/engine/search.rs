@@ -758,6 +758,16 @@ impl Db {
         &self,
         req: &SearchPeopleV3Request,
     ) -> Result<SearchPeopleV3Response, Vec<ValidationError>> {
+        self.search_people_v3_with(req, records::lookalike_person)
+    }
+
+    /// [`Db::search_people_v3`] with each result made by `record` (the service writes
+    /// [`Db::lookalike_person_json`] when no contact is revealed, serialized once).
+    pub fn search_people_v3_with<P>(
+        &self,
+        req: &SearchPeopleV3Request,
+        record: impl Fn(&Db, u32, Option<Relevance>) -> P,
+    ) -> Result<SearchPeopleV3Response<P>, Vec<ValidationError>> {
         let (page, rel, statuses, redirects) = self.people_v3_page(
             req.companies_filters.as_ref(),
             req.people_filters.as_ref(),
@@ -776,7 +786,7 @@ impl Db {
                 .items
                 .iter()
                 .zip(rel)
-                .map(|(&(_, pi), r)| records::lookalike_person(self, pi, r))
+                .map(|(&(_, pi), r)| record(self, pi, r))
                 .collect(),
             detail: "OK".into(),
             lookalike_people_statuses: handles_given.then_some(statuses),

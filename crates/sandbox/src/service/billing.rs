@@ -75,6 +75,13 @@ pub(crate) struct RevealOpts {
     phones: Option<Option<String>>,
 }
 
+impl RevealOpts {
+    /// `true` when the request asks for no email and no phone.
+    pub(crate) fn reveals_nothing(&self) -> bool {
+        self.emails.is_none() && self.phones.is_none()
+    }
+}
+
 /// Reads the reveal options of a request. Errors: 422 for a webhook URL that is not an
 /// absolute http(s) URL ([`validation::check_webhook_url`]).
 pub(crate) fn reveal_opts(
@@ -149,7 +156,16 @@ pub(crate) fn settle_people<T: PersonRecord>(
 ) -> Result<f64, Failure> {
     let mut charges = vec![(Pool::Standard, standard)];
     let mut queued: Vec<(Channel, String, Milli)> = Vec::new();
-    let originals = unrevealed(people);
+    // The bodies of webhook reveals, taken before the answer's people are masked; only a
+    // reveal by webhook needs them.
+    let by_webhook = [&opts.emails, &opts.phones]
+        .iter()
+        .any(|o| matches!(o, Some(Some(_))));
+    let originals = if by_webhook {
+        unrevealed(people)
+    } else {
+        Vec::new()
+    };
     let mut persons: Vec<&mut Person> = people.iter_mut().map(PersonRecord::person_mut).collect();
     for (channel, opt) in [
         (Channel::Email, &opts.emails),

@@ -78,6 +78,15 @@ pub(crate) fn search_people_v3(
 ) -> Result<SearchPeopleV3Response, Failure> {
     db.search_people_v3(r).map_err(refused)
 }
+/// v3 people search, each result serialized once ([`Db::lookalike_person_json`]): for an
+/// answer that reveals no contact.
+pub(crate) fn search_people_v3_json(
+    db: &Db,
+    r: &SearchPeopleV3Request,
+) -> Result<SearchPeopleV3Response<RecordJson>, Failure> {
+    db.search_people_v3_with(r, Db::lookalike_person_json)
+        .map_err(refused)
+}
 /// v3 people preview search.
 /// Company preview search (openapi `PublicPreviewSearchCompaniesV3Body`).
 pub(crate) fn search_companies_preview(

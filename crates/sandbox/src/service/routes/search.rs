@@ -53,6 +53,7 @@ charged! {
     SearchCompaniesV3Response<RecordJson> => companies: CompanyWithRelevance<RecordJson>,
     SearchPeopleV2Response => people: Person,
     SearchPeopleV3Response => people: LookalikePerson,
+    SearchPeopleV3Response<RecordJson> => people: RecordJson,
     SearchPeoplePreviewResponse => people: PersonWithCompanyPreview,
 }
 
@@ -179,6 +180,10 @@ pub(crate) async fn search_people_v3(State(st): St, call: Call) -> Answer {
     let opts = reveal_opts(req.reveal_emails.as_ref(), req.reveal_phones.as_ref())?;
     let text = texts::INSUFFICIENT_CREDITS;
     call.account.require_standard(text)?;
+    if opts.reveals_nothing() {
+        // Nothing to reveal: the standard price per person, the records serialized once.
+        return per_record(st, call, endpoint, req, engine_calls::search_people_v3_json).await;
+    }
     let search = engine_calls::search_people_v3;
     people(st, call, endpoint, req, search, opts, text, false).await
 }
