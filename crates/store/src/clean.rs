@@ -83,6 +83,44 @@ pub fn raw_json_is_clean(json: &str) -> bool {
     true
 }
 
+/// The JSON text `json` with every string (and object key) that [`raw_json_is_clean`] would
+/// refuse decoded, passed through [`sanitize`] and written again; everything else (the other
+/// strings, numbers, punctuation) copied as it is. It decodes to what `sanitize_value` on the
+/// parsed text gives, without building a value of it: the stored answers of a search read
+/// back at disk speed (issue 39). `None` when a string does not decode (not JSON).
+pub fn sanitized_json_text(json: &[u8]) -> Option<Vec<u8>> {
+    let mut out = Vec::with_capacity(json.len());
+    let mut i = 0;
+    while i < json.len() {
+        // Up to the next string: copied.
+        let Some(open) = json[i..].iter().position(|&b| b == b'"') else {
+            out.extend_from_slice(&json[i..]);
+            break;
+        };
+        out.extend_from_slice(&json[i..i + open]);
+        let start = i + open;
+        // Its end: the next quote no backslash escapes.
+        let mut j = start + 1;
+        loop {
+            match json.get(j)? {
+                b'\\' => j += 2,
+                b'"' => break,
+                _ => j += 1,
+            }
+        }
+        let literal = &json[start..=j];
+        let text = std::str::from_utf8(literal).ok()?;
+        if raw_json_is_clean(text) && !text.contains(['\n', '\r', '\t']) {
+            out.extend_from_slice(literal);
+        } else {
+            let decoded: String = serde_json::from_str(text).ok()?;
+            serde_json::to_writer(&mut out, &sanitize(&decoded)).ok()?;
+        }
+        i = j + 1;
+    }
+    Some(out)
+}
+
 /// A compact formatter that writes into `out` (never into the serializer's writer) and
 /// sanitizes strings. A string is written as it comes while it is clean; at the first control
 /// character, DEL, C1 or bidi character in it, what was written of it is taken back into `raw`
@@ -236,6 +274,37 @@ mod tests {
 
     use super::*;
     use prospect_api::types::company::Company;
+
+    /// The sanitized text decodes to what `sanitize_value` makes of the parsed text: strings
+    /// and keys with escapes, C1 and bidi characters and escape sequences, clean strings
+    /// (copied as they are), numbers, nesting and whitespace between tokens.
+    #[test]
+    fn sanitized_text_decodes_as_the_sanitized_value() {
+        let texts = [
+            r#"{"companies":[{"name":"Sabra \u0093Health\u0094 \u001b[31mCare\u001b[0m","n":1.5e3}]}"#,
+            "{\"a\u{9f}b\": [\"x\u{202e}y\", \"plain \\\"quoted\\\" \\/ ok\", null, true, -0.0],\n \"t\": \"tab\\there\\nline\"}",
+            r#"{"description":"caf\u00e9 \ud83d\ude00 in one","empty":"","k\u0000":"v"}"#,
+            "[]",
+            r#""just a string\u0007""#,
+        ];
+        for text in texts {
+            let mut want: Value = serde_json::from_str(text).unwrap();
+            prospect_common::sanitize::sanitize_value(&mut want);
+            let got = sanitized_json_text(text.as_bytes()).expect("JSON");
+            let got: Value = serde_json::from_slice(&got).expect("still JSON");
+            assert_eq!(got, want, "{text}");
+        }
+        assert_eq!(
+            sanitized_json_text(br#"{"a":"open"#),
+            None,
+            "a string not closed"
+        );
+        assert_eq!(
+            sanitized_json_text(br#"{"a":"\x"}"#),
+            None,
+            "an escape JSON has not"
+        );
+    }
     use prospect_common::sanitize::sanitize_value;
 
     #[test]

@@ -250,8 +250,9 @@ impl Store {
 
     /// The answer of `link` as sanitized JSON text, to decode straight into its typed
     /// response: the purchase's raw bytes as received when they hold nothing that sanitizing
-    /// changes (nearly always: checked on the bytes, [`crate::raw_json_is_clean`]), else
-    /// their sanitized JSON; the answer kept with the page when it has no purchase. `None`
+    /// changes (checked on the bytes, [`crate::raw_json_is_clean`]), else those bytes with
+    /// the strings that need it sanitized ([`crate::clean::sanitized_json_text`]); the answer
+    /// kept with the page when it has no purchase. `None`
     /// when the answer is gone, does not decompress, or is not JSON (the chain ends there, as
     /// in [`Store::pages_since`]).
     ///
@@ -281,11 +282,8 @@ impl Store {
         if std::str::from_utf8(&bytes).is_ok_and(crate::raw_json_is_clean) {
             return Ok(Some(bytes));
         }
-        let Ok(mut v) = serde_json::from_slice::<Value>(&bytes) else {
-            return Ok(None);
-        };
-        sanitize_value(&mut v);
-        Ok(serde_json::to_vec(&v).ok())
+        // Only the strings that need it are sanitized; the rest is copied.
+        Ok(crate::clean::sanitized_json_text(&bytes))
     }
 
     /// [`Store::pages_since`] with every page, whenever fetched.
