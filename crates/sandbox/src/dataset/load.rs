@@ -56,7 +56,7 @@ pub struct Db {
     /// The postings of the dataset's people by seniority, department and title, built on the
     /// first people search that can use them and shared by every snapshot
     /// ([`Db::postings`]; gathered people are scanned).
-    pub(crate) postings: Arc<std::sync::OnceLock<crate::engine::postings::PeoplePostings>>,
+    pub(crate) postings: Arc<std::sync::OnceLock<crate::engine::held::PeoplePostings>>,
     /// Serialized records of the dataset's companies ([`Db::record_json`]), shared by every
     /// snapshot.
     pub(crate) records: Arc<RecordCache>,

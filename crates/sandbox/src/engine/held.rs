@@ -293,3 +293,18 @@ pub(crate) struct Postings {
     pub(crate) start: Vec<u32>,
     pub(crate) ids: Vec<u32>,
 }
+
+/// The dataset's people by seniority, department and title: each a sorted list of person
+/// indexes. Built once, on the first people search that can use it, and shared by every
+/// snapshot (`Db::postings`; what reads it is in `engine/postings.rs`).
+#[derive(Debug, Default)]
+pub struct PeoplePostings {
+    /// People indexed (the dataset's; gathered people come after them).
+    pub(crate) base: u32,
+    /// By `Seniority::ALL` index.
+    pub(crate) by_seniority: Vec<Vec<u32>>,
+    /// By `Department::ALL` index.
+    pub(crate) by_department: Vec<Vec<u32>>,
+    /// By title index (`People::titles`).
+    pub(crate) by_title: Vec<Vec<u32>>,
+}

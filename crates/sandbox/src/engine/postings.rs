@@ -8,27 +8,12 @@
 //! gathered companies' people (after the dataset's) are not indexed and are scanned.
 
 use super::filters::{PeopleQuery, Scratch, TitleSet};
-use super::held::PersonRow;
+use super::held::{PeoplePostings, PersonRow};
 use crate::dataset::load::Db;
 
 /// A condition narrows enough to be read from the postings when its people are at most this
 /// share of the dataset's (1/4); above it, the scan of the matching companies is as fast.
 const NARROW_SHARE: usize = 4;
-
-/// The dataset's people by seniority, department and title: each a sorted list of person
-/// indexes. Built once, on the first people search that can use it, and shared by every
-/// snapshot ([`Db::postings`]).
-#[derive(Debug, Default)]
-pub struct PeoplePostings {
-    /// People indexed (the dataset's; gathered people come after them).
-    base: u32,
-    /// By `Seniority::ALL` index.
-    by_seniority: Vec<Vec<u32>>,
-    /// By `Department::ALL` index.
-    by_department: Vec<Vec<u32>>,
-    /// By title index (`People::titles`).
-    by_title: Vec<Vec<u32>>,
-}
 
 impl PeoplePostings {
     /// The postings of `rows` (the dataset's people, in person index order).
