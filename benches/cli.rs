@@ -114,7 +114,10 @@ fn owned_again(base: &str) {
     let store = dir.path().join("data").join("prospect.sqlite");
     let rows = dir.path().join("rows.out");
     let t = Instant::now();
+    // `.mode quote` writes each blob whole (as hex): in the default mode a blob stops at its
+    // first NUL byte.
     let st = Command::new("sqlite3")
+        .args(["-cmd", ".mode quote"])
         .arg(&store)
         .arg("SELECT id, endpoint, response, raw FROM purchases")
         .stdout(std::fs::File::create(&rows).unwrap())
