@@ -136,7 +136,7 @@ impl Prospect {
                     Event::People(v) => v.len() as u64,
                     _ => 1,
                 };
-                if let Some(tx) = &progress {
+                if let Some((tx, _)) = &progress {
                     let _ = tx.send(n);
                 }
                 events.push(e);
@@ -144,6 +144,12 @@ impl Prospect {
             },
         )
         .await;
+        // Every progress notification goes out before the answer: a client forgets a
+        // request's progress token once it has the answer.
+        if let Some((tx, sending)) = progress {
+            drop(tx);
+            let _ = sending.await;
+        }
         let charged = ran.report.charged;
         let ran = self.settle(
             (passed.reserved, passed.trimmed.is_some()),
@@ -236,15 +242,19 @@ impl Prospect {
 }
 
 /// A sender of progress (items done) to the client, when it asked for progress
-/// (`_meta.progressToken`); `None` otherwise.
+/// (`_meta.progressToken`), and the task that sends the notifications, which ends once the
+/// sender is dropped and every notification is sent; `None` without a progress token.
 fn progress(
     ctx: &RequestContext<RoleServer>,
     total: u64,
-) -> Option<tokio::sync::mpsc::UnboundedSender<u64>> {
+) -> Option<(
+    tokio::sync::mpsc::UnboundedSender<u64>,
+    tokio::task::JoinHandle<()>,
+)> {
     let token = ctx.meta.get_progress_token()?;
     let peer = ctx.peer.clone();
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<u64>();
-    tokio::spawn(async move {
+    let sending = tokio::spawn(async move {
         let mut done = 0u64;
         while let Some(n) = rx.recv().await {
             done += n;
@@ -256,5 +266,5 @@ fn progress(
                 .await;
         }
     });
-    Some(tx)
+    Some((tx, sending))
 }
