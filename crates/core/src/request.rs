@@ -74,17 +74,7 @@ impl SearchResponse {
     /// type (the path of the failing member, e.g. `at companies[3].company.yearFounded:
     /// expected a whole number, not text`).
     pub fn decode(endpoint: Endpoint, answer: Value) -> Result<SearchResponse, String> {
-        fn typed<T: DeserializeOwned>(v: Value) -> Result<T, String> {
-            serde_path_to_error::deserialize(v)
-                .map_err(|e| format!("at {}: {}", e.path(), plain_message(&e.inner().to_string())))
-        }
-        Ok(match endpoint {
-            Endpoint::SearchCompaniesV3 => SearchResponse::CompaniesV3(typed(answer)?),
-            Endpoint::SearchCompaniesV2 => SearchResponse::CompaniesV2(typed(answer)?),
-            Endpoint::SearchPeopleV3 => SearchResponse::PeopleV3(typed(answer)?),
-            Endpoint::SearchPeopleV2 => SearchResponse::PeopleV2(typed(answer)?),
-            other => return Err(format!("{} is not a list search", other.path())),
-        })
+        SearchResponse::decode_from(endpoint, answer)
     }
 
     /// [`SearchResponse::decode`] of an answer given as JSON text (a stored page's,
@@ -92,19 +82,29 @@ impl SearchResponse {
     ///
     /// Errors as [`SearchResponse::decode`]; also text that is not JSON.
     pub fn decode_slice(endpoint: Endpoint, answer: &[u8]) -> Result<SearchResponse, String> {
-        fn typed<T: DeserializeOwned>(text: &[u8]) -> Result<T, String> {
-            let mut de = serde_json::Deserializer::from_slice(text);
-            let v = serde_path_to_error::deserialize(&mut de).map_err(|e| {
-                format!("at {}: {}", e.path(), plain_message(&e.inner().to_string()))
-            })?;
-            de.end().map_err(|e| plain_message(&e.to_string()))?;
-            Ok(v)
+        let mut de = serde_json::Deserializer::from_slice(answer);
+        let response = SearchResponse::decode_from(endpoint, &mut de)?;
+        de.end().map_err(|e| plain_message(&e.to_string()))?;
+        Ok(response)
+    }
+
+    /// The typed answer of `endpoint` read from `de` (a `Value` or JSON text), the failing
+    /// member's path in the error.
+    fn decode_from<'de, D: serde::Deserializer<'de>>(
+        endpoint: Endpoint,
+        de: D,
+    ) -> Result<SearchResponse, String> {
+        fn typed<'de, T: serde::Deserialize<'de>, D: serde::Deserializer<'de>>(
+            de: D,
+        ) -> Result<T, String> {
+            serde_path_to_error::deserialize(de)
+                .map_err(|e| format!("at {}: {}", e.path(), plain_message(&e.inner().to_string())))
         }
         Ok(match endpoint {
-            Endpoint::SearchCompaniesV3 => SearchResponse::CompaniesV3(typed(answer)?),
-            Endpoint::SearchCompaniesV2 => SearchResponse::CompaniesV2(typed(answer)?),
-            Endpoint::SearchPeopleV3 => SearchResponse::PeopleV3(typed(answer)?),
-            Endpoint::SearchPeopleV2 => SearchResponse::PeopleV2(typed(answer)?),
+            Endpoint::SearchCompaniesV3 => SearchResponse::CompaniesV3(typed(de)?),
+            Endpoint::SearchCompaniesV2 => SearchResponse::CompaniesV2(typed(de)?),
+            Endpoint::SearchPeopleV3 => SearchResponse::PeopleV3(typed(de)?),
+            Endpoint::SearchPeopleV2 => SearchResponse::PeopleV2(typed(de)?),
             other => return Err(format!("{} is not a list search", other.path())),
         })
     }
