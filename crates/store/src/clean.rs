@@ -52,12 +52,24 @@ fn c1_or_bidi_at(b: &[u8], i: usize) -> bool {
 /// may encode a control character), and no control character, DEL, C1 or bidi character except
 /// the whitespace JSON allows between tokens. Such a text can be stored as it is.
 pub fn raw_json_is_clean(json: &str) -> bool {
-    /// Bytes that start something to look at: a control byte, `\\`, DEL, or the lead byte of
+    json_bytes_clean(json.as_bytes(), true)
+}
+
+/// [`raw_json_is_clean`] of JSON text given as bytes, without checking first that they are
+/// UTF-8: for text that is decoded afterwards (which checks it), such as a stored answer read
+/// back (issue 39: the separate check was a tenth of re-running a search).
+pub fn raw_json_bytes_are_clean(json: &[u8]) -> bool {
+    json_bytes_clean(json, true)
+}
+
+/// The check of [`raw_json_is_clean`] on bytes; `whitespace` allows the newline, carriage
+/// return and tab JSON allows between tokens (not inside one string literal).
+fn json_bytes_clean(b: &[u8], whitespace: bool) -> bool {
+    /// Bytes that start something to look at: a control byte, `\`, DEL, or the lead byte of
     /// a C1 (`c2`) or bidi (`e2`) character.
     fn suspect(c: u8) -> bool {
         c < 0x20 || c == b'\\' || c == 0x7f || c == 0xc2 || c == 0xe2
     }
-    let b = json.as_bytes();
     let mut i = 0;
     while i < b.len() {
         // Most text has nothing to look at: 32 bytes at a time, without an early exit, so the
@@ -73,7 +85,7 @@ pub fn raw_json_is_clean(json: &str) -> bool {
                     Some(b'"' | b'\\' | b'/') => i += 2,
                     _ => return false,
                 },
-                b'\n' | b'\r' | b'\t' => i += 1,
+                b'\n' | b'\r' | b'\t' if whitespace => i += 1,
                 0x00..=0x1f | 0x7f => return false,
                 _ if c1_or_bidi_at(b, i) => return false,
                 _ => i += 1,
@@ -93,7 +105,7 @@ pub fn sanitized_json_text(json: &[u8]) -> Option<Vec<u8>> {
     let mut i = 0;
     while i < json.len() {
         // Up to the next string: copied.
-        let Some(open) = json[i..].iter().position(|&b| b == b'"') else {
+        let Some(open) = memchr::memchr(b'"', &json[i..]) else {
             out.extend_from_slice(&json[i..]);
             break;
         };
@@ -102,17 +114,18 @@ pub fn sanitized_json_text(json: &[u8]) -> Option<Vec<u8>> {
         // Its end: the next quote no backslash escapes.
         let mut j = start + 1;
         loop {
-            match json.get(j)? {
-                b'\\' => j += 2,
-                b'"' => break,
-                _ => j += 1,
+            j += memchr::memchr2(b'"', b'\\', json.get(j..)?)?;
+            if json[j] == b'"' {
+                break;
             }
+            j += 2;
         }
         let literal = &json[start..=j];
-        let text = std::str::from_utf8(literal).ok()?;
-        if raw_json_is_clean(text) && !text.contains(['\n', '\r', '\t']) {
+        // A clean literal is copied unchecked: its UTF-8 is checked when the text is decoded.
+        if json_bytes_clean(literal, false) {
             out.extend_from_slice(literal);
         } else {
+            let text = std::str::from_utf8(literal).ok()?;
             let decoded: String = serde_json::from_str(text).ok()?;
             serde_json::to_writer(&mut out, &sanitize(&decoded)).ok()?;
         }

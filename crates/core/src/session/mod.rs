@@ -752,12 +752,12 @@ impl Session {
 /// `answer` with every string sanitized ([`prospect_common::sanitize::sanitize_value`], then
 /// read again with `read`) when
 /// its `raw` text holds something `sanitize` would change (an escape that may encode a control
-/// character, a control, C1 or bidi character; [`prospect_store::raw_json_is_clean`]), as it is
+/// character, a control, C1 or bidi character; [`prospect_store::raw_json_bytes_are_clean`]), as it is
 /// otherwise (nearly always: checked on the bytes, without decoding). Data from the API is
 /// untrusted, and what a front end writes of a bought answer is then what an owned re-run
 /// writes from the store (issue 39: 13 of 10,000 rows differed by their C1 characters).
 fn clean_answer<T: Serialize>(answer: T, raw: &[u8], read: impl Fn(&[u8]) -> Option<T>) -> T {
-    if std::str::from_utf8(raw).is_ok_and(prospect_store::raw_json_is_clean) {
+    if prospect_store::raw_json_bytes_are_clean(raw) {
         return answer;
     }
     let Ok(mut v) = serde_json::to_value(&answer) else {

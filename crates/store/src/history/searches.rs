@@ -279,7 +279,7 @@ impl Store {
             tracing::warn!(table = "purchases", id = %p, "store: raw answer does not decompress");
             return Ok(None);
         };
-        if std::str::from_utf8(&bytes).is_ok_and(crate::raw_json_is_clean) {
+        if crate::raw_json_bytes_are_clean(&bytes) {
             return Ok(Some(bytes));
         }
         // Only the strings that need it are sanitized; the rest is copied.

@@ -3,6 +3,7 @@
 //! going out while page k is kept.
 
 use super::*;
+use tokio_util::task::AbortOnDropHandle;
 
 /// The search endpoint of a path, or a plan error naming it.
 fn search_endpoint(path: &str) -> Result<Endpoint, PlanError> {
@@ -30,6 +31,30 @@ async fn fresh_chain(
     })
     .await
     .unwrap_or_default()
+}
+
+/// Stored pages of a search run again that are read and decoded ahead of the one being
+/// written out.
+const STORED_AHEAD: usize = 2;
+
+/// The stored answer of `link` read from the store and decoded into its typed answer on
+/// blocking threads; `None` when it is gone or does not read (the run buys from there).
+fn read_stored_page(
+    s: &Session,
+    ep: Endpoint,
+    link: prospect_store::PageLink,
+) -> AbortOnDropHandle<Option<SearchResponse>> {
+    let store = s.store().clone();
+    AbortOnDropHandle::new(tokio::spawn(async move {
+        let text = with_store(&store, move |st| st.page_answer_text(&link))
+            .await
+            .ok()
+            .flatten()?;
+        tokio::task::spawn_blocking(move || SearchResponse::decode_slice(ep, &text))
+            .await
+            .ok()?
+            .ok()
+    }))
 }
 
 /// Plans a search of up to `limit` results: stored pages bought within `search_fresh_for`
@@ -388,16 +413,22 @@ impl<F: FnMut(SearchRecords) -> std::io::Result<()>> SearchRun<'_, F> {
     /// or the output failed).
     async fn stored_pages(&mut self) -> Option<Option<String>> {
         let mut cursor: Option<String> = None;
-        for page in fresh_chain(self.s, self.ep, self.body).await {
-            // One page's answer at a time, decoded from its text straight into the typed
-            // answer (issue 39: no `Value` of every page held at once).
-            let link = page.clone();
-            let text = with_store(self.s.store(), move |st| st.page_answer_text(&link)).await;
-            let Some(Ok(mut response)) = text
-                .ok()
-                .flatten()
-                .map(|t| SearchResponse::decode_slice(self.ep, &t))
-            else {
+        let chain = fresh_chain(self.s, self.ep, self.body).await;
+        // Pages are read and decoded ahead on other threads while this one writes out the
+        // page before (issue 39): at most `STORED_AHEAD` answers in memory, each decoded from
+        // its text straight into the typed answer (no `Value` of every page held at once).
+        let mut ahead: VecDeque<AbortOnDropHandle<Option<SearchResponse>>> =
+            VecDeque::with_capacity(STORED_AHEAD);
+        let mut queued = 0;
+        for page in &chain {
+            while queued < chain.len() && ahead.len() < STORED_AHEAD {
+                ahead.push_back(read_stored_page(self.s, self.ep, chain[queued].clone()));
+                queued += 1;
+            }
+            let Some(loading) = ahead.pop_front() else {
+                break;
+            };
+            let Ok(Some(mut response)) = loading.await else {
                 break;
             };
             self.s.join_page_contacts(&mut response).await;
