@@ -73,8 +73,8 @@ pub use db::WRITE_LOCK;
 pub use entities::{Contact, Entities, EntityKey, EntityRefs, StoredContacts, contacts_of};
 pub use error::{Result, StoreError};
 pub use history::{
-    Delivery, DeliveryOutcome, NewPurchase, PageFacts, PageLink, Purchase, SearchSummary, Spend,
-    StoredPage, canonical_json, canonical_search_body, cursor_in,
+    Delivery, DeliveryOutcome, NewPurchase, PageAnswer, PageFacts, PageLink, Purchase,
+    SearchSummary, Spend, StoredPage, canonical_json, canonical_search_body, cursor_in,
 };
 pub use jobs::{JobRow, JobStatus};
 pub use ledger::{

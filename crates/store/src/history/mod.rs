@@ -21,6 +21,7 @@ use prospect_common::sanitize::{sanitize, sanitize_value};
 
 mod purchases;
 mod searches;
+pub use searches::PageAnswer;
 
 /// A paid call to record with [`Store::record_purchase`]. `A` is the type of the answer: the
 /// typed response the session decoded (written out to JSON once, by the store), or a

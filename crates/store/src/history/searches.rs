@@ -249,18 +249,26 @@ impl Store {
     }
 
     /// The answer of `link` as sanitized JSON text, to decode straight into its typed
-    /// response: the purchase's raw bytes as received when they hold nothing that sanitizing
-    /// changes (checked on the bytes, [`crate::raw_json_is_clean`]), else those bytes with
-    /// the strings that need it sanitized ([`crate::clean::sanitized_json_text`]); the answer
-    /// kept with the page when it has no purchase. `None`
-    /// when the answer is gone, does not decompress, or is not JSON (the chain ends there, as
-    /// in [`Store::pages_since`]).
+    /// response ([`Store::page_answer`], then [`PageAnswer::text`]). `None` when the answer
+    /// is gone, does not decompress, or is not JSON (the chain ends there, as in
+    /// [`Store::pages_since`]).
     ///
     /// # Errors
     /// [`StoreError::Sqlite`].
     pub fn page_answer_text(&self, link: &PageLink) -> Result<Option<Vec<u8>>> {
+        Ok(self.page_answer(link)?.and_then(PageAnswer::text))
+    }
+
+    /// The answer of `link` as stored (compressed), read with the store held only for the
+    /// read; [`PageAnswer::text`] makes it text off the store (issue 39: the pages of a search
+    /// run again are decompressed on other threads while the store serves the next read).
+    /// `None` when there is no such purchase.
+    ///
+    /// # Errors
+    /// [`StoreError::Sqlite`].
+    pub fn page_answer(&self, link: &PageLink) -> Result<Option<PageAnswer>> {
         let Some(p) = link.purchase_id.filter(|_| link.response.is_empty()) else {
-            return Ok(Some(link.response.clone().into_bytes()));
+            return Ok(Some(PageAnswer::Text(link.response.clone().into_bytes())));
         };
         let row = self
             .conn
@@ -269,21 +277,10 @@ impl Store {
                 Ok((r.get::<_, String>(0)?, r.get::<_, Option<Vec<u8>>>(1)?))
             })
             .optional()?;
-        let Some((text, raw)) = row else {
-            return Ok(None);
-        };
-        let Some(z) = raw else {
-            return Ok(Some(text.into_bytes()));
-        };
-        let Ok(bytes) = zstd::decode_all(&z[..]) else {
-            tracing::warn!(table = "purchases", id = %p, "store: raw answer does not decompress");
-            return Ok(None);
-        };
-        if crate::raw_json_bytes_are_clean(&bytes) {
-            return Ok(Some(bytes));
-        }
-        // Only the strings that need it are sanitized; the rest is copied.
-        Ok(crate::clean::sanitized_json_text(&bytes))
+        Ok(row.map(|(text, raw)| match raw {
+            Some(z) => PageAnswer::Compressed(p, z),
+            None => PageAnswer::Text(text.into_bytes()),
+        }))
     }
 
     /// [`Store::pages_since`] with every page, whenever fetched.
@@ -355,5 +352,42 @@ impl Store {
             }
         }
         Ok(out)
+    }
+}
+
+/// A stored page's answer as read by [`Store::page_answer`]: JSON text kept as text (a page
+/// without a purchase, or a purchase older than schema 3), or the purchase's raw bytes as
+/// received, compressed.
+#[derive(Debug, Clone)]
+pub enum PageAnswer {
+    /// Sanitized JSON text, as kept.
+    Text(Vec<u8>),
+    /// The raw answer of the purchase, zstd-compressed (frames, see `pack_answer`).
+    Compressed(PurchaseId, Vec<u8>),
+}
+
+impl PageAnswer {
+    /// The answer as sanitized JSON text: the raw bytes as received when they hold nothing
+    /// that sanitizing changes (checked on the bytes, [`crate::raw_json_bytes_are_clean`]),
+    /// else those bytes with the strings that need it sanitized
+    /// ([`crate::clean::sanitized_json_text`]). `None` when they do not decompress or are not
+    /// JSON (logged).
+    pub fn text(self) -> Option<Vec<u8>> {
+        let (p, z) = match self {
+            PageAnswer::Text(t) => return Some(t),
+            PageAnswer::Compressed(p, z) => (p, z),
+        };
+        // JSON answers compress about 3.5:1: room for most of it at once, rather than a
+        // buffer grown (and copied) from nothing.
+        let mut bytes = Vec::with_capacity(z.len().saturating_mul(4));
+        let Ok(()) = zstd::stream::copy_decode(&z[..], &mut bytes) else {
+            tracing::warn!(table = "purchases", id = %p, "store: raw answer does not decompress");
+            return None;
+        };
+        if crate::raw_json_bytes_are_clean(&bytes) {
+            return Some(bytes);
+        }
+        // Only the strings that need it are sanitized; the rest is copied.
+        crate::clean::sanitized_json_text(&bytes)
     }
 }

@@ -37,8 +37,8 @@ async fn fresh_chain(
 /// written out.
 const STORED_AHEAD: usize = 2;
 
-/// The stored answer of `link` read from the store and decoded into its typed answer on
-/// blocking threads; `None` when it is gone or does not read (the run buys from there).
+/// The stored answer of `link` read from the store, then decompressed and decoded into its
+/// typed answer on a blocking thread (the store is held only for the read); `None` when it is gone or does not read (the run buys from there).
 fn read_stored_page(
     s: &Session,
     ep: Endpoint,
@@ -46,14 +46,13 @@ fn read_stored_page(
 ) -> AbortOnDropHandle<Option<SearchResponse>> {
     let store = s.store().clone();
     AbortOnDropHandle::new(tokio::spawn(async move {
-        let text = with_store(&store, move |st| st.page_answer_text(&link))
+        let answer = with_store(&store, move |st| st.page_answer(&link))
             .await
             .ok()
             .flatten()?;
-        tokio::task::spawn_blocking(move || SearchResponse::decode_slice(ep, &text))
+        tokio::task::spawn_blocking(move || SearchResponse::decode_slice(ep, &answer.text()?).ok())
             .await
             .ok()?
-            .ok()
     }))
 }
 
