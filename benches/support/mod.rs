@@ -45,6 +45,39 @@ pub fn run_measured(mut c: Command) -> (Duration, f64) {
     (t.elapsed(), peak_kb as f64 / 1024.0)
 }
 
+/// [`run_measured`] that also samples the bytes the process has written to storage
+/// (`write_bytes` of `/proc/<pid>/io`, its files and the store's log and checkpoints, the
+/// last sample before it exits): (wall time, peak RSS in MB, bytes written).
+pub fn run_measured_io(mut c: Command) -> (Duration, f64, u64) {
+    let t = Instant::now();
+    let mut child = c.spawn().expect("prospect runs");
+    let status_file = PathBuf::from(format!("/proc/{}/status", child.id()));
+    let io_file = PathBuf::from(format!("/proc/{}/io", child.id()));
+    let (mut peak_kb, mut written) = (0u64, 0u64);
+    loop {
+        let field = |file: &PathBuf, name: &str| {
+            std::fs::read_to_string(file).ok().and_then(|s| {
+                s.lines()
+                    .find(|l| l.starts_with(name))
+                    .and_then(|l| l.split_whitespace().nth(1))
+                    .and_then(|n| n.parse::<u64>().ok())
+            })
+        };
+        if let Some(kb) = field(&status_file, "VmHWM:") {
+            peak_kb = peak_kb.max(kb);
+        }
+        if let Some(b) = field(&io_file, "write_bytes:") {
+            written = written.max(b);
+        }
+        if let Some(st) = child.try_wait().expect("wait") {
+            assert!(st.success(), "prospect failed: {st}");
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    (t.elapsed(), peak_kb as f64 / 1024.0, written)
+}
+
 /// Well-known domains whose pairs seed the varied lookalike searches of the `sandbox` and
 /// `sandbox_http` benches (the same 40 as the wrk script of stop 29's note).
 pub const LOOKALIKE_SEEDS: [&str; 40] = [

@@ -67,7 +67,7 @@ use clean::clean_json;
 use prospect_common::sanitize::sanitize;
 
 pub use bought::Bought;
-pub use clean::{raw_json_bytes_are_clean, raw_json_is_clean};
+pub use clean::{raw_json_bytes_are_clean, raw_json_is_clean, sanitized_json_text};
 pub use copy::CopyReport;
 pub use db::WRITE_LOCK;
 pub use entities::{Contact, Entities, EntityKey, EntityRefs, StoredContacts, contacts_of};

@@ -760,6 +760,11 @@ fn clean_answer<T: Serialize>(answer: T, raw: &[u8], read: impl Fn(&[u8]) -> Opt
     if prospect_store::raw_json_bytes_are_clean(raw) {
         return answer;
     }
+    // The raw text with only the strings that need it sanitized, read again: no `Value` of
+    // the whole answer (issue 39: that copy was a tenth of buying a 10,000-company export).
+    if let Some(again) = prospect_store::sanitized_json_text(raw).and_then(|t| read(&t)) {
+        return again;
+    }
     let Ok(mut v) = serde_json::to_value(&answer) else {
         return answer;
     };

@@ -368,7 +368,7 @@ pub(crate) async fn claim_one(
 
 /// Search pages received and being kept at once while the next is fetched: each is written
 /// once this many newer ones are on their way.
-const PAGES_KEEPING: usize = 3;
+const PAGES_KEEPING: usize = 2;
 
 /// A page being kept on its own task while the next is fetched.
 type KeepTask = tokio::task::JoinHandle<Result<Paid<SearchResponse>, ApiError>>;
