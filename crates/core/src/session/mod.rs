@@ -48,9 +48,7 @@ use prospect_store::Bought;
 use prospect_store::{Contact, Entities, PurchaseId, SearchId, SearchSummary, Store};
 use prospect_store::{JobId, JobRow};
 
-/// How a 2xx answer of a paid call is read: [`crate::engine::read_lenient`] of its
-/// request type, as a plain function so it can go to a blocking thread.
-type ReadAnswer<T> = fn(u16, &[u8]) -> Result<(T, Option<String>), ApiError>;
+use crate::engine::lenient::ReadAnswer;
 
 /// A paid answer and what it cost.
 #[derive(Debug, Clone)]
@@ -581,12 +579,9 @@ impl Session {
         // packed from the typed answer, without a copy of them. A panic in either is caught:
         // the raw answer always comes back, to be kept.
         let read: ReadAnswer<R::Response> = crate::engine::lenient::read_lenient::<R>;
-        let read_again = read;
         let work = tokio::task::spawn_blocking(move || {
             let out = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                let read = read(status, &raw)?;
-                let clean = clean_answer(read.0, &raw, |b| read_again(status, b).ok().map(|r| r.0));
-                let read = (clean, read.1);
+                let read = crate::engine::lenient::read_clean(read, status, &raw)?;
                 let packed = prospect_store::pack_answer(
                     endpoint,
                     &request,
@@ -747,28 +742,4 @@ impl Session {
         }
         Ok(paid)
     }
-}
-
-/// `answer` with every string sanitized ([`prospect_common::sanitize::sanitize_value`], then
-/// read again with `read`) when
-/// its `raw` text holds something `sanitize` would change (an escape that may encode a control
-/// character, a control, C1 or bidi character; [`prospect_store::raw_json_bytes_are_clean`]), as it is
-/// otherwise (nearly always: checked on the bytes, without decoding). Data from the API is
-/// untrusted, and what a front end writes of a bought answer is then what an owned re-run
-/// writes from the store (issue 39: 13 of 10,000 rows differed by their C1 characters).
-fn clean_answer<T: Serialize>(answer: T, raw: &[u8], read: impl Fn(&[u8]) -> Option<T>) -> T {
-    if prospect_store::raw_json_bytes_are_clean(raw) {
-        return answer;
-    }
-    // The raw text with only the strings that need it sanitized, read again: no `Value` of
-    // the whole answer (issue 39: that copy was a tenth of buying a 10,000-company export).
-    if let Some(again) = prospect_store::sanitized_json_text(raw).and_then(|t| read(&t)) {
-        return again;
-    }
-    let Ok(mut v) = serde_json::to_value(&answer) else {
-        return answer;
-    };
-    prospect_common::sanitize::sanitize_value(&mut v);
-    let bytes = serde_json::to_vec(&v).unwrap_or_default();
-    read(&bytes).unwrap_or(answer)
 }
