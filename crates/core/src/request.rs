@@ -78,7 +78,7 @@ impl SearchResponse {
     }
 
     /// [`SearchResponse::decode`] of an answer given as JSON text (a stored page's,
-    /// [`prospect_store::Store::page_answer_text`]), read straight into the typed response.
+    /// [`prospect_store::PageAnswer::text`]), read straight into the typed response.
     ///
     /// Errors as [`SearchResponse::decode`]; also text that is not JSON.
     pub fn decode_slice(endpoint: Endpoint, answer: &[u8]) -> Result<SearchResponse, String> {

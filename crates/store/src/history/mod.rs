@@ -320,7 +320,7 @@ pub(super) struct ChainLink {
 
 /// A page of a stored search chain without its answer ([`Store::page_links_since`]): what
 /// plans a re-run (its paging facts) and what reads its answer when it is written
-/// ([`Store::page_answer_text`]), one page at a time.
+/// ([`Store::page_answer`]), one page at a time.
 #[derive(Debug, Clone)]
 pub struct PageLink {
     /// 0-based page number in the chain.

@@ -248,21 +248,11 @@ impl Store {
         Ok(out)
     }
 
-    /// The answer of `link` as sanitized JSON text, to decode straight into its typed
-    /// response ([`Store::page_answer`], then [`PageAnswer::text`]). `None` when the answer
-    /// is gone, does not decompress, or is not JSON (the chain ends there, as in
-    /// [`Store::pages_since`]).
-    ///
-    /// # Errors
-    /// [`StoreError::Sqlite`].
-    pub fn page_answer_text(&self, link: &PageLink) -> Result<Option<Vec<u8>>> {
-        Ok(self.page_answer(link)?.and_then(PageAnswer::text))
-    }
-
     /// The answer of `link` as stored (compressed), read with the store held only for the
-    /// read; [`PageAnswer::text`] makes it text off the store (issue 39: the pages of a search
-    /// run again are decompressed on other threads while the store serves the next read).
-    /// `None` when there is no such purchase.
+    /// read; [`PageAnswer::text`] makes it sanitized JSON text off the store, to decode
+    /// straight into its typed response (issue 39: the pages of a search run again are
+    /// decompressed on other threads while the store serves the next read). `None` when there
+    /// is no such purchase (the chain ends there, as in [`Store::pages_since`]).
     ///
     /// # Errors
     /// [`StoreError::Sqlite`].

@@ -38,7 +38,8 @@ async fn fresh_chain(
 const STORED_AHEAD: usize = 2;
 
 /// The stored answer of `link` read from the store, then decompressed and decoded into its
-/// typed answer on a blocking thread (the store is held only for the read); `None` when it is gone or does not read (the run buys from there).
+/// typed answer on a blocking thread (the store is held only for the read); `None` when it
+/// is gone or does not read (the run buys from there).
 fn read_stored_page(
     s: &Session,
     ep: Endpoint,
