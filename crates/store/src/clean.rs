@@ -99,7 +99,9 @@ fn json_bytes_clean(b: &[u8], whitespace: bool) -> bool {
 /// refuse decoded, passed through [`sanitize`] and written again; everything else (the other
 /// strings, numbers, punctuation) copied as it is. It decodes to what `sanitize_value` on the
 /// parsed text gives, without building a value of it: the stored answers of a search read
-/// back at disk speed (issue 39). `None` when a string does not decode (not JSON).
+/// back at disk speed (issue 39). `None` when a string to sanitize does not decode, or a string
+/// does not end (not JSON). A string with nothing to sanitize is copied unchecked: its UTF-8 is
+/// checked when the text is decoded.
 pub fn sanitized_json_text(json: &[u8]) -> Option<Vec<u8>> {
     let mut out = Vec::with_capacity(json.len());
     let mut i = 0;

@@ -86,11 +86,11 @@ fn walk<'a>(v: &'a mut Value, path: &[Step]) -> Option<&'a mut Value> {
     Some(cur)
 }
 
-/// Most repairs [`read_lenient`] tries before giving up (one per failing record or member).
 /// How a 2xx answer of a paid call is read: [`read_lenient`] of its request type, as a plain
 /// function so it can go to a blocking thread.
 pub(crate) type ReadAnswer<T> = fn(u16, &[u8]) -> Result<(T, Option<String>), ApiError>;
 
+/// Most repairs [`read_lenient`] tries before giving up (one per failing record or member).
 const MAX_REPAIRS: usize = 10_000;
 
 /// Reads a 2xx answer of `R` ([`ApiRequest::read_answer`]); when it does not decode whole,
