@@ -21,28 +21,9 @@ pub fn free_port() -> u16 {
 
 /// Runs `c` to the end, sampling its peak resident memory (`VmHWM`) every millisecond;
 /// returns (wall time, peak RSS in MB). Panics when the command fails.
-pub fn run_measured(mut c: Command) -> (Duration, f64) {
-    let t = Instant::now();
-    let mut child = c.spawn().expect("prospect runs");
-    let status_file = PathBuf::from(format!("/proc/{}/status", child.id()));
-    let mut peak_kb = 0u64;
-    loop {
-        if let Ok(s) = std::fs::read_to_string(&status_file)
-            && let Some(kb) = s
-                .lines()
-                .find(|l| l.starts_with("VmHWM:"))
-                .and_then(|l| l.split_whitespace().nth(1))
-                .and_then(|n| n.parse::<u64>().ok())
-        {
-            peak_kb = peak_kb.max(kb);
-        }
-        if let Some(st) = child.try_wait().expect("wait") {
-            assert!(st.success(), "prospect failed: {st}");
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(1));
-    }
-    (t.elapsed(), peak_kb as f64 / 1024.0)
+pub fn run_measured(c: Command) -> (Duration, f64) {
+    let (t, peak, _) = run_measured_io(c);
+    (t, peak)
 }
 
 /// [`run_measured`] that also samples the bytes the process has written to storage
