@@ -5,9 +5,10 @@ use chrono::{DateTime, Utc};
 use serde_json::Value;
 
 use super::Store;
+use super::claims::local_pid;
 use super::clean::clean_json;
 use super::db::params;
-use super::ledger::{JobId, local_pid};
+use super::ledger::JobId;
 use super::{Result, from_millis, sql_limit, to_millis};
 use prospect_common::fsutil::pid_alive;
 

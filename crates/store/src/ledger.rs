@@ -1,16 +1,10 @@
 //! The spend engine's ledger (issue 15; schema version 3): purchases kept as the raw answer
-//! (zstd) beside the entities decoded from it, in one transaction; claims on the items being
-//! bought, so two processes on one store never buy the same item at once; jobs, so an
-//! interrupted action is listed and resumed; and the credits spent since a time, for budgets.
-//!
-//! Claim keys are `kind:canonical key`: `company:acme.com` (a lookup or enrich of a domain),
-//! `person:<id>` and `handle:<handle>` (a lookup or enrich of a person), `email:<person id>`,
-//! `phone:<person id>` (a reveal), `page:<search>:<cursor in>:<size>` (a search page; `<search>`
-//! is 16 hex digits of the SHA-256 of the endpoint, target and canonical body).
+//! (zstd) beside the entities decoded from it, in one transaction with the claims they settle
+//! ([`super::claims`]); the job of each, so an interrupted action is listed and resumed; and
+//! the credits spent since a time, for budgets.
 
-use super::db::{Keys, OptionalExt, params};
-use prospect_common::fsutil::pid_alive;
-use std::collections::HashMap;
+use super::claims::{Settling, settle};
+use super::db::{OptionalExt, params};
 
 use chrono::{DateTime, Utc};
 use serde_json::Value;
@@ -76,7 +70,7 @@ pub struct Kept<'a> {
     pub entities: &'a Entities,
     /// The job that bought it.
     pub job: Option<JobId>,
-    /// Claim keys the answer settles (marked `done` with this purchase).
+    /// Claim keys the answer settles (their claim sets made `done` with this purchase).
     pub settles: &'a [String],
     /// The search page it is, when it is one.
     pub page: Option<PageOf<'a>>,
@@ -152,64 +146,11 @@ pub fn pack_answer(
     })
 }
 
-/// What [`Store::claim`] found for one key.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Claim {
-    /// Claimed by the caller now: buy it.
-    Mine,
-    /// Another live buyer holds it (claimed or sent, lease not expired): wait, then read it.
-    Held,
-    /// Bought and kept by someone at or after the caller's plan: read it from the store.
-    Settled,
-}
-
-/// `true` unless `owner` (`pid-nonce@host`, see `core::engine::new_owner`) names a process of
-/// this machine that is gone: a claim of a buyer that crashed or was killed is taken over at
-/// once, not only when its lease ends. An owner of another machine (a team store, issue 17),
-/// or of another form, is taken as alive: only its lease ends its claims.
-fn owner_alive(owner: &str) -> bool {
-    match local_pid(owner) {
-        Some(pid) => pid_alive(pid),
-        None => true,
-    }
-}
-
-/// The process id of `owner` when it is a process of this machine (`pid-nonce@host` with this
-/// host, or `pid-nonce` of a store older than hosts in owner names).
-pub(super) fn local_pid(owner: &str) -> Option<i64> {
-    let (who, host) = match owner.rsplit_once('@') {
-        Some((who, host)) => (who, Some(host)),
-        None => (owner, None),
-    };
-    if host.is_some_and(|h| h != this_host()) {
-        return None;
-    }
-    who.split_once('-')
-        .and_then(|(pid, _)| pid.parse::<i64>().ok())
-}
-
-/// This machine's host name (empty when the system does not tell).
-pub fn this_host() -> &'static str {
-    static HOST: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-    HOST.get_or_init(|| {
-        prospect_common::sanitize::sanitize(&whoami::hostname().unwrap_or_default())
-    })
-}
-
-/// How long before a caller's look in the store a claim settled by another process still
-/// counts as news to it, ms: the time of a settle is taken inside the transaction that keeps
-/// the answer, and the commit that makes it visible comes after (a moment on SQLite; one round
-/// trip, with the transaction's pipelined writes, on a team's PostgreSQL). Without it, a
-/// caller that looked in between found nothing, then took the settled claim as old and bought
-/// the item again (seen on PostgreSQL: eight processes enriching one company sent two). A
-/// caller that refreshes (buys again whatever the store holds) takes no grace.
-pub const SETTLE_GRACE_MS: i64 = 2_000;
-
 impl Store {
     /// Keeps a charged answer, in one transaction: the purchase row with the raw bytes
     /// (zstd-compressed; `response` left empty, since every record is kept once as an entity
     /// pointing back at the purchase), the entities upserted, the search page recorded when it
-    /// is one, the settled claims marked `done`, and the job's count of items kept.
+    /// is one, the claims it settles made `done` ([`super::claims`]), and the job's count of items kept.
     ///
     /// # Errors
     /// [`StoreError::Sqlite`](super::StoreError::Sqlite) (nothing written: busy past the
@@ -284,15 +225,11 @@ impl Store {
             // commit and found nothing sees the claim settled after it looked (and reads the
             // answer), whatever time the answer came back.
             let settled_at = to_millis(Utc::now()).max(at);
-            let mut st = tx.prepare_cached(
-                "INSERT INTO claims (key, state, owner, job_id, purchase_id, lease_until, at)
-                 VALUES (?1, 'done', '', ?2, ?3, 0, ?4)
-                 ON CONFLICT (key) DO UPDATE SET state = 'done', job_id = excluded.job_id,
-                   purchase_id = excluded.purchase_id, lease_until = 0, at = excluded.at",
-            )?;
-            for key in k.settles {
-                st.execute_deferred(params![key, k.job.map(|j| j.0), id.0, settled_at])?;
-            }
+            let how = Settling::Kept {
+                purchase: id,
+                job: k.job,
+            };
+            settle(&tx, k.settles, how, settled_at)?;
         }
         if let Some(job) = k.job {
             tx.prepare_cached(
@@ -349,162 +286,6 @@ impl Store {
         })
     }
 
-    /// Claims `keys` for `owner` in one transaction, until `lease_until`. For each key:
-    /// [`Claim::Mine`] when it was free, released, settled before `planned_at` (the caller's
-    /// plan already knew the store then; a caller that reads the store passes its look's time
-    /// less [`SETTLE_GRACE_MS`], see `core::engine::looked_at`), or held under a lease that
-    /// expired or by a process of this machine that is gone (taken over);
-    /// [`Claim::Held`] when another owner holds it under a live lease; [`Claim::Settled`] when
-    /// it was kept at or after `planned_at` (read it from the store).
-    ///
-    /// # Errors
-    /// [`StoreError::Sqlite`](super::StoreError::Sqlite) (nothing claimed).
-    pub fn claim(
-        &mut self,
-        keys: &[String],
-        owner: &str,
-        job: Option<JobId>,
-        lease_until: DateTime<Utc>,
-        planned_at: DateTime<Utc>,
-    ) -> Result<Vec<Claim>> {
-        let now = to_millis(Utc::now());
-        let planned = to_millis(planned_at);
-        let lease = to_millis(lease_until);
-        let tx = self.conn.begin()?;
-        let mut out = Vec::with_capacity(keys.len());
-        {
-            // Every key's row in one statement (one round trip to a team store).
-            let mut rows: HashMap<String, (String, String, i64, i64)> = tx
-                .prepare_cached(
-                    "SELECT key, state, owner, lease_until, at FROM rarray(?1) AS k
-                     JOIN claims ON claims.key = k.value",
-                )?
-                .query_map(params![Keys::new(keys.iter().cloned())], |r| {
-                    Ok((
-                        r.get::<_, String>(0)?,
-                        (r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?),
-                    ))
-                })?
-                .collect::<Result<_>>()?;
-            let mut put = tx.prepare_cached(
-                "INSERT INTO claims (key, state, owner, job_id, purchase_id, lease_until, at)
-                 VALUES (?1, 'claimed', ?2, ?3, NULL, ?4, ?5)
-                 ON CONFLICT (key) DO UPDATE SET state = 'claimed', owner = excluded.owner,
-                   job_id = excluded.job_id, purchase_id = NULL,
-                   lease_until = excluded.lease_until, at = excluded.at",
-            )?;
-            for key in keys {
-                let found = rows.get(key).cloned();
-                let verdict = match found {
-                    Some((state, _, _, at)) if state == "done" && at >= planned => Claim::Settled,
-                    Some((state, who, until, _))
-                        if state != "done"
-                            && who != owner
-                            && until > now
-                            && (state == "sent" || owner_alive(&who)) =>
-                    {
-                        Claim::Held
-                    }
-                    _ => Claim::Mine,
-                };
-                if verdict == Claim::Mine {
-                    put.execute_deferred(params![key, owner, job.map(|j| j.0), lease, now])?;
-                    // A key asked twice is this owner's the second time.
-                    rows.insert(
-                        key.clone(),
-                        ("claimed".into(), owner.to_string(), lease, now),
-                    );
-                }
-                out.push(verdict);
-            }
-        }
-        tx.commit()?;
-        Ok(out)
-    }
-
-    /// The purchase that settled claim `key` and when, if it is `done` with one.
-    ///
-    /// # Errors
-    /// [`StoreError::Sqlite`](super::StoreError::Sqlite).
-    pub fn claim_purchase(&self, key: &str) -> Result<Option<(PurchaseId, DateTime<Utc>)>> {
-        let row: Option<(Option<i64>, i64)> = self
-            .conn
-            .prepare_cached("SELECT purchase_id, at FROM claims WHERE key = ?1 AND state = 'done'")?
-            .query_row(params![key], |r| Ok((r.get(0)?, r.get(1)?)))
-            .optional()?;
-        Ok(row.and_then(|(p, at)| Some((PurchaseId(p?), super::from_millis(at, "claims", &key)?))))
-    }
-
-    /// Releases the caller's claims on `keys` that are still `claimed` (nothing was charged for
-    /// them: refused before sending, or a 4xx): another buyer may take them at once.
-    ///
-    /// # Errors
-    /// [`StoreError::Sqlite`](super::StoreError::Sqlite).
-    pub fn release(&mut self, keys: &[String], owner: &str) -> Result<()> {
-        let tx = self.conn.begin()?;
-        {
-            let mut st = tx.prepare_cached(
-                "DELETE FROM claims WHERE key = ?1 AND owner = ?2 AND state = 'claimed'",
-            )?;
-            for k in keys {
-                st.execute_deferred(params![k, owner])?;
-            }
-        }
-        tx.commit()?;
-        Ok(())
-    }
-
-    /// Marks the caller's claims on `keys` `sent` until `lease_until`: a reveal the service
-    /// accepted, whose results arrive by webhook. Nobody sends them again before the lease
-    /// ends (a webhook that never comes).
-    ///
-    /// # Errors
-    /// [`StoreError::Sqlite`](super::StoreError::Sqlite).
-    pub fn mark_sent(
-        &mut self,
-        keys: &[String],
-        owner: &str,
-        purchase: Option<PurchaseId>,
-        lease_until: DateTime<Utc>,
-    ) -> Result<()> {
-        let now = to_millis(Utc::now());
-        let tx = self.conn.begin()?;
-        {
-            let mut st = tx.prepare_cached(
-                "UPDATE claims SET state = 'sent', purchase_id = ?3, lease_until = ?4, at = ?5
-                 WHERE key = ?1 AND owner = ?2",
-            )?;
-            for k in keys {
-                st.execute_deferred(params![
-                    k,
-                    owner,
-                    purchase.map(|p| p.0),
-                    to_millis(lease_until),
-                    now
-                ])?;
-            }
-        }
-        tx.commit()?;
-        Ok(())
-    }
-
-    /// The keys of `keys` that are `sent` (a reveal awaiting its webhook) under a live lease.
-    ///
-    /// # Errors
-    /// [`StoreError::Sqlite`](super::StoreError::Sqlite).
-    pub fn pending(&self, keys: &[String]) -> Result<Vec<String>> {
-        let now = to_millis(Utc::now());
-        let sent: std::collections::HashSet<String> = self
-            .conn
-            .prepare_cached(
-                "SELECT key FROM rarray(?1) AS k JOIN claims ON claims.key = k.value
-                 WHERE state = 'sent' AND lease_until > ?2",
-            )?
-            .query_map(params![Keys::new(keys.iter().cloned()), now], |r| r.get(0))?
-            .collect::<Result<_>>()?;
-        Ok(keys.iter().filter(|k| sent.contains(*k)).cloned().collect())
-    }
-
     /// Credits charged at or after `since`, per pool, by every purchase and every webhook
     /// delivery (a reveal's charge comes with its results): the ledger budgets are checked
     /// against (all processes on this store).
@@ -556,10 +337,4 @@ impl Store {
             .optional()?
             .map(SearchId))
     }
-}
-
-/// The claim key of a company (a [`domain_key`](prospect_common::keys::domain_key)): `company:acme.com`. A lookup and a batch
-/// enrichment of one domain hold the same claim, so neither buys what the other is buying.
-pub fn company_claim(domain: &str) -> String {
-    format!("company:{domain}")
 }

@@ -32,6 +32,7 @@
 
 mod bought;
 mod checkpoint;
+mod claims;
 mod clean;
 mod copy;
 mod db;
@@ -67,6 +68,7 @@ use clean::clean_json;
 use prospect_common::sanitize::sanitize;
 
 pub use bought::Bought;
+pub use claims::{Claim, SETTLE_GRACE_MS, company_claim, this_host};
 pub use clean::{raw_json_bytes_are_clean, raw_json_is_clean, sanitized_json_text};
 pub use copy::CopyReport;
 pub use db::WRITE_LOCK;
@@ -77,9 +79,7 @@ pub use history::{
     SearchSummary, Spend, StoredPage, canonical_json, canonical_search_body, cursor_in,
 };
 pub use jobs::{JobRow, JobStatus};
-pub use ledger::{
-    Claim, JobId, Kept, Packed, PageOf, SETTLE_GRACE_MS, company_claim, pack_answer, this_host,
-};
+pub use ledger::{JobId, Kept, Packed, PageOf, pack_answer};
 pub use lists::{ListKind, ListRecords, ListSummary};
 pub use segmentations::SegmentationRow;
 pub use set_runs::SetRun;
@@ -223,6 +223,9 @@ pub struct Store {
     /// Copies the log into the file on its own thread (a file only). Declared after `conn`,
     /// so it is dropped (its thread ended) after the writer's connection is closed.
     checkpointer: Option<checkpoint::Checkpointer>,
+    /// The claim sets settled by others that this handle's last claim read, kept for the next
+    /// claim of the same caller and plan (see [`Store::claim`]).
+    settled_seen: Option<claims::SettledSeen>,
 }
 
 impl fmt::Debug for Store {
@@ -355,6 +358,7 @@ impl Store {
             path,
             buyer: String::new(),
             checkpointer: None,
+            settled_seen: None,
         })
     }
 
@@ -468,6 +472,7 @@ impl Store {
             path,
             buyer: String::new(),
             checkpointer,
+            settled_seen: None,
         })
     }
 }

@@ -280,7 +280,7 @@ fn an_empty_file_migrates_to_the_latest_schema() {
     let path = dir.path().join("new").join("s.sqlite");
     let store = Store::open(&path).unwrap();
     assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
-    assert_eq!(SCHEMA_VERSION, 10);
+    assert_eq!(SCHEMA_VERSION, 11);
     let mode: String = store
         .lite()
         .query_row("PRAGMA journal_mode", [], |r| r.get(0))
@@ -313,7 +313,7 @@ fn an_empty_file_migrates_to_the_latest_schema() {
     assert_eq!(
         tables,
         [
-            "claims",
+            "claim_sets",
             "companies",
             "company_aliases",
             "contacts",
@@ -386,7 +386,7 @@ fn a_newer_schema_is_refused_and_left_untouched() {
     let msg = err.to_string();
     assert!(msg.contains(&path.display().to_string()), "{msg}");
     assert!(
-        msg.contains("newer prospect (schema 999, this build reads up to 10); not opened"),
+        msg.contains("newer prospect (schema 999, this build reads up to 11); not opened"),
         "{msg}"
     );
     assert_eq!(std::fs::read(&path).unwrap(), before);
@@ -1600,6 +1600,173 @@ fn another_machines_claim_holds_until_its_lease_ends() {
             .unwrap(),
         [Claim::Mine],
         "an expired lease"
+    );
+}
+
+/// Compact claims (issue 39): a batch claimed at once is one claim set, settled in place by
+/// the answer that keeps it; another buyer that planned before the settle reads it (settled),
+/// one that planned after buys again (mine); the caller's own settled keys are its own to take.
+#[test]
+fn a_batch_is_one_claim_set_settled_in_place_by_its_answer() {
+    let mut store = test_store();
+    let now = Utc::now();
+    let lease = now + chrono::Duration::seconds(60);
+    let keys: Vec<String> = (0..1000)
+        .map(|i| format!("company:unknown-{i}.example"))
+        .collect();
+    let me = "1-0000000a@elsewhere.invalid";
+    let verdicts = store.claim(&keys, me, None, lease, now).unwrap();
+    assert!(verdicts.iter().all(|v| *v == Claim::Mine));
+    assert_eq!(
+        store.claim_set_count().unwrap(),
+        1,
+        "one set, not a row per key"
+    );
+    let held = store.claims_in_flight().unwrap();
+    assert_eq!(held.len(), 1000);
+    assert_eq!(held["company:unknown-7.example"].0, "claimed");
+    // Another buyer meanwhile: held, and nothing written for it.
+    let other = "2-0000000b@elsewhere.invalid";
+    assert_eq!(
+        store.claim(&keys[..2], other, None, lease, now).unwrap(),
+        [Claim::Held, Claim::Held]
+    );
+    assert_eq!(store.claim_set_count().unwrap(), 1);
+    let raw = br#"{"companies":[],"totalRequested":1000,"totalFound":0,"creditsUsed":0}"#;
+    let id = store
+        .keep(&Kept {
+            endpoint: Endpoint::LookupCompanies,
+            request: &json!({"domains": []}),
+            raw,
+            charged: Cost::ZERO,
+            target: "sandbox",
+            at: Utc::now(),
+            entities: &Entities::default(),
+            job: None,
+            settles: &keys,
+            page: None,
+            whole: true,
+        })
+        .unwrap();
+    assert_eq!(store.claim_set_count().unwrap(), 1, "settled in place");
+    assert!(store.claims_in_flight().unwrap().is_empty());
+    let (bought, _) = store
+        .claim_purchase("company:unknown-999.example")
+        .unwrap()
+        .expect("the not-found fact names its purchase");
+    assert_eq!(bought, id);
+    assert_eq!(
+        store.claim(&keys[..2], other, None, lease, now).unwrap(),
+        [Claim::Settled, Claim::Settled],
+        "planned before the settle: read it"
+    );
+    let later = Utc::now() + chrono::Duration::seconds(5);
+    assert_eq!(
+        store.claim(&keys[2..4], other, None, lease, later).unwrap(),
+        [Claim::Mine, Claim::Mine],
+        "planned after the settle: buy again"
+    );
+    assert_eq!(
+        store.claim(&keys[4..5], me, None, lease, now).unwrap(),
+        [Claim::Mine],
+        "its own settle is not news to the buyer"
+    );
+    assert_eq!(store.claim_set_count().unwrap(), 3);
+}
+
+/// Claim sets split when part of them moves on: a release gives back only the keys named, a
+/// reveal accepted for some keys makes only those `sent`, and a delivery settles only the sent
+/// keys it carries.
+#[test]
+fn a_claim_set_splits_when_part_of_it_is_released_sent_or_delivered() {
+    let mut store = test_store();
+    let now = Utc::now();
+    let lease = now + chrono::Duration::seconds(60);
+    let me = "1-0000000a@elsewhere.invalid";
+    let other = "2-0000000b@elsewhere.invalid";
+    let keys: Vec<String> = ["email:p1", "email:p2", "email:p3", "email:p4"]
+        .map(String::from)
+        .to_vec();
+    store.claim(&keys, me, None, lease, now).unwrap();
+    store.release(&keys[3..], me).unwrap();
+    store.release(&keys[..1], other).unwrap();
+    assert_eq!(
+        store.claim(&keys, other, None, lease, now).unwrap(),
+        [Claim::Held, Claim::Held, Claim::Held, Claim::Mine],
+        "only the released key is free; another's release changes nothing"
+    );
+    store.release(&keys[3..], other).unwrap();
+    store.mark_sent(&keys[..2], me, None, lease).unwrap();
+    assert_eq!(store.pending(&keys).unwrap(), ["email:p1", "email:p2"]);
+    let inflight = store.claims_in_flight().unwrap();
+    assert_eq!(inflight["email:p3"].0, "claimed");
+    assert!(!inflight.contains_key("email:p4"));
+    // A delivery that settles p1 (and p3, which is claimed, not sent: untouched).
+    let tx = store.conn.begin().unwrap();
+    super::claims::settle(
+        &tx,
+        &["email:p1", "email:p3"],
+        super::claims::Settling::Delivered,
+        to_millis(Utc::now()),
+    )
+    .unwrap();
+    tx.commit().unwrap();
+    assert_eq!(store.pending(&keys).unwrap(), ["email:p2"]);
+    let inflight = store.claims_in_flight().unwrap();
+    assert_eq!(inflight["email:p3"].0, "claimed");
+    assert!(!inflight.contains_key("email:p1"));
+    assert_eq!(
+        store.claim(&keys[..1], other, None, lease, now).unwrap(),
+        [Claim::Settled],
+        "the delivered key is settled since the other's plan"
+    );
+}
+
+/// A version-10 file's `claims` rows become claim sets (issue 39): a done key still names its
+/// purchase and is news to a plan before it, a sent key is still pending.
+#[test]
+fn a_version_10_files_claims_migrate_to_claim_sets() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("v10.sqlite");
+    let now = Utc::now();
+    let at = to_millis(now);
+    let until = at + 60_000;
+    {
+        let conn = rusqlite::Connection::open(&path).unwrap();
+        for step in &schema::MIGRATIONS[..10] {
+            conn.execute_batch(step).unwrap();
+        }
+        conn.execute_batch(&format!(
+            "PRAGMA user_version = 10;
+             INSERT INTO claims VALUES ('company:a.com', 'done', '', NULL, 7, 0, {at});
+             INSERT INTO claims VALUES ('company:b.com', 'done', '', NULL, 7, 0, {at});
+             INSERT INTO claims VALUES ('email:p1', 'sent', 'x-1@elsewhere.invalid', NULL, 8, {until}, {at});"
+        ))
+        .unwrap();
+    }
+    let mut store = Store::open(&path).unwrap();
+    assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
+    assert_eq!(store.claim_set_count().unwrap(), 2);
+    assert_eq!(
+        store.claim_purchase("company:b.com").unwrap().map(|p| p.0),
+        Some(PurchaseId(7))
+    );
+    assert_eq!(
+        store.pending(&["email:p1".to_string()]).unwrap(),
+        ["email:p1"]
+    );
+    let before = now - chrono::Duration::seconds(1);
+    assert_eq!(
+        store
+            .claim(
+                &["company:a.com".to_string()],
+                "me",
+                None,
+                now + chrono::Duration::seconds(60),
+                before
+            )
+            .unwrap(),
+        [Claim::Settled]
     );
 }
 

@@ -133,14 +133,12 @@ fn settle_enriched_companies(
     at: i64,
 ) -> Result<()> {
     let mut aliases = Vec::new();
-    let mut st = tx.prepare_cached(
-        "UPDATE claims SET state = 'done', at = ?2 WHERE key = ?1 AND state = 'sent'",
-    )?;
+    let mut settled = Vec::with_capacity(b.companies.len());
     for item in &b.companies {
         let Some(asked) = prospect_common::keys::domain_key(&item.unique_id) else {
             continue;
         };
-        st.execute_deferred(params![super::company_claim(&asked), at])?;
+        settled.push(super::company_claim(&asked));
         if let Some(c) = &item.company {
             let own = prospect_common::keys::normalize_domain(&c.domain);
             if !own.is_empty() && own != asked {
@@ -148,7 +146,7 @@ fn settle_enriched_companies(
             }
         }
     }
-    drop(st);
+    super::claims::settle(tx, &settled, super::claims::Settling::Delivered, at)?;
     super::entities::write_aliases(tx, &aliases)
 }
 
@@ -161,24 +159,23 @@ fn settle_enriched_people(
     b: &prospect_api::types::EnrichPeopleWebhook,
     at: i64,
 ) -> Result<()> {
-    let mut settle = tx.prepare_cached(
-        "UPDATE claims SET state = 'done', at = ?2 WHERE key = ?1 AND state = 'sent'",
-    )?;
+    let mut settled = Vec::with_capacity(b.people.len());
     let mut matched = tx.prepare_cached(
         "INSERT INTO person_matches (key, person_id) VALUES (?1, ?2)
          ON CONFLICT (key) DO UPDATE SET person_id = excluded.person_id",
     )?;
     for item in &b.people {
         let key = clean_key(&item.unique_id);
-        settle.execute_deferred(params![key, at])?;
         if key.starts_with("match:")
             && let Some(p) = &item.person
             && !p.id.trim().is_empty()
         {
             matched.execute_deferred(params![key, clean_key(&p.id)])?;
         }
+        settled.push(key);
     }
-    Ok(())
+    drop(matched);
+    super::claims::settle(tx, &settled, super::claims::Settling::Delivered, at)
 }
 
 /// One line of the ledger of what was spent ([`Store::spend_log`]): a purchase, or a webhook
