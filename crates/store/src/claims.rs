@@ -16,6 +16,7 @@
 //! is 16 hex digits of the SHA-256 of the endpoint, target and canonical body).
 
 use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
 
@@ -94,8 +95,21 @@ pub fn this_host() -> &'static str {
 /// [`StoreError::Json`](super::StoreError::Json), [`StoreError::Output`](super::StoreError::Output)
 /// (compression).
 pub(super) fn pack_keys<S: AsRef<str> + serde::Serialize>(keys: &[S]) -> Result<Vec<u8>> {
+    thread_local! {
+        // One compression context per thread, made once: making one is a good part of the cost
+        // of packing a batch's keys.
+        static PACKER: std::cell::RefCell<Option<zstd::bulk::Compressor<'static>>> =
+            const { std::cell::RefCell::new(None) };
+    }
     let json = serde_json::to_vec(keys)?;
-    Ok(zstd::bulk::compress(&json, KEYS_LEVEL)?)
+    PACKER.with(|p| {
+        let mut p = p.borrow_mut();
+        let packer = match p.as_mut() {
+            Some(c) => c,
+            None => p.insert(zstd::bulk::Compressor::new(KEYS_LEVEL)?),
+        };
+        Ok(packer.compress(&json)?)
+    })
 }
 
 /// The keys of a stored set ([`pack_keys`]); a set written by the step that made this table
@@ -123,7 +137,27 @@ struct InFlight {
     job: Option<i64>,
     purchase: Option<i64>,
     lease_until: i64,
-    keys: Vec<String>,
+    keys: Arc<Vec<String>>,
+}
+
+/// The keys of the sets in flight this handle has unpacked, by set id with the packed bytes
+/// they came from: a set is read by each claim and settle while it is in flight, and unpacked
+/// again only when its bytes changed (another process split it). Holds only sets in flight.
+#[derive(Debug, Default)]
+pub(super) struct Unpacked(HashMap<i64, (Vec<u8>, Arc<Vec<String>>)>);
+
+impl Unpacked {
+    /// The keys of set `id` packed as `packed`, unpacked once.
+    fn keys(&mut self, id: i64, packed: Vec<u8>) -> Result<Arc<Vec<String>>> {
+        if let Some((bytes, keys)) = self.0.get(&id)
+            && *bytes == packed
+        {
+            return Ok(keys.clone());
+        }
+        let keys = Arc::new(unpack_keys(&packed)?);
+        self.0.insert(id, (packed, keys.clone()));
+        Ok(keys)
+    }
 }
 
 impl InFlight {
@@ -134,27 +168,39 @@ impl InFlight {
     }
 }
 
-/// Every claim set in flight, oldest first.
-fn in_flight(c: &Conn) -> Result<Vec<InFlight>> {
-    c.prepare_cached(
-        "SELECT id, state, owner, job_id, purchase_id, lease_until, keys FROM claim_sets
-         WHERE state <> 'done' ORDER BY id",
-    )?
-    .query_map(params![], |r| {
-        Ok(InFlight {
-            id: r.get(0)?,
-            state: r.get(1)?,
-            owner: r.get(2)?,
-            job: r.get(3)?,
-            purchase: r.get(4)?,
-            lease_until: r.get(5)?,
-            keys: unpack_keys(&r.get::<_, Vec<u8>>(6)?)?,
-        })
-    })?
-    .collect()
+/// Every claim set in flight, oldest first, its keys unpacked through `unpacked` (which then
+/// holds these sets only).
+fn in_flight(c: &Conn, unpacked: &mut Unpacked) -> Result<Vec<InFlight>> {
+    let rows = c
+        .prepare_cached(
+            "SELECT id, state, owner, job_id, purchase_id, lease_until, keys FROM claim_sets
+             WHERE state <> 'done' ORDER BY id",
+        )?
+        .query_map(params![], |r| {
+            Ok((
+                InFlight {
+                    id: r.get(0)?,
+                    state: r.get(1)?,
+                    owner: r.get(2)?,
+                    job: r.get(3)?,
+                    purchase: r.get(4)?,
+                    lease_until: r.get(5)?,
+                    keys: Arc::default(),
+                },
+                r.get::<_, Vec<u8>>(6)?,
+            ))
+        })?;
+    let mut sets = Vec::new();
+    for row in rows {
+        let (mut set, packed) = row?;
+        set.keys = unpacked.keys(set.id, packed)?;
+        sets.push(set);
+    }
+    unpacked.0.retain(|id, _| sets.iter().any(|s| s.id == *id));
+    Ok(sets)
 }
 
-/// Inserts a claim set of `keys` (none: nothing written).
+/// Inserts a claim set of `keys` (none: nothing written); its id and packed keys.
 #[allow(clippy::too_many_arguments)]
 fn insert_set(
     c: &Conn,
@@ -165,24 +211,26 @@ fn insert_set(
     lease_until: i64,
     at: i64,
     keys: &[&str],
-) -> Result<()> {
+) -> Result<Option<(i64, Vec<u8>)>> {
     if keys.is_empty() {
-        return Ok(());
+        return Ok(None);
     }
-    c.prepare_cached(
-        "INSERT INTO claim_sets (state, owner, job_id, purchase_id, lease_until, at, keys)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-    )?
-    .execute(params![
-        state,
-        owner,
-        job,
-        purchase,
-        lease_until,
-        at,
-        pack_keys(keys)?
-    ])?;
-    Ok(())
+    let packed = pack_keys(keys)?;
+    let id = c
+        .prepare_cached(
+            "INSERT INTO claim_sets (state, owner, job_id, purchase_id, lease_until, at, keys)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        )?
+        .insert(params![
+            state,
+            owner,
+            job,
+            purchase,
+            lease_until,
+            at,
+            packed
+        ])?;
+    Ok(Some((id, packed)))
 }
 
 /// Leaves set `id` holding only `rest` of its keys (none left: the set goes).
@@ -218,7 +266,13 @@ pub(super) enum Settling {
 /// # Errors
 /// [`StoreError::Sqlite`](super::StoreError::Sqlite) /
 /// [`StoreError::Postgres`](super::StoreError::Postgres), [`StoreError::Json`](super::StoreError::Json).
-pub(super) fn settle<S: AsRef<str>>(c: &Conn, keys: &[S], how: Settling, at: i64) -> Result<()> {
+pub(super) fn settle<S: AsRef<str>>(
+    c: &Conn,
+    unpacked: &mut Unpacked,
+    keys: &[S],
+    how: Settling,
+    at: i64,
+) -> Result<()> {
     let mut left: HashSet<&str> = keys.iter().map(AsRef::as_ref).collect();
     if left.is_empty() {
         return Ok(());
@@ -228,7 +282,7 @@ pub(super) fn settle<S: AsRef<str>>(c: &Conn, keys: &[S], how: Settling, at: i64
         Settling::Kept { purchase, job } => (Some(purchase.0), job.map(|j| j.0)),
         Settling::Delivered => (None, None),
     };
-    for set in in_flight(c)? {
+    for set in in_flight(c, unpacked)? {
         if how == Settling::Delivered && set.state != "sent" {
             continue;
         }
@@ -329,7 +383,7 @@ impl Store {
         let asked: HashSet<&str> = keys.iter().map(String::as_str).collect();
         let tx = self.conn.begin()?;
         let mut held: HashSet<&str> = HashSet::new();
-        let sets = in_flight(&tx)?;
+        let sets = in_flight(&tx, &mut self.unpacked)?;
         for set in &sets {
             if !set.live(now) {
                 tx.prepare_cached("DELETE FROM claim_sets WHERE id = ?1")?
@@ -413,7 +467,7 @@ impl Store {
     pub fn release(&mut self, keys: &[String], owner: &str) -> Result<()> {
         let gone: HashSet<&str> = keys.iter().map(String::as_str).collect();
         let tx = self.conn.begin()?;
-        for set in in_flight(&tx)? {
+        for set in in_flight(&tx, &mut self.unpacked)? {
             if set.state != "claimed" || set.owner != owner {
                 continue;
             }
@@ -449,7 +503,7 @@ impl Store {
         let purchase = purchase.map(|p| p.0);
         let sent: HashSet<&str> = keys.iter().map(String::as_str).collect();
         let tx = self.conn.begin()?;
-        for set in in_flight(&tx)? {
+        for set in in_flight(&tx, &mut self.unpacked)? {
             if set.owner != owner {
                 continue;
             }
@@ -484,9 +538,9 @@ impl Store {
     pub fn pending(&self, keys: &[String]) -> Result<Vec<String>> {
         let now = to_millis(Utc::now());
         let mut sent: HashSet<String> = HashSet::new();
-        for set in in_flight(&self.conn)? {
+        for set in in_flight(&self.conn, &mut Unpacked::default())? {
             if set.state == "sent" && set.lease_until > now {
-                sent.extend(set.keys);
+                sent.extend(set.keys.iter().cloned());
             }
         }
         Ok(keys.iter().filter(|k| sent.contains(*k)).cloned().collect())
@@ -499,8 +553,8 @@ impl Store {
     /// [`StoreError::Sqlite`](super::StoreError::Sqlite).
     pub fn claims_in_flight(&self) -> Result<HashMap<String, (String, String, i64)>> {
         let mut out = HashMap::new();
-        for set in in_flight(&self.conn)? {
-            for k in set.keys {
+        for set in in_flight(&self.conn, &mut Unpacked::default())? {
+            for k in set.keys.iter().cloned() {
                 out.insert(k, (set.state.clone(), set.owner.clone(), set.lease_until));
             }
         }

@@ -160,9 +160,9 @@ impl Store {
         runs(
             &self.conn,
             "SELECT id, endpoint, request, response, credits_standard, credits_email,
-                    credits_phone, target, at, raw, buyer FROM purchases
+                    credits_phone, target, at, raw, buyer, request_z FROM purchases
              WHERE ?2 OR id > ?1 ORDER BY id LIMIT ?3",
-            11,
+            12,
             |rows| {
                 let tx = to.conn.begin()?;
                 for r in rows {
@@ -179,11 +179,11 @@ impl Store {
                             tx.prepare_cached(
                                 "INSERT INTO purchases (endpoint, request, response,
                                    credits_standard, credits_email, credits_phone, target, at,
-                                   raw, buyer)
-                                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+                                   raw, buyer, request_z)
+                                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
                             )?
                             .insert(params![
-                                r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[9], r[10]
+                                r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[9], r[10], r[11]
                             ])?
                         }
                     };

@@ -84,8 +84,47 @@ pub struct Kept<'a> {
 #[derive(Debug, Clone)]
 pub struct Packed {
     request: String,
+    request_z: Option<Vec<u8>>,
     raw: Vec<u8>,
     rows: Rows,
+}
+
+/// Requests of at least this many bytes (JSON) are kept compressed ([`compact_request`]).
+const COMPRESS_REQUEST_BYTES: usize = 1024;
+
+/// The prefix of `purchases.request` when the request is kept compressed in `request_z`: no
+/// JSON text starts with it.
+pub(super) const REQUEST_Z_PREFIX: &str = "zstd:";
+
+/// A request as kept (schema 11): a long one (a lookup's 1,000 domains are about 23 KB, most
+/// of what a big lookup of unknown domains stores) is kept compressed in `request_z`, and
+/// `request` holds [`REQUEST_Z_PREFIX`] and the SHA-256 of its text (what a store copy tells
+/// purchases apart by); a short one is kept as it is.
+///
+/// # Errors
+/// [`StoreError::Output`](super::StoreError::Output) (compression).
+fn compact_request(request: String) -> Result<(String, Option<Vec<u8>>)> {
+    use sha2::{Digest, Sha256};
+    if request.len() < COMPRESS_REQUEST_BYTES {
+        return Ok((request, None));
+    }
+    let z = zstd::bulk::compress(request.as_bytes(), RAW_LEVEL)?;
+    let digest: String = Sha256::digest(request.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    Ok((format!("{REQUEST_Z_PREFIX}{digest}"), Some(z)))
+}
+
+/// The request text of a purchase row (`request`, `request_z`), decompressed when it was kept
+/// so; `None` when a compressed one does not decompress.
+pub(super) fn request_text(request: String, request_z: Option<&[u8]>) -> Option<String> {
+    match request_z {
+        Some(z) if request.starts_with(REQUEST_Z_PREFIX) => zstd::decode_all(z)
+            .ok()
+            .and_then(|b| String::from_utf8(b).ok()),
+        _ => Some(request),
+    }
 }
 
 impl Kept<'_> {
@@ -139,8 +178,10 @@ pub fn pack_answer(
         Some(f) => f,
         None => zstd::bulk::compress(raw, RAW_LEVEL)?,
     };
+    let (request, request_z) = compact_request(clean_json(request)?)?;
     Ok(Packed {
-        request: clean_json(request)?,
+        request,
+        request_z,
         raw,
         rows,
     })
@@ -166,15 +207,20 @@ impl Store {
     /// # Errors
     /// As [`Store::keep`].
     pub fn keep_packed(&mut self, k: &Kept<'_>, packed: Packed) -> Result<PurchaseId> {
-        let Packed { request, raw, rows } = packed;
+        let Packed {
+            request,
+            request_z,
+            raw,
+            rows,
+        } = packed;
         let target = clean_key(k.target);
         let at = to_millis(k.at);
         let tx = self.conn.begin()?;
         let id = tx
             .prepare_cached(
                 "INSERT INTO purchases (endpoint, request, response, credits_standard,
-                   credits_email, credits_phone, target, at, raw, job_id, buyer)
-                 VALUES (?1, ?2, '', ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+                   credits_email, credits_phone, target, at, raw, job_id, buyer, request_z)
+                 VALUES (?1, ?2, '', ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
             )?
             .insert(params![
                 k.endpoint.path(),
@@ -187,6 +233,7 @@ impl Store {
                 raw,
                 k.job.map(|j| j.0),
                 self.buyer,
+                request_z,
             ])?;
         let id = PurchaseId(id);
         rows.write(&tx, at, Some(id))?;
@@ -229,7 +276,7 @@ impl Store {
                 purchase: id,
                 job: k.job,
             };
-            settle(&tx, k.settles, how, settled_at)?;
+            settle(&tx, &mut self.unpacked, k.settles, how, settled_at)?;
         }
         if let Some(job) = k.job {
             tx.prepare_cached(

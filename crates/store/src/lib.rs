@@ -226,6 +226,8 @@ pub struct Store {
     /// The claim sets settled by others that this handle's last claim read, kept for the next
     /// claim of the same caller and plan (see [`Store::claim`]).
     settled_seen: Option<claims::SettledSeen>,
+    /// The keys of the claim sets in flight this handle has read, unpacked once each.
+    unpacked: claims::Unpacked,
 }
 
 impl fmt::Debug for Store {
@@ -359,6 +361,7 @@ impl Store {
             buyer: String::new(),
             checkpointer: None,
             settled_seen: None,
+            unpacked: claims::Unpacked::default(),
         })
     }
 
@@ -473,6 +476,7 @@ impl Store {
             buyer: String::new(),
             checkpointer,
             settled_seen: None,
+            unpacked: claims::Unpacked::default(),
         })
     }
 }

@@ -1674,6 +1674,51 @@ fn a_batch_is_one_claim_set_settled_in_place_by_its_answer() {
     assert_eq!(store.claim_set_count().unwrap(), 3);
 }
 
+/// A long request (a lookup's domains) is kept compressed (schema 11) and reads back as sent;
+/// a short one is kept as it is.
+#[test]
+fn a_long_request_is_kept_compressed_and_reads_back_as_sent() {
+    let mut store = test_store();
+    let domains: Vec<String> = (0..200).map(|i| format!("unknown-{i}.example")).collect();
+    let long = json!({ "domains": domains });
+    let short = json!({ "domains": ["a.com"] });
+    let raw = br#"{"companies":[],"totalRequested":0,"totalFound":0,"creditsUsed":0}"#;
+    for request in [&long, &short] {
+        store
+            .keep(&Kept {
+                endpoint: Endpoint::LookupCompanies,
+                request,
+                raw,
+                charged: Cost::ZERO,
+                target: "sandbox",
+                at: t(0),
+                entities: &Entities::default(),
+                job: None,
+                settles: &[],
+                page: None,
+                whole: true,
+            })
+            .unwrap();
+    }
+    let kept: Vec<Value> = store
+        .purchases(10)
+        .unwrap()
+        .into_iter()
+        .map(|p| p.request)
+        .collect();
+    assert!(kept.contains(&long) && kept.contains(&short), "{kept:?}");
+    let texts: Vec<String> = store
+        .conn
+        .prepare("SELECT request FROM purchases ORDER BY id")
+        .unwrap()
+        .query_map(super::db::params![], |r| r.get(0))
+        .unwrap()
+        .collect::<Result<_>>()
+        .unwrap();
+    assert!(texts[0].starts_with("zstd:"), "{}", texts[0]);
+    assert_eq!(texts[1], r#"{"domains":["a.com"]}"#);
+}
+
 /// Claim sets split when part of them moves on: a release gives back only the keys named, a
 /// reveal accepted for some keys makes only those `sent`, and a delivery settles only the sent
 /// keys it carries.
@@ -1705,6 +1750,7 @@ fn a_claim_set_splits_when_part_of_it_is_released_sent_or_delivered() {
     let tx = store.conn.begin().unwrap();
     super::claims::settle(
         &tx,
+        &mut super::claims::Unpacked::default(),
         &["email:p1", "email:p3"],
         super::claims::Settling::Delivered,
         to_millis(Utc::now()),

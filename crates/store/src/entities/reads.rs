@@ -14,11 +14,10 @@ impl Store {
         table: &str,
         keys: Keys,
     ) -> Result<HashMap<String, Stored<T>>> {
-        let mut out = HashMap::with_capacity(keys.len());
         if keys.is_empty() {
-            return Ok(out);
+            return Ok(HashMap::new());
         }
-        let mut raw: Vec<(String, EntityRow)> = Vec::with_capacity(keys.len());
+        let mut raw: Vec<(String, EntityRow)> = Vec::new();
         let mut bytes = 0;
         {
             let mut st = self.conn.prepare_cached(sql)?;
@@ -29,6 +28,9 @@ impl Store {
                 raw.push((r.get(0)?, row));
             }
         }
+        // Sized by the rows found, not the keys asked: a record is large (a company is about a
+        // kilobyte), and most keys of a big lookup of unknown domains find none.
+        let mut out = HashMap::with_capacity(raw.len());
         // Rows keep their order, so the newest readable row of a key wins (a later bad row
         // does not hide an earlier good one).
         let mut keep = |key: String, s: Option<Stored<T>>| {

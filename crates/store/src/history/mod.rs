@@ -146,7 +146,13 @@ fn settle_enriched_companies(
             }
         }
     }
-    super::claims::settle(tx, &settled, super::claims::Settling::Delivered, at)?;
+    super::claims::settle(
+        tx,
+        &mut super::claims::Unpacked::default(),
+        &settled,
+        super::claims::Settling::Delivered,
+        at,
+    )?;
     super::entities::write_aliases(tx, &aliases)
 }
 
@@ -175,7 +181,13 @@ fn settle_enriched_people(
         settled.push(key);
     }
     drop(matched);
-    super::claims::settle(tx, &settled, super::claims::Settling::Delivered, at)
+    super::claims::settle(
+        tx,
+        &mut super::claims::Unpacked::default(),
+        &settled,
+        super::claims::Settling::Delivered,
+        at,
+    )
 }
 
 /// One line of the ledger of what was spent ([`Store::spend_log`]): a purchase, or a webhook

@@ -51,7 +51,7 @@ impl Store {
     pub fn purchases(&self, limit: usize) -> Result<Vec<Purchase>> {
         let mut st = self.conn.prepare_cached(
             "SELECT id, endpoint, request, response, credits_standard, credits_email,
-               credits_phone, target, at, raw
+               credits_phone, target, at, raw, request_z
              FROM purchases ORDER BY at DESC, id DESC LIMIT ?1",
         )?;
         let rows = st.query_map(params![sql_limit(limit)], |r| {
@@ -68,12 +68,14 @@ impl Store {
                 r.get::<_, String>(7)?,
                 r.get::<_, i64>(8)?,
                 r.get::<_, Option<Vec<u8>>>(9)?,
+                r.get::<_, Option<Vec<u8>>>(10)?,
             ))
         })?;
         let mut out = Vec::new();
         for row in rows {
-            let (id, endpoint, request, response, charged, target, at, raw) = row?;
+            let (id, endpoint, request, response, charged, target, at, raw, request_z) = row?;
             let parsed = (|| {
+                let request = super::super::ledger::request_text(request, request_z.as_deref())?;
                 Some(Purchase {
                     id: PurchaseId(id),
                     endpoint,

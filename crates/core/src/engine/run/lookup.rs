@@ -67,6 +67,11 @@ type BuyFn<T> =
 /// Stored records by normalized key.
 type StoredBy<T> = HashMap<String, Stored<T>>;
 
+/// What the service answered for each key bought, by normalized key (`None`: not found). Boxed:
+/// a record is large (a company is about a kilobyte) and most keys of a big lookup are not
+/// found, so the map holds pointers, not records moved at every growth.
+type Found<T> = HashMap<String, Option<Box<T>>>;
+
 /// What one lookup request cost (its [`Paid`] without the answer) and the records it found,
 /// by normalized key.
 type BoughtBy<T> = Result<(Paid<()>, HashMap<String, T>), ApiError>;
@@ -110,7 +115,7 @@ const COMPANIES: LookupKind<Company> = LookupKind {
                     tracing::warn!(error = %e, "lookup: the redirect aliases were not kept");
                 }
             }
-            let mut found = HashMap::new();
+            let mut found = HashMap::with_capacity(paid.value.companies.len());
             for entry in std::mem::take(&mut paid.value.companies) {
                 let key = normalize_domain(entry.domain());
                 let key = redirects.get(&key).cloned().unwrap_or(key);
@@ -197,7 +202,7 @@ async fn buy_people(
         }
     };
     let mut paid = s.buy(&req, job, settles, None).await?;
-    let mut found = HashMap::new();
+    let mut found = HashMap::with_capacity(paid.value.people.len());
     for p in std::mem::take(&mut paid.value.people) {
         let key = if by_handle {
             p.person
@@ -255,7 +260,7 @@ async fn buy_claimed_keys<T: Clone + Send + 'static>(
     settles: Vec<String>,
     job: Option<JobId>,
     report: &mut RunReport,
-    found: &mut HashMap<String, Option<T>>,
+    found: &mut Found<T>,
 ) -> bool {
     report.requests += 1;
     match (kind.buy)(s.clone(), names.clone(), job, settles.clone()).await {
@@ -269,7 +274,7 @@ async fn buy_claimed_keys<T: Clone + Send + 'static>(
                 match got.remove(&n) {
                     Some(record) => {
                         report.bought += 1;
-                        found.insert(n, Some(record));
+                        found.insert(n, Some(Box::new(record)));
                     }
                     None if partial => report.unread += 1,
                     None => {
@@ -300,7 +305,7 @@ async fn buy_claimed_keys<T: Clone + Send + 'static>(
 fn entries_of<T>(
     chunk: Vec<(String, String)>,
     mut known: HashMap<String, Stored<T>>,
-    mut found: HashMap<String, Option<T>>,
+    mut found: Found<T>,
     refused: &HashMap<String, String>,
 ) -> Vec<LookupEntry<T>> {
     let mut entries = Vec::with_capacity(chunk.len());
@@ -321,7 +326,7 @@ fn entries_of<T>(
             None => match found.remove(&norm) {
                 Some(record) => LookupEntry {
                     key: asked,
-                    record,
+                    record: record.map(|r| *r),
                     stored_at: None,
                     suppressed: None,
                 },
@@ -354,7 +359,7 @@ async fn lookup_batch<T: Clone + Send + 'static>(
         HashMap::new()
     };
     out.report.owned += known.len() as u64;
-    let mut found: HashMap<String, Option<T>> = HashMap::new();
+    let mut found: Found<T> = HashMap::with_capacity(norms.len());
     let mut todo: Vec<String> = norms
         .iter()
         .filter(|n| !known.contains_key(*n))
