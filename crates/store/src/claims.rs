@@ -21,8 +21,7 @@ use std::sync::Arc;
 use chrono::{DateTime, Utc};
 
 use super::db::{Conn, OptionalExt, params};
-use super::ledger::JobId;
-use super::{PurchaseId, Result, Store, to_millis};
+use super::{JobId, PurchaseId, Result, Store, to_millis};
 use prospect_common::fsutil::pid_alive;
 
 /// zstd level of a packed key set: the fastest; a batch of 1,000 domains packs to a few KB.

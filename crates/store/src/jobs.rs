@@ -8,8 +8,7 @@ use super::Store;
 use super::claims::local_pid;
 use super::clean::clean_json;
 use super::db::params;
-use super::ledger::JobId;
-use super::{Result, from_millis, sql_limit, to_millis};
+use super::{JobId, Result, from_millis, sql_limit, to_millis};
 use prospect_common::fsutil::pid_alive;
 
 /// Where a job stands: `running` (its process is at it), `done`, `failed` (why is in its

@@ -11,7 +11,9 @@ use serde_json::Value;
 
 use super::entities::Rows;
 use super::history::{PageFacts, write_page};
-use super::{Entities, PurchaseId, Result, SearchId, Store, clean_json, clean_key, to_millis};
+use super::{
+    Entities, JobId, PurchaseId, Result, SearchId, Store, clean_json, clean_key, to_millis,
+};
 use prospect_api::client::Endpoint;
 use prospect_api::cost::Cost;
 
@@ -22,19 +24,6 @@ const RAW_LEVEL: i32 = 1;
 /// Bytes written by one kept answer from which the connection's page cache is handed back
 /// after the commit (`PRAGMA shrink_memory`).
 const SHRINK_AFTER_BYTES: usize = 1 << 20;
-
-/// The row id of a job (one planned paid action).
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
-)]
-#[serde(transparent)]
-pub struct JobId(pub i64);
-
-impl std::fmt::Display for JobId {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}", self.0)
-    }
-}
 
 /// The page of a search a purchase bought, recorded with it (see [`Store::keep`]).
 #[derive(Debug, Clone)]

@@ -79,7 +79,7 @@ pub use history::{
     SearchSummary, Spend, StoredPage, canonical_json, canonical_search_body, cursor_in,
 };
 pub use jobs::{JobRow, JobStatus};
-pub use ledger::{JobId, Kept, Packed, PageOf, pack_answer};
+pub use ledger::{Kept, Packed, PageOf, pack_answer};
 pub use lists::{ListKind, ListRecords, ListSummary};
 pub use segmentations::SegmentationRow;
 pub use set_runs::SetRun;
@@ -181,6 +181,10 @@ row_id!(
 row_id!(
     /// The row id of a stored search (one endpoint + body + target, all its pages).
     SearchId
+);
+row_id!(
+    /// The row id of a job (one planned paid action).
+    JobId
 );
 
 /// An entity read from the store with where and when it came from.
