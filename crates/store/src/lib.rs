@@ -89,8 +89,13 @@ pub use suppression::{SuppressKind, SuppressionCount};
 /// The newest schema version this build reads and writes (`PRAGMA user_version`).
 pub const SCHEMA_VERSION: i64 = schema::MIGRATIONS.len() as i64;
 
-/// The page size of a new file, bytes.
-const PAGE_SIZE: i64 = 16 * 1024;
+/// The page size of a new file, bytes. A company record (kept as a zstd frame, a few KB) fits
+/// in one page. 8 KiB rather than 16 (issue 39): every page a commit touches is written whole
+/// to the log, and a lookup batch's commits touch about ten small pages (its claim set, the
+/// purchase, their indexes, the job), so a 1,000,000-line lookup wrote 173 MB with 16 KiB pages
+/// and writes 91 MB with 8 KiB, for 51 MB of answers; buying and reading 10,000 companies
+/// measured the same on both. Files made before keep the size they were made with.
+const PAGE_SIZE: i64 = 8 * 1024;
 
 /// Pages written to the log before it is copied back into the file (SQLite's default: 1000).
 const WAL_CHECKPOINT_PAGES: i64 = 4096;
@@ -437,7 +442,7 @@ impl Store {
             conn.busy_timeout(BUSY_TIMEOUT)?;
             // Takes effect only when the file is new (nothing is written here): rows of a few
             // KB (a company record, a page of results) then fit in one page, and a 6 MB answer
-            // spans a quarter of the pages it would with the 4 KiB default.
+            // spans half the pages it would with the 4 KiB default (see `PAGE_SIZE`).
             conn.pragma_update(None, "page_size", PAGE_SIZE)?;
             conn.pragma_update(None, "foreign_keys", true)?;
             conn.pragma_update(None, "synchronous", "NORMAL")?;
