@@ -84,14 +84,7 @@ impl SearchResponse {
     pub fn decode_slice(endpoint: Endpoint, answer: &[u8]) -> Result<SearchResponse, String> {
         // Stored text nearly always reads: read it plainly (a third faster than tracking the
         // path of every member), and again with the path only to say where it fails.
-        let plain = match endpoint {
-            Endpoint::SearchCompaniesV3 => serde_json::from_slice(answer).map(Self::CompaniesV3),
-            Endpoint::SearchCompaniesV2 => serde_json::from_slice(answer).map(Self::CompaniesV2),
-            Endpoint::SearchPeopleV3 => serde_json::from_slice(answer).map(Self::PeopleV3),
-            Endpoint::SearchPeopleV2 => serde_json::from_slice(answer).map(Self::PeopleV2),
-            other => return Err(format!("{} is not a list search", other.path())),
-        };
-        if let Ok(response) = plain {
+        if let Ok(response) = SearchResponse::decode_with(endpoint, Plain(answer)) {
             return Ok(response);
         }
         let mut de = serde_json::Deserializer::from_slice(answer);
@@ -106,19 +99,44 @@ impl SearchResponse {
         endpoint: Endpoint,
         de: D,
     ) -> Result<SearchResponse, String> {
-        fn typed<'de, T: serde::Deserialize<'de>, D: serde::Deserializer<'de>>(
-            de: D,
-        ) -> Result<T, String> {
-            serde_path_to_error::deserialize(de)
-                .map_err(|e| format!("at {}: {}", e.path(), plain_message(&e.inner().to_string())))
-        }
+        SearchResponse::decode_with(endpoint, Tracked(de))
+    }
+
+    /// The one match of a list search's endpoint to its response type: the answer of
+    /// `endpoint` as `read` reads it.
+    fn decode_with<'de, R: ReadAs<'de>>(endpoint: Endpoint, read: R) -> Result<Self, String> {
         Ok(match endpoint {
-            Endpoint::SearchCompaniesV3 => SearchResponse::CompaniesV3(typed(de)?),
-            Endpoint::SearchCompaniesV2 => SearchResponse::CompaniesV2(typed(de)?),
-            Endpoint::SearchPeopleV3 => SearchResponse::PeopleV3(typed(de)?),
-            Endpoint::SearchPeopleV2 => SearchResponse::PeopleV2(typed(de)?),
+            Endpoint::SearchCompaniesV3 => SearchResponse::CompaniesV3(read.read()?),
+            Endpoint::SearchCompaniesV2 => SearchResponse::CompaniesV2(read.read()?),
+            Endpoint::SearchPeopleV3 => SearchResponse::PeopleV3(read.read()?),
+            Endpoint::SearchPeopleV2 => SearchResponse::PeopleV2(read.read()?),
             other => return Err(format!("{} is not a list search", other.path())),
         })
+    }
+}
+
+/// How [`SearchResponse::decode_with`] reads an answer into a response type.
+trait ReadAs<'de> {
+    /// The answer as `T`; the error in plain words.
+    fn read<T: serde::Deserialize<'de>>(self) -> Result<T, String>;
+}
+
+/// JSON text read plainly (fast; the error does not say where).
+struct Plain<'a>(&'a [u8]);
+
+impl<'a> ReadAs<'a> for Plain<'a> {
+    fn read<T: serde::Deserialize<'a>>(self) -> Result<T, String> {
+        serde_json::from_slice(self.0).map_err(|e| plain_message(&e.to_string()))
+    }
+}
+
+/// A deserializer read with the path of every member, named in the error.
+struct Tracked<D>(D);
+
+impl<'de, D: serde::Deserializer<'de>> ReadAs<'de> for Tracked<D> {
+    fn read<T: serde::Deserialize<'de>>(self) -> Result<T, String> {
+        serde_path_to_error::deserialize(self.0)
+            .map_err(|e| format!("at {}: {}", e.path(), plain_message(&e.inner().to_string())))
     }
 }
 
