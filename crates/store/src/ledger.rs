@@ -105,13 +105,23 @@ fn compact_request(request: String) -> Result<(String, Option<Vec<u8>>)> {
     Ok((format!("{REQUEST_Z_PREFIX}{digest}"), Some(z)))
 }
 
-/// The request text of a purchase row (`request`, `request_z`), decompressed when it was kept
-/// so; `None` when a compressed one does not decompress.
-pub(super) fn request_text(request: String, request_z: Option<&[u8]>) -> Option<String> {
+/// The request text of purchase `id`'s row (`request`, `request_z`), decompressed when it was
+/// kept so; `None` (with a warning naming the purchase) when a compressed one does not read.
+pub(super) fn request_text(
+    request: String,
+    request_z: Option<&[u8]>,
+    id: &dyn std::fmt::Display,
+) -> Option<String> {
     match request_z {
-        Some(z) if request.starts_with(REQUEST_Z_PREFIX) => zstd::decode_all(z)
-            .ok()
-            .and_then(|b| String::from_utf8(b).ok()),
+        Some(z) if request.starts_with(REQUEST_Z_PREFIX) => {
+            let text = zstd::decode_all(z)
+                .ok()
+                .and_then(|b| String::from_utf8(b).ok());
+            if text.is_none() {
+                tracing::warn!(purchase = %id, "store: a compressed request does not read; skipped");
+            }
+            text
+        }
         _ => Some(request),
     }
 }

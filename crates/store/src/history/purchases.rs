@@ -75,7 +75,8 @@ impl Store {
         for row in rows {
             let (id, endpoint, request, response, charged, target, at, raw, request_z) = row?;
             let parsed = (|| {
-                let request = super::super::ledger::request_text(request, request_z.as_deref())?;
+                let request =
+                    super::super::ledger::request_text(request, request_z.as_deref(), &id)?;
                 Some(Purchase {
                     id: PurchaseId(id),
                     endpoint,
