@@ -113,11 +113,18 @@ pub enum DeliveryOutcome {
 /// What a batch enrichment's delivery settles, inside its transaction (see
 /// [`settle_enriched_companies`], [`settle_enriched_people`]); `false` for other events.
 fn settle_enriched(tx: &super::db::Tx<'_>, body: Option<&WebhookBody>, at: i64) -> Result<bool> {
-    match body {
-        Some(WebhookBody::EnrichCompanies(b)) => settle_enriched_companies(tx, b, at)?,
-        Some(WebhookBody::EnrichPeople(b)) => settle_enriched_people(tx, b, at)?,
+    let settled = match body {
+        Some(WebhookBody::EnrichCompanies(b)) => settle_enriched_companies(tx, b)?,
+        Some(WebhookBody::EnrichPeople(b)) => settle_enriched_people(tx, b)?,
         _ => return Ok(false),
-    }
+    };
+    super::claims::settle(
+        tx,
+        &mut super::claims::Unpacked::default(),
+        &settled,
+        super::claims::Settling::Delivered,
+        at,
+    )?;
     Ok(true)
 }
 
@@ -126,12 +133,12 @@ fn settle_enriched(tx: &super::db::Tx<'_>, body: Option<&WebhookBody>, at: i64) 
 /// arrived, found or not, ends its `sent` claim `company:<uniqueId>` (the batch is answered, a
 /// later run reads the store or asks again), and a company found under another domain keeps
 /// the one asked as its alias (asked again, it is owned). Items of ids that are not domains
-/// (a batch another client sent) change nothing.
+/// (a batch another client sent) change nothing. Returns the claim keys it settles, which
+/// [`settle_enriched`] ends.
 fn settle_enriched_companies(
     tx: &super::db::Tx<'_>,
     b: &prospect_api::types::EnrichCompaniesWebhook,
-    at: i64,
-) -> Result<()> {
+) -> Result<Vec<String>> {
     let mut aliases = Vec::new();
     let mut settled = Vec::with_capacity(b.companies.len());
     for item in &b.companies {
@@ -146,25 +153,19 @@ fn settle_enriched_companies(
             }
         }
     }
-    super::claims::settle(
-        tx,
-        &mut super::claims::Unpacked::default(),
-        &settled,
-        super::claims::Settling::Delivered,
-        at,
-    )?;
-    super::entities::write_aliases(tx, &aliases)
+    super::entities::write_aliases(tx, &aliases)?;
+    Ok(settled)
 }
 
 /// What an `enrich_people` delivery settles (issue 18), inside its transaction. prospect asks
 /// a batch enrichment of people with each item's claim key as its `uniqueId` (`person:<id>`,
 /// `handle:<handle>` or `match:<hash>`): every item that arrived ends its `sent` claim, and a
 /// person found for a `match:` key is kept as that key's match (asked again, it is owned).
+/// Returns the claim keys it settles, which [`settle_enriched`] ends.
 fn settle_enriched_people(
     tx: &super::db::Tx<'_>,
     b: &prospect_api::types::EnrichPeopleWebhook,
-    at: i64,
-) -> Result<()> {
+) -> Result<Vec<String>> {
     let mut settled = Vec::with_capacity(b.people.len());
     let mut matched = tx.prepare_cached(
         "INSERT INTO person_matches (key, person_id) VALUES (?1, ?2)
@@ -180,14 +181,7 @@ fn settle_enriched_people(
         }
         settled.push(key);
     }
-    drop(matched);
-    super::claims::settle(
-        tx,
-        &mut super::claims::Unpacked::default(),
-        &settled,
-        super::claims::Settling::Delivered,
-        at,
-    )
+    Ok(settled)
 }
 
 /// One line of the ledger of what was spent ([`Store::spend_log`]): a purchase, or a webhook
