@@ -200,7 +200,7 @@ fn table() -> BTreeMap<&'static str, RoundTrip> {
         ),
         ("EmailWebhookPerson", rt::<EnrichPersonEmailWebhook>),
         ("PhoneWebhookPerson", rt::<EnrichPersonPhoneWebhook>),
-        // filters_v2.rs, filters_v3.rs, search.rs (T1)
+        // filters_v2, filters_v3, search (T1)
         ("CompaniesFiltersV1", rt::<CompaniesFiltersV2>),
         ("PeopleFilters", rt::<PeopleFiltersV2>),
         ("IndustriesFilter", rt::<IndustriesFilter>),
