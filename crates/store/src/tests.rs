@@ -296,7 +296,12 @@ fn an_empty_file_migrates_to_the_latest_schema() {
     assert_eq!(pragma("synchronous"), 1, "NORMAL");
     assert_eq!(pragma("busy_timeout"), 5000);
     assert_eq!(pragma("page_size"), PAGE_SIZE);
-    assert_eq!(pragma("wal_autocheckpoint"), WAL_CHECKPOINT_PAGES);
+    // 64 MiB of 8 KiB pages (a checkpoint per the same bytes whatever the file's page size).
+    assert_eq!(
+        pragma("wal_autocheckpoint"),
+        WAL_CHECKPOINT_BYTES / PAGE_SIZE
+    );
+    assert_eq!(pragma("wal_autocheckpoint"), 8192);
     assert_eq!(pragma("journal_size_limit"), WAL_LIMIT_BYTES);
     assert_eq!(pragma("temp_store"), 2, "MEMORY");
     assert_eq!(pragma("cache_size"), -CACHE_KIB);
