@@ -16,7 +16,9 @@
 //! Issue 39 adds the owned path: the 10,000-company search as CSV run again on the same store
 //! (0 credits, nothing sent): its wall time beside `sqlite3` reading the same purchases'
 //! rows to a file (target ≤ 2×), its peak RSS (target ≤ 150 MB), and its output
-//! byte-identical to the buying run's.
+//! byte-identical to the buying run's. And the client's CPU per 1,000 records bought (the
+//! 10,000-company export; target ≤ 0.06 s) beside the minimal Rust client writing the raw
+//! answers and a Python client that parses each answer and inserts each record into SQLite.
 //!
 //! Run: `cargo bench --bench cli -- --quick` (uses the release profile's binary).
 
@@ -26,7 +28,7 @@ use std::time::{Duration, Instant};
 
 #[path = "support/mod.rs"]
 mod support;
-use support::{run_measured, run_measured_io};
+use support::{Measured, run_measured, run_measured_all, run_measured_io, self_cpu};
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 
@@ -215,6 +217,47 @@ with open(sys.argv[3], 'wb') as out:
     status.success().then(|| t.elapsed())
 }
 
+/// The issue's other reference client (issue 39): Python's `http.client` on one keep-alive
+/// connection pages `/v3/search/companies` by `searchAfter`, `pages` pages of `size`, parses
+/// each answer and inserts each company into a SQLite table (domain, record as JSON), a
+/// transaction per answer. What it measured; `None` when `python3` cannot run here.
+fn python_parse_store(base: &str, pages: u32, size: u32, db: &Path) -> Option<Measured> {
+    const SCRIPT: &str = r#"
+import http.client, json, sqlite3, sys, urllib.parse
+u = urllib.parse.urlsplit(sys.argv[1])
+pages, size = int(sys.argv[2]), int(sys.argv[3])
+db = sqlite3.connect(sys.argv[4])
+db.execute('CREATE TABLE IF NOT EXISTS companies (domain TEXT PRIMARY KEY, record TEXT)')
+c = http.client.HTTPConnection(u.hostname, u.port)
+after = None
+for _ in range(pages):
+    body = {'size': size}
+    if after:
+        body['searchAfter'] = after
+    c.request('POST', '/v3/search/companies', json.dumps(body),
+              {'x-api-token': 'bench', 'Content-Type': 'application/json'})
+    answer = json.loads(c.getresponse().read())
+    with db:
+        db.executemany('INSERT OR REPLACE INTO companies VALUES (?, ?)',
+                       [(r.get('domain'), json.dumps(r)) for r in answer.get('companies', [])])
+    after = answer.get('searchAfter')
+    if not after:
+        break
+"#;
+    let runs = Command::new("python3")
+        .args(["-c", "import sqlite3"])
+        .status()
+        .is_ok_and(|s| s.success());
+    if !runs {
+        return None;
+    }
+    let mut c = Command::new("python3");
+    c.args(["-c", SCRIPT, base, &pages.to_string(), &size.to_string()])
+        .arg(db)
+        .stdout(Stdio::null());
+    Some(run_measured_all(c))
+}
+
 /// Bytes of a store file with its log.
 fn store_bytes(data: &Path) -> u64 {
     ["prospect.sqlite", "prospect.sqlite-wal"]
@@ -272,19 +315,24 @@ fn versus_minimal(base: &str, list: &Path, domains: &[String]) {
         ))
         .0
     });
+    let mut mini_cpu = Vec::new();
     let mini_export = median(runs, || {
-        minimal(
+        let cpu0 = self_cpu();
+        let t = minimal(
             base,
             "/v3/search/companies",
             export_bodies.clone(),
             true,
             &raw,
-        )
+        );
+        mini_cpu.push(self_cpu() - cpu0);
+        t
     });
     let mut store_mb = 0.0;
+    let mut ours_cpu = Vec::new();
     let ours_export = median(runs, || {
         let dir = tempfile::tempdir().unwrap();
-        let t = run_measured(cli(
+        let m = run_measured_all(cli(
             base,
             dir.path(),
             &[
@@ -299,11 +347,33 @@ fn versus_minimal(base: &str, list: &Path, domains: &[String]) {
                 "--out",
                 dir.path().join("out.jsonl").to_str().unwrap(),
             ],
-        ))
-        .0;
+        ));
         store_mb = store_bytes(&dir.path().join("data")) as f64 / 1e6;
-        t
+        ours_cpu.push(m.cpu);
+        m.wall
     });
+    let mut python_cpu = Vec::new();
+    for _ in 0..runs {
+        let db = work.path().join("python-store.sqlite");
+        let _ = std::fs::remove_file(&db);
+        if let Some(m) = python_parse_store(base, 20, 500, &db) {
+            python_cpu.push(m.cpu);
+        }
+    }
+    let per_1000 = |v: &mut Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v.get(v.len() / 2).map(|s| s / 10.0)
+    };
+    let show = |c: Option<f64>| c.map_or("not run".to_string(), |c| format!("{c:.3} s"));
+    let ours_1000 = per_1000(&mut ours_cpu);
+    eprintln!(
+        "client CPU per 1,000 records bought (the 10,000-company export, median of {runs}): \
+         prospect {} (target ≤ 0.06 s); minimal Rust client writing raw {}; Python client \
+         parsing and storing in SQLite {}",
+        show(ours_1000),
+        show(per_1000(&mut mini_cpu)),
+        show(per_1000(&mut python_cpu)),
+    );
     let raw_mb = std::fs::metadata(&raw).map(|m| m.len()).unwrap_or(0) as f64 / 1e6;
     eprintln!(
         "lookup of 10,000: prospect {:.2} s, minimal client {:.2} s: {:.2}× (target ≤ 2×)",

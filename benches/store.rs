@@ -32,9 +32,10 @@
 //! The files are built once, in a temporary folder, before anything is timed.
 //! Run: `cargo bench --bench store -- --quick`.
 
-/// The process allocator of the binary, mimalloc, so figures match `prospect`'s own.
-#[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+// The process allocator (mimalloc, as the binary's) and the CPU clock come from the shared
+// helpers.
+#[path = "support/mod.rs"]
+mod support;
 
 use std::hint::black_box;
 use std::path::Path;
@@ -108,14 +109,10 @@ fn keep_lookup(store: &mut Store, answer: &LookupCompaniesResponse, raw: &[u8]) 
         .expect("keep");
 }
 
-/// CPU time this process has used (all its threads, ended ones included), ms; from
-/// `/proc/self/stat` (clock ticks, assumed 100 a second). `None` where that file is absent.
+/// CPU time this process has used (all its threads, ended ones included), ms
+/// ([`support::self_cpu`]).
 fn cpu_ms() -> Option<f64> {
-    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
-    let rest = &stat[stat.rfind(')')? + 2..];
-    let f: Vec<&str> = rest.split_whitespace().collect();
-    let ticks: f64 = f.get(11)?.parse::<f64>().ok()? + f.get(12)?.parse::<f64>().ok()?;
-    Some(ticks * 10.0)
+    support::cpu_of("/proc/self/stat").map(|s| s * 1000.0)
 }
 
 /// Runs `f` `n` times and prints the fastest and the median wall time and the CPU time per run
