@@ -20,7 +20,7 @@ use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
 
-use super::db::{Conn, OptionalExt, params};
+use super::db::{Conn, OptionalExt, Row, params};
 use super::{JobId, PurchaseId, Result, Store, to_millis};
 use prospect_common::fsutil::pid_alive;
 
@@ -175,27 +175,60 @@ fn in_flight(c: &Conn, unpacked: &mut Unpacked) -> Result<Vec<InFlight>> {
             "SELECT id, state, owner, job_id, purchase_id, lease_until, keys FROM claim_sets
              WHERE state <> 'done' ORDER BY id",
         )?
-        .query_map(params![], |r| {
-            Ok((
-                InFlight {
-                    id: r.get(0)?,
-                    state: r.get(1)?,
-                    owner: r.get(2)?,
-                    job: r.get(3)?,
-                    purchase: r.get(4)?,
-                    lease_until: r.get(5)?,
-                    keys: Arc::default(),
-                },
-                r.get::<_, Vec<u8>>(6)?,
-            ))
-        })?;
+        .query_map(params![], in_flight_row)?;
+    let sets = unpack_in_flight(rows, unpacked)?;
+    unpacked.0.retain(|id, _| sets.iter().any(|s| s.id == *id));
+    Ok(sets)
+}
+
+/// The sets in flight a claim of `owner` at `now` must read: another owner's (they may hold
+/// its keys, or be stale) and its own whose lease has run out (stale). Its own sets under a
+/// lease hold nothing against it and are not stale (its process is alive), so they are not
+/// read: a buyer with many sets in flight (claimed and not yet kept) does not read them all
+/// again at every claim, nor, on PostgreSQL, fetch them over the wire.
+fn in_flight_for_claim(
+    c: &Conn,
+    unpacked: &mut Unpacked,
+    owner: &str,
+    now: i64,
+) -> Result<Vec<InFlight>> {
+    let rows = c
+        .prepare_cached(
+            "SELECT id, state, owner, job_id, purchase_id, lease_until, keys FROM claim_sets
+             WHERE state <> 'done' AND (owner <> ?1 OR lease_until <= ?2) ORDER BY id",
+        )?
+        .query_map(params![owner, now], in_flight_row)?;
+    unpack_in_flight(rows, unpacked)
+}
+
+/// A row of `claim_sets` as [`in_flight`] selects it: the set without its keys, and its
+/// packed keys.
+fn in_flight_row(r: &Row<'_>) -> Result<(InFlight, Vec<u8>)> {
+    Ok((
+        InFlight {
+            id: r.get(0)?,
+            state: r.get(1)?,
+            owner: r.get(2)?,
+            job: r.get(3)?,
+            purchase: r.get(4)?,
+            lease_until: r.get(5)?,
+            keys: Arc::default(),
+        },
+        r.get::<_, Vec<u8>>(6)?,
+    ))
+}
+
+/// The sets of `rows` with their keys unpacked through `unpacked`.
+fn unpack_in_flight(
+    rows: impl Iterator<Item = Result<(InFlight, Vec<u8>)>>,
+    unpacked: &mut Unpacked,
+) -> Result<Vec<InFlight>> {
     let mut sets = Vec::new();
     for row in rows {
         let (mut set, packed) = row?;
         set.keys = unpacked.keys(set.id, packed)?;
         sets.push(set);
     }
-    unpacked.0.retain(|id, _| sets.iter().any(|s| s.id == *id));
     Ok(sets)
 }
 
@@ -382,7 +415,7 @@ impl Store {
         let asked: HashSet<&str> = keys.iter().map(String::as_str).collect();
         let tx = self.conn.begin()?;
         let mut held: HashSet<&str> = HashSet::new();
-        let sets = in_flight(&tx, &mut self.unpacked)?;
+        let sets = in_flight_for_claim(&tx, &mut self.unpacked, owner, now)?;
         for set in &sets {
             if !set.live(now) {
                 tx.prepare_cached("DELETE FROM claim_sets WHERE id = ?1")?

@@ -1608,6 +1608,76 @@ fn another_machines_claim_holds_until_its_lease_ends() {
     );
 }
 
+/// A claim reads only the sets that can stand in its way: a buyer's own sets under a lease
+/// neither hold its keys nor are removed when it claims again (they stay in flight, for its
+/// keep or release), and its own set whose lease ran out is removed as stale.
+#[test]
+fn a_buyers_own_live_sets_stay_and_its_expired_ones_go_when_it_claims_again() {
+    let mut store = test_store();
+    let now = Utc::now();
+    let lease = now + chrono::Duration::seconds(60);
+    let me = format!("{}-0000abcd@{}", std::process::id(), super::this_host());
+    let keys = |ks: &[&str]| ks.iter().map(|k| k.to_string()).collect::<Vec<_>>();
+    for n in 0..50 {
+        let got = store
+            .claim(&keys(&[&format!("company:{n}.com")]), &me, None, lease, now)
+            .unwrap();
+        assert_eq!(got, [Claim::Mine]);
+    }
+    assert_eq!(
+        store.claim_set_count().unwrap(),
+        50,
+        "each claim is its own set"
+    );
+    // Its own key again: not held against it; the set it is in stays.
+    assert_eq!(
+        store
+            .claim(&keys(&["company:7.com"]), &me, None, lease, now)
+            .unwrap(),
+        [Claim::Mine]
+    );
+    assert_eq!(store.claim_set_count().unwrap(), 51);
+    assert_eq!(
+        store.claims_in_flight().unwrap().len(),
+        50,
+        "50 keys, one twice"
+    );
+    // An own set whose lease ran out goes at the next claim.
+    let expired = now - chrono::Duration::seconds(1);
+    store
+        .claim(&keys(&["company:old.com"]), &me, None, expired, now)
+        .unwrap();
+    assert_eq!(store.claim_set_count().unwrap(), 52);
+    store
+        .claim(&keys(&["company:new.com"]), &me, None, lease, now)
+        .unwrap();
+    assert_eq!(
+        store.claim_set_count().unwrap(),
+        52,
+        "the expired set went, one came"
+    );
+    assert!(
+        !store
+            .claims_in_flight()
+            .unwrap()
+            .contains_key("company:old.com")
+    );
+    // Another buyer is held by every one of them.
+    let other = "999999999-0000abcd@another-host.invalid";
+    assert_eq!(
+        store
+            .claim(
+                &keys(&["company:3.com", "company:new.com"]),
+                other,
+                None,
+                lease,
+                now
+            )
+            .unwrap(),
+        [Claim::Held, Claim::Held]
+    );
+}
+
 /// Compact claims (issue 39): a batch claimed at once is one claim set, settled in place by
 /// the answer that keeps it; another buyer that planned before the settle reads it (settled),
 /// one that planned after buys again (mine); the caller's own settled keys are its own to take.
