@@ -399,7 +399,7 @@ segmentation_request! {
 /// The answer is decoded once, at full speed; only when that fails is it read again, with the
 /// path tracked, to name the field.
 pub fn decode<T: DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
-    serde_json::from_slice(body).or_else(|_| {
+    prospect_common::json::from_json_bytes(body).or_else(|_| {
         let de = &mut serde_json::Deserializer::from_slice(body);
         serde_path_to_error::deserialize(de).map_err(ApiError::decode)
     })

@@ -126,7 +126,7 @@ struct Plain<'a>(&'a [u8]);
 
 impl<'a> ReadAs<'a> for Plain<'a> {
     fn read<T: serde::Deserialize<'a>>(self) -> Result<T, String> {
-        serde_json::from_slice(self.0).map_err(|e| plain_message(&e.to_string()))
+        prospect_common::json::from_json_bytes(self.0).map_err(|e| plain_message(&e.to_string()))
     }
 }
 

@@ -275,7 +275,7 @@ impl Record {
         match self {
             Record::Text(t) => read_json(t, table, key),
             Record::Zstd(z) => match unpack(z) {
-                Ok(bytes) => match serde_json::from_slice(&bytes) {
+                Ok(bytes) => match prospect_common::json::from_json_bytes(&bytes) {
                     Ok(v) => Some(v),
                     Err(error) => {
                         tracing::warn!(table, %key, %error, "store: skipping a row whose JSON does not parse");
