@@ -6,7 +6,8 @@ pub(crate) const COMPANIES_V1_EXAMPLE: &str = r#"{"lookalikeDomains":["bestcusto
 /// Every member example of openapi `PeopleFilters`.
 pub(crate) const PEOPLE_V1_EXAMPLE: &str = r#"{"includeIds":["51e19df9c1d70c7c","971b1b1bfb1ffb1a"],"excludeIds":["51e19df9c1d70c7c","971b1b1bfb1ffb1a"],"seniorities":["Founder","Owner"],"jobTitles":["CEO","CTO"],"excludeJobTitles":["CEO","CTO"],"departments":["Management","Marketing and Advertising"],"countries":["us","dk"],"states":[{"abbreviation":"NY","country":"us"},{"abbreviation":"ON","country":"ca"},{"abbreviation":"5","country":"at"},{"abbreviation":"SH","country":"de"}],"excludeStates":[{"abbreviation":"NY","country":"us"},{"abbreviation":"ON","country":"ca"},{"abbreviation":"5","country":"at"},{"abbreviation":"SH","country":"de"}],"excludeCountries":["us","dk"],"names":["John Doe","Peter Pan"],"emails":["email_1@domain.com","email_2@domain.com"],"keywords":["engineering","research"],"fieldsExist":["name","country","linkedinUrl"],"fieldsNotExist":["firstName","location","jobTitleEnglish"],"changedPositionAfter":"2023-01","changedPositionBefore":"2023-01"}"#;
 
-fn round_trip<T>(json: &str) -> T
+/// `json` read as `T`, written and read again: both reads equal. The value read.
+pub(crate) fn round_trip<T>(json: &str) -> T
 where
     T: serde::de::DeserializeOwned + Serialize + PartialEq + std::fmt::Debug,
 {

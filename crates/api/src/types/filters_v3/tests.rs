@@ -1,5 +1,6 @@
 use super::*;
 use crate::types::common::FilterMode;
+use crate::types::filters_v2::tests::round_trip;
 
 /// Every member example of openapi `CompaniesFiltersV3` (first example of each member;
 /// note openapi's snake_case keys in `socialMedias`, `technologies`, `keywords`).
@@ -7,17 +8,6 @@ pub(crate) const COMPANIES_V3_EXAMPLE: &str = r#"{"lookalikeDomains":["bestcusto
 
 /// Every member example of openapi `PeopleFiltersV3`.
 pub(crate) const PEOPLE_V3_EXAMPLE: &str = r#"{"lookalikeLinkedinHandles":["michael-scott-13532","dwight-schrute"],"countries":["us","dk"],"includePeopleIds":["43g19df9c1d70f9a","54hb1b1bfb1ffc5t"],"includeLinkedinHandles":["jim-halpert-5343","toby-67832"],"excludePeopleIds":["43g19df9c1d70f9a","54hb1b1bfb1ffc5t"],"excludeLinkedinHandles":["jim-halpert-5343","toby-67832"],"seniorities":["Founder","Owner"],"regions":["CA","TX"],"states":[{"abbreviation":"NY","country":"us"},{"abbreviation":"ENG","country":"gb"},{"abbreviation":"5","country":"at"},{"abbreviation":"SH","country":"de"}],"excludeStates":[{"abbreviation":"NY","country":"us"},{"abbreviation":"ENG","country":"gb"},{"abbreviation":"5","country":"at"},{"abbreviation":"SH","country":"de"}],"excludeCountries":["us","dk"],"cities":[{"city":"New York","country":"us"},{"city":"Los Angeles","country":"us"}],"excludeCities":[{"city":"New York","country":"us"},{"city":"Los Angeles","country":"us"}],"names":["John Doe","Peter Pan"],"departments":["Management","Marketing and Advertising"],"excludeDepartments":["Management","Marketing and Advertising"],"fieldsExist":["name","country","linkedinUrl"],"fieldsNotExist":["firstName","location","jobTitleEnglish"],"changedPositionAfter":"2023-01","changedPositionBefore":"2023-01","updatedWithinMonths":1,"connections":{"from":100,"to":400},"followers":{"from":100,"to":5000},"skills":{"allOf":["Product Management","Entrepreneurship"],"anyOf":["Social Media","Competitive Analysis"],"noneOf":["Writing","Project Management"]},"jobTitleKeywords":{"allOf":["Manager"],"anyOf":["Marketing","designer"],"noneOf":["content"]},"allJobDescriptions":{"allOf":["software engineer"],"anyOf":["software engineer"],"noneOf":["entry-level"]},"currentJobDescription":{"allOf":["software engineer","big tech company"],"anyOf":["software engineer"],"noneOf":["entry-level"]},"profileDescription":{"allOf":["software engineer"],"anyOf":["software engineer"],"noneOf":["entry-level"]}}"#;
-
-fn round_trip<T>(json: &str) -> T
-where
-    T: serde::de::DeserializeOwned + Serialize + PartialEq + std::fmt::Debug,
-{
-    let v: T = serde_json::from_str(json).unwrap_or_else(|e| panic!("{e}: {json}"));
-    let s = serde_json::to_string(&v).unwrap();
-    let back: T = serde_json::from_str(&s).unwrap();
-    assert_eq!(v, back, "round trip of {json}");
-    v
-}
 
 #[test]
 fn companies_v3_example_deserializes_round_trips_and_is_valid() {

@@ -1,17 +1,7 @@
 use super::*;
 use crate::types::common::Seniority;
+use crate::types::filters_v2::tests::round_trip;
 use serde_json::json;
-
-fn round_trip<T>(json: &str) -> T
-where
-    T: serde::de::DeserializeOwned + Serialize + PartialEq + std::fmt::Debug,
-{
-    let v: T = serde_json::from_str(json).unwrap_or_else(|e| panic!("{e}: {json}"));
-    let s = serde_json::to_string(&v).unwrap();
-    let back: T = serde_json::from_str(&s).unwrap();
-    assert_eq!(v, back, "round trip of {json}");
-    v
-}
 
 fn kinds(errs: &[ValidationError]) -> Vec<(String, String)> {
     errs.iter().map(|e| (e.path(), e.kind.clone())).collect()
