@@ -81,7 +81,7 @@ impl Prospect {
     /// The search action of `p` at `endpoint`: the set's search of the endpoint's subject, or
     /// `filters`; paging members dropped. Errors: a set that does not read, bad paging.
     fn search_action(&self, p: &SearchParams, endpoint: Endpoint) -> Result<Action, String> {
-        let mut body = match &p.set {
+        let body = match &p.set {
             Some(name) => {
                 let (_, path) = prospect_core::filter_set::resolve(&self.filters_dir, name)
                     .map_err(|e| e.to_string())?;
@@ -94,26 +94,18 @@ impl Prospect {
             None => Value::Object(p.filters.clone()),
         };
         engine::check_paging(&body)?;
-        if let Value::Object(m) = &mut body {
-            for k in ["searchAfter", "from", "size"] {
-                m.remove(k);
-            }
-        }
         if p.new_only && p.set.is_none() {
             return Err(
                 "new_only needs a saved set (set): its earlier runs are what is left out".into(),
             );
         }
-        Ok(Action::Search {
-            endpoint: endpoint.path().to_string(),
-            body,
-            limit: p.limit.unwrap_or(25).clamp(1, 10_000),
-            set: p.set.clone().map(|name| SetSearch {
-                name,
-                new_only: p.new_only,
-                exclude_cap: None,
-            }),
-        })
+        let set = p.set.clone().map(|name| SetSearch {
+            name,
+            new_only: p.new_only,
+            exclude_cap: None,
+        });
+        let limit = p.limit.unwrap_or(25).clamp(1, 10_000);
+        Ok(Action::search(endpoint, &body, limit, set))
     }
 
     async fn search<R>(

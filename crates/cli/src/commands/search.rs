@@ -134,7 +134,7 @@ pub(crate) fn search_action(
     limit: Option<u64>,
 ) -> CliResult<Action> {
     // The set's search of the endpoint's subject (refused when it holds none).
-    let mut body = search_body(endpoint, filters, body)?;
+    let body = search_body(endpoint, filters, body)?;
     engine::check_paging(&body).map_err(|m| CliError {
         code: ExitCode::Validation,
         message: m,
@@ -145,17 +145,7 @@ pub(crate) fn search_action(
     if limit == 0 {
         return Err(CliError::usage("--limit must be at least 1"));
     }
-    if let Value::Object(m) = &mut body {
-        m.remove("searchAfter");
-        m.remove("from");
-        m.remove("size");
-    }
-    Ok(Action::Search {
-        endpoint: endpoint.path().to_string(),
-        body,
-        limit,
-        set: None,
-    })
+    Ok(Action::search(endpoint, &body, limit, None))
 }
 
 /// Plans, gates and runs a search, lookup or enrich through the spend engine's one door

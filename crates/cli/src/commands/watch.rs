@@ -160,16 +160,10 @@ fn tab_action(
     endpoint: Endpoint,
     body: &Value,
 ) -> CliResult<Action> {
-    let mut body = body.clone();
-    engine::check_paging(&body).map_err(|m| CliError {
+    engine::check_paging(body).map_err(|m| CliError {
         code: ExitCode::Validation,
         message: format!("set {name}: {m}"),
     })?;
-    if let Value::Object(m) = &mut body {
-        m.remove("searchAfter");
-        m.remove("from");
-        m.remove("size");
-    }
     let limit = match a.limit {
         Some(0) => return Err(CliError::usage("--limit must be at least 1")),
         Some(l) => l,
@@ -178,19 +172,15 @@ fn tab_action(
                 .spend
                 .max_credits
                 .unwrap_or_else(|| ctx.settings.confirm_above());
-            engine::affordable_results(endpoint, &body, cap)
+            engine::affordable_results(endpoint, body, cap)
         }
     };
-    Ok(Action::Search {
-        endpoint: endpoint.path().to_string(),
-        body,
-        limit,
-        set: Some(SetSearch {
-            name: name.to_string(),
-            new_only: true,
-            exclude_cap: a.exclude_cap,
-        }),
-    })
+    let set = SetSearch {
+        name: name.to_string(),
+        new_only: true,
+        exclude_cap: a.exclude_cap,
+    };
+    Ok(Action::search(endpoint, body, limit, Some(set)))
 }
 
 /// The rows of a page handed on (its first `take` records), with the set's name.

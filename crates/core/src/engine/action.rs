@@ -81,6 +81,29 @@ pub enum Action {
 }
 
 impl Action {
+    /// The search of up to `limit` results of `body` at `endpoint` (SPEC.md §4.2–§4.4), running
+    /// `set` when given: the body's paging members (`searchAfter`, `from`, `size`) are left
+    /// out, as the run pages by the one paging rule. Check them first with [`check_paging`].
+    pub fn search(
+        endpoint: Endpoint,
+        body: &Value,
+        limit: u64,
+        set: Option<super::SetSearch>,
+    ) -> Action {
+        let mut body = body.clone();
+        if let Value::Object(m) = &mut body {
+            for member in ["searchAfter", "from", "size"] {
+                m.remove(member);
+            }
+        }
+        Action::Search {
+            endpoint: endpoint.path().to_string(),
+            body,
+            limit,
+            set,
+        }
+    }
+
     /// The job kind: `search`, `lookup_companies`, `lookup_people`, `reveal_emails`,
     /// `reveal_phones`, `enrich_company`, `enrich_person`, `enrich_companies`, `enrich_people`.
     pub fn kind(&self) -> &'static str {

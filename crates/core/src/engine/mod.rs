@@ -29,6 +29,7 @@ mod jobs;
 pub(crate) mod keep;
 mod keys;
 pub(crate) mod lenient;
+mod paged;
 mod pages;
 mod plan;
 mod planners;
@@ -52,6 +53,7 @@ pub use keys::{
     csv_header, is_service_id, read_key_list, split_people_keys,
 };
 pub use lenient::read_lenient;
+pub use paged::{PageAsk, PageEnd, PagedSearch};
 pub use pages::{Next, SearchPages, V2_WINDOW, page_request};
 pub use plan::{Plan, PlanError, RefusalCause, describe_eta};
 pub use planners::{plan, plan_page};

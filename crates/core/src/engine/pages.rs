@@ -1,7 +1,8 @@
 //! The one paging rule of a search (SPEC.md §4.2–§4.4, §8; issue 35): where the next page
 //! starts, how large it may be, and when the search has ended. The CLI's run
-//! ([`super::search`]), the explorer's `n` and its export all page through a [`SearchPages`],
-//! so they stop at the same place and ask for the same pages.
+//! ([`super::search`]), and the explorer's `n` and its export (through a
+//! [`super::PagedSearch`]) all page through a [`SearchPages`], so they stop at the same place
+//! and ask for the same pages.
 //!
 //! - A page is asked after the previous answer's `searchAfter`. A v2 answer without one (or a
 //!   v2 people search with `onePersonPerDomain`, which refuses a cursor) pages with the `from`
@@ -39,7 +40,7 @@ pub enum Next {
 /// The paging state of one search: see the module's rule. Give out a page with
 /// [`SearchPages::step`], then say what its answer was with [`SearchPages::answered`] (or
 /// [`SearchPages::failed`]).
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct SearchPages {
     v2: bool,
     one_per_domain: bool,

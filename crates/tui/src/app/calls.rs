@@ -223,8 +223,8 @@ impl App {
                 let s = self.search_mut(kind);
                 s.loading = false;
                 s.error = Some(e.message.clone());
-                if let Some(pager) = &mut s.pager {
-                    pager.failed();
+                if let Some(paging) = &mut s.paging {
+                    paging.failed();
                 }
                 self.error_popup(format!("{what}: {}", e.message));
                 vec![]
@@ -349,8 +349,8 @@ impl App {
         let s = self.search_mut(kind);
         s.loading = false;
         // Its answer is stored when it comes: asked again, it is read at no cost.
-        if let Some(pager) = &mut s.pager {
-            pager.failed();
+        if let Some(paging) = &mut s.paging {
+            paging.failed();
         }
         // A first page stopped for: the pane is as before any search, not "nothing matched".
         if s.pages.is_empty() {

@@ -1,8 +1,7 @@
 //! Data out (issue 9; issue 19, "The shape": `impl App` by concern): the export popup and
 //! its first-N job, facets, and copying a field, a row or the request as curl.
 use super::*;
-use prospect_api::error::ApiError;
-use prospect_core::engine::{JobEnd, page_request};
+use prospect_core::engine::JobEnd;
 use prospect_core::owned::JobId;
 
 impl App {
@@ -91,7 +90,7 @@ impl App {
             ExportScope::Marked => self.results.marked(kind),
             ExportScope::FirstN => {
                 let exhausted = s.total.is_some_and(|t| fetched as u64 >= t)
-                    || s.pager.as_ref().is_none_or(|p| p.ended());
+                    || s.paging.as_ref().is_none_or(|p| p.ended());
                 if fetched >= c.n || exhausted {
                     self.results.fetched(kind).take(c.n).collect()
                 } else {
@@ -173,17 +172,12 @@ impl App {
         let Some(job) = &self.export_job else {
             return vec![];
         };
-        let mut body = job.request.body();
-        if let Some(m) = body.as_object_mut() {
-            m.remove("searchAfter");
-            m.remove("from");
-        }
-        let action = prospect_core::engine::Action::Search {
-            endpoint: job.request.endpoint().path().to_string(),
-            body,
-            limit: job.want as u64,
-            set: None,
-        };
+        let action = prospect_core::engine::Action::search(
+            job.request.endpoint(),
+            &job.request.body(),
+            job.want as u64,
+            None,
+        );
         use clap::ValueEnum;
         let options = serde_json::json!({
             "format": job.format.to_possible_value().map(|v| v.get_name().to_string()),
@@ -250,14 +244,22 @@ impl App {
             return vec![];
         };
         let got = self.results.fetched(job.kind).count();
-        let size = job.request.page_size();
         let want = (job.want.saturating_sub(got)) as u64;
         let s = self.search_mut(job.kind);
-        let page = s.pages.len() as u32;
-        // The one paging rule: the next page's start, and a last page only as large as what
-        // is missing.
-        let step = s.pager.as_mut().and_then(|p| p.step(want, size));
-        let Some((step, size)) = step else {
+        // The core's one paging rule: the next page's start, and a last page only as large
+        // as what is missing.
+        let ask = match s.paging.as_mut().map(|p| p.ask(want)) {
+            Some(Ok(ask)) => ask,
+            Some(Err(e)) => {
+                self.export_job = None;
+                self.popups.pop();
+                let mut cmds = self.end_export_job(job.job, JobEnd::Failed(e.to_string()));
+                cmds.extend(self.not_asked(e));
+                return cmds;
+            }
+            None => None,
+        };
+        let Some(ask) = ask else {
             self.export_job = None;
             self.export_record = job.job;
             let rows: Vec<&crate::msg::ResultRow> =
@@ -272,22 +274,10 @@ impl App {
                 stopping: false,
             };
         }
-        let request = match page_request(job.request.endpoint(), &job.request.body(), size, step) {
-            Ok(r) => r,
-            Err(e) => {
-                if let Some(pager) = &mut self.search_mut(job.kind).pager {
-                    pager.failed();
-                }
-                self.export_job = None;
-                self.popups.pop();
-                let mut cmds = self.end_export_job(job.job, JobEnd::Failed(e.to_string()));
-                cmds.extend(match e {
-                    ApiError::Invalid(problems) => self.not_sent(&problems),
-                    e => self.info(&e.to_string()),
-                });
-                return cmds;
-            }
-        };
+        if let Some(paging) = &mut self.search_mut(job.kind).paging {
+            paging.sent(&ask);
+        }
+        let request = ask.request().clone();
         self.set_status(
             &format!(
                 "Fetching {} for the export: {got} of {} rows · each page ≤ {}",
@@ -301,7 +291,7 @@ impl App {
             Slot::Export(job.kind),
             Call::Search {
                 request,
-                page,
+                page: ask.position(),
                 fresh: prospect_core::session::Freshness::Stored,
                 set: self.search(job.kind).set_run.clone(),
             },
@@ -319,8 +309,8 @@ impl App {
             Ok(_) => return vec![],
             Err(e) => {
                 self.export_job = None;
-                if let Some(pager) = &mut self.search_mut(job.kind).pager {
-                    pager.failed();
+                if let Some(paging) = &mut self.search_mut(job.kind).paging {
+                    paging.failed();
                 }
                 if matches!(self.popups.last(), Some(Popup::Export(_))) {
                     self.popups.pop();
@@ -334,18 +324,16 @@ impl App {
         };
         let s = self.search_mut(job.kind);
         let same = s.request.as_ref() == Some(&job.request);
-        let n = page.rows.len();
         let mut more = false;
         if same {
-            if let Some(pager) = &mut s.pager {
-                pager.answered(page.search_after.clone(), n as u64);
-                more = !pager.ended();
+            if let Some(paging) = &mut s.paging {
+                paging.answered(&page.end);
+                more = !paging.ended();
             }
             s.total = page.total.or(s.total);
             s.search_id = page.search_id.or(s.search_id);
             s.push_page(Page {
                 rows: page.rows,
-                next: page.search_after,
                 stored: false,
             });
         }

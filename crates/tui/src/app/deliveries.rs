@@ -300,7 +300,6 @@ impl App {
         *self.search_mut(subject) = SearchState {
             pages: vec![Page {
                 rows,
-                next: None,
                 stored: false,
             }],
             total: Some(all as u64),

@@ -3,7 +3,7 @@
 //! (lookalikes), and reopened searches and jobs.
 use super::*;
 use prospect_api::error::ApiError;
-use prospect_core::engine::{SearchPages, page_request};
+use prospect_core::engine::{PageAsk, PagedSearch};
 
 impl App {
     /// The answer to the spend gate of a search page.
@@ -32,18 +32,15 @@ impl App {
         let total = r.pages.iter().rev().find_map(|p| p.total);
         let notes = r.pages.last().map(|p| p.notes.clone()).unwrap_or_default();
         let endpoint = r.request.endpoint();
-        let got: usize = r.pages.iter().map(|p| p.rows.len()).sum();
-        let cursor = r.pages.last().and_then(|p| p.search_after.clone());
-        let pager = SearchPages::new(endpoint, &r.request.body(), got as u64, cursor);
+        let paging = PagedSearch::reopened(r.request.clone(), r.pages.iter().map(|p| &p.end));
         *self.search_mut(kind) = SearchState {
-            pager: Some(pager),
+            paging: Some(paging),
             request: Some(r.request),
             pages: r
                 .pages
                 .into_iter()
                 .map(|p| Page {
                     rows: p.rows,
-                    next: p.search_after,
                     stored: true,
                 })
                 .collect(),
@@ -119,20 +116,11 @@ impl App {
         let n = page.rows.len();
         let stored_at = page.stored_at;
         let set_facts = page.set.clone();
-        if s.pager.is_none()
-            && let Some(first) = &s.request
-        {
-            // The first page: it was asked at the request's start.
-            let mut pager = SearchPages::new(first.endpoint(), &first.body(), 0, None);
-            pager.step(first.page_size(), first.page_size());
-            s.pager = Some(pager);
-        }
-        if let Some(pager) = &mut s.pager {
-            pager.answered(page.search_after.clone(), n as u64);
+        if let Some(paging) = &mut s.paging {
+            paging.answered(&page.end);
         }
         s.push_page(Page {
             rows: page.rows,
-            next: page.search_after,
             stored: stored_at.is_some(),
         });
         s.page = s.pages.len() - 1;
@@ -193,11 +181,22 @@ impl App {
 
     pub(super) fn run_search(&mut self) -> Vec<Command> {
         match request::build_search(self.form.endpoint, &self.request_body()) {
-            Ok(request) => self.gate(request, false),
+            Ok(request) => match PagedSearch::first_page(request) {
+                Ok((_, ask)) => self.gate(ask, false),
+                Err(e) => self.not_asked(e),
+            },
             Err(problems) => {
                 self.form.problems = problems.clone();
                 self.not_sent(&problems)
             }
+        }
+    }
+
+    /// A page the core's paging would not ask (its request does not check): nothing is sent.
+    pub(super) fn not_asked(&mut self, e: ApiError) -> Vec<Command> {
+        match e {
+            ApiError::Invalid(problems) => self.not_sent(&problems),
+            e => self.info(&e.to_string()),
         }
     }
 
@@ -207,10 +206,10 @@ impl App {
         vec![]
     }
 
-    /// The spend gate of a search page. `request` has passed the client's checks.
-    pub(super) fn gate(&mut self, request: SearchRequest, next_page: bool) -> Vec<Command> {
-        let kind = request.subject();
-        let mut p = PendingSearch::new(request, next_page);
+    /// The spend gate of a search page. Its request has passed the client's checks.
+    pub(super) fn gate(&mut self, ask: PageAsk, next_page: bool) -> Vec<Command> {
+        let kind = ask.request().subject();
+        let mut p = PendingSearch::new(ask, next_page);
         // A search of the open set is a run of it; a next page goes on with its tab's run. The
         // gate offers new-only to a new search of a set with earlier runs.
         p.set = match next_page {
@@ -230,7 +229,7 @@ impl App {
         if p.needs_confirmation(self.opts.confirm_above) || self.opts.budgeted || p.offers_new_only
         {
             let call = Call::PlanPage {
-                request: p.request.clone(),
+                request: p.request().clone(),
                 fresh: p.fresh,
                 set: p.set.clone(),
             };
@@ -270,13 +269,17 @@ impl App {
     /// The search of `request` bought again from its first page (the refresh key after the
     /// store answered it), through the same gate as any search.
     pub(super) fn refresh_search(&mut self, request: SearchRequest) -> Vec<Command> {
-        let mut p = PendingSearch::new(request, false);
+        let ask = match PagedSearch::first_page(request) {
+            Ok((_, ask)) => ask,
+            Err(e) => return self.not_asked(e),
+        };
+        let mut p = PendingSearch::new(ask, false);
         p.fresh = prospect_core::session::Freshness::Refresh;
         self.gate_page(p)
     }
 
     pub(super) fn start_search(&mut self, p: PendingSearch) -> Vec<Command> {
-        let kind = p.request.subject();
+        let kind = p.request().subject();
         let noun = if kind == SearchSubject::Companies {
             "companies"
         } else {
@@ -295,7 +298,7 @@ impl App {
             &format!(
                 "{} {noun} via {} · {cost}",
                 capitalize(what),
-                p.request.endpoint().path(),
+                p.request().endpoint().path(),
             ),
             StatusKind::Progress,
         );
@@ -303,20 +306,18 @@ impl App {
         let s = self.search_mut(kind);
         if !p.next_page {
             *s = SearchState {
-                request: Some(p.request.clone()),
+                request: Some(p.request().clone()),
+                paging: Some(PagedSearch::new(p.request().clone())),
                 set_run: set_run.clone(),
                 ..SearchState::default()
             };
         }
         s.loading = true;
         s.error = None;
-        if p.next_page
-            && let Some(pager) = &mut s.pager
-        {
-            let size = p.request.page_size();
-            pager.step(size, size);
+        if let Some(paging) = &mut s.paging {
+            paging.sent(&p.ask);
         }
-        let page = if p.next_page { s.pages.len() as u32 } else { 0 };
+        let page = p.ask.position();
         self.focus = if p.next_page {
             self.focus
         } else {
@@ -326,7 +327,7 @@ impl App {
         vec![self.call(
             Slot::Search(kind),
             Call::Search {
-                request: p.request,
+                request: p.ask.request().clone(),
                 page,
                 fresh: p.fresh,
                 set: set_run,
@@ -353,23 +354,20 @@ impl App {
         let shown: usize = s.pages.iter().map(|p| p.rows.len()).sum();
         let size = first.page_size();
         let by_total = s.total.is_some_and(|t| shown as u64 >= t);
-        let step = match &mut s.pager {
-            Some(pager) if !by_total => pager.peek(size, size),
-            _ => None,
+        let ask = match &mut s.paging {
+            Some(paging) if !by_total => paging.ask(size),
+            _ => Ok(None),
         };
-        let stuck = s.pager.as_ref().is_some_and(|p| p.stuck_cursor());
-        let Some((step, size)) = step else {
-            return self.info(if stuck {
+        let stuck = s.paging.as_ref().is_some_and(|p| p.stuck_cursor());
+        match ask {
+            Ok(Some(ask)) => self.gate(ask, true),
+            Ok(None) => self.info(if stuck {
                 "This is the last page: the service named the same cursor again, so nothing \
                  more was asked (a page is never bought twice)."
             } else {
                 "This is the last page."
-            });
-        };
-        match page_request(first.endpoint(), &first.body(), size, step) {
-            Ok(request) => self.gate(request, true),
-            Err(ApiError::Invalid(problems)) => self.not_sent(&problems),
-            Err(e) => self.info(&e.to_string()),
+            }),
+            Err(e) => self.not_asked(e),
         }
     }
 

@@ -131,7 +131,6 @@ impl App {
         *self.search_mut(kind) = SearchState {
             pages: vec![Page {
                 rows: l.rows,
-                next: None,
                 stored: true,
             }],
             total: Some(n as u64),

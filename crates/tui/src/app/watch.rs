@@ -99,7 +99,7 @@ impl App {
     /// The set's run a search page belongs to: a new search of the open set starts one now;
     /// a next page continues its tab's.
     pub(super) fn set_run_for(&mut self, p: &PendingSearch) -> Option<SetRunOf> {
-        let kind = p.request.subject();
+        let kind = p.request().subject();
         if p.next_page {
             return self.search(kind).set_run.clone();
         }

@@ -31,8 +31,6 @@ const PAGE: usize = 10;
 pub struct Page {
     /// Its rows.
     pub rows: Vec<ResultRow>,
-    /// Cursor for the page after it.
-    pub next: Option<String>,
     /// Read back from the store (no cost), not bought now.
     pub stored: bool,
 }
@@ -40,13 +38,14 @@ pub struct Page {
 /// The search shown in a results tab.
 #[derive(Debug, Default, Clone)]
 pub struct SearchState {
-    /// The request of the first page (without `searchAfter`); `None` before the first search.
+    /// The request of the first page; `None` before the first search.
     pub request: Option<SearchRequest>,
     /// Pages fetched so far (kept; `n`/`p` move between them).
     pub pages: Vec<Page>,
-    /// The one paging rule of the core (where the next page starts, when the search has
-    /// ended), fed every page this tab receives; `None` before the first page.
-    pub pager: Option<prospect_core::engine::SearchPages>,
+    /// The search page by page, by the core's one paging rule (where the next page starts,
+    /// when the search has ended), fed every page this tab receives; `None` before the first
+    /// search.
+    pub paging: Option<prospect_core::engine::PagedSearch>,
     /// Index of the shown page.
     pub page: usize,
     /// `total` of the last response.

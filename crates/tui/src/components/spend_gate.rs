@@ -15,13 +15,14 @@ use crate::fmt::fmt_credits;
 use crate::keymap::{KeyAction, Keymap};
 use crate::schema::SearchSubject;
 use prospect_api::cost::Cost;
+use prospect_core::engine::PageAsk;
 use prospect_core::request::SearchRequest;
 
 /// A search waiting for confirmation (already checked as the client will check it).
 #[derive(Debug, Clone, PartialEq)]
 pub struct PendingSearch {
-    /// The request of the page to fetch (its endpoint says the tab).
-    pub request: SearchRequest,
+    /// The page to fetch, as the core's paging asks it ([`PendingSearch::request`]).
+    pub ask: PageAsk,
     /// `true` for a next page of the current search, `false` for a new search.
     pub next_page: bool,
     /// Estimated cost in credits (all pools).
@@ -41,11 +42,11 @@ pub struct PendingSearch {
 }
 
 impl PendingSearch {
-    /// The search of `request` with its estimate ([`SearchRequest::estimate`]).
-    pub fn new(request: SearchRequest, next_page: bool) -> PendingSearch {
-        let cost = request.estimate();
+    /// The page of `ask` with its estimate ([`SearchRequest::estimate`]).
+    pub fn new(ask: PageAsk, next_page: bool) -> PendingSearch {
+        let cost = ask.request().estimate();
         PendingSearch {
-            request,
+            ask,
             next_page,
             estimate: cost.standard + cost.email + cost.phone,
             cost,
@@ -54,6 +55,11 @@ impl PendingSearch {
             set: None,
             offers_new_only: false,
         }
+    }
+
+    /// The request of the page to fetch (its endpoint says the tab).
+    pub fn request(&self) -> &SearchRequest {
+        self.ask.request()
     }
 
     /// Takes `plan`'s cost (per pool) as the page's and keeps the plan to show.
@@ -155,7 +161,7 @@ impl Component for PendingSearch {
     fn draw(&self, f: &mut Frame<'_>, area: Rect, ctx: &Ctx<'_>) {
         let p = self;
         let confirm_above = ctx.confirm_above;
-        let noun = if p.request.subject() == SearchSubject::Companies {
+        let noun = if p.request().subject() == SearchSubject::Companies {
             "companies"
         } else {
             "people"
@@ -167,7 +173,7 @@ impl Component for PendingSearch {
             } else {
                 "Search"
             },
-            p.request.endpoint().path()
+            p.request().endpoint().path()
         ))];
         match &p.plan {
             Some(plan) => lines.extend(plan_lines(plan, confirm_above)),

@@ -699,8 +699,8 @@ pub struct PageData {
     pub rows: Vec<ResultRow>,
     /// `total` of the response (negative values read as 0).
     pub total: Option<u64>,
-    /// `searchAfter` cursor for the next page (`None` when absent or empty).
-    pub search_after: Option<String>,
+    /// How the page ended, for the search's paging (read by the core from the answer).
+    pub end: prospect_core::engine::PageEnd,
     /// Notes worth showing, sanitized: `domain: reason` for each of `missingDomains` and
     /// `includeDomainsStatuses` (lookalike / included domains the service could not use).
     pub notes: Vec<String>,

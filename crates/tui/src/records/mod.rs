@@ -364,37 +364,25 @@ fn total(t: Option<i64>) -> Option<u64> {
     t.map(|t| t.max(0) as u64)
 }
 
-fn cursor(c: Option<String>) -> Option<String> {
-    c.filter(|s| !s.is_empty())
-}
-
 /// A page of results from a typed search answer (v2 or v3, companies or people): one row per
 /// result item ([`prospect_core::export::items_of`]), cells sanitized, the notes of
-/// `missingDomains` / `includeDomainsStatuses`.
+/// `missingDomains` / `includeDomainsStatuses`, and how it ended for the paging rule.
 pub fn page(resp: SearchResponse) -> PageData {
-    let (notes, total_of, cursor_of, credits_used) = match &resp {
+    let (notes, total_of, credits_used) = match &resp {
         SearchResponse::CompaniesV3(r) => (
             notes([&r.missing_domains, &r.include_domains_statuses]),
             r.total,
-            r.search_after.clone(),
             r.credits_used,
         ),
-        SearchResponse::CompaniesV2(r) => (
-            notes([&r.missing_domains]),
-            r.total,
-            r.search_after.clone(),
-            r.credits_used,
-        ),
+        SearchResponse::CompaniesV2(r) => (notes([&r.missing_domains]), r.total, r.credits_used),
         SearchResponse::PeopleV3(r) => (
             notes([&r.include_domains_statuses]),
             r.total,
-            r.search_after.clone(),
             r.credits_used,
         ),
-        SearchResponse::PeopleV2(r) => {
-            (Vec::new(), r.total, r.search_after.clone(), r.credits_used)
-        }
+        SearchResponse::PeopleV2(r) => (Vec::new(), r.total, r.credits_used),
     };
+    let end = prospect_core::engine::PageEnd::of(&resp);
     PageData {
         notes,
         rows: prospect_core::export::items_of(resp)
@@ -402,7 +390,7 @@ pub fn page(resp: SearchResponse) -> PageData {
             .map(|item| row(Record::from(item)))
             .collect(),
         total: total(total_of),
-        search_after: cursor(cursor_of),
+        end,
         credits_used,
         ..PageData::default()
     }

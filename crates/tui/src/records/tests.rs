@@ -1,10 +1,21 @@
 //! Tests of the records module: result pages from typed v2 / v3 answers, the revealed states
 //! of people, and the sections of the details pane.
 use super::*;
+use prospect_api::client::Endpoint;
 use serde_json::{Value, json};
 
 fn typed<T: serde::de::DeserializeOwned>(v: Value) -> T {
     serde_json::from_value(v).unwrap()
+}
+
+/// The cursor of the page the core's paging asks after `page`, the first page of a search of
+/// one result per page at `ep`.
+fn next_cursor(ep: Endpoint, page: &PageData) -> Option<String> {
+    let first = prospect_core::request::build_search(ep, &json!({"size": 1})).unwrap();
+    let (mut paging, _) = prospect_core::engine::PagedSearch::first_page(first).unwrap();
+    paging.answered(&page.end);
+    let ask = paging.ask(1).unwrap().expect("a next page");
+    ask.request().search_after().map(str::to_string)
 }
 
 #[test]
@@ -16,7 +27,10 @@ fn company_pages_from_v2_and_v3_answers_are_sanitized() {
     );
     let p = page(SearchResponse::CompaniesV3(v3));
     assert_eq!(p.total, Some(2));
-    assert_eq!(p.search_after.as_deref(), Some("abc"));
+    assert_eq!(
+        next_cursor(Endpoint::SearchCompaniesV3, &p),
+        Some("abc".into())
+    );
     assert_eq!(p.credits_used, 0.2);
     assert_eq!(p.rows[0].cells[0], "Acme");
     assert_eq!(p.rows[0].cells[4], "Software");
@@ -35,7 +49,11 @@ fn company_pages_from_v2_and_v3_answers_are_sanitized() {
     assert_eq!(p.rows[0].cells[4], "Banking");
     assert_eq!(p.rows[0].cells[7], "0.91");
     assert_eq!(p.notes, vec!["x.io: bad content"]);
-    assert_eq!(p.search_after, None);
+    assert_eq!(
+        next_cursor(Endpoint::SearchCompaniesV2, &p),
+        None,
+        "an empty cursor is none"
+    );
     let s = p.rows[0].record.sections();
     assert!(
         s[0].lines

@@ -180,7 +180,7 @@ pub(super) fn records_of(r: &SearchResponse) -> usize {
     }
 }
 
-fn cursor_of(r: &SearchResponse) -> Option<String> {
+pub(in crate::engine) fn cursor_of(r: &SearchResponse) -> Option<String> {
     match r {
         SearchResponse::CompaniesV3(x) => x.search_after.clone(),
         SearchResponse::CompaniesV2(x) => x.search_after.clone(),
