@@ -206,7 +206,11 @@ async fn four_explorers_asking_one_page_buy_it_once() {
         .map(|_| {
             let s = session(c.clone(), dir.path());
             let r = request.clone();
-            tokio::spawn(async move { s.search_with(&r, 0, Freshness::Stored).await })
+            tokio::spawn(async move {
+                let page =
+                    prospect::core::engine::search_page(&s, &r, 0, Freshness::Stored, None).await;
+                page.map(|p| (p.paid, p.search_id))
+            })
         })
         .collect();
     let mut shown = Vec::new();
@@ -325,7 +329,9 @@ async fn the_explorers_page_plan_reads_the_store_and_the_budget() {
     assert!(plan.refusal.is_none());
 
     let (before, _, _) = pools(&c).await;
-    s.search_with(&request, 0, Freshness::Stored).await.unwrap();
+    prospect::core::engine::search_page(&s, &request, 0, Freshness::Stored, None)
+        .await
+        .unwrap();
     let plan = prospect::core::engine::plan_page(&s, &request, Freshness::Stored).await;
     assert_eq!((plan.owned, plan.to_buy, plan.requests), (50, 0, 0));
     assert!(plan.is_free() && plan.cost.is_zero());

@@ -225,30 +225,19 @@ impl Backend for SessionBackend {
                     request,
                     page,
                     fresh,
-                    set: Some(of),
+                    set,
                 } => {
                     let request = with_search_webhooks(request, &url);
-                    let got = prospect_core::engine::search_set_page(
-                        &s, &request, page, fresh, &of.set, of.run_at,
-                    )
-                    .await?;
-                    let mut data = page_data(got.paid, got.search_id);
-                    data.set = Some(crate::msg::SetPageFacts {
-                        new_keys: got.new_keys,
-                        new_only: got.new_only.map(|n| n.describe()),
-                        paid_again: got.paid_again,
+                    let of = set.as_ref().map(|of| (&of.set, of.run_at));
+                    let read =
+                        prospect_core::engine::search_page(&s, &request, page, fresh, of).await?;
+                    let mut data = page_data(read.paid, read.search_id);
+                    data.set = read.set.map(|f| crate::msg::SetPageFacts {
+                        new_keys: f.new_keys,
+                        new_only: f.new_only.map(|n| n.describe()),
+                        paid_again: f.paid_again,
                     });
                     Outcome::Page(data)
-                }
-                Call::Search {
-                    request,
-                    page,
-                    fresh,
-                    set: None,
-                } => {
-                    let request = with_search_webhooks(request, &url);
-                    let (paid, search_id) = s.search_with(&request, page, fresh).await?;
-                    Outcome::Page(page_data(paid, search_id))
                 }
                 Call::Autocomplete(req) => {
                     let paid = s.suggest(&req).await?;

@@ -29,6 +29,7 @@ mod jobs;
 pub(crate) mod keep;
 mod keys;
 pub(crate) mod lenient;
+mod page;
 mod paged;
 mod pages;
 mod plan;
@@ -53,6 +54,7 @@ pub use keys::{
     csv_header, is_service_id, read_key_list, split_people_keys,
 };
 pub use lenient::read_lenient;
+pub use page::{PageRead, search_page};
 pub use paged::{PageAsk, PageEnd, PagedSearch};
 pub use pages::{Next, SearchPages, V2_WINDOW, page_request};
 pub use plan::{Plan, PlanError, RefusalCause, describe_eta};
@@ -62,8 +64,8 @@ pub use run::{
     Progress, RunError, RunReport, SearchOf, SearchRecords, contact_key, enrich_company_request,
     lookup_companies, lookup_people, lookup_people_by_shape, search,
 };
-pub(crate) use run::{buy_claimed, claim_one, page_key};
-pub use set_pages::{SetPage, plan_set_page, search_set_page};
+pub(crate) use run::{buy_claimed, buy_page};
+pub use set_pages::{SetFacts, plan_set_page};
 pub use sets::{
     EXCLUDES_MAX, NewOnly, SetReport, SetSearch, affordable_results, keys_of, search_within,
     subject_name,

@@ -1,5 +1,5 @@
 //! One page of a saved filter set's search as the explorer asks it (issue 37): planned and
-//! bought through the same door as any page ([`super::plan_page`], [`Session::search_with`]),
+//! bought through the same door as any page ([`super::plan_page`], [`super::search_page`]),
 //! with the set's part on top: a new-only page carries the keys the set's earlier runs bought
 //! (those before the run started, the same on every page of it) as the API's excludes; every
 //! page's keys join the set's, the run is recorded as it goes, and the page says which of its
@@ -17,14 +17,21 @@ use prospect_api::error::ApiError;
 use prospect_store::SearchId;
 
 /// A page of a set's search, kept: the answer (the owned records past the excludes cap left
-/// out), its history row, the keys of its records new to the set, what new-only sent, and how
-/// many owned records it paid for again.
+/// out), its history row, and what it brought the set.
 #[derive(Debug)]
-pub struct SetPage {
-    /// The page as [`Session::search_with`] answered it.
+pub(super) struct SetPage {
+    /// The page as [`super::buy_page`] answered it.
     pub paid: Paid<SearchResponse>,
     /// The history row it is stored under.
     pub search_id: Option<SearchId>,
+    /// What it brought the set.
+    pub facts: SetFacts,
+}
+
+/// What a page of a set's run brought the set: the keys of its records new to the set, what
+/// new-only sent, and how many owned records it paid for again.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct SetFacts {
     /// Keys ([`keys_of`]) of its records that no earlier page or run of the set had bought.
     pub new_keys: HashSet<String>,
     /// What new-only sent (`None` for a plain run of the set).
@@ -83,12 +90,12 @@ pub async fn plan_set_page(
 }
 
 /// Page `page` of `set`'s search run that started at `run_at`, bought (or read) through
-/// [`Session::search_with`]; a new-only page with the set's excludes as they were when the run
+/// [`super::buy_page`]; a new-only page with the set's excludes as they were when the run
 /// started, bought fresh. Its keys join the set's and the run is recorded (added to by each
 /// page); a store that cannot record them is the page's `store_error` (the page is kept and
 /// shown all the same). Errors: the client's ([`ApiError`]); the set's earlier runs not
 /// readable for a new-only page (nothing sent).
-pub async fn search_set_page(
+pub(super) async fn search_set_page(
     s: &Session,
     req: &SearchRequest,
     page: u32,
@@ -104,7 +111,7 @@ pub async fn search_set_page(
     } else {
         fresh
     };
-    let (mut paid, search_id) = s.search_with(&req, page, fresh).await?;
+    let (mut paid, search_id) = super::buy_page(s, &req, page, fresh).await?;
     let keys = keys_of(&paid.value);
     let paid_again = match &new_only {
         Some(n) => drop_overflow(&mut paid.value, n.overflow(), usize::MAX) as u64,
@@ -145,8 +152,10 @@ pub async fn search_set_page(
     Ok(SetPage {
         paid,
         search_id,
-        new_keys,
-        new_only,
-        paid_again,
+        facts: SetFacts {
+            new_keys,
+            new_only,
+            paid_again,
+        },
     })
 }

@@ -733,7 +733,7 @@ pub struct SetRunOf {
     pub run_at: DateTime<Utc>,
 }
 
-/// What a page of a set's run brought the set ([`prospect_core::engine::SetPage`]).
+/// What a page of a set's run brought the set ([`prospect_core::engine::SetFacts`]), in words.
 #[derive(Debug, Clone, Default)]
 pub struct SetPageFacts {
     /// Keys ([`Record::key`]) of its records new to the set.

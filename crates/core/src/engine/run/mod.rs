@@ -27,9 +27,11 @@ use prospect_store::{Claim, JobId, Stored};
 
 /// Lookup batches on their way at once: the next is sent while the last is kept.
 mod lookup;
+mod page;
 mod search;
 
 pub use lookup::*;
+pub(crate) use page::buy_page;
 pub use search::*;
 
 const IN_FLIGHT: usize = 2;
