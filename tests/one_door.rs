@@ -1,9 +1,10 @@
 //! Issue 35, one door to paid work: the explorer and the CLI quote a search from the one
 //! estimate of "N more results" and page it by the one rule.
 //!
-//! - For the same search and N, over several N and page sizes: the explorer's estimate of its
-//!   first page plus its export's question for the first N equal what `prospect search
-//!   --dry-run --limit N` plans (the binary against a sandbox over HTTP).
+//! - For the same search and N, over several N and page sizes: the explorer's estimate of a page
+//!   (N = its size) and its export's question for the first N (the engine's plan, asked by the
+//!   explorer's backend) equal what `prospect search --dry-run --limit N` plans (the binary
+//!   against a sandbox over HTTP).
 //! - A v2 people search with `onePersonPerDomain` (which refuses a cursor) pages with the
 //!   `from` window in the explorer, as in the CLI.
 
@@ -16,12 +17,14 @@ mod cli_run;
 #[path = "support/app.rs"]
 mod app_support;
 
-use app_support::{answer, ch, ctrl, key, opts_above, started_with, typed};
+use app_support::{answer, call_in, ch, ctrl, key, opts_above, started_with, typed};
 use cli_run::{prospect, run, sandbox_with};
 use crossterm::event::KeyCode;
 use prospect::api::client::Endpoint;
 use prospect::core::request::SearchResponse;
+use prospect::core::session::Session;
 use prospect::tui::app::{App, ExportScope, ExportStage, Popup};
+use prospect::tui::backend::{Backend, SessionBackend};
 use prospect::tui::msg::{Call, Command, Outcome, Slot};
 use prospect::tui::records;
 use prospect::tui::schema::SearchSubject;
@@ -60,8 +63,9 @@ fn sent_search(cmds: &[Command]) -> Option<prospect::core::request::SearchReques
 }
 
 /// The explorer's two quotes for a companies search of pages of `size`: its first page's
-/// estimate, and its export's question for the first `n` (after that page), in standard credits.
-fn explorer_quotes(size: u64, n: usize) -> (f64, f64) {
+/// estimate, and its export's question for the first `n` as its backend plans it against
+/// `base_url` (a store that owns nothing), in standard credits.
+async fn explorer_quotes(base_url: &str, size: u64, n: usize) -> (f64, f64) {
     let mut app = started();
     app.form.body["size"] = json!(size);
     let cmds = app.update(ctrl('r'));
@@ -94,7 +98,23 @@ fn explorer_quotes(size: u64, n: usize) -> (f64, f64) {
     for c in n.to_string().chars() {
         app.update(ch(c));
     }
-    assert!(app.update(key(KeyCode::Enter)).is_empty(), "asks first");
+    let planning = app.update(key(KeyCode::Enter));
+    let slot = Slot::Export(SearchSubject::Companies);
+    let Call::PlanExport { .. } = call_in(&planning, slot).1 else {
+        panic!("the export is planned first: {planning:?}");
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let store = prospect::store::Store::open(&dir.path().join("store.sqlite")).unwrap();
+    let client = prospect::api::client::Client::new(base_url, cli_run::CLI).unwrap();
+    let backend = SessionBackend::new(Session::new(client, store, "sandbox"));
+    let planned = backend
+        .call(call_in(&planning, slot).1)
+        .await
+        .expect("the plan");
+    assert!(
+        answer(&mut app, &planning, slot, planned).is_empty(),
+        "asks first"
+    );
     let Some(Popup::Export(p)) = app.popups.last() else {
         panic!("the export popup stays for its question");
     };
@@ -109,32 +129,43 @@ async fn the_explorer_and_the_cli_quote_the_same_credits_for_n_results() {
     let sb = sandbox_with(10_000).await;
     let dir = tempfile::tempdir().unwrap();
     for size in [10u64, 25, 50] {
+        let one_page = dry_run(&sb.base_url, dir.path(), size, size as usize).await;
         for n in [size as usize + 1, 70, 130] {
-            let (page, export) = explorer_quotes(size, n);
-            let body = json!({"size": size}).to_string();
-            let limit = n.to_string();
-            let args = [
-                "search",
-                "companies",
-                "--body",
-                &body,
-                "--limit",
-                &limit,
-                "--dry-run",
-                "--format",
-                "json",
-            ];
-            let (code, out, err) = run(prospect(&sb.base_url, dir.path(), &args)).await;
-            assert_eq!(code, 0, "{err}");
-            let plan: Value = serde_json::from_str(&out).unwrap();
-            let cli = plan["cost"]["standard"].as_f64().unwrap();
+            let (page, export) = explorer_quotes(&sb.base_url, size, n).await;
             assert!(
-                (page + export - cli).abs() < 1e-9,
-                "pages of {size}, first {n}: the explorer quotes {page} + {export}, \
+                (page - one_page).abs() < 1e-9,
+                "pages of {size}: the explorer's page asks {page}, the CLI plans {one_page}"
+            );
+            let cli = dry_run(&sb.base_url, dir.path(), size, n).await;
+            assert!(
+                (export - cli).abs() < 1e-9,
+                "pages of {size}, first {n}: the explorer's export asks {export}, \
                  the CLI plans {cli}"
             );
         }
     }
+}
+
+/// What `prospect search companies --dry-run --limit n` plans for pages of `size`, in standard
+/// credits.
+async fn dry_run(base_url: &str, dir: &std::path::Path, size: u64, n: usize) -> f64 {
+    let body = json!({"size": size}).to_string();
+    let limit = n.to_string();
+    let args = [
+        "search",
+        "companies",
+        "--body",
+        &body,
+        "--limit",
+        &limit,
+        "--dry-run",
+        "--format",
+        "json",
+    ];
+    let (code, out, err) = run(prospect(base_url, dir, &args)).await;
+    assert_eq!(code, 0, "{err}");
+    let plan: Value = serde_json::from_str(&out).unwrap();
+    plan["cost"]["standard"].as_f64().unwrap()
 }
 
 #[test]

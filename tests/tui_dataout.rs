@@ -3,14 +3,16 @@
 //! ratatui's TestBackend.
 #[path = "support/app.rs"]
 mod app_support;
-use app_support::{answer, call_in, ch, ctrl, key, opts, render_at, screen, started_with};
+use app_support::{
+    answer, call_in, ch, ctrl, key, opts, render_at, screen, search_plan, started_with,
+};
 use crossterm::event::KeyCode;
-use prospect::core::engine::{Action, JobEnd};
+use prospect::core::engine::{Action, PagedSearch};
 use prospect::core::export::Format;
 use prospect::core::owned::JobId;
 use prospect::core::request::SearchResponse;
 use prospect::tui::app::{App, ExportCounts, ExportPopup, ExportScope, ExportStage, Pane, Popup};
-use prospect::tui::msg::{Call, Command, ExportRecords, Msg, Outcome, PageData, Slot};
+use prospect::tui::msg::{Call, Command, ExportRan, ExportRecords, Msg, Outcome, PageData, Slot};
 use prospect::tui::records;
 use prospect::tui::schema::{self, DataFields, SearchSubject};
 use serde_json::{Value, json};
@@ -241,75 +243,79 @@ fn export_of_the_first_n_asks_for_the_missing_pages_fetches_them_and_writes_n_ro
     // JSONL.
     app.update(key(KeyCode::Down));
     app.update(key(KeyCode::Tab));
-    // 55 rows more at 25 a page: 3 pages, the last asking only for the 5 missing, so 55
-    // results × 0.2 = 11 credits > 10 (the CLI's `--dry-run` says the same): asks first.
+    // Enter: the engine plans the search of the first 80 (free); nothing paid is sent.
     let cmds = app.update(key(KeyCode::Enter));
+    let slot = Slot::Export(SearchSubject::Companies);
+    match call_in(&cmds, slot).1 {
+        Call::PlanExport { action } => assert!(
+            matches!(&*action, Action::Search { limit: 80, endpoint, .. } if endpoint == "/v3/search/companies"),
+            "{action:?}"
+        ),
+        other => panic!("{other:?}"),
+    }
+    // The store owns the 25 shown; 55 to buy, at 0.2 each 11 credits > 10 (the CLI's
+    // `--dry-run` plans the same): asks first.
+    let plan = search_plan(25, 55, 1, None);
+    let asked = answer(
+        &mut app,
+        &cmds,
+        slot,
+        Outcome::ExportPlanned(Box::new(plan)),
+    );
     assert!(
-        cmds.is_empty(),
-        "nothing is sent before the answer: {cmds:?}"
+        asked.is_empty(),
+        "nothing is sent before the answer: {asked:?}"
     );
     match export_popup(&app).stage {
         ExportStage::Confirm { pages, cost } => {
-            assert_eq!(pages, 3);
+            assert_eq!(pages, 1);
             assert!((cost.standard - 11.0).abs() < 1e-9, "{cost:?}");
         }
         other => panic!("{other:?}"),
     }
     insta::assert_snapshot!("export_confirm", render_at(&app, 120, 34).backend());
-    // Yes: the export is recorded as a job first (issue 35), the search and N with its file.
-    let begun = app.update(ch('y'));
-    match call_in(&begun, Slot::ExportJob).1 {
-        Call::BeginJob {
-            action, options, ..
+    // Yes: one run through the engine's door (issue 35), a job with its file and format.
+    let run = app.update(ch('y'));
+    let (generation, call) = call_in(&run, slot);
+    match call {
+        Call::ExportRun {
+            action, plan, have, ..
         } => {
             assert!(
-                matches!(&*action, Action::Search { limit: 80, endpoint, .. } if endpoint == "/v3/search/companies"),
+                matches!(&*action, Action::Search { limit: 80, .. }),
                 "{action:?}"
             );
+            assert_eq!(have, 25, "the rows the tab shows are not handed on again");
+            let options = plan.job_options.expect("the file a resume writes");
             assert_eq!(options["format"], "jsonl");
+            assert!(
+                plan.action
+                    .starts_with("export of the first 80 companies to ")
+            );
         }
         other => panic!("{other:?}"),
     }
-    let mut cmds = answer(
-        &mut app,
-        &begun,
-        Slot::ExportJob,
-        Outcome::JobBegun(Some(JobId(7))),
-    );
-    let slot = Slot::Export(SearchSubject::Companies);
-    for (i, cursor) in [(1, Some("c2")), (2, Some("c3")), (3, Some("c4"))] {
-        let sent = cmds.iter().find_map(|c| match c {
-            Command::Call {
-                call: prospect::tui::msg::Call::Search { request, page, .. },
-                ..
-            } => Some((
-                request.search_after().map(str::to_string),
-                *page,
-                request.page_size(),
-            )),
-            _ => None,
+    // Its pages come as each is kept, and join the tab.
+    for i in 1..=3 {
+        let n = if i == 3 { 5 } else { 25 };
+        let page = page(SearchSubject::Companies, n, i * 25, 39_726, None);
+        let cmds = app.update(Msg::Progress {
+            slot,
+            generation,
+            outcome: Box::new(Outcome::Page(page)),
         });
-        assert_eq!(
-            sent,
-            Some((Some(format!("c{i}")), i as u32, if i == 3 { 5 } else { 25 })),
-            "page {i} continues with the cursor; the last asks only for what is missing"
-        );
+        assert!(cmds.is_empty(), "{cmds:?}");
         if i == 2 {
             insta::assert_snapshot!("export_fetching", render_at(&app, 120, 34).backend());
         }
-        cmds = answer(
-            &mut app,
-            &cmds,
-            slot,
-            Outcome::Page(page(SearchSubject::Companies, 25, i * 25, 39_726, cursor)),
-        );
     }
     assert_eq!(
         app.results.companies.pages.len(),
         4,
         "bought pages join the tab"
     );
-    let file = export_cmd(cmds);
+    let done = ran(&app, Some(JobId(7)), false);
+    let file = export_cmd(answer(&mut app, &run, slot, done));
     assert_eq!(file.format, Format::Jsonl);
     assert!(
         file.path
@@ -325,26 +331,18 @@ fn export_of_the_first_n_asks_for_the_missing_pages_fetches_them_and_writes_n_ro
         other => panic!("{other:?}"),
     }
     assert!(app.export_job.is_none());
-    // The file written: the job is done.
-    let done = prospect::tui::msg::Exported {
-        path: file.path.clone(),
-        count: 80,
-        detail: None,
-    };
-    let ended = app.update(Msg::Exported(Ok(done)));
-    assert!(
-        ended.iter().any(|c| matches!(
-            c,
-            Command::Call {
-                call: Call::EndJob {
-                    id: JobId(7),
-                    end: JobEnd::Done
-                },
-                ..
-            }
-        )),
-        "{ended:?}"
-    );
+}
+
+/// The end of an export's run of the companies tab of `app`: its job, and whether it stopped.
+fn ran(app: &App, job: Option<JobId>, stopped: bool) -> Outcome {
+    let first = app.results.companies.request.clone().unwrap();
+    Outcome::ExportRan(Box::new(ExportRan {
+        job,
+        paging: PagedSearch::new(first),
+        stopped,
+        error: None,
+        charge: Default::default(),
+    }))
 }
 
 #[test]
@@ -354,60 +352,51 @@ fn stopping_a_first_n_export_keeps_the_pages_and_writes_nothing() {
     open_export(&mut app);
     app.update(key(KeyCode::Tab));
     app.update(key(KeyCode::Tab));
-    let begun = app.update(key(KeyCode::Enter));
-    let cmds = answer(
+    let slot = Slot::Export(SearchSubject::Companies);
+    let planning = app.update(key(KeyCode::Enter));
+    let plan = search_plan(25, 25, 1, None);
+    let run = answer(
         &mut app,
-        &begun,
-        Slot::ExportJob,
-        Outcome::JobBegun(Some(JobId(3))),
+        &planning,
+        slot,
+        Outcome::ExportPlanned(Box::new(plan)),
     );
+    let (generation, call) = call_in(&run, slot);
+    let Call::ExportRun { stop, .. } = call else {
+        panic!("below the threshold the run starts at once: {call:?}");
+    };
     assert!(matches!(
         export_popup(&app).stage,
         ExportStage::Fetching { .. }
     ));
-    // Esc while the page is on its way: it is not aborted (paid), no page follows it.
+    // Esc while a page is on its way: the run is told to stop after it (a paid page is never
+    // aborted), and that page still joins the tab.
     assert!(app.update(key(KeyCode::Esc)).is_empty());
-    let after = answer(
-        &mut app,
-        &cmds,
-        Slot::Export(SearchSubject::Companies),
-        Outcome::Page(page(SearchSubject::Companies, 25, 25, 39_726, Some("c2"))),
-    );
+    assert!(stop.0.is_cancelled(), "the run is stopped");
+    let page = page(SearchSubject::Companies, 25, 25, 39_726, Some("c2"));
+    app.update(Msg::Progress {
+        slot,
+        generation,
+        outcome: Box::new(Outcome::Page(page)),
+    });
+    let end = ran(&app, Some(JobId(3)), true);
+    let after = answer(&mut app, &run, slot, end);
     assert!(
         !after.iter().any(|c| matches!(
             c,
             Command::Call {
-                call: Call::Search { .. },
+                call: Call::ExportRun { .. },
                 ..
             } | Command::Export(_)
         )),
         "{after:?}"
     );
-    // Its job is left interrupted: `prospect resume 3` buys the rest.
-    assert!(
-        after.iter().any(|c| matches!(
-            c,
-            Command::Call {
-                call: Call::EndJob {
-                    id: JobId(3),
-                    end: JobEnd::Interrupted(_)
-                },
-                ..
-            }
-        )),
-        "{after:?}"
-    );
     assert_eq!(app.results.companies.pages.len(), 2);
     assert!(app.popups.is_empty());
-    assert!(
-        app.status
-            .as_ref()
-            .unwrap()
-            .text
-            .contains("nothing written"),
-        "{:?}",
-        app.status
-    );
+    let status = &app.status.as_ref().unwrap().text;
+    assert!(status.contains("nothing written"), "{status}");
+    // Its job was left interrupted by the engine: `prospect resume 3` buys the rest.
+    assert!(status.contains("prospect resume 3"), "{status}");
 }
 
 #[test]

@@ -177,33 +177,7 @@ fn snapshot_help_popup() {
 /// The spend engine's plan of one page (`plan_page`) as the session would answer it: `owned`
 /// results the store answers, `to_buy` at 0.2 standard credits each, refused when `refusal`.
 fn page_plan(owned: u64, to_buy: u64, refusal: Option<&str>) -> prospect::core::engine::Plan {
-    prospect::core::engine::Plan {
-        action: "a page of /v3/search/companies".into(),
-        kind: "search".into(),
-        asked: owned + to_buy,
-        owned,
-        owned_oldest: (owned > 0).then(|| chrono::Utc::now() - chrono::Duration::hours(3)),
-        pending: 0,
-        suppressed: 0,
-        suppressed_by: Default::default(),
-        new_only: None,
-        refused: 0,
-        refused_examples: vec![],
-        to_buy,
-        cost: prospect::api::cost::Cost {
-            standard: to_buy as f64 * 0.2,
-            ..prospect::api::cost::Cost::ZERO
-        },
-        requests: u32::from(to_buy > 0),
-        rate_per_minute: Some(600),
-        daily_left: None,
-        eta_seconds: 0,
-        refusal: refusal.map(str::to_string),
-        refusal_cause: None,
-        refresh: false,
-        planned_at: chrono::Utc::now(),
-        job_options: None,
-    }
+    app_support::search_plan(owned, to_buy, u32::from(to_buy > 0), refusal)
 }
 
 /// Runs the search of the form: a page above the threshold is planned first (free), and the

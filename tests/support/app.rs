@@ -125,3 +125,41 @@ pub fn buffer_text(buf: &Buffer) -> String {
 pub fn screen(t: &Terminal<TestBackend>) -> String {
     buffer_text(t.backend().buffer())
 }
+
+/// A spend-engine plan of a search as the session would answer it: `owned` results the store
+/// answers, `to_buy` at 0.2 standard credits each in `requests` requests, refused when
+/// `refusal`.
+pub fn search_plan(
+    owned: u64,
+    to_buy: u64,
+    requests: u32,
+    refusal: Option<&str>,
+) -> prospect::core::engine::Plan {
+    prospect::core::engine::Plan {
+        action: "search /v3/search/companies".into(),
+        kind: "search".into(),
+        asked: owned + to_buy,
+        owned,
+        owned_oldest: (owned > 0).then(|| chrono::Utc::now() - chrono::Duration::hours(3)),
+        pending: 0,
+        suppressed: 0,
+        suppressed_by: Default::default(),
+        new_only: None,
+        refused: 0,
+        refused_examples: vec![],
+        to_buy,
+        cost: prospect::api::cost::Cost {
+            standard: to_buy as f64 * 0.2,
+            ..prospect::api::cost::Cost::ZERO
+        },
+        requests,
+        rate_per_minute: Some(600),
+        daily_left: None,
+        eta_seconds: 0,
+        refusal: refusal.map(str::to_string),
+        refusal_cause: None,
+        refresh: false,
+        planned_at: chrono::Utc::now(),
+        job_options: None,
+    }
+}

@@ -9,7 +9,10 @@ use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 
-use super::msg::{Action, ApiFailure, Ask, Charge, Prepared, Ran, RanAnswer, Record, ResultRow};
+use super::msg::{
+    Action, ApiFailure, Ask, Charge, ExportRan, Outcome, PageData, Prepared, Ran, RanAnswer,
+    Record, ResultRow,
+};
 use super::schema::SearchSubject;
 use prospect_api::client::Enriched;
 use prospect_api::cost::Cost;
@@ -183,7 +186,7 @@ fn lookup_keys(action: &mut Action) -> Option<(&mut KeySource, &'static [KeyColu
 }
 
 /// A plan the engine could not make, in the explorer's words.
-fn plan_failure(e: PlanError) -> ApiFailure {
+pub(crate) fn plan_failure(e: PlanError) -> ApiFailure {
     match e {
         PlanError::Invalid(api) => ApiFailure::from(api),
         other => ApiFailure::other(&other.to_string()),
@@ -449,6 +452,64 @@ pub async fn warmup(
         }
     }
     Ok(all)
+}
+
+/// Runs the export of the first N of a search through the engine's one door ([`engine::run`],
+/// as a job whose `plan` carries the file a resume writes): the search's stored pages are read
+/// and the rest bought and kept, each page handed to `progress` as [`Outcome::Page`] once kept,
+/// past the first `have` results (those the tab shows), its rows in pages of `first`'s size.
+/// `stop` ends it after the page on its way. The end: the job, the search's paging after the
+/// run (from `first`), and whether and why it stopped early.
+pub async fn export_run(
+    s: &Session,
+    action: &Action,
+    plan: &Plan,
+    first: prospect_core::request::SearchRequest,
+    have: u64,
+    stop: &CancellationToken,
+    progress: impl Fn(Outcome),
+) -> Outcome {
+    let size = first.page_size().max(1) as usize;
+    let mut ends = Vec::new();
+    let mut seen = 0u64;
+    let ran = engine::run(s, action, plan, Freshness::Stored, stop, |event| {
+        let Event::Page(page) = event else {
+            return Ok(());
+        };
+        let engine::SearchRecords {
+            response,
+            take,
+            stored_at,
+        } = *page;
+        ends.push(engine::PageEnd::of(&response));
+        let mut data = crate::records::page(response);
+        data.rows.truncate(take);
+        let skip = have.saturating_sub(seen).min(take as u64) as usize;
+        seen += take as u64;
+        data.rows.drain(..skip);
+        let mut rows = data.rows.into_iter().peekable();
+        while rows.peek().is_some() {
+            progress(Outcome::Page(PageData {
+                rows: rows.by_ref().take(size).collect(),
+                stored_at,
+                total: data.total,
+                ..PageData::default()
+            }));
+        }
+        Ok(())
+    })
+    .await;
+    let report = ran.report;
+    Outcome::ExportRan(Box::new(ExportRan {
+        job: ran.job,
+        paging: engine::PagedSearch::reopened(first, &ends),
+        stopped: report.interrupted,
+        error: report.error.map(|e| sanitize(&run_failure(e).message)),
+        charge: Charge {
+            cost: report.charged,
+            requests: report.requests,
+        },
+    }))
 }
 
 #[cfg(test)]

@@ -40,7 +40,6 @@ use super::schema::{self, DataFields, Leaf, SearchSubject};
 use prospect_api::client::Endpoint;
 use prospect_api::error::ApiError;
 use prospect_api::types::ValidationError;
-use prospect_core::engine::JobEnd;
 use prospect_core::filter_set::FilterSet;
 use prospect_core::gauge::{Gauge, Refresh};
 use prospect_core::request::{self, SearchRequest};
@@ -50,6 +49,7 @@ mod calls;
 mod dataout;
 mod deliveries;
 mod editing;
+mod exporting;
 mod input;
 mod jobs;
 mod mouse;
@@ -146,8 +146,8 @@ pub enum Popup {
     Segments(super::components::segments::SegmentsPopup),
 }
 
-/// An export of the first N results whose missing pages are being fetched (a paid job in
-/// [`Slot::Export`]; each page is stored by the session and added to its tab).
+/// An export of the first N results whose missing pages are planned, then fetched by the
+/// engine's run ([`Slot::Export`]; each page is kept by the engine and added to its tab).
 #[derive(Debug, Clone)]
 pub struct ExportJob {
     /// The tab exported.
@@ -164,9 +164,25 @@ pub struct ExportJob {
     pub path: PathBuf,
     /// Close was pressed: no page is sent after the one on its way.
     pub stopping: bool,
-    /// Its record as a job ([`Slot::ExportJob`]): `prospect jobs` lists it, and `prospect
-    /// resume ID` finishes it, paying only for the pages not yet bought.
-    pub job: Option<prospect_core::owned::JobId>,
+    /// Stops the run after the page on its way (close, or quitting).
+    pub stop: crate::msg::Stop,
+    /// The engine's plan of the first N, once planned.
+    pub plan: Option<prospect_core::engine::Plan>,
+    /// The tab's search changed while the run went on: its pages are not the tab's.
+    pub changed: bool,
+}
+
+impl ExportJob {
+    /// The search of the first N ([`prospect_core::engine::Action::search`]): the action its
+    /// job records, so `prospect resume ID` finishes it.
+    pub fn action(&self) -> prospect_core::engine::Action {
+        prospect_core::engine::Action::search(
+            self.request.endpoint(),
+            &self.request.body(),
+            self.want as u64,
+            None,
+        )
+    }
 }
 
 /// A call refused with a per-minute 429, waiting to be sent again.
@@ -255,8 +271,6 @@ pub struct App {
     pub left_unfinished: usize,
     /// The export of the first N results still fetching pages, if any.
     pub export_job: Option<ExportJob>,
-    /// The job of the export being written, ended when the file is.
-    pub export_record: Option<prospect_core::owned::JobId>,
     /// The search page being planned ([`Call::PlanPage`]) before it is confirmed or sent.
     planning: Option<PendingSearch>,
     /// Searches replaced by `P` / `L`, most recent last: `Back` returns to them.
@@ -361,7 +375,6 @@ impl App {
             screen: std::cell::Cell::new(ratatui::layout::Rect::default()),
             last_click: None,
             export_job: None,
-            export_record: None,
             planning: None,
             back: Vec::new(),
             undo: None,
@@ -512,27 +525,35 @@ impl App {
                     vec![]
                 }
             },
-            Msg::Exported(r) => {
-                let record = self.export_record.take();
-                let end = match &r {
-                    Ok(_) => JobEnd::Done,
-                    Err(why) => JobEnd::Failed(format!("the file was not written: {why}")),
-                };
-                let mut cmds = self.end_export_job(record, end);
-                cmds.extend(match r {
-                    Ok(e) => self.info(&format!(
-                        "Exported {} {} to {}{}",
-                        e.count,
-                        if e.count == 1 { "record" } else { "records" },
-                        prospect_common::sanitize::sanitize(&e.path.display().to_string()),
-                        e.detail.map(|d| format!(" · {d}")).unwrap_or_default()
-                    )),
-                    Err(why) => {
-                        self.error_popup(format!("The export was not written: {why}"));
-                        vec![]
-                    }
-                });
-                cmds
+            Msg::Exported(r) => match r {
+                Ok(e) => self.info(&format!(
+                    "Exported {} {} to {}{}",
+                    e.count,
+                    if e.count == 1 { "record" } else { "records" },
+                    prospect_common::sanitize::sanitize(&e.path.display().to_string()),
+                    e.detail.map(|d| format!(" · {d}")).unwrap_or_default()
+                )),
+                Err(why) => {
+                    self.error_popup(format!(
+                        "The export was not written: {why}. What it fetched is kept: \
+                         exporting again reads it from the store at 0 credits."
+                    ));
+                    vec![]
+                }
+            },
+            Msg::Progress {
+                slot,
+                generation,
+                outcome,
+            } => {
+                if generation != self.generation_of(slot) {
+                    return vec![];
+                }
+                self.dirty = true;
+                match (slot, *outcome) {
+                    (Slot::Export(_), Outcome::Page(page)) => self.on_export_progress(page),
+                    _ => vec![],
+                }
             }
             Msg::Timer(id, generation) => {
                 if self.timer_gens.get(&id) != Some(&generation) {

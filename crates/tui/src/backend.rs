@@ -31,6 +31,25 @@ pub type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send + 'static>>;
 /// How many stored searches the history popup lists.
 pub const HISTORY_LIMIT: usize = 200;
 
+/// Where a call still running hands on part of its answer (the loop's
+/// [`super::msg::Msg::Progress`]); nowhere for a call that answers once.
+#[derive(Clone, Default)]
+pub struct Progress(Option<std::sync::Arc<dyn Fn(Outcome) + Send + Sync>>);
+
+impl Progress {
+    /// Progress handed to `f`, on the call's task.
+    pub fn new(f: impl Fn(Outcome) + Send + Sync + 'static) -> Progress {
+        Progress(Some(std::sync::Arc::new(f)))
+    }
+
+    /// Hands `outcome` on (dropped when nobody listens).
+    pub fn send(&self, outcome: Outcome) {
+        if let Some(f) = &self.0 {
+            f(outcome);
+        }
+    }
+}
+
 /// Something that answers [`Call`]s.
 pub trait Backend: Send + Sync + 'static {
     /// Performs `call` and builds its outcome: [`Call::DataFields`] → [`Outcome::DataFields`],
@@ -39,6 +58,17 @@ pub trait Backend: Send + Sync + 'static {
     /// [`Outcome::History`], [`Call::Reopen`] → [`Outcome::Reopened`]. A failure carries plain
     /// words (sanitized, never the token) and the client's typed error when there is one.
     fn call(&self, call: Call) -> BoxFuture<Result<Outcome, ApiFailure>>;
+
+    /// [`Backend::call`], handing part of the answer to `progress` as it comes (the pages of
+    /// [`Call::ExportRun`]). Default: the call, nothing handed on before its end.
+    fn call_streamed(
+        &self,
+        call: Call,
+        progress: Progress,
+    ) -> BoxFuture<Result<Outcome, ApiFailure>> {
+        let _ = progress;
+        self.call(call)
+    }
 
     /// The longest a call can take (the client's whole-request timeout): how long quitting
     /// waits for paid calls still in flight. Default 30 s.
@@ -202,6 +232,14 @@ impl Backend for SessionBackend {
     }
 
     fn call(&self, call: Call) -> BoxFuture<Result<Outcome, ApiFailure>> {
+        self.call_streamed(call, Progress::default())
+    }
+
+    fn call_streamed(
+        &self,
+        call: Call,
+        progress: Progress,
+    ) -> BoxFuture<Result<Outcome, ApiFailure>> {
         let s = self.session.clone();
         let urls: HashMap<WebhookEvent, Result<String, String>> = WebhookEvent::ALL
             .into_iter()
@@ -268,16 +306,24 @@ impl Backend for SessionBackend {
                     Outcome::Ran(actions::run(&s, ask, plan, fresh, &url).await?)
                 }
                 Call::Warmup(domains) => Outcome::Warmed(actions::warmup(&s, &domains).await?),
-                Call::BeginJob {
+                Call::PlanExport { action } => Outcome::ExportPlanned(Box::new(
+                    prospect_core::engine::plan(
+                        &s,
+                        &action,
+                        prospect_core::session::Freshness::Stored,
+                    )
+                    .await
+                    .map_err(actions::plan_failure)?,
+                )),
+                Call::ExportRun {
                     action,
-                    what,
-                    options,
-                } => Outcome::JobBegun(
-                    prospect_core::engine::begin_job(&s, &action, &what, Some(options)).await,
-                ),
-                Call::EndJob { id, end } => {
-                    prospect_core::engine::end_job(&s, Some(id), end).await;
-                    Outcome::JobEnded
+                    plan,
+                    first,
+                    have,
+                    stop,
+                } => {
+                    let progress = |o| progress.send(o);
+                    actions::export_run(&s, &action, &plan, first, have, &stop.0, progress).await
                 }
                 Call::Segmentations { focus } => Outcome::Segmentations {
                     rows: s.stored_segmentations(100).await,

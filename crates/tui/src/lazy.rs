@@ -13,7 +13,7 @@ use tokio::sync::broadcast;
 
 use prospect_core::webhooks::Delivery;
 
-use super::backend::{Backend, BoxFuture, SessionBackend};
+use super::backend::{Backend, BoxFuture, Progress, SessionBackend};
 use super::msg::{ApiFailure, Call, Outcome};
 
 /// How many webhook deliveries wait for the loop before the oldest are dropped (they are
@@ -87,10 +87,18 @@ impl LazyBackend {
 
 impl Backend for LazyBackend {
     fn call(&self, call: Call) -> BoxFuture<Result<Outcome, ApiFailure>> {
+        self.call_streamed(call, Progress::default())
+    }
+
+    fn call_streamed(
+        &self,
+        call: Call,
+        progress: Progress,
+    ) -> BoxFuture<Result<Outcome, ApiFailure>> {
         let ready = self.ready.clone();
         Box::pin(async move {
             let b = ready.await.map_err(|e| ApiFailure::other(&e))?;
-            b.call(call).await
+            b.call_streamed(call, progress).await
         })
     }
 

@@ -126,8 +126,19 @@ impl Executor {
                     tracing::debug!(?slot, generation, ?job, "call");
                     let backend = self.backend.clone();
                     let tx = self.tx.clone();
+                    let progress = {
+                        let tx = tx.clone();
+                        super::backend::Progress::new(move |outcome| {
+                            let _ = tx.send(Msg::Progress {
+                                slot,
+                                generation,
+                                outcome: Box::new(outcome),
+                            });
+                        })
+                    };
                     let handle = tokio::spawn(async move {
-                        let result = std::panic::AssertUnwindSafe(backend.call(call))
+                        let call = backend.call_streamed(call, progress);
+                        let result = std::panic::AssertUnwindSafe(call)
                             .catch_unwind()
                             .await
                             .unwrap_or_else(|_| {
@@ -315,6 +326,8 @@ where
         }
     }
     exec.abort_all();
+    // A run that goes on page by page (an export) ends after the page on its way.
+    app.stop_runs();
     finish_paid_jobs(
         terminal,
         app,

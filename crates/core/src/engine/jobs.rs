@@ -5,9 +5,8 @@
 //! it, `prospect resume ID` buys only the rest, and the explorer offers it at its next start.
 //!
 //! The engine's doors ([`super::run`], [`super::run_by_webhook`]) record their runs with
-//! [`start_job`] and [`finish_job`]; a front end that drives a paid action in steps of its own
-//! (the explorer's export of the first N, page by page) uses [`begin_job`] and [`end_job`]
-//! around the steps.
+//! [`start_job`] and [`finish_job`]; no front end records a job of its own (the explorer's
+//! export of the first N is one [`super::run`]).
 
 use prospect_store::{JobId, JobStatus};
 use serde_json::Value;
@@ -47,45 +46,6 @@ pub(crate) async fn finish_job(s: &Session, job: Option<JobId>, report: &RunRepo
         (JobStatus::Failed, e.to_string())
     } else {
         (JobStatus::Done, String::new())
-    };
-    if let Err(e) = with_store(s.store(), move |st| st.set_job_state(id, state, &detail)).await {
-        tracing::warn!(error = %e, "jobs: could not record the end of a job");
-    }
-}
-
-/// How a front end's job ended.
-#[derive(Debug, Clone, PartialEq)]
-pub enum JobEnd {
-    /// Everything it was for is bought and kept.
-    Done,
-    /// Stopped before the end (the user stopped it); `prospect resume ID` buys the rest.
-    Interrupted(String),
-    /// It failed, with why; `prospect resume ID` tries the rest again.
-    Failed(String),
-}
-
-/// Records `action` as a running job of this process, described as `what` (the words of
-/// `prospect jobs`), with the output `options` a resume should use (`format`, `out`, as the
-/// CLI keeps them); its id, or `None` when the store cannot write it (the action runs all the
-/// same).
-pub async fn begin_job(
-    s: &Session,
-    action: &Action,
-    what: &str,
-    options: Option<Value>,
-) -> Option<JobId> {
-    let mut plan = Plan::new(what.to_string(), action.kind(), false);
-    plan.job_options = options;
-    start_job(s, action, &plan).await
-}
-
-/// Records how job `job` ended (nothing when it was not recorded).
-pub async fn end_job(s: &Session, job: Option<JobId>, end: JobEnd) {
-    let Some(id) = job else { return };
-    let (state, detail) = match end {
-        JobEnd::Done => (JobStatus::Done, String::new()),
-        JobEnd::Interrupted(why) => (JobStatus::Interrupted, why),
-        JobEnd::Failed(why) => (JobStatus::Failed, why),
     };
     if let Err(e) = with_store(s.store(), move |st| st.set_job_state(id, state, &detail)).await {
         tracing::warn!(error = %e, "jobs: could not record the end of a job");

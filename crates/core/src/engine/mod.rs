@@ -44,7 +44,6 @@ pub use action::{Action, check_paging};
 pub use batch::{PersonItem, person_item};
 pub use decode::entities_of;
 pub use door::{Answer, Arrived, Event, Ran, RanByWebhook, run, run_by_webhook};
-pub use jobs::{JobEnd, begin_job, end_job};
 pub use keep::{
     KeepReport, PageToKeep, ToKeep, fallback_recovery_dir, import_recovery_from, keep,
     recovery_dir_for, recovery_dir_of,

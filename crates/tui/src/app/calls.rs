@@ -203,7 +203,10 @@ impl App {
                 );
                 vec![]
             }
-            (Slot::Export(_), result) => self.on_export_page(result),
+            (Slot::Export(_), Ok(Outcome::ExportPlanned(plan))) => self.on_export_planned(*plan),
+            (Slot::Export(_), Ok(Outcome::ExportRan(ran))) => self.on_export_ran(*ran),
+            (Slot::Export(_), Err(e)) => self.on_export_failed(e),
+            (Slot::Export(_), Ok(_)) => vec![],
             (Slot::Search(kind), Ok(Outcome::Page(page))) => self.on_page(kind, page),
             (Slot::OpenJobs, Ok(Outcome::OpenJobs(list))) => self.on_open_jobs(list),
             // The list of unfinished jobs is a courtesy: a store that cannot be read says so
@@ -234,14 +237,6 @@ impl App {
             }
             (Slot::Job(_) | Slot::Prepare, result) => self.on_job_done(slot, result),
             (Slot::Segments | Slot::SegmentWork, result) => self.on_segments_answer(slot, result),
-            (Slot::ExportJob, Ok(Outcome::JobBegun(id))) => self.on_export_job_begun(id),
-            (Slot::ExportJob, Err(_))
-                if matches!(self.inflight.get(&slot), Some(Call::BeginJob { .. })) =>
-            {
-                // Not recorded: the export goes on all the same.
-                self.on_export_job_begun(None)
-            }
-            (Slot::ExportJob, _) => vec![],
             (
                 Slot::Lists,
                 Ok(Outcome::ListAdded {

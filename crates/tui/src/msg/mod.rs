@@ -49,6 +49,16 @@ pub enum Msg {
         /// The outcome, already parsed off the UI loop.
         result: Result<Outcome, ApiFailure>,
     },
+    /// Part of the answer of a call still running (the pages of an export as each is kept):
+    /// dropped, as its [`Msg::Done`] would be, when the slot has moved to a newer generation.
+    Progress {
+        /// Which slot the call runs in.
+        slot: Slot,
+        /// Generation at spawn time.
+        generation: u64,
+        /// What came so far.
+        outcome: Box<Outcome>,
+    },
     /// A timer set by [`Command::Timer`] fired.
     Timer(TimerId, u64),
     /// The terminal came back from a suspend (Ctrl-Z); everything must be redrawn.
@@ -128,8 +138,9 @@ pub enum Slot {
     DataFields,
     /// `/v2/credits/balance`.
     Balance,
-    /// The pages an export of the first N results still needs (paid: each page is a job that
-    /// is stored by the session; cancelling stops sending more pages).
+    /// The export of the first N results of a tab's search: its plan (free), then its run
+    /// through the engine's one door (paid, a job; its pages come as [`Msg::Progress`]; stopping
+    /// it keeps the page on its way and sends no more).
     Export(SearchSubject),
     /// A job by id — a paid action (reveal, enrich, lookup) or a warmup — listed in the
     /// activity pane; never superseded by another.
@@ -148,8 +159,6 @@ pub enum Slot {
     /// The Segments view's reads: the store's segmentations, one from the service (free); a
     /// new one supersedes.
     Segments,
-    /// The record of the export job of the first N (issue 35): its start, then its end.
-    ExportJob,
     /// An attribution or a mark of the Segments view (free: the service).
     SegmentWork,
     /// The runs of saved filter sets, for the chooser and the open set (free: the store).
@@ -382,23 +391,57 @@ pub enum Call {
         /// The companies' domains.
         domains: Vec<String>,
     },
-    /// Records a paid action of several calls (the export of the first N) as a job, before
-    /// its first paid call ([`Outcome::JobBegun`]; `prospect_core::engine::begin_job`).
-    BeginJob {
-        /// What a resume runs.
+    /// Plans the export of the first N of a search (free: the store; the spend engine's
+    /// [`prospect_core::engine::plan`]): what the store owns, what is to buy, the requests and
+    /// the budget check ([`Outcome::ExportPlanned`]).
+    PlanExport {
+        /// The search of the first N ([`prospect_core::engine::Action::search`]).
         action: Box<prospect_core::engine::Action>,
-        /// Its words in `prospect jobs`.
-        what: String,
-        /// The output a resume writes (`format`, `out`).
-        options: Value,
     },
-    /// Records how that job ended ([`Outcome::JobEnded`]).
-    EndJob {
-        /// The job ([`Outcome::JobBegun`]).
-        id: prospect_core::owned::JobId,
-        /// How.
-        end: prospect_core::engine::JobEnd,
+    /// Runs the export's search through the engine's one door ([`prospect_core::engine::run`]):
+    /// recorded as a job with the file a resume writes, its stored pages read and the rest
+    /// bought and kept; each page past the first `have` results (those its tab shows) comes as
+    /// [`Msg::Progress`] ([`Outcome::Page`]), the end as [`Outcome::ExportRan`].
+    ExportRun {
+        /// The search of the first N.
+        action: Box<prospect_core::engine::Action>,
+        /// Its confirmed plan, with its words in `prospect jobs` and the output a resume writes
+        /// (`format`, `out`) as its job options.
+        plan: Box<prospect_core::engine::Plan>,
+        /// The tab's first request (its page size): the search's paging after the run.
+        first: SearchRequest,
+        /// Results the tab shows already (not handed on again).
+        have: u64,
+        /// Stops the run after the page on its way (kept).
+        stop: Stop,
     },
+}
+
+/// A stop signal carried in a call ([`Call::ExportRun`]): cancelled by the state owner, seen by
+/// the engine's run. Two stops compare equal: the signal is not part of what is asked.
+#[derive(Debug, Clone, Default)]
+pub struct Stop(pub tokio_util::sync::CancellationToken);
+
+impl PartialEq for Stop {
+    fn eq(&self, _: &Stop) -> bool {
+        true
+    }
+}
+
+/// How an export's run ended ([`Call::ExportRun`]).
+#[derive(Debug, Clone)]
+pub struct ExportRan {
+    /// The job it ran as (`prospect resume ID`), when the store could record one.
+    pub job: Option<prospect_core::owned::JobId>,
+    /// The search's paging after the run: `n` continues after its last page.
+    pub paging: prospect_core::engine::PagedSearch,
+    /// Stopped before the end (the stop, or the search ended at a cursor that did not
+    /// advance is not a stop).
+    pub stopped: bool,
+    /// Why it stopped early, in plain words (the pages before are kept).
+    pub error: Option<String>,
+    /// What it cost, and the requests it sent.
+    pub charge: Charge,
 }
 
 impl Call {
@@ -424,7 +467,7 @@ impl Call {
     pub fn is_paid_job(&self) -> bool {
         matches!(
             self,
-            Call::Search { .. } | Call::Run { .. } | Call::BeginJob { .. } | Call::EndJob { .. }
+            Call::Search { .. } | Call::Run { .. } | Call::ExportRun { .. }
         )
     }
 }
@@ -451,10 +494,10 @@ pub enum Outcome {
         /// The results.
         results: Vec<prospect_api::types::AttributedDomain>,
     },
-    /// The job [`Call::BeginJob`] recorded (`None` when the store could not write it).
-    JobBegun(Option<prospect_core::owned::JobId>),
-    /// [`Call::EndJob`] is recorded.
-    JobEnded,
+    /// The plan of an export's first N ([`Call::PlanExport`]).
+    ExportPlanned(Box<prospect_core::engine::Plan>),
+    /// An export's run ended ([`Call::ExportRun`]).
+    ExportRan(Box<ExportRan>),
     /// Domains marked ([`Call::MarkFit`]).
     Marked {
         /// Good or poor fit.
@@ -538,6 +581,7 @@ impl Outcome {
             Outcome::Page(p) => p.charge,
             Outcome::Suggestions { charge, .. } => *charge,
             Outcome::Ran(r) => r.charge,
+            Outcome::ExportRan(r) => r.charge,
             Outcome::Warmed(_) => Charge {
                 cost: Cost::ZERO,
                 requests: 1,
