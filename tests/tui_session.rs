@@ -523,9 +523,10 @@ async fn faults_between_explorer_and_service_lose_nothing_and_never_pay_twice() 
     assert!(stored > 0.0 && in_transit > 0.0, "{stored} {in_transit}");
 }
 
-/// `Ctrl-e`, first 60 results with pages of 25: the two missing pages are bought through the
-/// session (stored under the same history row), the file is written atomically to the path
-/// typed in the popup, and it parses back to 60 distinct companies.
+/// `Ctrl-e`, first 60 results with pages of 25: the engine's run reads the page shown from the
+/// store and buys the 35 missing results in one request (stored under the same history row);
+/// they join the tab as pages of 25; the file is written atomically to the path typed in the
+/// popup, and it parses back to 60 distinct companies.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn exporting_the_first_60_buys_the_missing_pages_and_writes_60_rows() {
     let sb = start(vec![]).await;
@@ -555,7 +556,7 @@ async fn exporting_the_first_60_buys_the_missing_pages_and_writes_60_rows() {
     }
     let path = ex.dir().join("first-60.jsonl");
     ex.paste(&path.display().to_string());
-    // 2 pages × 25 × 0.2 = 10 credits: not above confirm_above (10), no question.
+    // 35 results × 0.2 = 7 credits: not above confirm_above (10), no question.
     ex.key(KeyCode::Enter, KeyModifiers::NONE);
     let done = ex
         .wait("the export written", |s| {
@@ -578,8 +579,8 @@ async fn exporting_the_first_60_buys_the_missing_pages_and_writes_60_rows() {
     assert_eq!(app.last_error, None);
     assert_eq!(
         stored_pages(&session),
-        vec![(Endpoint::SearchCompaniesV3, 3)],
-        "the pages bought for the export are in the store"
+        vec![(Endpoint::SearchCompaniesV3, 2)],
+        "the page bought for the export is in the store, after the first"
     );
 }
 
