@@ -314,6 +314,24 @@ fn export_of_the_first_n_asks_for_the_missing_pages_fetches_them_and_writes_n_ro
         4,
         "bought pages join the tab"
     );
+    // `n` past the tab's last page while the run goes on asks nothing: the run buys those
+    // pages, and a page asked beside it would be bought twice.
+    let popup = app.popups.pop();
+    app.results.companies.page = 3;
+    let cmds = app.update(ch('n'));
+    assert!(
+        !cmds.iter().any(|c| matches!(
+            c,
+            Command::Call {
+                call: Call::Search { .. },
+                ..
+            }
+        )),
+        "{cmds:?}"
+    );
+    let status = &app.status.as_ref().unwrap().text;
+    assert!(status.contains("The export is fetching"), "{status}");
+    app.popups.extend(popup);
     let done = ran(&app, Some(JobId(7)), false);
     let file = export_cmd(answer(&mut app, &run, slot, done));
     assert_eq!(file.format, Format::Jsonl);

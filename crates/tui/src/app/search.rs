@@ -351,6 +351,13 @@ impl App {
         let Some(first) = s.request.clone() else {
             return self.info("Run a search first (Ctrl-r).");
         };
+        // The export's run is buying this search's next pages: a page asked beside it would
+        // be bought twice.
+        if self.export_job.as_ref().is_some_and(|j| j.kind == kind) {
+            return self
+                .info("The export is fetching the next pages; they join the tab as they come.");
+        }
+        let s = self.search_mut(kind);
         let shown: usize = s.pages.iter().map(|p| p.rows.len()).sum();
         let size = first.page_size();
         let by_total = s.total.is_some_and(|t| shown as u64 >= t);
