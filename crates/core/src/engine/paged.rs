@@ -92,19 +92,26 @@ impl PagedSearch {
         Ok((search, ask))
     }
 
-    /// The search of `first` after its `stored` pages, in order (a stored search reopened): the
-    /// next page continues after the last one's cursor, or ends there.
+    /// The search of `first` after its `stored` pages, in order (a stored search reopened, or
+    /// the pages an export's run read and bought): the next page continues after the last
+    /// one's cursor, or ends there: at an answer without one, or at a cursor that an earlier
+    /// page had named already ([`PagedSearch::stuck_cursor`]).
     pub fn reopened<'a>(
         first: SearchRequest,
         stored: impl IntoIterator<Item = &'a PageEnd>,
     ) -> PagedSearch {
         let (mut got, mut read, mut cursor) = (0, 0, None);
+        // The cursors the stored pages after the first were asked with.
+        let mut followed = Vec::new();
         for end in stored {
             got += end.records;
             read += 1;
+            followed.extend(cursor.take());
             cursor = end.cursor.clone();
         }
-        let pages = SearchPages::new(first.endpoint(), &first.body(), got, cursor);
+        let mut pages = SearchPages::new(first.endpoint(), &first.body(), got, cursor);
+        // A stored chain whose last cursor was followed before repeats itself: it ends there.
+        pages.followed(followed);
         PagedSearch { first, pages, read }
     }
 
@@ -242,9 +249,14 @@ mod tests {
         let next = p.ask(25).unwrap().unwrap();
         assert_eq!(next.request().search_after(), Some("c2"));
         assert_eq!(next.position(), 2);
-        let mut done = PagedSearch::reopened(first, &[end(None, 7)]);
+        let mut done = PagedSearch::reopened(first.clone(), &[end(None, 7)]);
         assert!(done.ended());
         assert_eq!(done.ask(25).unwrap(), None);
+        // The last page named the cursor it was asked with: the chain ends, stuck.
+        let repeated = [end(Some("c1"), 25), end(Some("c1"), 25)];
+        let mut stuck = PagedSearch::reopened(first, &repeated);
+        assert_eq!(stuck.ask(25).unwrap(), None);
+        assert!(stuck.ended() && stuck.stuck_cursor());
     }
 
     /// An empty `searchAfter` in an answer is no cursor.

@@ -158,6 +158,19 @@ impl SearchPages {
         }
     }
 
+    /// Cursors already followed (the stored pages before the last one were asked with them):
+    /// one of them named again ends the search at [`SearchPages::stuck_cursor`].
+    pub(super) fn followed(&mut self, cursors: impl IntoIterator<Item = String>) {
+        self.asked_after.extend(cursors);
+        if let Some(Next::After(c)) = &self.next
+            && self.asked_after.contains(c)
+        {
+            self.next = None;
+            self.stuck_cursor = true;
+            self.ended = true;
+        }
+    }
+
     /// No page follows: the results ended, the cursor stopped advancing or the v2 window
     /// is full.
     pub fn ended(&self) -> bool {

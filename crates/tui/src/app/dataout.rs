@@ -1,5 +1,6 @@
 //! Data out (issue 9; issue 19, "The shape": `impl App` by concern): the export popup and
-//! its first-N job, facets, and copying a field, a row or the request as curl.
+//! what it writes at once (the first N beyond the loaded rows run in `exporting.rs`), facets,
+//! and copying a field, a row or the request as curl.
 use super::*;
 
 impl App {
@@ -93,7 +94,7 @@ impl App {
                 if fetched >= c.n || exhausted {
                     self.results.fetched(kind).take(c.n).collect()
                 } else {
-                    return self.plan_fetch(kind, c, fetched);
+                    return self.plan_fetch(kind, c);
                 }
             }
         };

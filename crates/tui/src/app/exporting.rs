@@ -11,12 +11,7 @@ use crate::msg::{ExportRan, Stop};
 impl App {
     /// The first N need more pages: the engine plans the search of the first N
     /// ([`Call::PlanExport`]); [`App::on_export_planned`] goes on.
-    pub(super) fn plan_fetch(
-        &mut self,
-        kind: SearchSubject,
-        c: ExportChoice,
-        _fetched: usize,
-    ) -> Vec<Command> {
+    pub(super) fn plan_fetch(&mut self, kind: SearchSubject, c: ExportChoice) -> Vec<Command> {
         let Some(request) = self.search(kind).request.clone() else {
             return self.info("Run a search first.");
         };
