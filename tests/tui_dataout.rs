@@ -267,8 +267,12 @@ fn export_of_the_first_n_asks_for_the_missing_pages_fetches_them_and_writes_n_ro
         "nothing is sent before the answer: {asked:?}"
     );
     match export_popup(&app).stage {
-        ExportStage::Confirm { pages, cost } => {
-            assert_eq!(pages, 1);
+        ExportStage::Confirm {
+            results,
+            requests,
+            cost,
+        } => {
+            assert_eq!((results, requests), (55, 1));
             assert!((cost.standard - 11.0).abs() < 1e-9, "{cost:?}");
         }
         other => panic!("{other:?}"),

@@ -48,14 +48,18 @@ impl App {
             self.error_popup(why);
             return vec![];
         }
-        let (pages, cost) = (u64::from(plan.requests), plan.cost);
+        let (results, requests, cost) = (plan.to_buy, plan.requests, plan.cost);
         job.plan = Some(plan);
         self.status = None;
         if prospect_core::spend::pools_above(&cost, self.opts.confirm_above).is_empty() {
             self.run_export()
         } else {
             if let Some(Popup::Export(p)) = self.popups.last_mut() {
-                p.stage = ExportStage::Confirm { pages, cost };
+                p.stage = ExportStage::Confirm {
+                    results,
+                    requests,
+                    cost,
+                };
             }
             vec![]
         }

@@ -70,10 +70,13 @@ pub struct Counts {
 pub enum Stage {
     /// Choosing scope, N, format and file.
     Edit,
-    /// The first N need `pages` more pages that may cost `cost`: asks before spending.
+    /// The first N need `results` more results in `requests` requests that may cost `cost`
+    /// (the engine's plan): asks before spending.
     Confirm {
-        /// Pages still to fetch.
-        pages: u64,
+        /// Results still to buy.
+        results: u64,
+        /// Requests they take.
+        requests: u32,
         /// Their estimate, per pool.
         cost: Cost,
     },
@@ -491,11 +494,16 @@ impl ExportPopup {
                     hint_line(&self.stage_hints(), keys)
                 ))));
             }
-            Stage::Confirm { pages, cost } => {
+            Stage::Confirm {
+                results,
+                requests,
+                cost,
+            } => {
                 lines.push(super::spend_gate::may_cost(
                     format!(
-                        " {pages} more page{} to fetch may cost up to ",
-                        if pages == 1 { "" } else { "s" }
+                        " {results} more result{} in {requests} request{} may cost up to ",
+                        if results == 1 { "" } else { "s" },
+                        if requests == 1 { "" } else { "s" }
                     ),
                     cost.to_string(),
                     format!(" (asks above {}).", fmt_credits(confirm_above)),
