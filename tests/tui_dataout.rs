@@ -367,6 +367,39 @@ fn ran(app: &App, job: Option<JobId>, stopped: bool) -> Outcome {
     }))
 }
 
+/// The export of a tab that runs a saved set goes on with that run (issue 37): its search
+/// carries the set, new-only, with the run's start, so the engine reads the run's pages and
+/// sends the same excludes.
+#[test]
+fn the_export_of_a_set_tab_goes_on_with_the_tabs_run() {
+    let mut app = with_companies();
+    let run_at = chrono::Utc::now() - chrono::Duration::minutes(3);
+    let set = prospect::core::engine::SetSearch {
+        name: "dach".into(),
+        new_only: true,
+        exclude_cap: None,
+        run_at: None,
+    };
+    app.results.companies.set_run = Some(prospect::tui::msg::SetRunOf {
+        set: set.clone(),
+        run_at,
+    });
+    open_export(&mut app);
+    app.update(key(KeyCode::Tab));
+    app.update(key(KeyCode::Tab));
+    let cmds = app.update(key(KeyCode::Enter));
+    match call_in(&cmds, Slot::Export(SearchSubject::Companies)).1 {
+        Call::PlanExport { action } => match *action {
+            Action::Search { set: Some(s), .. } => {
+                assert_eq!(s.run_at, Some(run_at));
+                assert_eq!((s.name.as_str(), s.new_only), ("dach", true));
+            }
+            other => panic!("{other:?}"),
+        },
+        other => panic!("{other:?}"),
+    }
+}
+
 #[test]
 fn stopping_a_first_n_export_keeps_the_pages_and_writes_nothing() {
     let mut app = with_companies();

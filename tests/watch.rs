@@ -508,3 +508,105 @@ async fn a_gathered_company_is_there_in_the_next_sandbox_process() {
     let second = spawn().await.expect("sandbox starts again");
     assert_eq!(lookup(client(&second, CLI)).await, 1);
 }
+
+/// Issue 35 with issue 37: the explorer's export of a set's tab goes on with the tab's run.
+/// The set ran once (5 results owned); a new-only run started at T shows two pages of 10 (as
+/// the explorer's `n` buys them); the export of its first 30 then reads those 20 from the
+/// store at 0 credits, buys only 10 with the same excludes (none of the 5 comes back), and
+/// the run of T is recorded once with its 30 results, not a second run.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_export_of_a_set_tab_goes_on_with_its_run_and_pays_only_the_rest() {
+    use prospect::api::client::Endpoint;
+    use prospect::core::engine::{self, Action, Event, PagedSearch, SetSearch};
+    use prospect::core::session::{Freshness, Session};
+    let sb = sandbox_with(10_000).await;
+    let cli = client(&sb, CLI);
+    let dir = tempfile::tempdir().unwrap();
+    let store = prospect::store::Store::open(&dir.path().join("store.sqlite")).unwrap();
+    let s = Session::new(cli.clone(), store, "sandbox");
+    let ep = Endpoint::SearchCompaniesV3;
+    let body =
+        json!({"companiesFilters": {"primaryLocations": {"includeCountries": ["de", "it"]}}});
+    let set = |new_only: bool, run_at| SetSearch {
+        name: "dach".into(),
+        new_only,
+        exclude_cap: None,
+        run_at,
+    };
+    let stop = tokio_util::sync::CancellationToken::new();
+    let keys = |e: Event, out: &mut Vec<String>| {
+        if let Event::Page(p) = e {
+            out.extend(engine::keys_of(&p.response).into_iter().take(p.take));
+        }
+    };
+    // The set's first run: 5 results.
+    let first = Action::search(ep, &body, 5, Some(set(false, None)));
+    let plan = engine::plan(&s, &first, Freshness::Stored).await.unwrap();
+    let mut owned = Vec::new();
+    let ran = engine::run(&s, &first, &plan, Freshness::Stored, &stop, |e| {
+        keys(e, &mut owned);
+        Ok(())
+    })
+    .await;
+    assert!(ran.report.error.is_none(), "{:?}", ran.report.error);
+    assert_eq!(owned.len(), 5);
+
+    // The tab's new-only run started at T: two pages of 10, as the explorer buys them.
+    let t = chrono::Utc::now();
+    let mut sized = body.clone();
+    sized["size"] = json!(10);
+    let request = prospect::core::request::build_search(ep, &sized).unwrap();
+    let (mut paging, mut ask) = PagedSearch::first_page(request.clone()).unwrap();
+    let mut shown = Vec::new();
+    for _ in 0..2 {
+        let tab_set = set(true, None);
+        let page = engine::search_page(
+            &s,
+            ask.request(),
+            ask.position(),
+            Freshness::Stored,
+            Some((&tab_set, t)),
+        )
+        .await
+        .unwrap();
+        shown.extend(engine::keys_of(&page.paid.value));
+        paging.answered(&engine::PageEnd::of(&page.paid.value));
+        if let Some(next) = paging.ask(10).unwrap() {
+            paging.sent(&next);
+            ask = next;
+        }
+    }
+    assert_eq!(shown.len(), 20);
+    assert!(
+        shown.iter().all(|k| !owned.contains(k)),
+        "new-only left the 5 out"
+    );
+
+    // The export of the first 30 goes on with the run of T.
+    let export = Action::search(ep, &sized, 30, Some(set(true, Some(t))));
+    let plan = engine::plan(&s, &export, Freshness::Stored).await.unwrap();
+    assert_eq!((plan.owned, plan.to_buy), (20, 10), "{plan:?}");
+    let before = standard(&cli).await;
+    let mut got = Vec::new();
+    let ran = engine::run(&s, &export, &plan, Freshness::Stored, &stop, |e| {
+        keys(e, &mut got);
+        Ok(())
+    })
+    .await;
+    assert!(ran.report.error.is_none(), "{:?}", ran.report.error);
+    assert_eq!((ran.report.owned, ran.report.bought), (20, 10));
+    assert!(
+        (before - standard(&cli).await - 2.0).abs() < 1e-6,
+        "10 results at 0.2"
+    );
+    assert_eq!(
+        &got[..20],
+        &shown[..],
+        "the tab's pages, read from the store"
+    );
+    assert!(got.iter().all(|k| !owned.contains(k)), "the same excludes");
+    let runs = s.set_runs(vec!["dach".into()], 10).await.unwrap();
+    assert_eq!(runs.len(), 2, "the first run and the run of T: {runs:?}");
+    let of_t = runs.iter().find(|r| r.new_only).unwrap();
+    assert_eq!(of_t.results, 30, "{of_t:?}");
+}

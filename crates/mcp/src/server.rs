@@ -103,6 +103,7 @@ impl Prospect {
             name,
             new_only: p.new_only,
             exclude_cap: None,
+            run_at: None,
         });
         let limit = p.limit.unwrap_or(25).clamp(1, 10_000);
         Ok(Action::search(endpoint, &body, limit, set))

@@ -170,6 +170,9 @@ pub struct ExportJob {
     pub plan: Option<prospect_core::engine::Plan>,
     /// The tab's search changed while the run went on: its pages are not the tab's.
     pub changed: bool,
+    /// The saved set's run the tab's search is (issue 37): the export goes on with that run
+    /// ([`prospect_core::engine::SetSearch::run_at`]).
+    pub set: Option<prospect_core::engine::SetSearch>,
 }
 
 impl ExportJob {
@@ -180,7 +183,7 @@ impl ExportJob {
             self.request.endpoint(),
             &self.request.body(),
             self.want as u64,
-            None,
+            self.set.clone(),
         )
     }
 }

@@ -54,6 +54,7 @@ pub(crate) async fn search(ctx: &Ctx, a: SearchArgs) -> CliResult {
                 name,
                 new_only: a.new_only,
                 exclude_cap: a.exclude_cap,
+                run_at: None,
             };
             (Some(path), Some(set))
         }

@@ -179,6 +179,7 @@ fn tab_action(
         name: name.to_string(),
         new_only: true,
         exclude_cap: a.exclude_cap,
+        run_at: None,
     };
     Ok(Action::search(endpoint, body, limit, Some(set)))
 }

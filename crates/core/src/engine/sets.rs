@@ -41,6 +41,12 @@ pub struct SetSearch {
     /// Most owned keys sent as excludes (default and ceiling [`EXCLUDES_MAX`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub exclude_cap: Option<u64>,
+    /// The run of the set this search goes on with, by when it started (the explorer's export
+    /// of a set's tab): new-only excludes what the set owned then, as that run's pages did,
+    /// so its stored pages are the same search and are read at 0 credits; its results add to
+    /// that run's record. `None`: a run of its own, starting now.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub run_at: Option<DateTime<Utc>>,
 }
 
 /// What new-only did to one search: the set's owned keys, how many were sent as excludes, and
@@ -280,6 +286,9 @@ pub(super) struct SetRunning {
     subject: &'static str,
     started: DateTime<Utc>,
     report: SetReport,
+    /// Records handed on from the stored pages of the run this one goes on with
+    /// ([`SetSearch::run_at`]): that run counted them already.
+    carried: u64,
 }
 
 impl SetRunning {
@@ -299,12 +308,14 @@ impl SetRunning {
                 ..SetReport::default()
             },
             set: set.clone(),
+            carried: 0,
         }
     }
 
-    /// A page of the run, kept: its keys join the set's (before anything is handed on, so a
-    /// run killed after it excludes them next time); the owned records among its first
-    /// `take` that were not sent as excludes are left out. Returns the records to hand on.
+    /// A page of the run, kept (`stored`: read from the store): its keys join the set's (before
+    /// anything is handed on, so a run killed after it excludes them next time); the owned
+    /// records among its first `take` that were not sent as excludes are left out. Returns the
+    /// records to hand on.
     /// A store that cannot record the keys is an error: the next new-only run would pay for
     /// them again.
     pub(super) async fn page(
@@ -312,6 +323,7 @@ impl SetRunning {
         s: &Session,
         page: &mut SearchResponse,
         take: usize,
+        stored: bool,
     ) -> Result<usize, String> {
         let keys = keys_of(page);
         let (name, subject, at) = (self.set.name.clone(), self.subject, self.started);
@@ -324,14 +336,20 @@ impl SetRunning {
             Some(n) if !n.overflow.is_empty() => drop_overflow(page, &n.overflow, take),
             _ => 0,
         };
-        self.report.paid_again += again as u64;
+        // A stored page of the run this one goes on with was counted by that run.
+        if stored && self.set.run_at.is_some() {
+            self.carried += (take - again) as u64;
+        } else {
+            self.report.paid_again += again as u64;
+        }
         // New to the set: keys it had not bought before (of a new-only page: all handed on).
         self.report.new += new.min(take - again) as u64;
         Ok(take - again)
     }
 
-    /// Records the run ([`prospect_store::SetRun`]); returns the set's report. A run that
-    /// cannot be recorded is noted in `store_errors` (its keys are recorded already).
+    /// Records the run ([`prospect_store::SetRun`]; one that goes on with an earlier run adds
+    /// to its record, without the stored pages that run counted); returns the set's report. A
+    /// run that cannot be recorded is noted in `store_errors` (its keys are recorded already).
     pub(super) async fn finish(
         self,
         s: &Session,
@@ -345,7 +363,7 @@ impl SetRunning {
             subject: self.subject.to_string(),
             ran_at: self.started,
             new_only: self.set.new_only,
-            results,
+            results: results.saturating_sub(self.carried),
             new_results: self.report.new,
             paid_again: self.report.paid_again,
             credits,

@@ -7,6 +7,7 @@
 //! and what was bought is kept (`prospect resume ID` finishes the job into its file).
 use super::*;
 use crate::msg::{ExportRan, Stop};
+use prospect_core::engine::SetSearch;
 
 impl App {
     /// The first N need more pages: the engine plans the search of the first N
@@ -15,6 +16,11 @@ impl App {
         let Some(request) = self.search(kind).request.clone() else {
             return self.info("Run a search first.");
         };
+        // A set's run goes on: new-only, its excludes as they stood when the run started.
+        let set = self.search(kind).set_run.clone().map(|r| SetSearch {
+            run_at: Some(r.run_at),
+            ..r.set
+        });
         let job = ExportJob {
             kind,
             request,
@@ -26,6 +32,7 @@ impl App {
             stop: Stop::default(),
             plan: None,
             changed: false,
+            set,
         };
         let action = Box::new(job.action());
         self.export_job = Some(job);

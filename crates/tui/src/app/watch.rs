@@ -22,6 +22,7 @@ impl App {
             new_only: self.new_only.unwrap_or(runs > 0),
             name,
             exclude_cap: None,
+            run_at: None,
         })
     }
 

@@ -75,7 +75,7 @@ pub(in crate::engine) async fn plan_search(
     let (body, suppressed) = crate::suppress::apply_to_body(s, ep, body).await;
     let (body, new_only) = match set.filter(|set| set.new_only) {
         Some(set) => {
-            let (body, n) = super::super::sets::apply(s, ep, &body, set, None)
+            let (body, n) = super::super::sets::apply(s, ep, &body, set, set.run_at)
                 .await
                 .map_err(|e| PlanError::Other(format!("the store: {e}")))?;
             (body, Some(n))
@@ -101,8 +101,9 @@ pub(in crate::engine) async fn plan_search(
     p.suppressed_by = suppressed.by_category.clone();
     let mut end = false;
     let mut total = None;
-    // A new-only search asks the service what is new: no stored answer stands in for it.
-    let stored = !refresh && new_only.is_none();
+    // A new-only search asks the service what is new: no stored answer stands in for it,
+    // unless it goes on with an earlier run (whose stored pages are this same search).
+    let stored = !refresh && (new_only.is_none() || goes_on(set));
     p.new_only = new_only;
     if stored {
         for page in fresh_chain(s, ep, body).await {
@@ -314,8 +315,8 @@ pub async fn search(
     let (body, suppressed) = crate::suppress::apply_to_body(s, ep, body).await;
     report.suppressed = suppressed;
     // A new-only run sends the set's owned keys as excludes too (those bought before it
-    // started), and reads no stored answer.
-    let run_start = Utc::now();
+    // started), and reads no stored answer unless it goes on with an earlier run.
+    let run_start = set.and_then(|set| set.run_at).unwrap_or_else(Utc::now);
     let (body, new_only) = match set.filter(|set| set.new_only) {
         Some(set) => match super::super::sets::apply(s, ep, &body, set, Some(run_start)).await {
             Ok((body, n)) => (body, Some(n)),
@@ -327,8 +328,8 @@ pub async fn search(
         None => (body, None),
     };
     let fresh = match new_only {
-        Some(_) => Freshness::Refresh,
-        None => fresh,
+        Some(_) if !goes_on(set) => Freshness::Refresh,
+        _ => fresh,
     };
     let mut run = SearchRun {
         s,
@@ -360,6 +361,11 @@ pub async fn search(
         run.report.interrupted = true;
     }
     run.finish().await
+}
+
+/// Whether the search goes on with an earlier run of its set ([`SetSearch::run_at`]).
+fn goes_on(set: Option<&SetSearch>) -> bool {
+    set.is_some_and(|set| set.run_at.is_some())
 }
 
 /// What a search run asks ([`search`]): the endpoint's path, the body without paging members,
@@ -438,7 +444,7 @@ impl<F: FnMut(SearchRecords) -> std::io::Result<()>> SearchRun<'_, F> {
             self.report.suppressed.filter(&mut response);
             let n = records_of(&response) as u64;
             let take = n.min(self.limit - self.got) as usize;
-            let shown = self.set_page(&mut response, take).await?;
+            let shown = self.set_page(&mut response, take, true).await?;
             self.total = total_of(&response).or(self.total);
             let size = page
                 .request
@@ -567,11 +573,16 @@ impl<F: FnMut(SearchRecords) -> std::io::Result<()>> SearchRun<'_, F> {
     /// hand on (all of them when no set runs). `None` when the set's keys could not be
     /// recorded: the run stops there (the page is kept, its error reported), as nothing it
     /// bought may be bought again by the next new-only run unknowingly.
-    async fn set_page(&mut self, page: &mut SearchResponse, take: usize) -> Option<usize> {
+    async fn set_page(
+        &mut self,
+        page: &mut SearchResponse,
+        take: usize,
+        stored: bool,
+    ) -> Option<usize> {
         let Some(set) = &mut self.set else {
             return Some(take);
         };
-        match set.page(self.s, page, take).await {
+        match set.page(self.s, page, take, stored).await {
             Ok(shown) => Some(shown),
             Err(e) => {
                 self.report.fail(RunError::Store(format!(
@@ -619,7 +630,7 @@ impl<F: FnMut(SearchRecords) -> std::io::Result<()>> SearchRun<'_, F> {
                 }
                 // A set's keys are recorded first; its owned records past the excludes cap
                 // (paid again) are not handed on.
-                let take = match self.set_page(&mut paid.value, take).await {
+                let take = match self.set_page(&mut paid.value, take, false).await {
                     Some(shown) => shown,
                     None => {
                         self.output_failed = true;
