@@ -364,7 +364,40 @@ fn ran(app: &App, job: Option<JobId>, stopped: bool) -> Outcome {
         stopped,
         error: None,
         charge: Default::default(),
+        warnings: Vec::new(),
     }))
+}
+
+/// An export whose run kept an answer only in a recovery file says so, and writes its file.
+#[test]
+fn an_export_whose_pages_had_trouble_says_so_and_still_writes() {
+    let mut app = with_companies();
+    app.opts.confirm_above = 1000.0;
+    open_export(&mut app);
+    app.update(key(KeyCode::Tab));
+    app.update(key(KeyCode::Tab));
+    let slot = Slot::Export(SearchSubject::Companies);
+    let planning = app.update(key(KeyCode::Enter));
+    let plan = search_plan(25, 25, 1, None);
+    let run = answer(
+        &mut app,
+        &planning,
+        slot,
+        Outcome::ExportPlanned(Box::new(plan)),
+    );
+    let Outcome::ExportRan(mut end) = ran(&app, Some(JobId(4)), false) else {
+        unreachable!()
+    };
+    end.warnings = vec!["NOT stored: disk full".into()];
+    let cmds = answer(&mut app, &run, slot, Outcome::ExportRan(end));
+    assert!(
+        cmds.iter().any(|c| matches!(c, Command::Export(_))),
+        "{cmds:?}"
+    );
+    match app.popups.last() {
+        Some(Popup::Error(e)) => assert!(e.0.contains("NOT stored: disk full"), "{e:?}"),
+        other => panic!("{other:?}"),
+    }
 }
 
 /// The export of a tab that runs a saved set goes on with that run (issue 37): its search

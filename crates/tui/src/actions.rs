@@ -500,7 +500,32 @@ pub async fn export_run(
     })
     .await;
     let report = ran.report;
+    let mut warnings: Vec<String> = report
+        .store_errors
+        .iter()
+        .map(|e| format!("NOT stored: {e}"))
+        .chain(report.recovery.iter().map(|p| {
+            format!(
+                "kept in the recovery file {} (imported at the next start)",
+                p.display()
+            )
+        }))
+        .chain(
+            report
+                .decode_errors
+                .iter()
+                .map(|e| format!("read in part: {e}")),
+        )
+        .map(|w| sanitize(&w))
+        .collect();
+    if report.unread > 0 {
+        warnings.push(format!(
+            "{} records did not read; a run again buys them",
+            report.unread
+        ));
+    }
     Outcome::ExportRan(Box::new(ExportRan {
+        warnings,
         job: ran.job,
         paging: engine::PagedSearch::reopened(first, &ends),
         stopped: report.interrupted,

@@ -169,10 +169,13 @@ impl App {
             self.popups.pop();
         }
         let kind = job.kind;
-        let resume = ran
+        let mut resume = ran
             .job
             .map(|id| format!(" (`prospect resume {id}` finishes it)"))
             .unwrap_or_default();
+        for w in &ran.warnings {
+            resume.push_str(&format!(" · {w}"));
+        }
         if job.changed {
             return self.info(&format!(
                 "The search changed; the export stopped and nothing was written{resume}."
@@ -191,6 +194,13 @@ impl App {
             return self.info(&format!(
                 "Export stopped: {got} rows fetched (kept in the results and the store); \
                  nothing written{resume}."
+            ));
+        }
+        if !ran.warnings.is_empty() {
+            self.error_popup(format!(
+                "The export's pages were bought, with trouble: {}. The file is written with \
+                 what read.",
+                ran.warnings.join("; ")
             ));
         }
         let rows: Vec<&crate::msg::ResultRow> = self.results.fetched(kind).take(job.want).collect();

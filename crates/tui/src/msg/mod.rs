@@ -442,6 +442,9 @@ pub struct ExportRan {
     pub error: Option<String>,
     /// What it cost, and the requests it sent.
     pub charge: Charge,
+    /// What did not go as it should and was kept all the same, in plain words: answers the
+    /// store could not write (in a recovery file), answers read in part, records unread.
+    pub warnings: Vec<String>,
 }
 
 impl Call {
