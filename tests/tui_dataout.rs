@@ -368,6 +368,30 @@ fn ran(app: &App, job: Option<JobId>, stopped: bool) -> Outcome {
     }))
 }
 
+/// The export popup closed while its plan was being made: the plan that comes back fetches
+/// nothing.
+#[test]
+fn an_export_closed_while_planned_fetches_nothing() {
+    let mut app = with_companies();
+    app.opts.confirm_above = 1000.0;
+    open_export(&mut app);
+    app.update(key(KeyCode::Tab));
+    app.update(key(KeyCode::Tab));
+    let slot = Slot::Export(SearchSubject::Companies);
+    let planning = app.update(key(KeyCode::Enter));
+    app.update(key(KeyCode::Esc));
+    assert!(app.popups.is_empty());
+    let plan = search_plan(25, 25, 1, None);
+    let after = answer(
+        &mut app,
+        &planning,
+        slot,
+        Outcome::ExportPlanned(Box::new(plan)),
+    );
+    assert!(after.is_empty(), "{after:?}");
+    assert!(app.export_job.is_none());
+}
+
 /// An export whose run kept an answer only in a recovery file says so, and writes its file.
 #[test]
 fn an_export_whose_pages_had_trouble_says_so_and_still_writes() {

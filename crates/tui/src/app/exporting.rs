@@ -41,8 +41,13 @@ impl App {
     }
 
     /// The plan of the export's first N: refused → said, nothing sent; above the threshold
-    /// (per pool) → asked in the popup; else run at once.
+    /// (per pool) → asked in the popup; else run at once. The popup closed meanwhile: dropped.
     pub(super) fn on_export_planned(&mut self, plan: prospect_core::engine::Plan) -> Vec<Command> {
+        // The popup was closed while the plan was made: nothing is fetched.
+        if !matches!(self.popups.last(), Some(Popup::Export(_))) {
+            self.export_job = None;
+            return vec![];
+        }
         let Some(job) = &mut self.export_job else {
             return vec![];
         };
@@ -75,13 +80,10 @@ impl App {
     /// Runs the planned export as a job ([`Call::ExportRun`]): its words in `prospect jobs` and
     /// the file and format a resume writes go with its plan.
     pub(super) fn run_export(&mut self) -> Vec<Command> {
-        let got = self
-            .results
-            .fetched(self.export_job.as_ref().map_or(self.tab(), |j| j.kind));
-        let have = got.count() as u64;
         let Some(job) = &self.export_job else {
             return vec![];
         };
+        let have = self.results.fetched(job.kind).count() as u64;
         let Some(mut plan) = job.plan.clone() else {
             return vec![];
         };
