@@ -512,8 +512,9 @@ async fn a_gathered_company_is_there_in_the_next_sandbox_process() {
 /// Issue 35 with issue 37: the explorer's export of a set's tab goes on with the tab's run.
 /// The set ran once (5 results owned); a new-only run started at T shows two pages of 10 (as
 /// the explorer's `n` buys them); the export of its first 30 then reads those 20 from the
-/// store at 0 credits, buys only 10 with the same excludes (none of the 5 comes back), and
-/// the run of T is recorded once with its 30 results, not a second run.
+/// store at 0 credits, buys only 10 with the same excludes (none of the 5 comes back; a
+/// suppressed domain is excluded too, in the same place), and the run of T is recorded once
+/// with its 30 results, not a second run.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_export_of_a_set_tab_goes_on_with_its_run_and_pays_only_the_rest() {
     use prospect::api::client::Endpoint;
@@ -550,6 +551,20 @@ async fn an_export_of_a_set_tab_goes_on_with_its_run_and_pays_only_the_rest() {
     .await;
     assert!(ran.report.error.is_none(), "{:?}", ran.report.error);
     assert_eq!(owned.len(), 5);
+    // A suppression list: its domain goes into the same exclude list as the set's keys, in
+    // the same order on the explorer's pages as in the engine's run.
+    s.store()
+        .lock()
+        .unwrap()
+        .suppress(
+            "competitors",
+            "test",
+            &[(
+                prospect::store::SuppressKind::Domain,
+                "not-in-the-set.example".into(),
+            )],
+        )
+        .unwrap();
 
     // The tab's new-only run started at T: two pages of 10, as the explorer buys them.
     let t = chrono::Utc::now();

@@ -40,19 +40,29 @@ pub struct SetFacts {
     pub paid_again: u64,
 }
 
-/// `req` with the set's owned keys before `run_at` as excludes when `set` is new-only (its
-/// cursor kept); unchanged otherwise. Errors: the store cannot be read, or the body with the
-/// excludes does not build, in words.
+/// What [`with_excludes`] made of a page's request: the request to send, what new-only
+/// excludes, and what suppression excluded (new-only: applied first, as the engine's run of a
+/// set applies it, so both build the same search and read the same stored pages).
+type Excluded = (
+    SearchRequest,
+    Option<NewOnly>,
+    Option<crate::suppress::Suppressed>,
+);
+
+/// `req` with the suppressed entities, then the set's owned keys before `run_at`, as excludes
+/// when `set` is new-only (its cursor kept); unchanged otherwise. Errors: the store cannot be
+/// read, or the body with the excludes does not build, in words.
 async fn with_excludes(
     s: &Session,
     req: &SearchRequest,
     set: &SetSearch,
     run_at: Option<DateTime<Utc>>,
-) -> Result<(SearchRequest, Option<NewOnly>), String> {
+) -> Result<Excluded, String> {
     if !set.new_only {
-        return Ok((req.clone(), None));
+        return Ok((req.clone(), None, None));
     }
-    let (body, n) = apply(s, req.endpoint(), &req.body(), set, run_at).await?;
+    let (body, suppressed) = crate::suppress::apply_to_body(s, req.endpoint(), &req.body()).await;
+    let (body, n) = apply(s, req.endpoint(), &body, set, run_at).await?;
     let built = build_search(req.endpoint(), &body).map_err(|p| {
         format!(
             "the new-only request does not build: {}",
@@ -62,6 +72,7 @@ async fn with_excludes(
     Ok((
         built.with_search_after(req.search_after().map(str::to_string)),
         Some(n),
+        Some(suppressed),
     ))
 }
 
@@ -75,10 +86,14 @@ pub async fn plan_set_page(
     set: &SetSearch,
 ) -> Plan {
     match with_excludes(s, req, set, None).await {
-        Ok((req, None)) => plan_page(s, &req, fresh).await,
-        Ok((req, Some(n))) => {
+        Ok((req, None, _)) => plan_page(s, &req, fresh).await,
+        Ok((req, Some(n), suppressed)) => {
             let mut p = plan_page(s, &req, Freshness::Refresh).await;
             p.new_only = Some(n);
+            if let Some(sup) = suppressed {
+                p.suppressed = sup.total();
+                p.suppressed_by = sup.by_category;
+            }
             p
         }
         Err(e) => {
@@ -103,7 +118,7 @@ pub(super) async fn search_set_page(
     set: &SetSearch,
     run_at: DateTime<Utc>,
 ) -> Result<SetPage, ApiError> {
-    let (req, new_only) = with_excludes(s, req, set, Some(run_at))
+    let (req, new_only, suppressed) = with_excludes(s, req, set, Some(run_at))
         .await
         .map_err(|e| ApiError::Refused(format!("the set's earlier runs could not be read: {e}")))?;
     let fresh = if new_only.is_some() {
@@ -112,6 +127,10 @@ pub(super) async fn search_set_page(
         fresh
     };
     let (mut paid, search_id) = super::buy_page(s, &req, page, fresh).await?;
+    // The suppressed entities were excluded before the set's keys: say what they were.
+    if let Some(sup) = suppressed {
+        paid.suppressed = sup.describe();
+    }
     let keys = keys_of(&paid.value);
     let paid_again = match &new_only {
         Some(n) => drop_overflow(&mut paid.value, n.overflow(), usize::MAX) as u64,
