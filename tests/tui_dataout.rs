@@ -355,6 +355,25 @@ fn export_of_the_first_n_asks_for_the_missing_pages_fetches_them_and_writes_n_ro
     assert!(app.export_job.is_none());
 }
 
+/// Opens the export popup on "first N" (the default N) and presses Enter: the commands that
+/// plan the export.
+fn ask_first_n(app: &mut App) -> Vec<Command> {
+    open_export(app);
+    app.update(key(KeyCode::Tab));
+    app.update(key(KeyCode::Tab));
+    app.update(key(KeyCode::Enter))
+}
+
+/// [`ask_first_n`] under a threshold of 1,000 credits, answered with a plan of 25 owned and 25
+/// to buy: the commands that run the export.
+fn run_first_n(app: &mut App) -> Vec<Command> {
+    app.opts.confirm_above = 1000.0;
+    let planning = ask_first_n(app);
+    let plan = search_plan(25, 25, 1, None);
+    let slot = Slot::Export(SearchSubject::Companies);
+    answer(app, &planning, slot, Outcome::ExportPlanned(Box::new(plan)))
+}
+
 /// The end of an export's run of the companies tab of `app`: its job, and whether it stopped.
 fn ran(app: &App, job: Option<JobId>, stopped: bool) -> Outcome {
     let first = app.results.companies.request.clone().unwrap();
@@ -374,11 +393,8 @@ fn ran(app: &App, job: Option<JobId>, stopped: bool) -> Outcome {
 fn an_export_closed_while_planned_fetches_nothing() {
     let mut app = with_companies();
     app.opts.confirm_above = 1000.0;
-    open_export(&mut app);
-    app.update(key(KeyCode::Tab));
-    app.update(key(KeyCode::Tab));
     let slot = Slot::Export(SearchSubject::Companies);
-    let planning = app.update(key(KeyCode::Enter));
+    let planning = ask_first_n(&mut app);
     app.update(key(KeyCode::Esc));
     assert!(app.popups.is_empty());
     let plan = search_plan(25, 25, 1, None);
@@ -396,19 +412,8 @@ fn an_export_closed_while_planned_fetches_nothing() {
 #[test]
 fn an_export_whose_pages_had_trouble_says_so_and_still_writes() {
     let mut app = with_companies();
-    app.opts.confirm_above = 1000.0;
-    open_export(&mut app);
-    app.update(key(KeyCode::Tab));
-    app.update(key(KeyCode::Tab));
+    let run = run_first_n(&mut app);
     let slot = Slot::Export(SearchSubject::Companies);
-    let planning = app.update(key(KeyCode::Enter));
-    let plan = search_plan(25, 25, 1, None);
-    let run = answer(
-        &mut app,
-        &planning,
-        slot,
-        Outcome::ExportPlanned(Box::new(plan)),
-    );
     let Outcome::ExportRan(mut end) = ran(&app, Some(JobId(4)), false) else {
         unreachable!()
     };
@@ -441,10 +446,7 @@ fn the_export_of_a_set_tab_goes_on_with_the_tabs_run() {
         set: set.clone(),
         run_at,
     });
-    open_export(&mut app);
-    app.update(key(KeyCode::Tab));
-    app.update(key(KeyCode::Tab));
-    let cmds = app.update(key(KeyCode::Enter));
+    let cmds = ask_first_n(&mut app);
     match call_in(&cmds, Slot::Export(SearchSubject::Companies)).1 {
         Call::PlanExport { action } => match *action {
             Action::Search { set: Some(s), .. } => {
@@ -460,19 +462,8 @@ fn the_export_of_a_set_tab_goes_on_with_the_tabs_run() {
 #[test]
 fn stopping_a_first_n_export_keeps_the_pages_and_writes_nothing() {
     let mut app = with_companies();
-    app.opts.confirm_above = 1000.0;
-    open_export(&mut app);
-    app.update(key(KeyCode::Tab));
-    app.update(key(KeyCode::Tab));
+    let run = run_first_n(&mut app);
     let slot = Slot::Export(SearchSubject::Companies);
-    let planning = app.update(key(KeyCode::Enter));
-    let plan = search_plan(25, 25, 1, None);
-    let run = answer(
-        &mut app,
-        &planning,
-        slot,
-        Outcome::ExportPlanned(Box::new(plan)),
-    );
     let (generation, call) = call_in(&run, slot);
     let Call::ExportRun { stop, .. } = call else {
         panic!("below the threshold the run starts at once: {call:?}");

@@ -57,18 +57,18 @@ pub trait Backend: Send + Sync + 'static {
     /// [`Call::Autocomplete`] → [`Outcome::Suggestions`], [`Call::History`] →
     /// [`Outcome::History`], [`Call::Reopen`] → [`Outcome::Reopened`]. A failure carries plain
     /// words (sanitized, never the token) and the client's typed error when there is one.
-    fn call(&self, call: Call) -> BoxFuture<Result<Outcome, ApiFailure>>;
+    /// Provided: [`Backend::call_streamed`] with nobody listening to its progress.
+    fn call(&self, call: Call) -> BoxFuture<Result<Outcome, ApiFailure>> {
+        self.call_streamed(call, Progress::default())
+    }
 
     /// [`Backend::call`], handing part of the answer to `progress` as it comes (the pages of
-    /// [`Call::ExportRun`]). Default: the call, nothing handed on before its end.
+    /// [`Call::ExportRun`]; other calls answer once).
     fn call_streamed(
         &self,
         call: Call,
         progress: Progress,
-    ) -> BoxFuture<Result<Outcome, ApiFailure>> {
-        let _ = progress;
-        self.call(call)
-    }
+    ) -> BoxFuture<Result<Outcome, ApiFailure>>;
 
     /// The longest a call can take (the client's whole-request timeout): how long quitting
     /// waits for paid calls still in flight. Default 30 s.
@@ -229,10 +229,6 @@ fn with_search_webhooks(
 impl Backend for SessionBackend {
     fn deliveries(&self) -> Option<broadcast::Receiver<Delivery>> {
         self.session.receiver().map(|r| r.subscribe())
-    }
-
-    fn call(&self, call: Call) -> BoxFuture<Result<Outcome, ApiFailure>> {
-        self.call_streamed(call, Progress::default())
     }
 
     fn call_streamed(

@@ -86,10 +86,6 @@ impl LazyBackend {
 }
 
 impl Backend for LazyBackend {
-    fn call(&self, call: Call) -> BoxFuture<Result<Outcome, ApiFailure>> {
-        self.call_streamed(call, Progress::default())
-    }
-
     fn call_streamed(
         &self,
         call: Call,
