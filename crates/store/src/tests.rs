@@ -280,7 +280,7 @@ fn an_empty_file_migrates_to_the_latest_schema() {
     let path = dir.path().join("new").join("s.sqlite");
     let store = Store::open(&path).unwrap();
     assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
-    assert_eq!(SCHEMA_VERSION, 11);
+    assert_eq!(SCHEMA_VERSION, 12);
     let mode: String = store
         .lite()
         .query_row("PRAGMA journal_mode", [], |r| r.get(0))
@@ -391,7 +391,7 @@ fn a_newer_schema_is_refused_and_left_untouched() {
     let msg = err.to_string();
     assert!(msg.contains(&path.display().to_string()), "{msg}");
     assert!(
-        msg.contains("newer prospect (schema 999, this build reads up to 11); not opened"),
+        msg.contains("newer prospect (schema 999, this build reads up to 12); not opened"),
         "{msg}"
     );
     assert_eq!(std::fs::read(&path).unwrap(), before);
@@ -1306,6 +1306,42 @@ fn fetched_times_count_what_is_stored_without_reading_records() {
             .unwrap()
             .is_empty()
     );
+}
+
+/// A plan's count of owned domains reads the index of fetch times, never a company's row with
+/// its record (schema 12): every step into `companies` of the two queries is covered by an index.
+#[test]
+fn fetched_times_by_domain_read_an_index_not_the_records() {
+    let store = test_store();
+    for sql in [
+        crate::entities::FETCHED_BY_DOMAIN,
+        crate::entities::FETCHED_BY_DOMAIN_OR_ALIAS,
+    ] {
+        let mut st = store
+            .lite()
+            .prepare(&format!("EXPLAIN QUERY PLAN {sql}"))
+            .unwrap();
+        let steps: Vec<String> = st
+            .query_map(
+                [std::rc::Rc::new(Vec::<rusqlite::types::Value>::new())],
+                |r| r.get::<_, String>(3),
+            )
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
+        let into_companies: Vec<&String> = steps
+            .iter()
+            .filter(|d| d.starts_with("SEARCH c ") || d.starts_with("SEARCH companies "))
+            .collect();
+        assert!(!into_companies.is_empty(), "{steps:?}");
+        for step in into_companies {
+            assert!(step.contains("USING COVERING INDEX"), "{step} in {steps:?}");
+        }
+        assert!(
+            steps.iter().any(|d| d.contains("companies_fetched")),
+            "{steps:?}"
+        );
+    }
 }
 
 /// Twelve connections opening one new file at once (as eight CLIs on a fresh data dir do)

@@ -666,6 +666,24 @@ where
     }
 }
 
+/// `sql` without SQLite's `INDEXED BY <index>` hints (PostgreSQL has no such clause and
+/// chooses its own plan).
+fn without_index_hints(sql: &str) -> String {
+    const HINT: &str = " INDEXED BY ";
+    let mut out = String::with_capacity(sql.len());
+    let mut rest = sql;
+    while let Some(at) = rest.find(HINT) {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + HINT.len()..];
+        let name = after
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(after.len());
+        rest = &after[name..];
+    }
+    out.push_str(rest);
+    out
+}
+
 /// SQLite's dialect as the store writes it, in PostgreSQL's: `?N` → `$N`; the searches'
 /// identity by `md5(body)` (its conflict target and its look-up);
 /// `rarray(?N) AS k` → `unnest($N::text[]) AS k(value)`; `IN rarray(?N)` → `= ANY($N::text[])`.
@@ -682,6 +700,7 @@ pub(super) fn pg_sql(sql: &str) -> String {
             "endpoint = ?1 AND body = ?2 AND target = ?3",
             "endpoint = ?1 AND md5(body) = md5(?2) AND body = ?2 AND target = ?3",
         );
+    let sql = without_index_hints(&sql);
     let sql = sql.as_str();
     let mut out = String::with_capacity(sql.len() + 16);
     let b = sql.as_bytes();
@@ -752,6 +771,12 @@ mod tests {
                 "SELECT domain FROM rarray(?1) AS k JOIN companies ON companies.domain = k.value"
             ),
             "SELECT domain FROM unnest($1::text[]) AS k(value) JOIN companies ON companies.domain = k.value"
+        );
+        assert_eq!(
+            pg_sql(
+                "SELECT c.at FROM rarray(?1) AS k JOIN companies c INDEXED BY companies_fetched ON c.domain = k.value"
+            ),
+            "SELECT c.at FROM unnest($1::text[]) AS k(value) JOIN companies c ON c.domain = k.value"
         );
         assert_eq!(
             pg_sql("SELECT key FROM suppressed WHERE kind = ?1 AND key IN rarray(?2) GROUP BY key"),

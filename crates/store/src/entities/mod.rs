@@ -21,6 +21,8 @@ use prospect_common::keys::{linkedin_handle, normalize_domain};
 use prospect_common::sanitize::sanitize;
 
 mod reads;
+#[cfg(test)]
+pub(crate) use reads::{FETCHED_BY_DOMAIN, FETCHED_BY_DOMAIN_OR_ALIAS};
 
 /// How an entity is keyed, for [`Store::fetched_times`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
