@@ -181,24 +181,44 @@ fn in_flight(c: &Conn, unpacked: &mut Unpacked) -> Result<Vec<InFlight>> {
     Ok(sets)
 }
 
-/// The sets in flight a claim of `owner` at `now` must read: another owner's (they may hold
-/// its keys, or be stale) and its own whose lease has run out (stale). Its own sets under a
-/// lease hold nothing against it and are not stale (its process is alive), so they are not
-/// read: a buyer with many sets in flight (claimed and not yet kept) does not read them all
-/// again at every claim, nor, on PostgreSQL, fetch them over the wire.
-fn in_flight_for_claim(
+/// What a claim of `owner` at `now` must read, in one query (one round trip on PostgreSQL):
+/// the sets in flight that may stand in its way, another owner's (they may hold its keys, or
+/// be stale) and its own whose lease has run out (stale), returned; and the done sets of other
+/// owners that `seen` has not read yet, whose keys go into `seen`. Its own sets under a lease
+/// hold nothing against it and are not stale (its process is alive), so they are not read: a
+/// buyer with many sets in flight (claimed and not yet kept) does not read them all again at
+/// every claim, nor, on PostgreSQL, fetch them over the wire.
+fn read_for_claim(
     c: &Conn,
     unpacked: &mut Unpacked,
+    seen: &mut SettledSeen,
     owner: &str,
+    planned: i64,
     now: i64,
 ) -> Result<Vec<InFlight>> {
+    seen.look(owner, planned);
     let rows = c
         .prepare_cached(
             "SELECT id, state, owner, job_id, purchase_id, lease_until, keys FROM claim_sets
-             WHERE state <> 'done' AND (owner <> ?1 OR lease_until <= ?2) ORDER BY id",
+             WHERE state <> 'done' AND (owner <> ?1 OR lease_until <= ?2)
+             UNION ALL
+             SELECT id, state, owner, job_id, purchase_id, lease_until, keys FROM claim_sets
+             WHERE state = 'done' AND at >= ?3 AND owner <> ?1
+             ORDER BY id",
         )?
-        .query_map(params![owner, now], in_flight_row)?;
-    unpack_in_flight(rows, unpacked)
+        .query_map(params![owner, now, seen.read_from], in_flight_row)?;
+    let mut sets = Vec::new();
+    for row in rows {
+        let (mut set, packed) = row?;
+        if set.state == "done" {
+            seen.keys.extend(unpack_keys(&packed)?);
+        } else {
+            set.keys = unpacked.keys(set.id, packed)?;
+            sets.push(set);
+        }
+    }
+    seen.read_from = planned.max(now - SETTLE_GRACE_MS);
+    Ok(sets)
 }
 
 /// A row of `claim_sets` as [`in_flight`] selects it: the set without its keys, and its
@@ -365,9 +385,10 @@ pub(super) struct SettledSeen {
 }
 
 impl SettledSeen {
-    /// The keys settled by others since `planned`, read up to `now` from `c` (only the sets
-    /// new since the last look when the caller and plan are the same).
-    fn refresh(&mut self, c: &Conn, owner: &str, planned: i64, now: i64) -> Result<()> {
+    /// Starts a look of `owner` for its plan of `planned` (unix ms): the keys seen so far stay
+    /// when the caller and plan are the same ones as at the last look (only the sets done since
+    /// are read then); else it starts over from `planned`.
+    fn look(&mut self, owner: &str, planned: i64) {
         if self.planned != planned || self.owner != owner {
             *self = SettledSeen {
                 planned,
@@ -376,16 +397,6 @@ impl SettledSeen {
                 keys: HashSet::new(),
             };
         }
-        let sets = c
-            .prepare_cached(
-                "SELECT keys FROM claim_sets WHERE state = 'done' AND at >= ?1 AND owner <> ?2",
-            )?
-            .query_map(params![self.read_from, owner], |r| r.get::<_, Vec<u8>>(0))?;
-        for set in sets {
-            self.keys.extend(unpack_keys(&set?)?);
-        }
-        self.read_from = planned.max(now - SETTLE_GRACE_MS);
-        Ok(())
     }
 }
 
@@ -415,7 +426,8 @@ impl Store {
         let asked: HashSet<&str> = keys.iter().map(String::as_str).collect();
         let tx = self.conn.begin()?;
         let mut held: HashSet<&str> = HashSet::new();
-        let sets = in_flight_for_claim(&tx, &mut self.unpacked, owner, now)?;
+        let seen = self.settled_seen.get_or_insert_with(SettledSeen::default);
+        let sets = read_for_claim(&tx, &mut self.unpacked, seen, owner, planned, now)?;
         for set in &sets {
             if !set.live(now) {
                 tx.prepare_cached("DELETE FROM claim_sets WHERE id = ?1")?
@@ -429,8 +441,6 @@ impl Store {
                 );
             }
         }
-        let seen = self.settled_seen.get_or_insert_with(SettledSeen::default);
-        seen.refresh(&tx, owner, planned, now)?;
         let mut mine: Vec<&str> = Vec::new();
         let verdicts: Vec<Claim> = keys
             .iter()
