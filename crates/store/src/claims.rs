@@ -252,6 +252,12 @@ fn unpack_in_flight(
     Ok(sets)
 }
 
+/// The insert of one claim set: state, owner, job, purchase, lease (unix ms), time (unix ms),
+/// packed keys.
+const INSERT_SET: &str =
+    "INSERT INTO claim_sets (state, owner, job_id, purchase_id, lease_until, at, keys)
+     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)";
+
 /// Inserts a claim set of `keys` (none: nothing written); its id and packed keys.
 #[allow(clippy::too_many_arguments)]
 fn insert_set(
@@ -268,20 +274,15 @@ fn insert_set(
         return Ok(None);
     }
     let packed = pack_keys(keys)?;
-    let id = c
-        .prepare_cached(
-            "INSERT INTO claim_sets (state, owner, job_id, purchase_id, lease_until, at, keys)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-        )?
-        .insert(params![
-            state,
-            owner,
-            job,
-            purchase,
-            lease_until,
-            at,
-            packed
-        ])?;
+    let id = c.prepare_cached(INSERT_SET)?.insert(params![
+        state,
+        owner,
+        job,
+        purchase,
+        lease_until,
+        at,
+        packed
+    ])?;
     Ok(Some((id, packed)))
 }
 
@@ -431,7 +432,7 @@ impl Store {
         for set in &sets {
             if !set.live(now) {
                 tx.prepare_cached("DELETE FROM claim_sets WHERE id = ?1")?
-                    .execute(params![set.id])?;
+                    .execute_deferred(params![set.id])?;
             } else if set.owner != owner {
                 held.extend(
                     set.keys
@@ -457,17 +458,20 @@ impl Store {
             .collect();
         mine.sort_unstable();
         mine.dedup();
-        let lease = to_millis(lease_until);
-        insert_set(
-            &tx,
-            "claimed",
-            owner,
-            job.map(|j| j.0),
-            None,
-            lease,
-            now,
-            &mine,
-        )?;
+        if !mine.is_empty() {
+            // Its id is not needed: on PostgreSQL the insert goes with the commit, in one
+            // round trip.
+            let lease = to_millis(lease_until);
+            tx.prepare_cached(INSERT_SET)?.execute_deferred(params![
+                "claimed",
+                owner,
+                job.map(|j| j.0),
+                None::<i64>,
+                lease,
+                now,
+                pack_keys(&mine)?
+            ])?;
+        }
         tx.commit()?;
         Ok(verdicts)
     }
