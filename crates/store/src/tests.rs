@@ -1344,6 +1344,29 @@ fn fetched_times_by_domain_read_an_index_not_the_records() {
     }
 }
 
+/// A raw answer unpacks whole from one frame, from several (a company's record framed apart,
+/// see `pack_answer`) and from frames that do not say their size; corrupt frames are an error.
+#[test]
+fn raw_answers_unpack_from_every_shape_of_frames() {
+    use crate::ledger::unpack_raw;
+    let text = br#"{"companies":[{"domain":"acme.com"},{"domain":"globex.io"}]}"#;
+    let one = zstd::bulk::compress(text, 3).unwrap();
+    assert_eq!(unpack_raw(&one).unwrap(), text);
+    let mut many = zstd::bulk::compress(&text[..20], 3).unwrap();
+    many.extend(zstd::bulk::compress(&text[20..], 3).unwrap());
+    assert_eq!(unpack_raw(&many).unwrap(), text);
+    let mut e = zstd::stream::write::Encoder::new(Vec::new(), 1).unwrap();
+    std::io::Write::write_all(&mut e, text).unwrap();
+    let unsized_frame = e.finish().unwrap();
+    assert_eq!(
+        zstd::zstd_safe::get_frame_content_size(&unsized_frame).ok(),
+        Some(None)
+    );
+    assert_eq!(unpack_raw(&unsized_frame).unwrap(), text);
+    assert!(unpack_raw(&one[..one.len() - 3]).is_err());
+    assert!(unpack_raw(b"not zstd at all").is_err());
+}
+
 /// Twelve connections opening one new file at once (as eight CLIs on a fresh data dir do)
 /// all open it, with its schema and in WAL mode: a moment of the first one's set-up that
 /// answers "database is locked" without waiting is tried again, not reported (issue 15).

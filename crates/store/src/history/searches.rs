@@ -367,10 +367,7 @@ impl PageAnswer {
             PageAnswer::Text(t) => return Some(t),
             PageAnswer::Compressed(p, z) => (p, z),
         };
-        // JSON answers compress about 3.5:1: room for most of it at once, rather than a
-        // buffer grown (and copied) from nothing.
-        let mut bytes = Vec::with_capacity(z.len().saturating_mul(4));
-        let Ok(()) = zstd::stream::copy_decode(&z[..], &mut bytes) else {
+        let Ok(bytes) = crate::ledger::unpack_raw(&z) else {
             tracing::warn!(table = "purchases", id = %p, "store: raw answer does not decompress");
             return None;
         };
