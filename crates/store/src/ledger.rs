@@ -143,35 +143,6 @@ impl Kept<'_> {
     }
 }
 
-/// A raw answer as kept (one or more zstd frames, see [`pack_answer`]) decompressed into one
-/// buffer of its exact size, read from the frames' headers (no buffer grown and copied as it
-/// fills). Frames without a size, or sizes past what the frames could hold, are decompressed
-/// as a stream.
-///
-/// # Errors
-/// The frames do not decompress (corrupt or cut).
-pub fn unpack_raw(z: &[u8]) -> std::io::Result<Vec<u8>> {
-    // A zstd block expands at most to 128 KiB from 4 bytes (an RLE block): past that, a
-    // header lies.
-    const MOST_PER_BYTE: u64 = 1 << 15;
-    let mut total = 0u64;
-    let mut rest = z;
-    while !rest.is_empty() {
-        let (Ok(len), Ok(Some(size))) = (
-            zstd::zstd_safe::find_frame_compressed_size(rest),
-            zstd::zstd_safe::get_frame_content_size(rest),
-        ) else {
-            return zstd::decode_all(z);
-        };
-        total += size;
-        rest = &rest[len.min(rest.len())..];
-    }
-    if total > (z.len() as u64).saturating_mul(MOST_PER_BYTE) {
-        return zstd::decode_all(z);
-    }
-    zstd::bulk::Decompressor::new()?.decompress(z, total as usize)
-}
-
 /// Packs a charged answer of `endpoint` for [`Store::keep_packed`]: sanitizes the request,
 /// compresses the raw bytes (zstd) and packs every entity as a stored record, fetched `at`.
 /// `whole` as in [`Kept::whole`]. The entities are borrowed from the typed answer, so it is
@@ -356,7 +327,7 @@ impl Store {
             .optional()?
             .flatten();
         Ok(match raw {
-            Some(z) => Some(unpack_raw(&z)?),
+            Some(z) => Some(crate::frames::unpack_raw(&z)?),
             None => None,
         })
     }

@@ -39,6 +39,7 @@ mod db;
 mod entities;
 mod error;
 mod export;
+mod frames;
 mod history;
 mod jobs;
 mod ledger;

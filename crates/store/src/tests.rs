@@ -1348,7 +1348,7 @@ fn fetched_times_by_domain_read_an_index_not_the_records() {
 /// see `pack_answer`) and from frames that do not say their size; corrupt frames are an error.
 #[test]
 fn raw_answers_unpack_from_every_shape_of_frames() {
-    use crate::ledger::unpack_raw;
+    use crate::frames::unpack_raw;
     let text = br#"{"companies":[{"domain":"acme.com"},{"domain":"globex.io"}]}"#;
     let one = zstd::bulk::compress(text, 3).unwrap();
     assert_eq!(unpack_raw(&one).unwrap(), text);

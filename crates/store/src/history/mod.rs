@@ -73,7 +73,7 @@ pub(super) fn answer_of(
 ) -> Option<Value> {
     match raw {
         Some(z) => {
-            let bytes = match crate::ledger::unpack_raw(z) {
+            let bytes = match crate::frames::unpack_raw(z) {
                 Ok(b) => b,
                 Err(error) => {
                     tracing::warn!(table = "purchases", %id, %error, "store: raw answer does not decompress");

@@ -367,7 +367,7 @@ impl PageAnswer {
             PageAnswer::Text(t) => return Some(t),
             PageAnswer::Compressed(p, z) => (p, z),
         };
-        let Ok(bytes) = crate::ledger::unpack_raw(&z) else {
+        let Ok(bytes) = crate::frames::unpack_raw(&z) else {
             tracing::warn!(table = "purchases", id = %p, "store: raw answer does not decompress");
             return None;
         };
