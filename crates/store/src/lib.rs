@@ -45,6 +45,7 @@ mod jobs;
 mod ledger;
 mod lists;
 pub mod pg_server;
+mod rendered;
 mod schema;
 mod segmentations;
 mod set_runs;

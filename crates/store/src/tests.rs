@@ -280,7 +280,7 @@ fn an_empty_file_migrates_to_the_latest_schema() {
     let path = dir.path().join("new").join("s.sqlite");
     let store = Store::open(&path).unwrap();
     assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
-    assert_eq!(SCHEMA_VERSION, 12);
+    assert_eq!(SCHEMA_VERSION, 13);
     let mode: String = store
         .lite()
         .query_row("PRAGMA journal_mode", [], |r| r.get(0))
@@ -326,6 +326,7 @@ fn an_empty_file_migrates_to_the_latest_schema() {
             "jobs",
             "list_members",
             "lists",
+            "page_rows",
             "pages",
             "people",
             "person_matches",
@@ -391,7 +392,7 @@ fn a_newer_schema_is_refused_and_left_untouched() {
     let msg = err.to_string();
     assert!(msg.contains(&path.display().to_string()), "{msg}");
     assert!(
-        msg.contains("newer prospect (schema 999, this build reads up to 12); not opened"),
+        msg.contains("newer prospect (schema 999, this build reads up to 13); not opened"),
         "{msg}"
     );
     assert_eq!(std::fs::read(&path).unwrap(), before);
@@ -2194,4 +2195,63 @@ fn a_sets_keys_and_runs_are_kept_per_set_and_tab() {
         1
     );
     assert_eq!(store.set_run_count("de", "people", None).unwrap(), 0);
+}
+
+/// Rows rendered from a page's answer are kept beside its purchase, read back by the page's
+/// link in their form only, and replaced when kept again (schema 13); a page kept without a
+/// purchase has none.
+#[test]
+fn page_rows_are_kept_by_purchase_and_form() {
+    let mut store = test_store();
+    let s = store
+        .record_search(Endpoint::SearchCompaniesV3, &json!({}), "sandbox", t(1))
+        .unwrap();
+    let answer = json!({"companies": [{"company": {"domain": "acme.com"}}], "total": 1});
+    let p = buy(
+        &mut store,
+        Endpoint::SearchCompaniesV3,
+        answer.clone(),
+        &Entities::default(),
+        t(1),
+    );
+    store
+        .record_page(s, 0, &json!({"size": 10}), &answer, Some(p), t(1))
+        .unwrap();
+    let link = store.page_links_since(s, None).unwrap().remove(0);
+    assert_eq!(store.page_rows(&link, "companies.csv/1").unwrap(), None);
+    store
+        .keep_page_rows(p, "companies.csv/1", b"acme.com,Acme\n")
+        .unwrap();
+    store.keep_page_rows(p, "companies.json/1", b"{}").unwrap();
+    assert_eq!(
+        store
+            .page_rows(&link, "companies.csv/1")
+            .unwrap()
+            .as_deref(),
+        Some(&b"acme.com,Acme\n"[..])
+    );
+    store
+        .keep_page_rows(p, "companies.csv/1", b"acme.com,ACME\n")
+        .unwrap();
+    assert_eq!(
+        store
+            .page_rows(&link, "companies.csv/1")
+            .unwrap()
+            .as_deref(),
+        Some(&b"acme.com,ACME\n"[..])
+    );
+    assert_eq!(store.page_rows(&link, "companies.csv/2").unwrap(), None);
+    let s2 = store
+        .record_search(
+            Endpoint::SearchCompaniesV3,
+            &json!({"q": 2}),
+            "sandbox",
+            t(2),
+        )
+        .unwrap();
+    store
+        .record_page(s2, 0, &json!({"size": 10}), &answer, None, t(2))
+        .unwrap();
+    let bare = store.page_links_since(s2, None).unwrap().remove(0);
+    assert_eq!(store.page_rows(&bare, "companies.csv/1").unwrap(), None);
 }
