@@ -554,6 +554,7 @@ async fn engine_search(
             body: &body,
             limit,
             set: None,
+            rows: None,
         },
         Freshness::Refresh,
         None,

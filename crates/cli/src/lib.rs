@@ -38,7 +38,8 @@ use prospect_core::engine::{
     self, Action, KeyColumn, KeySource, Plan, PlanError, RunError, RunReport, SetSearch,
 };
 use prospect_core::export::{
-    CompanyOut, ContactOut, Format, LookupOut, Pair, Tabular, Writer, companies_of, people_of,
+    CompanyOut, ContactOut, Format, LookupOut, Pair, RowForm, Tabular, Writer, companies_of,
+    people_of,
 };
 use prospect_core::owned::JobId;
 use prospect_core::owned::ListKind;

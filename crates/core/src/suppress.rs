@@ -209,19 +209,32 @@ impl Suppressed {
         Some(text)
     }
 
+    /// Whether [`Suppressed::filter`] may leave anything out (some keys were not sent, or a
+    /// suppressed domain may have subdomains among the results).
+    pub fn filters(&self) -> bool {
+        !(self.overflow.is_empty() && self.parents.is_empty())
+    }
+
+    /// Whether a record at `domain` (as the service wrote it) is left out by
+    /// [`Suppressed::filter`]: suppressed and not in the request, or at a subdomain of a
+    /// suppressed domain.
+    pub fn hits_domain(&self, domain: &str) -> bool {
+        let d = prospect_common::keys::normalize_domain(domain);
+        self.overflow.contains(&d)
+            || (!self.parents.is_empty()
+                && prospect_common::keys::registrable_domain(&d)
+                    .is_some_and(|r| self.parents.contains(&r)))
+    }
+
     /// Leaves out of `page` the records whose domain, handle or id is suppressed but was not
     /// in the request (past [`MAX_EXCLUDED`]), and those at a subdomain of a suppressed
     /// domain; returns how many.
     pub fn filter(&self, page: &mut SearchResponse) -> usize {
-        if self.overflow.is_empty() && self.parents.is_empty() {
+        if !self.filters() {
             return 0;
         }
         let hit = |domain: &str, handle: Option<String>, id: &str| {
-            let d = prospect_common::keys::normalize_domain(domain);
-            self.overflow.contains(&d)
-                || (!self.parents.is_empty()
-                    && prospect_common::keys::registrable_domain(&d)
-                        .is_some_and(|r| self.parents.contains(&r)))
+            self.hits_domain(domain)
                 || handle.is_some_and(|h| self.overflow.contains(&h))
                 || (!id.is_empty() && self.overflow.contains(id))
         };
@@ -763,5 +776,14 @@ mod tests {
             .map(|c| c.company.domain.as_str())
             .collect();
         assert_eq!(left, ["acme.co.uk", "other.com"]);
+        // Rows rendered ahead are left out by the same rule, by their domain.
+        assert!(sup.filters());
+        let hit: Vec<bool> = ["Shop.Acme.com", "acme.co.uk", "other.com"]
+            .iter()
+            .map(|d| sup.hits_domain(d))
+            .collect();
+        assert_eq!(hit, [true, false, false]);
+        let (_, none) = apply_lists(Endpoint::SearchCompaniesV3, &json!({}), &[]);
+        assert!(!none.filters());
     }
 }

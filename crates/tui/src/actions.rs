@@ -480,6 +480,7 @@ pub async fn export_run(
             response,
             take,
             stored_at,
+            ..
         } = *page;
         ends.push(engine::PageEnd::of(&response));
         let mut data = crate::records::page(response);

@@ -183,9 +183,21 @@ pub(crate) async fn run_action(
         (_, false) => Records::LookedUpCompanies(Writer::new(format, out.out.as_ref())?),
         (_, true) => Records::LookedUpPeople(Writer::new(format, out.out.as_ref())?),
     };
-    let ran = engine::run(ctx.session(), &action, &plan, fresh, &ctx.stop, |event| {
-        w.write(&pb, event)
-    })
+    // Companies are handed on rendered in the output's form: a run of the same search again
+    // then writes the rows kept with its pages (issue 39).
+    let rows = match &w {
+        Records::Companies(_) => RowForm::of(format),
+        _ => None,
+    };
+    let ran = engine::run_with_rows(
+        ctx.session(),
+        &action,
+        &plan,
+        fresh,
+        rows,
+        &ctx.stop,
+        |event| w.write(&pb, event),
+    )
     .await;
     pb.finish_and_clear();
     let report = w.finish(ran.report);
@@ -206,8 +218,17 @@ impl Records {
         match (self, event) {
             (Records::Companies(w), engine::Event::Page(page)) => {
                 pb.inc(page.take as u64);
-                for rec in companies_of(page.response).into_iter().take(page.take) {
-                    w.write(&rec)?;
+                match page.rows {
+                    Some(rows) => {
+                        for (_, row) in rows.iter() {
+                            w.write_rendered(row)?;
+                        }
+                    }
+                    None => {
+                        for rec in companies_of(page.response).into_iter().take(page.take) {
+                            w.write(&rec)?;
+                        }
+                    }
                 }
             }
             (Records::People(w), engine::Event::Page(page)) => {

@@ -76,6 +76,22 @@ pub async fn run(
     plan: &Plan,
     fresh: Freshness,
     stop: &CancellationToken,
+    on_event: impl FnMut(Event) -> std::io::Result<()>,
+) -> Ran {
+    run_with_rows(s, action, plan, fresh, None, stop, on_event).await
+}
+
+/// [`run`], a search of companies handing its records on rendered ahead in `rows`
+/// ([`super::SearchOf::rows`], [`SearchRecords::rows`]): what a front end that writes them in
+/// one output form asks, so that the same search run again writes them without decoding its
+/// stored answers (issue 39). Other actions run as [`run`] runs them.
+pub async fn run_with_rows(
+    s: &Session,
+    action: &Action,
+    plan: &Plan,
+    fresh: Freshness,
+    rows: Option<crate::export::RowForm>,
+    stop: &CancellationToken,
     mut on_event: impl FnMut(Event) -> std::io::Result<()>,
 ) -> Ran {
     let job = start_job(s, action, plan).await;
@@ -92,6 +108,7 @@ pub async fn run(
                 body,
                 limit: *limit,
                 set: set.as_ref(),
+                rows,
             };
             super::search(s, what, fresh, job, stop, on_page).await
         }

@@ -43,7 +43,7 @@ mod sets;
 pub use action::{Action, check_paging};
 pub use batch::{PersonItem, person_item};
 pub use decode::entities_of;
-pub use door::{Answer, Arrived, Event, Ran, RanByWebhook, run, run_by_webhook};
+pub use door::{Answer, Arrived, Event, Ran, RanByWebhook, run, run_by_webhook, run_with_rows};
 pub use keep::{
     KeepReport, PageToKeep, ToKeep, fallback_recovery_dir, import_recovery_from, keep,
     recovery_dir_for, recovery_dir_of,

@@ -21,29 +21,11 @@ pub enum SearchItem {
 }
 
 /// The results of search answer `r` as [`SearchItem`]s, in answer order.
-pub fn items_of(r: SearchResponse) -> Vec<SearchItem> {
+pub fn items_of(mut r: SearchResponse) -> Vec<SearchItem> {
     match r {
-        SearchResponse::CompaniesV3(r) => r
-            .companies
+        SearchResponse::CompaniesV3(_) | SearchResponse::CompaniesV2(_) => take_companies(&mut r)
             .into_iter()
-            .map(|c| {
-                SearchItem::Company(CompanyOut {
-                    company: c.company,
-                    relevance: c.relevance,
-                    score: None,
-                })
-            })
-            .collect(),
-        SearchResponse::CompaniesV2(r) => r
-            .companies
-            .into_iter()
-            .map(|c| {
-                SearchItem::Company(CompanyOut {
-                    company: c.company,
-                    relevance: None,
-                    score: c.score,
-                })
-            })
+            .map(SearchItem::Company)
             .collect(),
         SearchResponse::PeopleV3(r) => r.people.into_iter().map(SearchItem::Person).collect(),
         SearchResponse::PeopleV2(r) => r
@@ -59,15 +41,33 @@ pub fn items_of(r: SearchResponse) -> Vec<SearchItem> {
     }
 }
 
+/// The companies of search answer `r` taken out of it (none of a people answer), each with
+/// its v3 relevance or v2 score: `r` keeps its other members (`total`, `searchAfter`).
+pub fn take_companies(r: &mut SearchResponse) -> Vec<CompanyOut> {
+    match r {
+        SearchResponse::CompaniesV3(r) => std::mem::take(&mut r.companies)
+            .into_iter()
+            .map(|c| CompanyOut {
+                company: c.company,
+                relevance: c.relevance,
+                score: None,
+            })
+            .collect(),
+        SearchResponse::CompaniesV2(r) => std::mem::take(&mut r.companies)
+            .into_iter()
+            .map(|c| CompanyOut {
+                company: c.company,
+                relevance: None,
+                score: c.score,
+            })
+            .collect(),
+        SearchResponse::PeopleV3(_) | SearchResponse::PeopleV2(_) => Vec::new(),
+    }
+}
+
 /// The companies of search answer `r` (none of a people answer).
-pub fn companies_of(r: SearchResponse) -> Vec<CompanyOut> {
-    items_of(r)
-        .into_iter()
-        .filter_map(|i| match i {
-            SearchItem::Company(c) => Some(c),
-            SearchItem::Person(_) => None,
-        })
-        .collect()
+pub fn companies_of(mut r: SearchResponse) -> Vec<CompanyOut> {
+    take_companies(&mut r)
 }
 
 /// The people of search answer `r` (none of a companies answer).

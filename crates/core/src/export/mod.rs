@@ -14,9 +14,11 @@ use prospect_common::sanitize::sanitize;
 use prospect_store::Contact;
 
 mod items;
+mod rendered;
 mod rows;
 
-pub use items::{SearchItem, companies_of, items_of, people_of};
+pub use items::{SearchItem, companies_of, items_of, people_of, take_companies};
+pub use rendered::{PageRows, RowForm};
 pub use rows::*;
 
 /// An output format (the CLI's `--format`, the explorer's export popup).
@@ -155,24 +157,49 @@ impl<T: Tabular> Writer<T> {
     /// Writes one record.
     pub fn write(&mut self, rec: &T) -> io::Result<()> {
         match self.format {
-            Format::Jsonl => {
+            Format::Jsonl | Format::Json => {
                 self.buf.clear();
-                serde_json::to_writer(&mut self.buf, rec)?;
-                self.buf.push(b'\n');
-                self.dest.writer().write_all(&self.buf)?;
-            }
-            Format::Json => {
-                self.buf.clear();
-                self.buf
-                    .extend_from_slice(if self.count > 0 { b",\n" } else { b"\n" });
-                serde_json::to_writer(&mut self.buf, rec)?;
-                self.dest.writer().write_all(&self.buf)?;
+                json_row(rec, &mut self.buf)?;
+                let row = std::mem::take(&mut self.buf);
+                let written = self.write_rendered(&row);
+                self.buf = row;
+                return written;
             }
             Format::Csv => {
-                let line = csv_line(rec.cells().into_iter());
+                let line = csv_row(rec);
                 self.dest.writer().write_all(line.as_bytes())?;
             }
             Format::Table => self.table.push(rec.cells()),
+        }
+        self.count += 1;
+        Ok(())
+    }
+
+    /// Writes one record rendered ahead in this writer's format ([`RowForm::of`]): a CSV
+    /// line as [`csv_row`] makes it, or a record's JSON as [`json_row`] does (a line of JSON
+    /// Lines, an element of the array). The bytes are the same [`Writer::write`] writes for
+    /// that record.
+    ///
+    /// # Errors
+    /// Writing failed; a table cannot take rendered rows (`InvalidInput`).
+    pub fn write_rendered(&mut self, row: &[u8]) -> io::Result<()> {
+        let w = self.dest.writer();
+        match self.format {
+            Format::Csv => w.write_all(row)?,
+            Format::Jsonl => {
+                w.write_all(row)?;
+                w.write_all(b"\n")?;
+            }
+            Format::Json => {
+                w.write_all(if self.count > 0 { b",\n" } else { b"\n" })?;
+                w.write_all(row)?;
+            }
+            Format::Table => {
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidInput,
+                    "a table is laid out from cells, not rendered rows",
+                ));
+            }
         }
         self.count += 1;
         Ok(())
@@ -205,6 +232,21 @@ impl<T: Tabular> Writer<T> {
         }
         Ok(self.count)
     }
+}
+
+/// The CSV line of `rec` (its [`Tabular::cells`], by [`csv_line`]): what [`Writer::write`]
+/// writes for it in CSV.
+pub fn csv_row<T: Tabular>(rec: &T) -> String {
+    csv_line(rec.cells().into_iter())
+}
+
+/// Appends the compact JSON of `rec` to `out`: what [`Writer::write`] writes for it in JSON
+/// Lines (then `\n`) and in a JSON array.
+///
+/// # Errors
+/// `rec` does not serialize (a map with keys that are not strings).
+pub fn json_row<T: Serialize>(rec: &T, out: &mut Vec<u8>) -> io::Result<()> {
+    serde_json::to_writer(out, rec).map_err(io::Error::other)
 }
 
 /// One CSV line (RFC 4180 quoting), ending in `\n`, each cell defused ([`defuse_cell`]).

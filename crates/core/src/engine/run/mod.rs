@@ -171,6 +171,11 @@ pub struct SearchRecords {
     pub take: usize,
     /// `Some(time bought)` when answered from the store at 0 credits.
     pub stored_at: Option<DateTime<Utc>>,
+    /// The records to show rendered ahead in the form the run was asked for
+    /// ([`SearchOf::rows`]), `take` of them: then `response` holds no records, only its other
+    /// members (`total`, `searchAfter`). `None` when no form was asked (or the run is a
+    /// set's, or of people): the records are in `response`.
+    pub rows: Option<crate::export::PageRows>,
 }
 
 pub(super) fn records_of(r: &SearchResponse) -> usize {

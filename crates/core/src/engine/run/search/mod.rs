@@ -3,7 +3,12 @@
 //! going out while page k is kept.
 
 use super::*;
+use crate::export::{PageRows, RowForm};
+use prospect_api::client::SearchSubject;
+use prospect_store::{PageLink, PurchaseId};
 use tokio_util::task::AbortOnDropHandle;
+
+mod stored;
 
 /// The search endpoint of a path, or a plan error naming it.
 fn search_endpoint(path: &str) -> Result<Endpoint, PlanError> {
@@ -31,30 +36,6 @@ async fn fresh_chain(
     })
     .await
     .unwrap_or_default()
-}
-
-/// Stored pages of a search run again that are read and decoded ahead of the one being
-/// written out.
-const STORED_AHEAD: usize = 2;
-
-/// The stored answer of `link` read from the store, then decompressed and decoded into its
-/// typed answer on a blocking thread (the store is held only for the read); `None` when it
-/// is gone or does not read (the run buys from there).
-fn read_stored_page(
-    s: &Session,
-    ep: Endpoint,
-    link: prospect_store::PageLink,
-) -> AbortOnDropHandle<Option<SearchResponse>> {
-    let store = s.store().clone();
-    AbortOnDropHandle::new(tokio::spawn(async move {
-        let answer = with_store(&store, move |st| st.page_answer(&link))
-            .await
-            .ok()
-            .flatten()?;
-        tokio::task::spawn_blocking(move || SearchResponse::decode_slice(ep, &answer.text()?).ok())
-            .await
-            .ok()?
-    }))
 }
 
 /// Plans a search of up to `limit` results: stored pages bought within `search_fresh_for`
@@ -303,6 +284,7 @@ pub async fn search(
         body,
         limit,
         set,
+        rows,
     } = what;
     let ep = match search_endpoint(endpoint) {
         Ok(e) => e,
@@ -348,6 +330,9 @@ pub async fn search(
         total: None,
         uncounted: 0,
         output_failed: false,
+        rows: rows
+            .filter(|_| set.is_none() && ep.search_subject() == Some(SearchSubject::Companies)),
+        rows_kept: Vec::new(),
     };
     let cursor = match fresh {
         Freshness::Stored => match run.stored_pages().await {
@@ -380,6 +365,11 @@ pub struct SearchOf<'a> {
     pub limit: u64,
     /// The set it runs: its keys are recorded, and new-only excludes what it owns.
     pub set: Option<&'a SetSearch>,
+    /// The form to hand the records on in, rendered ahead ([`SearchRecords::rows`]); the rows
+    /// are kept beside each page's purchase, and a run of the same search again writes them
+    /// without decoding its stored answers (issue 39). Only a search of companies that runs
+    /// no set takes rows; others hand on their answers as when `None`.
+    pub rows: Option<RowForm>,
 }
 
 /// A search under way ([`search`]): what it asks, and how far it got.
@@ -408,79 +398,16 @@ struct SearchRun<'a, F> {
     uncounted: u64,
     /// Writing the output failed: nothing more is handed on.
     output_failed: bool,
+    /// The form records are handed on in ([`SearchOf::rows`]), when the run takes one.
+    rows: Option<RowForm>,
+    /// Rows being kept beside their purchases, awaited before the run ends.
+    rows_kept: Vec<tokio::task::JoinHandle<()>>,
 }
 
 /// A page received and being kept on its own task, with the records it counts for.
 type Keeping = (KeepTask, u64);
 
 impl<F: FnMut(SearchRecords) -> std::io::Result<()>> SearchRun<'_, F> {
-    /// Hands on the stored, fresh pages of the search (0 credits), in order. `Some(cursor)`
-    /// to buy the rest from; `None` when the run is over (the limit, the end of the results,
-    /// or the output failed).
-    async fn stored_pages(&mut self) -> Option<Option<String>> {
-        let mut cursor: Option<String> = None;
-        let chain = fresh_chain(self.s, self.ep, self.body).await;
-        // Pages are read and decoded ahead on other threads while this one writes out the
-        // page before (issue 39): at most `STORED_AHEAD` answers in memory, each decoded from
-        // its text straight into the typed answer (no `Value` of every page held at once).
-        let mut ahead: VecDeque<AbortOnDropHandle<Option<SearchResponse>>> =
-            VecDeque::with_capacity(STORED_AHEAD);
-        let mut queued = 0;
-        for page in &chain {
-            while queued < chain.len() && ahead.len() < STORED_AHEAD {
-                ahead.push_back(read_stored_page(self.s, self.ep, chain[queued].clone()));
-                queued += 1;
-            }
-            let Some(loading) = ahead.pop_front() else {
-                break;
-            };
-            let Ok(Some(mut response)) = loading.await else {
-                break;
-            };
-            self.s.join_page_contacts(&mut response).await;
-            // The page's own length says whether the results end; what suppression leaves
-            // out here (past what a request carries) is not written.
-            let full = records_of(&response) as u64;
-            self.report.suppressed.filter(&mut response);
-            let n = records_of(&response) as u64;
-            let take = n.min(self.limit - self.got) as usize;
-            let shown = self.set_page(&mut response, take, true).await?;
-            self.total = total_of(&response).or(self.total);
-            let size = page
-                .request
-                .get("size")
-                .and_then(Value::as_u64)
-                .unwrap_or(50);
-            let before = cursor.take();
-            cursor = cursor_of(&response);
-            if cursor.is_none() || full < size {
-                self.end = true;
-            }
-            // A stored chain whose cursor did not advance repeats itself (issue 34): it stops
-            // there, as a bought one does.
-            if cursor.is_some() && cursor == before {
-                self.report.stuck_cursor = true;
-                self.end = true;
-            }
-            if let Err(e) = (self.on_page)(SearchRecords {
-                response,
-                take: shown,
-                stored_at: Some(page.fetched_at),
-            }) {
-                self.report.fail(RunError::Output(e));
-                return None;
-            }
-            self.got += take as u64;
-            self.report.owned += take as u64;
-            self.report.records += shown as u64;
-            self.position += 1;
-            if self.got >= self.limit || self.end {
-                return None;
-            }
-        }
-        Some(cursor)
-    }
-
     /// Buys the rest from `cursor`. The pipeline: the request of page k+1 goes out as soon as
     /// page k's answer is in (its cursor read with `peek`), while page k and the pages before
     /// it are kept on their own tasks and the oldest is handed on; so the service works while
@@ -595,6 +522,9 @@ impl<F: FnMut(SearchRecords) -> std::io::Result<()>> SearchRun<'_, F> {
 
     /// The run is over: a set's run is recorded with what it found and cost.
     async fn finish(mut self) -> RunReport {
+        for kept in std::mem::take(&mut self.rows_kept) {
+            let _ = kept.await;
+        }
         if let Some(set) = self.set.take() {
             let mut errors = Vec::new();
             let report = set
@@ -617,9 +547,19 @@ impl<F: FnMut(SearchRecords) -> std::io::Result<()>> SearchRun<'_, F> {
         match task.await {
             Ok(Ok(mut paid)) => {
                 self.s.join_page_contacts(&mut paid.value).await;
+                // Rows that do not render fail the run's output; the page still counts.
+                let records = records_of(&paid.value);
+                let rendered = self.render(&mut paid.value, paid.purchase);
+                let failed = rendered.is_none();
+                self.output_failed |= failed;
                 self.report.suppressed.filter(&mut paid.value);
+                let rows = rendered.flatten().map(|r| self.unsuppressed(r));
                 self.report.absorb(&paid);
-                let n = records_of(&paid.value) as u64;
+                let n = match &rows {
+                    Some(rows) => rows.len(),
+                    None if failed => records,
+                    None => records_of(&paid.value),
+                } as u64;
                 self.total = total_of(&paid.value).or(self.total);
                 let take = n.min(self.limit - self.got) as usize;
                 self.got += take as u64;
@@ -645,6 +585,7 @@ impl<F: FnMut(SearchRecords) -> std::io::Result<()>> SearchRun<'_, F> {
                         response: paid.value,
                         take,
                         stored_at: paid.stored_at,
+                        rows: rows.map(|r| r.first(take)),
                     })
                 {
                     self.output_failed = true;
