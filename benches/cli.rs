@@ -88,8 +88,9 @@ fn cli(base: &str, data: &Path, args: &[&str]) -> Command {
 }
 
 /// The issue-39 figures of the owned path: the 10,000-company CSV search bought, then run
-/// again on the same store, beside `sqlite3` reading the purchases' rows to a file.
-fn owned_again(base: &str) {
+/// again on the same store, beside `sqlite3` reading the purchases' rows to a file. Returns
+/// the data dir holding that store, for the criterion rows of the same two.
+fn owned_again(base: &str) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     let (bought, again) = (dir.path().join("bought.csv"), dir.path().join("again.csv"));
     let args = |out: &Path| {
@@ -143,6 +144,38 @@ fn owned_again(base: &str) {
         ),
     }
     assert!(same, "the owned run wrote other bytes than the buying run");
+    dir
+}
+
+/// The owned search of [`owned_again`] run again on its store (`dir`), its CSV to a file
+/// (criterion's row), checked byte for byte against the buying run's.
+fn owned_search(base: &str, dir: &Path) -> Command {
+    let mut c = cli(
+        base,
+        dir,
+        &[
+            "search",
+            "companies",
+            "--limit",
+            "10000",
+            "--max-credits",
+            "0",
+            "--format",
+            "csv",
+        ],
+    );
+    c.stdout(std::fs::File::create(dir.join("again.csv")).unwrap());
+    c
+}
+
+/// `sqlite3` reading the purchases of the store in `dir` to a file, as [`owned_again`] does.
+fn sqlite_reading(dir: &Path) -> Command {
+    let mut c = Command::new("sqlite3");
+    c.args(["-cmd", ".mode quote"])
+        .arg(dir.join("data").join("prospect.sqlite"))
+        .arg("SELECT id, endpoint, response, raw FROM purchases")
+        .stdout(std::fs::File::create(dir.join("rows.out")).unwrap());
+    c
 }
 
 /// What the minimal client does: POSTs `bodies` one after another on one keep-alive
@@ -510,10 +543,31 @@ fn bench(c: &mut Criterion) {
     );
 
     versus_minimal(&base, &list, &domains);
-    owned_again(&base);
+    let owned = owned_again(&base);
 
     let mut g = c.benchmark_group("cli");
     g.sample_size(10).measurement_time(Duration::from_secs(30));
+    // Issue 39, side by side: the owned search again, and sqlite3 reading the same purchases.
+    let bought = std::fs::read(owned.path().join("bought.csv")).unwrap();
+    g.bench_function("search again of 10,000 owned companies (csv)", |b| {
+        b.iter(|| {
+            let st = owned_search(&base, owned.path()).status().unwrap();
+            assert!(st.success());
+        })
+    });
+    let again = std::fs::read(owned.path().join("again.csv")).unwrap();
+    assert!(
+        again == bought,
+        "the owned run wrote other bytes than the buying run"
+    );
+    if sqlite_reading(owned.path())
+        .status()
+        .is_ok_and(|s| s.success())
+    {
+        g.bench_function("sqlite3 reading the same purchases (reference)", |b| {
+            b.iter(|| assert!(sqlite_reading(owned.path()).status().unwrap().success()))
+        });
+    }
     g.bench_function(
         "export 10,000 companies (search --limit 10000 --out)",
         |b| {

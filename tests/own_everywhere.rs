@@ -306,11 +306,11 @@ async fn a_person_from_the_store_carries_its_stored_employer() {
     );
 }
 
-/// Issue 39: a company search run again writes the rows it rendered when it bought them, kept
-/// beside each page's purchase, without reading the answers again: with every stored answer
-/// of the search made unreadable, the run again still writes the same bytes, sends nothing and
-/// spends nothing (`--max-credits 0`), in CSV and in a JSON array alike. Another form than the
-/// one bought is rendered from the answers on its first run again, and kept for the next.
+/// Issue 39: a company search run again as CSV writes the rows it rendered when it bought them,
+/// kept beside each page's purchase, without reading the answers again: with every stored
+/// answer of the search made unreadable, the run again still writes the same bytes, sends
+/// nothing and spends nothing (`--max-credits 0`). JSON output keeps no rows (it is read from
+/// the answers).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_search_run_again_writes_the_rows_kept_with_its_pages() {
     let sb = sandbox_with(10_000).await;
@@ -337,9 +337,10 @@ async fn a_search_run_again_writes_the_rows_kept_with_its_pages() {
         bought.lines().next().unwrap().split(',').next(),
         Some("domain")
     );
-    // A JSON array run again reads the answers once, and keeps its rows too.
-    let (code, first_json, err) = search("json", "0").await;
+    let (code, json, err) = search("json", "0").await;
     assert_eq!(code, 0, "{err}");
+    let records: Vec<serde_json::Value> = serde_json::from_str(&json).unwrap();
+    assert_eq!(records.len(), 120);
     let store =
         rusqlite::Connection::open(dir.path().join("data").join("prospect.sqlite")).unwrap();
     let forms: Vec<(String, i64)> = store
@@ -357,13 +358,7 @@ async fn a_search_run_again_writes_the_rows_kept_with_its_pages() {
         )
         .unwrap();
     assert!(pages >= 1);
-    assert_eq!(
-        forms,
-        [
-            ("companies.csv/1".to_string(), pages),
-            ("companies.json/1".to_string(), pages)
-        ]
-    );
+    assert_eq!(forms, [("companies.csv/1".to_string(), pages)]);
     // The answers no longer read: only the rows can answer now.
     store
         .execute(
@@ -375,10 +370,5 @@ async fn a_search_run_again_writes_the_rows_kept_with_its_pages() {
     let (code, again, err) = search("csv", "0").await;
     assert_eq!(code, 0, "{err}");
     assert_eq!(again, bought, "csv: bought and run again differ");
-    let (code, again, err) = search("json", "0").await;
-    assert_eq!(code, 0, "{err}");
-    assert_eq!(again, first_json, "json: differ");
-    let records: Vec<serde_json::Value> = serde_json::from_str(&again).unwrap();
-    assert_eq!(records.len(), 120);
     assert_eq!(bought.lines().count(), 121);
 }

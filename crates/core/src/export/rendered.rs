@@ -6,26 +6,24 @@
 
 use std::io;
 
-use super::{CompanyOut, Format, csv_row, json_row};
+use super::{CompanyOut, Format, csv_row};
 
-/// An output form of company records that can be rendered ahead: CSV lines, or each record's
-/// compact JSON (for JSON Lines and for a JSON array alike). A table is laid out from all its
-/// cells at once and has none.
+/// An output form of company records that is rendered ahead and kept: CSV lines. JSON output
+/// is not: its rows are the whole records, nearly the raw answers again (rendering, packing
+/// and keeping them cost the buying run more CPU, memory and store than the run again saves);
+/// a table is laid out from all its cells at once.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RowForm {
     /// [`csv_row`] of each company: its CSV line, `\n` included.
     CompaniesCsv,
-    /// [`json_row`] of each company: its compact JSON, no newline.
-    CompaniesJson,
 }
 
 impl RowForm {
-    /// The form a writer of companies in `format` takes rendered rows in; `None` for a table.
+    /// The form a writer of companies in `format` takes rendered rows in; `None` but for CSV.
     pub fn of(format: Format) -> Option<RowForm> {
         match format {
             Format::Csv => Some(RowForm::CompaniesCsv),
-            Format::Jsonl | Format::Json => Some(RowForm::CompaniesJson),
-            Format::Table => None,
+            Format::Jsonl | Format::Json | Format::Table => None,
         }
     }
 
@@ -36,21 +34,13 @@ impl RowForm {
     pub fn key(self) -> &'static str {
         match self {
             RowForm::CompaniesCsv => "companies.csv/1",
-            RowForm::CompaniesJson => "companies.json/1",
         }
     }
 
     /// Appends the row of `rec` in this form to `out`.
-    ///
-    /// # Errors
-    /// `rec` does not serialize as JSON.
-    pub fn render(self, rec: &CompanyOut, out: &mut Vec<u8>) -> io::Result<()> {
+    pub fn render(self, rec: &CompanyOut, out: &mut Vec<u8>) {
         match self {
-            RowForm::CompaniesCsv => {
-                out.extend_from_slice(csv_row(rec).as_bytes());
-                Ok(())
-            }
-            RowForm::CompaniesJson => json_row(rec, out),
+            RowForm::CompaniesCsv => out.extend_from_slice(csv_row(rec).as_bytes()),
         }
     }
 }
@@ -77,13 +67,13 @@ impl PageRows {
     /// The rows of `records` rendered in `form`.
     ///
     /// # Errors
-    /// A record does not serialize, or is 4 GiB or more.
+    /// A record's row is 4 GiB or more.
     pub fn render(form: RowForm, records: &[CompanyOut]) -> io::Result<PageRows> {
         let mut rows = PageRows::default();
         let mut row = Vec::new();
         for rec in records {
             row.clear();
-            form.render(rec, &mut row)?;
+            form.render(rec, &mut row);
             rows.push(&rec.company.domain, &row)?;
         }
         Ok(rows)
@@ -231,29 +221,21 @@ mod tests {
     #[test]
     fn rendered_rows_are_what_the_writer_writes() {
         let recs = companies();
-        for format in [Format::Csv, Format::Jsonl, Format::Json] {
-            assert_eq!(
-                written(format, &recs, true),
-                written(format, &recs, false),
-                "{format:?}"
-            );
+        assert_eq!(
+            written(Format::Csv, &recs, true),
+            written(Format::Csv, &recs, false)
+        );
+        for format in [Format::Jsonl, Format::Json, Format::Table] {
+            assert!(RowForm::of(format).is_none(), "{format:?}");
         }
-        assert!(RowForm::of(Format::Table).is_none());
-        let pinned = [
-            (
-                RowForm::CompaniesCsv,
-                "companies.csv/1",
-                "acme.com,\"Acme, \"\"the\"\" company\",A,,,,,,,,,,,,rockets;anvils,,,,\"'=cmd|' /C calc'!A0\nsecond line\"\n",
-            ),
-            (
-                RowForm::CompaniesJson,
-                "companies.json/1",
-                "{\"domain\":\"acme.com\",\"keywords\":[\"rockets\",\"anvils\"],\"description\":\"=cmd|' /C calc'!A0\\nsecond line\",\"name\":\"Acme, \\\"the\\\" company\",\"relevance\":\"A\"}",
-            ),
-        ];
+        let pinned = [(
+            RowForm::CompaniesCsv,
+            "companies.csv/1",
+            "acme.com,\"Acme, \"\"the\"\" company\",A,,,,,,,,,,,,rockets;anvils,,,,\"'=cmd|' /C calc'!A0\nsecond line\"\n",
+        )];
         for (form, key, row) in pinned {
             let mut out = Vec::new();
-            form.render(&recs[0], &mut out).unwrap();
+            form.render(&recs[0], &mut out);
             assert_eq!(
                 (form.key(), String::from_utf8(out).unwrap().as_str()),
                 (key, row),
