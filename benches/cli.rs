@@ -93,38 +93,14 @@ fn cli(base: &str, data: &Path, args: &[&str]) -> Command {
 fn owned_again(base: &str) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     let (bought, again) = (dir.path().join("bought.csv"), dir.path().join("again.csv"));
-    let args = |out: &Path| {
-        let mut c = cli(
-            base,
-            dir.path(),
-            &[
-                "search",
-                "companies",
-                "--limit",
-                "10000",
-                "--max-credits",
-                "1000000",
-                "--format",
-                "csv",
-            ],
-        );
-        c.stdout(std::fs::File::create(out).unwrap());
-        c
-    };
-    let (t_bought, peak_bought) = run_measured(args(&bought));
-    let (t_again, peak_again) = run_measured(args(&again));
+    let mut buy = owned_search(base, dir.path(), "1000000");
+    buy.stdout(std::fs::File::create(&bought).unwrap());
+    let (t_bought, peak_bought) = run_measured(buy);
+    let (t_again, peak_again) = run_measured(owned_search(base, dir.path(), "0"));
     let same = std::fs::read(&bought).unwrap() == std::fs::read(&again).unwrap();
-    let store = dir.path().join("data").join("prospect.sqlite");
     let rows = dir.path().join("rows.out");
     let t = Instant::now();
-    // `.mode quote` writes each blob whole (as hex): in the default mode a blob stops at its
-    // first NUL byte.
-    let st = Command::new("sqlite3")
-        .args(["-cmd", ".mode quote"])
-        .arg(&store)
-        .arg("SELECT id, endpoint, response, raw FROM purchases")
-        .stdout(std::fs::File::create(&rows).unwrap())
-        .status();
+    let st = sqlite_reading(dir.path()).status();
     let sqlite = t.elapsed();
     match st {
         Ok(s) if s.success() => eprintln!(
@@ -147,9 +123,9 @@ fn owned_again(base: &str) -> tempfile::TempDir {
     dir
 }
 
-/// The owned search of [`owned_again`] run again on its store (`dir`), its CSV to a file
-/// (criterion's row), checked byte for byte against the buying run's.
-fn owned_search(base: &str, dir: &Path) -> Command {
+/// The 10,000-company CSV search of [`owned_again`] on the store in `dir` with
+/// `--max-credits credits` (`0` when run again: it spends nothing), its CSV to `dir/again.csv`.
+fn owned_search(base: &str, dir: &Path, credits: &str) -> Command {
     let mut c = cli(
         base,
         dir,
@@ -158,19 +134,22 @@ fn owned_search(base: &str, dir: &Path) -> Command {
             "companies",
             "--limit",
             "10000",
-            "--max-credits",
-            "0",
             "--format",
             "csv",
+            "--max-credits",
+            credits,
         ],
     );
     c.stdout(std::fs::File::create(dir.join("again.csv")).unwrap());
     c
 }
 
-/// `sqlite3` reading the purchases of the store in `dir` to a file, as [`owned_again`] does.
+/// `sqlite3` reading the purchases of the store in `dir` to `dir/rows.out`, the reference of
+/// the owned path.
 fn sqlite_reading(dir: &Path) -> Command {
     let mut c = Command::new("sqlite3");
+    // `.mode quote` writes each blob whole (as hex): in the default mode a blob stops at its
+    // first NUL byte.
     c.args(["-cmd", ".mode quote"])
         .arg(dir.join("data").join("prospect.sqlite"))
         .arg("SELECT id, endpoint, response, raw FROM purchases")
@@ -551,7 +530,7 @@ fn bench(c: &mut Criterion) {
     let bought = std::fs::read(owned.path().join("bought.csv")).unwrap();
     g.bench_function("search again of 10,000 owned companies (csv)", |b| {
         b.iter(|| {
-            let st = owned_search(&base, owned.path()).status().unwrap();
+            let st = owned_search(&base, owned.path(), "0").status().unwrap();
             assert!(st.success());
         })
     });
