@@ -120,7 +120,7 @@ pub(super) fn pack_keys<S: AsRef<str> + serde::Serialize>(keys: &[S]) -> Result<
 pub(super) fn unpack_keys(stored: &[u8]) -> Result<Vec<String>> {
     const ZSTD_MAGIC: [u8; 4] = [0x28, 0xB5, 0x2F, 0xFD];
     if stored.starts_with(&ZSTD_MAGIC) {
-        let json = zstd::decode_all(stored)?;
+        let json = crate::frames::unpack_raw(stored)?;
         Ok(serde_json::from_slice(&json)?)
     } else {
         Ok(serde_json::from_slice(stored)?)

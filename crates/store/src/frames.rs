@@ -28,5 +28,17 @@ pub fn unpack_raw(z: &[u8]) -> std::io::Result<Vec<u8>> {
     if total > (z.len() as u64).saturating_mul(MOST_PER_BYTE).min(MOST) {
         return zstd::decode_all(z);
     }
-    zstd::bulk::Decompressor::new()?.decompress(z, total as usize)
+    thread_local! {
+        /// One decompression context a thread, reused (a run reads an answer a page).
+        static UNPACKER: std::cell::RefCell<Option<zstd::bulk::Decompressor<'static>>> =
+            const { std::cell::RefCell::new(None) };
+    }
+    UNPACKER.with(|u| {
+        let mut u = u.borrow_mut();
+        let unpacker = match u.as_mut() {
+            Some(d) => d,
+            None => u.insert(zstd::bulk::Decompressor::new()?),
+        };
+        unpacker.decompress(z, total as usize)
+    })
 }
