@@ -374,7 +374,7 @@ impl LookupRows {
         for e in entries {
             self.oldest = self.oldest.into_iter().chain(e.stored_at).min();
             self.rows.push(match (e.record, &e.suppressed) {
-                (Some(r), _) => row(r),
+                (Some(r), _) => row(*r),
                 (None, Some(category)) => {
                     missing(&e.key, &format!("suppressed ({})", sanitize(category)))
                 }

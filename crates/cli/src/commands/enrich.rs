@@ -182,7 +182,7 @@ pub(crate) async fn enrich_companies(
             query: given.trim().to_string(),
             found: record.is_some(),
             stored_at,
-            record,
+            record: record.map(Box::new),
             suppressed: r.suppressed.get(&d).cloned(),
         })?;
     }
@@ -253,9 +253,11 @@ pub(crate) async fn enrich_people(
             query: item.given.clone(),
             found: record.is_some(),
             stored_at,
-            record: record.map(|person| LookalikePerson {
-                person,
-                ..LookalikePerson::default()
+            record: record.map(|person| {
+                Box::new(LookalikePerson {
+                    person,
+                    ..LookalikePerson::default()
+                })
             }),
             suppressed: r.suppressed.get(&item.key).cloned(),
         })?;

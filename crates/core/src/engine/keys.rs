@@ -77,6 +77,98 @@ impl KeySource {
     }
 }
 
+/// A key of a list as [`KeySource::read_ahead`] hands it on.
+#[derive(Debug)]
+pub(super) enum ReadKey {
+    /// A key the normalizer accepts: as given (trimmed), normalized, and the [`hash_key`] of
+    /// the normalized key (a stream is de-duplicated by it).
+    Key {
+        given: String,
+        norm: String,
+        hash: u64,
+    },
+    /// A key the normalizer rejects, as given.
+    Refused(String),
+}
+
+/// A stretch of keys read ahead ([`KeySource::read_ahead`]), or what stopped the reading (then
+/// the last item).
+pub(super) type Stretch = Result<Vec<ReadKey>, KeyError>;
+
+/// How many stretches [`KeySource::read_ahead`] reads ahead of its caller at most.
+const READ_AHEAD: usize = 4;
+
+impl KeySource {
+    /// Reads the keys on a thread of its own, each normalized by `normalize` and hashed there,
+    /// and hands them on in order, in stretches of `stretch` keys read (blank and comment lines
+    /// are not keys), at most [`READ_AHEAD`] stretches ahead: the caller de-duplicates, counts
+    /// and buys while the next stretch is read. A read error is the last item; the thread ends
+    /// there, at the end of the keys, or when the receiver is dropped. Memory: a few stretches.
+    ///
+    /// Errors: the file cannot be opened, or no thread can be started.
+    pub(super) fn read_ahead(
+        &self,
+        normalize: fn(&str) -> Option<String>,
+        stretch: usize,
+    ) -> Result<tokio::sync::mpsc::Receiver<Stretch>, KeyError> {
+        let keys = self.iter()?;
+        let (tx, rx) = tokio::sync::mpsc::channel(READ_AHEAD);
+        std::thread::Builder::new()
+            .name("key-reader".into())
+            .spawn(move || read_stretches(keys, normalize, stretch.max(1), &tx))
+            .map_err(|e| KeyError(format!("cannot start reading the keys: {e}")))?;
+        Ok(rx)
+    }
+}
+
+/// The reading of [`KeySource::read_ahead`]: `keys` normalized and sent on `tx` in stretches.
+fn read_stretches(
+    keys: impl Iterator<Item = Result<String, KeyError>>,
+    normalize: fn(&str) -> Option<String>,
+    stretch: usize,
+    tx: &tokio::sync::mpsc::Sender<Stretch>,
+) {
+    let mut part = Vec::with_capacity(stretch);
+    for key in keys {
+        let key = match key {
+            Ok(k) => k,
+            Err(e) => {
+                if !part.is_empty() && tx.blocking_send(Ok(part)).is_err() {
+                    return;
+                }
+                let _ = tx.blocking_send(Err(e));
+                return;
+            }
+        };
+        part.push(match normalize(&key) {
+            Some(norm) => ReadKey::Key {
+                hash: hash_key(&norm),
+                given: trimmed(key),
+                norm,
+            },
+            None => ReadKey::Refused(key),
+        });
+        if part.len() == stretch {
+            let full = std::mem::replace(&mut part, Vec::with_capacity(stretch));
+            if tx.blocking_send(Ok(full)).is_err() {
+                return;
+            }
+        }
+    }
+    if !part.is_empty() {
+        let _ = tx.blocking_send(Ok(part));
+    }
+}
+
+/// `key` without white space at its ends (itself when it has none, as a read key mostly is).
+fn trimmed(key: String) -> String {
+    if key.trim().len() == key.len() {
+        key
+    } else {
+        key.trim().to_string()
+    }
+}
+
 /// Reads a list from standard input (`--ids -`) whole, with the same rules as a file.
 ///
 /// Errors: past a limit, or text that is not UTF-8.
@@ -452,6 +544,47 @@ mod tests {
     }
 
     use super::*;
+
+    #[test]
+    fn keys_read_ahead_come_in_order_with_their_error_last() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("keys.txt");
+        let mut text: Vec<u8> = Vec::new();
+        for i in 0..2_500 {
+            text.extend_from_slice(format!(" Acme-{i}.COM \n").as_bytes());
+        }
+        text.extend_from_slice(b"not a domain\n\xff\xfe.com\nlater.com\n");
+        std::fs::write(&path, text).unwrap();
+        let source = KeySource::File { path, column: None };
+        let mut read = source
+            .read_ahead(prospect_common::keys::domain_key, 1_000)
+            .unwrap();
+        let mut sizes = Vec::new();
+        let mut keys = Vec::new();
+        let mut last = None;
+        while let Some(stretch) = read.blocking_recv() {
+            match stretch {
+                Ok(s) => {
+                    sizes.push(s.len());
+                    keys.extend(s);
+                }
+                Err(e) => last = Some(e),
+            }
+        }
+        // Whole stretches of 1,000, then what was read before the bad line, then its error.
+        assert_eq!(sizes, [1_000, 1_000, 501]);
+        let err = last.expect("the bad line ends the stream").0;
+        assert!(err.contains("line 2502 is not UTF-8"), "{err}");
+        for (i, key) in keys.iter().take(2_500).enumerate() {
+            let ReadKey::Key { given, norm, hash } = key else {
+                panic!("key {i} refused: {key:?}");
+            };
+            assert_eq!(given, &format!("Acme-{i}.COM"));
+            assert_eq!(norm, &format!("acme-{i}.com"));
+            assert_eq!(*hash, hash_key(norm));
+        }
+        assert!(matches!(&keys[2_500], ReadKey::Refused(k) if k == "not a domain"));
+    }
 
     #[test]
     fn bom_crlf_comments_and_blank_lines() {

@@ -37,7 +37,7 @@ pub(super) async fn plan_lookup(
     let keys = keys.clone();
     let counted = tokio::task::spawn_blocking(move || {
         let mut plan = Plan::new(String::new(), "", refresh);
-        let mut seen = HashSet::new();
+        let mut seen: foldhash::HashSet<u64> = foldhash::HashSetExt::new();
         let mut chunk: Vec<String> = Vec::with_capacity(batch);
         let count = |chunk: &mut Vec<String>, plan: &mut Plan| -> Result<(), PlanError> {
             if chunk.is_empty() {
@@ -69,19 +69,23 @@ pub(super) async fn plan_lookup(
             chunk.clear();
             Ok(())
         };
-        for key in keys.iter()? {
-            let key = key?;
-            let Some(n) = normalize(&key) else {
-                plan.refuse(&key);
-                continue;
-            };
-            if !seen.insert(keys::hash_key(&n)) {
-                continue;
-            }
-            plan.asked += 1;
-            chunk.push(n);
-            if chunk.len() == batch {
-                count(&mut chunk, &mut plan)?;
+        // Read and normalized on a thread of its own while this one counts.
+        let mut read = keys.read_ahead(normalize, batch)?;
+        while let Some(stretch) = read.blocking_recv() {
+            for key in stretch? {
+                match key {
+                    keys::ReadKey::Refused(key) => plan.refuse(&key),
+                    keys::ReadKey::Key { norm, hash, .. } => {
+                        if !seen.insert(hash) {
+                            continue;
+                        }
+                        plan.asked += 1;
+                        chunk.push(norm);
+                        if chunk.len() == batch {
+                            count(&mut chunk, &mut plan)?;
+                        }
+                    }
+                }
             }
         }
         count(&mut chunk, &mut plan)?;

@@ -511,8 +511,8 @@ pub struct LookupOut<T> {
     pub found: bool,
     /// When it came from the store: when it was bought (RFC 3339); `null` when bought now.
     pub stored_at: Option<String>,
-    /// The record, `null` when not found.
-    pub record: Option<T>,
+    /// The record, `null` when not found (boxed as [`crate::session::LookupEntry`]'s is).
+    pub record: Option<Box<T>>,
     /// The suppression category when the key was refused (never sent); absent otherwise.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub suppressed: Option<String>,

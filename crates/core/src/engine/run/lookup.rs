@@ -2,6 +2,7 @@
 //! answered at 0 credits, the rest claimed and bought in batches, each kept before the next.
 
 use super::*;
+use std::sync::Arc;
 
 /// What one lookup batch gave.
 #[derive(Debug)]
@@ -27,14 +28,7 @@ pub(super) async fn claim_once(
     job: Option<JobId>,
     planned_at: DateTime<Utc>,
 ) -> Result<(Vec<usize>, Vec<usize>, Vec<usize>), RunError> {
-    let ask = keys.to_vec();
-    let owner = s.owner().to_string();
-    let lease = Utc::now() + chrono::Duration::from_std(CLAIM_LEASE).unwrap_or_default();
-    let verdicts = with_store(s.store(), move |st| {
-        st.claim(&ask, &owner, job, lease, planned_at)
-    })
-    .await
-    .map_err(RunError::Store)?;
+    let (_, verdicts) = claim_verdicts(s, keys.to_vec(), job, planned_at).await?;
     let (mut mine, mut settled, mut held) = (Vec::new(), Vec::new(), Vec::new());
     for (i, v) in verdicts.into_iter().enumerate() {
         match v {
@@ -46,13 +40,32 @@ pub(super) async fn claim_once(
     Ok((mine, settled, held))
 }
 
+/// Claims `keys` (claim keys) once for this process ([`prospect_store::Store::claim`]):
+/// the keys handed back, and a verdict for each, in their order.
+async fn claim_verdicts(
+    s: &Session,
+    keys: Vec<String>,
+    job: Option<JobId>,
+    planned_at: DateTime<Utc>,
+) -> Result<(Vec<String>, Vec<Claim>), RunError> {
+    let owner = s.owner().to_string();
+    let lease = Utc::now() + chrono::Duration::from_std(CLAIM_LEASE).unwrap_or_default();
+    with_store(s.store(), move |st| {
+        let verdicts = st.claim(&keys, &owner, job, lease, planned_at)?;
+        Ok((keys, verdicts))
+    })
+    .await
+    .map_err(RunError::Store)
+}
+
 /// What a lookup of one kind of key needs: how a key is claimed, read from the store and
 /// bought. One of [`COMPANIES`], [`PEOPLE_BY_HANDLE`], [`PEOPLE_BY_ID`].
 struct LookupKind<T> {
     /// The claim key of a normalized key (`company:acme.com`, `handle:ada`, `person:<id>`).
     claim: fn(&str) -> String,
-    /// The stored records of these normalized keys, by key.
-    stored: fn(Session, Vec<String>) -> BoxFuture<'static, StoredBy<T>>,
+    /// The stored records of these normalized keys, by key (shared: the caller reads them
+    /// again once the store has answered).
+    stored: fn(Session, Arc<Vec<String>>) -> BoxFuture<'static, StoredBy<T>>,
     /// Buys these normalized keys in one request (settling `settles`, for `job`): what it cost
     /// and what it found, by normalized key.
     buy: BuyFn<T>,
@@ -154,7 +167,7 @@ const PEOPLE_BY_ID: LookupKind<LookalikePerson> = LookupKind {
 /// ([`prospect_store::Store::join_employers`]); none when the store cannot be read.
 async fn stored_people(
     s: Session,
-    keys: Vec<String>,
+    keys: Arc<Vec<String>>,
     by_handle: bool,
 ) -> StoredBy<LookalikePerson> {
     with_store(s.store(), move |st| {
@@ -234,6 +247,7 @@ async fn refused_among<T>(
     norms: Vec<String>,
     report: &mut RunReport,
 ) -> (HashMap<String, String>, Vec<String>) {
+    let norms = Arc::new(norms);
     let refused: HashMap<String, String> = {
         let (k, n) = (kind.suppress, norms.clone());
         with_store(s.store(), move |st| st.suppressed_among(k, &n))
@@ -243,10 +257,11 @@ async fn refused_among<T>(
     for c in refused.values() {
         *report.suppressed.by_category.entry(c.clone()).or_default() += 1;
     }
-    let norms = norms
-        .into_iter()
-        .filter(|n| !refused.contains_key(n))
-        .collect();
+    // The store's task has dropped its share by now: the keys are not copied.
+    let mut norms = Arc::unwrap_or_clone(norms);
+    if !refused.is_empty() {
+        norms.retain(|n| !refused.contains_key(n));
+    }
     (refused, norms)
 }
 
@@ -263,7 +278,8 @@ async fn buy_claimed_keys<T: Clone + Send + 'static>(
     found: &mut Found<T>,
 ) -> bool {
     report.requests += 1;
-    match (kind.buy)(s.clone(), names.clone(), job, settles.clone()).await {
+    // The request takes a copy of the names; the answer is matched back by them.
+    match (kind.buy)(s.clone(), names.clone(), job, settles).await {
         Ok((paid, mut got)) => {
             report.absorb(&paid);
             // An answer that did not read whole: a key missing from it may be in the part
@@ -287,7 +303,8 @@ async fn buy_claimed_keys<T: Clone + Send + 'static>(
         }
         Err(e) => {
             if !e.may_have_charged() {
-                s.release(settles).await;
+                s.release(names.iter().map(|n| (kind.claim)(n)).collect())
+                    .await;
             }
             if matches!(e, ApiError::Decode { .. }) {
                 report.unread += names.len() as u64;
@@ -313,7 +330,7 @@ fn entries_of<T>(
         let entry = match known.remove(&norm) {
             Some(hit) => LookupEntry {
                 key: asked,
-                record: Some(hit.value),
+                record: Some(Box::new(hit.value)),
                 stored_at: Some(hit.fetched_at),
                 suppressed: None,
             },
@@ -326,7 +343,7 @@ fn entries_of<T>(
             None => match found.remove(&norm) {
                 Some(record) => LookupEntry {
                     key: asked,
-                    record: record.map(|r| *r),
+                    record,
                     stored_at: None,
                     suppressed: None,
                 },
@@ -353,6 +370,7 @@ async fn lookup_batch<T: Clone + Send + 'static>(
     let norms: Vec<String> = chunk.iter().map(|c| c.1.clone()).collect();
     // Suppressed keys are refused (issue 16): neither read nor bought.
     let (refused, norms) = refused_among(&s, kind, norms, &mut out.report).await;
+    let norms = Arc::new(norms);
     let mut known: HashMap<String, Stored<T>> = if fresh == Freshness::Stored {
         (kind.stored)(s.clone(), norms.clone()).await
     } else {
@@ -360,34 +378,41 @@ async fn lookup_batch<T: Clone + Send + 'static>(
     };
     out.report.owned += known.len() as u64;
     let mut found: Found<T> = HashMap::with_capacity(norms.len());
-    let mut todo: Vec<String> = norms
-        .iter()
-        .filter(|n| !known.contains_key(*n))
-        .cloned()
-        .collect();
+    let mut todo = Arc::unwrap_or_clone(norms);
+    todo.retain(|n| !known.contains_key(n));
     let deadline = Instant::now() + CLAIM_LEASE + Duration::from_secs(30);
     while !todo.is_empty() {
         let claim_keys: Vec<String> = todo.iter().map(|k| (kind.claim)(k)).collect();
-        let (mine, settled, held) = match claim_once(&s, &claim_keys, job, planned_at).await {
+        let (claim_keys, verdicts) = match claim_verdicts(&s, claim_keys, job, planned_at).await {
             Ok(x) => x,
             Err(e) => {
                 out.report.fail(e);
                 break;
             }
         };
-        let held: Vec<String> = held.into_iter().map(|i| todo[i].clone()).collect();
-        if !mine.is_empty() {
-            let names: Vec<String> = mine.iter().map(|i| todo[*i].clone()).collect();
-            let settles: Vec<String> = mine.iter().map(|i| claim_keys[*i].clone()).collect();
-            if !buy_claimed_keys(&s, kind, names, settles, job, &mut out.report, &mut found).await {
-                break;
+        let (mut names, mut settles, mut settled, mut held) =
+            (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        let claimed = std::mem::take(&mut todo).into_iter().zip(claim_keys);
+        for ((name, claim), verdict) in claimed.zip(verdicts) {
+            match verdict {
+                Claim::Mine => {
+                    names.push(name);
+                    settles.push(claim);
+                }
+                Claim::Settled => settled.push(name),
+                Claim::Held => held.push(name),
             }
         }
+        if !names.is_empty()
+            && !buy_claimed_keys(&s, kind, names, settles, job, &mut out.report, &mut found).await
+        {
+            break;
+        }
         if !settled.is_empty() {
-            let names: Vec<String> = settled.iter().map(|i| todo[*i].clone()).collect();
-            let mut got = (kind.stored)(s.clone(), names.clone()).await;
-            out.report.owned += names.len() as u64;
-            for n in names {
+            let settled = Arc::new(settled);
+            let mut got = (kind.stored)(s.clone(), settled.clone()).await;
+            out.report.owned += settled.len() as u64;
+            for n in Arc::unwrap_or_clone(settled) {
                 match got.remove(&n) {
                     Some(hit) => {
                         known.insert(n, hit);
@@ -436,14 +461,16 @@ async fn lookup_stream<T: Clone + Send + 'static>(
     mut on_entries: impl FnMut(Vec<LookupEntry<T>>) -> std::io::Result<()>,
 ) -> RunReport {
     let mut report = RunReport::default();
-    let mut it = match keys.iter() {
-        Ok(i) => i,
+    // Read and normalized on a thread of its own while batches are bought.
+    let mut read = match keys.read_ahead(normalize, batch) {
+        Ok(r) => r,
         Err(e) => {
             report.fail(e.into());
             return report;
         }
     };
-    let mut seen = HashSet::new();
+    let mut stretch = Vec::new().into_iter();
+    let mut seen: foldhash::HashSet<u64> = foldhash::HashSetExt::new();
     let mut exhausted = false;
     let mut inflight = futures::stream::FuturesOrdered::new();
     // A batch's entries are written after the next batch is on its way, so the service
@@ -457,22 +484,24 @@ async fn lookup_stream<T: Clone + Send + 'static>(
         {
             let mut chunk = Vec::with_capacity(batch);
             while chunk.len() < batch {
-                match it.next() {
-                    None => {
-                        exhausted = true;
-                        break;
-                    }
-                    Some(Err(e)) => {
-                        report.fail(e.into());
-                        exhausted = true;
-                        break;
-                    }
-                    Some(Ok(k)) => {
-                        let Some(n) = normalize(&k) else { continue };
-                        if seen.insert(hash_key(&n)) {
-                            chunk.push((k.trim().to_string(), n));
+                let Some(key) = stretch.next() else {
+                    match read.recv().await {
+                        None => exhausted = true,
+                        Some(Err(e)) => {
+                            report.fail(e.into());
+                            exhausted = true;
+                        }
+                        Some(Ok(next)) => {
+                            stretch = next.into_iter();
+                            continue;
                         }
                     }
+                    break;
+                };
+                if let ReadKey::Key { given, norm, hash } = key
+                    && seen.insert(hash)
+                {
+                    chunk.push((given, norm));
                 }
             }
             if chunk.is_empty() {

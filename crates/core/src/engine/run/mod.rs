@@ -1,7 +1,7 @@
 //! Running a planned action: claims, paced calls, keeping, and the answers handed to the front
 //! end as they come (so a list of a million domains streams through in batches).
 
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::{HashMap, VecDeque};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -10,7 +10,7 @@ use futures::StreamExt;
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
-use super::keys::{KeyError, KeySource, hash_key};
+use super::keys::{KeyError, KeySource, ReadKey};
 use super::pages::{Next, SearchPages, page_request};
 use super::sets::{SetReport, SetRunning, SetSearch};
 use super::{CLAIM_LEASE, Plan, PlanError, SEARCH_PAGE, check_paging};
