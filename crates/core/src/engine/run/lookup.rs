@@ -83,7 +83,7 @@ type StoredBy<T> = HashMap<String, Stored<T>>;
 /// What the service answered for each key bought, by normalized key (`None`: not found). Boxed:
 /// a record is large (a company is about a kilobyte) and most keys of a big lookup are not
 /// found, so the map holds pointers, not records moved at every growth.
-type Found<T> = HashMap<String, Option<Box<T>>>;
+type Found<T> = foldhash::HashMap<String, Option<Box<T>>>;
 
 /// What one lookup request cost (its [`Paid`] without the answer) and the records it found,
 /// by normalized key.
@@ -377,7 +377,7 @@ async fn lookup_batch<T: Clone + Send + 'static>(
         HashMap::new()
     };
     out.report.owned += known.len() as u64;
-    let mut found: Found<T> = HashMap::with_capacity(norms.len());
+    let mut found: Found<T> = foldhash::HashMapExt::with_capacity(norms.len());
     let mut todo = Arc::unwrap_or_clone(norms);
     todo.retain(|n| !known.contains_key(n));
     let deadline = Instant::now() + CLAIM_LEASE + Duration::from_secs(30);
@@ -542,7 +542,7 @@ async fn lookup_stream<T: Clone + Send + 'static>(
 
 /// Runs a lookup of companies: `keys` streamed in batches of 1,000 distinct domains (a key
 /// that is not a domain is left out), each answered from the store, claimed and bought, or
-/// waited for; two batches in flight; each batch's entries handed to `on_entries` in input
+/// waited for; [`IN_FLIGHT`] batches in flight; each batch's entries handed to `on_entries` in input
 /// order once kept (see [`lookup_stream`]).
 #[allow(clippy::too_many_arguments)]
 pub async fn lookup_companies(
