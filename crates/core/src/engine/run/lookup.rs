@@ -81,7 +81,7 @@ type BuyFn<T> =
 type StoredBy<T> = HashMap<String, Stored<T>>;
 
 /// What the service answered for each key bought, by normalized key (`None`: not found). Boxed:
-/// a record is large (a company is about a kilobyte) and most keys of a big lookup are not
+/// a record is large (a company is 1,768 bytes inline) and most keys of a big lookup are not
 /// found, so the map holds pointers, not records moved at every growth.
 type Found<T> = foldhash::HashMap<String, Option<Box<T>>>;
 
