@@ -34,6 +34,10 @@ pub struct PageOf<'a> {
     pub facts: PageFacts,
 }
 
+/// How far (ms) a job's `updated_at` may lag the last answer kept for it: it shows when the
+/// job last moved, to the second.
+const JOB_TOUCH_MS: i64 = 1_000;
+
 /// A charged answer to keep with [`Store::keep`]: the raw bytes as received, the entities
 /// that decoded from them, the claims it settles.
 #[derive(Debug)]
@@ -274,10 +278,15 @@ impl Store {
             settle(&tx, &mut self.unpacked, k.settles, how, settled_at)?;
         }
         if let Some(job) = k.job {
+            // `bought` moves with every answer; `updated_at` at most once a second
+            // (JOB_TOUCH_MS): both job indexes hold it, so writing it, even unchanged,
+            // rewrites two index pages, at every answer of a lookup's thousand.
+            tx.prepare_cached("UPDATE jobs SET bought = bought + ?2 WHERE id = ?1")?
+                .execute(params![job.0, k.settles.len().max(1) as i64])?;
             tx.prepare_cached(
-                "UPDATE jobs SET bought = bought + ?2, updated_at = ?3 WHERE id = ?1",
+                "UPDATE jobs SET updated_at = ?2 WHERE id = ?1 AND updated_at <= ?3",
             )?
-            .execute(params![job.0, k.settles.len().max(1) as i64, at])?;
+            .execute(params![job.0, at, at - JOB_TOUCH_MS])?;
         }
         tx.commit()?;
         let wrote = raw.len() + rows.bytes();

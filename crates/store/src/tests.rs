@@ -2255,3 +2255,44 @@ fn page_rows_are_kept_by_purchase_and_form() {
     let bare = store.page_links_since(s2, None).unwrap().remove(0);
     assert_eq!(store.page_rows(&bare, "companies.csv/1").unwrap(), None);
 }
+
+/// A job's `bought` moves with every answer kept for it; its `updated_at`, which both job
+/// indexes hold, at most once a second, so a lookup's thousand answers a minute do not
+/// rewrite two index pages each.
+#[test]
+fn a_jobs_count_moves_with_each_answer_and_its_time_once_a_second() {
+    let mut store = test_store();
+    let job = store
+        .create_job("lookup_companies", "f", &json!({}), &json!({}), "me")
+        .unwrap();
+    let created = store.job(job).unwrap().unwrap().updated_at;
+    let raw = br#"{"companies":[],"totalRequested":0,"totalFound":0,"creditsUsed":0}"#;
+    let mut keep_at = |at: DateTime<Utc>| {
+        store
+            .keep(&Kept {
+                endpoint: Endpoint::LookupCompanies,
+                request: &json!({"domains": []}),
+                raw,
+                charged: Cost::ZERO,
+                target: "sandbox",
+                at,
+                entities: &Entities::default(),
+                job: Some(job),
+                settles: &[],
+                page: None,
+                whole: true,
+            })
+            .unwrap();
+    };
+    let ms = chrono::Duration::milliseconds;
+    keep_at(created + ms(200));
+    keep_at(created + ms(5_000));
+    keep_at(created + ms(5_500));
+    let row = store.job(job).unwrap().unwrap();
+    assert_eq!(row.bought, 3, "every answer counts");
+    assert_eq!(
+        row.updated_at.timestamp_millis(),
+        (created + ms(5_000)).timestamp_millis(),
+        "moved by the answer a second or more after it, not by those within one"
+    );
+}
