@@ -280,13 +280,14 @@ impl Store {
         if let Some(job) = k.job {
             // `bought` moves with every answer; `updated_at` at most once a second
             // (JOB_TOUCH_MS): both job indexes hold it, so writing it, even unchanged,
-            // rewrites two index pages, at every answer of a lookup's thousand.
+            // rewrites two index pages, at every answer of a lookup's thousand. On
+            // PostgreSQL both go with the commit, in its round trip.
             tx.prepare_cached("UPDATE jobs SET bought = bought + ?2 WHERE id = ?1")?
-                .execute(params![job.0, k.settles.len().max(1) as i64])?;
+                .execute_deferred(params![job.0, k.settles.len().max(1) as i64])?;
             tx.prepare_cached(
                 "UPDATE jobs SET updated_at = ?2 WHERE id = ?1 AND updated_at <= ?3",
             )?
-            .execute(params![job.0, at, at - JOB_TOUCH_MS])?;
+            .execute_deferred(params![job.0, at, at - JOB_TOUCH_MS])?;
         }
         tx.commit()?;
         let wrote = raw.len() + rows.bytes();
