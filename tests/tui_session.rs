@@ -39,6 +39,8 @@ struct Seen {
     data_fields_loaded: bool,
     popups: usize,
     help_open: bool,
+    /// A search tab waits for its page (the explorer's own state, not the proxy's).
+    loading: bool,
 }
 
 /// The state a frame shows.
@@ -59,6 +61,7 @@ fn observe(app: &App, screen: &str) -> Seen {
         data_fields_loaded: matches!(app.data_fields_state, Some(Ok(()))),
         popups: app.popups.len(),
         help_open: matches!(app.popups.last(), Some(Popup::Help(_))),
+        loading: app.results.companies.loading || app.results.people.loading,
     }
 }
 
@@ -409,6 +412,11 @@ async fn faults_between_explorer_and_service_lose_nothing_and_never_pay_twice() 
     let quiet = Duration::from_millis(1800);
 
     for _ in 0..12 {
+        // The last action is over in the explorer (its page shown or its error said) and at
+        // the proxy: a call still being planned has not reached the proxy yet, and a key sent
+        // then would supersede it.
+        ex.wait_now("the explorer to stop waiting for a page", |s| !s.loading)
+            .await;
         proxy.settle(quiet, run_loop::WAIT).await;
         ex.close_popups().await;
         let pages = ex.latest().map_or(0, |s| s.companies_pages);
@@ -428,6 +436,8 @@ async fn faults_between_explorer_and_service_lose_nothing_and_never_pay_twice() 
 
     // Faults off: the balance asked for with `c` is the sandbox's own.
     proxy.set_faults(false);
+    ex.wait_now("the explorer to stop waiting for a page", |s| !s.loading)
+        .await;
     proxy.settle(quiet, run_loop::WAIT).await;
     ex.close_popups().await;
     let standard_now = standard_at_sandbox(&direct).await;
@@ -683,18 +693,23 @@ async fn segmenting_the_marked_companies_pays_once_and_shows_the_segments() {
         .wait("the fit column", |s| s.screen.contains(" fit"))
         .await;
     assert!(cols.screen.contains("fit"), "{}", cols.screen);
-    // The same companies again: owned.
+    // The same companies again: owned. The status says "0 credits" when the job is sent;
+    // the job's answer then opens the view again, so the test waits for that answer (a `q`
+    // sent before it would land in the view it opens).
     let mark = ex.mark();
     ex.ch('S');
     ex.wait_since(mark, "the segments again", |s| {
-        s.status.as_deref().is_some_and(|t| t.contains("0 credits"))
+        s.status
+            .as_deref()
+            .is_some_and(|t| t.contains("were segmented") && t.contains("0 credits"))
+            && s.popups > 0
     })
     .await;
     assert!(
         (standard_at_sandbox(&c).await - after).abs() < 1e-9,
         "nothing charged again"
     );
-    ex.key(KeyCode::Esc, KeyModifiers::NONE);
+    ex.close_popups().await;
     let (app, session, _dir) = ex.quit().await;
     assert_eq!(app.last_error, None);
     assert_eq!(session.stored_segmentations(10).await.len(), 1);

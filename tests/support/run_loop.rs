@@ -175,6 +175,13 @@ impl<S: Clone + Send + std::fmt::Debug + 'static> Explorer<S> {
         .await
     }
 
+    /// Waits until the newest frame satisfies `pred` (a state the explorer is in now, not one
+    /// it passed through), and returns it; fails as [`Explorer::wait`].
+    pub async fn wait_now(&self, what: &str, pred: impl Fn(&S) -> bool) -> S {
+        self.wait_for(what, || self.latest().filter(|s| pred(s)))
+            .await
+    }
+
     /// Waits until a frame drawn after `mark` satisfies `pred` (the first such).
     pub async fn wait_since(&self, mark: usize, what: &str, pred: impl Fn(&S) -> bool) -> S {
         self.wait_for(what, || {
