@@ -96,7 +96,11 @@ pub const SCHEMA_VERSION: i64 = schema::MIGRATIONS.len() as i64;
 /// to the log, and a lookup batch's commits touch about ten small pages (its claim set, the
 /// purchase, their indexes, the job), so a 1,000,000-line lookup wrote 173 MB with 16 KiB pages
 /// and writes 91 MB with 8 KiB, for 51 MB of answers; buying and reading 10,000 companies
-/// measured the same on both. Files made before keep the size they were made with.
+/// measured the same on both. 4 KiB was measured too and not taken: the 1,000,000-line lookup
+/// then wrote 68 MB besides its output rather than 100 (counted by `strace` over every write,
+/// checkpoints included), but the file after a 10,000-company export grew from 54 to 67 MB,
+/// since a record's frame of 4–8 KB no longer fits in one page; wall and CPU time were the same
+/// within noise. Files made before keep the size they were made with.
 const PAGE_SIZE: i64 = 8 * 1024;
 
 /// Bytes written to the log before it is copied back into the file: `wal_autocheckpoint` is
