@@ -375,6 +375,29 @@ fn record_frames_unpack_with_and_without_their_size() {
     assert!(crate::entities::unpack(b"not a zstd frame").is_err());
 }
 
+/// A frame holds only its bytes (not zstd's worst-case room, about the input's size: a page's
+/// frames wait for their commit, issue 39), reads back as packed, and a frame bigger than the
+/// room a thread keeps is made as well as a small one after it.
+#[test]
+fn a_packed_frame_holds_only_its_bytes() {
+    let record = br#"{"domain":"acme.com","name":"Acme","description":"anvils"}"#.repeat(100);
+    let frame = crate::entities::pack(&record).unwrap();
+    assert!(frame.len() < record.len() / 4, "{} bytes", frame.len());
+    assert_eq!(frame.capacity(), frame.len());
+    assert_eq!(crate::entities::unpack(&frame).unwrap(), record);
+    let mut big = Vec::new();
+    let mut x: u32 = 7;
+    while big.len() < (3 << 20) {
+        x = x.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+        big.extend_from_slice(&x.to_le_bytes());
+    }
+    let frame = crate::entities::pack(&big).unwrap();
+    assert_eq!(frame.capacity(), frame.len());
+    assert_eq!(crate::entities::unpack(&frame).unwrap(), big);
+    let again = crate::entities::pack(&record).unwrap();
+    assert_eq!(crate::entities::unpack(&again).unwrap(), record);
+}
+
 /// Issue 16, identity: a company's `redirectedFrom` domains and a lookup's `redirectMap` are
 /// kept as aliases, so the company answers for its old domain (owned, not bought again),
 /// unless the old domain has a company of its own.
