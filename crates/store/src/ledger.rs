@@ -78,6 +78,19 @@ pub struct Packed {
     rows: Rows,
 }
 
+#[cfg(test)]
+impl Packed {
+    /// The raw answer as it will be kept (zstd frames).
+    pub(crate) fn raw(&self) -> &[u8] {
+        &self.raw
+    }
+
+    /// Each company's key and record frame.
+    pub(crate) fn company_frames(&self) -> &[(String, Vec<u8>)] {
+        self.rows.company_frames()
+    }
+}
+
 /// Requests of at least this many bytes (JSON) are kept compressed ([`compact_request`]).
 const COMPRESS_REQUEST_BYTES: usize = 1024;
 
@@ -139,6 +152,7 @@ impl Kept<'_> {
             self.at,
             &self.entities.refs(),
             self.whole,
+            None,
         )
     }
 }
@@ -152,6 +166,12 @@ impl Kept<'_> {
 /// frames and the stretches between them ([`raw_frames`](super::entities::raw_frames)): each
 /// record is compressed once.
 ///
+/// `spans`: where each company record lies in `raw` (byte ranges, in the order of
+/// `entities.companies`), when the caller already read them off the answer (a search page,
+/// whose cursor is read before it is kept: one scan instead of two, issue 39). Spans that are
+/// not in `raw` in order, each an object, are not used; without them the records are found by
+/// scanning `raw`.
+///
 /// # Errors
 /// [`StoreError::Json`](super::StoreError::Json), [`StoreError::Output`](super::StoreError::Output)
 /// (compression).
@@ -162,10 +182,14 @@ pub fn pack_answer(
     at: DateTime<Utc>,
     entities: &super::EntityRefs<'_>,
     whole: bool,
+    spans: Option<&[std::ops::Range<usize>]>,
 ) -> Result<Packed> {
-    let texts = whole
-        .then(|| super::entities::company_texts(endpoint, raw))
-        .flatten();
+    let texts = match spans.and_then(|s| texts_at(raw, s)) {
+        Some(t) if whole => Some(t),
+        _ => whole
+            .then(|| super::entities::company_texts(endpoint, raw))
+            .flatten(),
+    };
     let (rows, as_received) = Rows::of_answer(entities, at, texts.as_deref())?;
     let framed = match &texts {
         Some(t) if !t.is_empty() && as_received.iter().any(Option::is_some) => {
@@ -184,6 +208,22 @@ pub fn pack_answer(
         raw,
         rows,
     })
+}
+
+/// The slices of `raw` at `spans`, when each is in `raw`, after the one before it, and starts
+/// an object (`{`); `None` otherwise.
+fn texts_at<'a>(raw: &'a [u8], spans: &[std::ops::Range<usize>]) -> Option<Vec<&'a [u8]>> {
+    let mut at = 0;
+    let mut out = Vec::with_capacity(spans.len());
+    for span in spans {
+        let text = raw.get(span.clone()).filter(|_| span.start >= at)?;
+        if text.first() != Some(&b'{') {
+            return None;
+        }
+        at = span.end;
+        out.push(text);
+    }
+    Some(out)
 }
 
 impl Store {

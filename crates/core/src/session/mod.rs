@@ -500,7 +500,7 @@ impl Session {
     {
         let (status, raw) = self.send_paid(req).await?;
         let request = serde_json::to_value(req).unwrap_or(Value::Null);
-        self.keep_answer::<R>(request, status, raw, job, settles, page)
+        self.keep_answer::<R>(request, status, raw, job, settles, page, None)
             .await
     }
 
@@ -558,7 +558,12 @@ impl Session {
     /// `raw`) to `request`: decode what decodes, keep the raw bytes and the entities, return
     /// the typed answer. A pipeline calls it on its own task while the next request goes out.
     ///
+    /// `spans`: where each company record lies in `raw` (byte ranges, in answer order), when
+    /// the caller read them already (a search page's `peek`); see
+    /// [`prospect_store::pack_answer`].
+    ///
     /// Errors: [`ApiError::Decode`] when nothing decodes (the raw bytes are kept first).
+    #[allow(clippy::too_many_arguments)]
     pub(crate) async fn keep_answer<R>(
         &self,
         request: Value,
@@ -567,6 +572,7 @@ impl Session {
         job: Option<prospect_store::JobId>,
         settles: Vec<String>,
         page: Option<(Value, u32)>,
+        spans: Option<Vec<std::ops::Range<usize>>>,
     ) -> Result<Paid<R::Response>, ApiError>
     where
         R: ApiRequest,
@@ -589,6 +595,7 @@ impl Session {
                     at,
                     &read.0.entity_refs(at),
                     read.1.is_none(),
+                    spans.as_deref(),
                 );
                 Ok((read, packed))
             }))

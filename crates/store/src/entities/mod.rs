@@ -378,7 +378,7 @@ impl rusqlite::types::FromSql for Record {
 /// [`StoreError::Output`](super::StoreError::Output) (compression).
 pub(super) fn raw_frames(
     raw: &[u8],
-    texts: &[&serde_json::value::RawValue],
+    texts: &[&[u8]],
     as_received: &[Option<usize>],
     rows: &Rows,
 ) -> Result<Option<Vec<u8>>> {
@@ -386,8 +386,8 @@ pub(super) fn raw_frames(
     let mut spans = Vec::with_capacity(texts.len());
     let mut at = 0usize;
     for t in texts {
-        let start = (t.get().as_ptr() as usize).wrapping_sub(base);
-        let end = start.wrapping_add(t.get().len());
+        let start = (t.as_ptr() as usize).wrapping_sub(base);
+        let end = start.wrapping_add(t.len());
         if start < at || end > raw.len() || start > end {
             return Ok(None);
         }
@@ -478,7 +478,7 @@ struct ContactRow {
 pub(super) fn company_texts(
     endpoint: prospect_api::client::Endpoint,
     raw: &[u8],
-) -> Option<Vec<&serde_json::value::RawValue>> {
+) -> Option<Vec<&[u8]>> {
     use prospect_api::client::Endpoint;
     use prospect_api::types::common::lenient;
     use serde_json::value::RawValue;
@@ -493,40 +493,42 @@ pub(super) fn company_texts(
         #[serde(default, borrow, deserialize_with = "lenient::raw_member")]
         company: Option<&'a RawValue>,
     }
-    let lookup = match endpoint {
-        Endpoint::LookupCompanies => true,
-        Endpoint::SearchCompaniesV2 | Endpoint::SearchCompaniesV3 => false,
+    match endpoint {
+        Endpoint::LookupCompanies => {}
+        Endpoint::SearchCompaniesV2 | Endpoint::SearchCompaniesV3 => {
+            // A search's records are its entries' `company` objects, as the run skims them.
+            let spans = prospect_api::types::search::skim(raw)?.company_spans?;
+            return spans.into_iter().map(|r| raw.get(r)).collect();
+        }
         _ => return None,
-    };
-    // One pass when every entry has a `company` member (every search answer, and a lookup's
-    // usual `ByDomain` entries).
+    }
+    // One pass when every entry has a `company` member (a lookup's usual `ByDomain` entries).
     #[derive(Deserialize)]
     struct Items<'a> {
         #[serde(borrow)]
         companies: Vec<Item<'a>>,
     }
     /// Adds one entry's record text to `out`: its `company` member, or the entry itself (a
-    /// lookup's flat entry, without `company`); a lookup's `null` company adds nothing. `None`
-    /// when the entry is of neither shape.
+    /// flat entry, without `company`); a `null` company adds nothing. `None` when the entry is
+    /// of neither shape.
     fn add<'a>(
-        out: &mut Vec<&'a RawValue>,
+        out: &mut Vec<&'a [u8]>,
         company: Option<&'a RawValue>,
         entry: Option<&'a RawValue>,
-        lookup: bool,
     ) -> Option<()> {
         match company {
-            None if lookup => out.push(entry?),
-            Some(c) if c.get().trim() == "null" && lookup => {}
-            Some(c) if c.get().trim_start().starts_with('{') => out.push(c),
+            None => out.push(entry?.get().as_bytes()),
+            Some(c) if c.get().trim() == "null" => {}
+            Some(c) if c.get().trim_start().starts_with('{') => out.push(c.get().as_bytes()),
             _ => return None,
         }
         Some(())
     }
     let items: Items<'_> = serde_json::from_slice(raw).ok()?;
     let mut out = Vec::with_capacity(items.companies.len());
-    if items.companies.iter().all(|i| i.company.is_some()) || !lookup {
+    if items.companies.iter().all(|i| i.company.is_some()) {
         for Item { company } in items.companies {
-            add(&mut out, company, None, lookup)?;
+            add(&mut out, company, None)?;
         }
         return Some(out);
     }
@@ -534,12 +536,18 @@ pub(super) fn company_texts(
     let list: List<'_> = serde_json::from_slice(raw).ok()?;
     for item in list.companies {
         let Item { company } = serde_json::from_str(item.get()).ok()?;
-        add(&mut out, company, Some(item), lookup)?;
+        add(&mut out, company, Some(item))?;
     }
     Some(out)
 }
 
 impl Rows {
+    /// Each company's key and record frame, in answer order.
+    #[cfg(test)]
+    pub(crate) fn company_frames(&self) -> &[(String, Vec<u8>)] {
+        &self.companies
+    }
+
     /// Sanitizes and keys `e`; records without a key (empty domain or id) are left out with a
     /// warning. People's contacts are revealed at `at`.
     pub(super) fn of(e: &Entities, at: DateTime<Utc>) -> Result<Rows> {
@@ -557,7 +565,7 @@ impl Rows {
     pub(super) fn of_answer(
         e: &EntityRefs<'_>,
         at: DateTime<Utc>,
-        texts: Option<&[&serde_json::value::RawValue]>,
+        texts: Option<&[&[u8]]>,
     ) -> Result<(Rows, Vec<Option<usize>>)> {
         let mut rows = Rows::default();
         let texts = texts.filter(|t| t.len() == e.companies.len());
@@ -568,10 +576,10 @@ impl Rows {
                 tracing::warn!(domain = %sanitize(&c.domain), "store: company without a domain not stored");
                 continue;
             }
-            let record = match texts.map(|t| t[i].get()) {
-                Some(text) if super::clean::raw_json_is_clean(text) => {
+            let record = match texts.map(|t| t[i]) {
+                Some(text) if super::clean::raw_json_bytes_are_clean(text) => {
                     as_received[i] = Some(rows.companies.len());
-                    pack(text.as_bytes())?
+                    pack(text)?
                 }
                 _ => pack(clean_json(c)?.as_bytes())?,
             };

@@ -157,6 +157,58 @@ fn a_search_pages_raw_answer_is_kept_as_its_records_frames_and_reads_back_whole(
     );
 }
 
+/// The record spans a search run skims off its page (`prospect_api::types::search::skim`)
+/// pack the answer exactly as the store's own scan of it does: the raw answer framed by its
+/// records, each stored as received. Spans that are not the records' (out of order, or not at
+/// an object) are not used: the store scans the answer itself.
+#[test]
+fn a_pages_skimmed_spans_pack_it_as_the_stores_own_scan_does() {
+    use crate::Bought;
+    let raw = b" {\"searchAfter\": \"c1\",\n \"companies\": [\n  {\"company\": {\"domain\": \"a.com\", \"name\": \"A\"}, \"score\": 0.5},\n  {\"company\":{\"domain\":\"b.com\",\"name\":\"B\"}}],\n \"total\": 2, \"detail\": \"OK\"}\n";
+    let answer: prospect_api::types::SearchCompaniesV3Response =
+        serde_json::from_slice(raw).unwrap();
+    let entities = answer.entities(t(0));
+    let refs = entities.refs();
+    let spans = prospect_api::types::search::skim(raw)
+        .unwrap()
+        .company_spans
+        .unwrap();
+    let pack = |spans: Option<&[std::ops::Range<usize>]>| {
+        crate::pack_answer(
+            Endpoint::SearchCompaniesV3,
+            &json!({"size": 2}),
+            raw,
+            t(0),
+            &refs,
+            true,
+            spans,
+        )
+        .unwrap()
+    };
+    let own = pack(None);
+    let skimmed = pack(Some(&spans));
+    assert_eq!(skimmed.raw(), own.raw());
+    assert_eq!(skimmed.company_frames(), own.company_frames());
+    assert_eq!(own.company_frames().len(), 2);
+    for (_, frame) in own.company_frames() {
+        assert!(
+            own.raw().windows(frame.len()).any(|w| w == &frame[..]),
+            "the raw answer is framed by its records"
+        );
+    }
+    let swapped = [spans[1].clone(), spans[0].clone()];
+    let off = [spans[0].start + 1..spans[0].end, spans[1].clone()];
+    let past = [spans[0].clone(), spans[1].start..raw.len() + 1];
+    for bad in [&swapped[..], &off, &past] {
+        let p = pack(Some(bad));
+        assert_eq!(
+            (p.raw(), p.company_frames()),
+            (own.raw(), own.company_frames()),
+            "{bad:?}"
+        );
+    }
+}
+
 #[test]
 fn fetched_times_count_what_is_stored_without_reading_records() {
     let mut store = test_store();

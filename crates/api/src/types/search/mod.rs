@@ -16,6 +16,9 @@ use super::common::{
 use super::filters_v2::{CompaniesFiltersV2, LocPath, PeopleFiltersV2, wire_checks};
 use super::filters_v3::{CompaniesFiltersV3, PeopleFiltersV3};
 
+mod skim;
+pub use skim::{Skim, skim};
+
 /// Default page size of every search (openapi `size.default`).
 pub const SEARCH_DEFAULT_SIZE: i64 = 50;
 /// Default 1-based start index of the v2 searches (openapi `from.default`).

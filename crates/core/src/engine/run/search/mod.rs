@@ -126,6 +126,9 @@ async fn send_page(s: &Session, req: &SearchRequest) -> Result<(u16, Vec<u8>), A
     }
 }
 
+/// Keeps a bought page's answer ([`Session::keep_answer`]) as page `position` of its search,
+/// typed by its request; `spans` as [`peek`] read them (company searches only).
+#[allow(clippy::too_many_arguments)]
 async fn keep_page(
     s: Session,
     req: SearchRequest,
@@ -134,25 +137,30 @@ async fn keep_page(
     position: u32,
     job: Option<JobId>,
     settles: Vec<String>,
+    spans: Option<Vec<std::ops::Range<usize>>>,
 ) -> Result<Paid<SearchResponse>, ApiError> {
     let request = req.body();
     let identity = search_identity(&request);
     let page = Some((identity, position));
     Ok(match req {
         SearchRequest::CompaniesV3(_) => s
-            .keep_answer::<SearchCompaniesV3Request>(request, status, raw, job, settles, page)
+            .keep_answer::<SearchCompaniesV3Request>(
+                request, status, raw, job, settles, page, spans,
+            )
             .await?
             .map(SearchResponse::CompaniesV3),
         SearchRequest::CompaniesV2(_) => s
-            .keep_answer::<SearchCompaniesV2Request>(request, status, raw, job, settles, page)
+            .keep_answer::<SearchCompaniesV2Request>(
+                request, status, raw, job, settles, page, spans,
+            )
             .await?
             .map(SearchResponse::CompaniesV2),
         SearchRequest::PeopleV3(_) => s
-            .keep_answer::<SearchPeopleV3Request>(request, status, raw, job, settles, page)
+            .keep_answer::<SearchPeopleV3Request>(request, status, raw, job, settles, page, None)
             .await?
             .map(SearchResponse::PeopleV3),
         SearchRequest::PeopleV2(_) => s
-            .keep_answer::<SearchPeopleV2Request>(request, status, raw, job, settles, page)
+            .keep_answer::<SearchPeopleV2Request>(request, status, raw, job, settles, page, None)
             .await?
             .map(SearchResponse::PeopleV2),
     })
@@ -166,33 +174,27 @@ struct Peeked {
     records: u64,
     /// Its `total`, when a whole number.
     total: Option<i64>,
+    /// Where each company record lies in it, for the keep to frame them by
+    /// ([`prospect_api::types::search::Skim::company_spans`]).
+    spans: Option<Vec<std::ops::Range<usize>>>,
 }
 
-/// The `searchAfter`, record count and `total` of a raw search answer, read without decoding
-/// the records (each is skipped, not built); nothing (no cursor, 0 records) when it does not
-/// scan as a search answer.
+/// The `searchAfter`, record count, `total` and company record spans of a raw search answer,
+/// read in one pass without decoding the records ([`prospect_api::types::search::skim`]);
+/// nothing (no cursor, 0 records) when it does not scan as a search answer.
 fn peek(raw: &[u8]) -> Peeked {
-    #[derive(serde::Deserialize)]
-    struct Peek {
-        #[serde(rename = "searchAfter", default)]
-        search_after: Option<String>,
-        #[serde(default)]
-        companies: Vec<serde::de::IgnoredAny>,
-        #[serde(default)]
-        people: Vec<serde::de::IgnoredAny>,
-        #[serde(default)]
-        total: Option<Value>,
-    }
-    match serde_json::from_slice::<Peek>(raw) {
-        Ok(p) => Peeked {
-            cursor: p.search_after.filter(|c| !c.is_empty()),
-            records: (p.companies.len() + p.people.len()) as u64,
-            total: p.total.as_ref().and_then(Value::as_i64),
+    match prospect_api::types::search::skim(raw) {
+        Some(s) => Peeked {
+            cursor: s.search_after,
+            records: s.records,
+            total: s.total,
+            spans: s.company_spans,
         },
-        Err(_) => Peeked {
+        None => Peeked {
             cursor: None,
             records: 0,
             total: None,
+            spans: None,
         },
     }
 }
@@ -625,6 +627,7 @@ impl<F: FnMut(SearchRecords) -> std::io::Result<()>> SearchRun<'_, F> {
                     self.position,
                     self.job,
                     vec![key],
+                    peeked.spans,
                 ));
                 (peeked.cursor, peeked.records, task)
             }
