@@ -184,7 +184,7 @@ pub fn pack_answer(
     whole: bool,
     spans: Option<&[std::ops::Range<usize>]>,
 ) -> Result<Packed> {
-    let texts = match spans.and_then(|s| texts_at(raw, s)) {
+    let texts = match spans.and_then(|s| super::entities::texts_at(raw, s)) {
         Some(t) if whole => Some(t),
         _ => whole
             .then(|| super::entities::company_texts(endpoint, raw))
@@ -208,22 +208,6 @@ pub fn pack_answer(
         raw,
         rows,
     })
-}
-
-/// The slices of `raw` at `spans`, when each is in `raw`, after the one before it, and starts
-/// an object (`{`); `None` otherwise.
-fn texts_at<'a>(raw: &'a [u8], spans: &[std::ops::Range<usize>]) -> Option<Vec<&'a [u8]>> {
-    let mut at = 0;
-    let mut out = Vec::with_capacity(spans.len());
-    for span in spans {
-        let text = raw.get(span.clone()).filter(|_| span.start >= at)?;
-        if text.first() != Some(&b'{') {
-            return None;
-        }
-        at = span.end;
-        out.push(text);
-    }
-    Some(out)
 }
 
 impl Store {

@@ -471,6 +471,25 @@ struct ContactRow {
     revealed_at: i64,
 }
 
+/// The slices of `raw` at `spans`, when each is in `raw`, after the one before it, and starts
+/// an object (`{`); `None` otherwise.
+pub(super) fn texts_at<'a>(
+    raw: &'a [u8],
+    spans: &[std::ops::Range<usize>],
+) -> Option<Vec<&'a [u8]>> {
+    let mut at = 0;
+    let mut out = Vec::with_capacity(spans.len());
+    for span in spans {
+        let text = raw.get(span.clone()).filter(|_| span.start >= at)?;
+        if text.first() != Some(&b'{') {
+            return None;
+        }
+        at = span.end;
+        out.push(text);
+    }
+    Some(out)
+}
+
 /// The text of each company record in the raw answer `raw` of `endpoint`, in the order the
 /// typed answer lists its companies (`companies[i].company` of a search; a lookup entry's
 /// `company`, or the entry itself in the flat form, leaving out unmatched entries). `None` for
@@ -498,7 +517,7 @@ pub(super) fn company_texts(
         Endpoint::SearchCompaniesV2 | Endpoint::SearchCompaniesV3 => {
             // A search's records are its entries' `company` objects, as the run skims them.
             let spans = prospect_api::types::search::skim(raw)?.company_spans?;
-            return spans.into_iter().map(|r| raw.get(r)).collect();
+            return texts_at(raw, &spans);
         }
         _ => return None,
     }
